@@ -1,0 +1,19 @@
+// Bundles the CLI (and, later, the language server) so they run with `node` alone.
+import { build } from 'esbuild';
+import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
+
+mkdirSync('dist', { recursive: true });
+await build({
+  entryPoints: { cli: 'server/src/cli/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  banner: { js: '#!/usr/bin/env node' },
+  logLevel: 'warning',
+});
+// The grammar is read at run time from beside the bundle.
+copyFileSync('server/src/language/expression.ohm', 'dist/expression.ohm');
+chmodSync('dist/cli.js', 0o755);

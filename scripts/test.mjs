@@ -1,0 +1,18 @@
+// Runs every test/**/*.test.ts with node's built-in runner (TypeScript through tsx).
+// Node 20's runner does not expand globs itself, so the files are listed here.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function find(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : find(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const only = process.argv.slice(2);
+const files = only.length > 0 ? only : find('test').sort();
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...files], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

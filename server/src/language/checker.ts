@@ -1,0 +1,396 @@
+import type { Comparison, ComparisonOperator, Expression, FieldType, FunctionCall, Literal, Span, Value } from './ast';
+import { walkExpression } from './ast';
+import { COUNTRIES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
+import { describeType, FIELDS, hasCompleteFieldTable, type FieldInfo } from './catalogue/fields';
+import { FUNCTIONS } from './catalogue/functions';
+import { MANAGED_LIST_NAMESPACE, MANAGED_LISTS } from './catalogue/lists';
+import { IP_PROTOCOL_ALIASES, IP_PROTOCOLS } from './catalogue/protocols';
+import { MAX_NESTING_DEPTH, nestingTooDeep, parseExpression } from './parser';
+import { problem, replaceFix, type Fix, type Problem } from './problem';
+import { closestMatches, quoteAlternatives } from './suggest';
+
+export interface CheckOptions {
+  /** The ruleset's phase; decides whether an unknown field is reported. */
+  readonly phase?: string;
+  /**
+   * Names of the account's own lists (without `$`). When given, other names are reported;
+   * when not, any well-formed account list name is accepted.
+   */
+  readonly knownLists?: readonly string[];
+}
+
+export interface CheckResult {
+  readonly ast?: Expression;
+  /** Sorted by position. */
+  readonly problems: readonly Problem[];
+}
+
+/** Parses and checks one expression: every problem the service would reject, and more. */
+export function checkExpression(text: string, options: CheckOptions = {}): CheckResult {
+  const parsed = parseExpression(text, { fieldType: (name) => FIELDS.get(name)?.type });
+  const problems = [...parsed.problems];
+  if (parsed.ast) new Checker(text, options, problems).check(parsed.ast);
+  problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+  return parsed.ast ? { ast: parsed.ast, problems } : { problems };
+}
+
+const OPERATORS_BY_TYPE: Record<FieldType, readonly ComparisonOperator[]> = {
+  Integer: ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'in', 'bitwise_and'],
+  Ip: ['eq', 'ne', 'in', 'lt', 'le', 'gt', 'ge'],
+  Bytes: ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'matches', 'wildcard', 'strict_wildcard', 'in'],
+  Boolean: [],
+};
+
+const OPERATOR_SPELLINGS: Record<ComparisonOperator, string> = {
+  eq: '==', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=', in: 'in', bitwise_and: '&',
+  contains: 'contains', matches: 'matches', wildcard: 'wildcard', strict_wildcard: 'strict wildcard',
+};
+
+const ORDERING: readonly ComparisonOperator[] = ['lt', 'le', 'gt', 'ge'];
+const STRING_PATTERN_OPERATORS: readonly ComparisonOperator[] = ['contains', 'matches', 'wildcard', 'strict_wildcard'];
+
+/** What the left side of a comparison is, as far as the checker knows. */
+interface LeftSide {
+  readonly type: FieldType;
+  readonly name: string;
+  readonly field?: FieldInfo;
+  /** Inclusive bounds of the values it can take (Integer). */
+  readonly range?: readonly [bigint, bigint];
+}
+
+class Checker {
+  private readonly completeFieldTable: boolean;
+
+  constructor(
+    private readonly text: string,
+    private readonly options: CheckOptions,
+    private readonly problems: Problem[],
+  ) {
+    this.completeFieldTable = hasCompleteFieldTable(options.phase);
+  }
+
+  check(root: Expression): void {
+    this.checkDepth(root);
+    walkExpression(root, (node) => {
+      if (node.kind === 'comparison') this.checkComparison(node);
+    });
+  }
+
+  private report(code: string, severity: Problem['severity'], span: Span, message: string, fixes?: readonly Fix[]): void {
+    this.problems.push(problem(code, severity, span, message, fixes));
+  }
+
+  private checkDepth(root: Expression): void {
+    const stack: { node: Expression; depth: number }[] = [{ node: root, depth: 0 }];
+    while (stack.length > 0) {
+      const { node, depth } = stack.pop()!;
+      if (depth > MAX_NESTING_DEPTH) {
+        this.problems.push(nestingTooDeep({ start: node.span.start, end: node.span.start + 1 }));
+        return;
+      }
+      if (node.kind === 'group') stack.push({ node: node.inner, depth: depth + 1 });
+      else if (node.kind === 'not') stack.push({ node: node.operand, depth: depth + 1 });
+      else if (node.kind === 'logical') for (const operand of node.operands) stack.push({ node: operand, depth });
+    }
+  }
+
+  // ------------------------------------------------------------ left side
+
+  private leftSide(comparison: Comparison): LeftSide | undefined {
+    const { lhs } = comparison;
+    if (lhs.kind === 'call') return this.checkCall(lhs);
+    const field = FIELDS.get(lhs.name);
+    if (field) return { type: field.type, name: field.name, field, range: field.range };
+    if (FUNCTIONS.has(lhs.name)) {
+      this.report('missing-arguments', 'error', lhs.span, `\`${lhs.name}\` is a function: call it with its arguments, e.g. \`${FUNCTIONS.get(lhs.name)!.example}\``);
+      return undefined;
+    }
+    if (this.completeFieldTable) this.reportUnknownField(lhs.name, lhs.span);
+    return undefined;
+  }
+
+  private reportUnknownField(name: string, span: Span): void {
+    const fieldNames = [...FIELDS.keys()];
+    const lastPart = name.slice(name.lastIndexOf('.') + 1);
+    const sameLastPart = fieldNames.filter((f) => f.endsWith(`.${lastPart}`) && f !== name);
+    const suggestions = [...new Set([...closestMatches(name, fieldNames), ...sameLastPart])].slice(0, 3);
+    const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : '';
+    this.report(
+      'unknown-field',
+      'error',
+      span,
+      `unknown field \`${name}\` in phase \`${this.options.phase}\`${hint}`,
+      suggestions.map((s) => replaceFix(`Change to \`${s}\``, span, s)),
+    );
+  }
+
+  private checkCall(call: FunctionCall): LeftSide | undefined {
+    const fn = FUNCTIONS.get(call.name.text);
+    if (!fn) {
+      const suggestions = closestMatches(call.name.text, FUNCTIONS.keys());
+      const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : '';
+      this.report('unknown-function', 'error', call.name.span, `unknown function \`${call.name.text}\`${hint}`, suggestions.map((s) => replaceFix(`Change to \`${s}\``, call.name.span, s)));
+      return undefined;
+    }
+    const found = fn.check(call);
+    for (const p of found.problems) this.problems.push(p);
+    return { type: fn.resultType, name: `${call.name.text}(…)`, range: found.resultRange };
+  }
+
+  // ------------------------------------------------------------ comparisons
+
+  private checkComparison(comparison: Comparison): void {
+    const left = this.leftSide(comparison);
+    const { operator, rhs } = comparison;
+    if (!operator || !rhs) {
+      if (left && left.type !== 'Boolean') {
+        const example = left.field?.example ?? `${left.name} == 1`;
+        this.report('missing-operator', 'error', comparison.lhs.span, `expected a comparison after \`${comparison.lhs.kind === 'field' ? left.name : 'the call'}\`, which is ${article(left.type)} ${describeType(left.type)}, not a Boolean: e.g. \`${example}\``);
+      }
+      return;
+    }
+    this.checkListReferences(rhs, left);
+    if (!left) return;
+    if (left.type === 'Boolean') {
+      this.reportBooleanComparison(comparison, left.name);
+      return;
+    }
+    const allowed = OPERATORS_BY_TYPE[left.type];
+    if (!allowed.includes(operator.operator)) {
+      this.report('invalid-operator', 'error', operator.span, `\`${operator.text}\` cannot be used with \`${left.name}\` (${describeType(left.type)}); use one of ${allowed.map((o) => `\`${OPERATOR_SPELLINGS[o]}\``).join(', ')}`);
+      return;
+    }
+    if (left.type === 'Ip' && ORDERING.includes(operator.operator)) {
+      this.report('ip-ordering', 'warning', operator.span, `the service does not support ordering IP addresses with \`${operator.text}\`; use \`in {start..end}\` or a CIDR block`);
+    }
+    if (!this.checkShape(comparison, left)) return;
+    for (const literal of literalsOf(rhs)) this.checkLiteral(literal, left, operator.operator);
+    if (rhs.kind === 'set' && rhs.items.length === 0) {
+      this.report('empty-set', 'warning', rhs.span, `\`${left.name} in {}\` never matches: the set is empty`);
+    }
+  }
+
+  private reportBooleanComparison(comparison: Comparison, name: string): void {
+    const { operator, rhs } = comparison;
+    if (!operator || !rhs) return;
+    const span: Span = { start: operator.span.start, end: rhs.span.end };
+    const value = rhs.kind === 'invalid' ? rhs.text : undefined;
+    const negated = operator.operator === 'ne';
+    const fixes: Fix[] = [];
+    if (value === 'true' || value === 'false' || value === '1' || value === '0') {
+      const truthy = (value === 'true' || value === '1') !== negated;
+      const newText = truthy ? name : `not ${name}`;
+      fixes.push(replaceFix(`Change to \`${newText}\``, comparison.span, newText));
+    }
+    this.report('boolean-comparison', 'error', span, `\`${name}\` is a Boolean field: it takes no operator or value; write \`${name}\` or \`not ${name}\``, fixes);
+  }
+
+  /** The right side's shape against the operator: sets and lists need `in`, and only they do. */
+  private checkShape(comparison: Comparison, left: LeftSide): boolean {
+    const operator = comparison.operator!;
+    const rhs = comparison.rhs!;
+    if (operator.operator === 'in') {
+      if (rhs.kind === 'set' || rhs.kind === 'list') return true;
+      if (rhs.kind === 'invalid') return false;
+      const written = this.source(rhs.span);
+      this.report('set-required', 'error', rhs.span, `expected a \`{…}\` set or a \`$list\` after \`in\`, found ${describeLiteral(rhs)}`, [replaceFix(`Wrap in a set: \`{${written}}\``, rhs.span, `{${written}}`)]);
+      return false;
+    }
+    if (rhs.kind === 'set' || rhs.kind === 'list') {
+      const what = rhs.kind === 'set' ? 'a `{…}` set' : `the list \`$${rhs.name}\``;
+      this.report('set-requires-in', 'error', operator.span, `\`${operator.text}\` compares with one value, found ${what}; use \`in\``, [replaceFix('Change the operator to `in`', operator.span, 'in')]);
+      return false;
+    }
+    if (rhs.kind === 'integer-range' || rhs.kind === 'ip-range') {
+      const span: Span = { start: operator.span.start, end: rhs.span.end };
+      const message = `${describeLiteral(rhs)} can only be used inside a \`{…}\` set, with \`in\`: \`${left.name} in {…}\``;
+      if (operator.operator === 'eq') {
+        const newText = `in {${this.source(rhs.span)}}`;
+        this.report('set-required', 'error', rhs.span, message, [replaceFix(`Change to \`${newText}\``, span, newText)]);
+      } else {
+        this.report('set-required', 'error', rhs.span, message);
+      }
+      return false;
+    }
+    if (STRING_PATTERN_OPERATORS.includes(operator.operator) && rhs.kind !== 'string' && rhs.kind !== 'bytes' && rhs.kind !== 'invalid') {
+      this.report('type-mismatch', 'error', rhs.span, `\`${operator.text}\` expects a quoted string, found ${describeLiteral(rhs)}`);
+      return false;
+    }
+    return true;
+  }
+
+  private source(span: Span): string {
+    return this.text.slice(span.start, span.end);
+  }
+
+  // ------------------------------------------------------------ values
+
+  private checkLiteral(literal: Literal, left: LeftSide, operator: ComparisonOperator): void {
+    if (literal.kind === 'invalid') return; // already reported where it was read
+    const expected = left.type;
+    const fits =
+      (expected === 'Integer' && (literal.kind === 'integer' || literal.kind === 'integer-range')) ||
+      (expected === 'Ip' && (literal.kind === 'ip' || literal.kind === 'ip-range')) ||
+      (expected === 'Bytes' && (literal.kind === 'string' || literal.kind === 'bytes'));
+    if (!fits) {
+      this.reportTypeMismatch(literal, left);
+      return;
+    }
+    if (literal.kind === 'integer' || literal.kind === 'integer-range') {
+      if (operator !== 'bitwise_and') this.checkIntegerRange(literal, left);
+    } else if (literal.kind === 'string' && left.field?.values === 'country') {
+      this.checkCountry(literal);
+    } else if (literal.kind === 'string' && left.field?.values === 'protocol') {
+      this.checkProtocol(literal);
+    }
+  }
+
+  private reportTypeMismatch(literal: Literal, left: LeftSide): void {
+    const expected = EXPECTED_LITERAL[left.type];
+    const fixes: Fix[] = [];
+    if (literal.kind === 'string') {
+      const unquoted = literal.value;
+      const unquotedFits =
+        (left.type === 'Integer' && /^(-?[0-9]+|0x[0-9a-fA-F]+)$/.test(unquoted)) ||
+        (left.type === 'Ip' && /^[0-9a-fA-F:.]+(\/[0-9]+)?$/.test(unquoted));
+      if (unquotedFits) fixes.push(replaceFix(`Remove the quotes: \`${unquoted}\``, literal.span, unquoted));
+    }
+    let hint = '';
+    if (left.field?.values === 'protocol' && literal.kind === 'integer') {
+      const name = [...IP_PROTOCOLS].find(([, p]) => BigInt(p.number) === literal.value)?.[0];
+      if (name) {
+        hint = `; protocol ${literal.value} is \`"${name}"\``;
+        fixes.push(replaceFix(`Change to \`"${name}"\``, literal.span, `"${name}"`));
+      }
+    }
+    this.report('type-mismatch', 'error', literal.span, `expected ${expected} for \`${left.name}\`, found ${describeLiteral(literal)}${hint}`, fixes);
+  }
+
+  private checkIntegerRange(literal: Literal & { kind: 'integer' | 'integer-range' }, left: LeftSide): void {
+    if (!left.range) return;
+    const [min, max] = left.range;
+    const from = literal.kind === 'integer' ? literal.value : literal.from;
+    const to = literal.kind === 'integer' ? literal.value : literal.to;
+    if (from >= min && to <= max) return;
+    const bounds = `\`${left.name}\` (${min}–${max})`;
+    if (to < min || from > max) {
+      const what = literal.kind === 'integer' ? `${literal.value} is` : `range ${from}..${to} is`;
+      this.report('value-out-of-range', 'warning', literal.span, `${what} outside the values of ${bounds}, so it can never match`);
+      return;
+    }
+    const clamped = `${from < min ? min : from}..${to > max ? max : to}`;
+    this.report('value-out-of-range', 'warning', literal.span, `range ${from}..${to} reaches past the values of ${bounds}; write \`${clamped}\``, [replaceFix(`Change to \`${clamped}\``, literal.span, clamped)]);
+  }
+
+  private checkCountry(literal: Literal & { kind: 'string' }): void {
+    const code = literal.value;
+    if (COUNTRIES.has(code)) return;
+    const upper = code.toUpperCase();
+    const quoteFix = (c: string) => replaceFix(`Change to \`"${c}"\` (${COUNTRIES.get(c)})`, literal.span, `"${c}"`);
+    if (COUNTRIES.has(upper)) {
+      this.report('country-code-case', 'warning', literal.span, `country codes are uppercase: \`"${code}"\` never matches; write \`"${upper}"\` (${COUNTRIES.get(upper)})`, [quoteFix(upper)]);
+      return;
+    }
+    const replacement = RESERVED_COUNTRY_REPLACEMENTS.get(upper);
+    const reason = RESERVED_COUNTRY_HINTS.get(upper);
+    if (reason) {
+      this.report('unknown-country-code', 'warning', literal.span, `\`"${code}"\` is not a country code, so it never matches: ${reason.replace(/\.$/, '')}`, replacement ? [quoteFix(replacement)] : []);
+      return;
+    }
+    const byName = [...COUNTRIES].filter(([, name]) => name.toLowerCase() === code.toLowerCase() || (code.length > 3 && name.toLowerCase().startsWith(code.toLowerCase())));
+    if (byName.length > 0) {
+      const codes = byName.slice(0, 3).map(([c]) => c);
+      this.report('unknown-country-code', 'warning', literal.span, `expected a two-letter ISO 3166-1 country code, found \`"${code}"\`; did you mean ${codes.map((c) => `\`"${c}"\` (${COUNTRIES.get(c)})`).join(' or ')}?`, codes.map(quoteFix));
+      return;
+    }
+    this.report('unknown-country-code', 'warning', literal.span, `expected a two-letter ISO 3166-1 country code such as \`"BR"\` or \`"GB"\`, found \`"${code}"\`, which is not assigned`);
+  }
+
+  private checkProtocol(literal: Literal & { kind: 'string' }): void {
+    const name = literal.value;
+    if (IP_PROTOCOLS.has(name)) return;
+    const lower = name.toLowerCase();
+    const fix = (p: string) => replaceFix(`Change to \`"${p}"\``, literal.span, `"${p}"`);
+    if (IP_PROTOCOLS.has(lower)) {
+      this.report('protocol-case', 'warning', literal.span, `protocol names are lowercase: \`"${name}"\` never matches; write \`"${lower}"\``, [fix(lower)]);
+      return;
+    }
+    const alias = IP_PROTOCOL_ALIASES.get(lower);
+    // Common protocols first, so `"tpc"` suggests `"tcp"` rather than the rare `"3pc"`.
+    const common = closestMatches(lower, COMMON_PROTOCOLS);
+    const suggestions = alias ? [alias] : common.length > 0 ? common : closestMatches(lower, IP_PROTOCOLS.keys());
+    const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions.map((s) => `"${s}"`))}?` : '';
+    this.report('unknown-protocol', 'warning', literal.span, `\`"${name}"\` is not a protocol name, so it never matches${hint}`, suggestions.map(fix));
+  }
+
+  // ------------------------------------------------------------ lists
+
+  private checkListReferences(rhs: Value, left: LeftSide | undefined): void {
+    if (rhs.kind !== 'list' || rhs.name === '') return;
+    if (left && left.type !== 'Ip') {
+      this.report('list-not-allowed', 'error', rhs.span, `lists hold IP addresses and can only be used with \`ip.src\` or \`ip.dst\`, not with \`${left.name}\` (${describeType(left.type)})`);
+      return;
+    }
+    const name = rhs.name;
+    const nameSpan: Span = { start: rhs.span.start + 1, end: rhs.span.end };
+    if (name.startsWith(`${MANAGED_LIST_NAMESPACE}.`)) {
+      if (MANAGED_LISTS.has(name)) return;
+      const suggestions = closestMatches(name, MANAGED_LISTS.keys());
+      const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions.map((s) => `$${s}`))}?` : `; the managed lists are ${quoteAlternatives([...MANAGED_LISTS.keys()].map((s) => `$${s}`))}`;
+      this.report('unknown-list', 'warning', rhs.span, `unknown managed list \`$${name}\`, which matches nothing${hint}`, suggestions.map((s) => replaceFix(`Change to \`$${s}\``, nameSpan, s)));
+      return;
+    }
+    if (name.includes('.')) {
+      this.report('unknown-list', 'warning', rhs.span, `unknown list namespace in \`$${name}\`: managed lists are \`$${MANAGED_LIST_NAMESPACE}.…\` and account lists have no dots`);
+      return;
+    }
+    const known = this.options.knownLists;
+    if (known && !known.includes(name)) {
+      const suggestions = closestMatches(name, [...known, ...MANAGED_LISTS.keys()]);
+      const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions.map((s) => `$${s}`))}?` : '';
+      this.report('unknown-list', 'warning', rhs.span, `the account has no list named \`$${name}\`${hint}`, suggestions.map((s) => replaceFix(`Change to \`$${s}\``, nameSpan, s)));
+    }
+  }
+}
+
+const COMMON_PROTOCOLS = ['tcp', 'udp', 'icmp', 'ipv6-icmp', 'gre', 'esp', 'ah', 'sctp', 'igmp', 'ipv6', 'ipv4', 'ospfigp', 'pim', 'vrrp', 'l2tp'];
+
+const EXPECTED_LITERAL: Record<FieldType, string> = {
+  Integer: 'an integer',
+  Ip: 'an IP address',
+  Bytes: 'a quoted string',
+  Boolean: 'no value',
+};
+
+function article(type: FieldType): string {
+  return type === 'Integer' || type === 'Ip' ? 'an' : 'a';
+}
+
+function literalsOf(value: Value): readonly Literal[] {
+  if (value.kind === 'set') return value.items;
+  if (value.kind === 'list') return [];
+  return [value];
+}
+
+function describeLiteral(value: Value): string {
+  switch (value.kind) {
+    case 'integer':
+      return `the integer \`${value.value}\``;
+    case 'integer-range':
+      return `the range \`${value.from}..${value.to}\``;
+    case 'string':
+      return `the string \`"${value.value}"\``;
+    case 'bytes':
+      return 'hex bytes';
+    case 'ip':
+      return 'an IP address';
+    case 'ip-range':
+      return value.prefixLength !== undefined ? 'the CIDR block' : 'the address range';
+    case 'set':
+      return 'a `{…}` set';
+    case 'list':
+      return `the list \`$${value.name}\``;
+    case 'invalid':
+      return `\`${value.text}\``;
+  }
+}

@@ -1,0 +1,354 @@
+import type { FieldType, IpFamily, Literal, Span } from './ast';
+import { problem, type Problem } from './problem';
+
+/**
+ * Reads the literals of the language (LANGUAGE.md §4). A bare literal (anything that is not
+ * a quoted string, a list or a set) is read according to the type of the field it is
+ * compared with, as the reference parser does; errors point at the exact offending
+ * characters (the `8` of `080`, the `33` of `10.0.0.0/33`).
+ */
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+type Read<T> = { ok: true; value: T } | { ok: false; problem: Problem };
+
+function fail<T>(code: string, span: Span, message: string): Read<T> {
+  return { ok: false, problem: problem(code, 'error', span, message) };
+}
+
+function sub(base: number, from: number, to: number): Span {
+  return { start: base + from, end: base + to };
+}
+
+// ---------------------------------------------------------------- integers
+
+const DECIMAL = /^-?[0-9]+$/;
+const HEX = /^-?0x[0-9a-fA-F]+$/;
+
+/** Reads `text` (found at `offset`) as a 64-bit signed integer. */
+export function readInteger(text: string, offset: number): Read<bigint> {
+  const span = sub(offset, 0, text.length);
+  const negative = text.startsWith('-');
+  const digits = negative ? text.slice(1) : text;
+  let value: bigint;
+  if (HEX.test(text)) {
+    value = BigInt(digits);
+  } else if (DECIMAL.test(text)) {
+    if (digits.length > 1 && digits.startsWith('0')) {
+      const bad = digits.search(/[89]/);
+      if (bad >= 0) {
+        const at = (negative ? 1 : 0) + bad;
+        return fail('invalid-integer', sub(offset, at, at + 1), `\`${text}\` starts with 0, so it is octal, and \`${digits[bad]}\` is not an octal digit; remove the leading 0 for decimal`);
+      }
+      value = BigInt(`0o${digits}`);
+    } else {
+      value = BigInt(digits);
+    }
+  } else {
+    const bad = firstNonDigit(text);
+    return fail('invalid-integer', sub(offset, bad, text.length), `expected an integer (decimal, 0x hex or 0-prefixed octal), found \`${text}\``);
+  }
+  if (negative) value = -value;
+  if (value < INT64_MIN || value > INT64_MAX) {
+    return fail('integer-overflow', span, `\`${text}\` does not fit in a 64-bit signed integer`);
+  }
+  return { ok: true, value };
+}
+
+function firstNonDigit(text: string): number {
+  const body = text.startsWith('-') ? 1 : 0;
+  const hex = text.startsWith('0x', body);
+  const digit = hex ? /[0-9a-fA-F]/ : /[0-9]/;
+  for (let i = body + (hex ? 2 : 0); i < text.length; i++) if (!digit.test(text[i])) return i;
+  return 0;
+}
+
+// ---------------------------------------------------------------- IP addresses
+
+interface Address {
+  family: IpFamily;
+  value: bigint;
+}
+
+/** Reads an IPv4 address (`a.b.c.d`, each part 0–255 without leading zeros). */
+function readIpv4(text: string, offset: number): Read<bigint> {
+  const parts = text.split('.');
+  if (parts.length !== 4) return fail('invalid-ip', sub(offset, 0, text.length), `\`${text}\` is not an IPv4 address: expected four numbers separated by dots`);
+  let value = 0n;
+  let at = 0;
+  for (const part of parts) {
+    const partSpan = sub(offset, at, at + part.length);
+    if (!/^[0-9]{1,3}$/.test(part) || Number(part) > 255) {
+      return fail('invalid-ip', part.length > 0 ? partSpan : sub(offset, at, at + 1), `\`${part}\` is not a number from 0 to 255 in IPv4 address \`${text}\``);
+    }
+    if (part.length > 1 && part.startsWith('0')) {
+      return fail('invalid-ip', partSpan, `\`${part}\` has a leading zero, which addresses do not allow; write \`${Number(part)}\``);
+    }
+    value = (value << 8n) | BigInt(part);
+    at += part.length + 1;
+  }
+  return { ok: true, value };
+}
+
+/** Reads an IPv6 address, with `::` and an embedded IPv4 tail (`::ffff:1.2.3.4`). */
+function readIpv6(text: string, offset: number): Read<bigint> {
+  const invalid = (from: number, to: number, why: string): Read<bigint> =>
+    fail('invalid-ip', sub(offset, from, Math.max(to, from + 1)), `\`${text}\` is not an IPv6 address: ${why}`);
+  const doubleColon = text.indexOf('::');
+  if (doubleColon >= 0 && text.indexOf('::', doubleColon + 1) >= 0) {
+    return invalid(text.indexOf('::', doubleColon + 1), text.indexOf('::', doubleColon + 1) + 2, '`::` may appear only once');
+  }
+  const groups: bigint[][] = [[], []];
+  const halves = doubleColon >= 0 ? [text.slice(0, doubleColon), text.slice(doubleColon + 2)] : [text];
+  let base = 0;
+  for (let h = 0; h < halves.length; h++) {
+    const half = halves[h];
+    if (h === 1) base = doubleColon + 2;
+    if (half === '') continue;
+    const pieces = half.split(':');
+    let at = base;
+    for (let p = 0; p < pieces.length; p++) {
+      const piece = pieces[p];
+      const isLast = h === halves.length - 1 && p === pieces.length - 1;
+      if (isLast && piece.includes('.')) {
+        const v4 = readIpv4(piece, offset + at);
+        if (!v4.ok) return v4;
+        groups[h].push(v4.value >> 16n, v4.value & 0xffffn);
+      } else if (/^[0-9a-fA-F]{1,4}$/.test(piece)) {
+        groups[h].push(BigInt(`0x${piece}`));
+      } else {
+        return invalid(at, at + piece.length, piece === '' ? 'empty group' : `\`${piece}\` is not a group of 1 to 4 hex digits`);
+      }
+      at += piece.length + 1;
+    }
+  }
+  const count = groups[0].length + groups[1].length;
+  if (doubleColon < 0 ? count !== 8 : count > 7) {
+    return invalid(0, text.length, `expected 8 groups of hex digits, found ${count}${doubleColon >= 0 ? ' besides `::`' : ''}`);
+  }
+  const all = [...groups[0], ...new Array<bigint>(8 - count).fill(0n), ...groups[1]];
+  return { ok: true, value: all.reduce((acc, g) => (acc << 16n) | g, 0n) };
+}
+
+function readAddress(text: string, offset: number): Read<Address> {
+  if (text.includes(':')) {
+    const v6 = readIpv6(text, offset);
+    return v6.ok ? { ok: true, value: { family: 6, value: v6.value } } : v6;
+  }
+  const v4 = readIpv4(text, offset);
+  return v4.ok ? { ok: true, value: { family: 4, value: v4.value } } : v4;
+}
+
+export function formatAddress(family: IpFamily, value: bigint): string {
+  if (family === 4) {
+    return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
+  }
+  const groups = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - 16 * i)) & 0xffffn));
+  // RFC 5952: the longest run (of two or more) of zero groups becomes `::`.
+  let bestStart = -1;
+  let bestLength = 1;
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLength) {
+      bestStart = i;
+      bestLength = j - i;
+    }
+    i = j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (bestStart < 0) return hex.join(':');
+  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
+}
+
+// ---------------------------------------------------------------- bytes
+
+const BYTES = /^[0-9a-fA-F]{2}([:.\-][0-9a-fA-F]{2})+$/;
+
+export function looksLikeBytes(text: string): boolean {
+  return BYTES.test(text);
+}
+
+function readBytes(text: string): number[] {
+  return text.split(/[:.\-]/).map((pair) => parseInt(pair, 16));
+}
+
+// ---------------------------------------------------------------- bare values
+
+export type ValuePosition = 'single' | 'set-item';
+
+export interface BareValueResult {
+  readonly literal: Literal;
+  readonly problems: readonly Problem[];
+}
+
+/**
+ * Reads a bare value for a field of type `type` (undefined when the field is unknown: then
+ * the shape of the text decides). Ranges and CIDR blocks are read wherever they appear;
+ * whether they are allowed there (only inside `{}`) is the checker's business.
+ */
+export function readBareValue(text: string, span: Span, type: FieldType | undefined): BareValueResult {
+  switch (type) {
+    case 'Integer':
+      return readIntegerValue(text, span);
+    case 'Ip':
+      return readIpValue(text, span);
+    case 'Bytes':
+      return readBytesValue(text, span);
+    case 'Boolean':
+      // A Boolean field takes no value at all; the checker says so on the operator.
+      return { literal: { kind: 'invalid', span, text }, problems: [] };
+    case undefined:
+      return readByShape(text, span);
+  }
+}
+
+function invalid(text: string, span: Span, problems: Problem[]): BareValueResult {
+  return { literal: { kind: 'invalid', span, text }, problems };
+}
+
+function readIntegerValue(text: string, span: Span): BareValueResult {
+  const dots = text.indexOf('..');
+  if (dots > 0) {
+    const from = readInteger(text.slice(0, dots), span.start);
+    const to = readInteger(text.slice(dots + 2), span.start + dots + 2);
+    if (!from.ok || !to.ok) return invalid(text, span, [from, to].flatMap((r) => (r.ok ? [] : [r.problem])));
+    if (from.value > to.value) {
+      return invalid(text, span, [problem('range-order', 'error', span, `range \`${text}\` starts after it ends; write \`${to.value}..${from.value}\``)]);
+    }
+    return { literal: { kind: 'integer-range', span, from: from.value, to: to.value }, problems: [] };
+  }
+  const value = readInteger(text, span.start);
+  if (value.ok) return { literal: { kind: 'integer', span, value: value.value }, problems: [] };
+  if (looksLikeAddress(text)) {
+    return invalid(text, span, [problem('type-mismatch', 'error', span, `expected an integer, found the IP address or CIDR \`${text}\``)]);
+  }
+  return invalid(text, span, [value.problem]);
+}
+
+function looksLikeAddress(text: string): boolean {
+  return /^[0-9.]+\.[0-9.]+(\/\d+)?$/.test(text) || (text.includes(':') && !looksLikeBytes(text));
+}
+
+function readIpValue(text: string, span: Span): BareValueResult {
+  const slash = text.indexOf('/');
+  if (slash >= 0) {
+    const address = readAddress(text.slice(0, slash), span.start);
+    if (!address.ok) return invalid(text, span, [address.problem]);
+    const { family, value } = address.value;
+    const bits = family === 4 ? 32 : 128;
+    const lengthText = text.slice(slash + 1);
+    const lengthSpan = sub(span.start, slash + 1, Math.max(text.length, slash + 2));
+    if (!/^[0-9]{1,3}$/.test(lengthText)) {
+      return invalid(text, span, [problem('invalid-cidr', 'error', lengthSpan, `expected a prefix length from 0 to ${bits} after \`/\`, found \`${lengthText}\``)]);
+    }
+    const prefixLength = Number(lengthText);
+    if (prefixLength > bits) {
+      return invalid(text, span, [problem('invalid-cidr', 'error', lengthSpan, `prefix length ${prefixLength} is longer than the ${bits} bits of an IPv${family} address`)]);
+    }
+    const hostBits = BigInt(bits - prefixLength);
+    const first = (value >> hostBits) << hostBits;
+    const last = first | ((1n << hostBits) - 1n);
+    const problems: Problem[] = [];
+    if (first !== value) {
+      const network = `${formatAddress(family, first)}/${prefixLength}`;
+      problems.push(
+        problem('cidr-host-bits', 'information', span, `\`${text}\` has host bits set; it means the whole network \`${network}\``, [
+          { title: `Write the network as \`${network}\``, edits: [{ span, newText: network }] },
+        ]),
+      );
+    }
+    return { literal: { kind: 'ip-range', span, family, first, last, prefixLength }, problems };
+  }
+  const dots = text.indexOf('..');
+  if (dots > 0) {
+    const from = readAddress(text.slice(0, dots), span.start);
+    const to = readAddress(text.slice(dots + 2), span.start + dots + 2);
+    if (!from.ok || !to.ok) return invalid(text, span, [from, to].flatMap((r) => (r.ok ? [] : [r.problem])));
+    if (from.value.family !== to.value.family) {
+      return invalid(text, span, [problem('range-family', 'error', span, `range \`${text}\` mixes IPv${from.value.family} and IPv${to.value.family}; both ends must be of one family`)]);
+    }
+    if (from.value.value > to.value.value) {
+      return invalid(text, span, [problem('range-order', 'error', span, `range \`${text}\` starts after it ends; the first address must not be greater than the last`)]);
+    }
+    return { literal: { kind: 'ip-range', span, family: from.value.family, first: from.value.value, last: to.value.value }, problems: [] };
+  }
+  const address = readAddress(text, span.start);
+  if (address.ok) return { literal: { kind: 'ip', span, family: address.value.family, value: address.value.value }, problems: [] };
+  if (DECIMAL.test(text) || HEX.test(text)) {
+    return invalid(text, span, [problem('type-mismatch', 'error', span, `expected an IP address, found the integer \`${text}\``)]);
+  }
+  return invalid(text, span, [address.problem]);
+}
+
+function readBytesValue(text: string, span: Span): BareValueResult {
+  if (looksLikeBytes(text)) return { literal: { kind: 'bytes', span, bytes: readBytes(text) }, problems: [] };
+  const what = DECIMAL.test(text) || HEX.test(text) ? `the integer \`${text}\`` : `\`${text}\``;
+  return invalid(text, span, [
+    problem('type-mismatch', 'error', span, `expected a quoted string (or hex bytes such as \`aa:bb\`), found ${what}`, [
+      { title: `Quote it: \`"${text}"\``, edits: [{ span, newText: `"${text}"` }] },
+    ]),
+  ]);
+}
+
+function readByShape(text: string, span: Span): BareValueResult {
+  if (DECIMAL.test(text) || HEX.test(text) || /^-?[0-9x]+\.\.-?[0-9x]+$/.test(text)) return readIntegerValue(text, span);
+  if (looksLikeBytes(text) && !/^[0-9]+(\.[0-9]+){3}$/.test(text)) {
+    // `10:20:…` with eight pairs is both; without a known field either reading is fine.
+    return readBytesValue(text, span);
+  }
+  if (/^[0-9a-fA-F:.]+(\/[0-9]*)?(\.\.[0-9a-fA-F:.]+)?$/.test(text)) return readIpValue(text, span);
+  return invalid(text, span, [problem('invalid-value', 'error', span, `\`${text}\` is not a value: expected a number, an IP address or CIDR, a quoted string, hex bytes, a \`{…}\` set or a \`$list\``)]);
+}
+
+// ---------------------------------------------------------------- strings
+
+/**
+ * Decodes the body of a quoted string. Only `\"`, `\\`, `\xHH` and `\OOO` are escapes;
+ * anything else after `\` is an error on exactly those characters.
+ */
+export function readQuotedString(body: string, bodyOffset: number): { value: string; problems: Problem[] } {
+  let value = '';
+  const problems: Problem[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c !== '\\') {
+      value += c;
+      continue;
+    }
+    const next = body[i + 1];
+    if (next === '"' || next === '\\') {
+      value += next;
+      i++;
+    } else if (next === 'x' && /^[0-9a-fA-F]{2}$/.test(body.slice(i + 2, i + 4))) {
+      value += String.fromCharCode(parseInt(body.slice(i + 2, i + 4), 16));
+      i += 3;
+    } else if (next !== undefined && /^[0-7]{3}$/.test(body.slice(i + 1, i + 4))) {
+      const code = parseInt(body.slice(i + 1, i + 4), 8);
+      if (code > 0xff) {
+        problems.push(problem('invalid-escape', 'error', sub(bodyOffset, i, i + 4), `\`\\${body.slice(i + 1, i + 4)}\` is more than one byte (at most \\377)`));
+      }
+      value += String.fromCharCode(code & 0xff);
+      i += 3;
+    } else {
+      const end = next === 'x' ? Math.min(body.length, i + 4) : Math.min(body.length, i + 2);
+      const found = body.slice(i, end);
+      problems.push(
+        problem('invalid-escape', 'error', sub(bodyOffset, i, Math.max(end, i + 1)), `expected \`\\"\`, \`\\\\\`, \`\\xHH\` or \`\\OOO\` (three octal digits) after \`\\\`, found \`${found}\``, escapeFixes(found, sub(bodyOffset, i, end))),
+      );
+      i = end - 1;
+    }
+  }
+  return { value, problems };
+}
+
+function escapeFixes(found: string, span: Span) {
+  const named: Record<string, string> = { '\\n': '\\x0a', '\\r': '\\x0d', '\\t': '\\x09', '\\0': '\\x00' };
+  const replacement = named[found];
+  return replacement ? [{ title: `Write it as \`${replacement}\``, edits: [{ span, newText: replacement }] }] : [];
+}
