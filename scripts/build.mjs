@@ -8,6 +8,8 @@ await build({
   outdir: 'dist',
   bundle: true,
   platform: 'node',
+  // jsonc-parser's UMD build requires its modules dynamically, which a bundle cannot follow.
+  mainFields: ['module', 'main'],
   target: 'node20',
   format: 'cjs',
   sourcemap: true,

@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { checkRuleset, formatOfPath, isRulesetFileName, looksLikeRuleset, parseRuleset, toPositions, type PositionedProblem } from '../documents/ruleset';
+
+/** A mistake in how the command was called or a file that cannot be read: exit code 2. */
+export class UsageError extends Error {}
+
+export interface FileResult {
+  readonly path: string;
+  readonly text: string;
+  readonly diagnostics: readonly PositionedProblem[];
+}
+
+const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', 'dist', 'out', 'test-artifacts']);
+
+/**
+ * The files to check. A file named on the command line is checked whatever its name (as
+ * ESLint does); folders are searched for ruleset files: `*.ruleset.{json,yaml,yml}`, or
+ * any JSON/YAML file whose top level has `rules` and `phase` or `kind`.
+ */
+export function collectFiles(paths: readonly string[]): string[] {
+  const files: string[] = [];
+  for (const path of paths) {
+    let stats;
+    try {
+      stats = statSync(path);
+    } catch {
+      throw new UsageError(`${path}: no such file or folder`);
+    }
+    if (stats.isDirectory()) {
+      files.push(...searchFolder(path));
+    } else if (formatOfPath(path)) {
+      files.push(path);
+    } else {
+      throw new UsageError(`${path}: not a JSON or YAML file (expected .json, .yaml or .yml)`);
+    }
+  }
+  return [...new Set(files)];
+}
+
+function searchFolder(folder: string): string[] {
+  const found: string[] = [];
+  const entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('.')) found.push(...searchFolder(path));
+    } else if (entry.isFile() && isRulesetFile(path)) {
+      found.push(path);
+    }
+  }
+  return found;
+}
+
+function isRulesetFile(path: string): boolean {
+  if (isRulesetFileName(path)) return true;
+  const format = formatOfPath(path);
+  if (!format) return false;
+  const text = readText(path);
+  return looksLikeRuleset(parseRuleset(text, format).model.root);
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+  } catch (error) {
+    throw new UsageError(`${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+export function checkFiles(files: readonly string[], options: { phase?: string }): FileResult[] {
+  return files.map((path) => {
+    const text = readText(path);
+    const problems = checkRuleset(text, formatOfPath(path)!, { defaultPhase: options.phase });
+    return { path: relative(process.cwd(), path) || path, text, diagnostics: toPositions(text, problems) };
+  });
+}

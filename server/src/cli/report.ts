@@ -1,0 +1,84 @@
+import type { FileResult } from './check';
+import { version } from '../version';
+
+export type ReportFormat = 'text' | 'json' | 'sarif';
+
+/** `path:line:col: severity code message`, the source line, and carets under the span. */
+export function textReport(results: readonly FileResult[]): string {
+  const out: string[] = [];
+  let errors = 0;
+  let warnings = 0;
+  for (const file of results) {
+    const lines = file.text.split(/\r?\n/);
+    for (const d of file.diagnostics) {
+      if (d.severity === 'error') errors++;
+      else if (d.severity === 'warning') warnings++;
+      const { start, end } = d.range;
+      out.push(`${file.path}:${start.line + 1}:${start.character + 1}: ${d.severity} ${d.code} ${d.message}`);
+      const line = lines[start.line] ?? '';
+      const caretEnd = end.line === start.line ? Math.max(end.character, start.character + 1) : Math.max(line.length, start.character + 1);
+      // Keep TABs in the lead so the carets line up under the same characters.
+      const lead = line.slice(0, start.character).replace(/[^\t]/g, ' ');
+      out.push(`  ${line}`);
+      out.push(`  ${lead}${'^'.repeat(caretEnd - start.character)}`);
+    }
+  }
+  const checked = `${results.length} file${results.length === 1 ? '' : 's'} checked`;
+  out.push(errors + warnings === 0 ? `${checked}, no problems` : `${checked}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return out.join('\n') + '\n';
+}
+
+export function jsonReport(results: readonly FileResult[]): string {
+  return JSON.stringify({ files: results.map((f) => ({ path: f.path, diagnostics: f.diagnostics })) }, null, 2) + '\n';
+}
+
+const SARIF_LEVEL = { error: 'error', warning: 'warning', information: 'note', hint: 'note' } as const;
+
+/** SARIF 2.1.0, as code-scanning tools take it: one run, one rule per diagnostic code. */
+export function sarifReport(results: readonly FileResult[]): string {
+  const codes = [...new Set(results.flatMap((f) => f.diagnostics.map((d) => d.code)))].sort();
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'rulesets',
+            version,
+            informationUri: 'https://github.com/rulesets-tools/rulesets-tools',
+            rules: codes.map((id) => ({ id, name: id, shortDescription: { text: id.replace(/-/g, ' ') } })),
+          },
+        },
+        columnKind: 'utf16CodeUnits',
+        artifacts: results.map((f) => ({ location: { uri: toUri(f.path) } })),
+        results: results.flatMap((f, artifactIndex) =>
+          f.diagnostics.map((d) => ({
+            ruleId: d.code,
+            ruleIndex: codes.indexOf(d.code),
+            level: SARIF_LEVEL[d.severity],
+            message: { text: d.message },
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri: toUri(f.path), index: artifactIndex },
+                  region: {
+                    startLine: d.range.start.line + 1,
+                    startColumn: d.range.start.character + 1,
+                    endLine: d.range.end.line + 1,
+                    endColumn: d.range.end.character + 1,
+                  },
+                },
+              },
+            ],
+          })),
+        ),
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}
+
+function toUri(path: string): string {
+  return path.split(/[\\/]/).map(encodeURIComponent).join('/');
+}

@@ -1,0 +1,189 @@
+import * as jsonc from 'jsonc-parser';
+import * as YAML from 'yaml';
+import { decodeJsonString } from './decode-json';
+import { decodeYamlScalar } from './decode-yaml';
+import type { DecodedString } from './offset-map';
+
+/**
+ * A JSON or YAML document reduced to what ruleset checks need: values with their document
+ * offsets, object keys with theirs, and strings that can be decoded with an offset map.
+ * JSON and YAML produce the same tree, so every check is written once.
+ */
+export type HostFormat = 'json' | 'yaml';
+
+export type HostNode = HostObject | HostArray | HostScalar;
+
+interface HostNodeBase {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface HostObject extends HostNodeBase {
+  readonly kind: 'object';
+  readonly properties: readonly HostProperty[];
+}
+
+export interface HostProperty {
+  readonly key: string;
+  readonly keyStart: number;
+  readonly keyEnd: number;
+  readonly value?: HostNode;
+}
+
+export interface HostArray extends HostNodeBase {
+  readonly kind: 'array';
+  readonly items: readonly HostNode[];
+}
+
+export interface HostScalar extends HostNodeBase {
+  readonly kind: 'string' | 'number' | 'boolean' | 'null';
+  readonly value: string | number | boolean | null;
+  /** For strings: the value with an offset map into the document (computed on demand). */
+  readonly decode?: () => DecodedString | undefined;
+}
+
+export interface HostSyntaxError {
+  readonly start: number;
+  readonly end: number;
+  readonly message: string;
+}
+
+export interface HostDocument {
+  readonly format: HostFormat;
+  readonly root?: HostNode;
+  readonly syntaxErrors: readonly HostSyntaxError[];
+}
+
+export function property(node: HostNode | undefined, key: string): HostProperty | undefined {
+  return node?.kind === 'object' ? node.properties.find((p) => p.key === key) : undefined;
+}
+
+export function parseHost(text: string, format: HostFormat): HostDocument {
+  return format === 'json' ? parseJson(text) : parseYaml(text);
+}
+
+// ---------------------------------------------------------------- JSON
+
+function parseJson(text: string): HostDocument {
+  const errors: jsonc.ParseError[] = [];
+  const tree = jsonc.parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
+  return {
+    format: 'json',
+    root: tree ? fromJson(text, tree) : undefined,
+    syntaxErrors: errors.map((e) => ({ start: e.offset, end: e.offset + Math.max(1, e.length), message: jsonErrorMessage(e.error) })),
+  };
+}
+
+function fromJson(text: string, node: jsonc.Node): HostNode {
+  const start = node.offset;
+  const end = node.offset + node.length;
+  switch (node.type) {
+    case 'object': {
+      const properties: HostProperty[] = [];
+      for (const child of node.children ?? []) {
+        const [keyNode, valueNode] = child.children ?? [];
+        if (!keyNode) continue;
+        properties.push({
+          key: String(keyNode.value),
+          keyStart: keyNode.offset,
+          keyEnd: keyNode.offset + keyNode.length,
+          value: valueNode ? fromJson(text, valueNode) : undefined,
+        });
+      }
+      return { kind: 'object', start, end, properties };
+    }
+    case 'array':
+      return { kind: 'array', start, end, items: (node.children ?? []).map((c) => fromJson(text, c)) };
+    case 'string':
+      return { kind: 'string', start, end, value: String(node.value), decode: () => decodeJsonString(text, start, end) };
+    case 'number':
+      return { kind: 'number', start, end, value: Number(node.value) };
+    case 'boolean':
+      return { kind: 'boolean', start, end, value: Boolean(node.value) };
+    default:
+      return { kind: 'null', start, end, value: null };
+  }
+}
+
+function jsonErrorMessage(code: jsonc.ParseErrorCode): string {
+  switch (code) {
+    case jsonc.ParseErrorCode.InvalidCommentToken:
+      return 'JSON does not allow comments; put notes in a `description`';
+    case jsonc.ParseErrorCode.CommaExpected:
+      return 'expected `,` between items';
+    case jsonc.ParseErrorCode.ColonExpected:
+      return 'expected `:` after the property name';
+    case jsonc.ParseErrorCode.PropertyNameExpected:
+      return 'expected a property name in double quotes (JSON allows no trailing comma)';
+    case jsonc.ParseErrorCode.ValueExpected:
+      return 'expected a value';
+    case jsonc.ParseErrorCode.CloseBraceExpected:
+      return 'expected `}` to close the object';
+    case jsonc.ParseErrorCode.CloseBracketExpected:
+      return 'expected `]` to close the array';
+    case jsonc.ParseErrorCode.EndOfFileExpected:
+      return 'expected the end of the file after the top-level value';
+    case jsonc.ParseErrorCode.UnexpectedEndOfString:
+      return 'expected a closing `"` for this string before the end of the line';
+    case jsonc.ParseErrorCode.InvalidEscapeCharacter:
+      return 'invalid escape in a JSON string: use `\\"`, `\\\\`, `\\/`, `\\b`, `\\f`, `\\n`, `\\r`, `\\t` or `\\uXXXX`';
+    case jsonc.ParseErrorCode.InvalidCharacter:
+      return 'invalid character in a JSON string (control characters must be escaped)';
+    default:
+      return `invalid JSON: ${jsonc.printParseErrorCode(code)}`;
+  }
+}
+
+// ---------------------------------------------------------------- YAML
+
+function parseYaml(text: string): HostDocument {
+  const doc = YAML.parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: true });
+  const syntaxErrors = doc.errors.map((e) => ({
+    start: e.pos[0],
+    end: Math.max(e.pos[1], e.pos[0] + 1),
+    message: e.message.split('\n')[0],
+  }));
+  const root = doc.contents ? fromYaml(text, doc.contents as YAML.Node) : undefined;
+  return { format: 'yaml', root, syntaxErrors };
+}
+
+function fromYaml(text: string, node: YAML.Node): HostNode | undefined {
+  const [start, , end] = node.range ?? [0, 0, 0];
+  if (YAML.isMap(node)) {
+    const properties: HostProperty[] = [];
+    for (const pair of node.items) {
+      const key = pair.key as YAML.Node | null;
+      if (!YAML.isScalar(key) || !key.range) continue;
+      properties.push({
+        key: String(key.value),
+        keyStart: key.range[0],
+        keyEnd: key.range[1],
+        value: pair.value ? fromYaml(text, pair.value as YAML.Node) : undefined,
+      });
+    }
+    return { kind: 'object', start, end: yamlValueEnd(node), properties };
+  }
+  if (YAML.isSeq(node)) {
+    const items = node.items.flatMap((item) => {
+      const host = fromYaml(text, item as YAML.Node);
+      return host ? [host] : [];
+    });
+    return { kind: 'array', start, end: yamlValueEnd(node), items };
+  }
+  if (YAML.isScalar(node)) {
+    const value = node.value;
+    const valueEnd = node.range ? node.range[1] : end;
+    if (typeof value === 'string') {
+      return { kind: 'string', start, end: valueEnd, value, decode: () => decodeYamlScalar(text, node) };
+    }
+    if (typeof value === 'number') return { kind: 'number', start, end: valueEnd, value };
+    if (typeof value === 'boolean') return { kind: 'boolean', start, end: valueEnd, value };
+    return { kind: 'null', start, end: valueEnd, value: null };
+  }
+  if (YAML.isAlias(node)) return undefined;
+  return undefined;
+}
+
+function yamlValueEnd(node: YAML.Node): number {
+  return node.range ? node.range[1] : 0;
+}

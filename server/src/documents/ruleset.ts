@@ -1,0 +1,276 @@
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { checkExpression, type CheckOptions, type CheckResult } from '../language/checker';
+import { KNOWN_ACTIONS, KNOWN_PHASES, RULESET_KINDS } from '../language/catalogue/phases';
+import type { Severity } from '../language/problem';
+import { closestMatches, quoteAlternatives } from '../language/suggest';
+import { parseHost, property, type HostFormat, type HostNode, type HostObject, type HostScalar } from './host';
+import { mapRange, type DecodedString } from './offset-map';
+
+/** An edit in document offsets. */
+export interface DocumentEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly newText: string;
+}
+
+/** A problem anywhere in a ruleset file, in document offsets. */
+export interface DocumentProblem {
+  readonly code: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly start: number;
+  readonly end: number;
+  readonly fixes?: readonly { readonly title: string; readonly edits: readonly DocumentEdit[] }[];
+}
+
+export interface ExpressionSite {
+  /** Index of the rule in `rules`. */
+  readonly ruleIndex: number;
+  readonly node: HostScalar;
+  readonly decoded: DecodedString;
+}
+
+export interface RulesetModel {
+  readonly format: HostFormat;
+  readonly text: string;
+  readonly root?: HostNode;
+  readonly phase?: string;
+  readonly rules: readonly HostNode[];
+  readonly expressions: readonly ExpressionSite[];
+}
+
+const RULESET_KEYS = ['id', 'name', 'description', 'kind', 'phase', 'version', 'last_updated', 'rules'];
+const RULE_KEYS = ['id', 'version', 'ref', 'action', 'action_parameters', 'expression', 'description', 'enabled', 'logging', 'categories', 'last_updated'];
+
+export function formatOfPath(path: string): HostFormat | undefined {
+  if (/\.json$/i.test(path)) return 'json';
+  if (/\.ya?ml$/i.test(path)) return 'yaml';
+  return undefined;
+}
+
+/** Files that are rulesets by name alone. */
+export function isRulesetFileName(path: string): boolean {
+  return /\.ruleset\.(json|ya?ml)$/i.test(path);
+}
+
+/** Any other JSON/YAML file is a ruleset when its top level has `rules` (objects) and `phase` or `kind`. */
+export function looksLikeRuleset(root: HostNode | undefined): boolean {
+  const rules = property(root, 'rules')?.value;
+  if (rules?.kind !== 'array' || !rules.items.every((r) => r.kind === 'object')) return false;
+  return property(root, 'phase') !== undefined || property(root, 'kind') !== undefined;
+}
+
+export function parseRuleset(text: string, format: HostFormat): { model: RulesetModel; syntaxProblems: DocumentProblem[] } {
+  const host = parseHost(text, format);
+  const root = host.root;
+  const phaseNode = property(root, 'phase')?.value;
+  const rulesNode = property(root, 'rules')?.value;
+  const rules = rulesNode?.kind === 'array' ? rulesNode.items : [];
+  const expressions: ExpressionSite[] = [];
+  rules.forEach((rule, ruleIndex) => {
+    const node = property(rule, 'expression')?.value;
+    if (node?.kind !== 'string') return;
+    const decoded = node.decode?.();
+    if (decoded) expressions.push({ ruleIndex, node, decoded });
+  });
+  const syntaxProblems = host.syntaxErrors.map((e) => ({
+    code: format === 'json' ? 'json-syntax' : 'yaml-syntax',
+    severity: 'error' as const,
+    message: e.message,
+    start: e.start,
+    end: Math.min(e.end, text.length),
+  }));
+  return {
+    model: { format, text, root, phase: phaseNode?.kind === 'string' ? String(phaseNode.value) : undefined, rules, expressions },
+    syntaxProblems,
+  };
+}
+
+/**
+ * Results of checking expression texts, shared by every document: an expression that did
+ * not change is not parsed again (re-checking a file after one edit costs one expression).
+ */
+export class ExpressionCache {
+  private readonly entries = new Map<string, CheckResult>();
+
+  constructor(private readonly capacity = 50_000) {}
+
+  check(text: string, options: CheckOptions): CheckResult {
+    const key = `${options.phase ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}\u0000${text}`;
+    const cached = this.entries.get(key);
+    if (cached) return cached;
+    const result = checkExpression(text, options);
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, result);
+    return result;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+const defaultCache = new ExpressionCache();
+
+export interface RulesetCheckOptions {
+  /** Phase to assume when the file names none. */
+  readonly defaultPhase?: string;
+  readonly knownLists?: readonly string[];
+  readonly cache?: ExpressionCache;
+}
+
+/** Every problem of one ruleset file: host syntax, ruleset shape, and each expression. */
+export function checkRuleset(text: string, format: HostFormat, options: RulesetCheckOptions = {}): DocumentProblem[] {
+  const { model, syntaxProblems } = parseRuleset(text, format);
+  const problems: DocumentProblem[] = [...syntaxProblems];
+  checkShape(model, problems);
+  const cache = options.cache ?? defaultCache;
+  const checkOptions: CheckOptions = { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists };
+  for (const site of model.expressions) {
+    const result = cache.check(site.decoded.value, checkOptions);
+    for (const p of result.problems) problems.push(mapExpressionProblem(site.decoded, p));
+  }
+  problems.sort((a, b) => a.start - b.start || a.end - b.end);
+  return problems;
+}
+
+function mapExpressionProblem(decoded: DecodedString, p: CheckResult['problems'][number]): DocumentProblem {
+  const { start, end } = mapRange(decoded, p.span.start, p.span.end);
+  const mapped: DocumentProblem = { code: p.code, severity: p.severity, message: p.message, start, end };
+  if (!p.fixes) return mapped;
+  // A fix's new text goes into a JSON or YAML string: it must be escaped for it, which the
+  // editor features do; here the edit keeps the decoded text.
+  return {
+    ...mapped,
+    fixes: p.fixes.map((f) => ({ title: f.title, edits: f.edits.map((e) => ({ ...mapRange(decoded, e.span.start, e.span.end), newText: e.newText })) })),
+  };
+}
+
+// ---------------------------------------------------------------- shape
+
+type Report = (code: string, severity: Severity, start: number, end: number, message: string) => void;
+
+function checkShape(model: RulesetModel, problems: DocumentProblem[]): void {
+  const report: Report = (code, severity, start, end, message) => problems.push({ code, severity, start, end, message });
+  const root = model.root;
+  if (!root) return; // an empty or unreadable document: its syntax errors say why
+  if (root.kind !== 'object') {
+    report('invalid-type', 'error', root.start, root.end, 'expected a ruleset object with `name`, `kind`, `phase` and `rules`');
+    return;
+  }
+  checkKeys(root, RULESET_KEYS, 'ruleset', report);
+  requireKeys(root, ['name', 'kind', 'phase', 'rules'], 'ruleset', report);
+  for (const key of ['id', 'name', 'description', 'last_updated']) expectType(root, key, 'string', report);
+  expectType(root, 'version', 'string', report);
+  expectType(root, 'rules', 'array', report);
+  expectOneOf(root, 'kind', RULESET_KINDS, 'error', 'unknown-kind', report);
+  expectOneOf(root, 'phase', KNOWN_PHASES, 'warning', 'unknown-phase', report);
+  const rules = property(root, 'rules')?.value;
+  if (rules?.kind === 'array') {
+    for (const rule of rules.items) checkRule(rule, report);
+  }
+}
+
+function checkRule(rule: HostNode, report: Report): void {
+  if (rule.kind !== 'object') {
+    report('invalid-type', 'error', rule.start, rule.end, 'expected a rule object with `action` and `expression`');
+    return;
+  }
+  checkKeys(rule, RULE_KEYS, 'rule', report);
+  requireKeys(rule, ['action', 'expression'], 'rule', report);
+  for (const key of ['id', 'version', 'ref', 'action', 'description', 'last_updated']) expectType(rule, key, 'string', report);
+  expectType(rule, 'action_parameters', 'object', report);
+  expectType(rule, 'enabled', 'boolean', report);
+  expectType(rule, 'logging', 'object', report);
+  expectType(rule, 'categories', 'array', report);
+  const expression = property(rule, 'expression')?.value;
+  if (expression && expression.kind !== 'string') {
+    const hint = expression.kind === 'boolean' ? `; in YAML, \`${expression.value}\` unquoted is a Boolean: write \`"${expression.value}"\`` : '';
+    report('invalid-type', 'error', expression.start, expression.end, `expected the expression as a string${hint}`);
+  }
+  expectOneOf(rule, 'action', KNOWN_ACTIONS, 'warning', 'unknown-action', report);
+  const action = property(rule, 'action')?.value;
+  const actionName = action?.kind === 'string' ? action.value : undefined;
+  const parametersProperty = property(rule, 'action_parameters');
+  const parameters = parametersProperty?.value;
+  if (actionName === 'skip') {
+    const ruleset = property(parameters, 'ruleset')?.value;
+    if (!parameters) {
+      report('missing-action-parameters', 'error', action!.start, action!.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips');
+    } else if (parameters.kind === 'object' && !ruleset) {
+      report('missing-action-parameters', 'error', parametersProperty!.keyStart, parametersProperty!.keyEnd, 'a `skip` rule needs `"ruleset": "current"` in its `action_parameters`');
+    } else if (ruleset && (ruleset.kind !== 'string' || ruleset.value !== 'current')) {
+      report('invalid-action-parameters', 'error', ruleset.start, ruleset.end, `expected \`"current"\` (the only value \`skip\` accepts for \`ruleset\`), found ${describe(ruleset)}`);
+    }
+  } else if (actionName === 'execute') {
+    const id = property(parameters, 'id')?.value;
+    if (!parameters || (parameters.kind === 'object' && !id)) {
+      const at = parametersProperty ?? { keyStart: action!.start, keyEnd: action!.end };
+      report('missing-action-parameters', 'error', at.keyStart, at.keyEnd, 'an `execute` rule needs `action_parameters.id`: the id of the ruleset to execute');
+    } else if (id && id.kind !== 'string') {
+      report('invalid-action-parameters', 'error', id.start, id.end, `expected the id of the ruleset to execute as a string, found ${describe(id)}`);
+    }
+  }
+  const logging = property(rule, 'logging');
+  if (logging && actionName !== undefined && actionName !== 'skip') {
+    report('logging-not-allowed', 'error', logging.keyStart, logging.keyEnd, `\`logging\` is only allowed on \`skip\` rules, not on \`${actionName}\``);
+  }
+  if (logging?.value?.kind === 'object') expectType(logging.value, 'enabled', 'boolean', report);
+}
+
+function describe(node: HostNode): string {
+  if (node.kind === 'string') return `\`"${node.value}"\``;
+  if (node.kind === 'object' || node.kind === 'array') return `an ${node.kind}`;
+  return `\`${String(node.value)}\``;
+}
+
+function checkKeys(node: HostObject, known: readonly string[], what: string, report: Report): void {
+  const seen = new Set<string>();
+  for (const p of node.properties) {
+    if (seen.has(p.key)) report('duplicate-key', 'error', p.keyStart, p.keyEnd, `\`${p.key}\` appears twice in this ${what}; only one is kept`);
+    seen.add(p.key);
+    if (known.includes(p.key)) continue;
+    const suggestions = closestMatches(p.key, known);
+    const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : `; ${what} keys are ${quoteAlternatives(known)}`;
+    report('unknown-key', 'warning', p.keyStart, p.keyEnd, `unknown ${what} key \`${p.key}\`${hint}`);
+  }
+}
+
+function requireKeys(node: HostObject, keys: readonly string[], what: string, report: Report): void {
+  const missing = keys.filter((k) => !node.properties.some((p) => p.key === k));
+  if (missing.length === 0) return;
+  // On the object's first character, as the JSON language service reports missing properties.
+  report('missing-key', 'error', node.start, node.start + 1, `this ${what} has no ${quoteAlternatives(missing)}, which ${missing.length > 1 ? 'are' : 'is'} required`);
+}
+
+function expectType(node: HostObject, key: string, type: 'string' | 'array' | 'object' | 'boolean', report: Report): void {
+  const value = property(node, key)?.value;
+  if (!value || value.kind === type) return;
+  const severity = key === 'version' && value.kind === 'number' ? 'warning' : 'error';
+  report('invalid-type', severity, value.start, value.end, `expected \`${key}\` to be ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}, found ${describe(value)}`);
+}
+
+function expectOneOf(node: HostObject, key: string, allowed: readonly string[], severity: Severity, code: string, report: Report): void {
+  const value = property(node, key)?.value;
+  if (value?.kind !== 'string' || allowed.includes(String(value.value))) return;
+  const suggestions = closestMatches(String(value.value), allowed);
+  const hint = suggestions.length > 0 ? `did you mean ${quoteAlternatives(suggestions)}?` : `expected one of ${quoteAlternatives(allowed.slice(0, 8))}${allowed.length > 8 ? ', …' : ''}`;
+  report(code, severity, value.start, value.end, `unknown ${key} \`${value.value}\`; ${hint}`);
+}
+
+// ---------------------------------------------------------------- positions
+
+export interface Position {
+  readonly line: number;
+  readonly character: number;
+}
+
+/** A problem with LSP positions (0-based lines, UTF-16 characters). */
+export interface PositionedProblem extends Omit<DocumentProblem, 'start' | 'end' | 'fixes'> {
+  readonly range: { readonly start: Position; readonly end: Position };
+}
+
+export function toPositions(text: string, problems: readonly DocumentProblem[]): PositionedProblem[] {
+  const doc = TextDocument.create('file:///ruleset', 'plaintext', 0, text);
+  return problems.map(({ start, end, code, severity, message }) => ({ code, severity, message, range: { start: doc.positionAt(start), end: doc.positionAt(end) } }));
+}
