@@ -83,14 +83,14 @@ semantics.addOperation<Expression>('expression', {
   Filter(or, _end) {
     return or.expression();
   },
-  Or(list) {
-    return logical(list, 'or');
+  Or(first, operators, rest) {
+    return logical(this, first, operators, rest, 'or');
   },
-  Xor(list) {
-    return logical(list, 'xor');
+  Xor(first, operators, rest) {
+    return logical(this, first, operators, rest, 'xor');
   },
-  And(list) {
-    return logical(list, 'and');
+  And(first, operators, rest) {
+    return logical(this, first, operators, rest, 'and');
   },
   Unary_not(operator, operand) {
     return { kind: 'not', span: spanOf(this), operatorToken: token(operator), operand: operand.expression() };
@@ -113,12 +113,10 @@ semantics.addOperation<Expression>('expression', {
   },
 });
 
-function logical(list: ohm.Node, operator: LogicalOperator): Expression {
-  // NonemptyListOf<elem, sep> = elem (sep elem)*
-  const [first, separators, rest] = list.children;
+function logical(node: ohm.Node, first: ohm.Node, operators: ohm.Node, rest: ohm.Node, operator: LogicalOperator): Expression {
   if (rest.numChildren === 0) return first.expression();
   const operands: Expression[] = [first.expression(), ...rest.children.map((n) => n.expression() as Expression)];
-  return { kind: 'logical', span: spanOf(list), operator, operands, operatorTokens: separators.children.map(token) };
+  return { kind: 'logical', span: spanOf(node), operator, operands, operatorTokens: operators.children.map(token) };
 }
 
 function comparisonOperator(node: ohm.Node): OperatorToken {
