@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, normalize, relative } from 'node:path';
 import { checkRuleset, formatOfPath, isRulesetFileName, looksLikeRuleset, parseRuleset, toPositions, type PositionedProblem } from '../documents/ruleset';
 
 /** A mistake in how the command was called or a file that cannot be read: exit code 2. */
@@ -24,13 +24,15 @@ export function collectFiles(paths: readonly string[]): string[] {
     let stats;
     try {
       stats = statSync(path);
-    } catch {
-      throw new UsageError(`${path}: no such file or folder`);
+    } catch (error) {
+      throw ioError(path, error, 'access it');
     }
     if (stats.isDirectory()) {
       files.push(...searchFolder(path));
     } else if (formatOfPath(path)) {
-      files.push(path);
+      // Normalized like the paths the folder search yields, so `./a.yaml` and `a.yaml`, or a
+      // file named beside its folder, are checked and counted once.
+      files.push(normalize(path));
     } else {
       throw new UsageError(`${path}: not a JSON or YAML file (expected .json, .yaml or .yml)`);
     }
@@ -40,7 +42,14 @@ export function collectFiles(paths: readonly string[]): string[] {
 
 function searchFolder(folder: string): string[] {
   const found: string[] = [];
-  const entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  let entries;
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch (error) {
+    // An unreadable subfolder is an I/O problem like an unreadable file: one line, exit 2.
+    throw ioError(folder, error, 'read the folder');
+  }
+  entries.sort((a, b) => a.name.localeCompare(b.name));
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) {
@@ -64,8 +73,15 @@ function readText(path: string): string {
   try {
     return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
-    throw new UsageError(`${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw ioError(path, error, 'read the file');
   }
+}
+
+function ioError(path: string, error: unknown, action: string): UsageError {
+  const code = (error as NodeJS.ErrnoException).code;
+  // Only a path that is not there is "no such file"; EACCES and the like must say so.
+  if (code === 'ENOENT' || code === 'ENOTDIR') return new UsageError(`${path}: no such file or folder`);
+  return new UsageError(`${path}: cannot ${action} (${code ?? 'error'})`);
 }
 
 export function checkFiles(files: readonly string[], options: { phase?: string }): FileResult[] {

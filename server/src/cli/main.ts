@@ -52,11 +52,13 @@ export function main(argv: string[]): number {
         process.stdout.write(`${version}\n`);
         return 0;
       case undefined:
+        // A usage error like any other: one line on stderr, so scripts see why it exited 2.
+        throw new UsageError('no command given; try: rulesets check <files or folders...> (or rulesets --help)');
       case '-h':
       case '--help':
       case 'help':
         process.stdout.write(`${USAGE}\n`);
-        return command === undefined ? 2 : 0;
+        return 0;
       default:
         throw new UsageError(`unknown command "${command}"; try: rulesets check <files or folders...>`);
     }
@@ -71,5 +73,11 @@ export function main(argv: string[]): number {
 }
 
 if (require.main === module) {
+  // A reader that stops early (`rulesets check . | head`) closes the pipe: stop quietly, as
+  // Unix tools do, with the exit status already decided, instead of an EPIPE stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit();
+  });
   process.exitCode = main(process.argv.slice(2));
 }

@@ -9,7 +9,8 @@ export function textReport(results: readonly FileResult[]): string {
   let errors = 0;
   let warnings = 0;
   for (const file of results) {
-    const lines = file.text.split(/\r?\n/);
+    // The same line breaks as the LSP positions count, a lone CR included.
+    const lines = file.text.split(/\r\n|\r|\n/);
     for (const d of file.diagnostics) {
       if (d.severity === 'error') errors++;
       else if (d.severity === 'warning') warnings++;
@@ -46,7 +47,6 @@ export function sarifReport(results: readonly FileResult[]): string {
           driver: {
             name: 'rulesets',
             version,
-            informationUri: 'https://github.com/rulesets-tools/rulesets-tools',
             rules: codes.map((id) => ({ id, name: id, shortDescription: { text: id.replace(/-/g, ' ') } })),
           },
         },

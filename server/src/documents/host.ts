@@ -59,7 +59,18 @@ export function property(node: HostNode | undefined, key: string): HostProperty 
 }
 
 export function parseHost(text: string, format: HostFormat): HostDocument {
-  return format === 'json' ? parseJson(text) : parseYaml(text);
+  try {
+    return format === 'json' ? parseJson(text) : parseYaml(text);
+  } catch (error) {
+    // jsonc-parser and the tree conversion recurse once per nesting level, so a few thousand
+    // `[` exhaust the stack. No ruleset nests like that: report it rather than crash the
+    // checker (and with it the CLI run or the language server).
+    if (!(error instanceof RangeError && /call stack/i.test(error.message))) throw error;
+    return {
+      format,
+      syntaxErrors: [{ start: 0, end: 1, message: 'the document is nested too deeply to read; a ruleset needs only a few levels of `{}` and `[]`' }],
+    };
+  }
 }
 
 // ---------------------------------------------------------------- JSON
@@ -70,7 +81,11 @@ function parseJson(text: string): HostDocument {
   return {
     format: 'json',
     root: tree ? fromJson(text, tree) : undefined,
-    syntaxErrors: errors.map((e) => ({ start: e.offset, end: e.offset + Math.max(1, e.length), message: jsonErrorMessage(e.error) })),
+    // jsonc-parser often reports one mistake several times at one offset (a trailing comma, an
+    // unterminated document); the first says it best.
+    syntaxErrors: errors
+      .filter((e, i) => i === 0 || e.offset !== errors[i - 1].offset)
+      .map((e) => ({ start: e.offset, end: e.offset + Math.max(1, e.length), message: jsonErrorMessage(e.error) })),
   };
 }
 
@@ -137,7 +152,8 @@ function jsonErrorMessage(code: jsonc.ParseErrorCode): string {
 // ---------------------------------------------------------------- YAML
 
 function parseYaml(text: string): HostDocument {
-  const doc = YAML.parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: true });
+  // Duplicate keys are left to the shape checks, which report them the same way for JSON.
+  const doc = YAML.parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: false });
   const syntaxErrors = doc.errors.map((e) => ({
     start: e.pos[0],
     end: Math.max(e.pos[1], e.pos[0] + 1),

@@ -153,14 +153,20 @@ type Report = (code: string, severity: Severity, start: number, end: number, mes
 function checkShape(model: RulesetModel, problems: DocumentProblem[]): void {
   const report: Report = (code, severity, start, end, message) => problems.push({ code, severity, start, end, message });
   const root = model.root;
-  if (!root) return; // an empty or unreadable document: its syntax errors say why
+  if (!root) {
+    // An unreadable document has syntax errors that say why; an empty one says nothing itself.
+    if (model.text.trim() === '') report('empty-document', 'error', 0, model.text.length, 'the file is empty: expected a ruleset with `name`, `kind`, `phase` and `rules`');
+    return;
+  }
   if (root.kind !== 'object') {
     report('invalid-type', 'error', root.start, root.end, 'expected a ruleset object with `name`, `kind`, `phase` and `rules`');
     return;
   }
   checkKeys(root, RULESET_KEYS, 'ruleset', report);
   requireKeys(root, ['name', 'kind', 'phase', 'rules'], 'ruleset', report);
-  for (const key of ['id', 'name', 'description', 'last_updated']) expectType(root, key, 'string', report);
+  // `kind` and `phase` too: the enum checks below look at strings only, so without this a
+  // number there would pass unreported.
+  for (const key of ['id', 'name', 'description', 'kind', 'phase', 'last_updated']) expectType(root, key, 'string', report);
   expectType(root, 'version', 'string', report);
   expectType(root, 'rules', 'array', report);
   expectOneOf(root, 'kind', RULESET_KINDS, 'error', 'unknown-kind', report);

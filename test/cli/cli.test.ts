@@ -1,0 +1,488 @@
+import { after, before, describe, it, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const EXAMPLES = join(ROOT, 'examples');
+const MISTAKES = 'examples/mistakes.ruleset.yaml';
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(args: readonly string[], cwd: string, options: SpawnSyncOptions = {}): Run {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', ...options });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+const temps: string[] = [];
+
+function tempFolder(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rulesets-cli-'));
+  temps.push(dir);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+function exampleFiles(): string[] {
+  return readdirSync(EXAMPLES).filter((n) => /\.(json|ya?ml)$/.test(n)).sort();
+}
+
+interface TextDiagnostic {
+  readonly path: string;
+  readonly line: number;
+  readonly col: number;
+  readonly severity: string;
+  readonly code: string;
+  readonly message: string;
+  readonly source: string;
+  readonly carets: string;
+}
+
+const HEADER = /^(.+?):(\d+):(\d+): (error|warning|information|hint) (\S+) (.+)$/;
+
+/** The text report as diagnostics, each with the two lines printed after its header. */
+function parseText(stdout: string): { diagnostics: TextDiagnostic[]; summary: string } {
+  const lines = stdout.split('\n');
+  assert.equal(lines.pop(), '', 'the report ends with a line break');
+  const summary = lines.pop()!;
+  const diagnostics: TextDiagnostic[] = [];
+  for (let i = 0; i < lines.length; i += 3) {
+    const m = HEADER.exec(lines[i]);
+    assert.ok(m, `not a diagnostic header: ${JSON.stringify(lines[i])}`);
+    assert.ok(i + 2 < lines.length, `no source and caret lines after ${lines[i]}`);
+    diagnostics.push({
+      path: m[1],
+      line: Number(m[2]),
+      col: Number(m[3]),
+      severity: m[4],
+      code: m[5],
+      message: m[6],
+      source: lines[i + 1],
+      carets: lines[i + 2],
+    });
+  }
+  return { diagnostics, summary };
+}
+
+before(() => {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(build.status, 0, `build failed: ${build.stderr}`);
+});
+
+after(() => {
+  for (const dir of temps) {
+    chmodTree(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Makes a tree removable again after a test took permissions away. */
+function chmodTree(path: string): void {
+  try {
+    chmodSync(path, 0o755);
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      if (entry.isDirectory()) chmodTree(join(path, entry.name));
+      else chmodSync(join(path, entry.name), 0o644);
+    }
+  } catch {
+    // not a folder, or already gone
+  }
+}
+
+// The mistakes of examples/mistakes.ruleset.yaml, counted by hand from the file (1-based line
+// and column, and the length of the span on that line).
+const EXPECTED_MISTAKES: [line: number, col: number, severity: string, code: string, length: number][] = [
+  // `  - action: ` is 12 characters: `skip` at column 13
+  [7, 13, 'error', 'missing-action-parameters', 4],
+  // `    expression: ` is 16 characters; `tcp.dstport in {22` is 18 more: `,` at column 35
+  [8, 35, 'error', 'comma-in-set', 1],
+  [11, 17, 'error', 'unknown-field', 10],
+  // quoted: content from column 18; `ip.src.country in {` is 19: `"br"` at 37, `"UK"` at 42
+  [14, 37, 'warning', 'country-code-case', 4],
+  [14, 42, 'warning', 'unknown-country-code', 4],
+  // `ip.src in ` is 10: the CIDR block at column 27
+  [17, 27, 'error', 'set-required', 10],
+  // content from column 18; `ip.proto == ` is 12: `"tpc"` at 30; `"tpc" and udp.dstport == ` is 25 more: 70000 at 55
+  [20, 30, 'warning', 'unknown-protocol', 5],
+  [20, 55, 'warning', 'value-out-of-range', 5],
+  // `tcp.flags.syn ` is 14: `== true` at column 31; `== true and ip.src in ` is 22 more: `$svc.malwre` at 53
+  [23, 31, 'error', 'boolean-comparison', 7],
+  [23, 53, 'warning', 'unknown-list', 11],
+];
+
+describe('rulesets check: text output', () => {
+  it('prints every mistake of the example with its source line and carets under the span, and exits 1', () => {
+    const result = run(['check', 'examples/'], ROOT);
+    assert.equal(result.status, 1, result.stderr);
+    assert.equal(result.stderr, '');
+    const { diagnostics, summary } = parseText(result.stdout);
+    const mistakes = diagnostics.filter((d) => d.path === MISTAKES);
+    assert.deepEqual(
+      mistakes.map((d) => [d.line, d.col, d.severity, d.code, d.carets.length - d.carets.indexOf('^')]),
+      EXPECTED_MISTAKES,
+    );
+    const fileLines = readFileSync(join(ROOT, MISTAKES), 'utf8').split('\n');
+    for (const d of mistakes) {
+      assert.equal(d.source, `  ${fileLines[d.line - 1]}`, `source line of ${d.code}`);
+      assert.match(d.carets, /^ *\^+$/, `caret line of ${d.code}`);
+      // Two spaces of indentation, then the carets start under column `col`.
+      assert.equal(d.carets.indexOf('^'), 2 + d.col - 1, `carets of ${d.code}`);
+      assert.ok(d.message.length > 10, `message of ${d.code}`);
+    }
+    const errors = EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length;
+    const warnings = EXPECTED_MISTAKES.length - errors;
+    assert.equal(summary, `${exampleFiles().length} files checked: ${errors} errors, ${warnings} warnings`);
+  });
+
+  it("the README's first command: every example but the mistakes checks clean", () => {
+    const result = run(['check', 'examples/'], ROOT);
+    const { diagnostics, summary } = parseText(result.stdout);
+    assert.deepEqual([...new Set(diagnostics.map((d) => d.path))], [MISTAKES]);
+    assert.match(summary, new RegExp(`^${exampleFiles().length} files checked`));
+    const json = JSON.parse(run(['check', 'examples/', '--format', 'json'], ROOT).stdout) as JsonReport;
+    assert.deepEqual(json.files.map((f) => f.path), exampleFiles().map((n) => `examples/${n}`));
+    for (const file of json.files) {
+      if (file.path !== MISTAKES) assert.deepEqual(file.diagnostics, [], file.path);
+    }
+  });
+
+  it('exits 0 on a folder of clean rulesets', () => {
+    const dir = tempFolder();
+    const clean = exampleFiles().filter((n) => `examples/${n}` !== MISTAKES);
+    for (const name of clean) copyFileSync(join(EXAMPLES, name), join(dir, name));
+    const result = run(['check', '.'], dir);
+    assert.equal(result.status, 0, result.stdout);
+    assert.equal(result.stderr, '');
+    assert.equal(result.stdout, `${clean.length} files checked, no problems\n`);
+  });
+
+  it('exits 0 when there are warnings only', () => {
+    const dir = tempFolder({
+      'w.ruleset.yaml': 'name: w\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstport == 70000\n',
+    });
+    const result = run(['check', 'w.ruleset.yaml'], dir);
+    assert.equal(result.status, 0);
+    const { diagnostics, summary } = parseText(result.stdout);
+    assert.deepEqual(diagnostics.map((d) => [d.path, d.line, d.col, d.severity, d.code]), [['w.ruleset.yaml', 6, 32, 'warning', 'value-out-of-range']]);
+    assert.equal(summary, '1 file checked: 0 errors, 1 warning');
+  });
+
+  it('prints the right source line for CRLF and lone-CR line ends', () => {
+    for (const eol of ['\r\n', '\r']) {
+      const text = ['{', '  "name": "x",', '  "kind": "root",', '  "phase": "magic_transit",', '  "rules": [{"action": "block", "expression": "tcp.dstprt == 1"}]', '}', ''].join(eol);
+      const dir = tempFolder({ 'a.ruleset.json': text });
+      const { diagnostics } = parseText(run(['check', 'a.ruleset.json'], dir).stdout);
+      // `  "rules": [{"action": "block", "expression": "` is 47 characters: the field at column 48.
+      assert.deepEqual(diagnostics.map((d) => [d.line, d.col, d.code]), [[5, 48, 'unknown-field']], JSON.stringify(eol));
+      assert.equal(diagnostics[0].source, '    "rules": [{"action": "block", "expression": "tcp.dstprt == 1"}]', JSON.stringify(eol));
+      assert.equal(diagnostics[0].carets, `  ${' '.repeat(47)}${'^'.repeat(10)}`);
+    }
+  });
+});
+
+interface JsonPosition {
+  line: number;
+  character: number;
+}
+
+interface JsonReport {
+  files: { path: string; diagnostics: { range: { start: JsonPosition; end: JsonPosition }; severity: string; code: string; message: string }[] }[];
+}
+
+function assertPosition(p: unknown, label: string): asserts p is JsonPosition {
+  assert.ok(p && typeof p === 'object', label);
+  assert.deepEqual(Object.keys(p).sort(), ['character', 'line'], label);
+  const { line, character } = p as JsonPosition;
+  assert.ok(Number.isInteger(line) && line >= 0, label);
+  assert.ok(Number.isInteger(character) && character >= 0, label);
+}
+
+describe('rulesets check --format json', () => {
+  it('prints the documented shape with 0-based LSP positions', () => {
+    const result = run(['check', 'examples/', '--format', 'json'], ROOT);
+    assert.equal(result.status, 1);
+    const report = JSON.parse(result.stdout) as unknown;
+    assert.ok(report && typeof report === 'object');
+    assert.deepEqual(Object.keys(report), ['files']);
+    const { files } = report as JsonReport;
+    assert.ok(Array.isArray(files));
+    for (const file of files) {
+      assert.deepEqual(Object.keys(file).sort(), ['diagnostics', 'path']);
+      assert.equal(typeof file.path, 'string');
+      assert.ok(Array.isArray(file.diagnostics));
+      for (const d of file.diagnostics) {
+        assert.deepEqual(Object.keys(d).sort(), ['code', 'message', 'range', 'severity']);
+        assert.deepEqual(Object.keys(d.range).sort(), ['end', 'start']);
+        assertPosition(d.range.start, `${file.path} start`);
+        assertPosition(d.range.end, `${file.path} end`);
+        assert.ok(['error', 'warning', 'information', 'hint'].includes(d.severity));
+        assert.equal(typeof d.code, 'string');
+        assert.equal(typeof d.message, 'string');
+      }
+    }
+    const mistakes = files.find((f) => f.path === MISTAKES)!;
+    assert.deepEqual(
+      mistakes.diagnostics.map((d) => [d.range.start.line + 1, d.range.start.character + 1, d.severity, d.code, d.range.end.character - d.range.start.character]),
+      EXPECTED_MISTAKES,
+    );
+    assert.ok(mistakes.diagnostics.every((d) => d.range.start.line === d.range.end.line));
+  });
+});
+
+describe('rulesets check --format sarif', () => {
+  it('prints SARIF 2.1.0 with a rule for every result', () => {
+    const result = run(['check', 'examples/', '--format', 'sarif'], ROOT);
+    assert.equal(result.status, 1);
+    const log = JSON.parse(result.stdout);
+    assert.equal(log.version, '2.1.0');
+    assert.match(log.$schema, /sarif-2\.1\.0(-rtm\.\d+)?\.json$/);
+    assert.equal(log.runs.length, 1);
+    const [run0] = log.runs;
+    assert.equal(run0.tool.driver.name, 'rulesets');
+    const rules = run0.tool.driver.rules as { id: string }[];
+    assert.ok(Array.isArray(rules) && rules.length > 0);
+    const ids = rules.map((r) => r.id);
+    assert.equal(new Set(ids).size, ids.length, 'rule ids are unique');
+    const results = run0.results as {
+      ruleId: string;
+      ruleIndex?: number;
+      level: string;
+      message: { text: string };
+      locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[];
+    }[];
+    assert.equal(results.length, EXPECTED_MISTAKES.length);
+    for (const r of results) {
+      assert.ok(ids.includes(r.ruleId), `${r.ruleId} is in driver.rules`);
+      if (r.ruleIndex !== undefined) assert.equal(ids[r.ruleIndex], r.ruleId);
+      assert.ok(['error', 'warning', 'note', 'none'].includes(r.level));
+      assert.equal(typeof r.message.text, 'string');
+      assert.ok(r.message.text.length > 0);
+      const { artifactLocation, region } = r.locations[0].physicalLocation;
+      assert.equal(artifactLocation.uri, MISTAKES);
+      for (const n of [region.startLine, region.startColumn, region.endLine, region.endColumn]) assert.ok(Number.isInteger(n) && n >= 1);
+    }
+    assert.deepEqual(
+      results.map((r) => {
+        const { region } = r.locations[0].physicalLocation;
+        return [region.startLine, region.startColumn, r.level, r.ruleId, region.endColumn - region.startColumn];
+      }),
+      EXPECTED_MISTAKES,
+    );
+  });
+
+  it('prints a valid log with no results for clean files', () => {
+    const dir = tempFolder();
+    copyFileSync(join(EXAMPLES, 'block-country.ruleset.yaml'), join(dir, 'a.ruleset.yaml'));
+    const result = run(['check', '.', '--format', 'sarif'], dir);
+    assert.equal(result.status, 0);
+    const log = JSON.parse(result.stdout);
+    assert.equal(log.version, '2.1.0');
+    assert.deepEqual(log.runs[0].results, []);
+    assert.deepEqual(log.runs[0].tool.driver.rules, []);
+  });
+});
+
+describe('rulesets check --phase', () => {
+  const noPhase = 'name: x\nkind: root\nrules:\n  - action: block\n    expression: tcp.dstprt == 1\n';
+  const codesOf = (r: Run) => (JSON.parse(r.stdout) as JsonReport).files[0].diagnostics.map((d) => d.code);
+
+  it('applies to a file without a phase', () => {
+    const dir = tempFolder({ 'a.ruleset.yaml': noPhase });
+    assert.deepEqual(codesOf(run(['check', 'a.ruleset.yaml', '--format', 'json'], dir)), ['missing-key']);
+    const withPhase = JSON.parse(run(['check', 'a.ruleset.yaml', '--format', 'json', '--phase', 'magic_transit'], dir).stdout) as JsonReport;
+    // `    expression: ` is 16 characters.
+    assert.deepEqual(
+      withPhase.files[0].diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character]),
+      [
+        ['missing-key', 0, 0, 1],
+        ['unknown-field', 4, 16, 26],
+      ],
+    );
+  });
+
+  it('does not override the phase a file names', () => {
+    const dir = tempFolder({ 'a.ruleset.yaml': noPhase.replace('rules:', 'phase: magic_transit_managed\nrules:') });
+    const result = run(['check', 'a.ruleset.yaml', '--format', 'json', '--phase', 'magic_transit'], dir);
+    assert.equal(result.status, 0);
+    assert.deepEqual(codesOf(result), []);
+  });
+});
+
+describe('rulesets: usage errors', () => {
+  const cases: [string, string[]][] = [
+    ['no arguments', []],
+    ['an unknown command', ['lint', 'examples/']],
+    ['check without paths', ['check']],
+    ['an unknown --format', ['check', 'a.ruleset.yaml', '--format', 'xml']],
+    ['an unknown option', ['check', 'a.ruleset.yaml', '--strict']],
+    ['--phase without a value', ['check', 'a.ruleset.yaml', '--phase']],
+    ['a missing path', ['check', 'missing.ruleset.yaml']],
+    ['a .txt file', ['check', 'notes.txt']],
+  ];
+  for (const [name, args] of cases) {
+    it(`exits 2 with one line on stderr for ${name}`, () => {
+      const dir = tempFolder({ 'a.ruleset.yaml': 'name: x\nkind: root\nphase: magic_transit\nrules: []\n', 'notes.txt': 'hello\n' });
+      const result = run(args, dir);
+      assert.equal(result.status, 2, `${args.join(' ')}: ${result.stdout}${result.stderr}`);
+      assert.match(result.stderr, /^rulesets: [^\n]+\n$/, `one line: ${JSON.stringify(result.stderr)}`);
+      assert.doesNotMatch(result.stderr, /\bat .*:\d+:\d+|Error:/, 'no stack trace');
+      assert.equal(result.stdout, '');
+    });
+  }
+
+  it('names the path in the message', () => {
+    const dir = tempFolder({ 'notes.txt': 'hello\n' });
+    assert.match(run(['check', 'missing.ruleset.yaml'], dir).stderr, /missing\.ruleset\.yaml: no such file or folder/);
+    assert.match(run(['check', 'notes.txt'], dir).stderr, /notes\.txt: not a JSON or YAML file/);
+  });
+
+  it('--version prints the version of package.json', () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const result = run(['--version'], ROOT);
+    assert.equal(result.status, 0);
+    assert.equal(result.stdout, `${version}\n`);
+  });
+
+  it('--help prints the usage and exits 0', () => {
+    const result = run(['--help'], ROOT);
+    assert.equal(result.status, 0);
+    assert.match(result.stdout, /^Usage: rulesets check/);
+  });
+});
+
+describe('rulesets check: folder search', () => {
+  it('finds ruleset files by name and by content, and skips node_modules', () => {
+    const ruleset = { name: 'x', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'ip.src in $svc.vpn' }] };
+    const json = JSON.stringify(ruleset, null, 2);
+    const yaml = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in $svc.vpn\n';
+    const dir = tempFolder({
+      'a.ruleset.json': json,
+      'b.ruleset.yaml': yaml,
+      'c.ruleset.yml': yaml,
+      'x.yaml': 'phase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in $svc.vpn\n',
+      'y.json': JSON.stringify({ kind: 'custom', rules: [{ action: 'block', expression: 'true' }] }),
+      'sub/deeper/d.ruleset.json': json,
+      'package.json': JSON.stringify({ name: 'pkg', version: '1.0.0', scripts: { test: 'node' }, dependencies: {} }, null, 2),
+      'tsconfig.json': '{"compilerOptions": {"strict": true}}',
+      'rules-only.json': '{"rules": [{"a": 1}]}',
+      'config.yaml': 'rules:\n  - not an object\nphase: x\n',
+      'docker-compose.yml': 'services:\n  web:\n    image: nginx\n',
+      'notes.txt': 'rules phase\n',
+      'node_modules/pkg/e.ruleset.json': json,
+      'node_modules/f.ruleset.yaml': yaml,
+      '.git/g.ruleset.json': json,
+    });
+    const result = run(['check', '.', '--format', 'json'], dir);
+    assert.equal(result.status, 1, result.stderr); // x.yaml and y.json lack required keys
+    const report = JSON.parse(result.stdout) as JsonReport;
+    assert.deepEqual(report.files.map((f) => f.path).sort(), [
+      'a.ruleset.json',
+      'b.ruleset.yaml',
+      'c.ruleset.yml',
+      join('sub', 'deeper', 'd.ruleset.json'),
+      'x.yaml',
+      'y.json',
+    ]);
+    const clean = report.files.filter((f) => f.diagnostics.length === 0).map((f) => f.path).sort();
+    assert.deepEqual(clean, ['a.ruleset.json', 'b.ruleset.yaml', 'c.ruleset.yml', join('sub', 'deeper', 'd.ruleset.json')]);
+  });
+
+  it('checks a file named on the command line whatever its name', () => {
+    const dir = tempFolder({ 'plain.yaml': 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstprt == 1\n' });
+    const result = run(['check', 'plain.yaml'], dir);
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /^plain\.yaml:6:17: error unknown-field /);
+  });
+});
+
+describe('rulesets check: output plumbing', () => {
+  it('checks a file named twice, or beside its folder, once', () => {
+    const dir = tempFolder({ 'a.ruleset.yaml': 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstprt == 1\n' });
+    const result = run(['check', 'a.ruleset.yaml', './a.ruleset.yaml', '.', '--format', 'json'], dir);
+    assert.equal(result.status, 1);
+    assert.deepEqual((JSON.parse(result.stdout) as JsonReport).files.map((f) => f.path), ['a.ruleset.yaml']);
+  });
+
+  it('stops quietly, with its exit status, when the reader closes the pipe early', async () => {
+    const dir = tempFolder();
+    const mistakes = readFileSync(join(ROOT, MISTAKES), 'utf8');
+    // Far more output than a pipe buffer holds.
+    for (let i = 0; i < 300; i++) writeFileSync(join(dir, `m${i}.ruleset.yaml`), mistakes);
+    const child = spawn(process.execPath, [CLI, 'check', '.'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const status = await new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    assert.equal(stderr, '');
+    assert.equal(status, 1);
+  });
+});
+
+/**
+ * Runs the CLI where a file or folder made unreadable really is unreadable: as root, as the
+ * unprivileged `nobody` when the platform allows it. Skips when neither is possible.
+ */
+function runWithoutPrivileges(t: TestContext, args: readonly string[], cwd: string, probe: () => void): Run | undefined {
+  const root = process.getuid?.() === 0;
+  if (!root) {
+    try {
+      probe();
+    } catch {
+      return run(args, cwd);
+    }
+    t.skip('this user can read a chmod 000 path');
+    return undefined;
+  }
+  try {
+    chmodSync(cwd, 0o755); // mkdtemp makes 0700 folders
+    const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', uid: 65534, gid: 65534 });
+    if (result.error) throw result.error;
+    return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
+  } catch {
+    t.skip('running as root and cannot drop privileges');
+    return undefined;
+  }
+}
+
+describe('rulesets check: unreadable files', () => {
+  it('exits 2 with one line for an unreadable file', (t) => {
+    const dir = tempFolder({ 'a.ruleset.yaml': 'name: x\n' });
+    const file = join(dir, 'a.ruleset.yaml');
+    chmodSync(file, 0o000);
+    const result = runWithoutPrivileges(t, ['check', 'a.ruleset.yaml'], dir, () => readFileSync(file));
+    if (!result) return;
+    assert.equal(result.status, 2, result.stdout + result.stderr);
+    assert.equal(result.stderr, 'rulesets: a.ruleset.yaml: cannot read the file (EACCES)\n');
+  });
+
+  it('exits 2 with one line for an unreadable folder met in the search', (t) => {
+    const dir = tempFolder({ 'a.ruleset.yaml': 'name: x\n', 'locked/b.ruleset.yaml': 'name: x\n' });
+    const locked = join(dir, 'locked');
+    chmodSync(locked, 0o000);
+    const result = runWithoutPrivileges(t, ['check', '.'], dir, () => readdirSync(locked));
+    if (!result) return;
+    assert.equal(result.status, 2, result.stdout + result.stderr);
+    assert.equal(result.stderr, 'rulesets: locked: cannot read the folder (EACCES)\n');
+  });
+
+  it('does not call a path it may not enter missing', (t) => {
+    const dir = tempFolder({ 'locked/b.ruleset.yaml': 'name: x\n' });
+    const locked = join(dir, 'locked');
+    chmodSync(locked, 0o000);
+    const result = runWithoutPrivileges(t, ['check', join('locked', 'b.ruleset.yaml')], dir, () => readdirSync(locked));
+    if (!result) return;
+    assert.equal(result.status, 2, result.stdout + result.stderr);
+    assert.equal(result.stderr, `rulesets: ${join('locked', 'b.ruleset.yaml')}: cannot access it (EACCES)\n`);
+  });
+});

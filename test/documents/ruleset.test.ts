@@ -1,0 +1,663 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import * as YAML from 'yaml';
+
+import {
+  checkRuleset,
+  ExpressionCache,
+  isRulesetFileName,
+  looksLikeRuleset,
+  parseRuleset,
+  toPositions,
+  type PositionedProblem,
+  type RulesetCheckOptions,
+} from '../../server/src/documents/ruleset';
+import type { HostFormat } from '../../server/src/documents/host';
+
+// Every expected line and character in this file is counted by hand from the literal
+// document (0-based, UTF-16 code units); the comments show the count.
+
+type At = [line: number, character: number, endLine: number, endCharacter: number];
+
+function check(text: string, format: HostFormat, options: RulesetCheckOptions = {}): PositionedProblem[] {
+  return toPositions(text, checkRuleset(text, format, { cache: new ExpressionCache(), ...options }));
+}
+
+function at(p: PositionedProblem): At {
+  return [p.range.start.line, p.range.start.character, p.range.end.line, p.range.end.character];
+}
+
+/** Every problem as `[code, line, character, endLine, endCharacter]`, in document order. */
+function located(problems: readonly PositionedProblem[]): [string, ...At][] {
+  return problems.map((p) => [p.code, ...at(p)]);
+}
+
+function withCode(problems: readonly PositionedProblem[], code: string): PositionedProblem[] {
+  return problems.filter((p) => p.code === code);
+}
+
+function one(problems: readonly PositionedProblem[], code: string): PositionedProblem {
+  const found = withCode(problems, code);
+  assert.equal(found.length, 1, `expected one ${code}, got ${JSON.stringify(problems, null, 1)}`);
+  return found[0];
+}
+
+// ------------------------------------------------------------------ JSON positions
+
+// Lines 0-4 are the header; the rule under test is line 5. Its prefix
+// `    {"action": "block", "expression": "` is 4 + 1 + 8 + 2 + 7 + 2 + 12 + 2 + 1 = 39
+// characters, so the expression's first source character is at character 39.
+const JSON_HEAD = ['{', '  "name": "positions",', '  "kind": "root",', '  "phase": "magic_transit",', '  "rules": ['];
+const JSON_RULE = '    {"action": "block", "expression": "';
+
+function jsonDoc(rules: string[], eol = '\n'): string {
+  return [...JSON_HEAD, ...rules, '  ]', '}', ''].join(eol);
+}
+
+describe('checkRuleset: expression positions in JSON', () => {
+  it('counts \\" as two source characters', () => {
+    const text = jsonDoc([JSON_RULE + 'ip.proto == \\"tpc\\" or tcp.dstprt == 1"}']);
+    // Source after the 39-character prefix: i39 p40 .41 p42 r43 o44 t45 o46 ' '47 =48 =49 ' '50
+    // \51 "52 t53 p54 c55 \56 "57 ' '58 o59 r60 ' '61 t62 ... tcp.dstprt is 62..71, end 72.
+    assert.deepEqual(located(check(text, 'json')), [
+      ['unknown-protocol', 5, 51, 5, 58],
+      ['unknown-field', 5, 62, 5, 72],
+    ]);
+  });
+
+  it('counts \\\\ as two source characters, and maps a span that starts on one', () => {
+    // cf.colo.name(0-11) ' '(12) ==(13-14) ' '(15) \"(16-17) \\(18-19) x41(20-22) \"(23-24) ' '(25)
+    // and(26-28) ' '(29) tcp.dstprt(30-39): +39 -> 69..79
+    const text = jsonDoc([
+      JSON_RULE + 'cf.colo.name == \\"\\\\x41\\" and tcp.dstprt == 1"},',
+      // cf.colo.name == \"\\n\": \\(18-19) n(20): the expression escape `\n` is 18..21 -> 57..60
+      JSON_RULE + 'cf.colo.name == \\"\\\\n\\""}',
+    ]);
+    assert.deepEqual(located(check(text, 'json')), [
+      ['unknown-field', 5, 69, 5, 79],
+      ['invalid-escape', 6, 57, 6, 60],
+    ]);
+  });
+
+  it('counts \\/ as two source characters', () => {
+    // ip.src(0-5) ' '(6) in(7-8) ' '(9) {(10) 192.0.2.0(11-19) \/(20-21) 24(22-23) }(24) ' '(25)
+    // and(26-28) ' '(29) tcp.dstprt(30-39): +39 -> 69..79
+    const text = jsonDoc([JSON_RULE + 'ip.src in {192.0.2.0\\/24} and tcp.dstprt == 1"}']);
+    assert.deepEqual(located(check(text, 'json')), [['unknown-field', 5, 69, 5, 79]]);
+  });
+
+  it('counts \\u00e9 as six source characters', () => {
+    const text = jsonDoc([
+      // \"(16-17) caf(18-20) \u00e9(21-26) \"(27-28) ' '(29) and(30-32) ' '(33) tcp.dstprt(34-43): -> 73..83
+      JSON_RULE + 'cf.colo.name == \\"caf\\u00e9\\" and tcp.dstprt == 1"},',
+      // ip.geoip.country(0-15) ' '(16) ==(17-18) ' '(19) \"(20-21) \u00e9(22-27) \"(28-29): -> 59..69
+      JSON_RULE + 'ip.geoip.country == \\"\\u00e9\\""}',
+    ]);
+    assert.deepEqual(located(check(text, 'json')), [
+      ['unknown-field', 5, 73, 5, 83],
+      ['unknown-country-code', 6, 59, 6, 69],
+    ]);
+  });
+
+  it('counts an escaped surrogate pair as twelve source characters', () => {
+    const text = jsonDoc([
+      // \"(16-17) \ud83d(18-23) \ude00(24-29) \"(30-31) ' '(32) and(33-35) ' '(36) tcp.dstprt(37-46): -> 76..86
+      JSON_RULE + 'cf.colo.name == \\"\\ud83d\\ude00\\" and tcp.dstprt == 1"},',
+      // \"(20-21) \ud83d\ude00(22-33) \"(34-35): -> 59..75
+      JSON_RULE + 'ip.geoip.country == \\"\\ud83d\\ude00\\""}',
+    ]);
+    assert.deepEqual(located(check(text, 'json')), [
+      ['unknown-field', 5, 76, 5, 86],
+      ['unknown-country-code', 6, 59, 6, 75],
+    ]);
+  });
+
+  it('counts a raw emoji earlier on the line as two UTF-16 units', () => {
+    const text = jsonDoc([
+      // '    '(0-3) {(4) "description"(5-17) :(18) ' '(19) "(20) 😀(21-22) "(23) ,(24) ' '(25)
+      // "action"(26-33) :(34) ' '(35) "block"(36-42) ,(43) ' '(44) "expression"(45-56) :(57) ' '(58)
+      // "(59) tcp.dstprt(60-69)
+      '    {"description": "😀", "action": "block", "expression": "tcp.dstprt == 1"},',
+      // Inside the expression: \"(16-17) 😀(18-19) \"(20-21) ' '(22) and(23-25) ' '(26) tcp.dstprt(27-36): -> 66..76
+      JSON_RULE + 'cf.colo.name == \\"😀\\" and tcp.dstprt == 1"}',
+    ]);
+    assert.deepEqual(located(check(text, 'json')), [
+      ['unknown-field', 5, 60, 5, 70],
+      ['unknown-field', 6, 66, 6, 76],
+    ]);
+  });
+
+  it('gives the same lines and characters with CRLF line ends', () => {
+    const rules = [JSON_RULE + 'ip.proto == \\"tpc\\" or tcp.dstprt == 1"},', JSON_RULE + 'cf.colo.name == \\"caf\\u00e9\\" and tcp.dstprt == 1"}'];
+    const text = jsonDoc(rules, '\r\n');
+    assert.ok(text.includes('\r\n') && !/[^\r]\n/.test(text));
+    assert.deepEqual(located(check(text, 'json')), [
+      ['unknown-protocol', 5, 51, 5, 58],
+      ['unknown-field', 5, 62, 5, 72],
+      ['unknown-field', 6, 73, 6, 83],
+    ]);
+  });
+});
+
+// ------------------------------------------------------------------ YAML positions
+
+// Lines 0-4 are the header; `    expression: ` is 16 characters, so a plain scalar starts at
+// character 16 and a quoted one has its opening quote there and its content from 17.
+const YAML_HEAD = ['name: positions', 'kind: root', 'phase: magic_transit', 'rules:', '  - action: block'];
+
+function yamlDoc(lines: string[], eol = '\n'): string {
+  return [...YAML_HEAD, ...lines, ''].join(eol);
+}
+
+describe('checkRuleset: expression positions in YAML', () => {
+  it('maps a plain scalar, on one line and folded over two', () => {
+    const text = yamlDoc([
+      // ip.proto == (0-11) "tpc"(12-16) ' or '(17-20) tcp.dstprt(21-30): +16 -> 28..33, 37..47
+      '    expression: ip.proto == "tpc" or tcp.dstprt == 1',
+      '  - action: block',
+      '    expression: ip.proto == "tcp"',
+      // '      '(0-5) and(6-8) ' '(9) udp.dstprt(10-19)
+      '      and udp.dstprt == 2',
+    ]);
+    assert.deepEqual(located(check(text, 'yaml')), [
+      ['unknown-protocol', 5, 28, 5, 33],
+      ['unknown-field', 5, 37, 5, 47],
+      ['unknown-field', 8, 10, 8, 20],
+    ]);
+  });
+
+  it("maps a single-quoted scalar with '' as two source characters", () => {
+    const text = yamlDoc([
+      // '(16) then content from 17: cf.colo.name == (0-15) "(16) it(17-18) ''(19-20) s(21) "(22) ' '(23)
+      // and(24-26) ' '(27) tcp.dstprt(28-37): -> 45..55
+      "    expression: 'cf.colo.name == \"it''s\" and tcp.dstprt == 1'",
+      '  - action: block',
+      // content from 17: ip.proto == (0-11) "(12) t(13) p(14) ''(15-16) c(17) "(18): the string "tp'c" is 12..19 -> 29..36
+      "    expression: 'ip.proto == \"tp''c\"'",
+    ]);
+    assert.deepEqual(located(check(text, 'yaml')), [
+      ['unknown-field', 5, 45, 5, 55],
+      ['unknown-protocol', 7, 29, 7, 36],
+    ]);
+  });
+
+  it('maps a double-quoted scalar through its escapes', () => {
+    const text = yamlDoc([
+      // content from 17: ip.proto == (0-11) \"(12-13) tpc(14-16) \"(17-18) ' and '(19-23)
+      // cf.colo.name == (24-39) \"(40-41) caf(42-44) \u00e9(45-50) \"(51-52) ' and '(53-57) tcp.dstprt(58-67)
+      // -> "tpc" 29..36, tcp.dstprt 75..85
+      '    expression: "ip.proto == \\"tpc\\" and cf.colo.name == \\"caf\\u00e9\\" and tcp.dstprt == 1"',
+      '  - action: block',
+      // content from 17: ip.geoip.country == (0-19) \"(20-21) \x41\x42(22-29) \"(30-31)
+      // "\x41\x42" reads "AB", not assigned: the string literal is 20..32 -> 37..49
+      '    expression: "ip.geoip.country == \\"\\x41\\x42\\""',
+    ]);
+    assert.deepEqual(located(check(text, 'yaml')), [
+      ['unknown-protocol', 5, 29, 5, 36],
+      ['unknown-field', 5, 75, 5, 85],
+      ['unknown-country-code', 7, 37, 7, 49],
+    ]);
+  });
+
+  it('maps a literal block scalar, diagnostic on its second line', () => {
+    const text = yamlDoc([
+      '    expression: |',
+      '      ip.proto == "tcp"',
+      // '      '(0-5) and(6-8) ' '(9) tcp.dstprt(10-19)
+      '      and tcp.dstprt == 1',
+    ]);
+    assert.deepEqual(located(check(text, 'yaml')), [['unknown-field', 7, 10, 7, 20]]);
+  });
+
+  it('maps a folded block scalar, diagnostic on its second line', () => {
+    for (const header of ['>', '>-', '>+', '|-']) {
+      const text = yamlDoc([
+        `    expression: ${header}`,
+        '      ip.proto == "tcp"',
+        // '      '(0-5) and(6-8) ' '(9) tcp.dstprt(10-19)
+        '      and tcp.dstprt == 1',
+        '    description: after the block',
+      ]);
+      assert.deepEqual(located(check(text, 'yaml')), [['unknown-field', 7, 10, 7, 20]], header);
+    }
+  });
+
+  it('gives the same lines and characters with CRLF line ends in every style', () => {
+    const text = yamlDoc(
+      [
+        // line 5: content from 17: ip.proto == (0-11) \"tpc\"(12-18) -> 29..36
+        '    expression: "ip.proto == \\"tpc\\"',
+        // line 6: '      '(0-5) and(6-8) ' '(9) tcp.dstprt(10-19)
+        '      and tcp.dstprt == 1"',
+        '  - action: block',
+        '    expression: >',
+        '      ip.proto == "tcp"',
+        // line 10: udp.dstprt(10-19)
+        '      and udp.dstprt == 2',
+        '  - action: block',
+        "    expression: 'ip.src in {10.0.0.0/8}",
+        '',
+        // line 14: '      '(0-5) or(6-7) ' '(8) ip.dstprt(9-17)
+        "      or ip.dstprt == 3'",
+        '  - action: block',
+        // line 16: plain, then line 17: udp.srcprt(10-19)
+        '    expression: ip.proto == "udp"',
+        '      and udp.srcprt == 4',
+        '  - action: block',
+        '    expression: |',
+        '      ip.proto == "udp"',
+        // line 21: tcp.srcprt(10-19)
+        '      and tcp.srcprt == 5',
+      ],
+      '\r\n',
+    );
+    assert.ok(!/[^\r]\n/.test(text));
+    assert.deepEqual(located(check(text, 'yaml')), [
+      ['unknown-protocol', 5, 29, 5, 36],
+      ['unknown-field', 6, 10, 6, 20],
+      ['unknown-field', 10, 10, 10, 20],
+      ['unknown-field', 14, 9, 14, 18],
+      ['unknown-field', 17, 10, 17, 20],
+      ['unknown-field', 21, 10, 21, 20],
+    ]);
+  });
+
+  it('counts a raw emoji earlier on the line as two UTF-16 units', () => {
+    const text = ['name: positions', 'kind: root', 'phase: magic_transit', 'rules:', '  - {action: block, description: 😀, expression: tcp.dstprt == 1}', ''].join('\n');
+    // '  - '(0-3) {(4) action:(5-11) ' '(12) block(13-17) ,(18) ' '(19) description:(20-31) ' '(32)
+    // 😀(33-34) ,(35) ' '(36) expression:(37-47) ' '(48) tcp.dstprt(49-58)
+    assert.deepEqual(located(check(text, 'yaml')), [['unknown-field', 4, 49, 4, 59]]);
+  });
+});
+
+// ------------------------------------------------------------------ shape
+
+function codes(problems: readonly PositionedProblem[]): string[] {
+  return problems.map((p) => `${p.severity} ${p.code}`);
+}
+
+describe('checkRuleset: ruleset shape', () => {
+  it('reports missing ruleset keys on the object and missing rule keys on the rule', () => {
+    const text = '{\n  "rules": [\n    {"description": "nothing"}\n  ]\n}\n';
+    const problems = check(text, 'json');
+    assert.deepEqual(located(problems), [
+      ['missing-key', 0, 0, 0, 1],
+      ['missing-key', 2, 4, 2, 5],
+    ]);
+    assert.ok(problems.every((p) => p.severity === 'error'));
+    for (const key of ['name', 'kind', 'phase']) assert.match(problems[0].message, new RegExp(`\`${key}\``));
+    assert.doesNotMatch(problems[0].message, /`rules`/);
+    assert.match(problems[1].message, /`action`/);
+    assert.match(problems[1].message, /`expression`/);
+    const noRules = one(check('name: x\nkind: root\nphase: magic_transit\n', 'yaml'), 'missing-key');
+    assert.match(noRules.message, /`rules`/);
+  });
+
+  it('reports values of the wrong type', () => {
+    const text = [
+      '{',
+      '  "name": 5,',
+      '  "kind": "root",',
+      '  "phase": "magic_transit",',
+      '  "version": 3,',
+      '  "rules": [',
+      '    {"action": "block", "expression": "true", "enabled": "yes", "action_parameters": [], "logging": true, "description": 1},',
+      '    "not a rule"',
+      '  ]',
+      '}',
+      '',
+    ].join('\n');
+    const problems = check(text, 'json');
+    const types = withCode(problems, 'invalid-type');
+    // Line 6: '    '(0-3) {(4) "action"(5-12) :(13) ' '(14) "block"(15-21) ,(22) ' '(23) "expression"(24-35)
+    // :(36) ' '(37) "true"(38-43) ,(44) ' '(45) "enabled"(46-54) :(55) ' '(56) "yes"(57-61) ,(62) ' '(63)
+    // "action_parameters"(64-82) :(83) ' '(84) [](85-86) ,(87) ' '(88) "logging"(89-97) :(98) ' '(99)
+    // true(100-103) ,(104) ' '(105) "description"(106-118) :(119) ' '(120) 1(121).
+    // Line 7: the string that should be a rule, "not a rule"(4-15).
+    assert.deepEqual(
+      types.map((p) => [p.severity, ...at(p)]),
+      [
+        ['error', 1, 10, 1, 11],
+        ['warning', 4, 13, 4, 14],
+        ['error', 6, 57, 6, 62],
+        ['error', 6, 85, 6, 87],
+        ['error', 6, 100, 6, 104],
+        ['error', 6, 121, 6, 122],
+        ['error', 7, 4, 7, 16],
+      ],
+    );
+    assert.match(types[0].message, /expected `name` to be a string, found `5`/);
+    assert.equal(withCode(problems, 'logging-not-allowed').length, 1);
+    const rulesNotArray = check('{"name": "x", "kind": "root", "phase": "magic_transit", "rules": {}}', 'json');
+    assert.deepEqual(codes(rulesNotArray), ['error invalid-type']);
+    assert.match(rulesNotArray[0].message, /`rules` to be an array/);
+    assert.deepEqual(codes(check('[1, 2]', 'json')), ['error invalid-type']);
+    // A number where `kind` or `phase` belongs is not a kind or phase either.
+    const numbers = check('name: x\nkind: 5\nphase: 7\nrules: []\n', 'yaml');
+    assert.deepEqual(located(numbers), [
+      ['invalid-type', 1, 6, 1, 7],
+      ['invalid-type', 2, 7, 2, 8],
+    ]);
+    assert.ok(numbers.every((p) => p.severity === 'error'));
+    assert.match(numbers[0].message, /expected `kind` to be a string, found `5`/);
+  });
+
+  it('rejects an unknown kind, with a suggestion', () => {
+    const problems = check('name: x\nkind: rooot\nphase: magic_transit\nrules: []\n', 'yaml');
+    const kind = one(problems, 'unknown-kind');
+    assert.equal(kind.severity, 'error');
+    assert.deepEqual(at(kind), [1, 6, 1, 11]);
+    assert.match(kind.message, /did you mean `root`/);
+    assert.deepEqual(codes(problems), ['error unknown-kind']);
+    for (const k of ['root', 'custom', 'managed', 'zone']) assert.deepEqual(check(`name: x\nkind: ${k}\nphase: magic_transit\nrules: []\n`, 'yaml'), []);
+  });
+
+  it('warns about an unknown phase, with a suggestion', () => {
+    const problems = check('name: x\nkind: root\nphase: magic_transt\nrules: []\n', 'yaml');
+    assert.deepEqual(codes(problems), ['warning unknown-phase']);
+    assert.deepEqual(at(problems[0]), [2, 7, 2, 19]);
+    assert.match(problems[0].message, /did you mean `magic_transit`/);
+  });
+
+  it('warns about an unknown action', () => {
+    const problems = check('name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: log\n    expression: "true"\n', 'yaml');
+    assert.deepEqual(codes(problems), ['warning unknown-action']);
+    assert.deepEqual(at(problems[0]), [4, 12, 4, 15]);
+  });
+
+  it('requires action_parameters.ruleset "current" on skip', () => {
+    const head = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: skip\n    expression: "true"\n';
+    const none = check(head, 'yaml');
+    assert.deepEqual(codes(none), ['error missing-action-parameters']);
+    assert.deepEqual(at(none[0]), [4, 12, 4, 16]);
+    const empty = check(head + '    action_parameters: {}\n', 'yaml');
+    assert.deepEqual(codes(empty), ['error missing-action-parameters']);
+    assert.deepEqual(at(empty[0]), [6, 4, 6, 21]);
+    const other = check(head + '    action_parameters:\n      ruleset: other\n', 'yaml');
+    assert.deepEqual(codes(other), ['error invalid-action-parameters']);
+    assert.deepEqual(at(other[0]), [7, 15, 7, 20]);
+    assert.match(other[0].message, /`"current"`.*found `"other"`/);
+    assert.deepEqual(check(head + '    action_parameters:\n      ruleset: current\n', 'yaml'), []);
+  });
+
+  it('requires action_parameters.id on execute', () => {
+    const head = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: execute\n    expression: "true"\n';
+    assert.deepEqual(codes(check(head, 'yaml')), ['error missing-action-parameters']);
+    const noId = check(head + '    action_parameters:\n      version: latest\n', 'yaml');
+    assert.deepEqual(codes(noId), ['error missing-action-parameters']);
+    assert.deepEqual(at(noId[0]), [6, 4, 6, 21]);
+    assert.deepEqual(codes(check(head + '    action_parameters:\n      id: 42\n', 'yaml')), ['error invalid-action-parameters']);
+    assert.deepEqual(check(head + '    action_parameters:\n      id: 4814384a9e5d4991b9815dcfc25d2f1f\n', 'yaml'), []);
+  });
+
+  it('warns about unknown keys, suggesting the closest', () => {
+    const text = 'name: x\nkind: root\nphase: magic_transit\nnotes: hi\nrules:\n  - action: block\n    expresion: "true"\n';
+    const problems = check(text, 'yaml');
+    assert.deepEqual(located(problems), [
+      ['unknown-key', 3, 0, 3, 5],
+      ['missing-key', 5, 4, 5, 5],
+      ['unknown-key', 6, 4, 6, 13],
+    ]);
+    assert.equal(problems[0].severity, 'warning');
+    assert.equal(problems[2].severity, 'warning');
+    assert.match(problems[2].message, /did you mean `expression`/);
+  });
+
+  it('rejects logging on a block rule', () => {
+    const text = '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [\n  {"action": "block", "expression": "true", "logging": {"enabled": true}}\n]}';
+    const problems = check(text, 'json');
+    assert.deepEqual(codes(problems), ['error logging-not-allowed']);
+    // '  '(0-1) {(2) "action"(3-10) :(11) ' '(12) "block"(13-19) ,(20) ' '(21) "expression"(22-33) :(34) ' '(35)
+    // "true"(36-41) ,(42) ' '(43) "logging"(44-52)
+    assert.deepEqual(at(problems[0]), [1, 44, 1, 53]);
+  });
+
+  it('rejects `expression: true`, which YAML reads as a Boolean', () => {
+    const problems = check('name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: true\n', 'yaml');
+    assert.deepEqual(codes(problems), ['error invalid-type']);
+    assert.deepEqual(at(problems[0]), [5, 16, 5, 20]);
+    assert.match(problems[0].message, /write `"true"`/);
+  });
+
+  it('checks a pulled ruleset with every field the API returns clean', () => {
+    const pulled = {
+      id: '2f2feab2026849078ba485f918791bdc',
+      name: 'Magic Transit entry point',
+      description: '',
+      kind: 'root',
+      version: '3',
+      phase: 'magic_transit',
+      last_updated: '2024-05-01T10:20:30.123456Z',
+      rules: [
+        {
+          id: '3a03d665bac047339bb530ecb439a90d',
+          version: '1',
+          action: 'skip',
+          action_parameters: { ruleset: 'current' },
+          expression: 'tcp.dstport in {22}',
+          description: 'Let SSH through',
+          last_updated: '2024-05-01T10:20:30.123456Z',
+          ref: '3a03d665bac047339bb530ecb439a90d',
+          enabled: true,
+          logging: { enabled: true },
+        },
+        {
+          id: '1fc3e8d3e3c14dd4a6dbd38cbe7e1e2a',
+          version: '2',
+          action: 'block',
+          expression: 'ip.proto == "tcp"',
+          description: 'Block other TCP',
+          last_updated: '2024-05-01T10:20:30.123456Z',
+          ref: 'block-tcp',
+          enabled: false,
+          categories: [],
+        },
+        {
+          id: '8c6b3b5d1f0f4c1ea3e8a0b7d7c4b0e1',
+          version: '1',
+          action: 'execute',
+          action_parameters: { id: '4814384a9e5d4991b9815dcfc25d2f1f', version: 'latest' },
+          expression: 'true',
+          last_updated: '2024-05-01T10:20:30.123456Z',
+          ref: '8c6b3b5d1f0f4c1ea3e8a0b7d7c4b0e1',
+          enabled: true,
+          categories: ['managed'],
+        },
+      ],
+    };
+    assert.deepEqual(check(JSON.stringify(pulled, null, 2), 'json'), []);
+    assert.deepEqual(check(YAML.stringify(pulled), 'yaml'), []);
+  });
+});
+
+// ------------------------------------------------------------------ broken documents
+
+describe('checkRuleset: broken documents', () => {
+  const rule1 = JSON_RULE + 'tcp.dstprt == 1"}';
+  const rule2 = JSON_RULE + 'udp.dstprt == 2"}';
+
+  it('JSON with a missing comma still checks both expressions', () => {
+    const problems = check(jsonDoc([rule1, rule2]), 'json');
+    assert.deepEqual(located(problems), [
+      ['unknown-field', 5, 39, 5, 49],
+      ['json-syntax', 6, 4, 6, 5],
+      ['unknown-field', 6, 39, 6, 49],
+    ]);
+    assert.match(problems[1].message, /expected `,`/);
+  });
+
+  it('JSON with a trailing comma still checks both expressions', () => {
+    const problems = check(jsonDoc([rule1 + ',', rule2 + ',']), 'json');
+    assert.deepEqual(located(problems), [
+      ['unknown-field', 5, 39, 5, 49],
+      ['unknown-field', 6, 39, 6, 49],
+      ['json-syntax', 7, 2, 7, 3],
+    ]);
+  });
+
+  it('JSON with an unterminated object still checks both expressions', () => {
+    const text = [...JSON_HEAD, rule1 + ',', JSON_RULE + 'udp.dstprt == 2"'].join('\n');
+    const problems = check(text, 'json');
+    assert.deepEqual(located(withCode(problems, 'unknown-field')), [
+      ['unknown-field', 5, 39, 5, 49],
+      ['unknown-field', 6, 39, 6, 49],
+    ]);
+    const syntax = withCode(problems, 'json-syntax');
+    assert.ok(syntax.length >= 1);
+    // At the end of the text: line 6 has 39 + 16 = 55 characters.
+    for (const p of syntax) assert.deepEqual(at(p), [6, 55, 6, 55]);
+    assert.ok(syntax.some((p) => /`}`/.test(p.message)));
+  });
+
+  it('JSON with an unterminated string still checks the expressions before it', () => {
+    const text = [...JSON_HEAD, rule1 + ',', JSON_RULE + 'udp.dstprt == 2', '  ]', '}'].join('\n');
+    const problems = check(text, 'json');
+    assert.deepEqual(located(withCode(problems, 'unknown-field')), [
+      ['unknown-field', 5, 39, 5, 49],
+      ['unknown-field', 6, 39, 6, 49],
+    ]);
+    assert.ok(withCode(problems, 'json-syntax').length >= 1);
+  });
+
+  it('JSON nested thousands of levels deep is a syntax error, not a crash', () => {
+    for (const text of ['['.repeat(100_000), '['.repeat(3_000) + ']'.repeat(3_000), '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)]) {
+      const problems = check(text, 'json');
+      assert.deepEqual(located(problems), [['json-syntax', 0, 0, 0, 1]], text.slice(0, 10));
+      assert.match(problems[0].message, /nested too deeply/);
+    }
+    for (const text of ['rules: ' + '['.repeat(10_000) + ']'.repeat(10_000), Array.from({ length: 3_000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n')]) {
+      assert.doesNotThrow(() => check(text, 'yaml'));
+    }
+  });
+
+  it('YAML with a bad indentation still checks the expressions around it', () => {
+    const text = yamlDoc([
+      '    expression: tcp.dstprt == 1',
+      '  - action: block',
+      '   expression: udp.dstprt == 2',
+      '  - action: block',
+      '    expression: ip.dstprt == 3',
+    ]);
+    const problems = check(text, 'yaml');
+    assert.deepEqual(located(withCode(problems, 'unknown-field')), [
+      ['unknown-field', 5, 16, 5, 26],
+      // '   expression: '(0-14) udp.dstprt(15-24)
+      ['unknown-field', 7, 15, 7, 25],
+      ['unknown-field', 9, 16, 9, 25],
+    ]);
+    assert.equal(withCode(problems, 'yaml-syntax').length, 1);
+  });
+
+  it('YAML with an unclosed quote still checks the expressions before it', () => {
+    const text = yamlDoc(['    expression: tcp.dstprt == 1', '  - action: block', '    expression: "udp.dstprt == 2']);
+    const problems = check(text, 'yaml');
+    assert.deepEqual(located(withCode(problems, 'unknown-field')), [
+      ['unknown-field', 5, 16, 5, 26],
+      ['unknown-field', 7, 17, 7, 27],
+    ]);
+    assert.equal(withCode(problems, 'yaml-syntax').length, 1);
+  });
+});
+
+// ------------------------------------------------------------------ detection
+
+describe('ruleset file detection', () => {
+  it('isRulesetFileName', () => {
+    for (const yes of ['a.ruleset.json', 'a.ruleset.yaml', 'a.ruleset.yml', 'dir/My.Ruleset.JSON', 'C:\\x\\b.ruleset.YML', 'a.b.ruleset.json']) {
+      assert.equal(isRulesetFileName(yes), true, yes);
+    }
+    for (const no of ['a.json', 'a.yaml', 'ruleset.json', 'a.ruleset', 'a.ruleset.json.bak', 'a.ruleset.toml', 'a-ruleset.json', 'a.rulesets.json']) {
+      assert.equal(isRulesetFileName(no), false, no);
+    }
+  });
+
+  it('looksLikeRuleset', () => {
+    const looks = (text: string, format: HostFormat) => looksLikeRuleset(parseRuleset(text, format).model.root);
+    assert.equal(looks('{"phase": "magic_transit", "rules": [{"action": "block"}]}', 'json'), true);
+    assert.equal(looks('{"kind": "root", "rules": []}', 'json'), true);
+    assert.equal(looks('phase: magic_transit\nrules:\n  - expression: "true"\n', 'yaml'), true);
+    assert.equal(looks('{"rules": [{"action": "block"}]}', 'json'), false);
+    assert.equal(looks('{"phase": "x", "rules": ["a"]}', 'json'), false);
+    assert.equal(looks('{"phase": "x", "rules": {"a": {}}}', 'json'), false);
+    assert.equal(looks('{"name": "pkg", "version": "1.0.0", "scripts": {"test": "node"}}', 'json'), false);
+    assert.equal(looks('[{"phase": "x", "rules": []}]', 'json'), false);
+    assert.equal(looks('', 'yaml'), false);
+    assert.equal(looks('{', 'json'), false);
+  });
+});
+
+// ------------------------------------------------------------------ phases
+
+describe('checkRuleset: phases', () => {
+  const doc = (phase?: string) =>
+    `name: x\nkind: root\n${phase ? `phase: ${phase}\n` : ''}rules:\n  - action: block\n    expression: foo.bar == 1\n`;
+
+  it('reports an unknown field in magic_transit', () => {
+    const problems = check(doc('magic_transit'), 'yaml');
+    assert.deepEqual(located(problems), [['unknown-field', 5, 16, 5, 23]]);
+    assert.equal(problems[0].severity, 'error');
+  });
+
+  it('does not report fields it cannot know in magic_transit_managed or an unknown phase', () => {
+    assert.deepEqual(check(doc('magic_transit_managed'), 'yaml'), []);
+    assert.deepEqual(codes(check(doc('my_new_phase'), 'yaml')), ['warning unknown-phase']);
+  });
+
+  it('applies defaultPhase only when the file has no phase', () => {
+    // Without a phase line the expression is on line 4: '    expression: '(0-15) foo.bar(16-22)
+    const noPhase = check(doc(), 'yaml', { defaultPhase: 'magic_transit' });
+    assert.deepEqual(located(noPhase), [
+      ['missing-key', 0, 0, 0, 1],
+      ['unknown-field', 4, 16, 4, 23],
+    ]);
+    assert.deepEqual(codes(check(doc(), 'yaml')), ['error missing-key']);
+    assert.deepEqual(check(doc('magic_transit_managed'), 'yaml', { defaultPhase: 'magic_transit' }), []);
+  });
+});
+
+// ------------------------------------------------------------------ cache
+
+describe('checkRuleset: expression cache', () => {
+  it('re-checking a file reuses results; one edited expression costs one entry', () => {
+    const cache = new ExpressionCache();
+    const text = yamlDoc([
+      '    expression: tcp.dstport == 1',
+      '  - action: block',
+      '    expression: tcp.dstprt == 2',
+      '  - action: block',
+      '    expression: udp.dstport == 3',
+    ]);
+    const first = checkRuleset(text, 'yaml', { cache });
+    assert.equal(cache.size, 3);
+    const second = checkRuleset(text, 'yaml', { cache });
+    assert.equal(cache.size, 3);
+    assert.deepEqual(second, first);
+    const edited = text.replace('udp.dstport == 3', 'udp.dstport == 4');
+    checkRuleset(edited, 'yaml', { cache });
+    assert.equal(cache.size, 4);
+    // The same expression in another phase is a different result.
+    checkRuleset(edited.replace('magic_transit', 'magic_transit_managed'), 'yaml', { cache });
+    assert.equal(cache.size, 7);
+  });
+});
+
+describe('checkRuleset: one report per mistake', () => {
+  it('an empty ruleset file is an error, not a silent pass', () => {
+    for (const format of ['json', 'yaml'] as const) {
+      const problems = check('\n  \n', format);
+      assert.deepEqual(problems.map((p) => [p.code, p.severity]), [['empty-document', 'error']], format);
+    }
+  });
+
+  it('a duplicate YAML key is reported once, as in JSON', () => {
+    const yaml = ['name: a', 'name: b', 'kind: root', 'phase: magic_transit', 'rules: []'].join('\n');
+    assert.deepEqual(located(check(yaml, 'yaml')), [['duplicate-key', 1, 0, 1, 4]]);
+    const json = '{"name": "a", "name": "b", "kind": "root", "phase": "magic_transit", "rules": []}';
+    assert.deepEqual(located(check(json, 'json')), [['duplicate-key', 0, 14, 0, 20]]);
+  });
+
+  it('a trailing comma in an object is one syntax error (on the `}` after it)', () => {
+    const json = '{"name": "a", "kind": "root", "phase": "magic_transit", "rules": [],}';
+    assert.deepEqual(located(check(json, 'json')), [['json-syntax', 0, 68, 0, 69]]);
+  });
+});
