@@ -3,7 +3,7 @@ import { walkExpression } from './ast';
 import { COUNTRIES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { describeType, FIELDS, hasCompleteFieldTable, type FieldInfo } from './catalogue/fields';
 import { FUNCTIONS } from './catalogue/functions';
-import { MANAGED_LIST_NAMESPACE, MANAGED_LISTS } from './catalogue/lists';
+import { isWellFormedListName, MANAGED_LIST_NAMESPACE, MANAGED_LISTS } from './catalogue/lists';
 import { IP_PROTOCOL_ALIASES, IP_PROTOCOLS } from './catalogue/protocols';
 import { MAX_NESTING_DEPTH, nestingTooDeep, parseExpression } from './parser';
 import { problem, replaceFix, type Fix, type Problem } from './problem';
@@ -48,6 +48,7 @@ const OPERATOR_SPELLINGS: Record<ComparisonOperator, string> = {
 
 const ORDERING: readonly ComparisonOperator[] = ['lt', 'le', 'gt', 'ge'];
 const STRING_PATTERN_OPERATORS: readonly ComparisonOperator[] = ['contains', 'matches', 'wildcard', 'strict_wildcard'];
+const WHOLE_VALUE_OPERATORS: readonly ComparisonOperator[] = ['eq', 'ne', 'in'];
 
 /** What the left side of a comparison is, as far as the checker knows. */
 interface LeftSide {
@@ -84,8 +85,10 @@ class Checker {
     const stack: { node: Expression; depth: number }[] = [{ node: root, depth: 0 }];
     while (stack.length > 0) {
       const { node, depth } = stack.pop()!;
-      if (depth > MAX_NESTING_DEPTH) {
-        this.problems.push(nestingTooDeep({ start: node.span.start, end: node.span.start + 1 }));
+      // Reported on the token that opens the level past the limit, as the scan does.
+      const opening = node.kind === 'group' ? { start: node.span.start, end: node.span.start + 1 } : node.kind === 'not' ? node.operatorToken.span : undefined;
+      if (opening && depth >= MAX_NESTING_DEPTH) {
+        this.problems.push(nestingTooDeep(opening));
         return;
       }
       if (node.kind === 'group') stack.push({ node: node.inner, depth: depth + 1 });
@@ -145,7 +148,8 @@ class Checker {
     if (!operator || !rhs) {
       if (left && left.type !== 'Boolean') {
         const example = left.field?.example ?? `${left.name} == 1`;
-        this.report('missing-operator', 'error', comparison.lhs.span, `expected a comparison after \`${comparison.lhs.kind === 'field' ? left.name : 'the call'}\`, which is ${article(left.type)} ${describeType(left.type)}, not a Boolean: e.g. \`${example}\``);
+        const subject = comparison.lhs.kind === 'field' ? `\`${left.name}\`` : `the call of \`${comparison.lhs.name.text}\``;
+        this.report('missing-operator', 'error', comparison.lhs.span, `expected a comparison after ${subject}, which is ${article(left.type)} ${describeType(left.type)}, not a Boolean: e.g. \`${example}\``);
       }
       return;
     }
@@ -238,11 +242,13 @@ class Checker {
     }
     if (literal.kind === 'integer' || literal.kind === 'integer-range') {
       if (operator !== 'bitwise_and') this.checkIntegerRange(literal, left);
-    } else if (literal.kind === 'string' && left.field?.values === 'country') {
-      this.checkCountry(literal);
-    } else if (literal.kind === 'string' && left.field?.values === 'protocol') {
-      this.checkProtocol(literal);
+      return;
     }
+    // A pattern (`contains "B"`, `matches "^t"`) or an ordering bound is not a value the
+    // field takes, so only equality and membership are held against the catalogues.
+    if (literal.kind !== 'string' || !WHOLE_VALUE_OPERATORS.includes(operator)) return;
+    if (left.field?.values === 'country') this.checkCountry(literal);
+    else if (left.field?.values === 'protocol') this.checkProtocol(literal);
   }
 
   private reportTypeMismatch(literal: Literal, left: LeftSide): void {
@@ -262,6 +268,10 @@ class Checker {
         hint = `; protocol ${literal.value} is \`"${name}"\``;
         fixes.push(replaceFix(`Change to \`"${name}"\``, literal.span, `"${name}"`));
       }
+    }
+    if (left.type === 'Bytes' && literal.kind === 'integer' && fixes.length === 0) {
+      const written = this.source(literal.span);
+      fixes.push(replaceFix(`Quote it: \`"${written}"\``, literal.span, `"${written}"`));
     }
     this.report('type-mismatch', 'error', literal.span, `expected ${expected} for \`${left.name}\`, found ${describeLiteral(literal)}${hint}`, fixes);
   }
@@ -326,7 +336,8 @@ class Checker {
   // ------------------------------------------------------------ lists
 
   private checkListReferences(rhs: Value, left: LeftSide | undefined): void {
-    if (rhs.kind !== 'list' || rhs.name === '') return;
+    // A malformed name has its error from the parser; looking it up would only add noise.
+    if (rhs.kind !== 'list' || !isWellFormedListName(rhs.name)) return;
     if (left && left.type !== 'Ip') {
       this.report('list-not-allowed', 'error', rhs.span, `lists hold IP addresses and can only be used with \`ip.src\` or \`ip.dst\`, not with \`${left.name}\` (${describeType(left.type)})`);
       return;

@@ -214,9 +214,15 @@ function invalid(text: string, span: Span, problems: Problem[]): BareValueResult
 
 function readIntegerValue(text: string, span: Span): BareValueResult {
   const dots = text.indexOf('..');
-  if (dots > 0) {
-    const from = readInteger(text.slice(0, dots), span.start);
-    const to = readInteger(text.slice(dots + 2), span.start + dots + 2);
+  if (dots >= 0) {
+    const fromText = text.slice(0, dots);
+    const toText = text.slice(dots + 2);
+    if (fromText === '' || toText === '') {
+      const missing = fromText === '' ? 'its first integer before' : 'its last integer after';
+      return invalid(text, span, [problem('invalid-integer', 'error', sub(span.start, dots, dots + 2), `range \`${text}\` lacks ${missing} \`..\`; a range is written \`a..b\``)]);
+    }
+    const from = readInteger(fromText, span.start);
+    const to = readInteger(toText, span.start + dots + 2);
     if (!from.ok || !to.ok) return invalid(text, span, [from, to].flatMap((r) => (r.ok ? [] : [r.problem])));
     if (from.value > to.value) {
       return invalid(text, span, [problem('range-order', 'error', span, `range \`${text}\` starts after it ends; write \`${to.value}..${from.value}\``)]);
@@ -243,7 +249,10 @@ function readIpValue(text: string, span: Span): BareValueResult {
     const { family, value } = address.value;
     const bits = family === 4 ? 32 : 128;
     const lengthText = text.slice(slash + 1);
-    const lengthSpan = sub(span.start, slash + 1, Math.max(text.length, slash + 2));
+    if (lengthText === '') {
+      return invalid(text, span, [problem('invalid-cidr', 'error', sub(span.start, slash, slash + 1), `expected a prefix length from 0 to ${bits} after \`/\`, found nothing`)]);
+    }
+    const lengthSpan = sub(span.start, slash + 1, text.length);
     if (!/^[0-9]{1,3}$/.test(lengthText)) {
       return invalid(text, span, [problem('invalid-cidr', 'error', lengthSpan, `expected a prefix length from 0 to ${bits} after \`/\`, found \`${lengthText}\``)]);
     }
@@ -288,9 +297,14 @@ function readIpValue(text: string, span: Span): BareValueResult {
 
 function readBytesValue(text: string, span: Span): BareValueResult {
   if (looksLikeBytes(text)) return { literal: { kind: 'bytes', span, bytes: readBytes(text) }, problems: [] };
-  const what = DECIMAL.test(text) || HEX.test(text) ? `the integer \`${text}\`` : `\`${text}\``;
+  if (DECIMAL.test(text) || HEX.test(text)) {
+    // Read as what it is: the checker knows the field, so it can say more than "quote it"
+    // (`ip.proto == 6` means `"tcp"`).
+    const value = readInteger(text, span.start);
+    if (value.ok) return { literal: { kind: 'integer', span, value: value.value }, problems: [] };
+  }
   return invalid(text, span, [
-    problem('type-mismatch', 'error', span, `expected a quoted string (or hex bytes such as \`aa:bb\`), found ${what}`, [
+    problem('type-mismatch', 'error', span, `expected a quoted string (or hex bytes such as \`aa:bb\`), found \`${text}\``, [
       { title: `Quote it: \`"${text}"\``, edits: [{ span, newText: `"${text}"` }] },
     ]),
   ]);
@@ -322,6 +336,7 @@ export function readQuotedString(body: string, bodyOffset: number): { value: str
       continue;
     }
     const next = body[i + 1];
+    if (next === undefined) break; // only in an unterminated string, which has its own error
     if (next === '"' || next === '\\') {
       value += next;
       i++;

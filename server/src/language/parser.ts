@@ -80,22 +80,17 @@ function token(node: ohm.Node): Token {
 const semantics = grammar.createSemantics();
 
 semantics.addOperation<Expression>('expression', {
-  Filter(or, _end) {
-    return or.expression();
+  Filter(logical, _end) {
+    return logical.expression();
   },
-  Or(first, operators, rest) {
-    return logical(this, first, operators, rest, 'or');
-  },
-  Xor(first, operators, rest) {
-    return logical(this, first, operators, rest, 'xor');
-  },
-  And(first, operators, rest) {
-    return logical(this, first, operators, rest, 'and');
+  Logical(first, operators, rest) {
+    const operands: Expression[] = [first.expression(), ...rest.children.map((n) => n.expression() as Expression)];
+    return byPrecedence(operands, operators.children.map(token), 0);
   },
   Unary_not(operator, operand) {
     return { kind: 'not', span: spanOf(this), operatorToken: token(operator), operand: operand.expression() };
   },
-  Primary_group(_open, inner, _close) {
+  Unary_group(_open, inner, _close) {
     return { kind: 'group', span: spanOf(this), inner: inner.expression() };
   },
   booleanLiteral(word) {
@@ -113,10 +108,33 @@ semantics.addOperation<Expression>('expression', {
   },
 });
 
-function logical(node: ohm.Node, first: ohm.Node, operators: ohm.Node, rest: ohm.Node, operator: LogicalOperator): Expression {
-  if (rest.numChildren === 0) return first.expression();
-  const operands: Expression[] = [first.expression(), ...rest.children.map((n) => n.expression() as Expression)];
-  return { kind: 'logical', span: spanOf(node), operator, operands, operatorTokens: operators.children.map(token) };
+/** Logical operators from the lowest precedence to the highest (`not` binds tighter still). */
+const PRECEDENCE: readonly LogicalOperator[] = ['or', 'xor', 'and'];
+const LOGICAL_OPERATORS: Record<string, LogicalOperator> = { or: 'or', '||': 'or', xor: 'xor', '^^': 'xor', and: 'and', '&&': 'and' };
+
+/**
+ * Builds the tree of `operands[0] operators[0] operands[1] …` by splitting at the operator
+ * of the lowest precedence first. Runs of one operator stay flat (`a and b and c` is one
+ * node with three operands), so long chains build a shallow tree.
+ */
+function byPrecedence(operands: readonly Expression[], operators: readonly Token[], level: number): Expression {
+  if (operators.length === 0) return operands[0];
+  const operator = PRECEDENCE[level];
+  const parts: { operands: Expression[]; operators: Token[] }[] = [{ operands: [operands[0]], operators: [] }];
+  const separators: Token[] = [];
+  operators.forEach((token, i) => {
+    if (LOGICAL_OPERATORS[token.text] === operator) {
+      separators.push(token);
+      parts.push({ operands: [operands[i + 1]], operators: [] });
+    } else {
+      parts[parts.length - 1].operators.push(token);
+      parts[parts.length - 1].operands.push(operands[i + 1]);
+    }
+  });
+  const children = parts.map((part) => byPrecedence(part.operands, part.operators, level + 1));
+  if (children.length === 1) return children[0];
+  const span: Span = { start: children[0].span.start, end: children[children.length - 1].span.end };
+  return { kind: 'logical', span, operator, operands: children, operatorTokens: separators };
 }
 
 function comparisonOperator(node: ohm.Node): OperatorToken {
@@ -201,7 +219,8 @@ semantics.addOperation<Literal | undefined>('setItem(type)', {
   listRef(_dollar, _name) {
     const span = spanOf(this);
     ctx().problems.push(problem('list-in-set', 'error', span, `expected a value, found the list \`${this.sourceString}\`; a list cannot be a set item: compare with \`in ${this.sourceString}\` in its own comparison`));
-    return undefined;
+    // Still an item (one already reported), so the set is not taken for an empty one.
+    return { kind: 'invalid', span, text: this.sourceString };
   },
   string(_) {
     return this.literal(this.args.type);
@@ -216,15 +235,14 @@ semantics.addOperation<Literal | undefined>('setItem(type)', {
 
 semantics.addOperation<Literal>('literal(type)', {
   string_closed(_open, chars, _close) {
-    const { value, problems } = readQuotedString(chars.sourceString, chars.source.startIdx);
-    ctx().problems.push(...problems);
-    return { kind: 'string', span: spanOf(this), value, raw: false };
+    return quotedString(this, chars);
   },
   string_unterminated(_open, chars, _end) {
-    const span = spanOf(this);
-    const { value, problems } = readQuotedString(chars.sourceString, chars.source.startIdx);
-    ctx().problems.push(...problems, unterminated(span, '"'));
-    return { kind: 'string', span, value, raw: false };
+    const literal = quotedString(this, chars);
+    // A trailing lone `\` would escape a plain closing quote.
+    const danglingEscape = /(?:^|[^\\])(?:\\\\)*\\$/.test(chars.sourceString);
+    ctx().problems.push(unterminated(spanOf(this), '"', danglingEscape ? '\\"' : '"'));
+    return literal;
   },
   rawString_closed(_r, _lookahead, fenced) {
     const text = fenced.sourceString;
@@ -243,10 +261,18 @@ semantics.addOperation<Literal>('literal(type)', {
   },
 });
 
-function unterminated(span: Span, closing: string): Problem {
+/** A quoted string; with a bad escape its value is unknown, so it is not checked further. */
+function quotedString(node: ohm.Node, chars: ohm.Node): Literal {
+  const span = spanOf(node);
+  const { value, problems } = readQuotedString(chars.sourceString, chars.source.startIdx);
+  ctx().problems.push(...problems);
+  return problems.length > 0 ? { kind: 'invalid', span, text: node.sourceString } : { kind: 'string', span, value, raw: false };
+}
+
+function unterminated(span: Span, closing: string, insert = closing): Problem {
   const end: Span = { start: span.end, end: span.end };
   return problem('unterminated-string', 'error', span, `expected a closing \`${closing}\` for this string, found the end of the expression`, [
-    { title: `Close the string with \`${closing}\``, edits: [{ span: end, newText: closing }] },
+    { title: `Close the string with \`${insert}\``, edits: [{ span: end, newText: insert }] },
   ]);
 }
 
@@ -274,8 +300,9 @@ export function parseExpression(text: string, options: ParseOptions): ParseResul
   }
   if (text.length > MAX_EXPRESSION_LENGTH) {
     problems.push(problem('expression-too-long', 'error', { start: MAX_EXPRESSION_LENGTH, end: text.length }, `the expression is ${text.length} characters long; the service accepts at most ${MAX_EXPRESSION_LENGTH}`));
-    if (text.length > MAX_PARSED_LENGTH) return { problems };
   }
+  // The scan is linear and needs no stack, so even text too long to parse gets its
+  // nesting and TAB errors: they say what else to fix besides the length.
   const lexical = scanLexicalStructure(text);
   for (const tab of lexical.tabs) {
     problems.push(problem('tab-whitespace', 'error', { start: tab, end: tab + 1 }, 'expected a space, found a TAB; only spaces and line breaks separate tokens', [replaceFix('Replace the TAB with a space', { start: tab, end: tab + 1 }, ' ')]));
@@ -285,20 +312,18 @@ export function parseExpression(text: string, options: ParseOptions): ParseResul
     problems.push(nestingTooDeep(lexical.deepest));
     return { problems };
   }
-  let match: ohm.MatchResult;
+  if (text.length > MAX_PARSED_LENGTH) return { problems };
+  context = { options, problems };
   try {
-    match = grammar.match(text);
+    // Matching, failure reporting and the semantic actions all recurse on the JS stack; the
+    // scan bounds the nesting, and this is the backstop should a stack still run out.
+    const match = grammar.match(text);
+    if (match.failed()) return { problems: [...problems, syntaxError(text, match)] };
+    const ast: Expression = semantics(match).expression();
+    return { ast, problems };
   } catch (error) {
     if (error instanceof RangeError) return { problems: [...problems, nestingTooDeep({ start: 0, end: text.length })] };
     throw error;
-  }
-  if (match.failed()) {
-    return { problems: [...problems, syntaxError(text, match)] };
-  }
-  context = { options, problems };
-  try {
-    const ast: Expression = semantics(match).expression();
-    return { ast, problems };
   } finally {
     context = undefined;
   }
@@ -328,15 +353,37 @@ function syntaxError(text: string, match: ohm.FailedMatchResult): Problem {
     const lower = word.toLowerCase();
     return problem('syntax-error', 'error', span, `expected ${expected}, found ${found}; keywords are lowercase: \`${lower}\``, [replaceFix(`Change to \`${lower}\``, span, lower)]);
   }
+  // A miscased keyword before the failure (`NOT sip`) was read as a field name, so the parse
+  // only failed on the token after it; the keyword is what to fix.
+  const previous = /(?:^|[^A-Za-z0-9_.$])([A-Za-z_]+)[ \r\n\t]+$/.exec(text.slice(0, position));
+  if (previous && KEYWORDS.includes(previous[1].toLowerCase()) && previous[1] !== previous[1].toLowerCase()) {
+    const keyword = previous[1];
+    const start = position - previous[0].length + previous[0].indexOf(keyword);
+    const keywordSpan: Span = { start, end: start + keyword.length };
+    const lower = keyword.toLowerCase();
+    return problem('syntax-error', 'error', keywordSpan, `\`${keyword}\` is not a keyword, so it reads as a field name and ${found} cannot follow it; keywords are lowercase: \`${lower}\``, [replaceFix(`Change to \`${lower}\``, keywordSpan, lower)]);
+  }
   if (word === '#') {
+    const before = text.slice(0, position);
+    if (/"#*$/.test(before) && /(?:^|[^A-Za-z0-9_])r#+"/.test(before)) {
+      const fence: Span = { start: position, end: position + /^#*/.exec(text.slice(position))![0].length };
+      return problem('syntax-error', 'error', fence, `expected ${expected}, found \`${text.slice(fence.start, fence.end)}\`; a raw string closes at the first \`"\` followed by as many \`#\` as its opening \`r#…"\`, so these \`#\` are left over`);
+    }
     return problem('syntax-error', 'error', { start: position, end: text.length }, `expected ${expected}, found \`#\`; expressions have no comments: move the note to the rule's \`description\``);
   }
-  const bitwise = /(\S+)\s*(?:&|bitwise_and)\s*(\S+)\s*$/.exec(text.slice(0, position));
-  if (bitwise && /^[=!<>]/.test(word) && !bitwise[0].includes('&&')) {
-    const test = `${bitwise[1]} & ${bitwise[2]}`;
+  // `X & Y` right before a comparison operator. Matched on the reversed text, where the
+  // pattern is anchored: an unanchored `(\S+)…$` takes quadratic time on long input.
+  const reversed = /^[=!<>]/.test(word) ? reverse(text.slice(0, position)) : '';
+  const bitwise = /^\s*([^\s&]+)\s*(?:&|dna_esiwtib)\s*(?!&)(\S+)/.exec(reversed);
+  if (bitwise) {
+    const test = `${reverse(bitwise[2])} & ${reverse(bitwise[1])}`;
     return problem('syntax-error', 'error', span, `expected ${expected}, found ${found}; \`${test}\` is already a complete test (true when any of those bits is set), so it cannot be compared again`);
   }
   return problem('syntax-error', 'error', span, `expected ${expected}, found ${found}`);
+}
+
+function reverse(text: string): string {
+  return [...text].reverse().join('');
 }
 
 interface OhmFailure {
@@ -356,6 +403,8 @@ export function rightmostFailures(match: ohm.MatchResult): OhmFailure[] {
  */
 const EXPECTED_NAMES: Record<string, string | null> = {
   'a field name': 'a field name',
+  'a function name': null,
+  'a comma in a set': null,
   '`not`': '`not`',
   '`!`': null,
   '`(`': '`(`',
@@ -365,6 +414,8 @@ const EXPECTED_NAMES: Record<string, string | null> = {
   'a comparison operator': 'a comparison operator',
   'a value': 'a value',
   '`"`': null,
+  '`\\`': null,
+  'any character': null,
   '`r`': null,
   'a list such as `$svc.anonymizer`': null,
   '`{`': null,
@@ -379,7 +430,9 @@ const LOGICAL = ['`or`', '`||`', '`xor`', '`^^`', '`and`', '`&&`'];
 function describeExpected(match: ohm.FailedMatchResult): string {
   const raw = new Set<string>();
   for (const failure of rightmostFailures(match)) {
-    if (failure.isFluffy()) continue;
+    // Ohm marks a failure fluffy when the repetition around it ended right there, which
+    // depends on whether a space follows (`a)` versus `a )`); the `and` that could have
+    // continued is expected either way.
     const text = failure.getText();
     if (failure.getType() === 'string') raw.add(text.trim() === '' ? '' : `\`${text}\``);
     else raw.add(text === 'end of input' ? 'the end of the expression' : text);

@@ -21,6 +21,10 @@ export function scanLexicalStructure(text: string): LexicalStructure {
   let depth = 0;
   let notChain = 0;
   let deepest: Span | undefined;
+  // The reference parser trims the whole expression (Rust's `trim`, TAB included) before
+  // reading it, so only a TAB between tokens is an error.
+  const first = text.length - text.trimStart().length;
+  const last = text.trimEnd().length;
   let i = 0;
   while (i < text.length) {
     const c = text[i];
@@ -35,7 +39,7 @@ export function scanLexicalStructure(text: string): LexicalStructure {
       continue;
     }
     if (c === '\t') {
-      tabs.push(i);
+      if (i > first && i < last) tabs.push(i);
     } else if (c === '(') {
       depth++;
       if (depth + notChain > GUARD_DEPTH && !deepest) deepest = { start: i, end: i + 1 };

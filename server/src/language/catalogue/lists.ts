@@ -15,3 +15,8 @@ export const MANAGED_LISTS: ReadonlyMap<string, ManagedList> = new Map(
 );
 
 export const MANAGED_LIST_NAMESPACE = 'svc';
+
+/** `svc.anonymizer`, `my_list`: lowercase parts separated by single dots (LANGUAGE.md §2). */
+export function isWellFormedListName(name: string): boolean {
+  return /^[a-z0-9_]+(\.[a-z0-9_]+)*$/.test(name);
+}

@@ -1,0 +1,749 @@
+/**
+ * Table tests of the expression language against LANGUAGE.md, one table per section.
+ *
+ * Each row is an expression as a user writes it, with the span of every expected problem
+ * marked ⟦like this⟧ (⟦⟧ marks an empty span, e.g. at the end of the expression). Strip the
+ * markers to get the input. A row without markers expects no problems at all; a row with
+ * markers expects exactly those problems, all with the row's code and severity.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+import { checkExpression, type CheckOptions } from '../../server/src/language/checker';
+import type { Comparison, Expression, Literal } from '../../server/src/language/ast';
+import type { ExpressionEdit, Problem, Severity } from '../../server/src/language/problem';
+
+const CHECKER = join(__dirname, '..', '..', 'server', 'src', 'language', 'checker.ts');
+
+// ---------------------------------------------------------------- table machinery
+
+const OPEN = '⟦';
+const CLOSE = '⟧';
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** The input without markers, and the marked spans in input coordinates. */
+function unmark(marked: string): { input: string; spans: Span[] } {
+  let input = '';
+  const spans: Span[] = [];
+  let open: number | undefined;
+  for (const c of marked) {
+    if (c === OPEN) {
+      assert.equal(open, undefined, `nested ${OPEN} in ${marked}`);
+      open = input.length;
+    } else if (c === CLOSE) {
+      assert.notEqual(open, undefined, `${CLOSE} without ${OPEN} in ${marked}`);
+      spans.push({ start: open!, end: input.length });
+      open = undefined;
+    } else {
+      input += c;
+    }
+  }
+  assert.equal(open, undefined, `unclosed ${OPEN} in ${marked}`);
+  return { input, spans };
+}
+
+function mark(input: string, span: Span): string {
+  return `${input.slice(0, span.start)}${OPEN}${input.slice(span.start, span.end)}${CLOSE}${input.slice(span.end)}`;
+}
+
+function applyEdits(text: string, edits: readonly ExpressionEdit[]): string {
+  const sorted = [...edits].sort((a, b) => b.span.start - a.span.start);
+  for (const edit of sorted) text = text.slice(0, edit.span.start) + edit.newText + text.slice(edit.span.end);
+  return text;
+}
+
+interface RowOptions {
+  /** Default `magic_transit`; null checks without a phase. */
+  readonly phase?: string | null;
+  readonly knownLists?: readonly string[];
+  /** Every expected problem's message matches each of these. */
+  readonly message?: RegExp | readonly RegExp[];
+  /** The input after applying the first fix of the first expected problem. */
+  readonly fixed?: string;
+  /** Test title, for rows too long to be their own. */
+  readonly name?: string;
+}
+
+interface Row extends RowOptions {
+  readonly text: string;
+  readonly code?: string;
+  readonly severity?: Severity;
+}
+
+const ok = (text: string, options: RowOptions = {}): Row => ({ text, ...options });
+const error = (text: string, code: string, options: RowOptions = {}): Row => ({ text, code, severity: 'error', ...options });
+const warning = (text: string, code: string, options: RowOptions = {}): Row => ({ text, code, severity: 'warning', ...options });
+const information = (text: string, code: string, options: RowOptions = {}): Row => ({ text, code, severity: 'information', ...options });
+
+function optionsOf(row: RowOptions): CheckOptions {
+  return { phase: row.phase === null ? undefined : (row.phase ?? 'magic_transit'), knownLists: row.knownLists };
+}
+
+/** One problem as the user sees it: code, severity and the marked input. */
+function shown(input: string, p: Problem): string {
+  return `${p.code} (${p.severity}) ${mark(input, p.span)}`;
+}
+
+function checkRow(row: Row): void {
+  const { input, spans } = unmark(row.text);
+  assert.ok(row.code !== undefined || spans.length === 0, 'a row with markers needs a code');
+  assert.ok(row.code === undefined || spans.length > 0, 'a row with a code needs markers');
+  const result = checkExpression(input, optionsOf(row));
+  const actual = result.problems.map((p) => shown(input, p)).sort();
+  const expected = spans.map((span) => `${row.code} (${row.severity}) ${mark(input, span)}`).sort();
+  assert.deepEqual(actual, expected);
+  if (spans.length === 0) assert.ok(result.ast, 'a valid expression has a tree');
+  for (const p of result.problems) {
+    for (const pattern of [row.message ?? []].flat()) assert.match(p.message, pattern);
+    assert.ok(p.span.start >= 0 && p.span.start <= p.span.end && p.span.end <= input.length, 'span inside the expression');
+  }
+  if (row.fixed !== undefined) {
+    const first = [...result.problems].find((p) => p.code === row.code)!;
+    assert.ok(first.fixes && first.fixes.length > 0, `${row.code} offers a fix`);
+    assert.equal(applyEdits(input, first.fixes[0].edits), row.fixed);
+  }
+}
+
+function table(title: string, rows: readonly Row[]): void {
+  describe(title, () => {
+    for (const row of rows) it(row.name ?? JSON.stringify(row.text).slice(1, -1), () => checkRow(row));
+  });
+}
+
+function check(text: string, options: CheckOptions = { phase: 'magic_transit' }) {
+  return checkExpression(text, options);
+}
+
+/** The tree as an S-expression; comparisons as their source text. */
+function shape(text: string): string {
+  const result = check(text);
+  assert.ok(result.ast, `${text} parses`);
+  assert.deepEqual(result.problems, []);
+  const show = (e: Expression): string => {
+    switch (e.kind) {
+      case 'logical':
+        return `(${e.operator} ${e.operands.map(show).join(' ')})`;
+      case 'not':
+        return `(not ${show(e.operand)})`;
+      case 'group':
+        return `(group ${show(e.inner)})`;
+      case 'boolean':
+        return String(e.value);
+      case 'comparison':
+        return text.slice(e.span.start, e.span.end);
+    }
+  };
+  return show(result.ast);
+}
+
+/** The right-hand side of a lone comparison. */
+function rhsOf(text: string): Literal {
+  const result = check(text);
+  assert.deepEqual(result.problems.map((p) => shown(text, p)), []);
+  const comparison = result.ast as Comparison;
+  assert.equal(comparison.kind, 'comparison');
+  const rhs = comparison.rhs;
+  assert.ok(rhs && rhs.kind !== 'set' && rhs.kind !== 'list', 'a single literal');
+  return rhs;
+}
+
+// ---------------------------------------------------------------- §1 tokens and whitespace
+
+table('§1 tokens and whitespace', [
+  ok('tcp.flags.syn and tcp.flags.ack'),
+  ok('sip\r\nand\ntcp.flags.syn', { name: 'CR and LF separate tokens' }),
+  ok('   sip   ', { name: 'leading and trailing spaces are trimmed' }),
+  ok('\tsip\t', { name: 'leading and trailing TABs are trimmed like any whitespace' }),
+  ok('cf.colo.name == "a\tb"', { name: 'a TAB inside a string is content' }),
+  error('sip⟦\t⟧and tcp.flags.syn', 'tab-whitespace', { message: /TAB/, fixed: 'sip and tcp.flags.syn', name: 'TAB between tokens' }),
+  error('tcp.dstport⟦\t⟧==⟦\t⟧22', 'tab-whitespace', { name: 'every TAB is reported' }),
+  error('tcp.dstport == 22 ⟦AND⟧ sip', 'syntax-error', { message: /keywords are lowercase: `and`/, fixed: 'tcp.dstport == 22 and sip' }),
+  error('tcp.dstport == 22 ⟦Or⟧ sip', 'syntax-error', { fixed: 'tcp.dstport == 22 or sip' }),
+  error('tcp.dstport ⟦IN⟧ {22}', 'syntax-error', { fixed: 'tcp.dstport in {22}' }),
+  error('tcp.dstport ⟦EQ⟧ 22', 'syntax-error', { fixed: 'tcp.dstport eq 22' }),
+  error('⟦NOT⟧ sip', 'syntax-error', { message: /`NOT`.*keywords are lowercase: `not`/, fixed: 'not sip', name: 'a capitalised `not` reads as a field; the error is on it, not on what follows' }),
+  error('sip and ⟦Not⟧ tcp.flags.syn', 'syntax-error', { fixed: 'sip and not tcp.flags.syn' }),
+  error('⟦tcp.dstprot⟧ == 22', 'unknown-field', { message: /unknown field `tcp\.dstprot`.*did you mean `tcp\.dstport`/ }),
+  error('⟦tcp.port⟧ == 22', 'unknown-field', { message: /tcp\.port/ }),
+  error('⟦foo⟧', 'unknown-field'),
+  error('tcp.dstport == 22 ⟦# ssh only⟧', 'syntax-error', { message: [/found `#`/, /no comments/] }),
+  error('a ⟦# x⟧', 'syntax-error', { message: /no comments/, name: 'a # x: from `#` to the end, the span of the reference parser' }),
+]);
+
+// ---------------------------------------------------------------- §2 grammar
+
+table('§2 grammar: logical operators in both spellings', [
+  ok('sip or tcp.flags.syn'),
+  ok('sip || tcp.flags.syn'),
+  ok('sip xor tcp.flags.syn'),
+  ok('sip ^^ tcp.flags.syn'),
+  ok('sip and tcp.flags.syn'),
+  ok('sip && tcp.flags.syn'),
+  ok('not sip'),
+  ok('!sip'),
+  ok('! sip'),
+  ok('not(sip)'),
+  ok('not not sip'),
+  ok('sip and tcp.flags.syn or tcp.flags.ack xor tcp.flags.fin && tcp.flags.urg || tcp.flags.push ^^ tcp.flags.reset'),
+]);
+
+table('§2 grammar: comparison operators in both spellings', [
+  ok('tcp.dstport == 22'),
+  ok('tcp.dstport eq 22'),
+  ok('tcp.dstport != 22'),
+  ok('tcp.dstport ne 22'),
+  ok('tcp.dstport < 22'),
+  ok('tcp.dstport lt 22'),
+  ok('tcp.dstport <= 22'),
+  ok('tcp.dstport le 22'),
+  ok('tcp.dstport > 22'),
+  ok('tcp.dstport gt 22'),
+  ok('tcp.dstport >= 22'),
+  ok('tcp.dstport ge 22'),
+  ok('tcp.dstport==22', { name: 'symbol operators need no spaces' }),
+  ok('tcp.dstport in {22 443}'),
+  ok('tcp.flags & 0x02'),
+  ok('tcp.flags bitwise_and 0x02'),
+  ok('cf.colo.name contains "ams"'),
+  ok('cf.colo.name ~ "^ams[0-9]+$"'),
+  ok('cf.colo.name matches "^ams[0-9]+$"'),
+  ok('cf.colo.name wildcard "ams*"'),
+  ok('cf.colo.name strict wildcard "ams*"'),
+  error('ip.src ⟦=⟧ 192.0.2.1', 'single-equals', { message: /found `=`.*`==`/, fixed: 'ip.src == 192.0.2.1' }),
+  error('tcp.dstport ==⟦=⟧ 22', 'syntax-error', { message: /expected a value/ }),
+]);
+
+table('§2 grammar: structure and syntax errors', [
+  ok('(sip or tcp.flags.syn) and tcp.flags.ack'),
+  ok('((((sip))))'),
+  ok('bit_slice(udp, 64, 72) == 0x45'),
+  ok('tcp.dstport in {22 443 8000..8080}'),
+  ok('ip.src in $svc.anonymizer'),
+  error('ip.src == ⟦⟧', 'syntax-error', { message: [/expected a value/, /found the end of the expression/], name: '`ip.src == `: an empty span at the end' }),
+  error('ip.src ==⟦⟧', 'syntax-error', { message: /found the end of the expression/ }),
+  error('sip and⟦⟧', 'syntax-error', { message: [/expected a field name, `not` or `\(`/, /found the end of the expression/] }),
+  error('sip and not⟦⟧', 'syntax-error', { message: /expected a field name/, name: '`not` is a keyword, not a field' }),
+  error('sip and not⟦⟧', 'syntax-error', { phase: 'magic_transit_managed', name: '`not` is a keyword, not a field, in any phase' }),
+  error('⟦and⟧', 'syntax-error', { phase: 'magic_transit_managed', message: /found `and`/ }),
+  error('sip and ⟦and⟧ tcp.flags.syn', 'syntax-error', { message: /found `and`/ }),
+  error('(sip or tcp.flags.syn⟦⟧', 'syntax-error', { message: [/`\)`/, /found the end of the expression/] }),
+  error('sip⟦)⟧', 'syntax-error', { message: /found `\)`/ }),
+  error('sip and tcp.flags.syn⟦)⟧', 'syntax-error', { message: /expected .*`and`\/`or`\/`xor` or the end of the expression, found `\)`/ }),
+  error('sip and tcp.flags.syn ⟦)⟧', 'syntax-error', { message: /expected .*`and`\/`or`\/`xor` or the end of the expression, found `\)`/, name: 'what is expected does not depend on a space before the error' }),
+  error('tcp.dstport in {22 443⟦⟧', 'syntax-error', { message: [/`}`/, /found the end of the expression/] }),
+  error('tcp.dstport in 22 ⟦443⟧}', 'syntax-error', { message: /found `443`/ }),
+  error('ip.src in {192.0.2.1⟦;⟧192.0.2.2}', 'syntax-error', { message: /found `;`/ }),
+  error('true ⟦==⟧ sip', 'syntax-error'),
+  error('x == 1 ⟦AND⟧ y', 'syntax-error', { message: [/found `AND`/, /`and`/], fixed: 'x == 1 and y', name: '`x == 1 AND y`: on `AND`, with a fix' }),
+  error('⟦tcp.dstport⟧', 'missing-operator', { message: /expected a comparison after `tcp\.dstport`, which is an Integer/ }),
+  error('⟦tcp.dstport⟧ and sip', 'missing-operator', { name: 'operands of `and` must be Boolean' }),
+  error('sip or ⟦ip.src⟧', 'missing-operator'),
+  error('⟦bit_slice(ip, 0, 8)⟧', 'missing-operator', { message: /after the call of `bit_slice`/ }),
+]);
+
+describe('§2 grammar: precedence (not > and > xor > or) and the tree', () => {
+  it('and binds tighter than or', () => {
+    assert.equal(shape('sip or tcp.flags.syn and tcp.flags.ack'), '(or sip (and tcp.flags.syn tcp.flags.ack))');
+    assert.equal(shape('sip and tcp.flags.syn or tcp.flags.ack'), '(or (and sip tcp.flags.syn) tcp.flags.ack)');
+  });
+  it('and binds tighter than xor, xor tighter than or', () => {
+    assert.equal(shape('sip xor tcp.flags.syn and tcp.flags.ack'), '(xor sip (and tcp.flags.syn tcp.flags.ack))');
+    assert.equal(shape('sip or tcp.flags.syn xor tcp.flags.ack'), '(or sip (xor tcp.flags.syn tcp.flags.ack))');
+    assert.equal(shape('sip xor tcp.flags.syn or tcp.flags.ack xor tcp.flags.fin'), '(or (xor sip tcp.flags.syn) (xor tcp.flags.ack tcp.flags.fin))');
+  });
+  it('spellings mix freely and keep their precedence', () => {
+    assert.equal(shape('sip || tcp.flags.syn && tcp.flags.ack ^^ tcp.flags.fin'), '(or sip (xor (and tcp.flags.syn tcp.flags.ack) tcp.flags.fin))');
+  });
+  it('runs of one operator stay flat', () => {
+    assert.equal(shape('sip and tcp.flags.syn && tcp.flags.ack'), '(and sip tcp.flags.syn tcp.flags.ack)');
+  });
+  it('not binds to one simple expression', () => {
+    assert.equal(shape('not sip and tcp.flags.syn'), '(and (not sip) tcp.flags.syn)');
+    assert.equal(shape('not ip.proto in {"tcp"}'), '(not ip.proto in {"tcp"})');
+    assert.equal(shape('! tcp.dstport == 22 or sip'), '(or (not tcp.dstport == 22) sip)');
+    assert.equal(shape('not not sip'), '(not (not sip))');
+  });
+  it('parentheses group', () => {
+    assert.equal(shape('not (sip or tcp.flags.syn)'), '(not (group (or sip tcp.flags.syn)))');
+    assert.equal(shape('(sip or tcp.flags.syn) and tcp.flags.ack'), '(and (group (or sip tcp.flags.syn)) tcp.flags.ack)');
+  });
+  it('operators as written, with their spans', () => {
+    const text = ' sip && tcp.flags.syn and tcp.flags.ack ';
+    const ast = check(text).ast!;
+    assert.equal(ast.kind, 'logical');
+    if (ast.kind !== 'logical') return;
+    assert.deepEqual(ast.span, { start: 1, end: 39 });
+    assert.deepEqual(ast.operatorTokens, [
+      { text: '&&', span: { start: 5, end: 7 } },
+      { text: 'and', span: { start: 22, end: 25 } },
+    ]);
+  });
+});
+
+// ---------------------------------------------------------------- §3 types and operators
+
+table('§3 Boolean fields: no operator', [
+  ok('tcp.flags.syn'),
+  ok('not tcp.flags.syn'),
+  ok('!tcp.flags.syn'),
+  error('tcp.flags.syn ⟦== true⟧', 'boolean-comparison', { message: /Boolean/, fixed: 'tcp.flags.syn' }),
+  error('tcp.flags.syn ⟦== false⟧', 'boolean-comparison', { fixed: 'not tcp.flags.syn' }),
+  error('tcp.flags.syn ⟦!= true⟧', 'boolean-comparison', { fixed: 'not tcp.flags.syn' }),
+  error('sip ⟦eq 1⟧', 'boolean-comparison', { fixed: 'sip' }),
+  error('sip ⟦in {1}⟧', 'boolean-comparison'),
+]);
+
+table('§3 Integer fields', [
+  ok('tcp.dstport in {22 80..89}'),
+  ok('tcp.dstport <= 1024'),
+  error('tcp.dstport ⟦contains⟧ 22', 'invalid-operator', { message: [/`contains`/, /`tcp\.dstport`/, /Integer/] }),
+  error('tcp.dstport ⟦~⟧ "22"', 'invalid-operator'),
+  error('tcp.dstport ⟦wildcard⟧ "2*"', 'invalid-operator'),
+  error('tcp.dstport == ⟦"22"⟧', 'type-mismatch', { message: [/expected an integer/, /found the string/], fixed: 'tcp.dstport == 22' }),
+  error('tcp.dstport == ⟦192.0.2.1⟧', 'type-mismatch', { message: /expected an integer/ }),
+  error('tcp.dstport ⟦==⟧ {22}', 'set-requires-in', { fixed: 'tcp.dstport in {22}' }),
+]);
+
+table('§3 IP fields', [
+  ok('ip.src == 192.0.2.1'),
+  ok('ip.src eq 192.0.2.1'),
+  ok('ip.dst != 192.0.2.1'),
+  ok('ip.dst ne 2001:db8::1'),
+  ok('ip.src in {192.0.2.0/24 198.51.100.1 203.0.113.1..203.0.113.9}'),
+  ok('ip.src in $svc.vpn'),
+  warning('ip.src ⟦<⟧ 192.0.2.1', 'ip-ordering', { message: /not support/ }),
+  warning('ip.src ⟦ge⟧ 192.0.2.1', 'ip-ordering'),
+  error('ip.src ⟦contains⟧ "192"', 'invalid-operator', { message: [/`contains`/, /IP address/] }),
+  error('ip.dst ⟦wildcard⟧ "10.*"', 'invalid-operator'),
+  error('ip.src == ⟦"192.0.2.1"⟧', 'type-mismatch', { message: /expected an IP address/, fixed: 'ip.src == 192.0.2.1' }),
+  error('ip.src == ⟦1⟧', 'type-mismatch', { message: /expected an IP address, found the integer `1`/ }),
+]);
+
+table('§3 String fields', [
+  ok('cf.colo.name == "ams01"'),
+  ok('cf.colo.name != "ams01"'),
+  ok('cf.colo.name < "b"'),
+  ok('cf.colo.name ge "b"'),
+  ok('cf.colo.name in {"ams01" "fra02"}'),
+  ok('cf.colo.name == r"ams01"'),
+  ok('cf.colo.name == 61:6d:73'),
+  ok('ip.src.country contains "B"', { name: 'a pattern is not a country code: no country warning' }),
+  ok('ip.src.country matches "^B"'),
+  ok('ip.proto wildcard "t*"', { name: 'a pattern is not a protocol name: no protocol warning' }),
+  ok('ip.proto ~ "^tc"'),
+  error('cf.colo.name ⟦&⟧ "a"', 'invalid-operator', { message: /String/ }),
+  error('ip.src.country ⟦bitwise_and⟧ "a"', 'invalid-operator'),
+  error('cf.colo.name == ⟦ams01⟧', 'type-mismatch', { message: /quoted string/, fixed: 'cf.colo.name == "ams01"' }),
+  error('cf.colo.name == ⟦12⟧', 'type-mismatch', { message: /expected a quoted string for `cf\.colo\.name`, found the integer `12`/, fixed: 'cf.colo.name == "12"' }),
+  error('ip.proto == ⟦6⟧', 'type-mismatch', { message: /protocol 6 is `"tcp"`/, fixed: 'ip.proto == "tcp"' }),
+  error('cf.colo.name contains ⟦1⟧', 'type-mismatch', { message: /`contains` expects a quoted string/ }),
+]);
+
+table('§3 `&` on integers is a whole test', [
+  ok('tcp.flags & 0x02'),
+  ok('tcp.flags & 0x12 and tcp.dstport == 22'),
+  ok('tcp.flags bitwise_and 0x12 && sip'),
+  ok('not tcp.flags & 0x04'),
+  error('tcp.flags & 0x12 ⟦==⟧ 0x12', 'syntax-error', { message: [/found `==`/, /`tcp\.flags & 0x12` is already a complete test/] }),
+  error('sip and tcp.flags bitwise_and 0x12 ⟦!=⟧ 0', 'syntax-error', { message: /already a complete test/ }),
+]);
+
+describe('§3 a bare literal is read by the type of the left side', () => {
+  it('10:20:30:40:50:60:70:80 is an IPv6 address after ip.src', () => {
+    const rhs = rhsOf('ip.src == 10:20:30:40:50:60:70:80');
+    assert.equal(rhs.kind, 'ip');
+    if (rhs.kind === 'ip') {
+      assert.equal(rhs.family, 6);
+      assert.equal(rhs.value, 0x0010_0020_0030_0040_0050_0060_0070_0080n);
+    }
+  });
+  it('10:20:30:40:50:60:70:80 is eight bytes after a String field', () => {
+    const rhs = rhsOf('cf.colo.name == 10:20:30:40:50:60:70:80');
+    assert.equal(rhs.kind, 'bytes');
+    if (rhs.kind === 'bytes') assert.deepEqual(rhs.bytes, [0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80]);
+  });
+});
+
+// ---------------------------------------------------------------- §4 literals
+
+table('§4 integers', [
+  ok('tcp.dstport == 22'),
+  ok('tcp.dstport == 0x16'),
+  ok('tcp.dstport == 026'),
+  ok('tcp.dstport == 0'),
+  error('tcp.dstport == 0⟦8⟧0', 'invalid-integer', { message: /octal/, name: '080: the error is on the 8' }),
+  error('tcp.dstport == 01⟦9⟧', 'invalid-integer'),
+  error('tcp.dstport == 12⟦abc⟧', 'invalid-integer', { message: /expected an integer/ }),
+  error('ip.src.asnum == ⟦9223372036854775808⟧', 'integer-overflow', { message: /64-bit/ }),
+  error('ip.src.asnum == ⟦-9223372036854775809⟧', 'integer-overflow'),
+  error('ip.src.asnum == ⟦0x8000000000000000⟧', 'integer-overflow'),
+  warning('ip.src.asnum == ⟦9223372036854775807⟧', 'value-out-of-range', { name: 'the largest 64-bit integer is read (and is no AS number)' }),
+]);
+
+describe('§4 integer values', () => {
+  for (const [text, value] of [['22', 22n], ['0x16', 22n], ['0x1F', 31n], ['026', 22n], ['0123', 83n], ['00', 0n]] as const) {
+    it(`${text} = ${value}`, () => {
+      const rhs = rhsOf(`tcp.dstport == ${text}`);
+      assert.equal(rhs.kind, 'integer');
+      if (rhs.kind === 'integer') assert.equal(rhs.value, value);
+    });
+  }
+});
+
+table('§4 integer ranges', [
+  ok('tcp.dstport in {0..1023}'),
+  ok('tcp.dstport in {22..22}'),
+  ok('tcp.dstport in {0x10..0x20 1..2}'),
+  error('tcp.dstport in {⟦10..0⟧}', 'range-order', { message: /starts after it ends/ }),
+  error('tcp.dstport in {22⟦..⟧}', 'invalid-integer', { message: /range `22\.\.`/ }),
+  error('tcp.dstport in {⟦..⟧22}', 'invalid-integer', { message: /range `\.\.22`/ }),
+  error('tcp.dstport == ⟦22..80⟧', 'set-required', { message: /only be used inside a `\{…\}` set/, fixed: 'tcp.dstport in {22..80}' }),
+  error('tcp.dstport != ⟦22..80⟧', 'set-required'),
+]);
+
+table('§4 strings', [
+  ok(String.raw`cf.colo.name == "say \"hi\""`),
+  ok(String.raw`cf.colo.name == "C:\\dir"`),
+  ok(String.raw`cf.colo.name == "\x41\x7e"`),
+  ok(String.raw`cf.colo.name == "\101\377"`),
+  ok('cf.colo.name == ""'),
+  error(String.raw`ip.src.country == "⟦\n⟧"`, 'invalid-escape', { message: [/found `\\n`/, /\\xHH/], fixed: String.raw`ip.src.country == "\x0a"`, name: '"\\n": on the escape, and the value is not checked further' }),
+  error(String.raw`cf.colo.name == "a⟦\q⟧"`, 'invalid-escape'),
+  error(String.raw`cf.colo.name == "⟦\x4⟧"`, 'invalid-escape'),
+  error(String.raw`cf.colo.name == "⟦\x4g⟧"`, 'invalid-escape'),
+  error(String.raw`cf.colo.name == "⟦\400⟧"`, 'invalid-escape', { message: /one byte/ }),
+  error('cf.colo.name == ⟦"ams01⟧', 'unterminated-string', { message: /closing `"`/, fixed: 'cf.colo.name == "ams01"' }),
+  error('cf.colo.name == "a" or cf.colo.name == ⟦"b or sip⟧', 'unterminated-string'),
+  error(String.raw`cf.colo.name == ⟦"dir\⟧`, 'unterminated-string', { fixed: String.raw`cf.colo.name == "dir\\"`, name: 'an unterminated string ending in a backslash is closed after escaping it' }),
+]);
+
+describe('§4 string values', () => {
+  const value = (text: string) => {
+    const rhs = rhsOf(text);
+    assert.equal(rhs.kind, 'string');
+    return rhs.kind === 'string' ? rhs.value : undefined;
+  };
+  it('escapes', () => assert.equal(value(String.raw`cf.colo.name == "\"\\\x41\101"`), '"\\AA'));
+  it('raw strings have no escapes', () => assert.equal(value(String.raw`cf.colo.name == r"a\nb"`), String.raw`a\nb`));
+  it('r#"…"# holds a quote', () => assert.equal(value('cf.colo.name == r#"say "hi""#'), 'say "hi"'));
+  it('r##"…"## holds "#', () => assert.equal(value('cf.colo.name == r##"a"#b"##'), 'a"#b'));
+  it('a fence of 255 #', () => {
+    const fence = '#'.repeat(255);
+    assert.equal(value(`cf.colo.name == r${fence}"x"${fence}`), 'x');
+  });
+});
+
+table('§4 raw strings', [
+  ok('cf.colo.name == r"ams01"'),
+  ok('cf.colo.name == r#"a"b"#'),
+  ok('cf.colo.name == r##"a"#b"##'),
+  ok('cf.colo.name in {r"a" r#"b"# "c"}'),
+  error('cf.colo.name == ⟦r##"abc"#⟧', 'unterminated-string', { message: /closing `"##`/, fixed: 'cf.colo.name == r##"abc"#"##', name: 'closing fence too short' }),
+  error('cf.colo.name == r#"abc"#⟦#⟧', 'syntax-error', { message: /raw string/, name: 'closing fence too long: the extra # is left over' }),
+  error('cf.colo.name == r"a"⟦b⟧"', 'syntax-error', { message: /found `b`/, name: 'r"…" ends at the first quote' }),
+  error('cf.colo.name == ⟦r"abc⟧', 'unterminated-string', { fixed: 'cf.colo.name == r"abc"' }),
+]);
+
+table('§4 bytes', [
+  ok('cf.colo.name == aa:bb:cc'),
+  ok('cf.colo.name == aa-bb-cc'),
+  ok('cf.colo.name == aa.bb.cc'),
+  ok('cf.colo.name in {aa:bb "x"}'),
+  error('ip.src == ⟦aa:bb:cc⟧', 'invalid-ip', { message: /IPv6/, name: 'bytes are for String fields only' }),
+  error('tcp.dstport == ⟦aa:bb⟧', 'invalid-integer'),
+]);
+
+table('§4 IP addresses', [
+  ok('ip.src == 192.0.2.1'),
+  ok('ip.src == 0.0.0.0'),
+  ok('ip.src == 255.255.255.255'),
+  ok('ip.src == 2001:db8::1'),
+  ok('ip.src == ::'),
+  ok('ip.src == ::1'),
+  ok('ip.src == ::ffff:1.2.3.4'),
+  ok('ip.src == 10:20:30:40:50:60:70:80'),
+  error('ip.src == 192.0.2.⟦256⟧', 'invalid-ip', { message: /0 to 255/ }),
+  error('ip.src == ⟦192.0.2⟧', 'invalid-ip', { message: /four numbers/ }),
+  error('ip.src == ⟦01⟧.2.3.4', 'invalid-ip', { message: /leading zero/ }),
+  error('ip.src == 2001:db8:⟦::⟧1', 'invalid-ip', { message: /`::` may appear only once/ }),
+  error('ip.src == 2001:db8::⟦g⟧', 'invalid-ip'),
+]);
+
+describe('§4 IP address values', () => {
+  it('::ffff:1.2.3.4 embeds IPv4', () => {
+    const rhs = rhsOf('ip.src == ::ffff:1.2.3.4');
+    assert.equal(rhs.kind, 'ip');
+    if (rhs.kind === 'ip') assert.deepEqual([rhs.family, rhs.value], [6, 0xffff_0102_0304n]);
+  });
+  it('IPv4', () => {
+    const rhs = rhsOf('ip.src == 192.0.2.1');
+    assert.equal(rhs.kind, 'ip');
+    if (rhs.kind === 'ip') assert.deepEqual([rhs.family, rhs.value], [4, 0xc000_0201n]);
+  });
+});
+
+table('§4 IP ranges', [
+  ok('ip.src in {192.0.2.0/24}'),
+  ok('ip.src in {0.0.0.0/0 ::/0}'),
+  ok('ip.src in {192.0.2.1/32 2001:db8::/32 2001:db8::1/128}'),
+  ok('ip.src in {192.0.2.1..192.0.2.9}'),
+  ok('ip.src in {2001:db8::1..2001:db8::9}'),
+  error('ip.src in {192.0.2.0/⟦33⟧}', 'invalid-cidr', { message: /33/, name: '/33: on the prefix' }),
+  error('ip.src in {2001:db8::/⟦129⟧}', 'invalid-cidr', { message: /129/, name: '/129: on the prefix' }),
+  error('ip.src in {192.0.2.0/⟦x⟧}', 'invalid-cidr'),
+  error('ip.src in {192.0.2.0⟦/⟧}', 'invalid-cidr', { message: /found nothing/ }),
+  error('ip.src in {⟦192.0.2.1..2001:db8::1⟧}', 'range-family', { message: /IPv4 and IPv6/ }),
+  error('ip.src in {⟦192.0.2.9..192.0.2.1⟧}', 'range-order'),
+  information('ip.src in {⟦192.0.2.1/24⟧}', 'cidr-host-bits', { fixed: 'ip.src in {192.0.2.0/24}' }),
+  error('ip.src == ⟦192.0.2.0/24⟧', 'set-required', { message: /CIDR/, fixed: 'ip.src in {192.0.2.0/24}', name: 'CIDR after ==' }),
+  error('ip.src in ⟦10.0.0.0/8⟧', 'set-required', { message: /expected a `\{…\}` set or a `\$list` after `in`/, fixed: 'ip.src in {10.0.0.0/8}', name: 'CIDR outside {}' }),
+  error('ip.src == ⟦192.0.2.1..192.0.2.9⟧', 'set-required', { fixed: 'ip.src in {192.0.2.1..192.0.2.9}' }),
+]);
+
+// ---------------------------------------------------------------- §5 fields
+
+table('§5 every field of magic_transit, in a sensible comparison', [
+  ok('ip.src == 192.0.2.1'),
+  ok('ip.dst in {203.0.113.0/24}'),
+  ok('ip.src.country == "BR"'),
+  ok('ip.dst.country in {"DE" "FR"}'),
+  ok('ip.geoip.country == "CN"'),
+  ok('ip.src.asnum == 13335'),
+  ok('ip.dst.asnum in {64496..64511}'),
+  ok('ip.proto == "tcp"'),
+  ok('ip.proto in {"udp" "icmp" "esp" "gre" "hopopt"}'),
+  ok('ip.len > 1400'),
+  ok('ip.hdr_len > 20'),
+  ok('ip.ttl < 10'),
+  ok('ip.opt.type == 7'),
+  ok('tcp.srcport == 53'),
+  ok('tcp.dstport in {80 443}'),
+  ok('udp.srcport == 123'),
+  ok('udp.dstport in {1024..65535}'),
+  ok('tcp.flags & 0x02'),
+  ok('tcp.flags == 0x12'),
+  ok('tcp.flags.ack'),
+  ok('tcp.flags.cwr'),
+  ok('tcp.flags.ecn'),
+  ok('tcp.flags.fin'),
+  ok('tcp.flags.push'),
+  ok('tcp.flags.reset'),
+  ok('tcp.flags.syn'),
+  ok('tcp.flags.urg'),
+  ok('icmp.type == 8'),
+  ok('icmp.code == 4'),
+  ok('sip'),
+  ok('cf.colo.name == "ams01"'),
+  ok('cf.colo.region == "WNAM"'),
+  ok('bit_slice(ip, 72, 80) == 6'),
+  ok('bit_slice(tcp, 0, 16) == 53'),
+  ok('bit_slice(udp, 64, 72) == 0x45'),
+  ok('bit_slice(icmp, 0, 8) == 8'),
+  ok('ip contains 45:00'),
+  ok('tcp contains "GET"'),
+  ok('udp == "x"'),
+  ok('icmp != "x"'),
+]);
+
+describe('§5 other phases: the field table is incomplete there', () => {
+  for (const phase of ['magic_transit_managed', 'magic_transit_ids_managed', 'magic_transit_ratelimit', 'a_phase_added_later', null]) {
+    table(`phase ${phase ?? '(none)'}`, [
+      ok('http.request.uri.path contains "/admin"', { phase }),
+      ok('some.field == 1 and ip.src in $svc.vpn', { phase }),
+      ok('foo', { phase }),
+      ok('tcp.dstport == 22', { phase }),
+      error('tcp.dstport == ⟦"x"⟧', 'type-mismatch', { phase }),
+      error('tcp.flags.syn ⟦== true⟧', 'boolean-comparison', { phase }),
+      warning('ip.src.country == ⟦"br"⟧', 'country-code-case', { phase }),
+      error('tcp.dstport ⟦contains⟧ "x"', 'invalid-operator', { phase }),
+      error('⟦tcp.dstport⟧', 'missing-operator', { phase }),
+    ]);
+  }
+});
+
+// ---------------------------------------------------------------- §6 lists
+
+table('§6 lists', [
+  ok('ip.src in $svc.anonymizer'),
+  ok('ip.src in $svc.botnetcc'),
+  ok('ip.dst in $svc.malware'),
+  ok('ip.src in $svc.open_proxies'),
+  ok('ip.dst in $svc.vpn'),
+  ok('not ip.src in $svc.vpn'),
+  warning('ip.src in ⟦$svc.malwre⟧', 'unknown-list', { message: /did you mean `\$svc\.malware`/, fixed: 'ip.src in $svc.malware' }),
+  warning('ip.src in ⟦$svc.tor⟧', 'unknown-list', { message: /`\$svc\.anonymizer`/ }),
+  ok('ip.src in $my_list', { name: 'an account list is accepted when the account\'s lists are not known' }),
+  ok('ip.src in $blocked_2024', { knownLists: ['blocked_2024'] }),
+  ok('ip.src in $svc.vpn', { knownLists: [] }),
+  warning('ip.src in ⟦$my_list⟧', 'unknown-list', { knownLists: ['other_list'], message: /no list named `\$my_list`/ }),
+  warning('ip.src in ⟦$my_lsit⟧', 'unknown-list', { knownLists: ['my_list'], message: /did you mean `\$my_list`/, fixed: 'ip.src in $my_list' }),
+  warning('ip.src in ⟦$other.list⟧', 'unknown-list'),
+  error('tcp.dstport in ⟦$my_list⟧', 'list-not-allowed', { message: /`ip\.src` or `ip\.dst`/ }),
+  error('ip.src.country in ⟦$svc.vpn⟧', 'list-not-allowed'),
+  error('ip.src in ⟦$⟧', 'invalid-list-name', { message: /expected a list name/ }),
+  error('ip.src in $⟦My_List⟧', 'invalid-list-name', { message: /lowercase/, fixed: 'ip.src in $my_list' }),
+  error('ip.src in $⟦svc.VPN⟧', 'invalid-list-name', { fixed: 'ip.src in $svc.vpn', name: 'a miscased list has one problem, not two' }),
+  error('ip.src in $⟦.foo⟧', 'invalid-list-name'),
+  error('ip.src in $⟦foo.⟧', 'invalid-list-name'),
+  error('ip.src in $⟦a..b⟧', 'invalid-list-name'),
+  error('ip.src in {⟦$svc.vpn⟧}', 'list-in-set', { message: /in \$svc\.vpn/, name: 'a list is no set item (and the set is not called empty)' }),
+  error('ip.src ⟦==⟧ $svc.vpn', 'set-requires-in', { fixed: 'ip.src in $svc.vpn' }),
+]);
+
+// ---------------------------------------------------------------- §7 functions
+
+table('§7 bit_slice', [
+  ok('bit_slice(udp, 64, 72) == 0x45'),
+  ok('bit_slice("tcp", 0, 16) == 53'),
+  ok('bit_slice(ip, 0, 32) == 1', { name: '32 bits' }),
+  ok('bit_slice(ip, 2008, 2040) == 1', { name: 'offsets up to 2040' }),
+  ok('bit_slice(ip,0,8) in {1 2}'),
+  error('bit_slice(ip, ⟦0, 33⟧) == 1', 'bit-slice-range', { message: /33 bits/ }),
+  error('bit_slice(ip, 2032, ⟦2041⟧) == 1', 'bit-slice-range', { message: /2041/ }),
+  error('bit_slice(ip, ⟦2048⟧, ⟦2056⟧) == 1', 'bit-slice-range'),
+  error('bit_slice(ip, ⟦16, 8⟧) == 1', 'bit-slice-range', { message: /not after its start/ }),
+  error('bit_slice(ip, ⟦8, 8⟧) == 1', 'bit-slice-range'),
+  error('bit_slice(⟦eth⟧, 0, 8) == 1', 'bit-slice-arguments', { message: /`ip`, `tcp`, `udp`, `icmp`/ }),
+  error('bit_slice(⟦"eth"⟧, 0, 8) == 1', 'bit-slice-arguments'),
+  error('bit_slice(⟦TCP⟧, 0, 8) == 1', 'bit-slice-arguments', { fixed: 'bit_slice(tcp, 0, 8) == 1' }),
+  error('⟦bit_slice(ip, 0)⟧ == 1', 'bit-slice-arguments', { message: /3 arguments/ }),
+  error('bit_slice(ip, ⟦"a"⟧, 8) == 1', 'bit-slice-arguments'),
+  warning('bit_slice(ip, 0, 8) == ⟦256⟧', 'value-out-of-range'),
+  error('⟦bit_slce⟧(ip, 0, 8) == 1', 'unknown-function', { message: /did you mean `bit_slice`/, fixed: 'bit_slice(ip, 0, 8) == 1' }),
+  error('⟦bit_slice⟧ == 1', 'missing-arguments'),
+]);
+
+// ---------------------------------------------------------------- §8 limits and values
+
+/** `tcp.dstport in {1 1 … 1}`, exactly `length` characters long. */
+function ofLength(length: number): string {
+  const head = 'tcp.dstport in {';
+  const body = length - head.length - 1;
+  const text = `${head}${'1 '.repeat(body).slice(0, body)}}`;
+  assert.equal(text.length, length);
+  return text;
+}
+
+table('§8 limits', [
+  ok(ofLength(4096), { name: '4,096 characters' }),
+  error(`${ofLength(4097).slice(0, 4096)}⟦}⟧`, 'expression-too-long', { message: /4097.*4096/, name: '4,097 characters: the part past the limit' }),
+]);
+
+table('§8 values worth checking', [
+  ok('tcp.dstport == 65535'),
+  ok('udp.srcport == 0'),
+  warning('tcp.dstport == ⟦70000⟧', 'value-out-of-range', { message: /0–65535/ }),
+  warning('udp.dstport in {⟦65000..70000⟧}', 'value-out-of-range', { fixed: 'udp.dstport in {65000..65535}' }),
+  warning('tcp.srcport == ⟦-1⟧', 'value-out-of-range'),
+  ok('ip.ttl == 255'),
+  warning('ip.ttl == ⟦256⟧', 'value-out-of-range', { message: /0–255/ }),
+  warning('icmp.type == ⟦256⟧', 'value-out-of-range'),
+  warning('icmp.code > ⟦300⟧', 'value-out-of-range'),
+  warning('tcp.flags == ⟦0x100⟧', 'value-out-of-range'),
+  ok('tcp.flags & 0xff'),
+  ok('ip.src.asnum == 4294967295'),
+  ok('ip.dst.asnum == 0'),
+  warning('ip.src.asnum == ⟦4294967296⟧', 'value-out-of-range'),
+  warning('ip.dst.asnum == ⟦-1⟧', 'value-out-of-range'),
+  ok('ip.src.country == "BR"'),
+  ok('ip.dst.country in {"GB" "NA" "SS"}'),
+  warning('ip.src.country == ⟦"br"⟧', 'country-code-case', { message: /`"BR"`/, fixed: 'ip.src.country == "BR"' }),
+  warning('ip.geoip.country in {⟦"de"⟧ "FR" ⟦"gb"⟧}', 'country-code-case'),
+  warning('ip.src.country == ⟦"UK"⟧', 'unknown-country-code', { message: /GB/, fixed: 'ip.src.country == "GB"' }),
+  warning('ip.src.country == ⟦"XK"⟧', 'unknown-country-code', { message: /Kosovo/ }),
+  warning('ip.src.country == ⟦"EU"⟧', 'unknown-country-code', { message: /European Union/ }),
+  warning('ip.dst.country == ⟦"Brazil"⟧', 'unknown-country-code', { message: /did you mean `"BR"`/, fixed: 'ip.dst.country == "BR"' }),
+  warning('ip.src.country == ⟦"ZZ"⟧', 'unknown-country-code'),
+  warning('ip.proto == ⟦"TCP"⟧', 'protocol-case', { fixed: 'ip.proto == "tcp"' }),
+  warning('ip.proto == ⟦"tpc"⟧', 'unknown-protocol', { message: /did you mean `"tcp"`/, fixed: 'ip.proto == "tcp"' }),
+]);
+
+// ---------------------------------------------------------------- §9 decisions
+
+table('§9 where sources disagree', [
+  ok('true', { name: '`true` as the whole expression' }),
+  ok('false'),
+  ok('not false'),
+  ok('true and sip'),
+  ok('true', { phase: 'magic_transit_managed' }),
+  warning('ip.dst ⟦>⟧ 192.0.2.1', 'ip-ordering'),
+  warning('ip.dst ⟦lt⟧ 2001:db8::1', 'ip-ordering'),
+  ok('tcp.flags & 0x02', { name: '`&` is accepted' }),
+  error('tcp.dstport ==⟦\t⟧22', 'tab-whitespace', { fixed: 'tcp.dstport == 22', name: 'TAB: error with a fix' }),
+  error('ip.src in ⟦192.0.2.0/24⟧', 'set-required', { fixed: 'ip.src in {192.0.2.0/24}', name: 'CIDR outside {}: error with a fix' }),
+  error('tcp.dstport in {22⟦,⟧ 443}', 'comma-in-set', { message: /found `,`/, fixed: 'tcp.dstport in {22 443}', name: 'commas in sets: error with a fix' }),
+  error('tcp.dstport in {22⟦,⟧443⟦,⟧8080}', 'comma-in-set', { fixed: 'tcp.dstport in {22 443,8080}' }),
+]);
+
+// ---------------------------------------------------------------- nesting
+
+describe('nesting depth', () => {
+  const parens = (n: number) => `${'('.repeat(n)}sip${')'.repeat(n)}`;
+  const problemsOf = (text: string) => check(text).problems.map((p) => `${p.code} ${p.severity} ${p.span.start}..${p.span.end}`);
+
+  it('128 levels of parentheses are fine', () => assert.deepEqual(problemsOf(parens(128)), []));
+  it('129 levels: on the 129th `(`', () => assert.deepEqual(problemsOf(parens(129)), ['nesting-too-deep error 128..129']));
+  it('128 levels of `not` are fine', () => assert.deepEqual(problemsOf(`${'not '.repeat(128)}sip`), []));
+  it('129 levels of `not`: on the 129th', () => assert.deepEqual(problemsOf(`${'not '.repeat(129)}sip`), [`nesting-too-deep error ${128 * 4}..${128 * 4 + 3}`]));
+  it('129 levels of `!`: on the 129th', () => assert.deepEqual(problemsOf(`${'!'.repeat(129)}sip`), ['nesting-too-deep error 128..129']));
+  it('`not` and parentheses count together', () => {
+    assert.deepEqual(problemsOf(`${'not ('.repeat(64)}sip${')'.repeat(64)}`), []);
+    assert.deepEqual(problemsOf(`${'not ('.repeat(64)}not sip${')'.repeat(64)}`), [`nesting-too-deep error ${64 * 5}..${64 * 5 + 3}`]);
+  });
+  it('levels separated by other tokens count too', () => {
+    const text = (n: number) => `${'not (sip and '.repeat(n)}sip${')'.repeat(n)}`;
+    assert.deepEqual(problemsOf(text(64)), []);
+    const deep = text(65);
+    const last = deep.lastIndexOf('not');
+    assert.deepEqual(problemsOf(deep), [`nesting-too-deep error ${last}..${last + 3}`]);
+  });
+  it('128 levels also on a cold start (a fresh process, before the JIT has warmed up)', () => {
+    // Each case in its own process: Ohm recurses on the JS stack, and unoptimised frames are larger.
+    for (const [text, expected] of [
+      [parens(128), []],
+      [`${'('.repeat(128)}sip`, ['syntax-error']],
+      [`${'not ('.repeat(64)}sip${')'.repeat(64)}`, []],
+    ] as const) {
+      const script = `const { checkExpression } = require(${JSON.stringify(CHECKER)});
+        const result = checkExpression(${JSON.stringify(text)}, { phase: 'magic_transit' });
+        process.stdout.write(JSON.stringify(result.problems.map((p) => p.code)));`;
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
+      assert.equal(child.status, 0, child.stderr);
+      assert.deepEqual(JSON.parse(child.stdout), expected, text.slice(0, 20));
+    }
+  });
+  it('siblings do not add up', () => assert.deepEqual(problemsOf(`${parens(100)} and ${parens(100)}`), []));
+  it('100,000 `(` do not exhaust the stack', () => {
+    const text = '('.repeat(100_000);
+    assert.deepEqual(problemsOf(text).sort(), ['expression-too-long error 4096..100000', 'nesting-too-deep error 128..129']);
+  });
+  it('deep nesting past the length limit', () => {
+    assert.deepEqual(problemsOf(parens(50_000)).sort(), ['expression-too-long error 4096..100003', 'nesting-too-deep error 128..129']);
+  });
+  it('100,000 `!` and 100,000 `not`', () => {
+    assert.ok(problemsOf('!'.repeat(100_000) + 'sip').includes('nesting-too-deep error 128..129'));
+    assert.ok(problemsOf('not '.repeat(100_000) + 'sip').includes(`nesting-too-deep error ${128 * 4}..${128 * 4 + 3}`));
+  });
+});
+
+describe('long input', () => {
+  it('a syntax error after a 60,000-character token is found in linear time', () => {
+    for (const text of [`${'a'.repeat(60_000)}1 == 2 == 3`, `cf.colo.name == ${'a'.repeat(60_000)} x`]) {
+      const start = performance.now();
+      const codes = check(text).problems.map((p) => p.code);
+      assert.deepEqual(codes, ['expression-too-long', 'syntax-error']);
+      assert.ok(performance.now() - start < 1500, `took ${Math.round(performance.now() - start)} ms`);
+    }
+  });
+});
+
+describe('empty expressions', () => {
+  it('nothing', () => assert.deepEqual(check('').problems.map((p) => [p.code, p.severity]), [['empty-expression', 'error']]));
+  it('only whitespace', () => assert.deepEqual(check(' \r\n ').problems.map((p) => [p.code, p.span]), [['empty-expression', { start: 0, end: 4 }]]));
+});
