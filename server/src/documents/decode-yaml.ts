@@ -1,3 +1,4 @@
+import { coarseDecodedString } from './offset-map';
 import type { CST, Scalar } from 'yaml';
 import { DecodedString, DecodedStringBuilder } from './offset-map';
 
@@ -48,9 +49,7 @@ function libraryString(scalar: Scalar): string | undefined {
 }
 
 function coarse(value: string, start: number, end: number): YamlDecodedString {
-  const starts = new Int32Array(value.length).fill(start);
-  const ends = new Int32Array(value.length).fill(end);
-  return { value, starts, ends, contentStart: start, contentEnd: end, exact: false };
+  return { ...coarseDecodedString(value, start, end), exact: false };
 }
 
 function decodeFromSource(

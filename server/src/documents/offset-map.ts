@@ -20,6 +20,20 @@ export interface DecodedString {
   readonly contentStart: number;
 }
 
+/**
+ * A map that sends every unit to the whole source range [start, end): coarse, but never
+ * wrong, for a value whose source could not be followed character by character.
+ */
+export function coarseDecodedString(value: string, start: number, end: number): DecodedString {
+  return {
+    value,
+    starts: new Int32Array(value.length).fill(start),
+    ends: new Int32Array(value.length).fill(end),
+    contentStart: start,
+    contentEnd: end,
+  };
+}
+
 /** Maps a half-open range of the decoded value to a half-open range of the document. */
 export function mapRange(decoded: DecodedString, start: number, end: number): { start: number; end: number } {
   const length = decoded.value.length;

@@ -4,7 +4,7 @@ import { KNOWN_ACTIONS, KNOWN_PHASES, RULESET_KINDS } from '../language/catalogu
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { parseHost, property, type HostFormat, type HostNode, type HostObject, type HostScalar } from './host';
-import { mapRange, type DecodedString } from './offset-map';
+import { coarseDecodedString, mapRange, type DecodedString } from './offset-map';
 
 /** An edit in document offsets. */
 export interface DocumentEdit {
@@ -27,7 +27,13 @@ export interface ExpressionSite {
   /** Index of the rule in `rules`. */
   readonly ruleIndex: number;
   readonly node: HostScalar;
-  readonly decoded: DecodedString;
+  /** The expression as the service receives it (escapes and YAML quoting undone). */
+  readonly text: string;
+  /**
+   * The text with its offset map into the document, built on first use: most expressions
+   * have no problems, and a re-check after one edit should cost about one expression.
+   */
+  decoded(): DecodedString;
 }
 
 export interface RulesetModel {
@@ -70,8 +76,13 @@ export function parseRuleset(text: string, format: HostFormat): { model: Ruleset
   rules.forEach((rule, ruleIndex) => {
     const node = property(rule, 'expression')?.value;
     if (node?.kind !== 'string') return;
-    const decoded = node.decode?.();
-    if (decoded) expressions.push({ ruleIndex, node, decoded });
+    let decoded: DecodedString | undefined;
+    expressions.push({
+      ruleIndex,
+      node,
+      text: String(node.value),
+      decoded: () => (decoded ??= node.decode?.() ?? coarseDecodedString(String(node.value), node.start, node.end)),
+    });
   });
   const syntaxProblems = host.syntaxErrors.map((e) => ({
     code: format === 'json' ? 'json-syntax' : 'yaml-syntax',
@@ -127,8 +138,8 @@ export function checkRuleset(text: string, format: HostFormat, options: RulesetC
   const cache = options.cache ?? defaultCache;
   const checkOptions: CheckOptions = { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists };
   for (const site of model.expressions) {
-    const result = cache.check(site.decoded.value, checkOptions);
-    for (const p of result.problems) problems.push(mapExpressionProblem(site.decoded, p));
+    const result = cache.check(site.text, checkOptions);
+    for (const p of result.problems) problems.push(mapExpressionProblem(site.decoded(), p));
   }
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   return problems;
