@@ -430,6 +430,20 @@ describe('rulesets check: output plumbing', () => {
 });
 
 /**
+ * The bundle copied where `nobody` can read it: the checkout may sit in a folder only its
+ * owner can enter (a fresh `mktemp -d` clone in CI does).
+ */
+function cliReadableByAnyone(): string {
+  const dir = tempFolder();
+  chmodSync(dir, 0o755);
+  for (const file of ['cli.js', 'expression.ohm']) {
+    copyFileSync(join(ROOT, 'dist', file), join(dir, file));
+    chmodSync(join(dir, file), 0o644);
+  }
+  return join(dir, 'cli.js');
+}
+
+/**
  * Runs the CLI where a file or folder made unreadable really is unreadable: as root, as the
  * unprivileged `nobody` when the platform allows it. Skips when neither is possible.
  */
@@ -446,7 +460,7 @@ function runWithoutPrivileges(t: TestContext, args: readonly string[], cwd: stri
   }
   try {
     chmodSync(cwd, 0o755); // mkdtemp makes 0700 folders
-    const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', uid: 65534, gid: 65534 });
+    const result = spawnSync(process.execPath, [cliReadableByAnyone(), ...args], { cwd, encoding: 'utf8', uid: 65534, gid: 65534 });
     if (result.error) throw result.error;
     return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
   } catch {
