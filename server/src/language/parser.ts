@@ -177,6 +177,19 @@ semantics.addOperation<Argument>('argument', {
   },
 });
 
+/** A single value, wherever it stands, is read by the type passed down from the comparison. */
+const LITERAL_BY_TYPE: ohm.ActionDict<Literal> = {
+  string(_) {
+    return this.literal(this.args.type);
+  },
+  rawString(_) {
+    return this.literal(this.args.type);
+  },
+  bareValue(_) {
+    return this.literal(this.args.type);
+  },
+};
+
 semantics.addOperation<Value>('value(type)', {
   Value(inner) {
     return inner.value(this.args.type);
@@ -190,15 +203,7 @@ semantics.addOperation<Value>('value(type)', {
   listRef(_dollar, _name) {
     return listReference(this);
   },
-  string(_) {
-    return this.literal(this.args.type);
-  },
-  rawString(_) {
-    return this.literal(this.args.type);
-  },
-  bareValue(_) {
-    return this.literal(this.args.type);
-  },
+  ...LITERAL_BY_TYPE,
 });
 
 semantics.addOperation<Literal | undefined>('setItem(type)', {
@@ -222,15 +227,7 @@ semantics.addOperation<Literal | undefined>('setItem(type)', {
     // Still an item (one already reported), so the set is not taken for an empty one.
     return { kind: 'invalid', span, text: this.sourceString };
   },
-  string(_) {
-    return this.literal(this.args.type);
-  },
-  rawString(_) {
-    return this.literal(this.args.type);
-  },
-  bareValue(_) {
-    return this.literal(this.args.type);
-  },
+  ...LITERAL_BY_TYPE,
 });
 
 semantics.addOperation<Literal>('literal(type)', {
