@@ -563,6 +563,10 @@ describe('§5 other phases: the field table is incomplete there', () => {
       warning('ip.src.country == ⟦"br"⟧', 'country-code-case', { phase }),
       error('tcp.dstport ⟦contains⟧ "x"', 'invalid-operator', { phase }),
       error('⟦tcp.dstport⟧', 'missing-operator', { phase }),
+      // An unknown field's values are read by their shape; a bare word fits no type.
+      error('some.field == ⟦abc⟧', 'invalid-value', { phase, message: /expected a number, an IP address or CIDR, a quoted string/ }),
+      error('some.field == 1.2.3.⟦256⟧', 'invalid-ip', { phase }),
+      ok('some.field in {10.0.0.0/8 aa:bb:cc 1..5 "x"}', { phase }),
     ]);
   }
 });

@@ -316,7 +316,9 @@ function readByShape(text: string, span: Span): BareValueResult {
     // `10:20:…` with eight pairs is both; without a known field either reading is fine.
     return readBytesValue(text, span);
   }
-  if (/^[0-9a-fA-F:.]+(\/[0-9]*)?(\.\.[0-9a-fA-F:.]+)?$/.test(text)) return readIpValue(text, span);
+  // Only text with an address's separators is read as one: a bare word such as `abc` (all
+  // hex letters) is no value of any type, and "not an IPv4 address" would mislead.
+  if (/[.:]/.test(text) && /^[0-9a-fA-F:.]+(\/[0-9]*)?(\.\.[0-9a-fA-F:.]+)?$/.test(text)) return readIpValue(text, span);
   return invalid(text, span, [problem('invalid-value', 'error', span, `\`${text}\` is not a value: expected a number, an IP address or CIDR, a quoted string, hex bytes, a \`{…}\` set or a \`$list\``)]);
 }
 
