@@ -42,7 +42,7 @@ const documents: ExampleDocument[] = readdirSync(EXAMPLES)
 /** Every expression of the examples (mistakes included), plus a few that use more of the language. */
 const validExpressions: string[] = [
   ...new Set([
-    ...documents.flatMap((d) => parseRuleset(d.text, d.format).model.expressions.map((e) => e.text)),
+    ...documents.flatMap((d) => parseRuleset(d.text, d.format).expressions.map((e) => e.text)),
     'tcp.flags & 0x12 and not tcp.flags.ack',
     'bit_slice(udp, 64, 72) == 0x45 && ip.len > 100',
     'ip.src in {10.0.0.0/8 192.0.2.1..192.0.2.9 2001:db8::/32} xor (ip.ttl le 5)',
@@ -265,7 +265,7 @@ describe('property: documents', { timeout: 60_000 }, () => {
         }
         fc.pre(libraryValue === expression);
 
-        const { model } = parseRuleset(text, format);
+        const model = parseRuleset(text, format);
         assert.equal(model.expressions.length, 1);
         assert.equal(model.expressions[0].text, expression);
 

@@ -572,7 +572,7 @@ describe('ruleset file detection', () => {
   });
 
   it('looksLikeRuleset', () => {
-    const looks = (text: string, format: HostFormat) => looksLikeRuleset(parseRuleset(text, format).model.root);
+    const looks = (text: string, format: HostFormat) => looksLikeRuleset(parseRuleset(text, format).root);
     assert.equal(looks('{"phase": "magic_transit", "rules": [{"action": "block"}]}', 'json'), true);
     assert.equal(looks('{"kind": "root", "rules": []}', 'json'), true);
     assert.equal(looks('phase: magic_transit\nrules:\n  - expression: "true"\n', 'yaml'), true);

@@ -66,7 +66,7 @@ function isRulesetFile(path: string): boolean {
   const format = formatOfPath(path);
   if (!format) return false;
   const text = readText(path);
-  return looksLikeRuleset(parseRuleset(text, format).model.root);
+  return looksLikeRuleset(parseRuleset(text, format).root);
 }
 
 function readText(path: string): string {

@@ -21,6 +21,8 @@ interface HostNodeBase {
 export interface HostObject extends HostNodeBase {
   readonly kind: 'object';
   readonly properties: readonly HostProperty[];
+  /** A YAML block mapping (one key a line), as opposed to JSON or a YAML `{…}` mapping. */
+  readonly block: boolean;
 }
 
 export interface HostProperty {
@@ -35,9 +37,13 @@ export interface HostArray extends HostNodeBase {
   readonly items: readonly HostNode[];
 }
 
+/** How a string is written: it decides how text inserted into it must be escaped. */
+export type ScalarStyle = 'json' | 'plain' | 'single-quoted' | 'double-quoted' | 'block-literal' | 'block-folded';
+
 export interface HostScalar extends HostNodeBase {
   readonly kind: 'string' | 'number' | 'boolean' | 'null';
   readonly value: string | number | boolean | null;
+  readonly style?: ScalarStyle;
   /** For strings: the value with an offset map into the document (computed on demand). */
   readonly decode?: () => DecodedString | undefined;
 }
@@ -105,12 +111,12 @@ function fromJson(text: string, node: jsonc.Node): HostNode {
           value: valueNode ? fromJson(text, valueNode) : undefined,
         });
       }
-      return { kind: 'object', start, end, properties };
+      return { kind: 'object', start, end, properties, block: false };
     }
     case 'array':
       return { kind: 'array', start, end, items: (node.children ?? []).map((c) => fromJson(text, c)) };
     case 'string':
-      return { kind: 'string', start, end, value: String(node.value), decode: () => decodeJsonString(text, start, end) };
+      return { kind: 'string', start, end, value: String(node.value), style: 'json', decode: () => decodeJsonString(text, start, end) };
     case 'number':
       return { kind: 'number', start, end, value: Number(node.value) };
     case 'boolean':
@@ -177,7 +183,7 @@ function fromYaml(text: string, node: YAML.Node): HostNode | undefined {
         value: pair.value ? fromYaml(text, pair.value as YAML.Node) : undefined,
       });
     }
-    return { kind: 'object', start, end: yamlValueEnd(node), properties };
+    return { kind: 'object', start, end: yamlValueEnd(node), properties, block: !node.flow };
   }
   if (YAML.isSeq(node)) {
     const items = node.items.flatMap((item) => {
@@ -190,7 +196,7 @@ function fromYaml(text: string, node: YAML.Node): HostNode | undefined {
     const value = node.value;
     const valueEnd = node.range ? node.range[1] : end;
     if (typeof value === 'string') {
-      return { kind: 'string', start, end: valueEnd, value, decode: () => decodeYamlScalar(text, node) };
+      return { kind: 'string', start, end: valueEnd, value, style: YAML_STYLES[node.type ?? 'PLAIN'] ?? 'plain', decode: () => decodeYamlScalar(text, node) };
     }
     if (typeof value === 'number') return { kind: 'number', start, end: valueEnd, value };
     if (typeof value === 'boolean') return { kind: 'boolean', start, end: valueEnd, value };
@@ -198,6 +204,33 @@ function fromYaml(text: string, node: YAML.Node): HostNode | undefined {
   }
   if (YAML.isAlias(node)) return undefined;
   return undefined;
+}
+
+const YAML_STYLES: Partial<Record<string, ScalarStyle>> = {
+  PLAIN: 'plain',
+  QUOTE_SINGLE: 'single-quoted',
+  QUOTE_DOUBLE: 'double-quoted',
+  BLOCK_LITERAL: 'block-literal',
+  BLOCK_FOLDED: 'block-folded',
+};
+
+/**
+ * `text` written so that, inserted into a string of this style, it reads back as `text`:
+ * `"BR"` goes into a JSON string as `\"BR\"` and into a single-quoted YAML one unchanged,
+ * while a `'` there doubles.
+ */
+export function encodeForScalar(style: ScalarStyle | undefined, text: string): string {
+  switch (style) {
+    case 'json':
+    case 'double-quoted':
+      return JSON.stringify(text).slice(1, -1);
+    case 'single-quoted':
+      return text.replace(/'/g, "''");
+    default:
+      // Plain and block scalars take expression text as it is: it has no line breaks, and
+      // within a line neither `"` nor `'` is special after the first character.
+      return text;
+  }
 }
 
 function yamlValueEnd(node: YAML.Node): number {

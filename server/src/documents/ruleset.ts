@@ -3,7 +3,7 @@ import { checkExpression, type CheckOptions, type CheckResult } from '../languag
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import { parseHost, property, type HostFormat, type HostNode, type HostObject, type HostScalar } from './host';
+import { encodeForScalar, parseHost, property, type HostFormat, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
 import { coarseDecodedString, mapRange, type DecodedString } from './offset-map';
 
 /** An edit in document offsets. */
@@ -13,6 +13,19 @@ export interface DocumentEdit {
   readonly newText: string;
 }
 
+export interface DocumentFix {
+  readonly title: string;
+  /** Edits of the document; text inserted into a string is already escaped for it. */
+  readonly edits: readonly DocumentEdit[];
+}
+
+/** Another place in the document that explains a problem (the rule it repeats). */
+export interface RelatedPlace {
+  readonly start: number;
+  readonly end: number;
+  readonly message: string;
+}
+
 /** A problem anywhere in a ruleset file, in document offsets. */
 export interface DocumentProblem {
   readonly code: string;
@@ -20,7 +33,8 @@ export interface DocumentProblem {
   readonly message: string;
   readonly start: number;
   readonly end: number;
-  readonly fixes?: readonly { readonly title: string; readonly edits: readonly DocumentEdit[] }[];
+  readonly fixes?: readonly DocumentFix[];
+  readonly related?: readonly RelatedPlace[];
 }
 
 export interface ExpressionSite {
@@ -43,6 +57,8 @@ export interface RulesetModel {
   readonly phase?: string;
   readonly rules: readonly HostNode[];
   readonly expressions: readonly ExpressionSite[];
+  /** JSON or YAML syntax errors of the host document. */
+  readonly syntaxProblems: readonly DocumentProblem[];
 }
 
 const RULESET_KEYS = ['id', 'name', 'description', 'kind', 'phase', 'version', 'last_updated', 'rules'];
@@ -66,7 +82,7 @@ export function looksLikeRuleset(root: HostNode | undefined): boolean {
   return property(root, 'phase') !== undefined || property(root, 'kind') !== undefined;
 }
 
-export function parseRuleset(text: string, format: HostFormat): { model: RulesetModel; syntaxProblems: DocumentProblem[] } {
+export function parseRuleset(text: string, format: HostFormat): RulesetModel {
   const host = parseHost(text, format);
   const root = host.root;
   const phaseNode = property(root, 'phase')?.value;
@@ -91,10 +107,7 @@ export function parseRuleset(text: string, format: HostFormat): { model: Ruleset
     start: e.start,
     end: Math.min(e.end, text.length),
   }));
-  return {
-    model: { format, text, root, phase: phaseNode?.kind === 'string' ? String(phaseNode.value) : undefined, rules, expressions },
-    syntaxProblems,
-  };
+  return { format, text, root, phase: phaseNode?.kind === 'string' ? String(phaseNode.value) : undefined, rules, expressions, syntaxProblems };
 }
 
 /**
@@ -132,37 +145,76 @@ export interface RulesetCheckOptions {
 
 /** Every problem of one ruleset file: host syntax, ruleset shape, and each expression. */
 export function checkRuleset(text: string, format: HostFormat, options: RulesetCheckOptions = {}): DocumentProblem[] {
-  const { model, syntaxProblems } = parseRuleset(text, format);
-  const problems: DocumentProblem[] = [...syntaxProblems];
+  return checkRulesetModel(parseRuleset(text, format), options);
+}
+
+/** The check options an expression of this ruleset is checked with. */
+export function expressionOptions(model: RulesetModel, options: RulesetCheckOptions): CheckOptions {
+  return { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists };
+}
+
+/** The result for one expression site, from the cache when its text was checked before. */
+export function checkSite(site: ExpressionSite, model: RulesetModel, options: RulesetCheckOptions): CheckResult {
+  return (options.cache ?? defaultCache).check(site.text, expressionOptions(model, options));
+}
+
+/** Like checkRuleset, for a document already parsed (the language server keeps one a version). */
+export function checkRulesetModel(model: RulesetModel, options: RulesetCheckOptions = {}): DocumentProblem[] {
+  const problems: DocumentProblem[] = [...model.syntaxProblems];
   checkShape(model, problems);
-  const cache = options.cache ?? defaultCache;
-  const checkOptions: CheckOptions = { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists };
   for (const site of model.expressions) {
-    const result = cache.check(site.text, checkOptions);
-    for (const p of result.problems) problems.push(mapExpressionProblem(site.decoded(), p));
+    for (const p of checkSite(site, model, options).problems) problems.push(mapExpressionProblem(site, p));
   }
+  checkRepeatedRules(model, problems);
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   return problems;
 }
 
-function mapExpressionProblem(decoded: DecodedString, p: CheckResult['problems'][number]): DocumentProblem {
+function mapExpressionProblem(site: ExpressionSite, p: CheckResult['problems'][number]): DocumentProblem {
+  const decoded = site.decoded();
   const { start, end } = mapRange(decoded, p.span.start, p.span.end);
   const mapped: DocumentProblem = { code: p.code, severity: p.severity, message: p.message, start, end };
   if (!p.fixes) return mapped;
-  // A fix's new text goes into a JSON or YAML string: it must be escaped for it, which the
-  // editor features do; here the edit keeps the decoded text.
-  return {
-    ...mapped,
-    fixes: p.fixes.map((f) => ({ title: f.title, edits: f.edits.map((e) => ({ ...mapRange(decoded, e.span.start, e.span.end), newText: e.newText })) })),
-  };
+  return { ...mapped, fixes: p.fixes.map((f) => ({ title: f.title, edits: f.edits.map((e) => expressionEdit(site, e.span, e.newText)) })) };
+}
+
+/** An edit of the expression (decoded offsets, plain text) as an edit of the document. */
+export function expressionEdit(site: ExpressionSite, span: { start: number; end: number }, newText: string): DocumentEdit {
+  return { ...mapRange(site.decoded(), span.start, span.end), newText: encodeForScalar(site.node.style, newText) };
+}
+
+/**
+ * A rule whose action and expression repeat an earlier rule's can never decide anything the
+ * earlier one did not: it is dead weight, or a copy that was meant to be edited.
+ */
+function checkRepeatedRules(model: RulesetModel, problems: DocumentProblem[]): void {
+  const first = new Map<string, ExpressionSite>();
+  for (const site of model.expressions) {
+    const action = property(model.rules[site.ruleIndex], 'action')?.value;
+    const key = `${action?.kind === 'string' ? action.value : ''}\u0000${site.text.trim().replace(/\s+/g, ' ')}`;
+    const earlier = first.get(key);
+    if (!earlier) {
+      first.set(key, site);
+      continue;
+    }
+    problems.push({
+      code: 'duplicate-rule',
+      severity: 'warning',
+      message: `rule ${site.ruleIndex + 1} repeats rule ${earlier.ruleIndex + 1} (same action and expression), so it never decides anything`,
+      start: site.node.start,
+      end: site.node.end,
+      related: [{ start: earlier.node.start, end: earlier.node.end, message: `rule ${earlier.ruleIndex + 1}, which it repeats` }],
+    });
+  }
 }
 
 // ---------------------------------------------------------------- shape
 
-type Report = (code: string, severity: Severity, start: number, end: number, message: string) => void;
+type Report = (code: string, severity: Severity, start: number, end: number, message: string, fixes?: readonly DocumentFix[]) => void;
 
 function checkShape(model: RulesetModel, problems: DocumentProblem[]): void {
-  const report: Report = (code, severity, start, end, message) => problems.push({ code, severity, start, end, message });
+  const report: Report = (code, severity, start, end, message, fixes) =>
+    problems.push(fixes && fixes.length > 0 ? { code, severity, start, end, message, fixes } : { code, severity, start, end, message });
   const root = model.root;
   if (!root) {
     // An unreadable document has syntax errors that say why; an empty one says nothing itself.
@@ -184,11 +236,11 @@ function checkShape(model: RulesetModel, problems: DocumentProblem[]): void {
   expectOneOf(root, 'phase', KNOWN_PHASES, 'warning', 'unknown-phase', report);
   const rules = property(root, 'rules')?.value;
   if (rules?.kind === 'array') {
-    for (const rule of rules.items) checkRule(rule, report);
+    for (const rule of rules.items) checkRule(model, rule, report);
   }
 }
 
-function checkRule(rule: HostNode, report: Report): void {
+function checkRule(model: RulesetModel, rule: HostNode, report: Report): void {
   if (rule.kind !== 'object') {
     report('invalid-type', 'error', rule.start, rule.end, 'expected a rule object with `action` and `expression`');
     return;
@@ -213,7 +265,9 @@ function checkRule(rule: HostNode, report: Report): void {
   if (actionName === 'skip') {
     const ruleset = property(parameters, 'ruleset')?.value;
     if (!parameters) {
-      report('missing-action-parameters', 'error', action!.start, action!.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips');
+      report('missing-action-parameters', 'error', action!.start, action!.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', [
+        { title: 'Add `action_parameters: {"ruleset": "current"}`', edits: [addPropertyEdit(model, rule, property(rule, 'action')!, 'action_parameters', { ruleset: 'current' })] },
+      ]);
     } else if (parameters.kind === 'object' && !ruleset) {
       report('missing-action-parameters', 'error', parametersProperty!.keyStart, parametersProperty!.keyEnd, 'a `skip` rule needs `"ruleset": "current"` in its `action_parameters`');
     } else if (ruleset && (ruleset.kind !== 'string' || ruleset.value !== 'current')) {
@@ -247,9 +301,9 @@ function checkKeys(node: HostObject, known: readonly string[], what: string, rep
     if (seen.has(p.key)) report('duplicate-key', 'error', p.keyStart, p.keyEnd, `\`${p.key}\` appears twice in this ${what}; only one is kept`);
     seen.add(p.key);
     if (known.includes(p.key)) continue;
-    const suggestions = closestMatches(p.key, known);
+    const suggestions = closestMatches(p.key, known).filter((k) => !node.properties.some((other) => other.key === k));
     const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : `; ${what} keys are ${quoteAlternatives(known)}`;
-    report('unknown-key', 'warning', p.keyStart, p.keyEnd, `unknown ${what} key \`${p.key}\`${hint}`);
+    report('unknown-key', 'warning', p.keyStart, p.keyEnd, `unknown ${what} key \`${p.key}\`${hint}`, suggestions.map((k) => ({ title: `Change to \`${k}\``, edits: [renameKeyEdit(p, k)] })));
   }
 }
 
@@ -272,7 +326,48 @@ function expectOneOf(node: HostObject, key: string, allowed: readonly string[], 
   if (value?.kind !== 'string' || allowed.includes(String(value.value))) return;
   const suggestions = closestMatches(String(value.value), allowed);
   const hint = suggestions.length > 0 ? `did you mean ${quoteAlternatives(suggestions)}?` : `expected one of ${quoteAlternatives(allowed.slice(0, 8))}${allowed.length > 8 ? ', …' : ''}`;
-  report(code, severity, value.start, value.end, `unknown ${key} \`${value.value}\`; ${hint}`);
+  report(code, severity, value.start, value.end, `unknown ${key} \`${value.value}\`; ${hint}`, suggestions.map((v) => ({ title: `Change to \`${v}\``, edits: [replaceScalarEdit(value, v)] })));
+}
+
+// ---------------------------------------------------------------- edits of the host document
+
+/** Replaces a string scalar's value, written in the scalar's own style. */
+function replaceScalarEdit(node: HostScalar, value: string): DocumentEdit {
+  switch (node.style) {
+    case 'json':
+    case 'double-quoted':
+      return { start: node.start, end: node.end, newText: JSON.stringify(value) };
+    case 'single-quoted':
+      return { start: node.start, end: node.end, newText: `'${value.replace(/'/g, "''")}'` };
+    default:
+      return { start: node.start, end: node.end, newText: value };
+  }
+}
+
+/** Renames a key in place; a JSON key keeps its quotes. */
+function renameKeyEdit(p: HostProperty, key: string): DocumentEdit {
+  return { start: p.keyStart, end: p.keyEnd, newText: p.keyEnd - p.keyStart === p.key.length ? key : JSON.stringify(key) };
+}
+
+/**
+ * Adds `key: value` to an object just after `after`: on the same line in JSON and in YAML
+ * `{…}` mappings, on a line of its own (at the same indentation) in a YAML block mapping.
+ */
+function addPropertyEdit(model: RulesetModel, object: HostObject, after: HostProperty, key: string, value: Record<string, string>): DocumentEdit {
+  const end = after.value?.end ?? after.keyEnd;
+  if (model.format === 'json') {
+    const entries = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ');
+    return { start: end, end, newText: `, ${JSON.stringify(key)}: { ${entries} }` };
+  }
+  if (!object.block) {
+    const entries = Object.entries(value).map(([k, v]) => `${k}: ${v}`).join(', ');
+    return { start: end, end, newText: `, ${key}: {${entries}}` };
+  }
+  const lineStart = model.text.lastIndexOf('\n', after.keyStart - 1) + 1;
+  const indent = ' '.repeat(after.keyStart - lineStart);
+  const eol = model.text.includes('\r\n') ? '\r\n' : '\n';
+  const lines = Object.entries(value).map(([k, v]) => `${eol}${indent}  ${k}: ${v}`).join('');
+  return { start: end, end, newText: `${eol}${indent}${key}:${lines}` };
 }
 
 // ---------------------------------------------------------------- positions
