@@ -1,10 +1,10 @@
-// Bundles the CLI (and, later, the language server) so they run with `node` alone.
+// Bundles the CLI and the language server so they run with `node` alone.
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 
 mkdirSync('dist', { recursive: true });
 await build({
-  entryPoints: { cli: 'server/src/cli/main.ts' },
+  entryPoints: { cli: 'server/src/cli/main.ts', server: 'server/src/server/main.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',
@@ -19,3 +19,4 @@ await build({
 // The grammar is read at run time from beside the bundle.
 copyFileSync('server/src/language/expression.ohm', 'dist/expression.ohm');
 chmodSync('dist/cli.js', 0o755);
+chmodSync('dist/server.js', 0o755);

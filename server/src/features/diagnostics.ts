@@ -1,0 +1,40 @@
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
+import type { Severity } from '../language/problem';
+import type { DocumentProblem } from '../documents/ruleset';
+import type { DocumentModel, Settings } from './model';
+
+export const DIAGNOSTIC_SOURCE = 'rulesets';
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+/** Codes whose span is code that does nothing: editors fade it. */
+const UNNECESSARY = new Set(['duplicate-rule']);
+
+export function toDiagnostic(model: DocumentModel, problem: DocumentProblem): Diagnostic {
+  const diagnostic: Diagnostic = {
+    range: model.range(problem.start, problem.end),
+    severity: SEVERITY[problem.severity],
+    code: problem.code,
+    source: DIAGNOSTIC_SOURCE,
+    message: problem.message,
+  };
+  if (UNNECESSARY.has(problem.code)) diagnostic.tags = [DiagnosticTag.Unnecessary];
+  if (problem.related) {
+    diagnostic.relatedInformation = problem.related.map((r) => ({
+      location: { uri: model.uri, range: model.range(r.start, r.end) },
+      message: r.message,
+    }));
+  }
+  return diagnostic;
+}
+
+/** The same diagnostics as `rulesets check`, for one document version. */
+export function diagnostics(model: DocumentModel, settings: Settings): Diagnostic[] {
+  if (!model.isRuleset(settings)) return [];
+  return model.problems(settings).map((p) => toDiagnostic(model, p));
+}

@@ -1,0 +1,152 @@
+import { minimatch } from 'minimatch';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Position, Range } from 'vscode-languageserver';
+import type { CheckResult } from '../language/checker';
+import type { HostFormat, HostNode } from '../documents/host';
+import { unmapOffset } from '../documents/offset-map';
+import {
+  checkRulesetModel,
+  checkSite,
+  ExpressionCache,
+  isRulesetFileName,
+  looksLikeRuleset,
+  parseRuleset,
+  type DocumentProblem,
+  type ExpressionSite,
+  type RulesetCheckOptions,
+  type RulesetModel,
+} from '../documents/ruleset';
+
+/** The server's settings (`rulesets.*` in the editor's configuration). */
+export interface Settings {
+  /** Extra glob patterns of files that are rulesets, beside `*.ruleset.{json,yaml,yml}`. */
+  readonly files: readonly string[];
+  /** The account's list names (without `$`); when empty, any account list name is accepted. */
+  readonly knownLists: readonly string[];
+  /** Phase to assume for a file that names none. */
+  readonly defaultPhase?: string;
+  /** Optional hints by diagnostic code (the information-level ones); all on by default. */
+  readonly hints: Readonly<Record<string, boolean>>;
+}
+
+export const DEFAULT_SETTINGS: Settings = { files: [], knownLists: [], hints: {} };
+
+/** Reads the `rulesets` configuration section, keeping defaults for anything malformed. */
+export function readSettings(raw: unknown): Settings {
+  const section = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+  const hints = section.hints && typeof section.hints === 'object' ? (section.hints as Record<string, unknown>) : {};
+  return {
+    files: strings(section.files),
+    knownLists: strings(section.knownLists).map((name) => name.replace(/^\$/, '')),
+    defaultPhase: typeof section.defaultPhase === 'string' && section.defaultPhase !== '' ? section.defaultPhase : undefined,
+    hints: Object.fromEntries(Object.entries(hints).filter(([, on]) => typeof on === 'boolean')) as Record<string, boolean>,
+  };
+}
+
+export function formatOfLanguage(languageId: string, uri: string): HostFormat | undefined {
+  if (languageId === 'json' || languageId === 'jsonc') return 'json';
+  if (languageId === 'yaml') return 'yaml';
+  if (/\.json$/i.test(uri)) return 'json';
+  if (/\.ya?ml$/i.test(uri)) return 'yaml';
+  return undefined;
+}
+
+/** Shared by every document: an expression text is checked once, whatever file it is in. */
+const expressionCache = new ExpressionCache();
+
+/**
+ * One version of one open document, parsed once and shared by every feature. Everything is
+ * computed on first use: a hover never pays for diagnostics, and a completion request
+ * in a file with a thousand rules looks at one expression.
+ */
+export class DocumentModel {
+  readonly document: TextDocument;
+  private parsed?: RulesetModel;
+  private problemsFor?: { key: string; problems: readonly DocumentProblem[] };
+
+  constructor(
+    readonly uri: string,
+    readonly version: number,
+    readonly text: string,
+    readonly format: HostFormat,
+  ) {
+    this.document = TextDocument.create(uri, format, version, text);
+  }
+
+  get ruleset(): RulesetModel {
+    return (this.parsed ??= parseRuleset(this.text, this.format));
+  }
+
+  /** A ruleset by its name, by a configured pattern, or by its content. */
+  isRuleset(settings: Settings): boolean {
+    const path = decodeURIComponent(this.uri.replace(/^[a-z]+:\/\//i, ''));
+    if (isRulesetFileName(path)) return true;
+    if (settings.files.some((pattern) => minimatch(path, pattern, { matchBase: !pattern.includes('/'), dot: true }))) return true;
+    return looksLikeRuleset(this.ruleset.root);
+  }
+
+  checkOptions(settings: Settings): RulesetCheckOptions {
+    return {
+      defaultPhase: settings.defaultPhase,
+      knownLists: settings.knownLists.length > 0 ? settings.knownLists : undefined,
+      cache: expressionCache,
+    };
+  }
+
+  /** Every problem of the document, without the hints the settings turn off. */
+  problems(settings: Settings): readonly DocumentProblem[] {
+    const key = JSON.stringify(settings);
+    if (this.problemsFor?.key !== key) {
+      const all = checkRulesetModel(this.ruleset, this.checkOptions(settings));
+      this.problemsFor = { key, problems: all.filter((p) => settings.hints[p.code] !== false) };
+    }
+    return this.problemsFor.problems;
+  }
+
+  /** The check result (AST and problems) of one expression. */
+  check(site: ExpressionSite, settings: Settings): CheckResult {
+    return checkSite(site, this.ruleset, this.checkOptions(settings));
+  }
+
+  /**
+   * The expression the offset is in, and where in the expression's decoded text. The
+   * offsets just inside the quotes count as inside: a cursor at the end of `"ip.src in |"`
+   * is in the expression.
+   */
+  expressionAt(offset: number): { site: ExpressionSite; offset: number } | undefined {
+    for (const site of this.ruleset.expressions) {
+      // The node's range first, so that only the expression under the cursor is decoded.
+      if (offset < site.node.start || offset > site.node.end) continue;
+      const decoded = site.decoded();
+      if (offset < decoded.contentStart || offset > decoded.contentEnd) continue;
+      return { site, offset: offset >= decoded.contentEnd ? decoded.value.length : unmapOffset(decoded, offset) };
+    }
+    return undefined;
+  }
+
+  /** The host node (of the ruleset structure) whose source contains the offset, innermost first. */
+  nodesAt(offset: number): HostNode[] {
+    const path: HostNode[] = [];
+    let node: HostNode | undefined = this.ruleset.root;
+    while (node && offset >= node.start && offset <= node.end) {
+      path.unshift(node);
+      const children: readonly HostNode[] =
+        node.kind === 'object' ? node.properties.flatMap((p) => (p.value ? [p.value] : [])) : node.kind === 'array' ? node.items : [];
+      node = children.find((child) => offset >= child.start && offset <= child.end);
+    }
+    return path;
+  }
+
+  offsetAt(position: Position): number {
+    return this.document.offsetAt(position);
+  }
+
+  positionAt(offset: number): Position {
+    return this.document.positionAt(offset);
+  }
+
+  range(start: number, end: number): Range {
+    return { start: this.positionAt(start), end: this.positionAt(end) };
+  }
+}

@@ -1,0 +1,216 @@
+import {
+  CodeActionKind,
+  createConnection,
+  DocumentDiagnosticReportKind,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CancellationToken,
+  type Connection,
+  type Diagnostic,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { codeActions } from '../features/code-actions';
+import { completion, COMPLETION_TRIGGER_CHARACTERS } from '../features/completion';
+import { diagnostics } from '../features/diagnostics';
+import { hover } from '../features/hover';
+import { DEFAULT_SETTINGS, DocumentModel, formatOfLanguage, readSettings, type Settings } from '../features/model';
+import { semanticTokens, SEMANTIC_TOKENS_LEGEND } from '../features/semantic-tokens';
+import { signatureHelp } from '../features/signature-help';
+import { documentSymbols } from '../features/symbols';
+import { version } from '../version';
+
+/** How long push diagnostics wait for typing to pause. */
+const PUSH_DEBOUNCE_MS = 150;
+/** Diagnostics of a large document are computed in slices of this many ms, yielding between. */
+const SLICE_MS = 8;
+
+export function startServer(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  const models = new Map<string, DocumentModel>();
+  let settings: Settings = DEFAULT_SETTINGS;
+  let pullDiagnostics = false;
+  let configurationRequests = false;
+  const pushTimers = new Map<string, NodeJS.Timeout>();
+
+  const log = (message: string) => connection.console.log(message);
+
+  /** Runs one feature; a failure is logged and the request answered empty, never a crash. */
+  function guard<T>(feature: string, empty: T, run: () => T): T {
+    try {
+      return run();
+    } catch (error) {
+      connection.console.error(`${feature} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return empty;
+    }
+  }
+
+  /** The model of the document's current version: one parse per version, shared by every feature. */
+  function modelOf(uri: string): DocumentModel | undefined {
+    const document = documents.get(uri);
+    if (!document) return undefined;
+    const cached = models.get(uri);
+    if (cached && cached.version === document.version) return cached;
+    const format = formatOfLanguage(document.languageId, uri);
+    if (!format) return undefined;
+    const model = new DocumentModel(uri, document.version, document.getText(), format);
+    models.set(uri, model);
+    return model;
+  }
+
+  /**
+   * Checks every expression of the model in slices, yielding to the event loop between them,
+   * so that typing in a file with thousands of rules is never blocked; stops as soon as the
+   * request is cancelled or the document has moved on. Undefined when it stopped.
+   */
+  async function computeDiagnostics(uri: string, token?: CancellationToken): Promise<Diagnostic[] | undefined> {
+    const model = modelOf(uri);
+    if (!model) return [];
+    if (!model.isRuleset(settings)) return [];
+    const sites = model.ruleset.expressions;
+    let sliceStart = Date.now();
+    for (const site of sites) {
+      model.check(site, settings);
+      if (Date.now() - sliceStart > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (token?.isCancellationRequested || modelOf(uri) !== model) return undefined;
+        sliceStart = Date.now();
+      }
+    }
+    return diagnostics(model, settings);
+  }
+
+  function schedulePush(uri: string): void {
+    clearTimeout(pushTimers.get(uri));
+    pushTimers.set(
+      uri,
+      setTimeout(() => {
+        pushTimers.delete(uri);
+        const version = documents.get(uri)?.version;
+        computeDiagnostics(uri)
+          .then((items) => {
+            if (items && documents.get(uri)?.version === version) connection.sendDiagnostics({ uri, version, diagnostics: items });
+          })
+          .catch((error) => connection.console.error(`diagnostics failed: ${String(error)}`));
+      }, PUSH_DEBOUNCE_MS),
+    );
+  }
+
+  async function refreshSettings(): Promise<void> {
+    if (configurationRequests) {
+      settings = readSettings(await connection.workspace.getConfiguration('rulesets'));
+    }
+    if (pullDiagnostics) connection.languages.diagnostics.refresh();
+    else for (const document of documents.all()) schedulePush(document.uri);
+  }
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const capabilities = params.capabilities;
+    pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
+    configurationRequests = capabilities.workspace?.configuration === true;
+    // Editors without workspace/configuration (or before it answers) pass settings here.
+    const options = params.initializationOptions as { settings?: unknown } | undefined;
+    if (options?.settings) settings = readSettings(options.settings);
+    return {
+      serverInfo: { name: 'rulesets-language-server', version },
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        completionProvider: { triggerCharacters: COMPLETION_TRIGGER_CHARACTERS, resolveProvider: false },
+        hoverProvider: true,
+        signatureHelpProvider: { triggerCharacters: ['(', ','], retriggerCharacters: [' '] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
+        semanticTokensProvider: { legend: SEMANTIC_TOKENS_LEGEND, full: true },
+        documentSymbolProvider: { label: 'Rulesets' },
+        diagnosticProvider: pullDiagnostics ? { identifier: 'rulesets', interFileDependencies: false, workspaceDiagnostics: false } : undefined,
+      },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (configurationRequests) refreshSettings().catch((error) => connection.console.error(`settings: ${String(error)}`));
+    log(`rulesets-language-server ${version}: ${pullDiagnostics ? 'pull' : 'push'} diagnostics`);
+  });
+
+  connection.onDidChangeConfiguration((change) => {
+    // Clients that push settings send them here; the others are asked.
+    const pushed = (change.settings as { rulesets?: unknown } | undefined)?.rulesets;
+    if (!configurationRequests && pushed !== undefined) settings = readSettings(pushed);
+    refreshSettings().catch((error) => connection.console.error(`settings: ${String(error)}`));
+  });
+
+  documents.onDidChangeContent((change) => {
+    if (!pullDiagnostics) schedulePush(change.document.uri);
+  });
+
+  documents.onDidClose((event) => {
+    models.delete(event.document.uri);
+    clearTimeout(pushTimers.get(event.document.uri));
+    if (!pullDiagnostics) connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+  });
+
+  connection.languages.diagnostics.on(async (params, token) => {
+    try {
+      const items = await computeDiagnostics(params.textDocument.uri, token);
+      return { kind: DocumentDiagnosticReportKind.Full, items: items ?? [] };
+    } catch (error) {
+      connection.console.error(`diagnostics failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    }
+  });
+
+  connection.onCompletion((params) =>
+    guard('completion', null, () => {
+      const model = modelOf(params.textDocument.uri);
+      return model ? completion(model, params.position, settings) : null;
+    }),
+  );
+
+  connection.onHover((params) =>
+    guard('hover', null, () => {
+      const model = modelOf(params.textDocument.uri);
+      return model ? hover(model, params.position, settings) : null;
+    }),
+  );
+
+  connection.onSignatureHelp((params) =>
+    guard('signature help', null, () => {
+      const model = modelOf(params.textDocument.uri);
+      return model ? signatureHelp(model, params.position, settings) : null;
+    }),
+  );
+
+  connection.onCodeAction((params) =>
+    guard('code actions', [], () => {
+      const model = modelOf(params.textDocument.uri);
+      return model ? codeActions(model, params.range, params.context, settings) : [];
+    }),
+  );
+
+  connection.languages.semanticTokens.on((params) =>
+    guard('semantic tokens', { data: [] }, () => {
+      const model = modelOf(params.textDocument.uri);
+      return model ? semanticTokens(model, settings) : { data: [] };
+    }),
+  );
+
+  connection.onDocumentSymbol((params) =>
+    guard('document symbols', [], () => {
+      const model = modelOf(params.textDocument.uri);
+      return model ? documentSymbols(model, settings) : [];
+    }),
+  );
+
+  documents.listen(connection);
+  connection.listen();
+}
+
+if (require.main === module) {
+  // `--stdio`, `--node-ipc` and `--socket=N` are read from the command line by createConnection.
+  if (process.argv.includes('--version')) {
+    process.stdout.write(`${version}\n`);
+  } else {
+    startServer(createConnection(ProposedFeatures.all));
+  }
+}
