@@ -102,6 +102,9 @@ export function startServer(connection: Connection): void {
     if (configurationRequests) {
       settings = readSettings(await connection.workspace.getConfiguration('rulesets'));
     }
+    // Settings hold no secrets (credentials live elsewhere), and this line answers most
+    // "why is my setting ignored" questions.
+    log(`settings: ${JSON.stringify(settings)}`);
     if (pullDiagnostics) connection.languages.diagnostics.refresh();
     else for (const document of documents.all()) schedulePush(document.uri);
   }
@@ -110,9 +113,10 @@ export function startServer(connection: Connection): void {
     const capabilities = params.capabilities;
     pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
     configurationRequests = capabilities.workspace?.configuration === true;
-    // Editors without workspace/configuration (or before it answers) pass settings here.
-    const options = params.initializationOptions as { settings?: unknown } | undefined;
-    if (options?.settings) settings = readSettings(options.settings);
+    // Editors that send their server config at start (Helix's `config`) pass it here, in the
+    // shape of the `rulesets` settings section; workspace/configuration, if any, follows.
+    const options = params.initializationOptions as { rulesets?: unknown } | undefined;
+    if (options?.rulesets) settings = readSettings(options.rulesets);
     return {
       serverInfo: { name: 'rulesets-language-server', version },
       capabilities: {

@@ -1,0 +1,77 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { DiagnosticSeverity, DiagnosticTag } from 'vscode-languageserver';
+import { diagnostics } from '../../server/src/features/diagnostics';
+import { readSettings } from '../../server/src/features/model';
+import { modelOf, settings, textOf } from './harness';
+
+const RULESET_YAML = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in {10.0.0.1/8}\n';
+
+describe('diagnostics feature', () => {
+  it('maps severities, codes and ranges, with source `rulesets`', () => {
+    const model = modelOf('{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [{"action": "block", "expression": "tcp.dstprt == 1 and udp.dstport == 70000"}]}', 'json');
+    const found = diagnostics(model, settings());
+    assert.deepEqual(
+      found.map((d) => [d.code, d.severity, textOf(model.text, d.range), d.source]),
+      [
+        ['unknown-field', DiagnosticSeverity.Error, 'tcp.dstprt', 'rulesets'],
+        ['value-out-of-range', DiagnosticSeverity.Warning, '70000', 'rulesets'],
+      ],
+    );
+  });
+
+  it('points a repeated rule at the rule it repeats, and fades it', () => {
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in $svc.vpn\n  - action: block\n    expression: ip.src  in  $svc.vpn\n';
+    const model = modelOf(text, 'yaml');
+    const [repeated] = diagnostics(model, settings());
+    assert.equal(repeated.code, 'duplicate-rule');
+    assert.equal(repeated.severity, DiagnosticSeverity.Warning);
+    assert.deepEqual(repeated.tags, [DiagnosticTag.Unnecessary]);
+    assert.equal(textOf(text, repeated.range), 'ip.src  in  $svc.vpn');
+    assert.equal(repeated.relatedInformation?.length, 1);
+    assert.equal(repeated.relatedInformation![0].location.uri, model.uri);
+    assert.equal(textOf(text, repeated.relatedInformation![0].location.range), 'ip.src in $svc.vpn');
+  });
+
+  it('leaves out the hints the settings turn off', () => {
+    const model = modelOf(RULESET_YAML, 'yaml');
+    assert.deepEqual(diagnostics(model, settings()).map((d) => d.code), ['cidr-host-bits']);
+    assert.deepEqual(diagnostics(model, settings({ hints: { 'cidr-host-bits': false } })), []);
+  });
+
+  it('checks account lists against knownLists when given', () => {
+    const text = RULESET_YAML.replace('ip.src in {10.0.0.1/8}', 'ip.src in $office');
+    assert.deepEqual(diagnostics(modelOf(text, 'yaml'), settings()), []);
+    const found = diagnostics(modelOf(text, 'yaml'), settings({ knownLists: ['offices'] }));
+    assert.deepEqual(found.map((d) => d.code), ['unknown-list']);
+    assert.match(found[0].message, /did you mean `\$offices`/);
+  });
+
+  it('uses defaultPhase for a file without a phase', () => {
+    const text = 'name: x\nkind: root\nrules:\n  - action: block\n    expression: tcp.dstprt == 1\n';
+    const codes = (s: ReturnType<typeof settings>) => diagnostics(modelOf(text, 'yaml'), s).map((d) => d.code);
+    assert.ok(!codes(settings()).includes('unknown-field'), 'no phase: the field table is not complete');
+    assert.ok(codes(settings({ defaultPhase: 'magic_transit' })).includes('unknown-field'));
+  });
+
+  it('treats a file as a ruleset by name, by rulesets.files pattern, or by content', () => {
+    const notByContent = '{"rules": "none here"}';
+    assert.ok(diagnostics(modelOf(notByContent, 'json', 'file:///w/a.ruleset.json'), settings()).length > 0, 'by name');
+    assert.deepEqual(diagnostics(modelOf(notByContent, 'json', 'file:///w/policy/a.json'), settings()), [], 'not a ruleset');
+    const byPattern = settings({ files: ['**/policy/*.json'] });
+    assert.ok(diagnostics(modelOf(notByContent, 'json', 'file:///w/policy/a.json'), byPattern).length > 0, 'by pattern');
+    assert.ok(diagnostics(modelOf(notByContent, 'json', 'file:///w/other/a.json'), settings({ files: ['a.json'] })).length > 0, 'a bare name matches in any folder');
+    const byContent = '{"phase": "magic_transit", "rules": [{"action": "block", "expression": "tcp.dstprt == 1"}]}';
+    assert.ok(diagnostics(modelOf(byContent, 'json', 'file:///w/anything.json'), settings()).length > 0, 'by content');
+  });
+
+  it('reads settings defensively', () => {
+    assert.deepEqual(readSettings(undefined), { files: [], knownLists: [], defaultPhase: undefined, hints: {} });
+    assert.deepEqual(readSettings({ files: ['x', 3], knownLists: ['$a', 'b', null], defaultPhase: '', hints: { 'cidr-host-bits': false, other: 'yes' } }), {
+      files: ['x'],
+      knownLists: ['a', 'b'],
+      defaultPhase: undefined,
+      hints: { 'cidr-host-bits': false },
+    });
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * A minimal LSP client for tests and the benchmark: starts the bundled server as a child
+ * process over stdio and speaks JSON-RPC to it with the protocol library.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import {
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ClientCapabilities,
+  type Diagnostic,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+  type TextDocumentContentChangeEvent,
+} from 'vscode-languageserver-protocol/node';
+
+export const ROOT = resolve(__dirname, '..', '..');
+export const SERVER = join(ROOT, 'dist', 'server.js');
+
+export interface TestClient {
+  readonly connection: ProtocolConnection;
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly stderr: () => string;
+  /** Every log message the server sent (window/logMessage). */
+  readonly logs: string[];
+  /** Resolves with the next diagnostics published for `uri` (optionally for a version). */
+  nextDiagnostics(uri: string, version?: number): Promise<PublishDiagnosticsParams>;
+  open(uri: string, languageId: string, text: string, version?: number): void;
+  change(uri: string, version: number, changes: TextDocumentContentChangeEvent[]): void;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Advertise pull diagnostics (textDocument/diagnostic). */
+  readonly pull?: boolean;
+  /** Settings answered to workspace/configuration (section `rulesets`). */
+  readonly settings?: unknown;
+  /** Do not advertise workspace/configuration (as editors that cannot answer it). */
+  readonly noConfiguration?: boolean;
+  readonly initializationOptions?: unknown;
+}
+
+export async function startClient(options: StartOptions = {}): Promise<TestClient> {
+  const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const waiting: { uri: string; version?: number; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
+  const logs: string[] = [];
+  connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+    const index = waiting.findIndex((w) => w.uri === params.uri && (w.version === undefined || w.version === params.version));
+    if (index >= 0) waiting.splice(index, 1)[0].resolve(params);
+  });
+  connection.onNotification('window/logMessage', (params: { message: string }) => logs.push(params.message));
+  connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
+    params.items.map((item) => (item.section === 'rulesets' ? (options.settings ?? {}) : null)),
+  );
+  connection.onRequest('workspace/diagnostic/refresh', () => null);
+  connection.listen();
+
+  const capabilities: ClientCapabilities = {
+    workspace: { configuration: !options.noConfiguration, diagnostics: { refreshSupport: true } },
+    textDocument: {
+      synchronization: { dynamicRegistration: false },
+      completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
+      hover: { contentFormat: ['markdown', 'plaintext'] },
+      codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'refactor.rewrite'] } } },
+      publishDiagnostics: { relatedInformation: true, versionSupport: true },
+      ...(options.pull ? { diagnostic: { dynamicRegistration: false } } : {}),
+    },
+  };
+  await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: null,
+    capabilities,
+    workspaceFolders: null,
+    initializationOptions: options.initializationOptions,
+  });
+  await connection.sendNotification(InitializedNotification.type, {});
+
+  return {
+    connection,
+    child,
+    stderr: () => stderr,
+    logs,
+    nextDiagnostics: (uri, version) => new Promise((resolve) => waiting.push({ uri, version, resolve })),
+    open: (uri, languageId, text, version = 1) => {
+      void connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } });
+    },
+    change: (uri, version, changes) => {
+      void connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: changes });
+    },
+    stop: async () => {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      await connection.sendRequest(ShutdownRequest.type);
+      await connection.sendNotification(ExitNotification.type);
+      await exited;
+      connection.dispose();
+    },
+  };
+}
+
+export function codesOf(diagnostics: readonly Pick<Diagnostic, 'code'>[]): string[] {
+  return diagnostics.map((d) => String(d.code));
+}

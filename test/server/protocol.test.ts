@@ -1,0 +1,221 @@
+/**
+ * The bundled server, started as a child process and spoken to over stdio, as any editor
+ * would: initialize, open, change, diagnostics (pushed and pulled), completion, hover,
+ * code actions, shutdown.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CodeActionRequest,
+  CompletionRequest,
+  DocumentDiagnosticRequest,
+  DocumentSymbolRequest,
+  HoverRequest,
+  SemanticTokensRequest,
+  SignatureHelpRequest,
+  type CodeAction,
+  type CompletionItem,
+  type CompletionList,
+  type FullDocumentDiagnosticReport,
+  type MarkupContent,
+} from 'vscode-languageserver-protocol/node';
+import { checkRuleset, toPositions } from '../../server/src/documents/ruleset';
+import { applyEdits } from '../features/harness';
+import { codesOf, ROOT, startClient, type TestClient } from './lsp-client';
+
+const MISTAKES_PATH = join(ROOT, 'examples', 'mistakes.ruleset.yaml');
+const MISTAKES = readFileSync(MISTAKES_PATH, 'utf8');
+const MISTAKES_URI = 'file:///work/examples/mistakes.ruleset.yaml';
+
+before(() => {
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
+});
+
+/** The position of the first occurrence of `needle` in `text`, plus `delta` characters. */
+function positionOf(text: string, needle: string, delta = 0) {
+  const offset = text.indexOf(needle);
+  assert.ok(offset >= 0, `${needle} is in the text`);
+  const before = text.slice(0, offset + delta);
+  const line = before.split('\n').length - 1;
+  return { line, character: before.length - before.lastIndexOf('\n') - 1 };
+}
+
+describe('server over stdio, push diagnostics', () => {
+  let client: TestClient;
+  before(async () => {
+    client = await startClient();
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  it('publishes the same diagnostics as rulesets check for an opened file', async () => {
+    const published = client.nextDiagnostics(MISTAKES_URI, 1);
+    client.open(MISTAKES_URI, 'yaml', MISTAKES);
+    const { diagnostics } = await published;
+    const expected = toPositions(MISTAKES, checkRuleset(MISTAKES, 'yaml'));
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.range, d.message]),
+      expected.map((p) => [p.code, p.range, p.message]),
+    );
+    assert.ok(diagnostics.every((d) => d.source === 'rulesets'));
+    assert.ok(codesOf(diagnostics).includes('unknown-field'));
+  });
+
+  it('re-publishes after an incremental change, for the new version', async () => {
+    const published = client.nextDiagnostics(MISTAKES_URI, 2);
+    const start = positionOf(MISTAKES, 'tcp.dstprt');
+    client.change(MISTAKES_URI, 2, [{ range: { start, end: { line: start.line, character: start.character + 'tcp.dstprt'.length } }, text: 'tcp.dstport' }]);
+    const { diagnostics, version } = await published;
+    assert.equal(version, 2);
+    assert.ok(!codesOf(diagnostics).includes('unknown-field'), 'the fixed field is no longer reported');
+    assert.ok(codesOf(diagnostics).includes('comma-in-set'), 'the other mistakes still are');
+  });
+
+  it('publishes nothing for a JSON file that is not a ruleset', async () => {
+    const uri = 'file:///work/package.json';
+    const published = client.nextDiagnostics(uri, 1);
+    client.open(uri, 'json', '{"name": "x", "version": "1.0.0", "rules": "not rules"}');
+    assert.deepEqual((await published).diagnostics, []);
+  });
+
+  it('completes, hovers, and offers quick fixes that clean the document', async () => {
+    const uri = 'file:///work/live.ruleset.json';
+    const text = '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [\n  {"action": "block", "expression": "ip.src in "},\n  {"action": "block", "expression": "ip.src.country in {\\"BR\\", \\"br\\"}"}\n]}\n';
+    const published = client.nextDiagnostics(uri, 1);
+    client.open(uri, 'json', text);
+    const { diagnostics } = await published;
+
+    const completion = (await client.connection.sendRequest(CompletionRequest.type, {
+      textDocument: { uri },
+      position: positionOf(text, 'ip.src in "', 'ip.src in '.length),
+    })) as CompletionList | CompletionItem[] | null;
+    const items = Array.isArray(completion) ? completion : (completion?.items ?? []);
+    assert.ok(items.some((i) => i.label === '$svc.anonymizer'), 'lists are offered after `in`');
+
+    const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: positionOf(text, '\\"BR\\"', 3) });
+    assert.match((hover?.contents as MarkupContent).value, /Brazil/);
+
+    const comma = diagnostics.find((d) => d.code === 'comma-in-set');
+    assert.ok(comma, 'the comma is reported');
+    const actions = (await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: comma.range,
+      context: { diagnostics: [comma] },
+    })) as CodeAction[];
+    const fix = actions.find((a) => a.kind === 'quickfix' && a.diagnostics?.some((d) => d.code === 'comma-in-set'));
+    assert.ok(fix?.edit?.changes?.[uri], 'a quick fix with edits');
+    const fixed = applyEdits(text, fix.edit.changes[uri]);
+    assert.ok(!codesOf(toPositions(fixed, checkRuleset(fixed, 'json'))).includes('comma-in-set'));
+  });
+
+  it('answers the other features without error', async () => {
+    const uri = 'file:///work/features.ruleset.json';
+    const text = '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [{"action": "block", "description": "udp", "expression": "bit_slice(udp, 64, 72) == 0x45"}]}';
+    const published = client.nextDiagnostics(uri, 1);
+    client.open(uri, 'json', text);
+    await published;
+    const signature = await client.connection.sendRequest(SignatureHelpRequest.type, { textDocument: { uri }, position: positionOf(text, 'udp, 64', 'udp, '.length) });
+    assert.equal(signature?.activeParameter ?? signature?.signatures[0]?.activeParameter, 1);
+    const tokens = await client.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } });
+    assert.ok(tokens && tokens.data.length > 0 && tokens.data.length % 5 === 0);
+    const symbols = await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
+    assert.equal(symbols?.length, 1);
+  });
+
+  it('survives requests about nothing and positions past the end', async () => {
+    const nowhere = { textDocument: { uri: 'file:///work/never-opened.ruleset.json' }, position: { line: 0, character: 0 } };
+    assert.equal(await client.connection.sendRequest(HoverRequest.type, nowhere), null);
+    const far = { textDocument: { uri: MISTAKES_URI }, position: { line: 100_000, character: 100_000 } };
+    await client.connection.sendRequest(CompletionRequest.type, far);
+    await client.connection.sendRequest(HoverRequest.type, far);
+    // Still serving.
+    const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: MISTAKES_URI }, position: positionOf(MISTAKES, 'ip.src in 10', 1) });
+    assert.ok(hover, 'a hover on a field');
+  });
+
+  it('checks binary junk and deeply nested documents without dying', async () => {
+    const junk = 'file:///work/junk.ruleset.json';
+    const junkPublished = client.nextDiagnostics(junk, 1);
+    client.open(junk, 'json', '\u0000\u0001{"rules": [[[[' + '['.repeat(20_000) + '\uFFFF');
+    assert.ok((await junkPublished).diagnostics.length > 0);
+    const deep = 'file:///work/deep.ruleset.yaml';
+    const deepPublished = client.nextDiagnostics(deep, 1);
+    client.open(deep, 'yaml', `name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ${'('.repeat(50_000)}sip${')'.repeat(50_000)}\n`);
+    assert.ok(codesOf((await deepPublished).diagnostics).includes('nesting-too-deep'));
+  });
+});
+
+describe('server over stdio, pull diagnostics and settings', () => {
+  let client: TestClient;
+  before(async () => {
+    client = await startClient({ pull: true, settings: { knownLists: ['office_networks'], hints: { 'cidr-host-bits': false } } });
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  async function pull(uri: string): Promise<FullDocumentDiagnosticReport> {
+    return (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
+  }
+
+  it('answers textDocument/diagnostic, and again after a change', async () => {
+    client.open(MISTAKES_URI, 'yaml', MISTAKES);
+    const first = await pull(MISTAKES_URI);
+    assert.equal(first.kind, 'full');
+    assert.ok(codesOf(first.items).includes('unknown-field'));
+    const start = positionOf(MISTAKES, 'tcp.dstprt');
+    client.change(MISTAKES_URI, 2, [{ range: { start, end: { line: start.line, character: start.character + 10 } }, text: 'tcp.dstport' }]);
+    const second = await pull(MISTAKES_URI);
+    assert.ok(!codesOf(second.items).includes('unknown-field'));
+  });
+
+  it('takes knownLists and hints from workspace/configuration', async () => {
+    const uri = 'file:///work/lists.ruleset.yaml';
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in $office_netwroks or ip.src in {10.0.0.1/8}\n';
+    client.open(uri, 'yaml', text);
+    // The configuration is asked for after initialization; pull until it has arrived.
+    let report = await pull(uri);
+    for (let i = 0; i < 50 && !codesOf(report.items).includes('unknown-list'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      report = await pull(uri);
+    }
+    const unknown = report.items.find((d) => d.code === 'unknown-list');
+    assert.ok(unknown, 'an account list that is not in knownLists is reported');
+    assert.match(unknown.message, /office_networks/);
+    assert.ok(!codesOf(report.items).includes('cidr-host-bits'), 'a hint turned off is not shown');
+  });
+});
+
+describe('server over stdio, settings in initializationOptions', () => {
+  it('reads the rulesets section from initializationOptions when the editor cannot be asked', async () => {
+    const client = await startClient({ noConfiguration: true, initializationOptions: { rulesets: { knownLists: ['office_networks'] } } });
+    try {
+      const uri = 'file:///work/init.ruleset.yaml';
+      const published = client.nextDiagnostics(uri, 1);
+      client.open(uri, 'yaml', 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in $office_netwroks\n');
+      const unknown = (await published).diagnostics.find((d) => d.code === 'unknown-list');
+      assert.match(unknown?.message ?? '', /did you mean `\$office_networks`/);
+    } finally {
+      await client.stop();
+    }
+  });
+});
+
+describe('server process', () => {
+  it('exits cleanly on shutdown and exit', async () => {
+    const client = await startClient();
+    const exit = new Promise<number | null>((resolve) => client.child.once('exit', (code) => resolve(code)));
+    await client.stop();
+    assert.equal(await exit, 0);
+    assert.equal(client.stderr(), '');
+  });
+
+  it('prints its version', () => {
+    const out = execFileSync(process.execPath, [join(ROOT, 'dist', 'server.js'), '--version'], { encoding: 'utf8' });
+    assert.equal(out.trim(), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  });
+});
