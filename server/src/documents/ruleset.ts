@@ -115,22 +115,47 @@ export function parseRuleset(text: string, format: HostFormat): RulesetModel {
  * not change is not parsed again (re-checking a file after one edit costs one expression).
  */
 export class ExpressionCache {
-  private readonly entries = new Map<string, CheckResult>();
+  // Options first, then the text itself as the key: no key string is built per lookup, and
+  // V8 hashes each text once.
+  private readonly byOptions = new Map<string, Map<string, CheckResult>>();
+  private readonly normalized = new Map<string, string>();
+  private entries = 0;
 
   constructor(private readonly capacity = 50_000) {}
 
   check(text: string, options: CheckOptions): CheckResult {
-    const key = `${options.phase ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}\u0000${text}`;
-    const cached = this.entries.get(key);
+    const optionsKey = `${options.phase ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}`;
+    let results = this.byOptions.get(optionsKey);
+    if (!results) this.byOptions.set(optionsKey, (results = new Map()));
+    const cached = results.get(text);
     if (cached) return cached;
+    if (this.entries >= this.capacity) this.clear();
     const result = checkExpression(text, options);
-    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, result);
+    results.set(text, result);
+    this.entries++;
     return result;
   }
 
+  /** The text with runs of whitespace made one space: what two rules are compared by. */
+  normalize(text: string): string {
+    let result = this.normalized.get(text);
+    if (result === undefined) {
+      result = text.trim().replace(/\s+/g, ' ');
+      if (this.normalized.size >= this.capacity) this.normalized.clear();
+      this.normalized.set(text, result);
+    }
+    return result;
+  }
+
+  private clear(): void {
+    // Dropping everything at once is simpler than LRU order, and at this size it happens
+    // only in a long session that has seen tens of thousands of distinct expressions.
+    this.byOptions.clear();
+    this.entries = 0;
+  }
+
   get size(): number {
-    return this.entries.size;
+    return this.entries;
   }
 }
 
@@ -165,7 +190,7 @@ export function checkRulesetModel(model: RulesetModel, options: RulesetCheckOpti
   for (const site of model.expressions) {
     for (const p of checkSite(site, model, options).problems) problems.push(mapExpressionProblem(site, p));
   }
-  checkRepeatedRules(model, problems);
+  checkRepeatedRules(model, options.cache ?? defaultCache, problems);
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   return problems;
 }
@@ -187,11 +212,14 @@ export function expressionEdit(site: ExpressionSite, span: { start: number; end:
  * A rule whose action and expression repeat an earlier rule's can never decide anything the
  * earlier one did not: it is dead weight, or a copy that was meant to be edited.
  */
-function checkRepeatedRules(model: RulesetModel, problems: DocumentProblem[]): void {
-  const first = new Map<string, ExpressionSite>();
+function checkRepeatedRules(model: RulesetModel, cache: ExpressionCache, problems: DocumentProblem[]): void {
+  const firstByAction = new Map<string, Map<string, ExpressionSite>>();
   for (const site of model.expressions) {
     const action = property(model.rules[site.ruleIndex], 'action')?.value;
-    const key = `${action?.kind === 'string' ? action.value : ''}\u0000${site.text.trim().replace(/\s+/g, ' ')}`;
+    const actionName = action?.kind === 'string' ? String(action.value) : '';
+    let first = firstByAction.get(actionName);
+    if (!first) firstByAction.set(actionName, (first = new Map()));
+    const key = cache.normalize(site.text);
     const earlier = first.get(key);
     if (!earlier) {
       first.set(key, site);

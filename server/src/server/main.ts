@@ -21,6 +21,7 @@ import { semanticTokens, SEMANTIC_TOKENS_LEGEND } from '../features/semantic-tok
 import { signatureHelp } from '../features/signature-help';
 import { documentSymbols } from '../features/symbols';
 import { version } from '../version';
+import { runInIdleTime, warmUpSteps } from './warm-up';
 
 /** How long push diagnostics wait for typing to pause. */
 const PUSH_DEBOUNCE_MS = 150;
@@ -133,6 +134,7 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(() => {
+    runInIdleTime(warmUpSteps(), (error) => connection.console.error(`warm-up failed: ${String(error)}`));
     if (configurationRequests) refreshSettings().catch((error) => connection.console.error(`settings: ${String(error)}`));
     log(`rulesets-language-server ${version}: ${pullDiagnostics ? 'pull' : 'push'} diagnostics`);
   });

@@ -1,0 +1,130 @@
+/**
+ * Language server latencies, measured as an editor sees them: the bundled server in its own
+ * process, spoken to over stdio, with a 1,000-rule ruleset open. Each latency is printed
+ * beside the round trip of a request the server answers without work (the baseline), so
+ * the cost of the protocol and of this machine can be told from the server's own.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CompletionRequest, DocumentDiagnosticRequest, HoverRequest } from 'vscode-languageserver-protocol/node';
+import { ROOT, startClient, type TestClient } from '../test/server/lsp-client';
+
+execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
+
+const RULES = 1000;
+const SAMPLES = 200;
+
+function ruleExpression(i: number): string {
+  return `ip.src in {192.0.2.${i % 256} 198.51.100.0/24} and tcp.dstport in {${1 + (i % 60000)} 443} and not ip.src.country in {"BR" "CN"}`;
+}
+
+function rulesetText(): string {
+  const rules = Array.from({ length: RULES }, (_, i) => `    {"action": "block", "description": "rule ${i}", "expression": ${JSON.stringify(ruleExpression(i))}}`);
+  return `{\n  "name": "bench",\n  "kind": "root",\n  "phase": "magic_transit",\n  "rules": [\n${rules.join(',\n')}\n  ]\n}\n`;
+}
+
+const TEXT = rulesetText();
+const URI = 'file:///bench/large.ruleset.json';
+const URI_2 = 'file:///bench/other.ruleset.json';
+const LINE_OF_RULE = (i: number) => 5 + i;
+const RULE_PREFIX = `    {"action": "block", "description": "rule `;
+
+/** Where in rule `i`'s line the expression starts. */
+function expressionColumn(i: number): number {
+  return `${RULE_PREFIX}${i}", "expression": "`.length;
+}
+
+async function time(run: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await run();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+function stats(values: number[]): { p50: number; p95: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] };
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+const rows: string[][] = [];
+const fmt = (s: { p50: number; p95: number; max: number }) => `${s.p50.toFixed(1)} / ${s.p95.toFixed(1)} / ${s.max.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const startedAt = process.hrtime.bigint();
+  const client: TestClient = await startClient({ pull: true });
+  const startup = Number(process.hrtime.bigint() - startedAt) / 1e6;
+  const pull = () => client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: URI } });
+
+  // Baseline: a request the server answers at once (hover in a document it does not have).
+  const noop = () => client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: 'file:///bench/none.json' }, position: { line: 0, character: 0 } });
+  for (let i = 0; i < 20; i++) await noop();
+  const baseline: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) baseline.push(await time(noop));
+  const base = stats(baseline);
+
+  // The editor opens the file that started the server at once: the server is still cold.
+  const openAtStart = await time(async () => {
+    client.open(URI, 'json', TEXT);
+    await pull();
+  });
+  rows.push(['server start to initialized', `${startup.toFixed(1)} ms`, '', '']);
+  rows.push(['open of a 1,000-rule file at server start → first diagnostics', `${openAtStart.toFixed(1)} ms`, `${base.p50.toFixed(1)} ms (no-op round trip)`, '≤ 250 ms']);
+  // Another 1,000-rule file (different expressions, nothing cached) once the server is idle.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const other = TEXT.replace(/192\.0\.2\./g, '203.0.113.');
+  const openLater = await time(async () => {
+    client.open(URI_2, 'json', other);
+    await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: URI_2 } });
+  });
+  rows.push(['open of another 1,000-rule file → first diagnostics', `${openLater.toFixed(1)} ms`, `${base.p50.toFixed(1)} ms (no-op round trip)`, '≤ 250 ms']);
+
+  // didChange of one expression (a new port each time) to its diagnostics.
+  const changes: number[] = [];
+  for (let k = 0; k < SAMPLES; k++) {
+    const rule = (k * 37) % RULES;
+    const column = expressionColumn(rule) + 'ip.src in {192.0.2.'.length;
+    const octet = String(rule % 256);
+    const version = k + 2;
+    changes.push(
+      await time(async () => {
+        client.change(URI, version, [
+          { range: { start: { line: LINE_OF_RULE(rule), character: column }, end: { line: LINE_OF_RULE(rule), character: column + octet.length } }, text: String((k * 7) % 256) },
+        ]);
+        await pull();
+      }),
+    );
+  }
+  rows.push(['didChange of one expression → its diagnostics (pull)', fmt(stats(changes)), fmt(base), 'p95 ≤ 20 ms']);
+
+  const completions: number[] = [];
+  const hovers: number[] = [];
+  for (let k = 0; k < SAMPLES; k++) {
+    const rule = (k * 53) % RULES;
+    const line = LINE_OF_RULE(rule);
+    const afterIn = expressionColumn(rule) + 'ip.src in '.length;
+    completions.push(await time(() => client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: URI }, position: { line, character: afterIn } })));
+    hovers.push(await time(() => client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: { line, character: expressionColumn(rule) + 2 } })));
+  }
+  rows.push(['completion in a 1,000-rule file', fmt(stats(completions)), fmt(base), 'p95 ≤ 10 ms']);
+  rows.push(['hover in a 1,000-rule file', fmt(stats(hovers)), fmt(base), 'p95 ≤ 10 ms']);
+  rows.push(['server memory (RSS) with the file open', `${rssMiB(client.child.pid!).toFixed(0)} MiB`, `${rssMiB(process.pid).toFixed(0)} MiB (this bench process)`, '']);
+  await client.stop();
+
+  const header = ['language server (p50 / p95 / max)', 'result', 'baseline (same run)', 'target'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows) console.log(line(r));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
