@@ -75,3 +75,15 @@ describe('diagnostics feature', () => {
     });
   });
 });
+
+describe('DocumentModel.expressionAt', () => {
+  it('ends a block scalar expression at its last character, not at the next line', () => {
+    for (const indicator of ['|', '>', '|-', '>+']) {
+      const text = `name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ${indicator}\n      ip.src in $svc.vpn\n    description: after\n`;
+      const model = modelOf(text, 'yaml');
+      const lastChar = text.indexOf('$svc.vpn') + '$svc.vpn'.length;
+      assert.equal(model.expressionAt(lastChar)?.offset, 'ip.src in $svc.vpn'.length, `${indicator}: the end of the content is in the expression`);
+      assert.equal(model.expressionAt(text.indexOf('    description')), undefined, `${indicator}: the next line is not`);
+    }
+  });
+});

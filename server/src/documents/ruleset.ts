@@ -44,6 +44,11 @@ export interface ExpressionSite {
   /** The expression as the service receives it (escapes and YAML quoting undone). */
   readonly text: string;
   /**
+   * The string is inside a YAML flow collection (`- {action: block, expression: …}`), where
+   * a plain scalar cannot hold `{`, `}`, `[`, `]` or `,`.
+   */
+  readonly inFlow?: boolean;
+  /**
    * The text with its offset map into the document, built on first use: most expressions
    * have no problems, and a re-check after one edit should cost about one expression.
    */
@@ -97,6 +102,7 @@ export function parseRuleset(text: string, format: HostFormat): RulesetModel {
       ruleIndex,
       node,
       text: String(node.value),
+      inFlow: format === 'yaml' && rule.kind === 'object' && !rule.block,
       decoded: () => (decoded ??= node.decode?.() ?? coarseDecodedString(String(node.value), node.start, node.end)),
     });
   });
@@ -205,7 +211,46 @@ function mapExpressionProblem(site: ExpressionSite, p: CheckResult['problems'][n
 
 /** An edit of the expression (decoded offsets, plain text) as an edit of the document. */
 export function expressionEdit(site: ExpressionSite, span: { start: number; end: number }, newText: string): DocumentEdit {
-  return { ...mapRange(site.decoded(), span.start, span.end), newText: encodeForScalar(site.node.style, newText) };
+  if (site.node.style === 'plain') {
+    // Text that a plain YAML scalar cannot hold (a `{…}` set inside a flow mapping, say)
+    // would break the document: the whole scalar is rewritten double-quoted instead.
+    const value = site.text.slice(0, span.start) + newText + site.text.slice(span.end);
+    if (!fitsPlainScalar(value, site.inFlow === true)) return { start: site.node.start, end: site.node.end, newText: JSON.stringify(value) };
+  }
+  return { ...expressionRange(site, span), newText: encodeForScalar(site.node.style, newText) };
+}
+
+/**
+ * Whether `value` reads back as itself written as a plain YAML scalar on one line: no
+ * indicator first, no `: ` or ` #`, no surrounding whitespace (it would be trimmed), no line
+ * break, and in a flow collection none of `{}[],`.
+ */
+function fitsPlainScalar(value: string, inFlow: boolean): boolean {
+  if (value === '' || value !== value.trim() || /[\n\r]/.test(value)) return false;
+  if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(value)) return false;
+  if (/:(?: |$)| #/.test(value)) return false;
+  return !(inFlow && /[{}[\],]/.test(value));
+}
+
+/**
+ * Where an expression's own text ends. In a YAML block scalar (`|`, `>`) the value's final
+ * line breaks are chomping's business and map past the scalar's last line break, to the
+ * start of the next line, which is not in the expression: text inserted there would land at
+ * column 0 and break the YAML, and a cursor there is on the next key.
+ */
+export function contentExtent(site: ExpressionSite): { length: number; end: number } {
+  const decoded = site.decoded();
+  let length = decoded.value.length;
+  if (site.node.style !== 'block-literal' && site.node.style !== 'block-folded') return { length, end: decoded.contentEnd };
+  while (length > 0 && decoded.value[length - 1] === '\n') length--;
+  return { length, end: length > 0 ? decoded.ends[length - 1] : decoded.contentStart };
+}
+
+/** The document range of a span of the expression; edits never reach past its own text. */
+function expressionRange(site: ExpressionSite, span: { start: number; end: number }): { start: number; end: number } {
+  const { length, end } = contentExtent(site);
+  if (span.start >= length) return { start: end, end };
+  return mapRange(site.decoded(), span.start, Math.min(span.end, length));
 }
 
 /**

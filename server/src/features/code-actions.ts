@@ -1,6 +1,140 @@
-import type { CodeAction, CodeActionContext, Range } from 'vscode-languageserver';
+/**
+ * Code actions: the quick fixes that come with problems, "fix all" for a kind of problem
+ * whose fix is unambiguous, and "Format expression".
+ *
+ * Every edit is a document edit made by the ruleset layer (DocumentProblem.fixes, or
+ * `expressionEdit` for formatting), so text that lands inside a JSON or YAML string is
+ * already escaped for that string.
+ */
+import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
+import { expressionEdit, type DocumentEdit, type DocumentProblem } from '../documents/ruleset';
+import { formatExpression } from '../language/format';
+import { DIAGNOSTIC_SOURCE, toDiagnostic } from './diagnostics';
 import type { DocumentModel, Settings } from './model';
 
-export function codeActions(_model: DocumentModel, _range: Range, _context: CodeActionContext, _settings: Settings): CodeAction[] {
-  return []; // being written
+export const FORMAT_EXPRESSION_TITLE = 'Format expression';
+
+export function codeActions(model: DocumentModel, range: Range, context: CodeActionContext, settings: Settings): CodeAction[] {
+  if (!model.isRuleset(settings)) return [];
+  const start = model.offsetAt(range.start);
+  const end = model.offsetAt(range.end);
+  const actions: CodeAction[] = [];
+  if (wanted(context, CodeActionKind.QuickFix)) actions.push(...quickFixes(model, start, end, context, settings));
+  if (wanted(context, CodeActionKind.RefactorRewrite)) {
+    const format = formatAction(model, start, end);
+    if (format) actions.push(format);
+  }
+  return actions;
+}
+
+/** Whether the client asked for this kind: no `only`, or an `only` entry that is the kind or a parent of it. */
+function wanted(context: CodeActionContext, kind: string): boolean {
+  const only = context.only;
+  if (!only || only.length === 0) return true;
+  return only.some((k) => k === kind || kind.startsWith(`${k}.`));
+}
+
+// ---------------------------------------------------------------- quick fixes
+
+/**
+ * The fixes of every problem the client names in `context.diagnostics` or that overlaps the
+ * range (a client may send no diagnostics, or stale ones), best fix first and preferred.
+ */
+function quickFixes(model: DocumentModel, start: number, end: number, context: CodeActionContext, settings: Settings): CodeAction[] {
+  const problems = model.problems(settings);
+  const actions: CodeAction[] = [];
+  const offered: DocumentProblem[] = [];
+  for (const problem of problems) {
+    if (!problem.fixes || problem.fixes.length === 0) continue;
+    const range = model.range(problem.start, problem.end);
+    const named = context.diagnostics.find((d) => isDiagnosticOf(d, problem, range));
+    if (!named && !(problem.start <= end && start <= problem.end)) continue;
+    const diagnostic = named ?? toDiagnostic(model, problem);
+    offered.push(problem);
+    problem.fixes.forEach((fix, i) => {
+      const action: CodeAction = { title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: workspaceEdit(model, fix.edits) };
+      if (i === 0) action.isPreferred = true;
+      actions.push(action);
+    });
+  }
+  actions.push(...fixAllActions(model, problems, offered));
+  return actions;
+}
+
+function isDiagnosticOf(diagnostic: Diagnostic, problem: DocumentProblem, range: Range): boolean {
+  return (
+    diagnostic.code === problem.code &&
+    (diagnostic.source === undefined || diagnostic.source === DIAGNOSTIC_SOURCE) &&
+    diagnostic.range.start.line === range.start.line &&
+    diagnostic.range.start.character === range.start.character &&
+    diagnostic.range.end.line === range.end.line &&
+    diagnostic.range.end.character === range.end.character
+  );
+}
+
+/**
+ * "Fix all" for each code among the offered problems, when the file has two or more problems
+ * of that code with exactly one fix each: a problem with several fixes (three fields that
+ * an unknown one might have meant) needs a person to choose. Fixes whose edits would clash
+ * with an earlier one are left for another round.
+ */
+function fixAllActions(model: DocumentModel, problems: readonly DocumentProblem[], offered: readonly DocumentProblem[]): CodeAction[] {
+  const codes = [...new Set(offered.filter((p) => p.fixes?.length === 1).map((p) => p.code))];
+  const actions: CodeAction[] = [];
+  for (const code of codes) {
+    const edits: DocumentEdit[] = [];
+    const fixed: DocumentProblem[] = [];
+    for (const problem of problems) {
+      if (problem.code !== code || problem.fixes?.length !== 1) continue;
+      const fixEdits = problem.fixes[0].edits;
+      if (fixEdits.some((e) => edits.some((taken) => clash(e, taken)))) continue;
+      edits.push(...fixEdits);
+      fixed.push(problem);
+    }
+    if (fixed.length < 2) continue;
+    actions.push({
+      title: `Fix all ${fixed.length} ${code} problems in this file`,
+      kind: CodeActionKind.QuickFix,
+      diagnostics: fixed.map((p) => toDiagnostic(model, p)),
+      edit: workspaceEdit(model, edits),
+    });
+  }
+  return actions;
+}
+
+/** Edits that overlap, or that both start at one offset (their order would be unclear). */
+function clash(a: DocumentEdit, b: DocumentEdit): boolean {
+  return (a.start < b.end && b.start < a.end) || a.start === b.start;
+}
+
+function workspaceEdit(model: DocumentModel, edits: readonly DocumentEdit[]): WorkspaceEdit {
+  const textEdits: TextEdit[] = edits.map((e) => ({ range: model.range(e.start, e.end), newText: e.newText }));
+  return { changes: { [model.uri]: textEdits } };
+}
+
+// ---------------------------------------------------------------- formatting
+
+/**
+ * "Format expression" for the expression at the start of the range (or else at its end),
+ * when it parses without errors and is not already in canonical form (see language/format.ts).
+ *
+ * In a quoted string (JSON, YAML '…' or "…") the whole value is replaced, so whitespace
+ * around the expression goes too. In a plain or block YAML scalar only the expression proper
+ * is: around it is YAML's own layout (the final line break of a `|` block, say).
+ */
+function formatAction(model: DocumentModel, start: number, end: number): CodeAction | undefined {
+  const here = model.expressionAt(start) ?? model.expressionAt(end);
+  if (!here) return undefined;
+  const { site } = here;
+  const result = formatExpression(site.text);
+  if (!result) return undefined;
+  const style = site.node.style;
+  const quoted = style === 'json' || style === 'double-quoted' || style === 'single-quoted';
+  const span = quoted ? { start: 0, end: site.text.length } : result.span;
+  if (site.text.slice(span.start, span.end) === result.text) return undefined;
+  return {
+    title: FORMAT_EXPRESSION_TITLE,
+    kind: CodeActionKind.RefactorRewrite,
+    edit: workspaceEdit(model, [expressionEdit(site, span, result.text)]),
+  };
 }

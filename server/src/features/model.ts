@@ -7,6 +7,7 @@ import { unmapOffset } from '../documents/offset-map';
 import {
   checkRulesetModel,
   checkSite,
+  contentExtent,
   ExpressionCache,
   isRulesetFileName,
   looksLikeRuleset,
@@ -119,8 +120,9 @@ export class DocumentModel {
       // The node's range first, so that only the expression under the cursor is decoded.
       if (offset < site.node.start || offset > site.node.end) continue;
       const decoded = site.decoded();
-      if (offset < decoded.contentStart || offset > decoded.contentEnd) continue;
-      return { site, offset: offset >= decoded.contentEnd ? decoded.value.length : unmapOffset(decoded, offset) };
+      const { length, end } = contentExtent(site);
+      if (offset < decoded.contentStart || offset > end) continue;
+      return { site, offset: offset >= end ? length : unmapOffset(decoded, offset) };
     }
     return undefined;
   }

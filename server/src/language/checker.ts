@@ -34,7 +34,8 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
   return parsed.ast ? { ast: parsed.ast, problems } : { problems };
 }
 
-const OPERATORS_BY_TYPE: Record<FieldType, readonly ComparisonOperator[]> = {
+/** The comparison operators each type of left side allows (hover and completion show them too). */
+export const OPERATORS_BY_TYPE: Record<FieldType, readonly ComparisonOperator[]> = {
   Integer: ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'in', 'bitwise_and'],
   Ip: ['eq', 'ne', 'in', 'lt', 'le', 'gt', 'ge'],
   Bytes: ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'matches', 'wildcard', 'strict_wildcard', 'in'],

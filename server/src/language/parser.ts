@@ -39,7 +39,7 @@ export interface ParseResult {
   readonly problems: readonly Problem[];
 }
 
-const COMPARISON_OPERATORS: Record<string, ComparisonOperator> = {
+export const COMPARISON_OPERATORS: Record<string, ComparisonOperator> = {
   '==': 'eq', eq: 'eq', '=': 'eq',
   '!=': 'ne', ne: 'ne',
   '<': 'lt', lt: 'lt',
@@ -110,7 +110,7 @@ semantics.addOperation<Expression>('expression', {
 
 /** Logical operators from the lowest precedence to the highest (`not` binds tighter still). */
 const PRECEDENCE: readonly LogicalOperator[] = ['or', 'xor', 'and'];
-const LOGICAL_OPERATORS: Record<string, LogicalOperator> = { or: 'or', '||': 'or', xor: 'xor', '^^': 'xor', and: 'and', '&&': 'and' };
+export const LOGICAL_OPERATORS: Record<string, LogicalOperator> = { or: 'or', '||': 'or', xor: 'xor', '^^': 'xor', and: 'and', '&&': 'and' };
 
 /**
  * Builds the tree of `operands[0] operators[0] operands[1] …` by splitting at the operator

@@ -1,0 +1,255 @@
+/**
+ * Fixes of whole documents: the edits that DocumentProblem.fixes carry, applied to the file,
+ * must leave a document that reads as intended and checks clean. Also the duplicate-rule
+ * warning, which has no fix but points at the rule it repeats.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import * as YAML from 'yaml';
+
+import { checkRuleset, ExpressionCache, parseRuleset, type DocumentEdit, type DocumentProblem } from '../../server/src/documents/ruleset';
+import type { HostFormat } from '../../server/src/documents/host';
+
+function check(text: string, format: HostFormat): DocumentProblem[] {
+  return checkRuleset(text, format, { cache: new ExpressionCache() });
+}
+
+function applyDocumentEdits(text: string, edits: readonly DocumentEdit[]): string {
+  const sorted = [...edits].sort((a, b) => b.start - a.start);
+  let result = text;
+  for (const edit of sorted) {
+    assert.ok(edit.start >= 0 && edit.start <= edit.end && edit.end <= text.length, 'edit inside the document');
+    result = result.slice(0, edit.start) + edit.newText + result.slice(edit.end);
+  }
+  return result;
+}
+
+/** The document after the first fix of the one problem with this code. */
+function fixed(text: string, format: HostFormat, code: string, fixIndex = 0): string {
+  const problems = check(text, format).filter((p) => p.code === code);
+  assert.equal(problems.length, 1, `one ${code} in ${JSON.stringify(text)}`);
+  const fix = problems[0].fixes?.[fixIndex];
+  assert.ok(fix, `${code} has a fix`);
+  return applyDocumentEdits(text, fix.edits);
+}
+
+function parse(text: string, format: HostFormat): unknown {
+  return format === 'json' ? JSON.parse(text) : YAML.parse(text);
+}
+
+function codes(text: string, format: HostFormat): string[] {
+  return check(text, format).map((p) => p.code);
+}
+
+// ------------------------------------------------------------------ skip without action_parameters
+
+describe('fix: a skip rule without action_parameters', () => {
+  const CASES: readonly { name: string; format: HostFormat; text: string; after?: string }[] = [
+    {
+      name: 'JSON, one key a line',
+      format: 'json',
+      text: '{\n  "name": "x",\n  "kind": "root",\n  "phase": "magic_transit",\n  "rules": [\n    {\n      "action": "skip",\n      "expression": "tcp.dstport in {22}"\n    }\n  ]\n}\n',
+      after: '{\n  "name": "x",\n  "kind": "root",\n  "phase": "magic_transit",\n  "rules": [\n    {\n      "action": "skip", "action_parameters": { "ruleset": "current" },\n      "expression": "tcp.dstport in {22}"\n    }\n  ]\n}\n',
+    },
+    {
+      name: 'JSON, action the last key',
+      format: 'json',
+      text: '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [{"expression": "sip", "action": "skip"}]}',
+      after: '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [{"expression": "sip", "action": "skip", "action_parameters": { "ruleset": "current" }}]}',
+    },
+    {
+      name: 'YAML block mapping',
+      format: 'yaml',
+      text: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: skip\n    expression: tcp.dstport in {22}\n',
+      after: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: skip\n    action_parameters:\n      ruleset: current\n    expression: tcp.dstport in {22}\n',
+    },
+    {
+      name: 'YAML block mapping, action last, quoted, no final line break',
+      format: 'yaml',
+      text: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - expression: sip\n    action: "skip"',
+      after: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - expression: sip\n    action: "skip"\n    action_parameters:\n      ruleset: current',
+    },
+    {
+      name: 'YAML block mapping with CRLF line breaks and a comment',
+      format: 'yaml',
+      text: 'name: x\r\nkind: root\r\nphase: magic_transit\r\nrules:\r\n  - action: skip # let SSH in\r\n    expression: tcp.dstport in {22}\r\n',
+    },
+    {
+      name: 'YAML block mapping, rules indented deeper',
+      format: 'yaml',
+      text: 'name: x\nkind: root\nphase: magic_transit\nrules:\n    -   description: ssh\n        action: skip\n        expression: tcp.dstport in {22}\n',
+    },
+    {
+      name: 'YAML flow mapping',
+      format: 'yaml',
+      text: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - {action: skip, expression: "tcp.dstport in {22}"}\n',
+      after: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - {action: skip, action_parameters: {ruleset: current}, expression: "tcp.dstport in {22}"}\n',
+    },
+    {
+      name: 'YAML flow mapping in a flow sequence, action last',
+      format: 'yaml',
+      text: 'name: x\nkind: root\nphase: magic_transit\nrules: [{expression: sip, action: skip}]\n',
+    },
+  ];
+  for (const c of CASES) {
+    it(`adds {"ruleset": "current"} (${c.name})`, () => {
+      const problems = check(c.text, c.format);
+      assert.deepEqual(problems.map((p) => p.code), ['missing-action-parameters']);
+      assert.deepEqual(problems[0].fixes?.map((f) => f.title), ['Add `action_parameters: {"ruleset": "current"}`']);
+      const after = fixed(c.text, c.format, 'missing-action-parameters');
+      if (c.after !== undefined) assert.equal(after, c.after);
+      assert.deepEqual(codes(after, c.format), [], after);
+      const rule = (parse(after, c.format) as { rules: Record<string, unknown>[] }).rules[0];
+      assert.deepEqual(rule.action_parameters, { ruleset: 'current' });
+      assert.equal(rule.action, 'skip');
+    });
+  }
+
+  it('has no fix where action_parameters exists but lacks ruleset', () => {
+    const problems = check('name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: skip\n    action_parameters: {}\n    expression: sip\n', 'yaml');
+    assert.deepEqual(problems.map((p) => [p.code, p.fixes]), [['missing-action-parameters', undefined]]);
+  });
+});
+
+// ------------------------------------------------------------------ other shape fixes
+
+describe('fix: unknown keys, actions, phases and kinds', () => {
+  it('renames a misspelt rule key, keeping JSON quotes', () => {
+    const json = '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [{"action": "block", "expresion": "sip"}]}';
+    const after = fixed(json, 'json', 'unknown-key');
+    assert.equal(after, json.replace('"expresion"', '"expression"'));
+    assert.deepEqual(codes(after, 'json'), []);
+    for (const key of ['expresion', '"expresion"', "'expresion'"]) {
+      const yaml = `name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    ${key}: sip\n`;
+      const afterYaml = fixed(yaml, 'yaml', 'unknown-key');
+      assert.deepEqual(codes(afterYaml, 'yaml'), [], afterYaml);
+      assert.equal(parseRuleset(afterYaml, 'yaml').expressions[0]?.text, 'sip');
+    }
+  });
+
+  it('replaces a misspelt action in each string style', () => {
+    const cases: readonly [HostFormat, string][] = [
+      ['json', '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [{"action": "blok", "expression": "sip"}]}'],
+      ['yaml', 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: blok\n    expression: sip\n'],
+      ['yaml', "name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: 'blok'\n    expression: sip\n"],
+      ['yaml', 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: "blok"\n    expression: sip\n'],
+    ];
+    for (const [format, text] of cases) {
+      const after = fixed(text, format, 'unknown-action');
+      assert.deepEqual(codes(after, format), [], after);
+      assert.equal((parse(after, format) as { rules: { action: string }[] }).rules[0].action, 'block');
+    }
+  });
+
+  it('replaces a misspelt phase and kind', () => {
+    const text = 'name: x\nkind: roto\nphase: magic_transt\nrules: []\n';
+    const phaseFixed = fixed(text, 'yaml', 'unknown-phase');
+    const bothFixed = fixed(phaseFixed, 'yaml', 'unknown-kind');
+    assert.equal(bothFixed, 'name: x\nkind: root\nphase: magic_transit\nrules: []\n');
+    assert.deepEqual(codes(bothFixed, 'yaml'), []);
+  });
+});
+
+// ------------------------------------------------------------------ expression fixes in block scalars
+
+describe('fix: edits at the end of an expression in a YAML block scalar', () => {
+  // The end of a block scalar's value maps past its last line break; an insertion there used
+  // to land at column 0 of the next line, outside the scalar.
+  for (const header of ['|', '|-', '|+', '>', '>-', '>+']) {
+    it(`closes an unterminated string inside the scalar (${header})`, () => {
+      const text = `name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ${header}\n      cf.colo.name == "ams01\n    description: keep me\n`;
+      const after = fixed(text, 'yaml', 'unterminated-string');
+      assert.ok(after.includes('      cf.colo.name == "ams01"\n    description: keep me\n'), after);
+      assert.deepEqual(codes(after, 'yaml'), [], after);
+      const rule = (YAML.parse(after) as { rules: Record<string, string>[] }).rules[0];
+      assert.equal(rule.expression.trim(), 'cf.colo.name == "ams01"');
+      assert.equal(rule.description, 'keep me');
+    });
+  }
+
+  it('closes an unterminated string in a block scalar that ends the document', () => {
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: >-\n      cf.colo.name == r#"ams01';
+    const after = fixed(text, 'yaml', 'unterminated-string');
+    assert.equal(after, `${text}"#`);
+    assert.deepEqual(codes(after, 'yaml'), []);
+  });
+});
+
+// ------------------------------------------------------------------ plain scalars in flow collections
+
+describe('fix: text a plain YAML scalar cannot hold', () => {
+  it('rewrites the scalar double-quoted when a fix brings `{…}` into a flow mapping', () => {
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - {action: block, expression: ip.src in 10.0.0.0/8}\n';
+    const after = fixed(text, 'yaml', 'set-required');
+    assert.equal(after, 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - {action: block, expression: "ip.src in {10.0.0.0/8}"}\n');
+    assert.deepEqual(codes(after, 'yaml'), []);
+  });
+
+  it('does the same in a flow sequence, keeping the other rules', () => {
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules: [{action: block, expression: tcp.dstport == 22..80 and sip}, {action: block, expression: sip}]\n';
+    const after = fixed(text, 'yaml', 'set-required');
+    assert.deepEqual(codes(after, 'yaml'), []);
+    assert.deepEqual(parseRuleset(after, 'yaml').expressions.map((e) => e.text), ['tcp.dstport in {22..80} and sip', 'sip']);
+  });
+
+  it('keeps a plain scalar plain where the fixed text fits', () => {
+    const flow = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - {action: block, expression: ip.src.country == "br"}\n';
+    assert.equal(fixed(flow, 'yaml', 'country-code-case'), flow.replace('"br"', '"BR"'));
+    const block = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in 10.0.0.0/8\n';
+    assert.equal(fixed(block, 'yaml', 'set-required'), block.replace('10.0.0.0/8', '{10.0.0.0/8}'));
+    const tabs = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: sip\tand\ttcp.flags.syn\n';
+    const problems = check(tabs, 'yaml');
+    assert.deepEqual(problems.map((p) => p.code), ['tab-whitespace', 'tab-whitespace']);
+    assert.equal(applyDocumentEdits(tabs, problems[0].fixes![0].edits), tabs.replace('sip\t', 'sip '));
+  });
+});
+
+// ------------------------------------------------------------------ duplicate rules
+
+describe('duplicate-rule', () => {
+  it('warns on a rule that repeats an earlier one, pointing at it (JSON)', () => {
+    const text = '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [\n  {"action": "block", "expression": "sip"},\n  {"action": "block", "expression": "sip"}\n]}';
+    const problems = check(text, 'json');
+    assert.deepEqual(problems.map((p) => p.code), ['duplicate-rule']);
+    const [p] = problems;
+    assert.equal(p.severity, 'warning');
+    assert.equal(p.fixes, undefined);
+    assert.match(p.message, /rule 2 repeats rule 1/);
+    const second = text.lastIndexOf('"sip"');
+    assert.deepEqual([p.start, p.end], [second, second + 5]);
+    const first = text.indexOf('"sip"');
+    assert.deepEqual(p.related, [{ start: first, end: first + 5, message: 'rule 1, which it repeats' }]);
+  });
+
+  it('sees through whitespace and YAML quoting, and reports each later copy against the first', () => {
+    const text = [
+      'name: x',
+      'kind: root',
+      'phase: magic_transit',
+      'rules:',
+      '  - action: block',
+      '    expression: ip.src in {10.0.0.0/8}',
+      '  - action: block',
+      "    expression: '  ip.src   in {10.0.0.0/8} '",
+      '  - action: skip',
+      '    action_parameters: {ruleset: current}',
+      '    expression: ip.src in {10.0.0.0/8}',
+      '  - action: block',
+      '    expression: >-',
+      '      ip.src in',
+      '      {10.0.0.0/8}',
+      '',
+    ].join('\n');
+    const problems = check(text, 'yaml');
+    assert.deepEqual(problems.map((p) => p.code), ['duplicate-rule', 'duplicate-rule']);
+    assert.match(problems[0].message, /rule 2 repeats rule 1/);
+    assert.match(problems[1].message, /rule 4 repeats rule 1/);
+    const first = text.indexOf('ip.src');
+    for (const p of problems) assert.equal(p.related?.[0].start, first);
+  });
+
+  it('does not count rules that differ in action or in expression', () => {
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: sip\n  - action: skip\n    action_parameters: {ruleset: current}\n    expression: sip\n  - action: block\n    expression: not sip\n';
+    assert.deepEqual(codes(text, 'yaml'), []);
+  });
+});
