@@ -1,6 +1,583 @@
-import type { Hover, Position } from 'vscode-languageserver';
+import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
+import type { ComparisonOperator, FieldType, Literal, LogicalOperator, Span } from '../language/ast';
+import { OPERATORS_BY_TYPE } from '../language/checker';
+import { COUNTRIES, RESERVED_COUNTRY_HINTS } from '../language/catalogue/countries';
+import { describeType, FIELDS, hasCompleteFieldTable, type FieldInfo } from '../language/catalogue/fields';
+import { FUNCTIONS, type FunctionInfo } from '../language/catalogue/functions';
+import { DEPRECATED_ICMP_TYPES, ICMP_TYPES, ICMP_UNREACHABLE_CODES } from '../language/catalogue/icmp';
+import { MANAGED_LIST_NAMESPACE, MANAGED_LISTS } from '../language/catalogue/lists';
+import { KNOWN_ACTIONS, KNOWN_PHASES, RULESET_KINDS } from '../language/catalogue/phases';
+import { WELL_KNOWN_PORTS } from '../language/catalogue/ports';
+import { IP_PROTOCOLS } from '../language/catalogue/protocols';
+import { formatAddress } from '../language/literals';
+import { locate, locateInText, type CallContext, type ComparisonContext, type Target } from '../language/locate';
+import { COMPARISON_OPERATORS } from '../language/parser';
+import type { Problem } from '../language/problem';
+import { property, type HostNode } from '../documents/host';
+import { mapRange } from '../documents/offset-map';
+import type { ExpressionSite } from '../documents/ruleset';
 import type { DocumentModel, Settings } from './model';
 
-export function hover(_model: DocumentModel, _position: Position, _settings: Settings): Hover | null {
-  return null; // being written
+/**
+ * Hover: what the token under the cursor means where it stands. Inside an expression that is
+ * a field (type, meaning, operators), an operator, a list, a function, or a value read by the
+ * field it is compared with (`"BR"` is Brazil on a country field, `443` is https on a port
+ * field, `10.0.0.0/8` is 16,777,216 addresses); in the ruleset structure, an `action`,
+ * `phase` or `kind` value. The range is exactly the token as written in the document.
+ */
+export function hover(model: DocumentModel, position: Position, settings: Settings): Hover | null {
+  if (!model.isRuleset(settings)) return null;
+  const offset = model.offsetAt(position);
+  const at = model.expressionAt(offset);
+  if (at) return expressionHover(model, at.site, at.offset, settings);
+  return structureHover(model, offset);
+}
+
+function markdown(model: DocumentModel, sections: readonly string[], start: number, end: number): Hover {
+  return { contents: { kind: MarkupKind.Markdown, value: sections.join('\n\n') }, range: model.range(start, end) };
+}
+
+// ---------------------------------------------------------------- expressions
+
+interface HoverContext {
+  /** The decoded expression. */
+  readonly text: string;
+  readonly phase?: string;
+  readonly settings: Settings;
+  /** The checker's problems on the hovered token. */
+  readonly problems: readonly Problem[];
+}
+
+function expressionHover(model: DocumentModel, site: ExpressionSite, offset: number, settings: Settings): Hover | null {
+  const result = model.check(site, settings);
+  // Without an AST (a syntax error), the tokens still tell fields, operators and values apart.
+  const target = result.ast ? locate(result.ast, offset) : locateInText(site.text, offset, { fieldType: (name) => FIELDS.get(name)?.type });
+  if (!target) return null;
+  const container = target.kind === 'set' || target.kind === 'call';
+  const problems = result.problems.filter((p) => p.span.end > p.span.start && (container ? sameSpan(p.span, target.span) : within(p.span, target.span)));
+  const context: HoverContext = { text: site.text, phase: model.ruleset.phase ?? settings.defaultPhase, settings, problems };
+  const sections = describeTarget(target, context);
+  if (sections.length === 0 && problems.length === 0) return null;
+  const { start, end } = mapRange(site.decoded(), target.span.start, target.span.end);
+  return markdown(model, [...sections, ...problemNotes(problems, sections)], start, end);
+}
+
+function within(inner: Span, outer: Span): boolean {
+  return inner.start >= outer.start && inner.end <= outer.end;
+}
+
+function sameSpan(a: Span, b: Span): boolean {
+  return a.start === b.start && a.end === b.end;
+}
+
+const SEVERITY_LABEL: Record<Problem['severity'], string> = { error: 'Error', warning: 'Warning', information: 'Note', hint: 'Hint' };
+
+function problemNotes(problems: readonly Problem[], sections: readonly string[]): string[] {
+  const notes = problems.slice(0, 3).map((p) => `**${SEVERITY_LABEL[p.severity]}:** ${p.message}`);
+  // A horizontal rule between what the token is and what is wrong with it.
+  return notes.length > 0 && sections.length > 0 ? ['---', ...notes] : notes;
+}
+
+function describeTarget(target: Target, context: HoverContext): string[] {
+  switch (target.kind) {
+    case 'field':
+      return [...fieldHover(target.field.name, context), ...argumentNote(target.call)];
+    case 'operator':
+      return operatorHover(target.token.text, target.token.operator, target.context, context);
+    case 'logical':
+      return logicalHover(target.token.text, target.operator);
+    case 'not':
+      return notHover(target.token.text);
+    case 'boolean':
+      return booleanHover(target.value);
+    case 'literal':
+      return [...literalHover(target.literal, target.context, context, target.call), ...argumentNote(target.call)];
+    case 'set':
+      return setHover(target.set.items.length, target.context);
+    case 'list':
+      return listHover(target.list.name, target.context, context);
+    case 'function':
+    case 'call': {
+      const fn = FUNCTIONS.get(target.name.text);
+      return fn ? functionHover(fn) : [header('function', target.name.text)];
+    }
+  }
+}
+
+// ---------------------------------------------------------------- Markdown helpers
+
+/** Inline code, with a fence longer than any run of backticks inside. */
+function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** The first line of a hover: what kind of thing, which one, and (optionally) its type. */
+function header(kind: string, name: string, detail?: string): string {
+  return `(${kind}) ${code(name)}${detail ? `: ${detail}` : ''}`;
+}
+
+/** 16777216 → "16,777,216". */
+function formatCount(value: bigint | number): string {
+  const text = String(value);
+  const sign = text.startsWith('-') ? '-' : '';
+  return sign + text.slice(sign.length).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+// ---------------------------------------------------------------- fields
+
+/** Both spellings of a comparison operator, symbol first: `==` and `eq`. */
+function spellings(operator: ComparisonOperator): string[] {
+  if (operator === 'strict_wildcard') return ['strict wildcard'];
+  // `=` is read only to report it (`==` is meant).
+  const written = Object.keys(COMPARISON_OPERATORS).filter((text) => COMPARISON_OPERATORS[text] === operator && text !== '=');
+  return written.sort((a, b) => Number(/^[a-z]/.test(a)) - Number(/^[a-z]/.test(b)));
+}
+
+const IP_ORDERING: readonly ComparisonOperator[] = ['lt', 'le', 'gt', 'ge'];
+
+function operatorList(type: FieldType): string {
+  if (type === 'Boolean') return 'Operators: none — the field alone is the test; negate it with `not`.';
+  const allowed = OPERATORS_BY_TYPE[type];
+  const supported = type === 'Ip' ? allowed.filter((o) => !IP_ORDERING.includes(o)) : allowed;
+  const list = supported.map((o) => spellings(o).map(code).join('/')).join(', ');
+  const ordering = type === 'Ip' ? ' (ordering with `<` `<=` `>` `>=` parses, but the service does not support it for addresses)' : '';
+  return `Operators: ${list}${ordering}.`;
+}
+
+function valuesNote(field: FieldInfo): string | undefined {
+  switch (field.values) {
+    case 'country':
+      return 'Values: ISO 3166-1 alpha-2 country codes in uppercase, such as `"BR"` (Brazil); values are compared byte for byte, so `"br"` never matches.';
+    case 'protocol':
+      return 'Values: lowercase IANA protocol keywords, such as `"tcp"`, `"udp"`, `"icmp"`, `"gre"`, `"esp"`.';
+    case 'port':
+      return 'Values: ports 0–65535.';
+    case 'raw-header':
+      return 'Use it as the first argument of `bit_slice`.';
+    default:
+      return field.range ? `Values: ${field.range[0]}–${field.range[1]}.` : undefined;
+  }
+}
+
+function fieldHover(name: string, context: HoverContext): string[] {
+  const field = FIELDS.get(name);
+  if (!field) {
+    const fn = FUNCTIONS.get(name);
+    if (fn) return functionHover(fn);
+    const sections = [header('field', name)];
+    if (!hasCompleteFieldTable(context.phase)) {
+      const phase = context.phase ? `phase ${code(context.phase)}` : 'a ruleset without a phase';
+      sections.push(`Not in the field table of this tool, which is complete only for \`magic_transit\`; in ${phase} it is not checked.`);
+    }
+    return sections;
+  }
+  const sections = [header('field', field.name, describeType(field.type)), field.doc];
+  const values = valuesNote(field);
+  if (values) sections.push(values);
+  sections.push(operatorList(field.type));
+  if (field.type === 'Ip') sections.push(`Lists: ${code(`${field.name} in $${MANAGED_LIST_NAMESPACE}.anonymizer`)} and the account's own lists.`);
+  sections.push(`Example: ${code(field.example)}`);
+  return sections;
+}
+
+function argumentNote(call: CallContext | undefined): string[] {
+  if (!call) return [];
+  const fn = FUNCTIONS.get(call.name.text);
+  const parameter = fn?.parameters[call.argumentIndex];
+  if (!fn) return [];
+  if (!parameter) return [`Argument ${call.argumentIndex + 1} of ${code(fn.name)}, which takes ${fn.parameters.length}.`];
+  return [`Argument ${code(parameter.name)} of ${code(fn.name)}: ${parameter.doc}`];
+}
+
+// ---------------------------------------------------------------- operators
+
+const OPERATOR_DOCS: Record<ComparisonOperator, { readonly title: string; readonly doc: string }> = {
+  eq: { title: 'equal', doc: 'True when the left side equals the value.' },
+  ne: { title: 'not equal', doc: 'True when the left side differs from the value.' },
+  lt: { title: 'less than', doc: 'True when the left side is less than the value (strings compare byte by byte).' },
+  le: { title: 'less than or equal', doc: 'True when the left side is less than or equal to the value (strings compare byte by byte).' },
+  gt: { title: 'greater than', doc: 'True when the left side is greater than the value (strings compare byte by byte).' },
+  ge: { title: 'greater than or equal', doc: 'True when the left side is greater than or equal to the value (strings compare byte by byte).' },
+  in: { title: 'is one of', doc: 'True when the left side is one of the values of a `{…}` set (items separated by spaces), or in a `$list`.' },
+  bitwise_and: {
+    title: 'bitwise and',
+    doc: 'True when the left side and the value have a set bit in common, `(left & value) != 0`: `tcp.flags & 0x02` is true when SYN is set. It is a complete test, so `tcp.flags & 0x12 == 0x12` is an error.',
+  },
+  contains: { title: 'substring match', doc: 'True when the string contains the value, byte for byte.' },
+  matches: { title: 'matches a regular expression', doc: 'True when the string matches the regular expression (Rust `regex` syntax).' },
+  wildcard: { title: 'wildcard match', doc: 'True when the whole string matches the pattern, where `*` matches any run of characters; case-insensitive.' },
+  strict_wildcard: { title: 'strict wildcard match', doc: 'Like `wildcard` (`*` matches any run of characters), but case-sensitive.' },
+};
+
+/** What goes on the right of `in`, by the type on the left (LANGUAGE.md §3). */
+const IN_VALUES: Record<FieldType, string> = {
+  Integer: 'a set of integers and `a..b` ranges',
+  Ip: 'a set of addresses, CIDR blocks and `a..b` ranges, or a `$list`',
+  Bytes: 'a set of quoted strings',
+  Boolean: 'nothing: a Boolean field takes no operator',
+};
+
+function operatorHover(written: string, operator: ComparisonOperator, comparison: ComparisonContext, context: HoverContext): string[] {
+  const doc = OPERATOR_DOCS[operator];
+  const all = spellings(operator);
+  const others = all.filter((s) => s !== written.replace(/\s+/g, ' '));
+  const also = others.length > 0 ? ` (also ${others.map(code).join(', ')})` : '';
+  const sections = [`${header('operator', written)}${also}: ${doc.title}`];
+  if (written === '=') sections.push('A single `=` is not an operator: equality is written `==` or `eq`.');
+  sections.push(doc.doc);
+  const lhs = comparison.lhs?.kind === 'field' ? FIELDS.get(comparison.lhs.name) : undefined;
+  if (lhs?.type === 'Boolean') sections.push(booleanFieldNote(lhs.name));
+  else if (lhs && operator === 'in') sections.push(`For ${code(lhs.name)} (${describeType(lhs.type)}): ${IN_VALUES[lhs.type]}.`);
+  // The checker's warning says the same where the expression could be checked.
+  if (lhs?.type === 'Ip' && IP_ORDERING.includes(operator) && context.problems.length === 0) {
+    sections.push('Ordering IP addresses parses, but the service does not support it: use `in {start..end}` or a CIDR block.');
+  }
+  return sections;
+}
+
+const LOGICAL_DOCS: Record<LogicalOperator, { readonly spellings: readonly string[]; readonly title: string; readonly doc: string }> = {
+  and: { spellings: ['and', '&&'], title: 'logical and', doc: 'True when both sides are true.' },
+  or: { spellings: ['or', '||'], title: 'logical or', doc: 'True when either side is true (or both).' },
+  xor: { spellings: ['xor', '^^'], title: 'logical exclusive or', doc: 'True when exactly one of the two sides is true.' },
+};
+
+const PRECEDENCE_NOTE = 'Precedence, highest first: `not`, `and`, `xor`, `or`: `a or b and c` means `a or (b and c)`. Use parentheses to make it plain.';
+
+function logicalHover(written: string, operator: LogicalOperator): string[] {
+  const doc = LOGICAL_DOCS[operator];
+  const others = doc.spellings.filter((s) => s !== written);
+  return [`${header('operator', written)} (also ${others.map(code).join(', ')}): ${doc.title}`, doc.doc, PRECEDENCE_NOTE];
+}
+
+function notHover(written: string): string[] {
+  return [
+    `${header('operator', written)} (also ${code(written === 'not' ? '!' : 'not')}): negation`,
+    'True when the expression that follows is false. It binds to one simple expression: `not a and b` means `(not a) and b`, and `not ip.proto in {"tcp"}` means `not (ip.proto in {"tcp"})`.',
+  ];
+}
+
+function booleanFieldNote(name: string): string {
+  return `${code(name)} is a Boolean field: it takes no operator or value; write ${code(name)} or ${code(`not ${name}`)}.`;
+}
+
+function booleanHover(value: boolean): string[] {
+  return [
+    header('Boolean', String(value)),
+    value
+      ? 'Matches every packet. As the whole expression (`"expression": "true"`) it is how `execute` rules apply a ruleset to all traffic.'
+      : 'Matches no packet.',
+    'The service accepts `true` and `false`; the reference parser (wirefilter) does not.',
+  ];
+}
+
+// ---------------------------------------------------------------- lists and functions
+
+function listHover(name: string, comparison: ComparisonContext, context: HoverContext): string[] {
+  const managed = MANAGED_LISTS.get(name);
+  if (managed) {
+    return [header('list', `$${name}`, 'managed IP list'), managed.doc, `Kept up to date by the service; use it with \`ip.src\` or \`ip.dst\`: ${code(`${lhsName(comparison) ?? 'ip.src'} in $${name}`)}`];
+  }
+  if (name.startsWith(`${MANAGED_LIST_NAMESPACE}.`)) {
+    return [header('list', `$${name}`), `Not one of the managed lists: ${[...MANAGED_LISTS.keys()].map((l) => code(`$${l}`)).join(', ')}.`];
+  }
+  const sections = [header('list', `$${name}`, 'account list'), "A Rules List of IP addresses kept in the account (custom IP lists hold IPv4 addresses); use it with `ip.src` or `ip.dst`."];
+  const known = context.settings.knownLists;
+  if (known.length === 0) sections.push('The account\'s list names are not configured (`rulesets.knownLists`), so the name is not checked.');
+  else if (known.includes(name)) sections.push('One of the account lists configured in `rulesets.knownLists`.');
+  return sections;
+}
+
+function lhsName(context: ComparisonContext): string | undefined {
+  return context.lhs?.kind === 'field' ? context.lhs.name : undefined;
+}
+
+function functionHover(fn: FunctionInfo): string[] {
+  return [
+    `\`\`\`\n${fn.signature}\n\`\`\``,
+    fn.doc,
+    fn.parameters.map((p) => `- ${code(p.name)}: ${p.doc}`).join('\n'),
+    `Example: ${code(fn.example)}`,
+  ];
+}
+
+// ---------------------------------------------------------------- values
+
+function literalHover(literal: Literal, comparison: ComparisonContext, context: HoverContext, call?: CallContext): string[] {
+  const written = context.text.slice(literal.span.start, literal.span.end);
+  const field = comparison.lhs?.kind === 'field' ? FIELDS.get(comparison.lhs.name) : undefined;
+  switch (literal.kind) {
+    case 'integer':
+      return integerHover(written, literal.value, field, call);
+    case 'integer-range':
+      return integerRangeHover(written, literal.from, literal.to, field);
+    case 'string':
+      return stringHover(written, literal.value, literal.raw, field, comparison, context, call);
+    case 'bytes':
+      return bytesHover(written, literal.bytes);
+    case 'ip':
+      return [header(`IPv${literal.family} address`, written), ...canonical(written, formatAddress(literal.family, literal.value))];
+    case 'ip-range':
+      return ipRangeHover(written, literal);
+    case 'invalid':
+      return field?.type === 'Boolean' ? [header('value', written), booleanFieldNote(field.name)] : [header('value', written)];
+  }
+}
+
+function canonical(written: string, normal: string): string[] {
+  return written === normal ? [] : [`Also written ${code(normal)}.`];
+}
+
+const TCP_FLAGS: readonly (readonly [number, string])[] = [
+  [0x01, 'FIN'], [0x02, 'SYN'], [0x04, 'RST'], [0x08, 'PSH'], [0x10, 'ACK'], [0x20, 'URG'], [0x40, 'ECE'], [0x80, 'CWR'],
+];
+
+function integerHover(written: string, value: bigint, field: FieldInfo | undefined, call?: CallContext): string[] {
+  const decimal = value.toString();
+  const sections = [written === decimal ? header('integer', written) : `${header('integer', written)} = ${decimal}`];
+  const n = Number(value);
+  switch (field?.values) {
+    case 'port':
+      sections.push(portNote(n, field.name));
+      break;
+    case 'icmp-type': {
+      const name = ICMP_TYPES.get(n);
+      sections.push(name ? `ICMP type ${n}: **${name}**${DEPRECATED_ICMP_TYPES.has(n) ? ' (deprecated)' : ''}` : `ICMP type ${n} is not an assigned ICMP message type.`);
+      break;
+    }
+    case 'icmp-code': {
+      const name = ICMP_UNREACHABLE_CODES.get(n);
+      if (name) sections.push(`ICMP code ${n}; with type 3 (Destination Unreachable): **${name}**`);
+      break;
+    }
+    case 'tcp-flags': {
+      const set = TCP_FLAGS.filter(([bit]) => (n & bit) !== 0).map(([, flag]) => flag);
+      if (value >= 0n && value <= 0xffn) sections.push(set.length > 0 ? `TCP flags 0x${n.toString(16).padStart(2, '0')}: **${set.join(' | ')}**` : 'No TCP flag.');
+      break;
+    }
+    default:
+      if (field && /asnum$/.test(field.name)) sections.push(asNote(value));
+  }
+  if (call?.name.text === 'bit_slice' && call.argumentIndex > 0 && value >= 0n) {
+    sections.push(`Bit ${decimal}${value % 8n === 0n ? ` (byte ${value / 8n})` : ''} of the header.`);
+  }
+  return sections;
+}
+
+function portClass(port: number): string {
+  if (port < 1024) return 'a system (well-known) port, 0–1023';
+  if (port < 49152) return 'a registered port, 1024–49151';
+  return 'a dynamic (private) port, 49152–65535';
+}
+
+function portNote(port: number, field: string): string {
+  if (port < 0 || port > 65535) return `Port numbers are 0–65535.`;
+  const known = WELL_KNOWN_PORTS.get(port);
+  if (!known) return `Port ${port}: no well-known service; ${portClass(port)}.`;
+  const transport = field.startsWith('tcp') ? 'tcp' : field.startsWith('udp') ? 'udp' : undefined;
+  const over = known.protocols.map((p) => p.toUpperCase()).join(' and ');
+  const unusual = transport && !known.protocols.includes(transport) ? ` — usually over ${over}, not ${transport.toUpperCase()}` : ` (${over})`;
+  return `Port ${port}: **${known.service}** — ${known.description}${unusual}`;
+}
+
+function asNote(value: bigint): string {
+  const inRange = (from: bigint, to: bigint) => value >= from && value <= to;
+  if (inRange(64496n, 64511n) || inRange(65536n, 65551n)) return `AS${value}: reserved for documentation (RFC 5398).`;
+  if (inRange(64512n, 65534n) || inRange(4200000000n, 4294967294n)) return `AS${value}: reserved for private use (RFC 6996).`;
+  return `Autonomous system AS${value}.`;
+}
+
+function integerRangeHover(written: string, from: bigint, to: bigint, field: FieldInfo | undefined): string[] {
+  const count = to - from + 1n;
+  const sections = [header('range', written)];
+  const unit = field?.values === 'port' ? (count === 1n ? 'port' : 'ports') : count === 1n ? 'value' : 'values';
+  if (field?.range && from <= field.range[0] && to >= field.range[1]) {
+    const all = field.values === 'port' ? '**all ports**' : `**all values** of ${code(field.name)}`;
+    sections.push(`${all} (${field.range[0]}–${field.range[1]}): the same as not testing ${code(field.name)} at all.`);
+  } else {
+    sections.push(`**${formatCount(count)} ${unit}**, ${from} to ${to} inclusive.`);
+  }
+  return sections;
+}
+
+function stringHover(
+  written: string,
+  value: string,
+  raw: boolean,
+  field: FieldInfo | undefined,
+  comparison: ComparisonContext,
+  context: HoverContext,
+  call?: CallContext,
+): string[] {
+  const sections = [header('string', written)];
+  if (field?.values === 'country' && patternFree(comparison)) {
+    const country = COUNTRIES.get(value);
+    if (country) sections.push(`**${country}** — ISO 3166-1 alpha-2 code ${code(value)}`);
+    // A wrong code: what the checker says comes with the problems; without a check (the
+    // expression did not parse) say it here.
+    else if (context.problems.length === 0) sections.push(RESERVED_COUNTRY_HINTS.get(value.toUpperCase()) ?? `${code(`"${value}"`)} is not an assigned ISO 3166-1 alpha-2 country code.`);
+    return sections;
+  }
+  if (field?.values === 'protocol' && patternFree(comparison)) {
+    const protocol = IP_PROTOCOLS.get(value);
+    if (protocol) sections.push(`**${value}** — ${protocol.description} (IP protocol number ${protocol.number})`);
+    else if (context.problems.length === 0) sections.push(`${code(`"${value}"`)} is not an IANA protocol keyword.`);
+    return sections;
+  }
+  if (call?.name.text === 'bit_slice' && call.argumentIndex === 0) {
+    const header = FIELDS.get(value);
+    if (header?.values === 'raw-header') sections.push(header.doc);
+    return sections;
+  }
+  const operator = comparison.operator?.operator;
+  if (operator === 'matches') sections.push('A regular expression (Rust `regex` syntax).');
+  else if (operator === 'wildcard' || operator === 'strict_wildcard') sections.push(`A wildcard pattern: \`*\` matches any run of characters${operator === 'wildcard' ? '; case-insensitive' : '; case-sensitive'}.`);
+  const body = raw ? written.replace(/^r#*"/, '').replace(/"#*$/, '') : written.slice(1, -1);
+  const bytes = value.length; // one Latin-1 code point per byte
+  const reads = body !== value ? `; it reads as ${code(value)}` : '';
+  sections.push(`${raw ? 'A raw string (no escapes)' : 'A string'} of ${bytes} ${bytes === 1 ? 'byte' : 'bytes'}${reads}.`);
+  return sections;
+}
+
+/** Equality and membership compare whole values; `contains "B"` or `matches "^B"` are patterns. */
+function patternFree(comparison: ComparisonContext): boolean {
+  const operator = comparison.operator?.operator;
+  return operator === undefined || operator === 'eq' || operator === 'ne' || operator === 'in';
+}
+
+function bytesHover(written: string, bytes: readonly number[]): string[] {
+  const printable = bytes.every((b) => b >= 0x20 && b < 0x7f);
+  const text = printable ? `, the text ${code(String.fromCharCode(...bytes))}` : '';
+  return [header('bytes', written), `${bytes.length} bytes${text}.`];
+}
+
+function ipRangeHover(written: string, literal: Literal & { kind: 'ip-range' }): string[] {
+  const { family, first, last, prefixLength } = literal;
+  const bits = family === 4 ? 32 : 128;
+  const count = last - first + 1n;
+  const sections = [header(prefixLength !== undefined ? `IPv${family} CIDR block` : `IPv${family} address range`, written)];
+  const rows = [`First address: ${code(formatAddress(family, first))}`, `Last address: ${code(formatAddress(family, last))}`];
+  if (prefixLength !== undefined) {
+    const hostBits = bits - prefixLength;
+    rows.push(hostBits === 0 ? 'Addresses: 1 (a single address)' : `Addresses: 2^${hostBits} = ${formatCount(count)}`);
+  } else {
+    rows.push(`Addresses: ${formatCount(count)}`);
+    const block = asCidr(first, count, bits);
+    if (block !== undefined) rows.push(`The same as the CIDR block ${code(`${formatAddress(family, first)}/${block}`)}`);
+  }
+  sections.push(rows.join('  \n'));
+  return sections;
+}
+
+/** The prefix length when [first, first + count) is exactly one CIDR block. */
+function asCidr(first: bigint, count: bigint, bits: number): number | undefined {
+  if ((count & (count - 1n)) !== 0n) return undefined;
+  const hostBits = count.toString(2).length - 1;
+  if (first % count !== 0n) return undefined;
+  return bits - hostBits;
+}
+
+function setHover(items: number, comparison: ComparisonContext): string[] {
+  const name = lhsName(comparison);
+  const what = `${items} ${items === 1 ? 'item' : 'items'}`;
+  const sections = [`(set) ${what}`];
+  sections.push(name ? `${code(`${name} in {…}`)} is true when ${code(name)} is one of the values of the set.` : 'True when the left side is one of the values of the set.');
+  sections.push('Items are separated by spaces, not commas.');
+  return sections;
+}
+
+// ---------------------------------------------------------------- the ruleset structure
+
+const ACTION_DOCS: Record<string, readonly string[]> = {
+  block: ['Drops the packets the expression matches.', 'Takes no `action_parameters`.'],
+  skip: [
+    'Matching packets skip the rules that follow in this ruleset: a `skip` placed before a `block` rule exempts the packets it matches from it. Rules are evaluated in order.',
+    'Needs `"action_parameters": {"ruleset": "current"}`. The only action that may have `logging`.',
+  ],
+  execute: [
+    'Runs another ruleset (a managed one, for example) on the packets the expression matches; often with `"expression": "true"`.',
+    'Needs `"action_parameters": {"id": "…"}`: the id of the ruleset to execute.',
+  ],
+};
+
+const KIND_DOCS: Record<string, string> = {
+  root: 'The account-level entry point of its phase: the service runs its rules for the phase, and it runs other rulesets with `execute` rules.',
+  custom: 'A ruleset of your own rules, run from an `execute` rule of the root ruleset.',
+  managed: 'A ruleset the service provides and updates; you deploy it with an `execute` rule.',
+  zone: 'The entry point of its phase for one zone.',
+};
+
+const PHASE_DOCS: Record<string, string> = {
+  magic_transit: 'Magic Firewall custom rules: the network firewall for Magic Transit and Magic WAN traffic. Packets are matched on IP, TCP, UDP and ICMP header fields.',
+  magic_transit_managed: 'Magic Firewall managed rules, provided by the service.',
+  magic_transit_ids_managed: 'Magic Firewall Intrusion Detection System (IDS) managed rules.',
+  magic_transit_ratelimit: 'Magic Firewall rate limiting rules.',
+  ddos_l4: 'Network-layer (L3/4) DDoS attack protection managed rules.',
+  ddos_l7: 'HTTP DDoS attack protection managed rules.',
+  http_config_settings: 'Configuration rules (HTTP).',
+  http_custom_errors: 'Custom error rules (HTTP).',
+  http_log_custom_fields: 'Custom fields added to HTTP request logs.',
+  http_ratelimit: 'Rate limiting rules (HTTP).',
+  http_request_cache_settings: 'Cache rules (HTTP).',
+  http_request_dynamic_redirect: 'Single redirect rules (HTTP).',
+  http_request_firewall_custom: 'WAF custom rules (HTTP requests).',
+  http_request_firewall_managed: 'WAF managed rules (HTTP requests).',
+  http_request_late_transform: 'Request header transform rules, run late (HTTP).',
+  http_request_origin: 'Origin rules (HTTP).',
+  http_request_redirect: 'Bulk redirect rules (HTTP).',
+  http_request_sanitize: 'URL normalization (HTTP requests).',
+  http_request_sbfm: 'Super Bot Fight Mode rules (HTTP).',
+  http_request_transform: 'URL rewrite rules (HTTP requests).',
+  http_response_compression: 'Compression rules (HTTP responses).',
+  http_response_firewall_managed: 'WAF managed rules on HTTP responses.',
+  http_response_headers_transform: 'Response header transform rules (HTTP).',
+};
+
+function structureHover(model: DocumentModel, offset: number): Hover | null {
+  const path = model.nodesAt(offset);
+  const [node, parent] = path;
+  if (!node || node.kind !== 'string' || parent?.kind !== 'object') return null;
+  const key = parent.properties.find((p) => p.value === node)?.key;
+  const root = model.ruleset.root;
+  const value = String(node.value);
+  let sections: string[] | undefined;
+  if (key === 'action' && isRule(parent, path[2], root)) sections = actionHover(value);
+  else if (key === 'phase' && parent === root) sections = phaseHover(value);
+  else if (key === 'kind' && parent === root) sections = kindHover(value);
+  return sections ? markdown(model, sections, node.start, node.end) : null;
+}
+
+function isRule(node: HostNode, rules: HostNode | undefined, root: HostNode | undefined): boolean {
+  return rules?.kind === 'array' && property(root, 'rules')?.value === rules && rules.items.includes(node);
+}
+
+function actionHover(action: string): string[] {
+  const doc = ACTION_DOCS[action];
+  if (!doc) return [header('action', action), `Not an action this tool knows the parameters of; the known actions are ${KNOWN_ACTIONS.map(code).join(', ')}.`];
+  return [header('action', action), ...doc];
+}
+
+function kindHover(kind: string): string[] {
+  const doc = KIND_DOCS[kind];
+  if (!doc) return [header('kind', kind), `Not a ruleset kind; the kinds are ${RULESET_KINDS.map(code).join(', ')}.`];
+  return [header('kind', kind), doc];
+}
+
+function phaseHover(phase: string): string[] {
+  const sections = [header('phase', phase)];
+  const doc = PHASE_DOCS[phase];
+  if (!doc && !KNOWN_PHASES.includes(phase)) {
+    sections.push('Not a phase this tool knows; its fields are not checked.');
+    return sections;
+  }
+  if (doc) sections.push(doc);
+  if (hasCompleteFieldTable(phase)) {
+    const rows = [...FIELDS.values()].map((f) => `| ${code(f.name)} | ${describeType(f.type)} | ${f.doc.replace(/\|/g, '\\|')} |`);
+    sections.push(['| Field | Type | Meaning |', '|---|---|---|', ...rows].join('\n'));
+  } else {
+    sections.push('This tool has no complete field table for this phase, so an unknown field is not reported; the fields it knows are still checked.');
+  }
+  return sections;
 }

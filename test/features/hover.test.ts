@@ -1,0 +1,277 @@
+/**
+ * Hover, with a cursor marker in a real ruleset document, in JSON and in every YAML style:
+ * the contents (key phrases) and the exact range, which must cover the hovered token as it
+ * is written in the document (`"BR"` is `\"BR\"` inside a JSON string).
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Hover, MarkupContent } from 'vscode-languageserver';
+
+import { hover } from '../../server/src/features/hover';
+import { FIELDS } from '../../server/src/language/catalogue/fields';
+import { at, HOSTS, modelOf, rulesetWith, settings, textOf, type Host } from './harness';
+
+/** `token` (decoded expression text) as it is written inside the host's string. */
+function written(host: Host, token: string): string {
+  switch (host) {
+    case 'json':
+    case 'yaml-double':
+      return JSON.stringify(token).slice(1, -1);
+    case 'yaml-single':
+      return token.replace(/'/g, "''");
+    default:
+      return token;
+  }
+}
+
+function contents(h: Hover): string {
+  const value = h.contents as MarkupContent;
+  assert.equal(value.kind, 'markdown');
+  return value.value;
+}
+
+interface Row {
+  /** The expression with the cursor `|`. */
+  readonly expression: string;
+  /** The hovered token, as in the decoded expression. */
+  readonly token: string;
+  /** Phrases the hover must contain. */
+  readonly says: readonly string[];
+  readonly phase?: string;
+  /** Hosts to leave out: a plain YAML scalar cannot start with `!` or be `true`. */
+  readonly skip?: readonly Host[];
+}
+
+const ROWS: readonly Row[] = [
+  // fields
+  {
+    expression: 'ip.src.coun|try == "BR"',
+    token: 'ip.src.country',
+    says: ['(field) `ip.src.country`: String', 'country code of the source address', 'Example: `ip.src.country == "BR"`', '`==`/`eq`', '`!=`/`ne`', '`contains`', '`~`/`matches`', '`strict wildcard`', '`in`'],
+  },
+  { expression: 'tcp.dst|port in {80 443}', token: 'tcp.dstport', says: ['Integer', 'TCP destination port', 'Values: ports 0–65535', '`&`/`bitwise_and`', '`<`/`lt`'] },
+  { expression: 'ip.s|rc in {10.0.0.0/8}', token: 'ip.src', says: ['IP address', 'Source IP address', '`==`/`eq`, `!=`/`ne`, `in`', 'does not support it', '$svc.anonymizer'] },
+  { expression: 'tcp.flags.s|yn', token: 'tcp.flags.syn', says: ['Boolean', 'SYN flag', 'Operators: none', '`not`'] },
+  { expression: 'ip.t|tl < 10', token: 'ip.ttl', says: ['Values: 0–255', 'Time to live'] },
+  { expression: 'foo.b|ar == 1', token: 'foo.bar', says: ['(field) `foo.bar`', 'unknown field `foo.bar` in phase `magic_transit`'] },
+  { expression: 'http.ho|st == "a"', token: 'http.host', says: ['Not in the field table', 'phase `http_request_firewall_custom`', 'not checked'], phase: 'http_request_firewall_custom' },
+  // comparison operators, logical operators, not
+  { expression: 'ip.src.country =|= "BR"', token: '==', says: ['(operator) `==` (also `eq`): equal', 'equals the value'] },
+  { expression: 'ip.src.country e|q "BR"', token: 'eq', says: ['(also `==`)'] },
+  { expression: 'tcp.dstport i|n {80 443}', token: 'in', says: ['is one of', 'set of integers and `a..b` ranges'] },
+  { expression: 'ip.src i|n {10.0.0.0/8}', token: 'in', says: ['CIDR blocks', '`$list`'] },
+  { expression: 'tcp.flags &| 0x02', token: '&', says: ['bitwise and', '(also `bitwise_and`)', '(left & value) != 0'] },
+  { expression: 'cf.colo.name ~| "^ams"', token: '~', says: ['(also `matches`)', 'regular expression'] },
+  { expression: 'cf.colo.name strict wild|card "AMS*"', token: 'strict wildcard', says: ['strict wildcard match', 'case-sensitive'] },
+  { expression: 'ip.src >|= 10.0.0.1', token: '>=', says: ['(also `ge`)', 'the service does not support ordering IP addresses'] },
+  { expression: 'sip =|= true', token: '==', says: ['`sip` is a Boolean field'] },
+  { expression: 'sip == tr|ue', token: 'true', says: ['`sip` is a Boolean field'] },
+  { expression: 'sip a|nd tcp.flags.syn', token: 'and', says: ['(operator) `and` (also `&&`): logical and', 'both sides', 'Precedence'] },
+  { expression: 'sip |&& tcp.flags.syn', token: '&&', says: ['(also `and`)'] },
+  { expression: 'sip o|r tcp.flags.syn', token: 'or', says: ['(also `||`)', 'either side'] },
+  { expression: 'sip x|or tcp.flags.syn', token: 'xor', says: ['(also `^^`)', 'exactly one'] },
+  { expression: 'no|t sip', token: 'not', says: ['(operator) `not` (also `!`): negation', '`not a and b` means `(not a) and b`'] },
+  { expression: 'tcp.flags.syn and |!sip', token: '!', says: ['(also `not`)'] },
+  { expression: 'tr|ue and sip', token: 'true', says: ['(Boolean) `true`', 'Matches every packet', '`execute`'] },
+  // lists
+  { expression: 'ip.src in $svc.anon|ymizer', token: '$svc.anonymizer', says: ['managed IP list', 'open SOCKS proxies, VPNs and TOR nodes', '`ip.src in $svc.anonymizer`'] },
+  { expression: 'ip.dst in $svc.botn|etcc', token: '$svc.botnetcc', says: ['command-and-control', '`ip.dst in $svc.botnetcc`'] },
+  { expression: 'ip.src in $svc.nope|x', token: '$svc.nopex', says: ['Not one of the managed lists', 'unknown managed list'] },
+  { expression: 'ip.src in $my_bl|ocklist', token: '$my_blocklist', says: ['account list', 'not configured (`rulesets.knownLists`)'] },
+  // functions
+  {
+    expression: 'bit_sl|ice(udp, 64, 72) == 0x45',
+    token: 'bit_slice',
+    says: ['bit_slice(protocol, offset_start, offset_end) -> Integer', 'Contiguous bits of a header', '`offset_start`: First bit of the slice', 'Example: `bit_slice(udp, 64, 72) == 0x45`'],
+  },
+  { expression: 'bit_slice(u|dp, 64, 72) == 0x45', token: 'udp', says: ['(field) `udp`', 'raw UDP header', 'Argument `protocol` of `bit_slice`'] },
+  { expression: 'bit_slice(udp, 6|4, 72) == 0x45', token: '64', says: ['Bit 64 (byte 8)', 'Argument `offset_start` of `bit_slice`'] },
+  { expression: 'bit_slice(udp, 64, 72) == 0x4|5', token: '0x45', says: ['`0x45` = 69'] },
+  // country codes
+  { expression: 'ip.src.country == "B|R"', token: '"BR"', says: ['**Brazil**', 'ISO 3166-1 alpha-2 code `BR`'] },
+  { expression: 'ip.dst.country in {"DE" "F|R"}', token: '"FR"', says: ['**France**'] },
+  { expression: 'ip.geoip.country == "U|K"', token: '"UK"', says: ['**Warning:**', 'the United Kingdom is GB'] },
+  { expression: 'ip.src.country == "b|r"', token: '"br"', says: ['country codes are uppercase', '`"BR"` (Brazil)'] },
+  { expression: 'ip.src.country == "Z|Q"', token: '"ZQ"', says: ['not assigned'] },
+  // ports, ICMP types, protocol names, TCP flags
+  { expression: 'tcp.dstport == 4|43', token: '443', says: ['Port 443: **https**', 'HTTPS'] },
+  { expression: 'udp.dstport in {5|3 123}', token: '53', says: ['Port 53: **domain**', 'DNS'] },
+  { expression: 'tcp.dstport == 12|3', token: '123', says: ['**ntp**', 'usually over UDP, not TCP'] },
+  { expression: 'tcp.dstport == 844|4', token: '8444', says: ['Port 8444: no well-known service', 'registered port'] },
+  { expression: 'tcp.dstport == 7000|0', token: '70000', says: ['outside the values of `tcp.dstport` (0–65535)'] },
+  { expression: 'icmp.type == |8', token: '8', says: ['ICMP type 8: **Echo**'] },
+  { expression: 'icmp.type in {0 1|1}', token: '11', says: ['**Time Exceeded**'] },
+  { expression: 'icmp.type == 3 and icmp.code == |4', token: '4', says: ['type 3 (Destination Unreachable)', 'Fragmentation Needed'] },
+  { expression: 'ip.proto == "u|dp"', token: '"udp"', says: ['**udp** — User Datagram Protocol (IP protocol number 17)'] },
+  { expression: 'ip.proto in {"tcp" "g|re"}', token: '"gre"', says: ['**gre**', 'IP protocol number 47'] },
+  { expression: 'ip.proto == "TC|P"', token: '"TCP"', says: ['protocol names are lowercase'] },
+  { expression: 'tcp.flags & 0x1|2', token: '0x12', says: ['= 18', '**SYN | ACK**'] },
+  { expression: 'ip.src.asnum == 6449|6', token: '64496', says: ['AS64496', 'documentation'] },
+  // integer ranges
+  { expression: 'tcp.dstport in {0..6553|5}', token: '0..65535', says: ['**all ports**', '0–65535'] },
+  { expression: 'udp.srcport in {1024..6553|5}', token: '1024..65535', says: ['**64,512 ports**', '1024 to 65535'] },
+  { expression: 'ip.ttl in {|1..10}', token: '1..10', says: ['**10 values**'] },
+  { expression: 'ip.ttl in {0..25|5}', token: '0..255', says: ['**all values** of `ip.ttl`'] },
+  // CIDR blocks, address ranges, addresses
+  { expression: 'ip.src in {10.0.0.0/|8}', token: '10.0.0.0/8', says: ['IPv4 CIDR block', 'First address: `10.0.0.0`', 'Last address: `10.255.255.255`', '2^24 = 16,777,216'] },
+  { expression: 'ip.dst in {192.0.2.0/2|4 198.51.100.7}', token: '192.0.2.0/24', says: ['`192.0.2.255`', '2^8 = 256'] },
+  { expression: 'ip.src in {192.0.2.7/3|2}', token: '192.0.2.7/32', says: ['a single address'] },
+  { expression: 'ip.src in {2001:db8::/3|2}', token: '2001:db8::/32', says: ['IPv6 CIDR block', '`2001:db8:ffff:ffff:ffff:ffff:ffff:ffff`', '2^96 = 79,228,162,514,264,337,593,543,950,336'] },
+  { expression: 'ip.src in {10.1.2.3/1|6}', token: '10.1.2.3/16', says: ['First address: `10.1.0.0`', 'host bits set'] },
+  { expression: 'ip.src in {10.0.0.1..10.0.0.|9}', token: '10.0.0.1..10.0.0.9', says: ['IPv4 address range', 'Addresses: 9'] },
+  { expression: 'ip.src in {10.0.0.0..10.0.0.25|5}', token: '10.0.0.0..10.0.0.255', says: ['Addresses: 256', 'the CIDR block `10.0.0.0/24`'] },
+  { expression: 'ip.src == 2001:db8:0:0:0:0:0:|1', token: '2001:db8:0:0:0:0:0:1', says: ['IPv6 address', 'Also written `2001:db8::1`'] },
+  // other values and sets
+  { expression: 'cf.colo.name == "a|ms01"', token: '"ams01"', says: ['(string)', '5 bytes'] },
+  { expression: 'cf.colo.name == "\\x4|1"', token: '"\\x41"', says: ['reads as `A`'] },
+  { expression: 'cf.colo.name == 61:6|2', token: '61:62', says: ['2 bytes', 'the text `ab`'] },
+  { expression: 'tcp.dstport in {80 443|}', token: '{80 443}', says: ['(set) 2 items', '`tcp.dstport in {…}`'] },
+  { expression: 'tcp.dstport in {|}', token: '{}', says: ['(set) 0 items', 'never matches'] },
+  { expression: 'tcp.dstport == 0|80', token: '080', says: ['octal', 'not an octal digit'] },
+];
+
+describe('hover in expressions', () => {
+  for (const row of ROWS) {
+    for (const host of HOSTS) {
+      if (row.skip?.includes(host)) continue;
+      it(`${host}: ${row.expression}`, () => {
+        const { model, position } = at(host, row.expression, { phase: row.phase });
+        const h = hover(model, position, settings());
+        assert.ok(h, 'a hover');
+        assert.ok(h.range, 'with a range');
+        assert.equal(textOf(model.text, h.range), written(host, row.token));
+        const text = contents(h);
+        for (const phrase of row.says) assert.ok(text.includes(phrase), `"${phrase}" in:\n${text}`);
+      });
+    }
+  }
+
+  it('lists the account lists a configuration knows', () => {
+    const { model, position } = at('json', 'ip.src in $my_bl|ocklist');
+    const h = hover(model, position, settings({ knownLists: ['my_blocklist'] }));
+    assert.ok(h && contents(h).includes('configured in `rulesets.knownLists`'));
+    const other = at('json', 'ip.src in $my_blo|k');
+    const unknown = hover(other.model, other.position, settings({ knownLists: ['my_blocklist'] }));
+    assert.ok(unknown && contents(unknown).includes('the account has no list named `$my_blok`'), unknown ? contents(unknown) : 'no hover');
+  });
+
+  it('shows every field of the magic_transit table in some hover without a crash', () => {
+    for (const name of FIELDS.keys()) {
+      const { model, position } = at('json', `${name}| `);
+      const h = hover(model, position, settings());
+      assert.ok(h && contents(h).includes(`\`${name}\``), name);
+    }
+  });
+
+  it('answers null on a space between comparisons and outside any ruleset', () => {
+    const { model, position } = at('json', 'sip and  | tcp.flags.syn');
+    assert.equal(hover(model, position, settings()), null);
+    const text = '{ "rules": "not a ruleset", "x": "ip.src == 1.2.3.4" }';
+    const plain = modelOf(text, 'json', 'file:///work/package.json');
+    assert.equal(hover(plain, plain.positionAt(text.indexOf('ip.src') + 2), settings()), null);
+  });
+});
+
+const UNPARSABLE: readonly Row[] = [
+  { expression: 'ip.src.coun|try == "BR" and', token: 'ip.src.country', says: ['(field) `ip.src.country`: String', 'Example'] },
+  { expression: 'ip.src.country == "B|R" and', token: '"BR"', says: ['**Brazil**'] },
+  { expression: 'ip.src.country == "U|K" or (', token: '"UK"', says: ['the United Kingdom is GB'] },
+  { expression: 'ip.src.country =|= "BR" and', token: '==', says: ['(also `eq`)'] },
+  { expression: 'ip.src.country == "BR" o|r', token: 'or', says: ['logical or'] },
+  { expression: 'tcp.dstport in {80 4|43', token: '443', says: ['**https**'] },
+  { expression: 'tcp.dstport in {0..6553|5', token: '0..65535', says: ['**all ports**'] },
+  { expression: 'ip.src in {10.0.0.0/|8', token: '10.0.0.0/8', says: ['2^24 = 16,777,216'] },
+  { expression: 'ip.src in $svc.v|pn or', token: '$svc.vpn', says: ['VPN servers'] },
+  { expression: 'bit_sl|ice(udp, 64', token: 'bit_slice', says: ['-> Integer'] },
+  { expression: 'bit_slice(udp, 64, 7|2', token: '72', says: ['Argument `offset_end` of `bit_slice`'] },
+  { expression: 'sip and n|ot', token: 'not', says: ['negation'] },
+];
+
+describe('hover in an expression that does not parse', () => {
+  for (const row of UNPARSABLE) {
+    for (const host of HOSTS) {
+      it(`${host}: ${row.expression}`, () => {
+        const { model, position } = at(host, row.expression);
+        const h = hover(model, position, settings());
+        assert.ok(h?.range, 'a hover with a range');
+        assert.equal(textOf(model.text, h.range), written(host, row.token));
+        const text = contents(h);
+        for (const phrase of row.says) assert.ok(text.includes(phrase), `"${phrase}" in:\n${text}`);
+      });
+    }
+  }
+
+  it('answers null where nothing is known, without throwing', () => {
+    for (const expression of ['(((|', 'ip.src == |', '"unterminated |', '{|', '$|', '#|', 'r#"|']) {
+      for (const host of HOSTS) {
+        const { model, position } = at(host, expression);
+        assert.doesNotThrow(() => hover(model, position, settings()), `${host}: ${expression}`);
+      }
+    }
+  });
+});
+
+// ---------------------------------------------------------------- the ruleset structure
+
+/** A document of the host style whose `old` text is replaced by `value`, and the offset inside it. */
+function structure(host: Host, old: string, value: string, expression = 'sip'): { model: ReturnType<typeof modelOf>; offset: number } {
+  const base = rulesetWith(host, expression).text;
+  const index = base.indexOf(old);
+  assert.ok(index >= 0, `${old} in the document`);
+  const text = base.slice(0, index) + value + base.slice(index + old.length);
+  return { model: modelOf(text, host === 'json' ? 'json' : 'yaml'), offset: index + 1 };
+}
+
+function structureHover(host: Host, old: string, value: string): { text: string; range: string } {
+  const { model, offset } = structure(host, old, value);
+  const h = hover(model, model.positionAt(offset), settings());
+  assert.ok(h?.range, `a hover on ${value}`);
+  return { text: contents(h), range: textOf(model.text, h.range) };
+}
+
+describe('hover in the ruleset structure', () => {
+  for (const host of HOSTS) {
+    const quoted = (s: string) => (host === 'json' ? `"${s}"` : s);
+    it(`${host}: action values`, () => {
+      const block = structureHover(host, 'block', 'block');
+      assert.equal(block.range, quoted('block'));
+      assert.ok(block.text.includes('(action) `block`') && block.text.includes('Drops the packets') && block.text.includes('no `action_parameters`'));
+      const skip = structureHover(host, 'block', 'skip');
+      assert.equal(skip.range, quoted('skip'));
+      assert.ok(skip.text.includes('skip the rules that follow') && skip.text.includes('{"ruleset": "current"}'));
+      const execute = structureHover(host, 'block', 'execute');
+      assert.ok(execute.text.includes('Runs another ruleset') && execute.text.includes('"action_parameters": {"id": "…"}'));
+      const other = structureHover(host, 'block', 'log');
+      assert.ok(other.text.includes('Not an action this tool knows') && other.text.includes('`block`, `skip`, `execute`'));
+    });
+
+    it(`${host}: phase values`, () => {
+      const phase = structureHover(host, 'magic_transit', 'magic_transit');
+      assert.equal(phase.range, quoted('magic_transit'));
+      assert.ok(phase.text.includes('(phase) `magic_transit`') && phase.text.includes('Magic Firewall custom rules'));
+      // The complete field table.
+      assert.ok(phase.text.includes('| Field | Type | Meaning |'));
+      for (const name of FIELDS.keys()) assert.ok(phase.text.includes(`| \`${name}\` |`), name);
+      const other = structureHover(host, 'magic_transit', 'http_request_firewall_custom');
+      assert.ok(other.text.includes('WAF custom rules') && other.text.includes('no complete field table'));
+      const unknown = structureHover(host, 'magic_transit', 'made_up_phase');
+      assert.ok(unknown.text.includes('Not a phase this tool knows'));
+    });
+
+    it(`${host}: kind values`, () => {
+      const kind = structureHover(host, 'root', 'root');
+      assert.equal(kind.range, quoted('root'));
+      assert.ok(kind.text.includes('(kind) `root`') && kind.text.includes('entry point'));
+      assert.ok(structureHover(host, 'root', 'custom').text.includes('your own rules'));
+      assert.ok(structureHover(host, 'root', 'zone').text.includes('one zone'));
+      assert.ok(structureHover(host, 'root', 'global').text.includes('Not a ruleset kind'));
+    });
+
+    it(`${host}: other structure has no hover`, () => {
+      const { model, offset } = structure(host, 'test', 'test');
+      assert.equal(hover(model, model.positionAt(offset), settings()), null, 'the name');
+      const key = model.text.indexOf('action');
+      assert.equal(hover(model, model.positionAt(key + 1), settings()), null, 'a key');
+    });
+  }
+});
