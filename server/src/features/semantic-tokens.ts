@@ -1,8 +1,439 @@
 import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver';
+import { walkExpression, type Comparison, type Expression, type FieldType, type Literal, type Span, type Token } from '../language/ast';
+import { FIELDS } from '../language/catalogue/fields';
+import { FUNCTIONS } from '../language/catalogue/functions';
+import { MANAGED_LIST_NAMESPACE } from '../language/catalogue/lists';
+import { readBareValue } from '../language/literals';
+import type { DecodedString } from '../documents/offset-map';
 import type { DocumentModel, Settings } from './model';
 
-export const SEMANTIC_TOKENS_LEGEND: SemanticTokensLegend = { tokenTypes: [], tokenModifiers: [] };
+/**
+ * Semantic tokens for the expression inside each `expression` string; the JSON or YAML
+ * around it is left to the editor's own highlighting.
+ *
+ * Only standard token types are used, so that every theme colours them:
+ *
+ * | what                                                    | type       | modifiers                   |
+ * |---------------------------------------------------------|------------|-----------------------------|
+ * | field (`ip.src`, also a field argument of a function)   | `property` |                             |
+ * | function name (`bit_slice`)                             | `function` | `defaultLibrary` when known |
+ * | symbol operators `== != < <= > >= ~ & ! && \|\| ^^`     | `operator` |                             |
+ * | English operators and keywords: `and or xor not in eq …`| `keyword`  |                             |
+ * | `contains matches wildcard strict wildcard true false`  | `keyword`  |                             |
+ * | integer, integer range `1..1024`                        | `number`   |                             |
+ * | IP address, CIDR block, address range                   | `number`   | `ip` (custom)               |
+ * | string, raw string, hex bytes `aa:bb`                   | `string`   |                             |
+ * | list `$name`                                            | `variable` | `readonly`; `$svc.*` also `defaultLibrary` |
+ *
+ * Addresses are numbers to a theme (they are numeric values); the custom `ip` modifier lets
+ * an editor colour them apart (`number.ip` in VS Code's `semanticTokenColors`,
+ * `@lsp.mod.ip` in Neovim). Unknown modifiers are ignored by clients, so the token still
+ * gets the number colour everywhere. Punctuation (`( ) { } ,`) gets no token.
+ *
+ * Positions: each token's decoded span is mapped through the string's offset map, so a
+ * token covers all of its source (`\"BR\"` in JSON is one string token of six characters).
+ * A token whose source crosses a line break (a folded or block YAML scalar) is split into
+ * one token per line; the line break itself and the indentation are not part of any token.
+ *
+ * An expression with a syntax error has no tree; it is coloured by a lexical scan that
+ * follows the grammar's token rules, so everything before the error (and, as far as
+ * the scan can tell, after it) keeps its colour while typing.
+ *
+ * These are the legend's token types, in order: all standard (`SemanticTokenTypes`).
+ */
+export const TOKEN_TYPES = ['property', 'operator', 'keyword', 'number', 'string', 'variable', 'function'] as const;
 
-export function semanticTokens(_model: DocumentModel, _settings: Settings): SemanticTokens {
-  return { data: [] }; // being written
+/** The custom modifier of IP addresses, CIDR blocks and address ranges (on `number`). */
+export const IP_MODIFIER = 'ip';
+
+/** Two standard modifiers (`SemanticTokenModifiers`) and the custom `ip`, in legend order. */
+export const TOKEN_MODIFIERS = ['readonly', 'defaultLibrary', IP_MODIFIER] as const;
+
+export const SEMANTIC_TOKENS_LEGEND: SemanticTokensLegend = { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] };
+
+export type TokenType = (typeof TOKEN_TYPES)[number];
+export type TokenModifier = (typeof TOKEN_MODIFIERS)[number];
+
+/** A token of one expression, in offsets of its decoded text. */
+export interface ExpressionToken {
+  readonly start: number;
+  readonly end: number;
+  readonly type: TokenType;
+  readonly modifiers: readonly TokenModifier[];
+}
+
+/** A token of the document, on one line: offsets into the document text. */
+interface DocumentToken {
+  readonly start: number;
+  readonly end: number;
+  readonly type: number;
+  readonly modifiers: number;
+}
+
+const MANAGED_LIST_PREFIX = `${MANAGED_LIST_NAMESPACE}.`;
+
+// ---------------------------------------------------------------- expression tokens
+
+/**
+ * The tokens of one expression, sorted and not overlapping: from its syntax tree when it
+ * parsed, else from a lexical scan of the text.
+ */
+export function expressionTokens(text: string, ast: Expression | undefined): ExpressionToken[] {
+  const tokens = ast ? treeTokens(ast) : scanTokens(text);
+  tokens.sort((a, b) => a.start - b.start || a.end - b.end);
+  const out: ExpressionToken[] = [];
+  for (const token of tokens) {
+    if (token.end <= token.start || token.start < 0 || token.end > text.length) continue;
+    if (out.length > 0 && token.start < out[out.length - 1].end) continue;
+    out.push(token);
+  }
+  return out;
+}
+
+function token(span: Span, type: TokenType, modifiers: readonly TokenModifier[] = []): ExpressionToken {
+  return { start: span.start, end: span.end, type, modifiers };
+}
+
+/** `and`, `not`, `strict wildcard` are keywords (one token a word); `&&`, `!`, `==` operators. */
+function operatorTokens(op: Token, out: ExpressionToken[]): void {
+  if (!/^[a-z_]/i.test(op.text)) {
+    out.push(token(op.span, 'operator'));
+    return;
+  }
+  for (const word of op.text.matchAll(/[A-Za-z_]+/g)) {
+    const start = op.span.start + word.index!;
+    out.push(token({ start, end: start + word[0].length }, 'keyword'));
+  }
+}
+
+function listToken(span: Span, name: string): ExpressionToken {
+  return token(span, 'variable', name.startsWith(MANAGED_LIST_PREFIX) ? ['readonly', 'defaultLibrary'] : ['readonly']);
+}
+
+function functionToken(span: Span, name: string): ExpressionToken {
+  return token(span, 'function', FUNCTIONS.has(name) ? ['defaultLibrary'] : []);
+}
+
+function literalToken(literal: Literal): ExpressionToken | undefined {
+  switch (literal.kind) {
+    case 'integer':
+    case 'integer-range':
+      return token(literal.span, 'number');
+    case 'ip':
+    case 'ip-range':
+      return token(literal.span, 'number', [IP_MODIFIER]);
+    case 'string':
+    case 'bytes':
+      return token(literal.span, 'string');
+    case 'invalid':
+      return invalidToken(literal.span, literal.text);
+  }
+}
+
+/**
+ * A value that is wrong for its place (an address after a port field, a string with a bad
+ * escape) is still coloured as what it looks like; a word that is no value at all is not.
+ */
+function invalidToken(span: Span, text: string): ExpressionToken | undefined {
+  if (text.startsWith('"') || /^r#*"/.test(text)) return token(span, 'string');
+  if (text.startsWith('$')) return listToken(span, text.slice(1));
+  // `tcp.flags.syn == true`: the parser reads a value, the author wrote the keyword.
+  if (text === 'true' || text === 'false') return token(span, 'keyword');
+  const byShape = readBareValue(text, span, undefined).literal;
+  if (byShape.kind !== 'invalid') return literalToken(byShape);
+  // Out-of-range and malformed numbers (`080`, `99999999999999999999`, `0x`).
+  if (/^-?[0-9][0-9a-fA-Fx]*$/.test(text)) return token(span, 'number');
+  return undefined;
+}
+
+function treeTokens(root: Expression): ExpressionToken[] {
+  const out: ExpressionToken[] = [];
+  walkExpression(root, (node) => {
+    switch (node.kind) {
+      case 'logical':
+        for (const op of node.operatorTokens) operatorTokens(op, out);
+        break;
+      case 'not':
+        operatorTokens(node.operatorToken, out);
+        break;
+      case 'boolean':
+        out.push(token(node.span, 'keyword'));
+        break;
+      case 'comparison':
+        comparisonTokens(node, out);
+        break;
+      case 'group':
+        break;
+    }
+  });
+  return out;
+}
+
+function comparisonTokens(node: Comparison, out: ExpressionToken[]): void {
+  const { lhs, operator, rhs } = node;
+  if (lhs.kind === 'field') {
+    out.push(token(lhs.span, 'property'));
+  } else {
+    out.push(functionToken(lhs.name.span, lhs.name.text));
+    for (const arg of lhs.args) {
+      const t = arg.kind === 'field' ? token(arg.span, 'property') : literalToken(arg);
+      if (t) out.push(t);
+    }
+  }
+  if (operator) operatorTokens(operator, out);
+  if (!rhs) return;
+  if (rhs.kind === 'list') {
+    out.push(listToken(rhs.span, rhs.name));
+  } else if (rhs.kind === 'set') {
+    for (const item of rhs.items) {
+      const t = literalToken(item);
+      if (t) out.push(t);
+    }
+  } else {
+    const t = literalToken(rhs);
+    if (t) out.push(t);
+  }
+}
+
+// ---------------------------------------------------------------- lexical scan
+
+const LOGICAL_WORDS = new Set(['and', 'or', 'xor']);
+const COMPARISON_WORDS = new Set(['in', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'matches', 'wildcard', 'bitwise_and']);
+const KEYWORDS = new Set([...LOGICAL_WORDS, ...COMPARISON_WORDS, 'not', 'strict', 'true', 'false']);
+/** Longest first, as the grammar tries them. */
+const SYMBOL_OPERATOR = /==|!=|>=|<=|&&|\|\||\^\^|[<>~&!=]/y;
+const NAME = /[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]*)*/y;
+const BARE_VALUE = /[A-Za-z0-9.:\-/]+/y;
+const LIST = /\$[A-Za-z0-9_.]*/y;
+
+function match(pattern: RegExp, text: string, at: number): string | undefined {
+  pattern.lastIndex = at;
+  return pattern.exec(text)?.[0];
+}
+
+function isSpace(c: string | undefined): boolean {
+  return c === ' ' || c === '\t' || c === '\r' || c === '\n';
+}
+
+/**
+ * Tokens of an expression that did not parse, read with the grammar's token rules and just
+ * enough context to tell a field from a value (after a comparison operator, inside `{}`)
+ * and to read a bare value by the type of the field before it, as the parser does. Linear
+ * in the text, never fails.
+ */
+export function scanTokens(text: string): ExpressionToken[] {
+  const out: ExpressionToken[] = [];
+  let expectValue = false;
+  let inSet = false;
+  const parens: ('call' | 'group')[] = [];
+  let afterFunctionName = false;
+  let lhsType: FieldType | undefined;
+  const inCall = () => parens[parens.length - 1] === 'call';
+  const afterValue = () => {
+    if (!inSet) expectValue = false;
+  };
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (isSpace(c)) {
+      i++;
+      continue;
+    }
+    const callOpens = afterFunctionName;
+    afterFunctionName = false;
+    if (c === '"') {
+      const end = skipQuoted(text, i);
+      out.push(token({ start: i, end }, 'string'));
+      i = end;
+      afterValue();
+      continue;
+    }
+    if (c === 'r' && /^r#*"/.test(text.slice(i, i + 258))) {
+      const end = skipRaw(text, i);
+      out.push(token({ start: i, end }, 'string'));
+      i = end;
+      afterValue();
+      continue;
+    }
+    if (c === '$') {
+      const list = match(LIST, text, i)!;
+      out.push(listToken({ start: i, end: i + list.length }, list.slice(1)));
+      i += list.length;
+      afterValue();
+      continue;
+    }
+    if (c === '{' || c === '}') {
+      inSet = c === '{';
+      expectValue = inSet;
+      i++;
+      continue;
+    }
+    if (c === '(') {
+      parens.push(callOpens ? 'call' : 'group');
+      expectValue = false;
+      i++;
+      continue;
+    }
+    if (c === ')') {
+      parens.pop();
+      expectValue = false;
+      i++;
+      continue;
+    }
+    const symbol = match(SYMBOL_OPERATOR, text, i);
+    if (symbol) {
+      out.push(token({ start: i, end: i + symbol.length }, 'operator'));
+      // `!` and the logical operators are followed by an operand, the others by a value.
+      expectValue = !['!', '&&', '||', '^^'].includes(symbol);
+      if (!expectValue) inSet = false;
+      i += symbol.length;
+      continue;
+    }
+    const word = match(NAME, text, i);
+    // A value after an operator or in a set; a number anywhere (a function's argument).
+    const valueMode = expectValue || inSet || /[0-9-]/.test(c);
+    if (word && KEYWORDS.has(word) && !inSet) {
+      out.push(token({ start: i, end: i + word.length }, 'keyword'));
+      expectValue = COMPARISON_WORDS.has(word);
+      i += word.length;
+      continue;
+    }
+    if (valueMode) {
+      const bare = match(BARE_VALUE, text, i);
+      if (bare) {
+        const span = { start: i, end: i + bare.length };
+        const t = literalToken(readBareValue(bare, span, inCall() ? undefined : lhsType).literal);
+        if (t) out.push(t);
+        i += bare.length;
+        afterValue();
+        continue;
+      }
+    } else if (word) {
+      const span = { start: i, end: i + word.length };
+      i += word.length;
+      let next = i;
+      while (isSpace(text[next])) next++;
+      if (text[next] === '(') {
+        out.push(functionToken(span, word));
+        afterFunctionName = true;
+        if (!inCall()) lhsType = FUNCTIONS.get(word)?.resultType ?? 'Integer';
+      } else if (KEYWORDS.has(word.toLowerCase())) {
+        // A miscased keyword (`AND`): the parser reads a field name, the author meant the keyword.
+      } else {
+        out.push(token(span, 'property'));
+        if (!inCall()) lhsType = FIELDS.get(word)?.type;
+      }
+      continue;
+    }
+    // The language has no comments: what follows a `#` is not read as code.
+    if (c === '#') break;
+    // `,`, `@`, …: no token.
+    i++;
+  }
+  return out;
+}
+
+/** The end of a quoted string starting at `start` (after its closing quote, or the text's end). */
+function skipQuoted(text: string, start: number): number {
+  let i = start + 1;
+  while (i < text.length) {
+    if (text[i] === '\\') i += 2;
+    else if (text[i] === '"') return i + 1;
+    else i++;
+  }
+  return text.length;
+}
+
+/** The end of a raw string `r#…"…"#…` starting at `start` (or the text's end). */
+function skipRaw(text: string, start: number): number {
+  let i = start + 1;
+  while (text[i] === '#') i++;
+  const close = '"' + '#'.repeat(i - start - 1);
+  const end = text.indexOf(close, i + 1);
+  return end < 0 ? text.length : end + close.length;
+}
+
+// ---------------------------------------------------------------- document tokens
+
+/** A map that sends every unit to the whole scalar (the decoder could not follow it). */
+function isCoarse(decoded: DecodedString): boolean {
+  if ((decoded as { exact?: boolean }).exact === false) return true;
+  const n = decoded.value.length;
+  return n > 1 && decoded.starts[0] === decoded.starts[n - 1] && decoded.ends[0] === decoded.ends[n - 1];
+}
+
+function hasLineBreak(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d) return true;
+  }
+  return false;
+}
+
+/**
+ * Maps an expression token to the document: one token per line of its source. A unit whose
+ * source is a line break (a folded space, a kept `\n`) belongs to no token.
+ */
+function mapToken(text: string, decoded: DecodedString, t: ExpressionToken, type: number, modifiers: number, out: DocumentToken[]): void {
+  let segStart = -1;
+  let segEnd = -1;
+  const flush = () => {
+    if (segStart >= 0 && segEnd > segStart) out.push({ start: segStart, end: segEnd, type, modifiers });
+    segStart = -1;
+  };
+  for (let u = t.start; u < t.end; u++) {
+    const s = decoded.starts[u];
+    const e = decoded.ends[u];
+    if (hasLineBreak(text, s, e)) {
+      flush();
+      continue;
+    }
+    if (segStart < 0) {
+      segStart = s;
+      segEnd = e;
+    } else if (s >= segEnd && hasLineBreak(text, segEnd, s)) {
+      flush();
+      segStart = s;
+      segEnd = e;
+    } else {
+      segEnd = Math.max(segEnd, e);
+    }
+  }
+  flush();
+}
+
+const TYPE_INDEX = new Map<string, number>(TOKEN_TYPES.map((t, i) => [t, i]));
+const MODIFIER_BIT = new Map<string, number>(TOKEN_MODIFIERS.map((m, i) => [m, 1 << i]));
+
+/** The semantic tokens of every expression of a ruleset document, in LSP's relative encoding. */
+export function semanticTokens(model: DocumentModel, settings: Settings): SemanticTokens {
+  if (!model.isRuleset(settings)) return { data: [] };
+  const text = model.text;
+  const tokens: DocumentToken[] = [];
+  for (const site of model.ruleset.expressions) {
+    const decoded = site.decoded();
+    if (decoded.value !== site.text || isCoarse(decoded)) continue;
+    const { ast } = model.check(site, settings);
+    for (const t of expressionTokens(site.text, ast)) {
+      const modifiers = t.modifiers.reduce((bits, m) => bits | (MODIFIER_BIT.get(m) ?? 0), 0);
+      mapToken(text, decoded, t, TYPE_INDEX.get(t.type)!, modifiers, tokens);
+    }
+  }
+  tokens.sort((a, b) => a.start - b.start || a.end - b.end);
+  const data: number[] = [];
+  let previousLine = 0;
+  let previousCharacter = 0;
+  let previousEnd = -1;
+  for (const t of tokens) {
+    if (t.start < previousEnd) continue;
+    // On one line by construction, so the length in the document is the length in UTF-16 units.
+    const start = model.positionAt(t.start);
+    const deltaLine = start.line - previousLine;
+    const deltaStart = deltaLine === 0 ? start.character - previousCharacter : start.character;
+    data.push(deltaLine, deltaStart, t.end - t.start, t.type, t.modifiers);
+    previousLine = start.line;
+    previousCharacter = start.character;
+    previousEnd = t.end;
+  }
+  return { data };
 }

@@ -1,6 +1,98 @@
-import type { DocumentSymbol } from 'vscode-languageserver';
+import { SymbolKind, type DocumentSymbol, type Range } from 'vscode-languageserver';
+import { property, type HostNode, type HostObject } from '../documents/host';
 import type { DocumentModel, Settings } from './model';
 
-export function documentSymbols(_model: DocumentModel, _settings: Settings): DocumentSymbol[] {
-  return []; // being written
+/** Longest name shown for a rule without a description (`block: ip.src in $svc.vpn or …`). */
+export const MAX_EXPRESSION_NAME_LENGTH = 40;
+/** Longest description shown as a rule's name; the full text is in the document. */
+export const MAX_DESCRIPTION_NAME_LENGTH = 100;
+
+/**
+ * The outline of a ruleset: one `Module` symbol for the ruleset (its `name`, with its phase as
+ * detail) holding one `Function` symbol per rule (its description, or its action and a short
+ * form of its expression; the action as detail). Whatever can be read of a broken document
+ * is shown; a file that is not a ruleset has no symbols from this server.
+ */
+export function documentSymbols(model: DocumentModel, settings: Settings): DocumentSymbol[] {
+  if (!model.isRuleset(settings)) return [];
+  const root = model.ruleset.root;
+  if (root?.kind !== 'object') return [];
+  const range = rangeOf(model, root);
+  const nameNode = property(root, 'name')?.value;
+  const phase = stringValue(property(root, 'phase')?.value);
+  const rules = property(root, 'rules')?.value;
+  const children = rules?.kind === 'array' ? rules.items.flatMap((rule, index) => (rule.kind === 'object' ? [ruleSymbol(model, rule, index)] : [])) : [];
+  return [
+    {
+      name: oneLine(stringValue(nameNode) ?? '', MAX_DESCRIPTION_NAME_LENGTH) || 'ruleset',
+      detail: phase,
+      kind: SymbolKind.Module,
+      range,
+      selectionRange: selection(model, range, nameNode, root.start),
+      children,
+    },
+  ];
+}
+
+function ruleSymbol(model: DocumentModel, rule: HostObject, index: number): DocumentSymbol {
+  const range = rangeOf(model, rule);
+  const action = stringValue(property(rule, 'action')?.value);
+  const expressionNode = property(rule, 'expression')?.value;
+  const expression = stringValue(expressionNode);
+  const description = oneLine(stringValue(property(rule, 'description')?.value) ?? '', MAX_DESCRIPTION_NAME_LENGTH);
+  let name = description;
+  if (!name) {
+    const short = oneLine(expression ?? '', MAX_EXPRESSION_NAME_LENGTH);
+    if (action && short) name = `${action}: ${short}`;
+    else name = short || action || `rule ${index + 1}`;
+  }
+  const enabled = property(rule, 'enabled')?.value;
+  const disabled = enabled?.kind === 'boolean' && enabled.value === false;
+  const detail = [action, disabled ? '(disabled)' : undefined].filter((part) => part !== undefined).join(' ');
+  return {
+    name,
+    detail: detail || undefined,
+    kind: SymbolKind.Function,
+    range,
+    selectionRange: selection(model, range, expressionNode?.kind === 'string' ? expressionNode : undefined, rule.start),
+  };
+}
+
+function stringValue(node: HostNode | undefined): string | undefined {
+  return node?.kind === 'string' ? String(node.value) : undefined;
+}
+
+/** Whitespace (line breaks too) collapsed to single spaces, cut at `max` characters with `…`. */
+export function oneLine(text: string, max: number): string {
+  const collapsed = text.replace(/\s+/g, ' ').trim();
+  if (collapsed.length <= max) return collapsed;
+  let cut = max - 1;
+  // Never between the two halves of a surrogate pair.
+  if (/[\uD800-\uDBFF]/.test(collapsed[cut - 1])) cut--;
+  return `${collapsed.slice(0, cut).trimEnd()}…`;
+}
+
+/** The node's range when it lies inside `range` (as LSP requires), else the empty range at `fallback`. */
+function selection(model: DocumentModel, range: Range, node: HostNode | undefined, fallback: number): Range {
+  if (node) {
+    const candidate = rangeOf(model, node);
+    if (contains(range, candidate)) return candidate;
+  }
+  return model.range(fallback, fallback);
+}
+
+/**
+ * A node's range without the line breaks and blanks that YAML counts into a block mapping or
+ * block scalar: the outline highlights the node, not the empty line after it.
+ */
+function rangeOf(model: DocumentModel, node: HostNode): Range {
+  const text = model.text;
+  let end = node.end;
+  while (end > node.start && /\s/.test(text[end - 1])) end--;
+  return model.range(node.start, end);
+}
+
+function contains(outer: Range, inner: Range): boolean {
+  const before = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return before(outer.start, inner.start) && before(inner.end, outer.end);
 }
