@@ -21,6 +21,7 @@ import { semanticTokens, SEMANTIC_TOKENS_LEGEND } from '../features/semantic-tok
 import { signatureHelp } from '../features/signature-help';
 import { documentSymbols } from '../features/symbols';
 import { version } from '../version';
+import { guarded } from './guard';
 import { runInIdleTime, warmUpSteps } from './warm-up';
 
 /** How long push diagnostics wait for typing to pause. */
@@ -38,15 +39,7 @@ export function startServer(connection: Connection): void {
 
   const log = (message: string) => connection.console.log(message);
 
-  /** Runs one feature; a failure is logged and the request answered empty, never a crash. */
-  function guard<T>(feature: string, empty: T, run: () => T): T {
-    try {
-      return run();
-    } catch (error) {
-      connection.console.error(`${feature} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return empty;
-    }
-  }
+  const guard = <T>(feature: string, empty: T, run: () => T): T => guarded(feature, empty, run, (message) => connection.console.error(message));
 
   /** The model of the document's current version: one parse per version, shared by every feature. */
   function modelOf(uri: string): DocumentModel | undefined {
