@@ -1,8 +1,839 @@
-import type { CompletionList, Position } from 'vscode-languageserver';
+/**
+ * Completion, driven by where the cursor is.
+ *
+ * In an expression, language/completion-context.ts says what the grammar accepts at the
+ * cursor (operand, comparison operator, value, connective, argument) and which token is
+ * being typed; this module turns that into items from the catalogues. Every item carries a
+ * TextEdit that replaces exactly the partial token, mapped through the string's offset map,
+ * with the text escaped for the JSON or YAML string it lands in.
+ *
+ * Outside expressions, the ruleset structure: keys of the ruleset and of a rule, values of
+ * `action`, `phase`, `kind` and `enabled`, `action_parameters` for `skip` and `execute`, and a
+ * whole-rule snippet in `rules`.
+ */
+import * as jsonc from 'jsonc-parser';
+import {
+  CompletionItemKind,
+  InsertTextFormat,
+  InsertTextMode,
+  MarkupKind,
+  TextEdit,
+  type CompletionItem,
+  type CompletionList,
+  type Position,
+} from 'vscode-languageserver';
+import { COUNTRIES } from '../language/catalogue/countries';
+import { describeType, FIELDS } from '../language/catalogue/fields';
+import { FUNCTIONS } from '../language/catalogue/functions';
+import { ICMP_TYPES, ICMP_UNREACHABLE_CODES } from '../language/catalogue/icmp';
+import { MANAGED_LISTS } from '../language/catalogue/lists';
+import { KNOWN_ACTIONS, KNOWN_PHASES, RULESET_KINDS } from '../language/catalogue/phases';
+import { WELL_KNOWN_PORTS } from '../language/catalogue/ports';
+import { IP_PROTOCOLS } from '../language/catalogue/protocols';
+import type { ComparisonOperator } from '../language/ast';
+import {
+  COMPARISON_OPERATOR_INFO,
+  completionContext,
+  operatorsFor,
+  TCP_FLAG_BITS,
+  type ExpressionCompletionContext,
+  type LeftSide,
+} from '../language/completion-context';
+import { encodeForScalar, property, type HostNode, type HostObject, type ScalarStyle } from '../documents/host';
+import { mapRange, type DecodedString } from '../documents/offset-map';
 import type { DocumentModel, Settings } from './model';
 
 export const COMPLETION_TRIGGER_CHARACTERS = [' ', '.', '$', '{', '"', '('];
 
-export function completion(_model: DocumentModel, _position: Position, _settings: Settings): CompletionList | null {
-  return null; // being written
+export function completion(model: DocumentModel, position: Position, settings: Settings): CompletionList | null {
+  try {
+    return completeAt(model, model.offsetAt(position), settings);
+  } catch {
+    // Never fail a keystroke; the property tests call completeAt, which does not hide bugs.
+    return null;
+  }
+}
+
+/** Completion at a document offset; null when the document is not a ruleset. */
+export function completeAt(model: DocumentModel, offset: number, settings: Settings): CompletionList | null {
+  if (!model.isRuleset(settings)) return null;
+  const target = expressionTarget(model, offset);
+  if (target === 'nowhere') return { isIncomplete: false, items: [] };
+  const items = target ? expressionItems(model, target, settings) : structureItems(model, offset);
+  return { isIncomplete: false, items };
+}
+
+// ---------------------------------------------------------------- text to insert
+
+/** Literal text, or a tab stop (with a placeholder or a choice). */
+type Part = string | { readonly stop: number; readonly placeholder?: string; readonly choices?: readonly string[] };
+
+function isSnippet(parts: readonly Part[]): boolean {
+  return parts.some((p) => typeof p !== 'string');
+}
+
+function escapeSnippet(text: string): string {
+  return text.replace(/[\\$}]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The parts as snippet syntax (or plain text when there are no tab stops). Literal text is
+ * encoded for its host string first, then escaped for the snippet syntax.
+ */
+function render(parts: readonly Part[], encode: (text: string) => string): { text: string; snippet: boolean } {
+  if (!isSnippet(parts)) return { text: encode(parts.join('')), snippet: false };
+  const text = parts
+    .map((part) => {
+      if (typeof part === 'string') return escapeSnippet(encode(part));
+      if (part.choices) return `\${${part.stop}|${part.choices.map((c) => encode(c).replace(/[\\,|]/g, (x) => `\\${x}`)).join(',')}|}`;
+      if (part.placeholder) return `\${${part.stop}:${escapeSnippet(encode(part.placeholder))}}`;
+      return `$${part.stop}`;
+    })
+    .join('');
+  return { text, snippet: true };
+}
+
+interface ItemSpec {
+  readonly label: string;
+  readonly kind: CompletionItemKind;
+  readonly parts: readonly Part[];
+  readonly detail?: string;
+  readonly description?: string;
+  readonly documentation?: string;
+  /** Words besides the label that find the item (a country's name), in decoded form. */
+  readonly also?: string;
+  readonly sortText?: string;
+}
+
+function markdown(value: string | undefined) {
+  return value ? { kind: MarkupKind.Markdown, value } : undefined;
+}
+
+// ---------------------------------------------------------------- expressions
+
+interface ExpressionTarget {
+  /** The decoded expression (with the spaces typed after a YAML plain scalar). */
+  readonly text: string;
+  readonly cursor: number;
+  /** The cursor's document offset. */
+  readonly offset: number;
+  readonly style: ScalarStyle | undefined;
+  /** A plain scalar in a YAML flow mapping (`{…}`, `,` would end it), and its document range. */
+  readonly flowScalar?: { readonly start: number; readonly end: number };
+  /** Decoded offsets to document offsets. */
+  map(start: number, end: number): { start: number; end: number };
+}
+
+/**
+ * The expression the cursor is in; 'nowhere' when it is inside an expression's scalar but
+ * not at a place of its text (the indentation of a block scalar, the middle of an escape).
+ */
+function expressionTarget(model: DocumentModel, offset: number): ExpressionTarget | 'nowhere' | undefined {
+  const found = model.expressionAt(offset);
+  if (found) {
+    const decoded = found.site.decoded();
+    const i = found.offset;
+    if (i < decoded.value.length && decoded.starts[i] !== offset) return 'nowhere';
+    const flowScalar = found.site.inFlow && found.site.node.style === 'plain' ? { start: found.site.node.start, end: found.site.node.end } : undefined;
+    return { text: decoded.value, cursor: i, offset, style: found.site.node.style, flowScalar, map: (s, e) => mapRange(decoded, s, e) };
+  }
+  if (model.format !== 'yaml') return undefined;
+  const text = model.text;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  for (const site of model.ruleset.expressions) {
+    const node = site.node;
+    if (offset < node.start || offset - node.end > 256) continue;
+    if (node.style === 'plain' && offset > node.end) {
+      // A YAML plain scalar ends at its last non-space character: the cursor after
+      // `ip.src in ` is past it, yet on the expression's line.
+      const gap = text.slice(node.end, offset);
+      if (!/^[ \t]+$/.test(gap)) continue;
+      const decoded = site.decoded();
+      if (decoded.contentEnd !== node.end) continue;
+      const flowScalar = site.inFlow ? { start: node.start, end: node.end } : undefined;
+      return { text: decoded.value + gap, cursor: decoded.value.length + gap.length, offset, style: 'plain', flowScalar, map: (s, e) => mapBeyond(decoded, s, e) };
+    }
+    if ((node.style === 'block-literal' || node.style === 'block-folded') && offset <= node.end && site.text.trim() === '') {
+      // An empty block scalar: its first line, indented past its key, is where it starts.
+      const key = property(model.ruleset.rules[site.ruleIndex], 'expression');
+      const keyColumn = key ? key.keyStart - (text.lastIndexOf('\n', key.keyStart - 1) + 1) : 0;
+      if (lineStart <= node.start || !/^[ \t]*$/.test(text.slice(lineStart, offset)) || offset - lineStart <= keyColumn) continue;
+      return { text: '', cursor: 0, offset, style: node.style, map: (s, e) => ({ start: offset + s, end: offset + e }) };
+    }
+  }
+  // `expression: ` with nothing after it yet: an empty plain scalar at the cursor.
+  for (const rule of model.ruleset.rules) {
+    if (rule.kind !== 'object' || offset < rule.start) continue;
+    const p = property(rule, 'expression');
+    if (!p || (p.value && p.value.kind !== 'null') || offset < p.keyEnd || offset - p.keyEnd > 256) continue;
+    if (!/^[ \t]*:[ \t]+$/.test(text.slice(p.keyEnd, offset))) continue;
+    return { text: '', cursor: 0, offset, style: 'plain', map: (s, e) => ({ start: offset + s, end: offset + e }) };
+  }
+  return undefined;
+}
+
+/** Like mapRange, for offsets that may lie in spaces typed after the scalar's content. */
+function mapBeyond(decoded: DecodedString, start: number, end: number): { start: number; end: number } {
+  const length = decoded.value.length;
+  const at = (i: number) => (i <= length ? mapRange(decoded, i, i).start : decoded.contentEnd + (i - length));
+  if (end <= length) return mapRange(decoded, start, end);
+  return { start: start < length ? mapRange(decoded, start, length).start : at(start), end: decoded.contentEnd + (end - length) };
+}
+
+function expressionItems(model: DocumentModel, target: ExpressionTarget, settings: Settings): CompletionItem[] {
+  const context = completionContext(target.text, target.cursor);
+  const specs = expressionSpecs(context, settings);
+  if (specs.length === 0) return [];
+  // With no token under the cursor the item goes exactly where the cursor is (the end of
+  // a block scalar's content maps past its line break).
+  const typing = context.replace.start !== context.replace.end;
+  const { start, end } = typing ? target.map(context.replace.start, context.replace.end) : { start: target.offset, end: target.offset };
+  const range = model.range(start, end);
+  const encode = (text: string) => encodeForScalar(target.style, text);
+  const previous = target.text[context.replace.start - 1];
+  const next = target.text[context.replace.end];
+  // `ip.src==` then `"BR"`: keep tokens apart, as the canonical spacing does.
+  const lead = previous !== undefined && !/[ \r\n\t({!]/.test(previous) ? ' ' : '';
+  // A YAML plain scalar that is only `true` reads as a Boolean, not as an expression.
+  const wholePlainScalar = target.style === 'plain' && target.text.slice(0, context.replace.start).trim() === '' && target.text.slice(context.replace.end).trim() === '';
+  return specs.map((spec) => {
+    const parts = wholePlainScalar && /^(true|false)$/.test(spec.label) ? [`'${spec.label}'`] : spec.parts;
+    const rendered = render(parts, encode);
+    // `and ` ends with a space unless one follows already.
+    const text = rendered.text.endsWith(' ') && /[ \r\n\t]/.test(next ?? '') ? rendered.text.slice(0, -1) : rendered.text;
+    let edit = TextEdit.replace(range, lead + text);
+    let snippet = rendered.snippet;
+    // Clients filter on the document's text, which is escaped: filter on escaped text too.
+    let filterText = spec.also ? `${encode(spec.label)} ${encode(spec.also)}` : encode(spec.label);
+    if (target.flowScalar && /[{}[\],]/.test(plainText(parts))) {
+      // A plain scalar in a flow mapping cannot hold `{…}`: the whole scalar is rewritten
+      // double-quoted, as quick fixes do, rather than break the document.
+      const prefix = target.text.slice(0, context.replace.start) + lead;
+      const quoted = render([prefix, ...parts, target.text.slice(context.replace.end)], (t) => encodeForScalar('double-quoted', t));
+      edit = TextEdit.replace(model.range(target.flowScalar.start, Math.max(target.flowScalar.end, target.offset)), `"${quoted.text}"`);
+      snippet = quoted.snippet;
+      filterText = model.text.slice(target.flowScalar.start, start) + filterText;
+    }
+    const item: CompletionItem = {
+      label: spec.label,
+      kind: spec.kind,
+      textEdit: edit,
+      insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+    };
+    if (spec.detail) item.detail = spec.detail;
+    if (spec.description) item.labelDetails = { description: spec.description };
+    const documentation = markdown(spec.documentation);
+    if (documentation) item.documentation = documentation;
+    if (filterText !== spec.label) item.filterText = filterText;
+    if (spec.sortText) item.sortText = spec.sortText;
+    return item;
+  });
+}
+
+function sortKey(group: number, index: number): string {
+  return `${group}${String(index).padStart(4, '0')}`;
+}
+
+function expressionSpecs(context: ExpressionCompletionContext, settings: Settings): ItemSpec[] {
+  const specs: ItemSpec[] = [];
+  if (context.operand) specs.push(...operandSpecs(context.operand));
+  if (context.argument) specs.push(...argumentSpecs(context.argument));
+  let connectives = context.connective !== undefined;
+  if (context.operator) {
+    const lhs = context.operator.lhs;
+    // A Boolean is a complete test; any other known type needs its comparison first.
+    if (lhs?.type !== undefined && lhs.type !== 'Boolean') connectives = false;
+    specs.push(...operatorSpecs(lhs));
+  }
+  if (context.value) specs.push(...valueSpecs(context.value, settings));
+  if (connectives) specs.push(...connectiveSpecs(context.connective!.closeGroup));
+  return specs;
+}
+
+const RAW_HEADERS = [...FIELDS.values()].filter((f) => f.values === 'raw-header').map((f) => f.name);
+
+function operandSpecs(operand: NonNullable<ExpressionCompletionContext['operand']>): ItemSpec[] {
+  const specs: ItemSpec[] = [];
+  if (operand.fields) {
+    [...FIELDS.values()].forEach((field, i) =>
+      specs.push({
+        label: field.name,
+        kind: CompletionItemKind.Field,
+        parts: [field.name],
+        detail: describeType(field.type),
+        documentation: `${field.doc}\n\nExample: \`${field.example}\``,
+        sortText: sortKey(1, i),
+      }),
+    );
+  }
+  if (operand.not) {
+    specs.push({ label: 'not', kind: CompletionItemKind.Keyword, parts: ['not '], detail: 'negates the test after it', documentation: 'Example: `not ip.src in $svc.vpn`', sortText: sortKey(2, 0) });
+  }
+  if (operand.group) {
+    specs.push({ label: '(', kind: CompletionItemKind.Keyword, parts: ['(', { stop: 0 }, ')'], detail: 'group tests in parentheses', documentation: 'Example: `(tcp.dstport == 22 or tcp.dstport == 3389) and not ip.src in {192.0.2.0/24}`', sortText: sortKey(2, 1) });
+  }
+  if (operand.functions) {
+    [...FUNCTIONS.values()].forEach((fn, i) => {
+      const parts: Part[] =
+        fn.name === 'bit_slice'
+          ? ['bit_slice(', { stop: 1, choices: RAW_HEADERS }, ', ', { stop: 2, placeholder: '0' }, ', ', { stop: 3, placeholder: '8' }, ')']
+          : [`${fn.name}(`, { stop: 1 }, ')'];
+      specs.push({ label: fn.name, kind: CompletionItemKind.Function, parts, detail: fn.signature, documentation: `${fn.doc}\n\nExample: \`${fn.example}\``, sortText: sortKey(3, i) });
+    });
+  }
+  if (operand.booleans) {
+    specs.push({ label: 'true', kind: CompletionItemKind.Keyword, parts: ['true'], detail: 'matches every packet', documentation: 'Used as the whole expression of `execute` rules.', sortText: sortKey(4, 0) });
+    specs.push({ label: 'false', kind: CompletionItemKind.Keyword, parts: ['false'], detail: 'matches no packet', sortText: sortKey(4, 1) });
+  }
+  return specs;
+}
+
+function argumentSpecs(argument: NonNullable<ExpressionCompletionContext['argument']>): ItemSpec[] {
+  const fn = FUNCTIONS.get(argument.functionName);
+  if (!fn || fn.name !== 'bit_slice' || argument.index !== 0) return [];
+  return RAW_HEADERS.map((name, i) => ({
+    label: name,
+    kind: CompletionItemKind.Field,
+    parts: [name],
+    detail: 'header',
+    documentation: `${FIELDS.get(name)?.doc ?? ''}\n\n${fn.parameters[0].doc}`,
+    sortText: sortKey(1, i),
+  }));
+}
+
+function operatorSpecs(lhs: LeftSide | undefined): ItemSpec[] {
+  const specs: ItemSpec[] = [];
+  operatorsFor(lhs?.type).forEach((operator, i) => {
+    const info = COMPARISON_OPERATOR_INFO.get(operator)!;
+    info.spellings.forEach((spelling, j) => {
+      const example = lhs?.field?.example.includes(` ${spelling} `) ? `\n\nExample: \`${lhs.field.example}\`` : '';
+      specs.push({
+        label: spelling,
+        kind: CompletionItemKind.Operator,
+        parts: [spelling],
+        detail: info.description.replace(/`/g, ''),
+        documentation: `${lhs ? `\`${lhs.name}\` ` : ''}${info.description}${info.spellings.length > 1 ? ` (also written \`${info.spellings[1 - j]}\`)` : ''}${example}`,
+        sortText: sortKey(1, i * 2 + j),
+      });
+    });
+  });
+  return specs;
+}
+
+function connectiveSpecs(closeGroup: boolean): ItemSpec[] {
+  const specs: ItemSpec[] = [
+    { label: 'and', kind: CompletionItemKind.Keyword, parts: ['and '], detail: 'both tests must match', sortText: sortKey(5, 0) },
+    { label: 'or', kind: CompletionItemKind.Keyword, parts: ['or '], detail: 'either test matches', sortText: sortKey(5, 1) },
+    { label: 'xor', kind: CompletionItemKind.Keyword, parts: ['xor '], detail: 'exactly one of the tests matches', sortText: sortKey(5, 2) },
+  ];
+  if (closeGroup) specs.push({ label: ')', kind: CompletionItemKind.Keyword, parts: [')'], detail: 'close the group', sortText: sortKey(5, 3) });
+  return specs;
+}
+
+const COMMON_PROTOCOLS = ['tcp', 'udp', 'icmp', 'gre', 'esp', 'ipv6-icmp', 'ah', 'sctp'];
+
+function valueSpecs(value: NonNullable<ExpressionCompletionContext['value']>, settings: Settings): ItemSpec[] {
+  const specs: ItemSpec[] = [];
+  const { lhs, operator, inSet } = value;
+  if (value.set && !inSet && operator === 'in') {
+    specs.push({ label: '{ }', kind: CompletionItemKind.Snippet, parts: ['{', { stop: 0 }, '}'], detail: 'a set of values', documentation: 'Items are separated by spaces, not commas: `{80 443 8000..8099}`', sortText: sortKey(0, 0) });
+  }
+  if (value.list && operator === 'in' && lhs?.type === 'Ip') {
+    [...MANAGED_LISTS.values()].forEach((list, i) =>
+      specs.push({ label: `$${list.name}`, kind: CompletionItemKind.Variable, parts: [`$${list.name}`], detail: 'managed list', description: list.doc, documentation: list.doc, sortText: sortKey(1, i) }),
+    );
+    settings.knownLists.forEach((name, i) =>
+      specs.push({ label: `$${name}`, kind: CompletionItemKind.Variable, parts: [`$${name}`], detail: 'account list', description: 'account list', sortText: sortKey(2, i) }),
+    );
+  }
+  if (inSet || operator !== 'in') specs.push(...catalogueValues(lhs, operator ?? 'eq'));
+  return specs;
+}
+
+function catalogueValues(lhs: LeftSide | undefined, operator: ComparisonOperator): ItemSpec[] {
+  const kind = lhs?.field?.values;
+  const whole = operator === 'eq' || operator === 'ne' || operator === 'in';
+  const ordered = whole || ['lt', 'le', 'gt', 'ge'].includes(operator);
+  switch (kind) {
+    case 'country':
+      if (!whole) return [];
+      return [...COUNTRIES].map(([code, name], i) => ({
+        label: `"${code}"`,
+        kind: CompletionItemKind.EnumMember,
+        parts: [`"${code}"`],
+        detail: name,
+        description: name,
+        also: `"${name}"`,
+        sortText: sortKey(3, i),
+      }));
+    case 'protocol': {
+      if (!whole) return [];
+      const names = [...IP_PROTOCOLS.keys()].sort((a, b) => rank(a) - rank(b) || IP_PROTOCOLS.get(a)!.number - IP_PROTOCOLS.get(b)!.number);
+      return names.map((name, i) => {
+        const protocol = IP_PROTOCOLS.get(name)!;
+        return { label: `"${name}"`, kind: CompletionItemKind.EnumMember, parts: [`"${name}"`], detail: `${protocol.description} (${protocol.number})`, description: protocol.description, sortText: sortKey(3, i) };
+      });
+    }
+    case 'port': {
+      if (!ordered) return [];
+      const transport = lhs!.name.startsWith('udp') ? 'udp' : 'tcp';
+      return [...WELL_KNOWN_PORTS]
+        .filter(([, port]) => port.protocols.includes(transport))
+        .map(([number, port], i) => ({
+          label: String(number),
+          kind: CompletionItemKind.EnumMember,
+          parts: [String(number)],
+          detail: port.service,
+          description: port.service,
+          documentation: `${port.service}: ${port.description}`,
+          also: port.service,
+          sortText: sortKey(3, i),
+        }));
+    }
+    case 'icmp-type':
+      if (!ordered) return [];
+      return [...ICMP_TYPES].map(([number, name], i) => ({ label: String(number), kind: CompletionItemKind.EnumMember, parts: [String(number)], detail: name, description: name, also: name, sortText: sortKey(3, i) }));
+    case 'icmp-code':
+      if (!ordered) return [];
+      return [...ICMP_UNREACHABLE_CODES].map(([number, name], i) => ({
+        label: String(number),
+        kind: CompletionItemKind.EnumMember,
+        parts: [String(number)],
+        detail: name,
+        description: name,
+        documentation: `${name} (a code of type 3, Destination Unreachable)`,
+        also: name,
+        sortText: sortKey(3, i),
+      }));
+    case 'tcp-flags':
+      if (!(whole || operator === 'bitwise_and')) return [];
+      return TCP_FLAG_BITS.map((bit, i) => {
+        const hex = `0x${bit.value.toString(16).padStart(2, '0')}`;
+        return { label: hex, kind: CompletionItemKind.EnumMember, parts: [hex], detail: bit.name, description: bit.name, documentation: `${bit.name}: ${bit.description}`, also: bit.name, sortText: sortKey(3, i) };
+      });
+    default:
+      return [];
+  }
+}
+
+function rank(protocol: string): number {
+  const i = COMMON_PROTOCOLS.indexOf(protocol);
+  return i < 0 ? COMMON_PROTOCOLS.length : i;
+}
+
+// ---------------------------------------------------------------- ruleset structure
+
+interface KeyInfo {
+  readonly key: string;
+  readonly doc: string;
+}
+
+const RULESET_KEYS: readonly KeyInfo[] = [
+  { key: 'name', doc: 'Name of the ruleset.' },
+  { key: 'kind', doc: `Kind of the ruleset: ${RULESET_KINDS.join(', ')}.` },
+  { key: 'phase', doc: 'Phase the ruleset runs in, e.g. `magic_transit`.' },
+  { key: 'description', doc: 'What the ruleset is for.' },
+  { key: 'rules', doc: 'The rules, evaluated in order.' },
+  { key: 'id', doc: 'Id of the ruleset (set by the service).' },
+  { key: 'version', doc: 'Version of the ruleset (set by the service).' },
+  { key: 'last_updated', doc: 'When the ruleset last changed (set by the service).' },
+];
+
+const RULE_KEYS: readonly KeyInfo[] = [
+  { key: 'action', doc: `What the rule does when the expression matches: ${KNOWN_ACTIONS.join(', ')}.` },
+  { key: 'expression', doc: 'The filter expression, e.g. `ip.src in $svc.anonymizer`.' },
+  { key: 'description', doc: 'What the rule is for.' },
+  { key: 'enabled', doc: 'Whether the rule is active.' },
+  { key: 'action_parameters', doc: 'Parameters of the action: `{"ruleset": "current"}` for `skip`, `{"id": …}` for `execute`.' },
+  { key: 'logging', doc: 'Logging of a `skip` rule: `{"enabled": true}`.' },
+  { key: 'id', doc: 'Id of the rule (set by the service).' },
+  { key: 'ref', doc: 'Stable reference of the rule.' },
+  { key: 'version', doc: 'Version of the rule (set by the service).' },
+  { key: 'categories', doc: 'Categories of the rule.' },
+  { key: 'last_updated', doc: 'When the rule last changed (set by the service).' },
+];
+
+const ACTION_DOCS: Record<string, string> = {
+  block: 'Drop the packets the expression matches.',
+  skip: 'Exempt the matching packets from the rules after this one (`action_parameters: {"ruleset": "current"}`).',
+  execute: 'Run another ruleset for the matching packets (`action_parameters: {"id": …}`).',
+};
+
+type Format = 'json' | 'yaml';
+
+/** A value in a host document, written as JSON or as YAML (block style where it takes several lines). */
+type Value =
+  | { readonly kind: 'string'; readonly parts: readonly Part[] }
+  | { readonly kind: 'verbatim'; readonly parts: readonly Part[] }
+  | { readonly kind: 'map'; readonly entries: readonly (readonly [string, Value])[] }
+  | { readonly kind: 'list'; readonly items: readonly Value[] };
+
+const str = (...parts: Part[]): Value => ({ kind: 'string', parts });
+const verbatim = (...parts: Part[]): Value => ({ kind: 'verbatim', parts });
+
+/** Whether a value takes lines of its own: a YAML block collection, a JSON object of more than two keys. */
+function isBlock(value: Value, format: Format): boolean {
+  if (value.kind === 'map') return format === 'yaml' ? value.entries.length > 0 : value.entries.length > 2;
+  if (value.kind === 'list') return format === 'yaml' ? value.items.length > 0 : value.items.some((v) => isBlock(v, format));
+  return false;
+}
+
+/**
+ * Writes a value; `indent` is the indentation of the line its key (or `-`) is on. Block
+ * values start with a line break; `flow` forces one line (`{ruleset: current}`).
+ */
+function writeValue(value: Value, format: Format, indent: string, eol: string, flow = false): Part[] {
+  switch (value.kind) {
+    case 'string':
+      // JSON always quotes; YAML only text that would not read back as a string.
+      if (format === 'json') return ['"', ...value.parts, '"'];
+      return value.parts.every((p) => typeof p !== 'string' || /^([A-Za-z_][A-Za-z0-9_. -]*)?$/.test(p)) ? [...value.parts] : ['"', ...value.parts, '"'];
+    case 'verbatim':
+      return [...value.parts];
+    case 'map': {
+      if (flow || !isBlock(value, format)) {
+        const entries = value.entries.map(([k, v]) => [format === 'json' ? JSON.stringify(k) : k, ': ', ...writeValue(v, format, indent, eol, true)]);
+        return ['{', ...entries.flatMap((e, i) => (i === 0 ? e : [', ', ...e])), '}'];
+      }
+      const inner = `${indent}  `;
+      if (format === 'json') {
+        return ['{', ...value.entries.flatMap(([k, v], i) => [i === 0 ? eol : `,${eol}`, inner, ...entry(format, k, v, inner, eol)]), eol, `${indent}}`];
+      }
+      return value.entries.flatMap(([k, v]) => [eol, inner, ...entry(format, k, v, inner, eol)]);
+    }
+    case 'list': {
+      if (flow || !isBlock(value, format)) return ['[', ...value.items.flatMap((v, i) => [...(i === 0 ? [] : [', ']), ...writeValue(v, format, indent, eol, true)]), ']'];
+      const inner = `${indent}  `;
+      if (format === 'json') {
+        return ['[', ...value.items.flatMap((v, i) => [i === 0 ? eol : `,${eol}`, inner, ...writeValue(v, format, inner, eol)]), eol, `${indent}]`];
+      }
+      return value.items.flatMap((v) => [eol, `${inner}- `, ...(v.kind === 'map' ? inlineMap(v, `${inner}  `, eol) : writeValue(v, format, `${inner}  `, eol))]);
+    }
+  }
+}
+
+/** `key: value`, or for a YAML block value `key:` and the value's lines. */
+function entry(format: Format, key: string, value: Value, indent: string, eol: string): Part[] {
+  const name = format === 'json' ? JSON.stringify(key) : key;
+  return [name, format === 'yaml' && isBlock(value, format) ? ':' : ': ', ...writeValue(value, format, indent, eol)];
+}
+
+/** A YAML block mapping whose first key goes on the current line (after `- `). */
+function inlineMap(map: Extract<Value, { kind: 'map' }>, indent: string, eol: string): Part[] {
+  return map.entries.flatMap(([k, v], i) => [...(i === 0 ? [] : [eol, indent]), ...entry('yaml', k, v, indent, eol)]);
+}
+
+/** The text the parts insert when every tab stop keeps its placeholder. */
+function plainText(parts: readonly Part[]): string {
+  return parts.map((p) => (typeof p === 'string' ? p : (p.placeholder ?? p.choices?.[0] ?? ''))).join('');
+}
+
+function ruleValue(): Extract<Value, { kind: 'map' }> {
+  return {
+    kind: 'map',
+    entries: [
+      ['action', str({ stop: 1, choices: KNOWN_ACTIONS })],
+      ['expression', str({ stop: 2, placeholder: 'ip.src in $svc.anonymizer' })],
+      ['description', str({ stop: 3, placeholder: 'What the rule is for' })],
+      ['enabled', verbatim('true')],
+    ],
+  };
+}
+
+function actionParametersValue(action: string | undefined): Value {
+  if (action === 'skip') return { kind: 'map', entries: [['ruleset', str('current')]] };
+  if (action === 'execute') return { kind: 'map', entries: [['id', str({ stop: 1, placeholder: 'ruleset id' })]] };
+  return { kind: 'map', entries: [] };
+}
+
+function keyValue(key: string, action: string | undefined): Value {
+  switch (key) {
+    case 'kind':
+      return str({ stop: 1, choices: RULESET_KINDS });
+    case 'phase':
+      return str({ stop: 1, choices: KNOWN_PHASES });
+    case 'action':
+      return str({ stop: 1, choices: KNOWN_ACTIONS });
+    case 'enabled':
+      return verbatim({ stop: 1, choices: ['true', 'false'] });
+    case 'rules':
+      return { kind: 'list', items: [ruleValue()] };
+    case 'action_parameters':
+      return actionParametersValue(action);
+    case 'logging':
+      return { kind: 'map', entries: [['enabled', verbatim({ stop: 1, choices: ['true', 'false'] })]] };
+    case 'categories':
+      return { kind: 'list', items: [str({ stop: 1 })] };
+    case 'version':
+      // Quoted in YAML too: `1` unquoted would be a number.
+      return verbatim('"', { stop: 1 }, '"');
+    default:
+      return str({ stop: 1 });
+  }
+}
+
+interface StructureEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly indent: string;
+  /** Text to insert before (`, ` after a JSON value) and after (`,` before the next property). */
+  readonly before?: { readonly offset: number; readonly text: string };
+  readonly after?: string;
+}
+
+function structureItem(model: DocumentModel, edit: StructureEdit, spec: Omit<ItemSpec, 'parts'>, parts: readonly Part[]): CompletionItem {
+  const { text, snippet } = render([...parts, ...(edit.after ? [edit.after] : [])], (t) => t);
+  const item: CompletionItem = {
+    label: spec.label,
+    kind: spec.kind,
+    textEdit: TextEdit.replace(model.range(edit.start, edit.end), text),
+    insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+    insertTextMode: InsertTextMode.asIs,
+  };
+  if (spec.detail) item.detail = spec.detail;
+  if (spec.description) item.labelDetails = { description: spec.description };
+  const documentation = markdown(spec.documentation);
+  if (documentation) item.documentation = documentation;
+  if (spec.sortText) item.sortText = spec.sortText;
+  if (edit.before) item.additionalTextEdits = [TextEdit.insert(model.positionAt(edit.before.offset), edit.before.text)];
+  return item;
+}
+
+function eolOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+function lineIndent(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart, offset))![0];
+}
+
+function columnOf(text: string, offset: number): number {
+  return offset - (text.lastIndexOf('\n', offset - 1) + 1);
+}
+
+function actionOf(rule: HostNode | undefined): string | undefined {
+  const action = property(rule, 'action')?.value;
+  return action?.kind === 'string' ? String(action.value) : undefined;
+}
+
+/** Key items for an object, without the keys it already has (except the one being typed). */
+function keyItems(model: DocumentModel, object: HostNode | undefined, what: 'ruleset' | 'rule', edit: StructureEdit, keyOnly: boolean, typed: string): CompletionItem[] {
+  const present = new Set(object?.kind === 'object' ? object.properties.map((p) => p.key) : []);
+  present.delete(typed);
+  const action = what === 'rule' ? actionOf(object) : undefined;
+  const keys = (what === 'ruleset' ? RULESET_KEYS : RULE_KEYS).filter((k) => !present.has(k.key) && !(k.key === 'logging' && action !== undefined && action !== 'skip'));
+  const format = model.format;
+  const eol = eolOf(model.text);
+  const items: CompletionItem[] = [];
+  keys.forEach((info, i) => {
+    // Without an action yet, both forms of `action_parameters` are offered.
+    const variants: (string | undefined)[] = info.key === 'action_parameters' && action !== 'skip' && action !== 'execute' ? ['skip', 'execute'] : [action];
+    for (const variant of variants) {
+      const value = keyValue(info.key, variant);
+      const parts = keyOnly ? [format === 'json' ? JSON.stringify(info.key) : info.key] : entry(format, info.key, value, edit.indent, eol);
+      const special = info.key === 'action_parameters' && variant !== undefined;
+      items.push(
+        structureItem(
+          model,
+          edit,
+          {
+            label: info.key,
+            kind: CompletionItemKind.Property,
+            detail: special ? `for \`${variant}\`` : `${what} key`,
+            description: special ? plainText(writeValue(value, format, '', eol, true)) : undefined,
+            documentation: info.doc,
+            sortText: sortKey(1, i),
+          },
+          parts,
+        ),
+      );
+    }
+  });
+  return items;
+}
+
+function valueItems(model: DocumentModel, key: string, rule: HostNode | undefined, edit: StructureEdit, quote: '"' | "'" | ''): CompletionItem[] {
+  const format = model.format;
+  const choices: { value: string; doc?: string }[] =
+    key === 'action'
+      ? KNOWN_ACTIONS.map((a) => ({ value: a, doc: ACTION_DOCS[a] }))
+      : key === 'phase'
+        ? KNOWN_PHASES.map((p) => ({ value: p }))
+        : key === 'kind'
+          ? RULESET_KINDS.map((k) => ({ value: k }))
+          : [];
+  const items: CompletionItem[] = choices.map((choice, i) => {
+    const written = format === 'json' || quote === '"' ? JSON.stringify(choice.value) : quote === "'" ? `'${choice.value}'` : choice.value;
+    return structureItem(model, edit, { label: choice.value, kind: CompletionItemKind.EnumMember, detail: key, documentation: choice.doc, sortText: sortKey(1, i) }, [written]);
+  });
+  if (key === 'enabled' && quote === '') {
+    for (const [i, value] of ['true', 'false'].entries()) items.push(structureItem(model, edit, { label: value, kind: CompletionItemKind.Value, detail: key, sortText: sortKey(1, i) }, [value]));
+  }
+  if (key === 'action_parameters' && quote === '') {
+    const action = actionOf(rule);
+    const actions = action === 'skip' || action === 'execute' ? [action] : ['skip', 'execute'];
+    for (const [i, a] of actions.entries()) {
+      const parts = writeValue(actionParametersValue(a), format, edit.indent, eolOf(model.text), true);
+      items.push(structureItem(model, edit, { label: plainText(parts), kind: CompletionItemKind.Snippet, detail: `action_parameters for \`${a}\``, sortText: sortKey(1, i) }, parts));
+    }
+  }
+  return items;
+}
+
+/** A whole rule: as a JSON object, or as a YAML item (`- action: …`, or after a typed `- `). */
+function ruleItem(model: DocumentModel, edit: StructureEdit, dash: boolean): CompletionItem {
+  const eol = eolOf(model.text);
+  const parts: Part[] =
+    model.format === 'json'
+      ? writeValue(ruleValue(), 'json', edit.indent, eol)
+      : [...(dash ? ['- '] : []), ...inlineMap(ruleValue(), dash ? `${edit.indent}  ` : edit.indent, eol)];
+  return structureItem(model, edit, { label: 'rule', kind: CompletionItemKind.Snippet, detail: 'a new rule', documentation: 'A rule with `action`, `expression`, `description` and `enabled`.', sortText: sortKey(0, 0) }, parts);
+}
+
+function structureItems(model: DocumentModel, offset: number): CompletionItem[] {
+  return model.format === 'json' ? jsonStructureItems(model, offset) : yamlStructureItems(model, offset);
+}
+
+function rulesOf(model: DocumentModel): readonly HostNode[] {
+  return model.ruleset.rules;
+}
+
+// ------------------------------------------------------------ JSON
+
+function jsonStructureItems(model: DocumentModel, offset: number): CompletionItem[] {
+  const text = model.text;
+  const location = jsonc.getLocation(text, offset);
+  const path = location.path;
+  const node = location.previousNode;
+  const root = model.ruleset.root;
+  const objectAt = (objectPath: jsonc.JSONPath): { object: HostNode | undefined; what: 'ruleset' | 'rule' } | undefined => {
+    if (objectPath.length === 0) return { object: root, what: 'ruleset' };
+    if (objectPath.length === 2 && objectPath[0] === 'rules' && typeof objectPath[1] === 'number') return { object: rulesOf(model)[objectPath[1]], what: 'rule' };
+    return undefined;
+  };
+  const touching = node && node.offset <= offset && offset <= node.offset + node.length;
+  const word = /[A-Za-z_]*$/.exec(text.slice(Math.max(0, offset - 64), offset))![0];
+  const wordEnd = offset + /^[A-Za-z_]*/.exec(text.slice(offset, offset + 64))![0].length;
+
+  const keyPosition = (objectPath: jsonc.JSONPath, start: number, end: number, typed: string): CompletionItem[] => {
+    const target = objectAt(objectPath);
+    if (!target) return [];
+    const following = /^\s*(.)/.exec(text.slice(end))?.[1];
+    const keyOnly = following === ':';
+    const previousEnd = lastNonSpace(text, start);
+    const needsCommaBefore = previousEnd >= 0 && !'{,'.includes(text[previousEnd]);
+    const edit: StructureEdit = {
+      start,
+      end,
+      indent: lineIndent(text, start),
+      before: needsCommaBefore ? { offset: previousEnd + 1, text: ',' } : undefined,
+      after: !keyOnly && following === '"' ? ',' : undefined,
+    };
+    return keyItems(model, target.object, target.what, edit, keyOnly, typed);
+  };
+
+  // A key being typed (`"ph|"`), even where a missing comma confuses the location.
+  if (location.isAtPropertyKey || (touching && node!.type === 'property')) {
+    if (touching && node!.type === 'property') return keyPosition(path.slice(0, -1), node!.offset, node!.offset + node!.length, String(node!.value));
+    return keyPosition(path.slice(0, -1), offset - word.length, wordEnd, text.slice(offset - word.length, wordEnd));
+  }
+  const last = path[path.length - 1];
+  if (typeof last === 'string') {
+    // After a complete value (`"name": "x" |`): the next key, after a comma.
+    if (node && !touching && node.offset + node.length <= offset && /^\s*$/.test(text.slice(node.offset + node.length, offset))) {
+      return keyPosition(path.slice(0, -1), offset - word.length, wordEnd, text.slice(offset - word.length, wordEnd));
+    }
+    const target = objectAt(path.slice(0, -1));
+    if (!target) return [];
+    const start = touching ? node!.offset : offset - word.length;
+    const end = touching ? node!.offset + node!.length : wordEnd;
+    const following = /^\s*(.)/.exec(text.slice(end))?.[1];
+    const edit: StructureEdit = { start, end, indent: lineIndent(text, start), after: following === '"' ? ',' : undefined };
+    const rule = target.what === 'rule' ? target.object : undefined;
+    return valueItems(model, last, rule, edit, '');
+  }
+  if (typeof last === 'number' && path.length === 2 && path[0] === 'rules') {
+    // Between the items of `rules`, not inside one.
+    const inner = model.nodesAt(offset)[0];
+    if (inner && inner.kind !== 'array') return [];
+    const previousEnd = lastNonSpace(text, offset - word.length);
+    const following = /^\s*(.)/.exec(text.slice(wordEnd))?.[1];
+    const edit: StructureEdit = {
+      start: offset - word.length,
+      end: wordEnd,
+      indent: lineIndent(text, offset - word.length),
+      before: previousEnd >= 0 && text[previousEnd] === '}' ? { offset: previousEnd + 1, text: ',' } : undefined,
+      after: following === '{' ? ',' : undefined,
+    };
+    return [ruleItem(model, edit, false)];
+  }
+  return [];
+}
+
+function lastNonSpace(text: string, before: number): number {
+  let i = before - 1;
+  while (i >= 0 && /\s/.test(text[i])) i--;
+  return i;
+}
+
+// ------------------------------------------------------------ YAML
+
+function yamlStructureItems(model: DocumentModel, offset: number): CompletionItem[] {
+  const text = model.text;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  let lineEnd = text.indexOf('\n', offset);
+  if (lineEnd < 0) lineEnd = text.length;
+  if (text[lineEnd - 1] === '\r') lineEnd--;
+  const before = text.slice(lineStart, offset);
+  const after = text.slice(offset, Math.max(offset, lineEnd));
+  const root = model.ruleset.root;
+  const rules = property(root, 'rules');
+  const rulesArray = rules?.value?.kind === 'array' ? rules.value : undefined;
+  const rootColumn = root?.kind === 'object' && root.properties.length > 0 ? columnOf(text, root.properties[0].keyStart) : 0;
+  const dashColumn = rulesArray && rulesArray.items.length > 0 ? columnOf(text, rulesArray.start) : undefined;
+  const rule = ruleAt(model, offset);
+  const ruleColumn = rule?.kind === 'object' && rule.properties.length > 0 ? columnOf(text, rule.properties[0].keyStart) : undefined;
+  const inRules = rules !== undefined && offset > rules.keyEnd && (!rulesArray || rulesArray.kind === 'array');
+
+  const value = /^([ \t]*)(?:-[ \t]+)?([A-Za-z_]+)[ \t]*:[ \t]+(\S*)$/.exec(before);
+  if (value) {
+    const [, , key, typed] = value;
+    const start = offset - typed.length;
+    const end = offset + /^\S*/.exec(after)![0].length;
+    const quote = typed.startsWith('"') ? '"' : typed.startsWith("'") ? "'" : '';
+    return valueItems(model, key, rule, { start, end, indent: lineIndent(text, offset) }, quote);
+  }
+  const key = /^([ \t]*)(-[ \t]+)?([A-Za-z_]*)$/.exec(before);
+  if (!key) return [];
+  const [, indent, dash] = key;
+  const start = offset - key[3].length;
+  const wordEnd = offset + /^[A-Za-z_]*/.exec(after)![0].length;
+  const word = text.slice(start, wordEnd);
+  const keyOnly = /^[ \t]*:/.test(text.slice(wordEnd, lineEnd));
+  const column = start - lineStart;
+  const edit: StructureEdit = { start, end: wordEnd, indent: ' '.repeat(column) };
+  const items: CompletionItem[] = [];
+  if (dash) {
+    // `- |` under `rules`: a rule begins here.
+    if (!inRules || (dashColumn !== undefined && indent.length !== dashColumn)) return [];
+    const existing = rulesArray?.items.find((r) => r.start >= lineStart && r.start <= lineEnd);
+    items.push(...keyItems(model, existing, 'rule', edit, keyOnly, word));
+    if (existing?.kind !== 'object' && !keyOnly) items.push(ruleItem(model, edit, false));
+    return items;
+  }
+  if (column === rootColumn) items.push(...keyItems(model, root, 'ruleset', edit, keyOnly, word));
+  if (rule && ruleColumn !== undefined && column === ruleColumn) items.push(...keyItems(model, rule, 'rule', edit, keyOnly, word));
+  if (inRules && !keyOnly && (dashColumn !== undefined ? column === dashColumn : column > rootColumn)) items.push(ruleItem(model, edit, true));
+  return items;
+}
+
+/** The rule the offset is in or after: the last one that starts before it. */
+function ruleAt(model: DocumentModel, offset: number): HostObject | undefined {
+  let found: HostObject | undefined;
+  for (const rule of rulesOf(model)) {
+    if (rule.start > offset) break;
+    if (rule.kind === 'object') found = rule;
+  }
+  return found;
 }
