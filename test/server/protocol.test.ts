@@ -5,10 +5,20 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  createProtocolConnection,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  IPCMessageReader,
+  IPCMessageWriter,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  type PublishDiagnosticsParams,
   CodeActionRequest,
   CompletionRequest,
   DocumentDiagnosticRequest,
@@ -24,7 +34,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { checkRuleset, toPositions } from '../../server/src/documents/ruleset';
 import { applyEdits } from '../features/harness';
-import { codesOf, ROOT, startClient, type TestClient } from './lsp-client';
+import { codesOf, ROOT, SERVER, startClient, type TestClient } from './lsp-client';
 
 const MISTAKES_PATH = join(ROOT, 'examples', 'mistakes.ruleset.yaml');
 const MISTAKES = readFileSync(MISTAKES_PATH, 'utf8');
@@ -201,6 +211,29 @@ describe('server over stdio, settings in initializationOptions', () => {
       assert.match(unknown?.message ?? '', /did you mean `\$office_networks`/);
     } finally {
       await client.stop();
+    }
+  });
+});
+
+describe('server over node IPC (as VS Code starts it)', () => {
+  it('initializes and publishes diagnostics over --node-ipc', async () => {
+    const child = fork(SERVER, ['--node-ipc'], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const connection = createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
+    const published = new Promise<PublishDiagnosticsParams>((resolve) => connection.onNotification(PublishDiagnosticsNotification.type, resolve));
+    connection.listen();
+    try {
+      const result = await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, workspaceFolders: null });
+      assert.equal(result.serverInfo?.name, 'rulesets-language-server');
+      await connection.sendNotification(InitializedNotification.type, {});
+      await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: MISTAKES_URI, languageId: 'yaml', version: 1, text: MISTAKES } });
+      assert.ok(codesOf((await published).diagnostics).includes('unknown-field'));
+      await connection.sendRequest(ShutdownRequest.type);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      await connection.sendNotification(ExitNotification.type);
+      assert.equal(await exited, 0);
+    } finally {
+      connection.dispose();
+      child.kill();
     }
   });
 });
