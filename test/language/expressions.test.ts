@@ -693,6 +693,7 @@ describe('nesting depth', () => {
 
   it('128 levels of parentheses are fine', () => assert.deepEqual(problemsOf(parens(128)), []));
   it('129 levels: on the 129th `(`', () => assert.deepEqual(problemsOf(parens(129)), ['nesting-too-deep error 128..129']));
+  it('a field whose last part is `not` is no `not`', () => assert.deepEqual(problemsOf(`${'('.repeat(128)}sip.not${')'.repeat(128)}`), ['unknown-field error 128..135']));
   it('128 levels of `not` are fine', () => assert.deepEqual(problemsOf(`${'not '.repeat(128)}sip`), []));
   it('129 levels of `not`: on the 129th', () => assert.deepEqual(problemsOf(`${'not '.repeat(129)}sip`), [`nesting-too-deep error ${128 * 4}..${128 * 4 + 3}`]));
   it('129 levels of `!`: on the 129th', () => assert.deepEqual(problemsOf(`${'!'.repeat(129)}sip`), ['nesting-too-deep error 128..129']));

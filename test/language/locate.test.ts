@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import type { Span } from '../../server/src/language/ast';
 import { FIELDS } from '../../server/src/language/catalogue/fields';
 import { checkExpression } from '../../server/src/language/checker';
-import { callAt, locate, locateInText, scanTokens, type Target } from '../../server/src/language/locate';
+import { scanTokens } from '../../server/src/language/lex';
+import { callAt, locate, locateInText, type Target } from '../../server/src/language/locate';
 
 function cursor(marked: string): { text: string; offset: number } {
   for (let i = 0; i < marked.length; i++) {
@@ -179,6 +180,12 @@ describe('locateInText, for an expression that does not parse', () => {
     // After an IP field the same kind of text is an address.
     const ip = unparsed('ip.src == 10.0.0.|1 and').target;
     assert.equal(ip?.kind === 'literal' && ip.literal.kind, 'ip');
+  });
+
+  it('reads a word named like a member of every JS object as a field, not an operator', () => {
+    for (const word of ['toString', 'constructor', 'valueOf', '__proto__']) {
+      assert.equal(unparsed(`${word}| == 1 ==`).target?.kind, 'field', word);
+    }
   });
 
   it('counts the arguments of an unfinished call', () => {

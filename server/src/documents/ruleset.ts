@@ -1,6 +1,6 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { checkExpression, type CheckOptions, type CheckResult } from '../language/checker';
-import { KNOWN_ACTIONS, KNOWN_PHASES, RULESET_KINDS } from '../language/catalogue/phases';
+import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { encodeForScalar, parseHost, property, type HostFormat, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
@@ -66,8 +66,8 @@ export interface RulesetModel {
   readonly syntaxProblems: readonly DocumentProblem[];
 }
 
-const RULESET_KEYS = ['id', 'name', 'description', 'kind', 'phase', 'version', 'last_updated', 'rules'];
-const RULE_KEYS = ['id', 'version', 'ref', 'action', 'action_parameters', 'expression', 'description', 'enabled', 'logging', 'categories', 'last_updated'];
+const RULESET_KEY_NAMES = RULESET_KEYS.map((k) => k.key);
+const RULE_KEY_NAMES = RULE_KEYS.map((k) => k.key);
 
 export function formatOfPath(path: string): HostFormat | undefined {
   if (/\.json$/i.test(path)) return 'json';
@@ -298,7 +298,7 @@ function checkShape(model: RulesetModel, problems: DocumentProblem[]): void {
     report('invalid-type', 'error', root.start, root.end, 'expected a ruleset object with `name`, `kind`, `phase` and `rules`');
     return;
   }
-  checkKeys(root, RULESET_KEYS, 'ruleset', report);
+  checkKeys(root, RULESET_KEY_NAMES, 'ruleset', report);
   requireKeys(root, ['name', 'kind', 'phase', 'rules'], 'ruleset', report);
   // `kind` and `phase` too: the enum checks below look at strings only, so without this a
   // number there would pass unreported.
@@ -318,7 +318,7 @@ function checkRule(model: RulesetModel, rule: HostNode, report: Report): void {
     report('invalid-type', 'error', rule.start, rule.end, 'expected a rule object with `action` and `expression`');
     return;
   }
-  checkKeys(rule, RULE_KEYS, 'rule', report);
+  checkKeys(rule, RULE_KEY_NAMES, 'rule', report);
   requireKeys(rule, ['action', 'expression'], 'rule', report);
   for (const key of ['id', 'version', 'ref', 'action', 'description', 'last_updated']) expectType(rule, key, 'string', report);
   expectType(rule, 'action_parameters', 'object', report);

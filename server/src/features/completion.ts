@@ -23,22 +23,16 @@ import {
   type Position,
 } from 'vscode-languageserver';
 import { COUNTRIES } from '../language/catalogue/countries';
-import { describeType, FIELDS } from '../language/catalogue/fields';
+import { describeType, FIELDS, hexByte, TCP_FLAG_BITS } from '../language/catalogue/fields';
 import { FUNCTIONS } from '../language/catalogue/functions';
 import { ICMP_TYPES, ICMP_UNREACHABLE_CODES } from '../language/catalogue/icmp';
 import { MANAGED_LISTS } from '../language/catalogue/lists';
-import { KNOWN_ACTIONS, KNOWN_PHASES, RULESET_KINDS } from '../language/catalogue/phases';
+import { COMPARISON_OPERATORS, LOGICAL_OPERATORS, ORDERING_OPERATORS, WHOLE_VALUE_OPERATORS } from '../language/catalogue/operators';
+import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import { WELL_KNOWN_PORTS } from '../language/catalogue/ports';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import type { ComparisonOperator } from '../language/ast';
-import {
-  COMPARISON_OPERATOR_INFO,
-  completionContext,
-  operatorsFor,
-  TCP_FLAG_BITS,
-  type ExpressionCompletionContext,
-  type LeftSide,
-} from '../language/completion-context';
+import { completionContext, operatorsFor, type ExpressionCompletionContext, type LeftSide } from '../language/completion-context';
 import { encodeForScalar, property, type HostNode, type HostObject, type ScalarStyle } from '../documents/host';
 import { mapRange, type DecodedString } from '../documents/offset-map';
 import type { DocumentModel, Settings } from './model';
@@ -105,8 +99,14 @@ interface ItemSpec {
   readonly sortText?: string;
 }
 
-function markdown(value: string | undefined) {
-  return value ? { kind: MarkupKind.Markdown, value } : undefined;
+/** An item as its spec describes it, inserted by `textEdit`. */
+function itemOf(spec: Omit<ItemSpec, 'parts'>, textEdit: TextEdit, snippet: boolean): CompletionItem {
+  const item: CompletionItem = { label: spec.label, kind: spec.kind, textEdit, insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText };
+  if (spec.detail) item.detail = spec.detail;
+  if (spec.description) item.labelDetails = { description: spec.description };
+  if (spec.documentation) item.documentation = { kind: MarkupKind.Markdown, value: spec.documentation };
+  if (spec.sortText) item.sortText = spec.sortText;
+  return item;
 }
 
 // ---------------------------------------------------------------- expressions
@@ -214,18 +214,8 @@ function expressionItems(model: DocumentModel, target: ExpressionTarget, setting
       snippet = quoted.snippet;
       filterText = model.text.slice(target.flowScalar.start, start) + filterText;
     }
-    const item: CompletionItem = {
-      label: spec.label,
-      kind: spec.kind,
-      textEdit: edit,
-      insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
-    };
-    if (spec.detail) item.detail = spec.detail;
-    if (spec.description) item.labelDetails = { description: spec.description };
-    const documentation = markdown(spec.documentation);
-    if (documentation) item.documentation = documentation;
+    const item = itemOf(spec, edit, snippet);
     if (filterText !== spec.label) item.filterText = filterText;
-    if (spec.sortText) item.sortText = spec.sortText;
     return item;
   });
 }
@@ -304,15 +294,15 @@ function argumentSpecs(argument: NonNullable<ExpressionCompletionContext['argume
 function operatorSpecs(lhs: LeftSide | undefined): ItemSpec[] {
   const specs: ItemSpec[] = [];
   operatorsFor(lhs?.type).forEach((operator, i) => {
-    const info = COMPARISON_OPERATOR_INFO.get(operator)!;
+    const info = COMPARISON_OPERATORS.get(operator)!;
     info.spellings.forEach((spelling, j) => {
       const example = lhs?.field?.example.includes(` ${spelling} `) ? `\n\nExample: \`${lhs.field.example}\`` : '';
       specs.push({
         label: spelling,
         kind: CompletionItemKind.Operator,
         parts: [spelling],
-        detail: info.description.replace(/`/g, ''),
-        documentation: `${lhs ? `\`${lhs.name}\` ` : ''}${info.description}${info.spellings.length > 1 ? ` (also written \`${info.spellings[1 - j]}\`)` : ''}${example}`,
+        detail: info.summary.replace(/`/g, ''),
+        documentation: `${lhs ? `\`${lhs.name}\` ` : ''}${info.summary}${info.spellings.length > 1 ? ` (also written \`${info.spellings[1 - j]}\`)` : ''}${example}`,
         sortText: sortKey(1, i * 2 + j),
       });
     });
@@ -321,12 +311,11 @@ function operatorSpecs(lhs: LeftSide | undefined): ItemSpec[] {
 }
 
 function connectiveSpecs(closeGroup: boolean): ItemSpec[] {
-  const specs: ItemSpec[] = [
-    { label: 'and', kind: CompletionItemKind.Keyword, parts: ['and '], detail: 'both tests must match', sortText: sortKey(5, 0) },
-    { label: 'or', kind: CompletionItemKind.Keyword, parts: ['or '], detail: 'either test matches', sortText: sortKey(5, 1) },
-    { label: 'xor', kind: CompletionItemKind.Keyword, parts: ['xor '], detail: 'exactly one of the tests matches', sortText: sortKey(5, 2) },
-  ];
-  if (closeGroup) specs.push({ label: ')', kind: CompletionItemKind.Keyword, parts: [')'], detail: 'close the group', sortText: sortKey(5, 3) });
+  const specs: ItemSpec[] = [...LOGICAL_OPERATORS.values()].map((info, i) => {
+    const word = info.spellings[0];
+    return { label: word, kind: CompletionItemKind.Keyword, parts: [`${word} `], detail: info.summary, sortText: sortKey(5, i) };
+  });
+  if (closeGroup) specs.push({ label: ')', kind: CompletionItemKind.Keyword, parts: [')'], detail: 'close the group', sortText: sortKey(5, specs.length) });
   return specs;
 }
 
@@ -352,8 +341,8 @@ function valueSpecs(value: NonNullable<ExpressionCompletionContext['value']>, se
 
 function catalogueValues(lhs: LeftSide | undefined, operator: ComparisonOperator): ItemSpec[] {
   const kind = lhs?.field?.values;
-  const whole = operator === 'eq' || operator === 'ne' || operator === 'in';
-  const ordered = whole || ['lt', 'le', 'gt', 'ge'].includes(operator);
+  const whole = WHOLE_VALUE_OPERATORS.includes(operator);
+  const ordered = whole || ORDERING_OPERATORS.includes(operator);
   switch (kind) {
     case 'country':
       if (!whole) return [];
@@ -408,7 +397,7 @@ function catalogueValues(lhs: LeftSide | undefined, operator: ComparisonOperator
     case 'tcp-flags':
       if (!(whole || operator === 'bitwise_and')) return [];
       return TCP_FLAG_BITS.map((bit, i) => {
-        const hex = `0x${bit.value.toString(16).padStart(2, '0')}`;
+        const hex = hexByte(bit.value);
         return { label: hex, kind: CompletionItemKind.EnumMember, parts: [hex], detail: bit.name, description: bit.name, documentation: `${bit.name}: ${bit.description}`, also: bit.name, sortText: sortKey(3, i) };
       });
     default:
@@ -422,36 +411,6 @@ function rank(protocol: string): number {
 }
 
 // ---------------------------------------------------------------- ruleset structure
-
-interface KeyInfo {
-  readonly key: string;
-  readonly doc: string;
-}
-
-const RULESET_KEYS: readonly KeyInfo[] = [
-  { key: 'name', doc: 'Name of the ruleset.' },
-  { key: 'kind', doc: `Kind of the ruleset: ${RULESET_KINDS.join(', ')}.` },
-  { key: 'phase', doc: 'Phase the ruleset runs in, e.g. `magic_transit`.' },
-  { key: 'description', doc: 'What the ruleset is for.' },
-  { key: 'rules', doc: 'The rules, evaluated in order.' },
-  { key: 'id', doc: 'Id of the ruleset (set by the service).' },
-  { key: 'version', doc: 'Version of the ruleset (set by the service).' },
-  { key: 'last_updated', doc: 'When the ruleset last changed (set by the service).' },
-];
-
-const RULE_KEYS: readonly KeyInfo[] = [
-  { key: 'action', doc: `What the rule does when the expression matches: ${KNOWN_ACTIONS.join(', ')}.` },
-  { key: 'expression', doc: 'The filter expression, e.g. `ip.src in $svc.anonymizer`.' },
-  { key: 'description', doc: 'What the rule is for.' },
-  { key: 'enabled', doc: 'Whether the rule is active.' },
-  { key: 'action_parameters', doc: 'Parameters of the action: `{"ruleset": "current"}` for `skip`, `{"id": …}` for `execute`.' },
-  { key: 'logging', doc: 'Logging of a `skip` rule: `{"enabled": true}`.' },
-  { key: 'id', doc: 'Id of the rule (set by the service).' },
-  { key: 'ref', doc: 'Stable reference of the rule.' },
-  { key: 'version', doc: 'Version of the rule (set by the service).' },
-  { key: 'categories', doc: 'Categories of the rule.' },
-  { key: 'last_updated', doc: 'When the rule last changed (set by the service).' },
-];
 
 const ACTION_DOCS: Record<string, string> = {
   block: 'Drop the packets the expression matches.',
@@ -583,18 +542,8 @@ interface StructureEdit {
 
 function structureItem(model: DocumentModel, edit: StructureEdit, spec: Omit<ItemSpec, 'parts'>, parts: readonly Part[]): CompletionItem {
   const { text, snippet } = render([...parts, ...(edit.after ? [edit.after] : [])], (t) => t);
-  const item: CompletionItem = {
-    label: spec.label,
-    kind: spec.kind,
-    textEdit: TextEdit.replace(model.range(edit.start, edit.end), text),
-    insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
-    insertTextMode: InsertTextMode.asIs,
-  };
-  if (spec.detail) item.detail = spec.detail;
-  if (spec.description) item.labelDetails = { description: spec.description };
-  const documentation = markdown(spec.documentation);
-  if (documentation) item.documentation = documentation;
-  if (spec.sortText) item.sortText = spec.sortText;
+  const item = itemOf(spec, TextEdit.replace(model.range(edit.start, edit.end), text), snippet);
+  item.insertTextMode = InsertTextMode.asIs;
   if (edit.before) item.additionalTextEdits = [TextEdit.insert(model.positionAt(edit.before.offset), edit.before.text)];
   return item;
 }

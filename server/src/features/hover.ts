@@ -1,17 +1,16 @@
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
 import type { ComparisonOperator, FieldType, Literal, LogicalOperator, Span } from '../language/ast';
-import { OPERATORS_BY_TYPE } from '../language/checker';
 import { COUNTRIES, RESERVED_COUNTRY_HINTS } from '../language/catalogue/countries';
-import { describeType, FIELDS, hasCompleteFieldTable, type FieldInfo } from '../language/catalogue/fields';
+import { describeType, FIELDS, hasCompleteFieldTable, hexByte, TCP_FLAG_BITS, type FieldInfo } from '../language/catalogue/fields';
 import { FUNCTIONS, type FunctionInfo } from '../language/catalogue/functions';
 import { DEPRECATED_ICMP_TYPES, ICMP_TYPES, ICMP_UNREACHABLE_CODES } from '../language/catalogue/icmp';
 import { MANAGED_LIST_NAMESPACE, MANAGED_LISTS } from '../language/catalogue/lists';
+import { COMPARISON_OPERATORS, LOGICAL_OPERATORS, ORDERING_OPERATORS, supportedOperators, WHOLE_VALUE_OPERATORS } from '../language/catalogue/operators';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULESET_KINDS } from '../language/catalogue/phases';
 import { WELL_KNOWN_PORTS } from '../language/catalogue/ports';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import { formatAddress } from '../language/literals';
 import { locate, locateInText, type CallContext, type ComparisonContext, type Target } from '../language/locate';
-import { COMPARISON_OPERATORS } from '../language/parser';
 import type { Problem } from '../language/problem';
 import { property, type HostNode } from '../documents/host';
 import { mapRange } from '../documents/offset-map';
@@ -128,21 +127,9 @@ function formatCount(value: bigint | number): string {
 
 // ---------------------------------------------------------------- fields
 
-/** Both spellings of a comparison operator, symbol first: `==` and `eq`. */
-function spellings(operator: ComparisonOperator): string[] {
-  if (operator === 'strict_wildcard') return ['strict wildcard'];
-  // `=` is read only to report it (`==` is meant).
-  const written = Object.keys(COMPARISON_OPERATORS).filter((text) => COMPARISON_OPERATORS[text] === operator && text !== '=');
-  return written.sort((a, b) => Number(/^[a-z]/.test(a)) - Number(/^[a-z]/.test(b)));
-}
-
-const IP_ORDERING: readonly ComparisonOperator[] = ['lt', 'le', 'gt', 'ge'];
-
 function operatorList(type: FieldType): string {
   if (type === 'Boolean') return 'Operators: none — the field alone is the test; negate it with `not`.';
-  const allowed = OPERATORS_BY_TYPE[type];
-  const supported = type === 'Ip' ? allowed.filter((o) => !IP_ORDERING.includes(o)) : allowed;
-  const list = supported.map((o) => spellings(o).map(code).join('/')).join(', ');
+  const list = supportedOperators(type).map((o) => COMPARISON_OPERATORS.get(o)!.spellings.map(code).join('/')).join(', ');
   const ordering = type === 'Ip' ? ' (ordering with `<` `<=` `>` `>=` parses, but the service does not support it for addresses)' : '';
   return `Operators: ${list}${ordering}.`;
 }
@@ -194,24 +181,6 @@ function argumentNote(call: CallContext | undefined): string[] {
 
 // ---------------------------------------------------------------- operators
 
-const OPERATOR_DOCS: Record<ComparisonOperator, { readonly title: string; readonly doc: string }> = {
-  eq: { title: 'equal', doc: 'True when the left side equals the value.' },
-  ne: { title: 'not equal', doc: 'True when the left side differs from the value.' },
-  lt: { title: 'less than', doc: 'True when the left side is less than the value (strings compare byte by byte).' },
-  le: { title: 'less than or equal', doc: 'True when the left side is less than or equal to the value (strings compare byte by byte).' },
-  gt: { title: 'greater than', doc: 'True when the left side is greater than the value (strings compare byte by byte).' },
-  ge: { title: 'greater than or equal', doc: 'True when the left side is greater than or equal to the value (strings compare byte by byte).' },
-  in: { title: 'is one of', doc: 'True when the left side is one of the values of a `{…}` set (items separated by spaces), or in a `$list`.' },
-  bitwise_and: {
-    title: 'bitwise and',
-    doc: 'True when the left side and the value have a set bit in common, `(left & value) != 0`: `tcp.flags & 0x02` is true when SYN is set. It is a complete test, so `tcp.flags & 0x12 == 0x12` is an error.',
-  },
-  contains: { title: 'substring match', doc: 'True when the string contains the value, byte for byte.' },
-  matches: { title: 'matches a regular expression', doc: 'True when the string matches the regular expression (Rust `regex` syntax).' },
-  wildcard: { title: 'wildcard match', doc: 'True when the whole string matches the pattern, where `*` matches any run of characters; case-insensitive.' },
-  strict_wildcard: { title: 'strict wildcard match', doc: 'Like `wildcard` (`*` matches any run of characters), but case-sensitive.' },
-};
-
 /** What goes on the right of `in`, by the type on the left (LANGUAGE.md §3). */
 const IN_VALUES: Record<FieldType, string> = {
   Integer: 'a set of integers and `a..b` ranges',
@@ -221,35 +190,28 @@ const IN_VALUES: Record<FieldType, string> = {
 };
 
 function operatorHover(written: string, operator: ComparisonOperator, comparison: ComparisonContext, context: HoverContext): string[] {
-  const doc = OPERATOR_DOCS[operator];
-  const all = spellings(operator);
-  const others = all.filter((s) => s !== written.replace(/\s+/g, ' '));
+  const info = COMPARISON_OPERATORS.get(operator)!;
+  const others = info.spellings.filter((s) => s !== written.replace(/\s+/g, ' '));
   const also = others.length > 0 ? ` (also ${others.map(code).join(', ')})` : '';
-  const sections = [`${header('operator', written)}${also}: ${doc.title}`];
+  const sections = [`${header('operator', written)}${also}: ${info.title}`];
   if (written === '=') sections.push('A single `=` is not an operator: equality is written `==` or `eq`.');
-  sections.push(doc.doc);
+  sections.push(info.doc);
   const lhs = comparison.lhs?.kind === 'field' ? FIELDS.get(comparison.lhs.name) : undefined;
   if (lhs?.type === 'Boolean') sections.push(booleanFieldNote(lhs.name));
   else if (lhs && operator === 'in') sections.push(`For ${code(lhs.name)} (${describeType(lhs.type)}): ${IN_VALUES[lhs.type]}.`);
   // The checker's warning says the same where the expression could be checked.
-  if (lhs?.type === 'Ip' && IP_ORDERING.includes(operator) && context.problems.length === 0) {
+  if (lhs?.type === 'Ip' && ORDERING_OPERATORS.includes(operator) && context.problems.length === 0) {
     sections.push('Ordering IP addresses parses, but the service does not support it: use `in {start..end}` or a CIDR block.');
   }
   return sections;
 }
 
-const LOGICAL_DOCS: Record<LogicalOperator, { readonly spellings: readonly string[]; readonly title: string; readonly doc: string }> = {
-  and: { spellings: ['and', '&&'], title: 'logical and', doc: 'True when both sides are true.' },
-  or: { spellings: ['or', '||'], title: 'logical or', doc: 'True when either side is true (or both).' },
-  xor: { spellings: ['xor', '^^'], title: 'logical exclusive or', doc: 'True when exactly one of the two sides is true.' },
-};
-
 const PRECEDENCE_NOTE = 'Precedence, highest first: `not`, `and`, `xor`, `or`: `a or b and c` means `a or (b and c)`. Use parentheses to make it plain.';
 
 function logicalHover(written: string, operator: LogicalOperator): string[] {
-  const doc = LOGICAL_DOCS[operator];
-  const others = doc.spellings.filter((s) => s !== written);
-  return [`${header('operator', written)} (also ${others.map(code).join(', ')}): ${doc.title}`, doc.doc, PRECEDENCE_NOTE];
+  const info = LOGICAL_OPERATORS.get(operator)!;
+  const others = info.spellings.filter((s) => s !== written);
+  return [`${header('operator', written)} (also ${others.map(code).join(', ')}): ${info.title}`, info.doc, PRECEDENCE_NOTE];
 }
 
 function notHover(written: string): string[] {
@@ -330,10 +292,6 @@ function canonical(written: string, normal: string): string[] {
   return written === normal ? [] : [`Also written ${code(normal)}.`];
 }
 
-const TCP_FLAGS: readonly (readonly [number, string])[] = [
-  [0x01, 'FIN'], [0x02, 'SYN'], [0x04, 'RST'], [0x08, 'PSH'], [0x10, 'ACK'], [0x20, 'URG'], [0x40, 'ECE'], [0x80, 'CWR'],
-];
-
 function integerHover(written: string, value: bigint, field: FieldInfo | undefined, call?: CallContext): string[] {
   const decimal = value.toString();
   const sections = [written === decimal ? header('integer', written) : `${header('integer', written)} = ${decimal}`];
@@ -353,8 +311,8 @@ function integerHover(written: string, value: bigint, field: FieldInfo | undefin
       break;
     }
     case 'tcp-flags': {
-      const set = TCP_FLAGS.filter(([bit]) => (n & bit) !== 0).map(([, flag]) => flag);
-      if (value >= 0n && value <= 0xffn) sections.push(set.length > 0 ? `TCP flags 0x${n.toString(16).padStart(2, '0')}: **${set.join(' | ')}**` : 'No TCP flag.');
+      const set = TCP_FLAG_BITS.filter((bit) => (n & bit.value) !== 0).map((bit) => bit.name);
+      if (value >= 0n && value <= 0xffn) sections.push(set.length > 0 ? `TCP flags ${hexByte(n)}: **${set.join(' | ')}**` : 'No TCP flag.');
       break;
     }
     default:
@@ -444,7 +402,7 @@ function stringHover(
 /** Equality and membership compare whole values; `contains "B"` or `matches "^B"` are patterns. */
 function patternFree(comparison: ComparisonContext): boolean {
   const operator = comparison.operator?.operator;
-  return operator === undefined || operator === 'eq' || operator === 'ne' || operator === 'in';
+  return operator === undefined || WHOLE_VALUE_OPERATORS.includes(operator);
 }
 
 function bytesHover(written: string, bytes: readonly number[]): string[] {

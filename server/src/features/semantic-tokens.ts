@@ -3,6 +3,8 @@ import { walkExpression, type Comparison, type Expression, type FieldType, type 
 import { FIELDS } from '../language/catalogue/fields';
 import { FUNCTIONS } from '../language/catalogue/functions';
 import { MANAGED_LIST_NAMESPACE } from '../language/catalogue/lists';
+import { COMPARISON_OPERATORS, comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from '../language/catalogue/operators';
+import { isSpace, KEYWORDS, scanTokens } from '../language/lex';
 import { readBareValue } from '../language/literals';
 import type { DecodedString } from '../documents/offset-map';
 import type { DocumentModel, Settings } from './model';
@@ -79,7 +81,7 @@ const MANAGED_LIST_PREFIX = `${MANAGED_LIST_NAMESPACE}.`;
  * parsed, else from a lexical scan of the text.
  */
 export function expressionTokens(text: string, ast: Expression | undefined): ExpressionToken[] {
-  const tokens = ast ? treeTokens(ast) : scanTokens(text);
+  const tokens = ast ? treeTokens(ast) : textTokens(text);
   tokens.sort((a, b) => a.start - b.start || a.end - b.end);
   const out: ExpressionToken[] = [];
   for (const token of tokens) {
@@ -197,31 +199,24 @@ function comparisonTokens(node: Comparison, out: ExpressionToken[]): void {
 
 // ---------------------------------------------------------------- lexical scan
 
-const LOGICAL_WORDS = new Set(['and', 'or', 'xor']);
-const COMPARISON_WORDS = new Set(['in', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'matches', 'wildcard', 'bitwise_and']);
-const KEYWORDS = new Set([...LOGICAL_WORDS, ...COMPARISON_WORDS, 'not', 'strict', 'true', 'false']);
-/** Longest first, as the grammar tries them. */
-const SYMBOL_OPERATOR = /==|!=|>=|<=|&&|\|\||\^\^|[<>~&!=]/y;
+/** The words that stand between a left side and its value (`strict` is only half of one). */
+const COMPARISON_WORDS: ReadonlySet<string> = new Set([...COMPARISON_OPERATORS.values()].flatMap((info) => info.spellings).filter((s) => /^[a-z_]+$/.test(s)));
+/** Names as the grammar reads a field or function name, and bare values: a word of the lexer is either, by context. */
 const NAME = /[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]*)*/y;
 const BARE_VALUE = /[A-Za-z0-9.:\-/]+/y;
-const LIST = /\$[A-Za-z0-9_.]*/y;
 
 function match(pattern: RegExp, text: string, at: number): string | undefined {
   pattern.lastIndex = at;
   return pattern.exec(text)?.[0];
 }
 
-function isSpace(c: string | undefined): boolean {
-  return c === ' ' || c === '\t' || c === '\r' || c === '\n';
-}
-
 /**
- * Tokens of an expression that did not parse, read with the grammar's token rules and just
- * enough context to tell a field from a value (after a comparison operator, inside `{}`)
- * and to read a bare value by the type of the field before it, as the parser does. Linear
- * in the text, never fails.
+ * Tokens of an expression that did not parse, from the lexer's tokens and just enough
+ * context to tell a field from a value (after a comparison operator, inside `{}`) and to
+ * read a bare value by the type of the field before it, as the parser does. Linear in the
+ * text, never fails.
  */
-export function scanTokens(text: string): ExpressionToken[] {
+function textTokens(text: string): ExpressionToken[] {
   const out: ExpressionToken[] = [];
   let expectValue = false;
   let inSet = false;
@@ -232,125 +227,104 @@ export function scanTokens(text: string): ExpressionToken[] {
   const afterValue = () => {
     if (!inSet) expectValue = false;
   };
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (isSpace(c)) {
-      i++;
-      continue;
-    }
-    const callOpens = afterFunctionName;
-    afterFunctionName = false;
-    if (c === '"') {
-      const end = skipQuoted(text, i);
-      out.push(token({ start: i, end }, 'string'));
-      i = end;
-      afterValue();
-      continue;
-    }
-    if (c === 'r' && /^r#*"/.test(text.slice(i, i + 258))) {
-      const end = skipRaw(text, i);
-      out.push(token({ start: i, end }, 'string'));
-      i = end;
-      afterValue();
-      continue;
-    }
-    if (c === '$') {
-      const list = match(LIST, text, i)!;
-      out.push(listToken({ start: i, end: i + list.length }, list.slice(1)));
-      i += list.length;
-      afterValue();
-      continue;
-    }
-    if (c === '{' || c === '}') {
-      inSet = c === '{';
-      expectValue = inSet;
-      i++;
-      continue;
-    }
-    if (c === '(') {
-      parens.push(callOpens ? 'call' : 'group');
-      expectValue = false;
-      i++;
-      continue;
-    }
-    if (c === ')') {
-      parens.pop();
-      expectValue = false;
-      i++;
-      continue;
-    }
-    const symbol = match(SYMBOL_OPERATOR, text, i);
-    if (symbol) {
-      out.push(token({ start: i, end: i + symbol.length }, 'operator'));
-      // `!` and the logical operators are followed by an operand, the others by a value.
-      expectValue = !['!', '&&', '||', '^^'].includes(symbol);
-      if (!expectValue) inSet = false;
-      i += symbol.length;
-      continue;
-    }
-    const word = match(NAME, text, i);
-    // A value after an operator or in a set; a number anywhere (a function's argument).
-    const valueMode = expectValue || inSet || /[0-9-]/.test(c);
-    if (word && KEYWORDS.has(word) && !inSet) {
-      out.push(token({ start: i, end: i + word.length }, 'keyword'));
-      expectValue = COMPARISON_WORDS.has(word);
-      i += word.length;
-      continue;
-    }
-    if (valueMode) {
-      const bare = match(BARE_VALUE, text, i);
-      if (bare) {
-        const span = { start: i, end: i + bare.length };
-        const t = literalToken(readBareValue(bare, span, inCall() ? undefined : lhsType).literal);
-        if (t) out.push(t);
-        i += bare.length;
-        afterValue();
+
+  /** A word of the lexer: field and function names, keywords and bare values, read by context. */
+  const readWord = (start: number, end: number) => {
+    let i = start;
+    while (i < end) {
+      const c = text[i];
+      afterFunctionName = false;
+      const word = match(NAME, text, i);
+      // A value after an operator or in a set; a number anywhere (a function's argument).
+      const valueMode = expectValue || inSet || /[0-9-]/.test(c);
+      if (word && KEYWORDS.has(word) && !inSet) {
+        out.push(token({ start: i, end: i + word.length }, 'keyword'));
+        expectValue = COMPARISON_WORDS.has(word);
+        i += word.length;
         continue;
       }
-    } else if (word) {
-      const span = { start: i, end: i + word.length };
-      i += word.length;
-      let next = i;
-      while (isSpace(text[next])) next++;
-      if (text[next] === '(') {
-        out.push(functionToken(span, word));
-        afterFunctionName = true;
-        if (!inCall()) lhsType = FUNCTIONS.get(word)?.resultType ?? 'Integer';
-      } else if (KEYWORDS.has(word.toLowerCase())) {
-        // A miscased keyword (`AND`): the parser reads a field name, the author meant the keyword.
-      } else {
-        out.push(token(span, 'property'));
-        if (!inCall()) lhsType = FIELDS.get(word)?.type;
+      if (valueMode) {
+        const bare = match(BARE_VALUE, text, i);
+        if (bare) {
+          const span = { start: i, end: i + bare.length };
+          const t = literalToken(readBareValue(bare, span, inCall() ? undefined : lhsType).literal);
+          if (t) out.push(t);
+          i += bare.length;
+          afterValue();
+          continue;
+        }
+      } else if (word) {
+        const span = { start: i, end: i + word.length };
+        i += word.length;
+        let next = i;
+        while (isSpace(text[next])) next++;
+        if (text[next] === '(') {
+          out.push(functionToken(span, word));
+          afterFunctionName = true;
+          if (!inCall()) lhsType = FUNCTIONS.get(word)?.resultType ?? 'Integer';
+        } else if (KEYWORDS.has(word.toLowerCase())) {
+          // A miscased keyword (`AND`): the parser reads a field name, the author meant the keyword.
+        } else {
+          out.push(token(span, 'property'));
+          if (!inCall()) lhsType = FIELDS.get(word)?.type;
+        }
+        continue;
       }
-      continue;
+      // `.`, `_`, …: no token.
+      i++;
     }
-    // The language has no comments: what follows a `#` is not read as code.
-    if (c === '#') break;
-    // `,`, `@`, …: no token.
-    i++;
+  };
+
+  // Word by word: `strict` and `wildcard` are two keywords to colour, as on the tree.
+  for (const t of scanTokens(text, { strictWildcardAsWords: true })) {
+    const callOpens = afterFunctionName;
+    afterFunctionName = false;
+    switch (t.kind) {
+      case 'word':
+        readWord(t.span.start, t.span.end);
+        break;
+      case 'string':
+      case 'raw-string':
+        out.push(token(t.span, 'string'));
+        afterValue();
+        break;
+      case 'list':
+        out.push(listToken(t.span, t.text.slice(1)));
+        afterValue();
+        break;
+      case '{':
+      case '}':
+        inSet = t.kind === '{';
+        expectValue = inSet;
+        break;
+      case '(':
+        parens.push(callOpens ? 'call' : 'group');
+        expectValue = false;
+        break;
+      case ')':
+        parens.pop();
+        expectValue = false;
+        break;
+      case 'symbol': {
+        const symbol = t.text;
+        const logical = LOGICAL_OPERATOR_BY_SPELLING.has(symbol);
+        // A lone `|` or `^` is no operator.
+        if (!logical && symbol !== '!' && comparisonOperatorOf(symbol) === undefined) break;
+        out.push(token(t.span, 'operator'));
+        // `!` and the logical operators are followed by an operand, the others by a value.
+        expectValue = !logical && symbol !== '!';
+        if (!expectValue) inSet = false;
+        break;
+      }
+      case 'other':
+        // The language has no comments: what follows a `#` is not read as code.
+        if (t.text === '#') return out;
+        break;
+      case ',':
+        break;
+    }
   }
   return out;
-}
-
-/** The end of a quoted string starting at `start` (after its closing quote, or the text's end). */
-function skipQuoted(text: string, start: number): number {
-  let i = start + 1;
-  while (i < text.length) {
-    if (text[i] === '\\') i += 2;
-    else if (text[i] === '"') return i + 1;
-    else i++;
-  }
-  return text.length;
-}
-
-/** The end of a raw string `r#…"…"#…` starting at `start` (or the text's end). */
-function skipRaw(text: string, start: number): number {
-  let i = start + 1;
-  while (text[i] === '#') i++;
-  const close = '"' + '#'.repeat(i - start - 1);
-  const end = text.indexOf(close, i + 1);
-  return end < 0 ? text.length : end + close.length;
 }
 
 // ---------------------------------------------------------------- document tokens

@@ -3,6 +3,7 @@ import { walkExpression } from './ast';
 import { COUNTRIES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { describeType, FIELDS, hasCompleteFieldTable, type FieldInfo } from './catalogue/fields';
 import { FUNCTIONS } from './catalogue/functions';
+import { COMPARISON_OPERATORS, OPERATORS_BY_TYPE, ORDERING_OPERATORS, WHOLE_VALUE_OPERATORS } from './catalogue/operators';
 import { isWellFormedListName, MANAGED_LIST_NAMESPACE, MANAGED_LISTS } from './catalogue/lists';
 import { IP_PROTOCOL_ALIASES, IP_PROTOCOLS } from './catalogue/protocols';
 import { MAX_NESTING_DEPTH, nestingTooDeep, parseExpression } from './parser';
@@ -34,22 +35,7 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
   return parsed.ast ? { ast: parsed.ast, problems } : { problems };
 }
 
-/** The comparison operators each type of left side allows (hover and completion show them too). */
-export const OPERATORS_BY_TYPE: Record<FieldType, readonly ComparisonOperator[]> = {
-  Integer: ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'in', 'bitwise_and'],
-  Ip: ['eq', 'ne', 'in', 'lt', 'le', 'gt', 'ge'],
-  Bytes: ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'matches', 'wildcard', 'strict_wildcard', 'in'],
-  Boolean: [],
-};
-
-const OPERATOR_SPELLINGS: Record<ComparisonOperator, string> = {
-  eq: '==', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=', in: 'in', bitwise_and: '&',
-  contains: 'contains', matches: 'matches', wildcard: 'wildcard', strict_wildcard: 'strict wildcard',
-};
-
-const ORDERING: readonly ComparisonOperator[] = ['lt', 'le', 'gt', 'ge'];
 const STRING_PATTERN_OPERATORS: readonly ComparisonOperator[] = ['contains', 'matches', 'wildcard', 'strict_wildcard'];
-const WHOLE_VALUE_OPERATORS: readonly ComparisonOperator[] = ['eq', 'ne', 'in'];
 
 /** What the left side of a comparison is, as far as the checker knows. */
 interface LeftSide {
@@ -162,10 +148,10 @@ class Checker {
     }
     const allowed = OPERATORS_BY_TYPE[left.type];
     if (!allowed.includes(operator.operator)) {
-      this.report('invalid-operator', 'error', operator.span, `\`${operator.text}\` cannot be used with \`${left.name}\` (${describeType(left.type)}); use one of ${allowed.map((o) => `\`${OPERATOR_SPELLINGS[o]}\``).join(', ')}`);
+      this.report('invalid-operator', 'error', operator.span, `\`${operator.text}\` cannot be used with \`${left.name}\` (${describeType(left.type)}); use one of ${allowed.map((o) => `\`${COMPARISON_OPERATORS.get(o)!.usual}\``).join(', ')}`);
       return;
     }
-    if (left.type === 'Ip' && ORDERING.includes(operator.operator)) {
+    if (left.type === 'Ip' && ORDERING_OPERATORS.includes(operator.operator)) {
       this.report('ip-ordering', 'warning', operator.span, `the service does not support ordering IP addresses with \`${operator.text}\`; use \`in {start..end}\` or a CIDR block`);
     }
     if (!this.checkShape(comparison, left)) return;

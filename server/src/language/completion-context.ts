@@ -13,7 +13,9 @@
 import type { ComparisonOperator, FieldType, Span } from './ast';
 import { FIELDS, type FieldInfo } from './catalogue/fields';
 import { FUNCTIONS } from './catalogue/functions';
+import { COMPARISON_OPERATORS, comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING, supportedOperators } from './catalogue/operators';
 import { grammar } from './grammar';
+import { KEYWORDS, scanTokens, type LexicalToken } from './lex';
 import { MAX_EXPRESSION_LENGTH, rightmostFailures } from './parser';
 import { scanLexicalStructure } from './scan';
 
@@ -60,145 +62,13 @@ export interface ExpressionCompletionContext {
 
 // ---------------------------------------------------------------- operators
 
-export interface OperatorInfo {
-  readonly operator: ComparisonOperator;
-  /** Symbol spelling first where there is one (`==` then `eq`). */
-  readonly spellings: readonly string[];
-  readonly description: string;
-}
-
-export const COMPARISON_OPERATOR_INFO: ReadonlyMap<ComparisonOperator, OperatorInfo> = new Map(
-  (
-    [
-      { operator: 'eq', spellings: ['==', 'eq'], description: 'equals' },
-      { operator: 'ne', spellings: ['!=', 'ne'], description: 'does not equal' },
-      { operator: 'lt', spellings: ['<', 'lt'], description: 'less than' },
-      { operator: 'le', spellings: ['<=', 'le'], description: 'less than or equal to' },
-      { operator: 'gt', spellings: ['>', 'gt'], description: 'greater than' },
-      { operator: 'ge', spellings: ['>=', 'ge'], description: 'greater than or equal to' },
-      { operator: 'in', spellings: ['in'], description: 'is in a `{…}` set or a `$list`' },
-      { operator: 'bitwise_and', spellings: ['&', 'bitwise_and'], description: 'has any of these bits set' },
-      { operator: 'contains', spellings: ['contains'], description: 'contains this string' },
-      { operator: 'matches', spellings: ['~', 'matches'], description: 'matches this regular expression' },
-      { operator: 'wildcard', spellings: ['wildcard'], description: 'matches this wildcard pattern (`*`), ignoring case' },
-      { operator: 'strict_wildcard', spellings: ['strict wildcard'], description: 'matches this wildcard pattern (`*`), case-sensitive' },
-    ] as const
-  ).map((info) => [info.operator, info]),
-);
-
 /**
  * The operators a left side of this type takes (LANGUAGE.md §3). Ordering IP addresses
  * parses but the service does not support it, so it is not offered. An unknown type takes
  * any operator.
  */
 export function operatorsFor(type: FieldType | undefined): readonly ComparisonOperator[] {
-  switch (type) {
-    case 'Integer':
-      return ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'in', 'bitwise_and'];
-    case 'Ip':
-      return ['eq', 'ne', 'in'];
-    case 'Bytes':
-      return ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'matches', 'wildcard', 'strict_wildcard', 'in'];
-    case 'Boolean':
-      return [];
-    default:
-      return [...COMPARISON_OPERATOR_INFO.keys()];
-  }
-}
-
-const OPERATOR_BY_SPELLING: ReadonlyMap<string, ComparisonOperator> = new Map([
-  ...[...COMPARISON_OPERATOR_INFO.values()].flatMap((info) => info.spellings.map((s) => [s, info.operator] as const)),
-  ['=', 'eq'] as const,
-]);
-
-/** The bits of the TCP flags byte, for `tcp.flags & …` (LANGUAGE.md §5). */
-export const TCP_FLAG_BITS: readonly { readonly value: number; readonly name: string; readonly description: string }[] = [
-  { value: 0x01, name: 'FIN', description: 'no more data from the sender' },
-  { value: 0x02, name: 'SYN', description: 'synchronise sequence numbers (connection setup)' },
-  { value: 0x04, name: 'RST', description: 'reset the connection' },
-  { value: 0x08, name: 'PSH', description: 'push buffered data to the application' },
-  { value: 0x10, name: 'ACK', description: 'the acknowledgment field is significant' },
-  { value: 0x20, name: 'URG', description: 'the urgent pointer field is significant' },
-  { value: 0x40, name: 'ECE', description: 'ECN echo' },
-  { value: 0x80, name: 'CWR', description: 'congestion window reduced' },
-];
-
-// ---------------------------------------------------------------- tokens
-
-type TokenKind = 'word' | 'list' | 'string' | 'symbol';
-
-interface LexToken {
-  readonly kind: TokenKind;
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-}
-
-const WORD_CHAR = /[A-Za-z0-9_.:\/-]/;
-const IDENT_CHAR = /[A-Za-z0-9_]/;
-const TWO_CHAR_SYMBOLS = new Set(['==', '!=', '>=', '<=', '&&', '||', '^^']);
-
-/**
- * The tokens of `text` that start before `limit` (the last may reach past it). Only as
- * precise as completion needs: words (field names, keywords and bare values alike),
- * `$lists`, strings (raw ones too, closed or not) and symbols.
- */
-function tokenize(text: string, limit: number): LexToken[] {
-  const tokens: LexToken[] = [];
-  let i = 0;
-  const push = (kind: TokenKind, start: number, end: number) => tokens.push({ kind, start, end, text: text.slice(start, end) });
-  while (i < text.length && i < limit) {
-    const c = text[i];
-    if (c === ' ' || c === '\r' || c === '\n' || c === '\t') {
-      i++;
-    } else if (c === '"') {
-      const end = skipQuoted(text, i);
-      push('string', i, end);
-      i = end;
-    } else if (c === 'r' && (text[i + 1] === '#' || text[i + 1] === '"') && !IDENT_CHAR.test(text[i - 1] ?? '')) {
-      const end = skipRaw(text, i);
-      push('string', i, end);
-      i = end;
-    } else if (c === '$') {
-      let end = i + 1;
-      while (end < text.length && /[A-Za-z0-9_.]/.test(text[end])) end++;
-      push('list', i, end);
-      i = end;
-    } else if (WORD_CHAR.test(c)) {
-      let end = i + 1;
-      while (end < text.length && WORD_CHAR.test(text[end])) end++;
-      push('word', i, end);
-      i = end;
-    } else {
-      const end = TWO_CHAR_SYMBOLS.has(text.slice(i, i + 2)) ? i + 2 : i + 1;
-      push('symbol', i, end);
-      i = end;
-    }
-  }
-  return tokens;
-}
-
-function skipQuoted(text: string, start: number): number {
-  let i = start + 1;
-  while (i < text.length) {
-    if (text[i] === '\\') i += 2;
-    else if (text[i] === '"') return i + 1;
-    else i++;
-  }
-  return text.length;
-}
-
-function skipRaw(text: string, start: number): number {
-  let i = start + 1;
-  let hashes = 0;
-  while (text[i] === '#') {
-    hashes++;
-    i++;
-  }
-  if (text[i] !== '"') return i;
-  const close = '"' + '#'.repeat(hashes);
-  const end = text.indexOf(close, i + 1);
-  return end < 0 ? text.length : end + close.length;
+  return type === undefined ? [...COMPARISON_OPERATORS.keys()] : supportedOperators(type);
 }
 
 // ---------------------------------------------------------------- expected tokens
@@ -209,7 +79,7 @@ const SENTINEL = '\u0000';
 /** Past this length the text before the cursor is not matched (the parser does not parse it either). */
 const MAX_MATCHED_LENGTH = 16 * MAX_EXPRESSION_LENGTH;
 
-const LOGICAL_TERMINALS = ['and', 'or', 'xor', '&&', '||', '^^'];
+const LOGICAL_TERMINALS = [...LOGICAL_OPERATOR_BY_SPELLING.keys()];
 const LIST_DESCRIPTION = 'a list such as `$svc.anonymizer`';
 
 /**
@@ -229,8 +99,6 @@ function expectedAfter(prefix: string): Set<string> | undefined {
 
 // ---------------------------------------------------------------- the context
 
-const KEYWORDS = new Set(['and', 'or', 'xor', 'not', 'in', 'eq', 'ne', 'ge', 'le', 'gt', 'lt', 'contains', 'matches', 'wildcard', 'strict', 'bitwise_and', 'true', 'false']);
-
 /** What may be written at `cursor` in the expression `text`. Never throws. */
 export function completionContext(text: string, cursor: number): ExpressionCompletionContext {
   const at = Math.max(0, Math.min(cursor, text.length));
@@ -244,16 +112,17 @@ export function completionContext(text: string, cursor: number): ExpressionCompl
 }
 
 function analyse(text: string, cursor: number): ExpressionCompletionContext | undefined {
-  const tokens = tokenize(text, cursor + 1);
+  // Word by word, as `strict wildcard` is typed: `strict wild` is a word being typed after `strict`.
+  const tokens = scanTokens(text, { limit: cursor + 1, strictWildcardAsWords: true });
   // The token the cursor is in or just after is being typed: it is replaced, and what may
   // stand there is what may stand where it starts. Failing that, the token that starts right
-  // at the cursor is the one under it. Symbols are complete as typed.
-  const under = (t: LexToken | undefined) => t !== undefined && t.kind !== 'symbol';
-  const lastBefore = tokens.filter((t) => t.start < cursor).pop();
-  const atCursor = tokens.find((t) => t.start === cursor);
-  const partial = under(lastBefore) && cursor <= lastBefore!.end ? lastBefore : under(atCursor) ? atCursor : undefined;
-  const replace: Span = partial ? { start: partial.start, end: partial.end } : { start: cursor, end: cursor };
-  const before = tokens.filter((t) => t.end <= replace.start && t.start < replace.start);
+  // at the cursor is the one under it. Symbols and punctuation are complete as typed.
+  const under = (t: LexicalToken | undefined) => t !== undefined && (t.kind === 'word' || t.kind === 'list' || t.kind === 'string' || t.kind === 'raw-string');
+  const lastBefore = tokens.filter((t) => t.span.start < cursor).pop();
+  const atCursor = tokens.find((t) => t.span.start === cursor);
+  const partial = under(lastBefore) && cursor <= lastBefore!.span.end ? lastBefore : under(atCursor) ? atCursor : undefined;
+  const replace: Span = partial ? partial.span : { start: cursor, end: cursor };
+  const before = tokens.filter((t) => t.span.end <= replace.start && t.span.start < replace.start);
   const prefix = text.slice(0, replace.start);
 
   // What may follow an `and`/`or`/`xor` (or an opening parenthesis) does not depend on what
@@ -261,13 +130,13 @@ function analyse(text: string, cursor: number): ExpressionCompletionContext | un
   // its last clause. Inside parentheses, the end of that clause is a `)`.
   const levels: { start: number; call: boolean }[] = [{ start: 0, call: false }];
   before.forEach((t, i) => {
-    if (t.text === '(') {
+    if (t.kind === '(') {
       const previous = before[i - 1];
-      levels.push({ start: t.end, call: previous?.kind === 'word' && !KEYWORDS.has(previous.text) });
-    } else if (t.text === ')') {
+      levels.push({ start: t.span.end, call: previous?.kind === 'word' && !KEYWORDS.has(previous.text) });
+    } else if (t.kind === ')') {
       if (levels.length > 1) levels.pop();
     } else if (isConnective(t)) {
-      levels[levels.length - 1].start = t.end;
+      levels[levels.length - 1].start = t.span.end;
     }
   });
   // A call's arguments are read with the call, from the clause around it.
@@ -279,9 +148,9 @@ function analyse(text: string, cursor: number): ExpressionCompletionContext | un
   let recovered = false;
   if (!expected) {
     // A syntax error earlier: complete the clause the cursor is in, as if it stood alone.
-    const start = lastIndexWhere(before, (t) => isConnective(t) || t.text === '(' || t.text === 'not' || t.text === '!');
-    if (start < 0 || before[start].end <= clauseStart) return undefined;
-    expected = expectedAfter(prefix.slice(before[start].end));
+    const start = lastIndexWhere(before, (t) => isConnective(t) || t.kind === '(' || t.text === 'not' || t.text === '!');
+    if (start < 0 || before[start].span.end <= clauseStart) return undefined;
+    expected = expectedAfter(prefix.slice(before[start].span.end));
     recovered = true;
     if (!expected) return undefined;
   }
@@ -295,7 +164,7 @@ function analyse(text: string, cursor: number): ExpressionCompletionContext | un
     // Only the arguments of a call take both.
     const open = unclosedOpening(before, '(', ')');
     const name = open > 0 && before[open - 1].kind === 'word' ? before[open - 1].text : '';
-    const index = before.slice(open + 1).filter((t) => t.text === ',').length;
+    const index = before.slice(open + 1).filter((t) => t.kind === ',').length;
     context.argument = { functionName: name, index };
   } else if (fieldExpected || has('not')) {
     context.operand = {
@@ -331,7 +200,7 @@ function analyse(text: string, cursor: number): ExpressionCompletionContext | un
   return context;
 }
 
-function isConnective(token: LexToken): boolean {
+function isConnective(token: LexicalToken): boolean {
   return LOGICAL_TERMINALS.includes(token.text);
 }
 
@@ -341,12 +210,11 @@ function lastIndexWhere<T>(items: readonly T[], test: (item: T) => boolean): num
 }
 
 /** Index of the innermost `open` token not closed before the end, or -1. */
-function unclosedOpening(tokens: readonly LexToken[], open: string, close: string): number {
+function unclosedOpening(tokens: readonly LexicalToken[], open: '(' | '{', close: ')' | '}'): number {
   let depth = 0;
   for (let i = tokens.length - 1; i >= 0; i--) {
-    if (tokens[i].kind !== 'symbol') continue;
-    if (tokens[i].text === close) depth++;
-    else if (tokens[i].text === open) {
+    if (tokens[i].kind === close) depth++;
+    else if (tokens[i].kind === open) {
       if (depth === 0) return i;
       depth--;
     }
@@ -355,23 +223,23 @@ function unclosedOpening(tokens: readonly LexToken[], open: string, close: strin
 }
 
 /** The comparison operator that ends at token `index`, and how many tokens it spans. */
-function operatorAt(tokens: readonly LexToken[], index: number): { operator: ComparisonOperator; tokens: number } | undefined {
+function operatorAt(tokens: readonly LexicalToken[], index: number): { operator: ComparisonOperator; tokens: number } | undefined {
   const token = tokens[index];
   if (!token) return undefined;
   if (token.text === 'wildcard' && tokens[index - 1]?.text === 'strict') return { operator: 'strict_wildcard', tokens: 2 };
-  const operator = OPERATOR_BY_SPELLING.get(token.text);
+  const operator = comparisonOperatorOf(token.text);
   return operator ? { operator, tokens: 1 } : undefined;
 }
 
 /** The field or call that ends at token `index`. */
-function leftSideBefore(tokens: readonly LexToken[], index: number): LeftSide | undefined {
+function leftSideBefore(tokens: readonly LexicalToken[], index: number): LeftSide | undefined {
   const token = tokens[index];
   if (!token) return undefined;
   if (token.kind === 'word' && !KEYWORDS.has(token.text)) {
     const field = FIELDS.get(token.text);
     return field ? { kind: 'field', name: token.text, type: field.type, field } : { kind: 'field', name: token.text };
   }
-  if (token.text === ')') {
+  if (token.kind === ')') {
     const open = unclosedOpening(tokens.slice(0, index), '(', ')');
     const name = open > 0 ? tokens[open - 1] : undefined;
     if (name?.kind !== 'word') return undefined;

@@ -1,6 +1,7 @@
 import type {
   BooleanLiteral,
   Comparison,
+  ComparisonOperator,
   Expression,
   FieldReference,
   FieldType,
@@ -14,8 +15,9 @@ import type {
   Span,
   Token,
 } from './ast';
+import { isKeyword, scanTokens, type LexicalToken } from './lex';
 import { readBareValue, readQuotedString } from './literals';
-import { COMPARISON_OPERATORS, LOGICAL_OPERATORS } from './parser';
+import { comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/operators';
 
 /**
  * Finds what is at an offset of an expression: the innermost node or token (a field, an
@@ -97,7 +99,7 @@ function inExpression(root: Expression, offset: number): Target | undefined {
     switch (node.kind) {
       case 'logical': {
         const token = node.operatorTokens.find((t) => contains(t.span, offset));
-        if (token) return { kind: 'logical', span: token.span, token, operator: LOGICAL_OPERATORS[token.text] ?? node.operator };
+        if (token) return { kind: 'logical', span: token.span, token, operator: LOGICAL_OPERATOR_BY_SPELLING.get(token.text) ?? node.operator };
         node = node.operands.find((operand) => contains(operand.span, offset));
         break;
       }
@@ -151,94 +153,6 @@ function inCall(call: FunctionCall, offset: number): Target {
   const callContext: CallContext = { name: call.name, argumentIndex: index, call };
   if (argument.kind === 'field') return { kind: 'field', span: argument.span, field: argument, context: {}, call: callContext };
   return { kind: 'literal', span: argument.span, literal: argument, context: {}, call: callContext };
-}
-
-// ---------------------------------------------------------------- tokens
-
-export type LexicalKind = 'word' | 'string' | 'raw-string' | 'list' | 'symbol' | '(' | ')' | '{' | '}' | ',' | 'other';
-
-/** A token as the lexer sees it, without a parse: enough to tell a field from a value. */
-export interface LexicalToken {
-  readonly kind: LexicalKind;
-  readonly text: string;
-  readonly span: Span;
-}
-
-const WORD_CHAR = /[A-Za-z0-9_.:\-/]/;
-const IDENT_CHAR = /[A-Za-z0-9_]/;
-const SYMBOLS = ['==', '!=', '>=', '<=', '&&', '||', '^^', '>', '<', '~', '&', '!', '=', '|', '^'];
-
-/**
- * Splits an expression into tokens, whatever state it is in: strings (closed or not), raw
- * strings, `$lists`, words (field names and bare values: `ip.src`, `10.0.0.0/8`, `1..5`),
- * operator symbols and punctuation. `strict wildcard` is one token. Never throws.
- */
-export function scanTokens(text: string): LexicalToken[] {
-  const tokens: LexicalToken[] = [];
-  const push = (kind: LexicalKind, start: number, end: number) => tokens.push({ kind, text: text.slice(start, end), span: { start, end } });
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === ' ' || c === '\r' || c === '\n' || c === '\t') {
-      i++;
-    } else if (c === '"') {
-      const end = endOfQuoted(text, i);
-      push('string', i, end);
-      i = end;
-    } else if (c === 'r' && (text[i + 1] === '"' || text[i + 1] === '#') && !IDENT_CHAR.test(text[i - 1] ?? '') && isRawStringStart(text, i)) {
-      const end = endOfRaw(text, i);
-      push('raw-string', i, end);
-      i = end;
-    } else if (c === '$') {
-      let end = i + 1;
-      while (end < text.length && /[A-Za-z0-9_.]/.test(text[end])) end++;
-      push('list', i, end);
-      i = end;
-    } else if (WORD_CHAR.test(c)) {
-      let end = i;
-      while (end < text.length && WORD_CHAR.test(text[end])) end++;
-      const strict = text.slice(i, end) === 'strict' ? /^[ ]+wildcard(?![A-Za-z0-9_])/.exec(text.slice(end)) : null;
-      if (strict) end += strict[0].length;
-      push('word', i, end);
-      i = end;
-    } else if ('(){},'.includes(c)) {
-      push(c as LexicalKind, i, i + 1);
-      i++;
-    } else {
-      const symbol = SYMBOLS.find((s) => text.startsWith(s, i));
-      push(symbol ? 'symbol' : 'other', i, i + (symbol ? symbol.length : 1));
-      i += symbol ? symbol.length : 1;
-    }
-  }
-  return tokens;
-}
-
-function endOfQuoted(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === '"') return i + 1;
-  }
-  return text.length;
-}
-
-function isRawStringStart(text: string, start: number): boolean {
-  let i = start + 1;
-  while (text[i] === '#') i++;
-  return text[i] === '"';
-}
-
-function endOfRaw(text: string, start: number): number {
-  let i = start + 1;
-  while (text[i] === '#') i++;
-  const fence = `"${'#'.repeat(i - start - 1)}`;
-  const close = text.indexOf(fence, i + 1);
-  return close < 0 ? text.length : close + fence.length;
-}
-
-const KEYWORD_OPERATORS = new Set(['not', 'true', 'false']);
-
-function isKeyword(word: string): boolean {
-  return word in LOGICAL_OPERATORS || word in COMPARISON_OPERATORS || word.startsWith('strict ') || KEYWORD_OPERATORS.has(word);
 }
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/;
@@ -299,8 +213,8 @@ function textTargets(text: string, options: TextLocateOptions): Target[] {
     valuePosition = false;
   };
   const lhsType = (): FieldType | undefined => (lhs?.kind === 'field' ? options.fieldType(lhs.name) : lhs ? 'Integer' : undefined);
-  const addOperator = (written: string, span: Span) => {
-    const token: OperatorToken = { text: written, span, operator: written.startsWith('strict') ? 'strict_wildcard' : COMPARISON_OPERATORS[written] };
+  const addOperator = (written: string, spelled: ComparisonOperator, span: Span) => {
+    const token: OperatorToken = { text: written, span, operator: spelled };
     operator = token;
     valuePosition = true;
     targets.push({ kind: 'operator', span, token, context: { lhs, operator: token } });
@@ -327,10 +241,12 @@ function textTargets(text: string, options: TextLocateOptions): Target[] {
     switch (token.kind) {
       case 'word': {
         const word = token.text;
+        const logical = LOGICAL_OPERATOR_BY_SPELLING.get(word);
+        const comparison = comparisonOperatorOf(word);
         if (call && !isKeyword(word)) {
           addArgument(call, FIELD_NAME.test(word) ? { kind: 'field', span, name: word } : readBareValue(word, span, undefined).literal);
-        } else if (word in LOGICAL_OPERATORS) {
-          targets.push({ kind: 'logical', span, token: { text: word, span }, operator: LOGICAL_OPERATORS[word] });
+        } else if (logical) {
+          targets.push({ kind: 'logical', span, token: { text: word, span }, operator: logical });
           resetComparison();
         } else if (word === 'not') {
           targets.push({ kind: 'not', span, token: { text: word, span } });
@@ -338,8 +254,8 @@ function textTargets(text: string, options: TextLocateOptions): Target[] {
         } else if (word === 'true' || word === 'false') {
           targets.push({ kind: 'boolean', span, value: word === 'true' });
           resetComparison();
-        } else if (word in COMPARISON_OPERATORS || word.startsWith('strict ')) {
-          addOperator(word, span);
+        } else if (comparison) {
+          addOperator(word, comparison, span);
         } else if (valuePosition || set) {
           addValue(readBareValue(word, span, lhsType()).literal);
         } else if (tokens[index + 1]?.kind === '(') {
@@ -371,14 +287,16 @@ function textTargets(text: string, options: TextLocateOptions): Target[] {
       }
       case 'symbol': {
         const symbol = token.text;
-        if (symbol in LOGICAL_OPERATORS) {
-          targets.push({ kind: 'logical', span, token: { text: symbol, span }, operator: LOGICAL_OPERATORS[symbol] });
+        const logical = LOGICAL_OPERATOR_BY_SPELLING.get(symbol);
+        const comparison = comparisonOperatorOf(symbol);
+        if (logical) {
+          targets.push({ kind: 'logical', span, token: { text: symbol, span }, operator: logical });
           resetComparison();
         } else if (symbol === '!') {
           targets.push({ kind: 'not', span, token: { text: symbol, span } });
           resetComparison();
-        } else if (symbol in COMPARISON_OPERATORS) {
-          addOperator(symbol, span);
+        } else if (comparison) {
+          addOperator(symbol, comparison, span);
         }
         return;
       }

@@ -1,7 +1,6 @@
 import type * as ohm from 'ohm-js';
 import type {
   Argument,
-  ComparisonOperator,
   Expression,
   FieldType,
   Literal,
@@ -13,7 +12,9 @@ import type {
   Token,
   Value,
 } from './ast';
+import { comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/operators';
 import { grammar } from './grammar';
+import { KEYWORDS } from './lex';
 import { readBareValue, readQuotedString } from './literals';
 import { problem, replaceFix, type Problem } from './problem';
 import { scanLexicalStructure } from './scan';
@@ -38,20 +39,6 @@ export interface ParseResult {
   readonly ast?: Expression;
   readonly problems: readonly Problem[];
 }
-
-export const COMPARISON_OPERATORS: Record<string, ComparisonOperator> = {
-  '==': 'eq', eq: 'eq', '=': 'eq',
-  '!=': 'ne', ne: 'ne',
-  '<': 'lt', lt: 'lt',
-  '<=': 'le', le: 'le',
-  '>': 'gt', gt: 'gt',
-  '>=': 'ge', ge: 'ge',
-  in: 'in',
-  '&': 'bitwise_and', bitwise_and: 'bitwise_and',
-  contains: 'contains',
-  '~': 'matches', matches: 'matches',
-  wildcard: 'wildcard',
-};
 
 /** Functions return Integer (bit_slice is the only one); their arguments are read by shape. */
 const FUNCTION_RESULT_TYPE: FieldType = 'Integer';
@@ -110,7 +97,6 @@ semantics.addOperation<Expression>('expression', {
 
 /** Logical operators from the lowest precedence to the highest (`not` binds tighter still). */
 const PRECEDENCE: readonly LogicalOperator[] = ['or', 'xor', 'and'];
-export const LOGICAL_OPERATORS: Record<string, LogicalOperator> = { or: 'or', '||': 'or', xor: 'xor', '^^': 'xor', and: 'and', '&&': 'and' };
 
 /**
  * Builds the tree of `operands[0] operators[0] operands[1] …` by splitting at the operator
@@ -123,7 +109,7 @@ function byPrecedence(operands: readonly Expression[], operators: readonly Token
   const parts: { operands: Expression[]; operators: Token[] }[] = [{ operands: [operands[0]], operators: [] }];
   const separators: Token[] = [];
   operators.forEach((token, i) => {
-    if (LOGICAL_OPERATORS[token.text] === operator) {
+    if (LOGICAL_OPERATOR_BY_SPELLING.get(token.text) === operator) {
       separators.push(token);
       parts.push({ operands: [operands[i + 1]], operators: [] });
     } else {
@@ -143,8 +129,8 @@ function comparisonOperator(node: ohm.Node): OperatorToken {
   if (text === '=') {
     ctx().problems.push(problem('single-equals', 'error', span, 'expected a comparison operator, found `=`; equality is written `==` (or `eq`)', [replaceFix('Replace `=` with `==`', span, '==')]));
   }
-  const operator = text.startsWith('strict') ? 'strict_wildcard' : COMPARISON_OPERATORS[text];
-  return { text, span, operator };
+  // The grammar matched an operator, so the text spells one.
+  return { text, span, operator: comparisonOperatorOf(text)! };
 }
 
 semantics.addOperation<Operand>('operand', {
@@ -332,8 +318,6 @@ export function nestingTooDeep(span: Span): Problem {
 
 // ---------------------------------------------------------------- syntax errors
 
-const KEYWORDS = ['and', 'or', 'xor', 'not', 'in', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'matches', 'wildcard', 'strict', 'bitwise_and', 'true', 'false'];
-
 function foundToken(text: string, position: number): Span {
   if (position >= text.length) return { start: text.length, end: text.length };
   const word = /^(?:[A-Za-z0-9_.:$\-\/]+|[=!<>&|^~]+)/.exec(text.slice(position));
@@ -346,14 +330,14 @@ function syntaxError(text: string, match: ohm.FailedMatchResult): Problem {
   const found = span.start >= text.length ? 'the end of the expression' : `\`${text.slice(span.start, span.end)}\``;
   const expected = describeExpected(match);
   const word = text.slice(span.start, span.end);
-  if (KEYWORDS.includes(word.toLowerCase()) && word !== word.toLowerCase()) {
+  if (KEYWORDS.has(word.toLowerCase()) && word !== word.toLowerCase()) {
     const lower = word.toLowerCase();
     return problem('syntax-error', 'error', span, `expected ${expected}, found ${found}; keywords are lowercase: \`${lower}\``, [replaceFix(`Change to \`${lower}\``, span, lower)]);
   }
   // A miscased keyword before the failure (`NOT sip`) was read as a field name, so the parse
   // only failed on the token after it; the keyword is what to fix.
   const previous = /(?:^|[^A-Za-z0-9_.$])([A-Za-z_]+)[ \r\n\t]+$/.exec(text.slice(0, position));
-  if (previous && KEYWORDS.includes(previous[1].toLowerCase()) && previous[1] !== previous[1].toLowerCase()) {
+  if (previous && KEYWORDS.has(previous[1].toLowerCase()) && previous[1] !== previous[1].toLowerCase()) {
     const keyword = previous[1];
     const start = position - previous[0].length + previous[0].indexOf(keyword);
     const keywordSpan: Span = { start, end: start + keyword.length };
@@ -421,7 +405,7 @@ const EXPECTED_NAMES: Record<string, string | null> = {
   '`,`': '`,`',
   'the end of the expression': 'the end of the expression',
 };
-const LOGICAL = ['`or`', '`||`', '`xor`', '`^^`', '`and`', '`&&`'];
+const LOGICAL = [...LOGICAL_OPERATOR_BY_SPELLING.keys()].map((spelling) => `\`${spelling}\``);
 
 /** Turns the parser's expected terminals into a short, readable list. */
 function describeExpected(match: ohm.FailedMatchResult): string {

@@ -18,6 +18,23 @@ const PORT: readonly [bigint, bigint] = [0n, 65535n];
 const BYTE: readonly [bigint, bigint] = [0n, 255n];
 const AS_NUMBER: readonly [bigint, bigint] = [0n, 4294967295n];
 
+/** The bits of the TCP flags byte, for `tcp.flags & …` (LANGUAGE.md §5). */
+export const TCP_FLAG_BITS: readonly { readonly value: number; readonly name: string; readonly description: string }[] = [
+  { value: 0x01, name: 'FIN', description: 'no more data from the sender' },
+  { value: 0x02, name: 'SYN', description: 'synchronise sequence numbers (connection setup)' },
+  { value: 0x04, name: 'RST', description: 'reset the connection' },
+  { value: 0x08, name: 'PSH', description: 'push buffered data to the application' },
+  { value: 0x10, name: 'ACK', description: 'the acknowledgment field is significant' },
+  { value: 0x20, name: 'URG', description: 'the urgent pointer field is significant' },
+  { value: 0x40, name: 'ECE', description: 'ECN echo' },
+  { value: 0x80, name: 'CWR', description: 'congestion window reduced' },
+];
+
+/** `0x02`: how a flag bit, or a byte of them, is written. */
+export function hexByte(value: number): string {
+  return `0x${value.toString(16).padStart(2, '0')}`;
+}
+
 function field(name: string, type: FieldType, doc: string, example: string, extra: Partial<FieldInfo> = {}): FieldInfo {
   return { name, type, doc, example, ...extra };
 }
@@ -40,7 +57,7 @@ const MAGIC_TRANSIT_FIELDS: readonly FieldInfo[] = [
   field('tcp.dstport', 'Integer', 'TCP destination port.', 'tcp.dstport in {80 443}', { range: PORT, values: 'port' }),
   field('udp.srcport', 'Integer', 'UDP source port.', 'udp.srcport == 123', { range: PORT, values: 'port' }),
   field('udp.dstport', 'Integer', 'UDP destination port.', 'udp.dstport in {1024..65535}', { range: PORT, values: 'port' }),
-  field('tcp.flags', 'Integer', 'The TCP flags byte (FIN 0x01, SYN 0x02, RST 0x04, PSH 0x08, ACK 0x10, URG 0x20, ECE 0x40, CWR 0x80).', 'tcp.flags & 0x02', { range: BYTE, values: 'tcp-flags' }),
+  field('tcp.flags', 'Integer', `The TCP flags byte (${TCP_FLAG_BITS.map((bit) => `${bit.name} ${hexByte(bit.value)}`).join(', ')}).`, 'tcp.flags & 0x02', { range: BYTE, values: 'tcp-flags' }),
   field('tcp.flags.ack', 'Boolean', 'The TCP ACK flag is set.', 'tcp.flags.ack'),
   field('tcp.flags.cwr', 'Boolean', 'The TCP CWR (congestion window reduced) flag is set.', 'tcp.flags.cwr'),
   field('tcp.flags.ecn', 'Boolean', 'The TCP ECE (ECN echo) flag is set.', 'tcp.flags.ecn'),

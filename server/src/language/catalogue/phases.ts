@@ -32,3 +32,35 @@ export const RULESET_KINDS: readonly string[] = ['root', 'custom', 'managed', 'z
 
 /** Actions this tooling knows the parameters of; others are accepted with a warning. */
 export const KNOWN_ACTIONS: readonly string[] = ['block', 'skip', 'execute'];
+
+export interface KeyInfo {
+  readonly key: string;
+  readonly doc: string;
+}
+
+/** The keys of a ruleset, in the order completion offers them: what an author writes first. */
+export const RULESET_KEYS: readonly KeyInfo[] = [
+  { key: 'name', doc: 'Name of the ruleset.' },
+  { key: 'kind', doc: `Kind of the ruleset: ${RULESET_KINDS.join(', ')}.` },
+  { key: 'phase', doc: 'Phase the ruleset runs in, e.g. `magic_transit`.' },
+  { key: 'description', doc: 'What the ruleset is for.' },
+  { key: 'rules', doc: 'The rules, evaluated in order.' },
+  { key: 'id', doc: 'Id of the ruleset (set by the service).' },
+  { key: 'version', doc: 'Version of the ruleset (set by the service).' },
+  { key: 'last_updated', doc: 'When the ruleset last changed (set by the service).' },
+];
+
+/** The keys of a rule, in the order completion offers them. */
+export const RULE_KEYS: readonly KeyInfo[] = [
+  { key: 'action', doc: `What the rule does when the expression matches: ${KNOWN_ACTIONS.join(', ')}.` },
+  { key: 'expression', doc: 'The filter expression, e.g. `ip.src in $svc.anonymizer`.' },
+  { key: 'description', doc: 'What the rule is for.' },
+  { key: 'enabled', doc: 'Whether the rule is active.' },
+  { key: 'action_parameters', doc: 'Parameters of the action: `{"ruleset": "current"}` for `skip`, `{"id": …}` for `execute`.' },
+  { key: 'logging', doc: 'Logging of a `skip` rule: `{"enabled": true}`.' },
+  { key: 'id', doc: 'Id of the rule (set by the service).' },
+  { key: 'ref', doc: 'Stable reference of the rule.' },
+  { key: 'version', doc: 'Version of the rule (set by the service).' },
+  { key: 'categories', doc: 'Categories of the rule.' },
+  { key: 'last_updated', doc: 'When the rule last changed (set by the service).' },
+];
