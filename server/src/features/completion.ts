@@ -40,12 +40,8 @@ import type { DocumentModel, Settings } from './model';
 export const COMPLETION_TRIGGER_CHARACTERS = [' ', '.', '$', '{', '"', '('];
 
 export function completion(model: DocumentModel, position: Position, settings: Settings): CompletionList | null {
-  try {
-    return completeAt(model, model.offsetAt(position), settings);
-  } catch {
-    // Never fail a keystroke; the property tests call completeAt, which does not hide bugs.
-    return null;
-  }
+  // A failure here is a bug: the server's guard logs it and answers empty.
+  return completeAt(model, model.offsetAt(position), settings);
 }
 
 /** Completion at a document offset; null when the document is not a ruleset. */

@@ -99,15 +99,17 @@ function expectedAfter(prefix: string): Set<string> | undefined {
 
 // ---------------------------------------------------------------- the context
 
-/** What may be written at `cursor` in the expression `text`. Never throws. */
+/** What may be written at `cursor` in the expression `text`. */
 export function completionContext(text: string, cursor: number): ExpressionCompletionContext {
   const at = Math.max(0, Math.min(cursor, text.length));
   const empty: ExpressionCompletionContext = { replace: { start: at, end: at }, partial: '' };
   try {
     return analyse(text, at) ?? empty;
-  } catch {
-    // A RangeError from a stack the guards did not foresee, or a bug: no completion beats a crash.
-    return empty;
+  } catch (error) {
+    // Nesting deep enough to exhaust the parser's stack gets no completion, as it gets no
+    // parse; anything else is a bug and goes on to the server's guard, which logs it.
+    if (error instanceof RangeError) return empty;
+    throw error;
   }
 }
 
