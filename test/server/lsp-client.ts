@@ -31,6 +31,8 @@ export interface TestClient {
   readonly stderr: () => string;
   /** Every log message the server sent (window/logMessage). */
   readonly logs: string[];
+  /** Every publishDiagnostics notification, in order (a connection has one handler a method). */
+  readonly published: PublishDiagnosticsParams[];
   /** Resolves with the next diagnostics published for `uri` (optionally for a version). */
   nextDiagnostics(uri: string, version?: number): Promise<PublishDiagnosticsParams>;
   open(uri: string, languageId: string, text: string, version?: number): void;
@@ -55,7 +57,9 @@ export async function startClient(options: StartOptions = {}): Promise<TestClien
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const waiting: { uri: string; version?: number; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
   const logs: string[] = [];
+  const published: PublishDiagnosticsParams[] = [];
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+    published.push(params);
     const index = waiting.findIndex((w) => w.uri === params.uri && (w.version === undefined || w.version === params.version));
     if (index >= 0) waiting.splice(index, 1)[0].resolve(params);
   });
@@ -91,6 +95,7 @@ export async function startClient(options: StartOptions = {}): Promise<TestClien
     child,
     stderr: () => stderr,
     logs,
+    published,
     nextDiagnostics: (uri, version) => new Promise((resolve) => waiting.push({ uri, version, resolve })),
     open: (uri, languageId, text, version = 1) => {
       void connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } });

@@ -85,6 +85,25 @@ describe('server over stdio, push diagnostics', () => {
     assert.ok(codesOf(diagnostics).includes('comma-in-set'), 'the other mistakes still are');
   });
 
+  it('debounces while typing: rapid changes publish once, for the last version', async () => {
+    const uri = 'file:///work/typing.ruleset.yaml';
+    const text = (port: number) => `name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstport == ${port}\n`;
+    const first = client.nextDiagnostics(uri, 1);
+    client.open(uri, 'yaml', text(1));
+    await first;
+    const seen = client.published.length;
+    const last = client.nextDiagnostics(uri, 6);
+    // Keystrokes 20 ms apart, well inside the debounce.
+    for (let version = 2; version <= 6; version++) {
+      client.change(uri, version, [{ text: text(70_000 + version) }]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const { diagnostics } = await last;
+    assert.match(diagnostics[0].message, /^70006 is outside/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(client.published.slice(seen).filter((p) => p.uri === uri).map((p) => p.version), [6]);
+  });
+
   it('publishes nothing for a JSON file that is not a ruleset', async () => {
     const uri = 'file:///work/package.json';
     const published = client.nextDiagnostics(uri, 1);
