@@ -47,6 +47,10 @@ export interface StartOptions {
   readonly settings?: unknown;
   /** Do not advertise workspace/configuration (as editors that cannot answer it). */
   readonly noConfiguration?: boolean;
+  /** Answer workspace/configuration with null, as Neovim does for a section it lacks. */
+  readonly configurationAnswersNull?: boolean;
+  /** Pull diagnostics without refresh support, and no handler for the refresh request. */
+  readonly noRefresh?: boolean;
   readonly initializationOptions?: unknown;
 }
 
@@ -65,13 +69,13 @@ export async function startClient(options: StartOptions = {}): Promise<TestClien
   });
   connection.onNotification('window/logMessage', (params: { message: string }) => logs.push(params.message));
   connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
-    params.items.map((item) => (item.section === 'rulesets' ? (options.settings ?? {}) : null)),
+    params.items.map((item) => (item.section === 'rulesets' && !options.configurationAnswersNull ? (options.settings ?? {}) : null)),
   );
-  connection.onRequest('workspace/diagnostic/refresh', () => null);
+  if (!options.noRefresh) connection.onRequest('workspace/diagnostic/refresh', () => null);
   connection.listen();
 
   const capabilities: ClientCapabilities = {
-    workspace: { configuration: !options.noConfiguration, diagnostics: { refreshSupport: true } },
+    workspace: { configuration: !options.noConfiguration, diagnostics: { refreshSupport: !options.noRefresh } },
     textDocument: {
       synchronization: { dynamicRegistration: false },
       completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },

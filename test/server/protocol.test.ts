@@ -219,7 +219,65 @@ describe('server over stdio, pull diagnostics and settings', () => {
   });
 });
 
+describe('server over stdio, clients with less', () => {
+  it('keeps serving a pull client that cannot take diagnostic refresh requests', async () => {
+    const client = await startClient({ pull: true, noRefresh: true, settings: { knownLists: ['a'] } });
+    try {
+      // The settings arrive after initialized; a refresh sent then would be refused.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      client.open(MISTAKES_URI, 'yaml', MISTAKES);
+      const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: MISTAKES_URI } })) as FullDocumentDiagnosticReport;
+      assert.ok(codesOf(report.items).includes('unknown-field'));
+      assert.equal(client.child.exitCode, null, 'the server is still running');
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it('cancels, not empties, a pull overtaken by an edit', async () => {
+    const client = await startClient({ pull: true });
+    try {
+      const uri = 'file:///work/big.ruleset.yaml';
+      const rule = (i: number) => `  - action: block\n    expression: ip.src in {10.0.${i % 256}.0/24} and tcp.dstprt == ${i}\n`;
+      const text = `name: x\nkind: root\nphase: magic_transit\nrules:\n${Array.from({ length: 5000 }, (_, i) => rule(i)).join('')}`;
+      client.open(uri, 'yaml', text);
+      const first = client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      client.change(uri, 2, [{ text: text + '  - action: block\n    expression: sip\n' }]);
+      const outcome = await first.then(
+        (report) => ({ report: report as FullDocumentDiagnosticReport }),
+        (error: { code?: number; data?: { retriggerRequest?: boolean } }) => ({ error }),
+      );
+      if ('report' in outcome) {
+        // Finished before the edit arrived: then it is the whole answer for version 1.
+        assert.equal(outcome.report.items.length, 5000);
+      } else {
+        assert.equal(outcome.error.code, -32802, 'ServerCancelled');
+        assert.equal(outcome.error.data?.retriggerRequest, true);
+      }
+      const second = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
+      assert.equal(second.items.length, 5000);
+    } finally {
+      await client.stop();
+    }
+  });
+});
+
 describe('server over stdio, settings in initializationOptions', () => {
+  it('keeps initializationOptions when workspace/configuration has no rulesets section', async () => {
+    const client = await startClient({ configurationAnswersNull: true, initializationOptions: { rulesets: { knownLists: ['office_networks'] } } });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const uri = 'file:///work/null-config.ruleset.yaml';
+      const published = client.nextDiagnostics(uri, 1);
+      client.open(uri, 'yaml', 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in $office_netwroks\n');
+      const unknown = (await published).diagnostics.find((d) => d.code === 'unknown-list');
+      assert.match(unknown?.message ?? '', /did you mean `\$office_networks`/);
+    } finally {
+      await client.stop();
+    }
+  });
+
   it('reads the rulesets section from initializationOptions when the editor cannot be asked', async () => {
     const client = await startClient({ noConfiguration: true, initializationOptions: { rulesets: { knownLists: ['office_networks'] } } });
     try {

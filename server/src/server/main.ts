@@ -1,7 +1,10 @@
 import {
   CodeActionKind,
   createConnection,
+  DiagnosticRefreshRequest,
   DocumentDiagnosticReportKind,
+  LSPErrorCodes,
+  ResponseError,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
@@ -34,6 +37,7 @@ export function startServer(connection: Connection): void {
   const models = new Map<string, DocumentModel>();
   let settings: Settings = DEFAULT_SETTINGS;
   let pullDiagnostics = false;
+  let refreshSupport = false;
   let configurationRequests = false;
   const pushTimers = new Map<string, NodeJS.Timeout>();
 
@@ -94,18 +98,27 @@ export function startServer(connection: Connection): void {
 
   async function refreshSettings(): Promise<void> {
     if (configurationRequests) {
-      settings = readSettings(await connection.workspace.getConfiguration('rulesets'));
+      // An editor without a `rulesets` section answers null (Neovim): keep what
+      // initializationOptions gave rather than falling back to defaults.
+      const answer: unknown = await connection.workspace.getConfiguration('rulesets');
+      if (answer && typeof answer === 'object') settings = readSettings(answer);
     }
     // Settings hold no secrets (credentials live elsewhere), and this line answers most
     // "why is my setting ignored" questions.
     log(`settings: ${JSON.stringify(settings)}`);
-    if (pullDiagnostics) connection.languages.diagnostics.refresh();
-    else for (const document of documents.all()) schedulePush(document.uri);
+    if (pullDiagnostics) {
+      // Only clients that announce it take a refresh request; a refused one must not become
+      // an unhandled rejection, which would end the process.
+      if (refreshSupport) connection.sendRequest(DiagnosticRefreshRequest.type).catch((error: unknown) => connection.console.error(`diagnostic refresh: ${String(error)}`));
+    } else {
+      for (const document of documents.all()) schedulePush(document.uri);
+    }
   }
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const capabilities = params.capabilities;
     pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
+    refreshSupport = capabilities.workspace?.diagnostics?.refreshSupport === true;
     configurationRequests = capabilities.workspace?.configuration === true;
     // Editors that send their server config at start (Helix's `config`) pass it here, in the
     // shape of the `rulesets` settings section; workspace/configuration, if any, follows.
@@ -150,13 +163,17 @@ export function startServer(connection: Connection): void {
   });
 
   connection.languages.diagnostics.on(async (params, token) => {
+    let items: Diagnostic[] | undefined;
     try {
-      const items = await computeDiagnostics(params.textDocument.uri, token);
-      return { kind: DocumentDiagnosticReportKind.Full, items: items ?? [] };
+      items = await computeDiagnostics(params.textDocument.uri, token);
     } catch (error) {
       connection.console.error(`diagnostics failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return { kind: DocumentDiagnosticReportKind.Full, items: [] };
     }
+    // Stopped for a newer version or a cancellation: an empty "full" report would clear the
+    // editor's diagnostics until the next pull, so say it was cancelled and ask again.
+    if (!items) throw new ResponseError(LSPErrorCodes.ServerCancelled, 'the document changed', { retriggerRequest: true });
+    return { kind: DocumentDiagnosticReportKind.Full, items };
   });
 
   connection.onCompletion((params) =>
