@@ -1,7 +1,7 @@
 import { after, before, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -362,6 +362,22 @@ describe('rulesets: usage errors', () => {
 });
 
 describe('rulesets check: folder search', () => {
+  it('searches dist/ and out/ folders and follows symlinked files, as the README says', () => {
+    const yaml = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstprt == 1\n';
+    const dir = tempFolder({ 'dist/a.ruleset.yaml': yaml, 'out/b.ruleset.yaml': yaml, 'src/c.yaml': yaml });
+    symlinkSync(join(dir, 'src', 'c.yaml'), join(dir, 'linked.ruleset.yaml'));
+    const result = run(['check', '.', '--format', 'json'], dir);
+    const report = JSON.parse(result.stdout) as JsonReport;
+    assert.deepEqual(report.files.map((f) => f.path).sort(), [join('dist', 'a.ruleset.yaml'), 'linked.ruleset.yaml', join('out', 'b.ruleset.yaml'), join('src', 'c.yaml')]);
+  });
+
+  it('exits 2 when a search finds no ruleset file at all, so CI does not pass having checked nothing', () => {
+    const dir = tempFolder({ 'package.json': '{"name": "x"}', 'notes.md': '# rules\n' });
+    const result = run(['check', '.'], dir);
+    assert.equal(result.status, 2);
+    assert.equal(result.stderr, 'rulesets: no ruleset files found in .\n');
+  });
+
   it('finds ruleset files by name and by content, and skips node_modules', () => {
     const ruleset = { name: 'x', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'ip.src in $svc.vpn' }] };
     const json = JSON.stringify(ruleset, null, 2);

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as YAML from 'yaml';
 
-import { checkRuleset, ExpressionCache, parseRuleset, type DocumentEdit, type DocumentProblem } from '../../server/src/documents/ruleset';
+import { checkRuleset, ExpressionCache, expressionEdit, parseRuleset, type DocumentEdit, type DocumentProblem } from '../../server/src/documents/ruleset';
 import type { HostFormat } from '../../server/src/documents/host';
 
 function check(text: string, format: HostFormat): DocumentProblem[] {
@@ -251,5 +251,49 @@ describe('duplicate-rule', () => {
   it('does not count rules that differ in action or in expression', () => {
     const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: sip\n  - action: skip\n    action_parameters: {ruleset: current}\n    expression: sip\n  - action: block\n    expression: not sip\n';
     assert.deepEqual(codes(text, 'yaml'), []);
+  });
+});
+
+describe('duplicate-rule: only real repeats', () => {
+  const yaml = (rules: string) => `name: x\nkind: root\nphase: magic_transit\nrules:\n${rules}`;
+
+  it('execute rules with `true` but different rulesets are not repeats', () => {
+    const text = yaml('  - action: execute\n    action_parameters: {id: aaa}\n    expression: "true"\n  - action: execute\n    action_parameters: {id: bbb}\n    expression: "true"\n');
+    assert.deepEqual(codes(text, 'yaml'), []);
+    const same = yaml('  - action: execute\n    action_parameters: {id: aaa}\n    expression: "true"\n  - action: execute\n    action_parameters:\n      id: aaa\n    expression: "true"\n');
+    assert.deepEqual(codes(same, 'yaml'), ['duplicate-rule'], 'the same parameters, written differently, are a repeat');
+  });
+
+  it('a disabled rule repeats nothing and is repeated by nothing', () => {
+    const text = yaml('  - action: block\n    enabled: false\n    expression: sip\n  - action: block\n    expression: sip\n  - action: block\n    enabled: false\n    expression: sip\n');
+    assert.deepEqual(codes(text, 'yaml'), []);
+  });
+
+  it('whitespace inside strings matters; between tokens it does not', () => {
+    assert.deepEqual(codes(yaml('  - action: block\n    expression: \'ip.proto == "a  b"\'\n  - action: block\n    expression: \'ip.proto == "a b"\'\n'), 'yaml').filter((c) => c === 'duplicate-rule'), []);
+    assert.deepEqual(codes(yaml('  - action: block\n    expression: ip.src in {1.2.3.4  5.6.7.8}\n  - action: block\n    expression: ip.src  in {1.2.3.4 5.6.7.8}\n'), 'yaml'), ['duplicate-rule']);
+  });
+});
+
+describe('empty documents', () => {
+  it('a YAML file with only comments is empty, as an empty file is', () => {
+    assert.deepEqual(codes('# TODO: write the rules\n', 'yaml'), ['empty-document']);
+  });
+});
+
+describe('edits whose new text has a line break', () => {
+  it('rewrite the scalar double-quoted where its style cannot hold the break as written', () => {
+    const expression = 'ip.proto == r"a\nb"';
+    for (const value of ['|-\n      ip.proto  ==  r"a\n      b"', '>-\n      ip.proto  ==  r"a\n\n      b"', '\'ip.proto  ==  r"a\n\n      b"\'']) {
+      const text = `name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ${value}\n    description: after\n`;
+      const model = parseRuleset(text, 'yaml');
+      const site = model.expressions[0];
+      assert.equal(site.text, 'ip.proto  ==  r"a\nb"', value);
+      const edited = applyDocumentEdits(text, [expressionEdit(site, { start: 0, end: site.text.length }, expression)]);
+      const after = parseRuleset(edited, 'yaml');
+      assert.deepEqual(after.syntaxProblems, [], `${value} → ${edited}`);
+      assert.equal(after.expressions[0].text, expression, value);
+      assert.match(edited, /\n    description: after\n$/, 'the next key keeps its line');
+    }
   });
 });

@@ -661,3 +661,13 @@ describe('checkRuleset: one report per mistake', () => {
     assert.deepEqual(located(check(json, 'json')), [['json-syntax', 0, 68, 0, 69]]);
   });
 });
+
+describe('checkRuleset: documents nested too deeply', () => {
+  it('say so in words for YAML too, not with the library\'s stack message', () => {
+    const problems = check(`rules: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`, 'yaml');
+    const syntax = problems.filter((p) => p.code === 'yaml-syntax');
+    assert.ok(syntax.length > 0);
+    assert.ok(syntax.every((p) => !/call stack/i.test(p.message)), JSON.stringify(syntax));
+    assert.ok(syntax.some((p) => /nested too deeply/.test(p.message)));
+  });
+});

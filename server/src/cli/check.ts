@@ -11,7 +11,8 @@ export interface FileResult {
   readonly diagnostics: readonly PositionedProblem[];
 }
 
-const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', 'dist', 'out', 'test-artifacts']);
+// What the README promises: dependencies and hidden folders (`.git` among them) are skipped.
+const SKIPPED_DIRECTORIES = new Set(['node_modules']);
 
 /**
  * The files to check. A file named on the command line is checked whatever its name (as
@@ -54,11 +55,20 @@ function searchFolder(folder: string): string[] {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('.')) found.push(...searchFolder(path));
-    } else if (entry.isFile() && isRulesetFile(path)) {
+    } else if ((entry.isFile() || (entry.isSymbolicLink() && isFileBehindLink(path))) && isRulesetFile(path)) {
       found.push(path);
     }
   }
   return found;
+}
+
+/** A link to a file is followed; a link to a folder is not (it could loop). */
+function isFileBehindLink(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false; // a dangling link
+  }
 }
 
 function isRulesetFile(path: string): boolean {

@@ -35,10 +35,12 @@ function check(args: string[]): number {
   if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`unknown --format "${values.format}": expected text, json or sarif`);
   if (positionals.length === 0) throw new UsageError('no files or folders to check: rulesets check <files or folders...>');
   const files = collectFiles(positionals);
+  // Checking nothing is more likely a wrong path than a clean project: a CI step must not
+  // pass on it.
+  if (files.length === 0) throw new UsageError(`no ruleset files found in ${positionals.join(', ')}`);
   const results = checkFiles(files, { phase: values.phase });
   const report = format === 'json' ? jsonReport(results) : format === 'sarif' ? sarifReport(results) : textReport(results);
   process.stdout.write(report);
-  if (files.length === 0) process.stderr.write(`rulesets: no ruleset files found in ${positionals.join(', ')}\n`);
   return results.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }
 

@@ -64,6 +64,8 @@ export function property(node: HostNode | undefined, key: string): HostProperty 
   return node?.kind === 'object' ? node.properties.find((p) => p.key === key) : undefined;
 }
 
+const TOO_DEEP = 'the document is nested too deeply to read; a ruleset needs only a few levels of `{}` and `[]`';
+
 export function parseHost(text: string, format: HostFormat): HostDocument {
   try {
     return format === 'json' ? parseJson(text) : parseYaml(text);
@@ -74,7 +76,7 @@ export function parseHost(text: string, format: HostFormat): HostDocument {
     if (!(error instanceof RangeError && /call stack/i.test(error.message))) throw error;
     return {
       format,
-      syntaxErrors: [{ start: 0, end: 1, message: 'the document is nested too deeply to read; a ruleset needs only a few levels of `{}` and `[]`' }],
+      syntaxErrors: [{ start: 0, end: 1, message: TOO_DEEP }],
     };
   }
 }
@@ -163,7 +165,8 @@ function parseYaml(text: string): HostDocument {
   const syntaxErrors = doc.errors.map((e) => ({
     start: e.pos[0],
     end: Math.max(e.pos[1], e.pos[0] + 1),
-    message: e.message.split('\n')[0],
+    // The yaml library reports its own stack running out as an error of the document.
+    message: /call stack/i.test(e.message) ? TOO_DEEP : e.message.split('\n')[0],
   }));
   const root = doc.contents ? fromYaml(text, doc.contents as YAML.Node) : undefined;
   return { format: 'yaml', root, syntaxErrors };

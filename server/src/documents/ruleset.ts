@@ -1,5 +1,6 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { checkExpression, type CheckOptions, type CheckResult } from '../language/checker';
+import { formatExpression } from '../language/format';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
@@ -142,11 +143,14 @@ export class ExpressionCache {
     return result;
   }
 
-  /** The text with runs of whitespace made one space: what two rules are compared by. */
+  /**
+   * The expression in canonical spacing (whitespace inside strings kept), or as written when
+   * it does not parse: what two rules are compared by.
+   */
   normalize(text: string): string {
     let result = this.normalized.get(text);
     if (result === undefined) {
-      result = text.trim().replace(/\s+/g, ' ');
+      result = formatExpression(text)?.text ?? text.trim();
       if (this.normalized.size >= this.capacity) this.normalized.clear();
       this.normalized.set(text, result);
     }
@@ -211,6 +215,15 @@ function mapExpressionProblem(site: ExpressionSite, p: CheckResult['problems'][n
 
 /** An edit of the expression (decoded offsets, plain text) as an edit of the document. */
 export function expressionEdit(site: ExpressionSite, span: { start: number; end: number }, newText: string): DocumentEdit {
+  // A line break written into a plain, single-quoted or block scalar would be folded or
+  // need re-indenting; a double-quoted string holds it as `\n`, so the scalar becomes one.
+  if (/[\r\n]/.test(newText) && site.node.style !== 'json' && site.node.style !== 'double-quoted') {
+    const value = site.text.slice(0, span.start) + newText + site.text.slice(span.end);
+    // A block scalar's range runs past its last line break: it ends at its content there, so
+    // the next key keeps its line; a quoted one ends after its closing quote.
+    const block = site.node.style === 'block-literal' || site.node.style === 'block-folded';
+    return { start: site.node.start, end: block ? contentExtent(site).end : site.node.end, newText: JSON.stringify(value) };
+  }
   if (site.node.style === 'plain') {
     // Text that a plain YAML scalar cannot hold (a `{…}` set inside a flow mapping, say)
     // would break the document: the whole scalar is rewritten double-quoted instead.
@@ -247,7 +260,7 @@ export function contentExtent(site: ExpressionSite): { length: number; end: numb
 }
 
 /** The document range of a span of the expression; edits never reach past its own text. */
-function expressionRange(site: ExpressionSite, span: { start: number; end: number }): { start: number; end: number } {
+export function expressionRange(site: ExpressionSite, span: { start: number; end: number }): { start: number; end: number } {
   const { length, end } = contentExtent(site);
   if (span.start >= length) return { start: end, end };
   return mapRange(site.decoded(), span.start, Math.min(span.end, length));
@@ -260,8 +273,13 @@ function expressionRange(site: ExpressionSite, span: { start: number; end: numbe
 function checkRepeatedRules(model: RulesetModel, cache: ExpressionCache, problems: DocumentProblem[]): void {
   const firstByAction = new Map<string, Map<string, ExpressionSite>>();
   for (const site of model.expressions) {
-    const action = property(model.rules[site.ruleIndex], 'action')?.value;
-    const actionName = action?.kind === 'string' ? String(action.value) : '';
+    const rule = model.rules[site.ruleIndex];
+    // A disabled rule decides nothing, so it neither repeats nor is repeated.
+    const enabled = property(rule, 'enabled')?.value;
+    if (enabled?.kind === 'boolean' && enabled.value === false) continue;
+    const action = property(rule, 'action')?.value;
+    // Two `execute` rules of `true` run different rulesets unless their parameters agree.
+    const actionName = `${action?.kind === 'string' ? String(action.value) : ''}\u0000${canonicalValue(property(rule, 'action_parameters')?.value)}`;
     let first = firstByAction.get(actionName);
     if (!first) firstByAction.set(actionName, (first = new Map()));
     const key = cache.normalize(site.text);
@@ -291,7 +309,7 @@ function checkShape(model: RulesetModel, problems: DocumentProblem[]): void {
   const root = model.root;
   if (!root) {
     // An unreadable document has syntax errors that say why; an empty one says nothing itself.
-    if (model.text.trim() === '') report('empty-document', 'error', 0, model.text.length, 'the file is empty: expected a ruleset with `name`, `kind`, `phase` and `rules`');
+    if (model.syntaxProblems.length === 0) report('empty-document', 'error', 0, model.text.length, 'the file has no ruleset in it: expected one with `name`, `kind`, `phase` and `rules`');
     return;
   }
   if (root.kind !== 'object') {
@@ -400,6 +418,17 @@ function expectOneOf(node: HostObject, key: string, allowed: readonly string[], 
   const suggestions = closestMatches(String(value.value), allowed);
   const hint = suggestions.length > 0 ? `did you mean ${quoteAlternatives(suggestions)}?` : `expected one of ${quoteAlternatives(allowed.slice(0, 8))}${allowed.length > 8 ? ', …' : ''}`;
   report(code, severity, value.start, value.end, `unknown ${key} \`${value.value}\`; ${hint}`, suggestions.map((v) => ({ title: `Change to \`${v}\``, edits: [replaceScalarEdit(value, v)] })));
+}
+
+/** A host value as text that is the same however it was written (key order, quoting, style). */
+function canonicalValue(node: HostNode | undefined): string {
+  if (!node) return '';
+  if (node.kind === 'object') {
+    const entries = [...node.properties].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return `{${entries.map((p) => `${JSON.stringify(p.key)}:${canonicalValue(p.value)}`).join(',')}}`;
+  }
+  if (node.kind === 'array') return `[${node.items.map(canonicalValue).join(',')}]`;
+  return JSON.stringify(node.value);
 }
 
 // ---------------------------------------------------------------- edits of the host document

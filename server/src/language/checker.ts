@@ -1,6 +1,6 @@
 import type { Comparison, ComparisonOperator, Expression, FieldType, FunctionCall, Literal, Span, Value } from './ast';
 import { walkExpression } from './ast';
-import { COUNTRIES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
+import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { describeType, FIELDS, hasCompleteFieldTable, type FieldInfo } from './catalogue/fields';
 import { FUNCTIONS } from './catalogue/functions';
 import { COMPARISON_OPERATORS, OPERATORS_BY_TYPE, ORDERING_OPERATORS, WHOLE_VALUE_OPERATORS } from './catalogue/operators';
@@ -116,6 +116,8 @@ class Checker {
 
   private checkCall(call: FunctionCall): LeftSide | undefined {
     const fn = FUNCTIONS.get(call.name.text);
+    // Like fields: a phase without a complete table may well have functions we do not know.
+    if (!fn && !this.completeFieldTable) return undefined;
     if (!fn) {
       const suggestions = closestMatches(call.name.text, FUNCTIONS.keys());
       const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : '';
@@ -291,7 +293,8 @@ class Checker {
     const replacement = RESERVED_COUNTRY_REPLACEMENTS.get(upper);
     const reason = RESERVED_COUNTRY_HINTS.get(upper);
     if (reason) {
-      this.report('unknown-country-code', 'warning', literal.span, `\`"${code}"\` is not a country code, so it never matches: ${reason.replace(/\.$/, '')}`, replacement ? [quoteFix(replacement)] : []);
+      const outcome = GEOLOCATION_ONLY_CODES.has(upper) ? 'not an ISO 3166-1 country code' : 'not a country code, so it never matches';
+      this.report('unknown-country-code', 'warning', literal.span, `\`"${code}"\` is ${outcome}: ${reason.replace(/\.$/, '')}`, replacement ? [quoteFix(replacement)] : []);
       return;
     }
     const byName = [...COUNTRIES].filter(([, name]) => name.toLowerCase() === code.toLowerCase() || (code.length > 3 && name.toLowerCase().startsWith(code.toLowerCase())));

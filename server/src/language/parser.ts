@@ -321,12 +321,22 @@ export function nestingTooDeep(span: Span): Problem {
 function foundToken(text: string, position: number): Span {
   if (position >= text.length) return { start: text.length, end: text.length };
   const word = /^(?:[A-Za-z0-9_.:$\-\/]+|[=!<>&|^~]+)/.exec(text.slice(position));
-  return { start: position, end: position + (word ? word[0].length : 1) };
+  // One code point, so an emoji is found whole rather than half a surrogate pair.
+  return { start: position, end: position + (word ? word[0].length : String.fromCodePoint(text.codePointAt(position)!).length) };
 }
 
 function syntaxError(text: string, match: ohm.FailedMatchResult): Problem {
   const position = match.getRightmostFailurePosition();
   const span = foundToken(text, position);
+  // A keyword run into the next word (`andtcp.flags.syn`): the grammar stops right after the
+  // keyword, where a space should be.
+  const glued = /(?:^|[^A-Za-z0-9_.$])([a-z_]+)$/.exec(text.slice(0, position));
+  if (glued && KEYWORDS.has(glued[1]) && /[A-Za-z0-9_]/.test(text[position] ?? '')) {
+    const keyword = glued[1];
+    return problem('syntax-error', 'error', span, `expected a space after \`${keyword}\`, found \`${text.slice(span.start, span.end)}\` right after it`, [
+      replaceFix(`Add a space after \`${keyword}\``, { start: position, end: position }, ' '),
+    ]);
+  }
   const found = span.start >= text.length ? 'the end of the expression' : `\`${text.slice(span.start, span.end)}\``;
   const expected = describeExpected(match);
   const word = text.slice(span.start, span.end);
@@ -430,7 +440,9 @@ function describeExpected(match: ohm.FailedMatchResult): string {
   if (LOGICAL.some((op) => raw.has(op))) add('`and`/`or`/`xor`');
   for (const item of raw) {
     const name = EXPECTED_NAMES[item];
-    if (name === undefined && !LOGICAL.includes(item) && item !== '' && !/digit|letter|alpha/.test(item)) add(item);
+    // `not an identChar` and the like come from the lookaheads that end keywords: grammar
+    // internals, which syntaxError puts in words where they matter.
+    if (name === undefined && !LOGICAL.includes(item) && item !== '' && !/digit|letter|alpha|^not /.test(item)) add(item);
     else if (name && !['a field name', '`not`', '`(`', 'a comparison operator', 'a value', 'the end of the expression'].includes(name)) add(name);
   }
   if (raw.has('the end of the expression')) add('the end of the expression');

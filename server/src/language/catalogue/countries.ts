@@ -284,6 +284,9 @@ export const COUNTRIES: ReadonlyMap<string, string> = new Map<string, string>([
  * "unknown" and T1 for Tor exit nodes. A checker should therefore treat those three as a
  * warning ("not ISO 3166-1; only matches if your service emits it"), not as an error.
  */
+/** Codes outside ISO 3166-1 that geolocation data is known to emit (see above): they may match. */
+export const GEOLOCATION_ONLY_CODES: ReadonlySet<string> = new Set(['XK', 'XX', 'T1']);
+
 export const RESERVED_COUNTRY_HINTS: ReadonlyMap<string, string> = new Map<string, string>([
   ['UK', 'UK is not an assigned ISO 3166-1 code (only exceptionally reserved); the United Kingdom is GB.'],
   ['EL', 'EL is the European Union\'s abbreviation for Greece, not an ISO 3166-1 code; Greece is GR.'],
