@@ -9,6 +9,7 @@ import { completeAt, completion, COMPLETION_TRIGGER_CHARACTERS } from '../../ser
 import type { DocumentModel } from '../../server/src/features/model';
 import { completionContext } from '../../server/src/language/completion-context';
 import { KNOWN_PHASES } from '../../server/src/language/catalogue/phases';
+import { property } from '../../server/src/documents/host';
 import { applyEdits, assertInside, at, formatOf, HOSTS, modelOf, settings, takeCursor, textOf, type Host } from './harness';
 
 // ---------------------------------------------------------------- helpers
@@ -208,6 +209,31 @@ describe('comparison operators after a field', () => {
     });
   }
 
+  for (const host of HOSTS) {
+    test(`${host}: \`strict wildcard\` word by word`, () => {
+      const after = itemsAt(host, 'ip.proto strict |');
+      assert.deepEqual(labels(after.items), ['wildcard']);
+      const item = find(after.items, 'wildcard');
+      assert.equal(item.detail, 'matches this wildcard pattern (*), case-sensitive');
+      assert.equal(textOf(after.model.text, editOf(item).range), '');
+      assert.equal(acceptExpression(after.model, host, item), 'ip.proto strict wildcard');
+
+      const typed = itemsAt(host, 'ip.proto strict wild|');
+      assert.deepEqual(labels(typed.items), ['wildcard']);
+      assert.equal(textOf(typed.model.text, editOf(typed.items[0]).range), 'wild');
+      assert.equal(acceptExpression(typed.model, host, typed.items[0]), 'ip.proto strict wildcard');
+
+      const middle = itemsAt(host, 'ip.proto strict wild| "*tcp*" and sip');
+      assert.equal(acceptExpression(middle.model, host, find(middle.items, 'wildcard')), 'ip.proto strict wildcard "*tcp*" and sip');
+    });
+  }
+
+  test('`strict` then something else than `wildcard`, or on a type without it: nothing', () => {
+    assert.deepEqual(operators('json', 'ip.proto strict con|'), []);
+    assert.deepEqual(operators('json', 'tcp.dstport strict |'), []);
+    assert.deepEqual(operators('json', 'sip and strict |'), []);
+  });
+
   test('an unknown field in a phase without a complete field table takes any operator or a connective', () => {
     const names = operators('yaml-plain', 'http.host |', 'http_request_firewall_custom');
     for (const label of ['==', 'contains', '&', 'in', 'strict wildcard', 'and', 'or', 'xor']) assert.ok(names.includes(label), label);
@@ -334,6 +360,73 @@ describe('values', () => {
   });
 });
 
+describe('a string still open at the cursor: only what was typed is replaced', () => {
+  /**
+   * Accepts `label` and checks the edit replaced only text before the cursor: the document
+   * keeps everything from the cursor on, still parses, and holds `expected`.
+   */
+  function acceptKeepingTheRest(model: DocumentModel, offset: number, items: readonly CompletionItem[], label: string, typed: string, expected: string) {
+    const item = find(items, label);
+    const range = editOf(item).range;
+    assert.equal(textOf(model.text, range), typed, 'the range is what was typed before the cursor');
+    assert.equal(model.offsetAt(range.end), offset, 'the range ends at the cursor');
+    const text = accept(model, item);
+    assert.ok(text.endsWith(model.text.slice(offset)), `everything after the cursor is kept:\n${text}`);
+    const after = modelOf(text, model.format);
+    assert.deepEqual(after.ruleset.syntaxProblems, [], `the document still parses:\n${text}`);
+    assert.equal(after.ruleset.expressions[0]?.text, expected);
+    return after;
+  }
+
+  const yamlRule = (expression: string) => `name: t\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ${expression}\n    description: block Brazil\n`;
+  // `|` marks the cursor in the harness, and a YAML block scalar starts with one: `¦` here.
+  const yamlAt = (marked: string) => {
+    const offset = marked.indexOf('¦');
+    const model = modelOf(marked.replace('¦', ''), 'yaml');
+    const list = completeAt(model, offset, settings());
+    assert.ok(list, 'a completion list');
+    return { model, offset, items: list.items };
+  };
+
+  for (const indicator of ['|', '|-', '|+', '>', '>-']) {
+    test(`YAML ${indicator} block scalar followed by the next key`, () => {
+      const { model, offset, items } = yamlAt(yamlRule(`${indicator}\n      ip.src.country == "Bra¦`));
+      const after = acceptKeepingTheRest(model, offset, items, '"BR"', '"Bra', `ip.src.country == "BR"${indicator.endsWith('-') ? '' : '\n'}`);
+      const description = property(after.ruleset.rules[0], 'description')?.value;
+      assert.deepEqual([description?.kind, description?.kind === 'string' ? description.value : undefined], ['string', 'block Brazil']);
+    });
+
+    test(`YAML ${indicator} block scalar with a content line after the cursor`, () => {
+      const { model, offset, items } = yamlAt(yamlRule(`${indicator}\n      ip.src.country == "Bra¦\n      and sip`));
+      const joined = indicator.startsWith('>') ? 'ip.src.country == "BR" and sip' : 'ip.src.country == "BR"\nand sip';
+      acceptKeepingTheRest(model, offset, items, '"BR"', '"Bra', `${joined}${indicator.endsWith('-') ? '' : '\n'}`);
+    });
+  }
+
+  for (const host of HOSTS) {
+    const quote = host === 'json' || host === 'yaml-double' ? '\\"' : '"';
+    test(`${host}: an unterminated string before more of the expression`, () => {
+      const { model, offset, items } = itemsAt(host, 'ip.src.country == "B| and sip');
+      acceptKeepingTheRest(model, offset, items, '"BR"', `${quote}B`, 'ip.src.country == "BR" and sip');
+    });
+
+    test(`${host}: a string typed before another in a set`, () => {
+      // The quote after the cursor opens `"US"`; it does not close what is typed.
+      const spaced = itemsAt(host, 'ip.src.country in {"B| "US"}');
+      acceptKeepingTheRest(spaced.model, spaced.offset, spaced.items, '"BR"', `${quote}B`, 'ip.src.country in {"BR" "US"}');
+      const glued = itemsAt(host, 'ip.src.country in {"B|"US"}');
+      acceptKeepingTheRest(glued.model, glued.offset, glued.items, '"BR"', `${quote}B`, 'ip.src.country in {"BR""US"}');
+    });
+  }
+
+  test('a closed string is still replaced whole, also before a connective glued to it', () => {
+    const { model, items } = itemsAt('json', 'ip.src.country == "b|r"and sip');
+    const item = find(items, '"BR"');
+    assert.equal(textOf(model.text, editOf(item).range), '\\"br\\"');
+    assert.equal(acceptExpression(model, 'json', item), 'ip.src.country == "BR"and sip');
+  });
+});
+
 test('a plain scalar in a YAML flow mapping is rewritten double-quoted rather than broken by `{`', () => {
   const { model, offset, items } = itemsIn('name: t\nkind: root\nphase: magic_transit\nrules:\n  - {action: block, expression: ip.src in |}\n', 'yaml');
   const set = find(items, '{ }');
@@ -431,6 +524,31 @@ describe('the cursor context (language/completion-context.ts)', () => {
     assert.deepEqual(at('ip.src in $svc.v|').replace, { start: 10, end: 16 });
     assert.deepEqual(at('ip.src ==| 1').replace, { start: 9, end: 9 });
     assert.equal(at('tcp.dst|port').partial, 'tcp.dstport');
+    // A string still open: what was typed before the cursor, not the rest of the text.
+    assert.deepEqual(at('ip.src.country == "B| and sip').replace, { start: 18, end: 20 });
+    assert.equal(at('ip.src.country == "B| and sip').partial, '"B');
+    assert.deepEqual(at('ip.src.country == r#"B| and sip').replace, { start: 18, end: 22 });
+    assert.deepEqual(at('ip.src.country == "B|').replace, { start: 18, end: 20 });
+    assert.deepEqual(at('ip.src.country == |"B and sip').replace, { start: 18, end: 18 });
+    // Its quote glued to a word opens the next string.
+    assert.deepEqual(at('ip.src.country in {"B| "US"}').replace, { start: 19, end: 21 });
+    assert.deepEqual(at('ip.src.country in {r"B| "US"}').replace, { start: 19, end: 22 });
+    // Closed strings are replaced whole.
+    assert.deepEqual(at('ip.src.country == "b|r"and sip').replace, { start: 18, end: 22 });
+    assert.deepEqual(at('ip.src.country == "b|r\\\\"').replace, { start: 18, end: 24 });
+    assert.deepEqual(at('ip.src.country == "b|r\\"').replace, { start: 18, end: 20 }, 'an escaped quote closes nothing');
+  });
+
+  test('`strict wildcard` word by word', () => {
+    for (const marked of ['ip.proto strict |', 'ip.proto strict wild|', 'ip.proto  strict   wildcard|']) {
+      const context = at(marked);
+      assert.equal(context.operator?.lhs?.name, 'ip.proto', marked);
+      assert.equal(context.operator?.strictWildcard, true, marked);
+      assert.equal(context.connective, undefined, marked);
+    }
+    assert.deepEqual(at('ip.proto strict wild|').replace, { start: 16, end: 20 });
+    assert.equal(at('ip.proto strict\twild|').operator, undefined, 'the grammar takes spaces only between the words');
+    assert.equal(at('ip.proto strict con|').operator, undefined);
   });
 
   test('only the clause at the cursor is matched: a long expression, nested or not', () => {
@@ -621,7 +739,7 @@ describe('robustness', () => {
 
   test('every host style, every offset of a few expressions: never throws, ranges inside', () => {
     for (const host of HOSTS) {
-      for (const expression of ['ip.src.country in {"BR" "DE"} and not (tcp.dstport == 22 or ip.src in $svc.vpn)', 'bit_slice(udp, 64, 72) == 0x45 && tcp.flags & 0x02', 'ip.proto == "tc']) {
+      for (const expression of ['ip.src.country in {"BR" "DE"} and not (tcp.dstport == 22 or ip.src in $svc.vpn)', 'bit_slice(udp, 64, 72) == 0x45 && tcp.flags & 0x02', 'ip.proto == "tc', 'ip.src.country in {"B "US"} or ip.proto strict wild']) {
         for (let i = 0; i <= expression.length; i++) {
           const marked = `${expression.slice(0, i)}|${expression.slice(i)}`;
           if (/\|\||\|\|/.test(marked.slice(Math.max(0, i - 1), i + 2))) continue;

@@ -35,6 +35,7 @@ import type { ComparisonOperator } from '../language/ast';
 import { completionContext, operatorsFor, type ExpressionCompletionContext, type LeftSide } from '../language/completion-context';
 import { encodeForScalar, property, type HostNode, type HostObject, type ScalarStyle } from '../documents/host';
 import { mapRange, type DecodedString } from '../documents/offset-map';
+import { expressionRange } from '../documents/ruleset';
 import type { DocumentModel, Settings } from './model';
 
 export const COMPLETION_TRIGGER_CHARACTERS = [' ', '.', '$', '{', '"', '('];
@@ -116,7 +117,7 @@ interface ExpressionTarget {
   readonly style: ScalarStyle | undefined;
   /** A plain scalar in a YAML flow mapping (`{…}`, `,` would end it), and its document range. */
   readonly flowScalar?: { readonly start: number; readonly end: number };
-  /** Decoded offsets to document offsets. */
+  /** Decoded offsets to document offsets, never past the expression's own text. */
   map(start: number, end: number): { start: number; end: number };
 }
 
@@ -131,7 +132,9 @@ function expressionTarget(model: DocumentModel, offset: number): ExpressionTarge
     const i = found.offset;
     if (i < decoded.value.length && decoded.starts[i] !== offset) return 'nowhere';
     const flowScalar = found.site.inFlow && found.site.node.style === 'plain' ? { start: found.site.node.start, end: found.site.node.end } : undefined;
-    return { text: decoded.value, cursor: i, offset, style: found.site.node.style, flowScalar, map: (s, e) => mapRange(decoded, s, e) };
+    // A block scalar's final line break maps to the start of the next line, on the next key:
+    // a range is kept to the expression's own text, as the edits of quick fixes are.
+    return { text: decoded.value, cursor: i, offset, style: found.site.node.style, flowScalar, map: (s, e) => expressionRange(found.site, { start: s, end: e }) };
   }
   if (model.format !== 'yaml') return undefined;
   const text = model.text;
@@ -229,7 +232,7 @@ function expressionSpecs(context: ExpressionCompletionContext, settings: Setting
     const lhs = context.operator.lhs;
     // A Boolean is a complete test; any other known type needs its comparison first.
     if (lhs?.type !== undefined && lhs.type !== 'Boolean') connectives = false;
-    specs.push(...operatorSpecs(lhs));
+    specs.push(...(context.operator.strictWildcard ? strictWildcardSpecs(lhs) : operatorSpecs(lhs)));
   }
   if (context.value) specs.push(...valueSpecs(context.value, settings));
   if (connectives) specs.push(...connectiveSpecs(context.connective!.closeGroup));
@@ -304,6 +307,23 @@ function operatorSpecs(lhs: LeftSide | undefined): ItemSpec[] {
     });
   });
   return specs;
+}
+
+/** After `strict `: the `wildcard` that completes the operator, where the left side takes it. */
+function strictWildcardSpecs(lhs: LeftSide | undefined): ItemSpec[] {
+  if (!operatorsFor(lhs?.type).includes('strict_wildcard')) return [];
+  const info = COMPARISON_OPERATORS.get('strict_wildcard')!;
+  const example = lhs?.field?.example.includes(' strict wildcard ') ? `\n\nExample: \`${lhs.field.example}\`` : '';
+  return [
+    {
+      label: 'wildcard',
+      kind: CompletionItemKind.Operator,
+      parts: ['wildcard'],
+      detail: info.summary.replace(/`/g, ''),
+      documentation: `${lhs ? `\`${lhs.name}\` ` : ''}${info.summary} (\`strict wildcard\`)${example}`,
+      sortText: sortKey(1, 0),
+    },
+  ];
 }
 
 function connectiveSpecs(closeGroup: boolean): ItemSpec[] {

@@ -42,8 +42,11 @@ export interface ExpressionCompletionContext {
     readonly group: boolean;
     readonly booleans: boolean;
   };
-  /** A comparison operator may follow the left side. */
-  readonly operator?: { readonly lhs?: LeftSide };
+  /**
+   * A comparison operator may follow the left side. With `strictWildcard`, `strict` is
+   * typed and only the `wildcard` that completes `strict wildcard` may follow.
+   */
+  readonly operator?: { readonly lhs?: LeftSide; readonly strictWildcard?: true };
   /** A value of a comparison: right after its operator, or as an item of a `{…}` set. */
   readonly value?: {
     readonly lhs?: LeftSide;
@@ -123,9 +126,13 @@ function analyse(text: string, cursor: number): ExpressionCompletionContext | un
   const lastBefore = tokens.filter((t) => t.span.start < cursor).pop();
   const atCursor = tokens.find((t) => t.span.start === cursor);
   const partial = under(lastBefore) && cursor <= lastBefore!.span.end ? lastBefore : under(atCursor) ? atCursor : undefined;
-  const replace: Span = partial ? partial.span : { start: cursor, end: cursor };
+  // A string still open is what was typed before the cursor: the text after it is not the
+  // string's (an unterminated string runs to the end of the text, over the rest of the
+  // expression and, in a block scalar, its final line break).
+  const replace: Span = !partial ? { start: cursor, end: cursor } : isOpenString(partial, text) ? { start: partial.span.start, end: cursor } : partial.span;
   const before = tokens.filter((t) => t.span.end <= replace.start && t.span.start < replace.start);
   const prefix = text.slice(0, replace.start);
+  const typed = text.slice(replace.start, replace.end);
 
   // What may follow an `and`/`or`/`xor` (or an opening parenthesis) does not depend on what
   // came before it, so only the clause the cursor is in is matched: a long expression costs
@@ -145,6 +152,16 @@ function analyse(text: string, cursor: number): ExpressionCompletionContext | un
   let level = levels.length - 1;
   while (level > 0 && levels[level].call) level--;
   const clauseStart = levels[level].start;
+
+  // The grammar reads `strict wildcard` as one operator: after `strict ` it expects nothing
+  // (its failure is where `strict` starts), so the operator is matched from there.
+  const strict = before[before.length - 1];
+  if (strict?.text === 'strict' && /^ +$/.test(text.slice(strict.span.end, replace.start)) && (!partial || partial.kind === 'word') && 'wildcard'.startsWith(typed)) {
+    const operatorExpected = expectedAfter(text.slice(clauseStart, strict.span.start));
+    if (!operatorExpected?.has('a comparison operator')) return undefined;
+    return { replace, partial: typed, operator: { lhs: leftSideBefore(before, before.length - 2), strictWildcard: true } };
+  }
+
   let expected = expectedAfter(prefix.slice(clauseStart));
   if (expected && level > 0 && expected.delete('end of input')) expected.add(')');
   let recovered = false;
@@ -158,7 +175,7 @@ function analyse(text: string, cursor: number): ExpressionCompletionContext | un
   }
 
   const has = (terminal: string) => expected!.has(terminal);
-  const context: { -readonly [K in keyof ExpressionCompletionContext]: ExpressionCompletionContext[K] } = { replace, partial: partial?.text ?? '' };
+  const context: { -readonly [K in keyof ExpressionCompletionContext]: ExpressionCompletionContext[K] } = { replace, partial: typed };
 
   const fieldExpected = has('a field name');
   const valueExpected = has('a value') || has('{') || has('"');
@@ -200,6 +217,21 @@ function analyse(text: string, cursor: number): ExpressionCompletionContext | un
     context.connective = { closeGroup };
   }
   return context;
+}
+
+/**
+ * Whether a string token is still open: unterminated (the lexer runs it to the end of the
+ * text), or closed by a quote glued to a word (`{"B| "US"}`), which is more likely the
+ * opening quote of the next string than the end of this one (`"a"and` excepted).
+ */
+function isOpenString(token: LexicalToken, text: string): boolean {
+  if (token.kind !== 'string' && token.kind !== 'raw-string') return false;
+  // Read alone and followed by more text, a closed string ends where it did; an open one
+  // runs on.
+  const [alone] = scanTokens(`${token.text} `, { limit: 1 });
+  if (alone.span.end > token.text.length) return true;
+  const after = /^[A-Za-z0-9_]+/.exec(text.slice(token.span.end, token.span.end + 16));
+  return after !== null && !KEYWORDS.has(after[0]);
 }
 
 function isConnective(token: LexicalToken): boolean {
