@@ -1,6 +1,6 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { checkExpression, type CheckOptions, type CheckResult } from '../language/checker';
-import { formatExpression } from '../language/format';
+import { printExpression } from '../language/format';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
@@ -147,10 +147,13 @@ export class ExpressionCache {
    * The expression in canonical spacing (whitespace inside strings kept), or as written when
    * it does not parse: what two rules are compared by.
    */
-  normalize(text: string): string {
+  normalize(text: string, checked: CheckResult): string {
     let result = this.normalized.get(text);
     if (result === undefined) {
-      result = formatExpression(text)?.text ?? text.trim();
+      // Printed from the tree the check already built: parsing again would double the cost
+      // of opening a file. Errors may have dropped text from the tree (a comma in a set).
+      const clean = checked.ast && !checked.problems.some((p) => p.severity === 'error');
+      result = clean ? printExpression(checked.ast!, text) : text.trim();
       if (this.normalized.size >= this.capacity) this.normalized.clear();
       this.normalized.set(text, result);
     }
@@ -200,7 +203,7 @@ export function checkRulesetModel(model: RulesetModel, options: RulesetCheckOpti
   for (const site of model.expressions) {
     for (const p of checkSite(site, model, options).problems) problems.push(mapExpressionProblem(site, p));
   }
-  checkRepeatedRules(model, options.cache ?? defaultCache, problems);
+  checkRepeatedRules(model, options, problems);
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   return problems;
 }
@@ -270,7 +273,8 @@ export function expressionRange(site: ExpressionSite, span: { start: number; end
  * A rule whose action and expression repeat an earlier rule's can never decide anything the
  * earlier one did not: it is dead weight, or a copy that was meant to be edited.
  */
-function checkRepeatedRules(model: RulesetModel, cache: ExpressionCache, problems: DocumentProblem[]): void {
+function checkRepeatedRules(model: RulesetModel, options: RulesetCheckOptions, problems: DocumentProblem[]): void {
+  const cache = options.cache ?? defaultCache;
   const firstByAction = new Map<string, Map<string, ExpressionSite>>();
   for (const site of model.expressions) {
     const rule = model.rules[site.ruleIndex];
@@ -282,7 +286,7 @@ function checkRepeatedRules(model: RulesetModel, cache: ExpressionCache, problem
     const actionName = `${action?.kind === 'string' ? String(action.value) : ''}\u0000${canonicalValue(property(rule, 'action_parameters')?.value)}`;
     let first = firstByAction.get(actionName);
     if (!first) firstByAction.set(actionName, (first = new Map()));
-    const key = cache.normalize(site.text);
+    const key = cache.normalize(site.text, checkSite(site, model, options));
     const earlier = first.get(key);
     if (!earlier) {
       first.set(key, site);
