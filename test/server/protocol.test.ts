@@ -263,16 +263,20 @@ describe('server over stdio, clients with less', () => {
   });
 });
 
+/** Opens a ruleset using a misspelt account list: knownLists ['office_networks'] must be in force. */
+async function assertKnownListsApplied(client: TestClient, uri: string): Promise<void> {
+  const published = client.nextDiagnostics(uri, 1);
+  client.open(uri, 'yaml', 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in $office_netwroks\n');
+  const unknown = (await published).diagnostics.find((d) => d.code === 'unknown-list');
+  assert.match(unknown?.message ?? '', /did you mean `\$office_networks`/);
+}
+
 describe('server over stdio, settings in initializationOptions', () => {
   it('keeps initializationOptions when workspace/configuration has no rulesets section', async () => {
     const client = await startClient({ configurationAnswersNull: true, initializationOptions: { rulesets: { knownLists: ['office_networks'] } } });
     try {
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const uri = 'file:///work/null-config.ruleset.yaml';
-      const published = client.nextDiagnostics(uri, 1);
-      client.open(uri, 'yaml', 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in $office_netwroks\n');
-      const unknown = (await published).diagnostics.find((d) => d.code === 'unknown-list');
-      assert.match(unknown?.message ?? '', /did you mean `\$office_networks`/);
+      await assertKnownListsApplied(client, 'file:///work/null-config.ruleset.yaml');
     } finally {
       await client.stop();
     }
@@ -281,11 +285,7 @@ describe('server over stdio, settings in initializationOptions', () => {
   it('reads the rulesets section from initializationOptions when the editor cannot be asked', async () => {
     const client = await startClient({ noConfiguration: true, initializationOptions: { rulesets: { knownLists: ['office_networks'] } } });
     try {
-      const uri = 'file:///work/init.ruleset.yaml';
-      const published = client.nextDiagnostics(uri, 1);
-      client.open(uri, 'yaml', 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in $office_netwroks\n');
-      const unknown = (await published).diagnostics.find((d) => d.code === 'unknown-list');
-      assert.match(unknown?.message ?? '', /did you mean `\$office_networks`/);
+      await assertKnownListsApplied(client, 'file:///work/init.ruleset.yaml');
     } finally {
       await client.stop();
     }

@@ -40,6 +40,11 @@ export interface HostArray extends HostNodeBase {
 /** How a string is written: it decides how text inserted into it must be escaped. */
 export type ScalarStyle = 'json' | 'plain' | 'single-quoted' | 'double-quoted' | 'block-literal' | 'block-folded';
 
+/** `|` and `>` scalars: their value's final line breaks belong to chomping, not to the text. */
+export function isBlockScalar(style: ScalarStyle | undefined): boolean {
+  return style === 'block-literal' || style === 'block-folded';
+}
+
 export interface HostScalar extends HostNodeBase {
   readonly kind: 'string' | 'number' | 'boolean' | 'null';
   readonly value: string | number | boolean | null;

@@ -4,7 +4,7 @@ import { printExpression } from '../language/format';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import { encodeForScalar, parseHost, property, type HostFormat, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
+import { encodeForScalar, isBlockScalar, parseHost, property, type HostFormat, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
 import { coarseDecodedString, mapRange, type DecodedString } from './offset-map';
 
 /** An edit in document offsets. */
@@ -200,10 +200,11 @@ export function checkSite(site: ExpressionSite, model: RulesetModel, options: Ru
 export function checkRulesetModel(model: RulesetModel, options: RulesetCheckOptions = {}): DocumentProblem[] {
   const problems: DocumentProblem[] = [...model.syntaxProblems];
   checkShape(model, problems);
-  for (const site of model.expressions) {
-    for (const p of checkSite(site, model, options).problems) problems.push(mapExpressionProblem(site, p));
-  }
-  checkRepeatedRules(model, options, problems);
+  const results = model.expressions.map((site) => checkSite(site, model, options));
+  model.expressions.forEach((site, i) => {
+    for (const p of results[i].problems) problems.push(mapExpressionProblem(site, p));
+  });
+  checkRepeatedRules(model, results, options.cache ?? defaultCache, problems);
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   return problems;
 }
@@ -224,8 +225,7 @@ export function expressionEdit(site: ExpressionSite, span: { start: number; end:
     const value = site.text.slice(0, span.start) + newText + site.text.slice(span.end);
     // A block scalar's range runs past its last line break: it ends at its content there, so
     // the next key keeps its line; a quoted one ends after its closing quote.
-    const block = site.node.style === 'block-literal' || site.node.style === 'block-folded';
-    return { start: site.node.start, end: block ? contentExtent(site).end : site.node.end, newText: JSON.stringify(value) };
+    return { start: site.node.start, end: isBlockScalar(site.node.style) ? contentExtent(site).end : site.node.end, newText: JSON.stringify(value) };
   }
   if (site.node.style === 'plain') {
     // Text that a plain YAML scalar cannot hold (a `{…}` set inside a flow mapping, say)
@@ -257,7 +257,7 @@ function fitsPlainScalar(value: string, inFlow: boolean): boolean {
 export function contentExtent(site: ExpressionSite): { length: number; end: number } {
   const decoded = site.decoded();
   let length = decoded.value.length;
-  if (site.node.style !== 'block-literal' && site.node.style !== 'block-folded') return { length, end: decoded.contentEnd };
+  if (!isBlockScalar(site.node.style)) return { length, end: decoded.contentEnd };
   while (length > 0 && decoded.value[length - 1] === '\n') length--;
   return { length, end: length > 0 ? decoded.ends[length - 1] : decoded.contentStart };
 }
@@ -273,20 +273,19 @@ export function expressionRange(site: ExpressionSite, span: { start: number; end
  * A rule whose action and expression repeat an earlier rule's can never decide anything the
  * earlier one did not: it is dead weight, or a copy that was meant to be edited.
  */
-function checkRepeatedRules(model: RulesetModel, options: RulesetCheckOptions, problems: DocumentProblem[]): void {
-  const cache = options.cache ?? defaultCache;
-  const firstByAction = new Map<string, Map<string, ExpressionSite>>();
-  for (const site of model.expressions) {
+function checkRepeatedRules(model: RulesetModel, results: readonly CheckResult[], cache: ExpressionCache, problems: DocumentProblem[]): void {
+  const firstByDecision = new Map<string, Map<string, ExpressionSite>>();
+  for (const [index, site] of model.expressions.entries()) {
     const rule = model.rules[site.ruleIndex];
     // A disabled rule decides nothing, so it neither repeats nor is repeated.
     const enabled = property(rule, 'enabled')?.value;
     if (enabled?.kind === 'boolean' && enabled.value === false) continue;
     const action = property(rule, 'action')?.value;
     // Two `execute` rules of `true` run different rulesets unless their parameters agree.
-    const actionName = `${action?.kind === 'string' ? String(action.value) : ''}\u0000${canonicalValue(property(rule, 'action_parameters')?.value)}`;
-    let first = firstByAction.get(actionName);
-    if (!first) firstByAction.set(actionName, (first = new Map()));
-    const key = cache.normalize(site.text, checkSite(site, model, options));
+    const decision = `${action?.kind === 'string' ? String(action.value) : ''}\u0000${canonicalValue(property(rule, 'action_parameters')?.value)}`;
+    let first = firstByDecision.get(decision);
+    if (!first) firstByDecision.set(decision, (first = new Map()));
+    const key = cache.normalize(site.text, results[index]);
     const earlier = first.get(key);
     if (!earlier) {
       first.set(key, site);

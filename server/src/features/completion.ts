@@ -33,7 +33,7 @@ import { WELL_KNOWN_PORTS } from '../language/catalogue/ports';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import type { ComparisonOperator } from '../language/ast';
 import { completionContext, operatorsFor, type ExpressionCompletionContext, type LeftSide } from '../language/completion-context';
-import { encodeForScalar, property, type HostNode, type HostObject, type ScalarStyle } from '../documents/host';
+import { encodeForScalar, isBlockScalar, property, type HostNode, type HostObject, type ScalarStyle } from '../documents/host';
 import { mapRange, type DecodedString } from '../documents/offset-map';
 import { expressionRange } from '../documents/ruleset';
 import type { DocumentModel, Settings } from './model';
@@ -152,7 +152,7 @@ function expressionTarget(model: DocumentModel, offset: number): ExpressionTarge
       const flowScalar = site.inFlow ? { start: node.start, end: node.end } : undefined;
       return { text: decoded.value + gap, cursor: decoded.value.length + gap.length, offset, style: 'plain', flowScalar, map: (s, e) => mapBeyond(decoded, s, e) };
     }
-    if ((node.style === 'block-literal' || node.style === 'block-folded') && offset <= node.end && site.text.trim() === '') {
+    if (isBlockScalar(node.style) && offset <= node.end && site.text.trim() === '') {
       // An empty block scalar: its first line, indented past its key, is where it starts.
       const key = property(model.ruleset.rules[site.ruleIndex], 'expression');
       const keyColumn = key ? key.keyStart - (text.lastIndexOf('\n', key.keyStart - 1) + 1) : 0;
