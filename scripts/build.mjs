@@ -1,4 +1,4 @@
-// Bundles the CLI and the language server so they run with `node` alone.
+// Bundles the CLI, the language server and the VS Code extension so they run without node_modules.
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 
@@ -14,6 +14,21 @@ await build({
   format: 'cjs',
   sourcemap: true,
   banner: { js: '#!/usr/bin/env node' },
+  logLevel: 'warning',
+});
+// The VS Code extension: `vscode` is given by the editor at run time.
+await build({
+  entryPoints: { extension: 'client/src/extension.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  mainFields: ['module', 'main'],
+  target: 'node20',
+  format: 'cjs',
+  external: ['vscode'],
+  // Smaller is faster to load when a JSON or YAML file activates the extension.
+  minify: true,
+  sourcemap: true,
   logLevel: 'warning',
 });
 // The grammar is read at run time from beside the bundle.

@@ -33,6 +33,7 @@ import {
   type MarkupContent,
 } from 'vscode-languageserver-protocol/node';
 import { checkRuleset, toPositions } from '../../server/src/documents/ruleset';
+import { DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../../server/src/protocol';
 import { applyEdits } from '../features/harness';
 import { codesOf, ROOT, SERVER, startClient, type TestClient } from './lsp-client';
 
@@ -216,6 +217,42 @@ describe('server over stdio, pull diagnostics and settings', () => {
     assert.ok(unknown, 'an account list that is not in knownLists is reported');
     assert.match(unknown.message, /office_networks/);
     assert.ok(!codesOf(report.items).includes('cidr-host-bits'), 'a hint turned off is not shown');
+  });
+});
+
+describe('server over stdio, the document status the VS Code extension shows', () => {
+  let client: TestClient;
+  before(async () => {
+    client = await startClient({ pull: true, settings: { files: ['**/policies/*.yaml'] } });
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  const status = (uri: string) => client.connection.sendRequest(DOCUMENT_STATUS_REQUEST, { uri } satisfies DocumentStatusParams) as Promise<DocumentStatus>;
+
+  it('says why a document is a ruleset, and which phase it names', async () => {
+    client.open(MISTAKES_URI, 'yaml', MISTAKES);
+    assert.deepEqual(await status(MISTAKES_URI), { ruleset: 'name', phase: 'magic_transit' });
+    const byContent = 'file:///work/firewall.json';
+    client.open(byContent, 'json', '{"kind": "root", "rules": [{"action": "block", "expression": "ip.src == 10.0.0.1"}]}');
+    assert.deepEqual(await status(byContent), { ruleset: 'content' });
+  });
+
+  it('takes the rulesets.files patterns into account, and says so of other files', async () => {
+    const byPattern = 'file:///work/policies/edge.yaml';
+    client.open(byPattern, 'yaml', 'rules: []\n');
+    // The configuration is asked for after initialization; ask until it has arrived.
+    let answer = await status(byPattern);
+    for (let i = 0; i < 50 && answer.ruleset === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      answer = await status(byPattern);
+    }
+    assert.deepEqual(answer, { ruleset: 'pattern' });
+    const other = 'file:///work/package.json';
+    client.open(other, 'json', '{"name": "x", "version": "1.0.0"}');
+    assert.deepEqual(await status(other), {});
+    assert.deepEqual(await status('file:///work/not-open.json'), {});
   });
 });
 

@@ -1,6 +1,7 @@
 import { minimatch } from 'minimatch';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver';
+import type { RulesetEvidence } from '../protocol';
 import type { CheckResult } from '../language/checker';
 import type { HostFormat, HostNode } from '../documents/host';
 import { unmapOffset } from '../documents/offset-map';
@@ -81,10 +82,15 @@ export class DocumentModel {
 
   /** A ruleset by its name, by a configured pattern, or by its content. */
   isRuleset(settings: Settings): boolean {
+    return this.rulesetBy(settings) !== undefined;
+  }
+
+  /** Why the document is treated as a ruleset, or undefined when it is not one. */
+  rulesetBy(settings: Settings): RulesetEvidence | undefined {
     const path = decodeURIComponent(this.uri.replace(/^[a-z]+:\/\//i, ''));
-    if (isRulesetFileName(path)) return true;
-    if (settings.files.some((pattern) => minimatch(path, pattern, { matchBase: !pattern.includes('/'), dot: true }))) return true;
-    return looksLikeRuleset(this.ruleset.root);
+    if (isRulesetFileName(path)) return 'name';
+    if (settings.files.some((pattern) => minimatch(path, pattern, { matchBase: !pattern.includes('/'), dot: true }))) return 'pattern';
+    return looksLikeRuleset(this.ruleset.root) ? 'content' : undefined;
   }
 
   checkOptions(settings: Settings): RulesetCheckOptions {

@@ -23,6 +23,7 @@ import { DEFAULT_SETTINGS, DocumentModel, formatOfLanguage, readSettings, type S
 import { semanticTokens, SEMANTIC_TOKENS_LEGEND } from '../features/semantic-tokens';
 import { signatureHelp } from '../features/signature-help';
 import { documentSymbols } from '../features/symbols';
+import { DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../protocol';
 import { version } from '../version';
 import { guarded } from './guard';
 import { runInIdleTime, warmUpSteps } from './warm-up';
@@ -215,6 +216,14 @@ export function startServer(connection: Connection): void {
     guard('document symbols', [], () => {
       const model = modelOf(params.textDocument.uri);
       return model ? documentSymbols(model, settings) : [];
+    }),
+  );
+
+  connection.onRequest(DOCUMENT_STATUS_REQUEST, (params: DocumentStatusParams) =>
+    guard('document status', {}, (): DocumentStatus => {
+      const model = modelOf(params.uri);
+      const ruleset = model?.rulesetBy(settings);
+      return ruleset ? { ruleset, phase: model?.ruleset.phase } : {};
     }),
   );
 

@@ -1,0 +1,20 @@
+/**
+ * What the rulesets language server answers beyond LSP. Plain LSP clients need none of it;
+ * the VS Code extension uses it for its language status item.
+ */
+
+/** Why a document is treated as a ruleset: its file name, a `rulesets.files` pattern, or its content. */
+export type RulesetEvidence = 'name' | 'pattern' | 'content';
+
+export const DOCUMENT_STATUS_REQUEST = 'rulesets/documentStatus';
+
+export interface DocumentStatusParams {
+  readonly uri: string;
+}
+
+export interface DocumentStatus {
+  /** Undefined when the document is not treated as a ruleset (or is not open). */
+  readonly ruleset?: RulesetEvidence;
+  /** The phase the file names, if any. */
+  readonly phase?: string;
+}

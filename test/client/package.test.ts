@@ -1,0 +1,112 @@
+/**
+ * The extension's manifest and the `.vsix` that `npm run package` builds: what a person who
+ * installs it gets (settings, commands, activation, grammars) and nothing they should not.
+ */
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { LANGUAGES } from '../../client/src/documents';
+import { KNOWN_PHASES } from '../../server/src/language/catalogue/phases';
+import { DEFAULT_SETTINGS } from '../../server/src/features/model';
+
+const ROOT = join(__dirname, '..', '..');
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const settings = manifest.contributes.configuration.properties as Record<string, { enum?: string[]; properties?: object }>;
+
+describe('extension manifest', () => {
+  it('offers every setting the server reads, and the trace setting', () => {
+    const read = Object.keys(DEFAULT_SETTINGS).concat('defaultPhase').map((key) => `rulesets.${key}`);
+    assert.deepEqual(Object.keys(settings).sort(), [...new Set([...read, 'rulesets.trace.server'])].sort());
+  });
+
+  it('lists the phases the checker knows for rulesets.defaultPhase', () => {
+    assert.deepEqual(settings['rulesets.defaultPhase'].enum, [...KNOWN_PHASES]);
+  });
+
+  it('activates lazily: on the languages it serves and in folders with ruleset files, never on start-up', () => {
+    const events: string[] = manifest.activationEvents;
+    for (const language of LANGUAGES) assert.ok(events.includes(`onLanguage:${language}`), language);
+    assert.ok(events.some((e) => e.startsWith('workspaceContains:') && e.includes('*.ruleset.')));
+    assert.ok(!events.includes('*') && !events.includes('onStartupFinished'));
+  });
+
+  it('contributes exactly the commands the extension registers', () => {
+    const source = readFileSync(join(ROOT, 'client', 'src', 'extension.ts'), 'utf8');
+    const registered = [...source.matchAll(/registerCommand\('([^']+)'/g)].map((m) => m[1]).sort();
+    const contributed = (manifest.contributes.commands as { command: string }[]).map((c) => c.command).sort();
+    assert.deepEqual(contributed, registered);
+  });
+
+  it('points at grammar files that exist', () => {
+    const grammars = manifest.contributes.grammars as { path: string; scopeName: string }[];
+    assert.ok(grammars.length > 0, 'grammars are contributed');
+    for (const grammar of grammars) {
+      const path = join(ROOT, grammar.path);
+      assert.ok(existsSync(path), grammar.path);
+      assert.equal(JSON.parse(readFileSync(path, 'utf8')).scopeName, grammar.scopeName, grammar.path);
+    }
+  });
+});
+
+/** The names and contents of a zip archive's entries (stored or deflated; all a .vsix uses). */
+function readZip(archive: Buffer): Map<string, Buffer> {
+  const entries = new Map<string, Buffer>();
+  const end = archive.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let at = archive.readUInt32LE(end + 16);
+  const count = archive.readUInt16LE(end + 10);
+  for (let i = 0; i < count; i++) {
+    const method = archive.readUInt16LE(at + 10);
+    const size = archive.readUInt32LE(at + 20);
+    const nameLength = archive.readUInt16LE(at + 28);
+    const extraLength = archive.readUInt16LE(at + 30);
+    const commentLength = archive.readUInt16LE(at + 32);
+    const local = archive.readUInt32LE(at + 42);
+    const name = archive.toString('utf8', at + 46, at + 46 + nameLength);
+    const dataStart = local + 30 + archive.readUInt16LE(local + 26) + archive.readUInt16LE(local + 28);
+    const data = archive.subarray(dataStart, dataStart + size);
+    entries.set(name, method === 8 ? inflateRawSync(data) : data);
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}
+
+describe('npm run package', () => {
+  let vsix: string;
+  let files: Map<string, Buffer>;
+  before(() => {
+    execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'pipe' });
+    vsix = join(ROOT, `${manifest.name}-${manifest.version}.vsix`);
+    files = readZip(readFileSync(vsix));
+  });
+
+  it('builds a small .vsix of bundled code: no node_modules, no sources, no source maps', () => {
+    assert.ok(statSync(vsix).size < 1024 * 1024, `${statSync(vsix).size} bytes`);
+    const names = [...files.keys()];
+    for (const name of names) assert.doesNotMatch(name, /node_modules|\.ts$|\.map$|^extension\/(test|server\/src|client\/src|examples)\//, name);
+    for (const needed of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/expression.ohm', 'extension/images/icon.png'])
+      assert.ok(files.has(needed), needed);
+    for (const grammar of manifest.contributes.grammars as { path: string }[]) assert.ok(files.has(`extension/${grammar.path.replace(/^\.\//, '')}`), grammar.path);
+  });
+
+  it('carries the extension README, the changelog, the licence, an icon, categories and keywords', () => {
+    assert.match(files.get('extension/readme.md')!.toString(), /^# Rulesets for VS Code/);
+    assert.ok(files.has('extension/changelog.md'));
+    assert.match(files.get('extension/LICENSE.txt')!.toString(), /MIT License/);
+    const packed = JSON.parse(files.get('extension/package.json')!.toString());
+    assert.equal(packed.icon, 'images/icon.png');
+    assert.ok(packed.categories.includes('Programming Languages') && packed.categories.includes('Linters'));
+    assert.ok(packed.keywords.includes('rulesets'));
+    const vsixManifest = files.get('extension.vsixmanifest')!.toString();
+    assert.match(vsixManifest, /<DisplayName>Rulesets<\/DisplayName>/);
+  });
+
+  it('starts the bundled server from the package alone', () => {
+    const server = files.get('extension/dist/server.js')!.toString();
+    assert.doesNotMatch(server, /require\("(ohm-js|yaml|jsonc-parser|vscode-languageserver)/, 'dependencies are bundled in');
+    const extension = files.get('extension/dist/extension.js')!.toString();
+    assert.doesNotMatch(extension, /require\("vscode-languageclient/, 'the client library is bundled in');
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * The extension in a real VS Code extension host: what a person sees through the editor's own
+ * commands (diagnostics, completion, hover, quick fixes), waiting on events, never on sleeps.
+ * The workspace is a scratch copy of examples/, so edits here change nothing in the repo.
+ */
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import Mocha from 'mocha';
+
+const SOURCE = 'rulesets';
+
+function workspaceFile(name: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the tests run in a workspace folder (a copy of examples/)');
+  return vscode.Uri.joinPath(folder.uri, name);
+}
+
+function ours(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
+}
+
+function codeOf(d: vscode.Diagnostic): string {
+  return typeof d.code === 'object' ? String(d.code.value) : String(d.code);
+}
+
+/** Resolves when the document's diagnostics satisfy `ready`, checking on every change. */
+function diagnosticsWhere(uri: vscode.Uri, ready: (all: vscode.Diagnostic[]) => boolean, what: string, timeoutMs = 30_000): Promise<vscode.Diagnostic[]> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const all = ours(uri);
+      if (!ready(all)) return false;
+      subscription.dispose();
+      clearTimeout(timer);
+      resolve(all);
+      return true;
+    };
+    const subscription = vscode.languages.onDidChangeDiagnostics((event) => {
+      if (event.uris.some((u) => u.toString() === uri.toString())) check();
+    });
+    const timer = setTimeout(() => {
+      subscription.dispose();
+      reject(new Error(`timed out waiting for ${what}; diagnostics were: ${JSON.stringify(ours(uri).map(codeOf))}`));
+    }, timeoutMs);
+    check();
+  });
+}
+
+async function open(name: string): Promise<vscode.TextEditor> {
+  const document = await vscode.workspace.openTextDocument(workspaceFile(name));
+  return vscode.window.showTextDocument(document);
+}
+
+function positionOf(document: vscode.TextDocument, needle: string, delta = 0): vscode.Position {
+  const offset = document.getText().indexOf(needle);
+  assert.ok(offset >= 0, `${needle} is in ${document.uri.path}`);
+  return document.positionAt(offset + delta);
+}
+
+export function registerExtensionTests(root: Mocha.Suite): void {
+  const suite = Mocha.Suite.create(root, 'Rulesets extension');
+  const test = (title: string, body: () => Promise<void>) => suite.addTest(new Mocha.Test(title, body));
+
+  test('lists the mistakes of a broken ruleset, on the right characters', async () => {
+    const editor = await open('mistakes.ruleset.yaml');
+    const uri = editor.document.uri;
+    const found = await diagnosticsWhere(uri, (all) => all.some((d) => codeOf(d) === 'unknown-field'), 'the unknown-field diagnostic');
+    const unknown = found.find((d) => codeOf(d) === 'unknown-field')!;
+    assert.deepEqual(unknown.range, new vscode.Range(positionOf(editor.document, 'tcp.dstprt'), positionOf(editor.document, 'tcp.dstprt', 10)));
+    assert.match(unknown.message, /did you mean `tcp\.dstport`/);
+    assert.equal(unknown.severity, vscode.DiagnosticSeverity.Error);
+    for (const code of ['missing-action-parameters', 'comma-in-set', 'set-required']) assert.ok(found.some((d) => codeOf(d) === code), code);
+  });
+
+  test('completes $svc lists after `ip.src in `', async () => {
+    const editor = await open('block-threat-lists.ruleset.yaml');
+    const document = editor.document;
+    const end = document.lineAt(positionOf(document, 'expression:').line).range.end;
+    const start = positionOf(document, 'expression:', 'expression: '.length);
+    await editor.edit((edit) => edit.replace(new vscode.Range(start, end), 'ip.src in '));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, start.translate(0, 'ip.src in '.length));
+    const labels = list.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+    assert.ok(labels.includes('$svc.anonymizer'), `suggestions: ${labels.slice(0, 20).join(', ')}`);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  test('hovering a country code names the country', async () => {
+    const editor = await open('block-country.ruleset.json');
+    const kp = positionOf(editor.document, 'KP');
+    await editor.edit((edit) => edit.replace(new vscode.Range(kp, kp.translate(0, 2)), 'BR'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, positionOf(editor.document, 'BR', 1));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text, /Brazil/);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  test('a quick fix corrects the misspelt field and its problem goes away', async () => {
+    const editor = await open('mistakes.ruleset.yaml');
+    const uri = editor.document.uri;
+    await diagnosticsWhere(uri, (all) => all.some((d) => codeOf(d) === 'unknown-field'), 'the unknown-field diagnostic');
+    const range = new vscode.Range(positionOf(editor.document, 'tcp.dstprt'), positionOf(editor.document, 'tcp.dstprt', 10));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range, vscode.CodeActionKind.QuickFix.value);
+    const fix = actions.find((a) => a.title.includes('tcp.dstport'));
+    assert.ok(fix?.edit, `quick fixes: ${actions.map((a) => a.title).join(' | ')}`);
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    assert.match(editor.document.getText(), /expression: tcp\.dstport == 22/);
+    await diagnosticsWhere(uri, (all) => all.length > 0 && !all.some((d) => codeOf(d) === 'unknown-field'), 'the unknown-field diagnostic to go');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  test('leaves a JSON file that is not a ruleset alone', async () => {
+    const editor = await open('package.json');
+    // Another ruleset's diagnostics arriving proves the server has had time to look at this one.
+    const other = await open('mistakes.ruleset.yaml');
+    await diagnosticsWhere(other.document.uri, (all) => all.length > 0, 'diagnostics of a ruleset');
+    assert.deepEqual(ours(editor.document.uri), []);
+  });
+}
