@@ -1,0 +1,160 @@
+/**
+ * The extension as a person meets it: the .vsix that `npm run package` builds, installed in a
+ * real VS Code (code-server) in Chromium, driven with the keyboard and the mouse. What is
+ * asserted is what is on screen; each step leaves a screenshot in test-artifacts/e2e/extension/.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkRuleset, toPositions } from '../../server/src/documents/ruleset';
+import { makeWorkspace, startWorkbench, type Problem, type Workbench } from './workbench';
+
+const ROOT = join(__dirname, '..', '..');
+const EXAMPLES = join(ROOT, 'examples');
+const MISTAKES = 'mistakes.ruleset.yaml';
+const BROKEN_JSON = '{\n  "name": "edge",\n  "kind": "root",\n  "phase": "magic_transit",\n  "rules": [\n    {"action": "block", "expression": "ip.src.country in {\\"BR\\" \\"CU\\"}"}\n    {"action": "block", "expression": "tcp.dstport == 23"}\n  ]\n}\n';
+
+/** What `rulesets check` finds in a file, as the Problems panel shows it (1-based). */
+function expectedProblems(file: string, text: string): Problem[] {
+  const severity = { error: 'error', warning: 'warning', information: 'info', hint: 'info' } as const;
+  return toPositions(text, checkRuleset(text, 'yaml')).map((p) => ({
+    file,
+    line: p.range.start.line + 1,
+    column: p.range.start.character + 1,
+    severity: severity[p.severity],
+    message: p.message,
+    source: 'rulesets',
+    code: p.code,
+  }));
+}
+
+const byPlace = (a: Problem, b: Problem) => a.line - b.line || a.column - b.column || a.message.localeCompare(b.message);
+
+describe('the extension in a real VS Code (code-server)', () => {
+  let workspace = '';
+  let wb: Workbench | undefined;
+
+  before(async () => {
+    execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'pipe' });
+    const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const files = Object.fromEntries(readdirSync(EXAMPLES).map((file) => [file, readFileSync(join(EXAMPLES, file), 'utf8')]));
+    workspace = makeWorkspace({ ...files, 'broken.ruleset.json': BROKEN_JSON, 'notes.json': '{\n  "rules": "none yet",\n  "expression": "tcp.dstprt == 22"\n}\n' });
+    wb = await startWorkbench({ workspace, vsix: join(ROOT, `${name}-${version}.vsix`), name: 'extension' });
+  });
+
+  after(async () => {
+    await wb?.close();
+    if (workspace) rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('lists the mistakes of the broken example in the Problems panel, where `rulesets check` finds them', async () => {
+    const expected = expectedProblems(MISTAKES, readFileSync(join(EXAMPLES, MISTAKES), 'utf8')).sort(byPlace);
+    assert.ok(expected.length >= 8, 'the example has its mistakes');
+    await wb!.openFile(MISTAKES);
+    const rows = await wb!.problems({ until: (all) => all.filter((row) => row.file === MISTAKES).length >= expected.length });
+    await wb!.screenshot('1-problems');
+    assert.deepEqual(rows.filter((row) => row.file === MISTAKES).sort(byPlace), expected);
+  });
+
+  it('shows $svc.anonymizer in the suggest widget after typing `ip.src in `', async () => {
+    await wb!.openFile(MISTAKES);
+    const text = await wb!.editorText();
+    const line = text.split('\n').findIndex((l) => l.includes('expression: ip.src in 10.0.0.0/8')) + 1;
+    assert.ok(line > 0);
+    // Replace the expression's value with what the person types.
+    await wb!.goTo(line, text.split('\n')[line - 1].indexOf('ip.src') + 1);
+    await wb!.press('Shift+End');
+    await wb!.type('ip.src in ');
+    const items = await wb!.suggest({ until: (list) => list.some((item) => item.label === '$svc.anonymizer') });
+    await wb!.screenshot('2-completion');
+    assert.ok(items.some((item) => item.label === '$svc.anonymizer'));
+    await wb!.closeWidgets();
+    await wb!.runCommand('File: Revert File');
+    await wb!.editorText({ until: (t) => t.includes('ip.src in 10.0.0.0/8') });
+  });
+
+  it('shows Brazil when hovering "BR"', async () => {
+    await wb!.openFile('broken.ruleset.json');
+    const text = await wb!.hover(6, BROKEN_JSON.split('\n')[5].indexOf('BR') + 1, { until: (t) => t.includes('Brazil') });
+    await wb!.screenshot('3-hover');
+    assert.match(text, /Brazil/);
+  });
+
+  it('applies a quick fix: the text changes and the problem disappears', async () => {
+    await wb!.openFile(MISTAKES);
+    const lines = (await wb!.editorText()).split('\n');
+    const line = lines.findIndex((l) => l.includes('tcp.dstprt')) + 1;
+    await wb!.goTo(line, lines[line - 1].indexOf('tcp.dstprt') + 1);
+    const titles = await wb!.quickFixes({ until: (list) => list.some((title) => title.includes('tcp.dstport')) });
+    await wb!.screenshot('4-quick-fix-menu');
+    const fix = titles.find((title) => title.includes('tcp.dstport'))!;
+    await wb!.applyQuickFix(fix);
+    const fixed = await wb!.editorText({ until: (t) => t.includes('expression: tcp.dstport == 22') });
+    assert.ok(!fixed.includes('tcp.dstprt'));
+    const rows = await wb!.problems({ until: (all) => all.some((row) => row.file === MISTAKES) && !all.some((row) => row.message.includes('tcp.dstprt')) });
+    await wb!.screenshot('5-fixed');
+    assert.ok(rows.some((row) => row.file === MISTAKES && row.code === 'comma-in-set'), 'the other problems stay');
+    await wb!.runCommand('File: Revert File');
+  });
+
+  it('colours the expression inside the YAML string: TextMate scopes refined by semantic tokens', async () => {
+    await wb!.openFile(MISTAKES);
+    const lines = (await wb!.editorText()).split('\n');
+    const line = lines.findIndex((l) => l.includes('tcp.flags.syn == true')) + 1;
+    await wb!.goTo(line, lines[line - 1].indexOf('ip.src in $svc') + 2);
+    await wb!.runCommand('Developer: Inspect Editor Tokens and Scopes');
+    // Strings, not functions: tsx would rewrite a function passed into the page.
+    await wb!.page.waitForFunction(`document.querySelector('.token-inspect-widget')?.textContent?.includes('textmate scopes')`, undefined, { timeout: 20_000 });
+    const inspected = await wb!.page.locator('.token-inspect-widget').innerText();
+    await wb!.screenshot('6-colours');
+    await wb!.closeWidgets();
+    assert.match(inspected, /textmate scopes\s+variable\.other\.field\.rulesets/);
+    assert.match(inspected, /meta\.embedded\.expression\.rulesets\s+string\.unquoted\.plain\.out\.yaml/);
+    assert.match(inspected, /semantic token type\s+property/);
+    // The colours themselves: the field, the operator and the list are not coloured as the
+    // plain YAML string they are in (the description value on the next line is one).
+    const colours = (await wb!.page.evaluate(`(() => {
+      const text = (el) => el.textContent.replace(/\\u00a0/g, ' ');
+      const lines = [...document.querySelectorAll('.monaco-editor .view-line')];
+      const colourOf = (lineText, token) => {
+        const row = lines.find((el) => text(el).includes(lineText));
+        const spans = row ? [...row.querySelectorAll('span > span')] : [];
+        const span = spans.find((s) => text(s).trim().startsWith(token));
+        if (!span) throw new Error('no token ' + token + ' on the line ' + lineText + ': ' + JSON.stringify(spans.map(text)));
+        return getComputedStyle(span).color;
+      };
+      const line = 'tcp.flags.syn == true';
+      return {
+        string: colourOf('a Boolean field compared', 'a Boolean'),
+        field: colourOf(line, 'tcp.flags.syn'),
+        operator: colourOf(line, '=='),
+        list: colourOf(line, '$svc.malwre'),
+      };
+    })()`)) as Record<string, string>;
+    const described = JSON.stringify(colours);
+    for (const part of ['field', 'operator', 'list']) assert.notEqual(colours[part], colours.string, `${part}: ${described}`);
+    assert.notEqual(colours.field, colours.operator, described);
+  });
+
+  it('lists a JSON syntax error once (VS Code reports it), beside the ruleset checks', async () => {
+    await wb!.openFile('broken.ruleset.json');
+    const rows = await wb!.problems({ until: (all) => all.some((row) => row.file === 'broken.ruleset.json' && row.source === 'json') });
+    await wb!.screenshot('7-json-syntax-once');
+    const json = rows.filter((row) => row.file === 'broken.ruleset.json');
+    const syntax = json.filter((row) => row.line === 7 && row.column === 5);
+    assert.deepEqual(
+      syntax.map((row) => `${row.source}: ${row.message}`),
+      ['json: Expected comma'],
+      'the missing comma is reported by VS Code alone',
+    );
+  });
+
+  it('leaves a JSON file that is not a ruleset alone', async () => {
+    await wb!.openFile('notes.json');
+    const rows = await wb!.problems();
+    await wb!.screenshot('8-not-a-ruleset');
+    assert.deepEqual(rows.filter((row) => row.file === 'notes.json'), []);
+  });
+});
