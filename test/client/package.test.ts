@@ -40,6 +40,14 @@ describe('extension manifest', () => {
     assert.deepEqual(contributed, registered);
   });
 
+  it('associates ruleset JSON files with a schema that claims nothing, so the JSON support adds no guesses', () => {
+    const [association] = manifest.contributes.jsonValidation as { fileMatch: string[]; url: string }[];
+    // VS Code prefixes a pattern without a folder with "/", which then matches only at the root.
+    assert.deepEqual(association.fileMatch, ['**/*.ruleset.json']);
+    const schema = JSON.parse(readFileSync(join(ROOT, association.url), 'utf8'));
+    assert.deepEqual(Object.keys(schema).filter((key) => !key.startsWith('$')), [], 'no properties, types or constraints: nothing to report twice');
+  });
+
   it('points at grammar files that exist', () => {
     const grammars = manifest.contributes.grammars as { path: string; scopeName: string }[];
     assert.ok(grammars.length > 0, 'grammars are contributed');
@@ -86,7 +94,7 @@ describe('npm run package', () => {
     assert.ok(statSync(vsix).size < 1024 * 1024, `${statSync(vsix).size} bytes`);
     const names = [...files.keys()];
     for (const name of names) assert.doesNotMatch(name, /node_modules|\.ts$|\.map$|^extension\/(test|server\/src|client\/src|examples)\//, name);
-    for (const needed of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/expression.ohm', 'extension/images/icon.png'])
+    for (const needed of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/expression.ohm', 'extension/images/icon.png', 'extension/schemas/ruleset.schema.json'])
       assert.ok(files.has(needed), needed);
     for (const grammar of manifest.contributes.grammars as { path: string }[]) assert.ok(files.has(`extension/${grammar.path.replace(/^\.\//, '')}`), grammar.path);
   });

@@ -75,10 +75,23 @@ describe('the extension in a real VS Code (code-server)', () => {
     await wb!.editorText({ until: (t) => t.includes('ip.src in 10.0.0.0/8') });
   });
 
+  it('inside a JSON expression, offers only what the language allows: no guesses from the JSON support', async () => {
+    await wb!.openFile('block-country.ruleset.json');
+    const lines = (await wb!.editorText()).split('\n');
+    const line = lines.findIndex((l) => l.includes('"expression": "ip.geoip.country')) + 1;
+    await wb!.goTo(line, lines[line - 1].indexOf('ip.geoip') + 3);
+    const items = await wb!.suggest({ until: (list) => list.some((item) => item.label === 'ip.src') });
+    await wb!.screenshot('3-completion-json');
+    // Without the extension's schema association, VS Code offers the other rule's whole expression here.
+    assert.deepEqual(items.filter((item) => item.label.startsWith('"')), []);
+    assert.ok(items.every((item) => /^[a-z][a-z0-9_.]*$/.test(item.label)), `fields only: ${JSON.stringify(items.map((item) => item.label))}`);
+    await wb!.closeWidgets();
+  });
+
   it('shows Brazil when hovering "BR"', async () => {
     await wb!.openFile('broken.ruleset.json');
     const text = await wb!.hover(6, BROKEN_JSON.split('\n')[5].indexOf('BR') + 1, { until: (t) => t.includes('Brazil') });
-    await wb!.screenshot('3-hover');
+    await wb!.screenshot('4-hover');
     assert.match(text, /Brazil/);
   });
 
@@ -88,13 +101,13 @@ describe('the extension in a real VS Code (code-server)', () => {
     const line = lines.findIndex((l) => l.includes('tcp.dstprt')) + 1;
     await wb!.goTo(line, lines[line - 1].indexOf('tcp.dstprt') + 1);
     const titles = await wb!.quickFixes({ until: (list) => list.some((title) => title.includes('tcp.dstport')) });
-    await wb!.screenshot('4-quick-fix-menu');
+    await wb!.screenshot('5-quick-fix-menu');
     const fix = titles.find((title) => title.includes('tcp.dstport'))!;
     await wb!.applyQuickFix(fix);
     const fixed = await wb!.editorText({ until: (t) => t.includes('expression: tcp.dstport == 22') });
     assert.ok(!fixed.includes('tcp.dstprt'));
     const rows = await wb!.problems({ until: (all) => all.some((row) => row.file === MISTAKES) && !all.some((row) => row.message.includes('tcp.dstprt')) });
-    await wb!.screenshot('5-fixed');
+    await wb!.screenshot('6-fixed');
     assert.ok(rows.some((row) => row.file === MISTAKES && row.code === 'comma-in-set'), 'the other problems stay');
     await wb!.runCommand('File: Revert File');
   });
@@ -108,7 +121,7 @@ describe('the extension in a real VS Code (code-server)', () => {
     // Strings, not functions: tsx would rewrite a function passed into the page.
     await wb!.page.waitForFunction(`document.querySelector('.token-inspect-widget')?.textContent?.includes('textmate scopes')`, undefined, { timeout: 20_000 });
     const inspected = await wb!.page.locator('.token-inspect-widget').innerText();
-    await wb!.screenshot('6-colours');
+    await wb!.screenshot('7-colours');
     await wb!.closeWidgets();
     assert.match(inspected, /textmate scopes\s+variable\.other\.field\.rulesets/);
     assert.match(inspected, /meta\.embedded\.expression\.rulesets\s+string\.unquoted\.plain\.out\.yaml/);
@@ -141,7 +154,7 @@ describe('the extension in a real VS Code (code-server)', () => {
   it('lists a JSON syntax error once (VS Code reports it), beside the ruleset checks', async () => {
     await wb!.openFile('broken.ruleset.json');
     const rows = await wb!.problems({ until: (all) => all.some((row) => row.file === 'broken.ruleset.json' && row.source === 'json') });
-    await wb!.screenshot('7-json-syntax-once');
+    await wb!.screenshot('8-json-syntax-once');
     const json = rows.filter((row) => row.file === 'broken.ruleset.json');
     const syntax = json.filter((row) => row.line === 7 && row.column === 5);
     assert.deepEqual(
@@ -154,7 +167,7 @@ describe('the extension in a real VS Code (code-server)', () => {
   it('leaves a JSON file that is not a ruleset alone', async () => {
     await wb!.openFile('notes.json');
     const rows = await wb!.problems();
-    await wb!.screenshot('8-not-a-ruleset');
+    await wb!.screenshot('9-not-a-ruleset');
     assert.deepEqual(rows.filter((row) => row.file === 'notes.json'), []);
   });
 });

@@ -582,6 +582,20 @@ describe('ruleset structure, JSON', () => {
     assert.deepEqual(modelOf(text, 'json').ruleset.syntaxProblems, []);
   });
 
+  test('what is typed inside quotes, the quote included, still matches: VS Code filters by it', () => {
+    for (const [marked, expected] of [
+      [JSON_RULESET(',\n      "|"'), ['description', 'enabled', 'action_parameters']],
+      [JSON_RULESET(',\n      "en|"'), ['enabled']],
+      ['{"name": "t", "kind": "root", "phase": "magic_transit", "rules": [{"action": "bl|", "expression": "true"}]}', ['block']],
+      ['{"name": "t", "kind": "ro|", "phase": "magic_transit", "rules": []}', ['root']],
+      ['name: t\nkind: \'cu|\'\n', ['custom']],
+    ] as const) {
+      const { model, offset, items } = itemsIn(marked, marked.startsWith('name:') ? 'yaml' : 'json');
+      const shown = labels(filtered(model, offset, items));
+      for (const label of expected) assert.ok(shown.includes(label), `${marked}: ${label} in ${JSON.stringify(shown)} of ${JSON.stringify(labels(items))}`);
+    }
+  });
+
   test('rule keys not already present; action_parameters for skip', () => {
     const { model, items } = itemsIn(JSON_RULESET(',\n      |'), 'json');
     const names = labels(items);

@@ -560,6 +560,10 @@ function structureItem(model: DocumentModel, edit: StructureEdit, spec: Omit<Ite
   const { text, snippet } = render([...parts, ...(edit.after ? [edit.after] : [])], (t) => t);
   const item = itemOf(spec, TextEdit.replace(model.range(edit.start, edit.end), text), snippet);
   item.insertTextMode = InsertTextMode.asIs;
+  // Editors filter an item by the text from the edit's start to the cursor: when the edit
+  // replaces a quoted key or value, that text starts with the quote, and so must filterText.
+  const quote = model.text[edit.start];
+  if (quote === '"' || quote === "'") item.filterText = `${quote}${item.filterText ?? item.label}${quote}`;
   if (edit.before) item.additionalTextEdits = [TextEdit.insert(model.positionAt(edit.before.offset), edit.before.text)];
   return item;
 }
