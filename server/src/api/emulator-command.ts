@@ -1,0 +1,107 @@
+/**
+ * `rulesets emulator [--port N] [--data FILE]`: runs the local Rulesets API emulator until
+ * SIGINT or SIGTERM, after printing its base URL, the credentials it accepts and the
+ * environment variables that point the tools at it.
+ */
+import { parseArgs } from 'node:util';
+import { EMULATOR_ACCOUNT_ID, EMULATOR_EMAIL, EMULATOR_KEY, EMULATOR_TOKEN, startEmulator, type Emulator } from './emulator';
+
+export const EMULATOR_USAGE = `Usage: rulesets emulator [--port N] [--data FILE]
+
+Runs a local emulator of the Rulesets API on 127.0.0.1, for trying the commands
+without an account. It stops on Ctrl+C.
+
+Options:
+  --port N      the port to listen on (default 8787; 0 picks a free one)
+  --data FILE   keep the rulesets in FILE (JSON) between runs; in memory otherwise
+  -h, --help    show this help`;
+
+export const DEFAULT_EMULATOR_PORT = 8787;
+
+type Signal = 'SIGINT' | 'SIGTERM';
+
+export interface EmulatorCommandIo {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  /** Where SIGINT and SIGTERM come from: `process` unless a test passes its own emitter. */
+  readonly signals?: {
+    once(event: Signal, listener: () => void): unknown;
+    off(event: Signal, listener: () => void): unknown;
+  };
+  /** Called once the emulator listens. */
+  readonly onListening?: (emulator: Emulator) => void;
+}
+
+const processIo: EmulatorCommandIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+/** Runs until a signal stops it; resolves with the exit status (2 for a usage or file problem). */
+export async function runEmulatorCommand(args: readonly string[], io: EmulatorCommandIo = processIo): Promise<number> {
+  let port: number;
+  let dataFile: string | undefined;
+  try {
+    const { values } = parseArgs({
+      args: [...args],
+      options: { port: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+    if (values.help) {
+      io.out(`${EMULATOR_USAGE}\n`);
+      return 0;
+    }
+    port = values.port === undefined ? DEFAULT_EMULATOR_PORT : Number(values.port);
+    if (!/^\d+$/.test(values.port ?? '0') || !Number.isInteger(port) || port > 65535) throw new Error(`--port expects a number from 0 to 65535, found "${values.port}"`);
+    dataFile = values.data;
+  } catch (error) {
+    // One line: node's parseArgs explains some mistakes over three.
+    io.err(`rulesets: ${(error as Error).message.split('\n')[0]}\n`);
+    return 2;
+  }
+
+  let emulator: Emulator;
+  try {
+    emulator = await startEmulator({ port, host: '127.0.0.1', dataFile });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message =
+      code === 'EADDRINUSE'
+        ? `port ${port} is already in use; pick another with --port N (--port 0 picks a free one)`
+        : code === 'EACCES'
+          ? `not allowed to listen on port ${port}; pick one above 1023 with --port N`
+          : (error as Error).message;
+    io.err(`rulesets: ${message}\n`);
+    return 2;
+  }
+
+  io.out(
+    [
+      `Rulesets API emulator listening on ${emulator.baseUrl}`,
+      dataFile ? `Rulesets are kept in ${dataFile}.` : 'Rulesets are kept in memory and lost when it stops (--data FILE keeps them).',
+      `It accepts the API token ${EMULATOR_TOKEN}, or the email ${EMULATOR_EMAIL} with the API key ${EMULATOR_KEY}, and any account or zone id.`,
+      'Point the tools at it with:',
+      `  export RULESETS_BASE_URL=${emulator.baseUrl}`,
+      `  export RULESETS_API_TOKEN=${EMULATOR_TOKEN}`,
+      `  export RULESETS_ACCOUNT_ID=${EMULATOR_ACCOUNT_ID}`,
+      'Press Ctrl+C to stop.',
+      '',
+    ].join('\n'),
+  );
+  io.onListening?.(emulator);
+
+  const signals = io.signals ?? process;
+  const signal = await new Promise<Signal>((resolve) => {
+    const onInt = () => done('SIGINT');
+    const onTerm = () => done('SIGTERM');
+    function done(name: Signal): void {
+      signals.off('SIGINT', onInt);
+      signals.off('SIGTERM', onTerm);
+      resolve(name);
+    }
+    signals.once('SIGINT', onInt);
+    signals.once('SIGTERM', onTerm);
+  });
+  await emulator.close();
+  io.out(`Emulator stopped (${signal}).\n`);
+  return 0;
+}

@@ -1,0 +1,824 @@
+/**
+ * A local stand-in for the Rulesets HTTP API (`shared/spec/API.md`): a real HTTP server on the
+ * loopback interface that answers every operation at `/client/v4/accounts/{a}/…` and
+ * `/client/v4/zones/{z}/…` with the service's semantics, for tests and for trying the editor
+ * commands without an account.
+ *
+ * - **Credentials** it accepts (unless `credentials` says otherwise): the API token
+ *   `emulator-token` (`Authorization: Bearer emulator-token`), or the email `dev@example.com`
+ *   with the key `emulator-key` (`X-Auth-Email` / `X-Auth-Key`). None: 401; wrong ones: 403.
+ *   Any account or zone id is accepted; each has its own rulesets.
+ * - **Rulesets** get 32-hex-digit ids; every change makes a new version (`"1"`, `"2"`, …, never
+ *   reused, not even after a version is deleted), kept as a full snapshot with its rules. A
+ *   rule that a change leaves as it was keeps its `version` and `last_updated`.
+ * - **Entry points**: a phase's entry point is its ruleset of kind `root` (accounts) or `zone`
+ *   (zones); `PUT …/rulesets/phases/{phase}/entrypoint` creates it when missing.
+ * - **Checks**: a ruleset or rule sent is checked by this project's own checker: an error in an
+ *   expression answers 400 with `source.pointer` `/rules/{i}/expression` and the message
+ *   `Filter parsing error (line:col): …` (1-based; the column in UTF-8 bytes, as the service
+ *   counts); other mistakes carry the pointer of the key at fault. Warnings are accepted.
+ * - **`?dry_run=true`** on POST, PUT, PATCH and DELETE checks everything and stores nothing.
+ * - **Storage**: in memory, or in `dataFile` (JSON, rewritten atomically after each change and
+ *   read on start).
+ * - **Faults** for tests: `emulator.faults.push({method, path, respond})`, consumed in order.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { unmapOffset } from '../documents/offset-map';
+import { checkRulesetModel, ExpressionCache, parseRuleset } from '../documents/ruleset';
+import { lineColumnOf, pointerAtOffset } from './pointer';
+import { RULE_INPUT_FIELDS, type ApiMessage, type Rule, type Ruleset, type RulesetKind, type RulesetSummary, type WireMessage } from './types';
+
+export const EMULATOR_TOKEN = 'emulator-token';
+export const EMULATOR_EMAIL = 'dev@example.com';
+export const EMULATOR_KEY = 'emulator-key';
+/** An account id to use with the emulator (any other works as well). */
+export const EMULATOR_ACCOUNT_ID = '0123456789abcdef0123456789abcdef';
+export const EMULATOR_ZONE_ID = 'fedcba9876543210fedcba9876543210';
+
+export interface EmulatorCredentials {
+  readonly token?: string;
+  readonly email?: string;
+  readonly key?: string;
+}
+
+export interface EmulatorOptions {
+  /** 0 (the default) picks a free port. */
+  readonly port?: number;
+  /** Default `127.0.0.1`. */
+  readonly host?: string;
+  /** Where state is kept between runs; in memory only when left out. */
+  readonly dataFile?: string;
+  /** The accepted credentials; each left out takes its default (`emulator-token`, …). */
+  readonly credentials?: EmulatorCredentials;
+  /** The clock, for `last_updated`. */
+  readonly now?: () => Date;
+}
+
+/** What a fault answers instead of the emulator. */
+export type FaultResponse =
+  | { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: unknown }
+  /** Never answers; the connection stays open until the client gives up. */
+  | 'hang'
+  /** Closes the connection without an answer. */
+  | 'drop'
+  /** A proxy's 502 page in HTML. */
+  | 'html';
+
+export interface Fault {
+  /** Only requests with this method (any when left out). */
+  readonly method?: string;
+  /** Only requests whose path (from `/client/v4`, with the query) matches. */
+  readonly path?: RegExp;
+  readonly respond: FaultResponse;
+  /**
+   * Run the request first (storing what it changes), then answer with the fault: a change
+   * that reached the service although the client saw an error.
+   */
+  readonly after?: boolean;
+}
+
+export interface RecordedRequest {
+  readonly method: string;
+  /** From `/client/v4`, with the query. */
+  readonly path: string;
+}
+
+export interface Emulator {
+  /** `http://127.0.0.1:PORT/client/v4` */
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly state: EmulatorState;
+  /** Faults to answer with, first match first; each is used once. */
+  readonly faults: Fault[];
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------- state
+
+type Scope = 'accounts' | 'zones';
+type Owner = { readonly scope: Scope; readonly id: string };
+
+interface StoredRuleset {
+  readonly id: string;
+  /** `managed` rulesets are the service's own: every account and zone sees them, none may change them. */
+  readonly scope: Scope | 'managed';
+  readonly owner: string;
+  nextVersion: number;
+  /** Every version not deleted, oldest first; the last is the latest. */
+  versions: Ruleset[];
+}
+
+/** The emulator's data as stored in `dataFile`. */
+export interface EmulatorData {
+  readonly format: 1;
+  readonly rulesets: readonly StoredRuleset[];
+}
+
+/** Input of `addManagedRuleset`. */
+export interface ManagedRulesetInput {
+  readonly name: string;
+  readonly phase: string;
+  readonly description?: string;
+  readonly rules: readonly (Partial<Omit<Rule, 'id' | 'version' | 'last_updated'>> & { readonly expression: string; readonly action: string })[];
+}
+
+export class EmulatorState {
+  private rulesets = new Map<string, StoredRuleset>();
+
+  constructor(data?: EmulatorData) {
+    for (const stored of data?.rulesets ?? []) this.rulesets.set(stored.id, stored);
+  }
+
+  toJSON(): EmulatorData {
+    return { format: 1, rulesets: [...this.rulesets.values()] };
+  }
+
+  /** A deep copy, which a request changes and which replaces the state only when it succeeds. */
+  clone(): EmulatorState {
+    return new EmulatorState(structuredClone(this.toJSON()));
+  }
+
+  adopt(other: EmulatorState): void {
+    this.rulesets = other.rulesets;
+  }
+
+  /** The latest version of a ruleset, or undefined when there is none. */
+  latest(id: string): Ruleset | undefined {
+    return this.rulesets.get(id)?.versions.at(-1);
+  }
+
+  /** The versions a ruleset still has, oldest first. */
+  versions(id: string): string[] {
+    return this.rulesets.get(id)?.versions.map((v) => v.version) ?? [];
+  }
+
+  /** Every ruleset's latest version. */
+  all(): Ruleset[] {
+    return [...this.rulesets.values()].map((r) => r.versions.at(-1)!);
+  }
+
+  /**
+   * Adds a managed ruleset (as the service publishes them), seen by every account and zone
+   * and read-only through the API; rules may carry `categories` for `by_tag`.
+   */
+  addManagedRuleset(input: ManagedRulesetInput, now = new Date()): Ruleset {
+    const stored: StoredRuleset = { id: newId(), scope: 'managed', owner: '', nextVersion: 1, versions: [] };
+    this.rulesets.set(stored.id, stored);
+    const drafts = input.rules.map((rule) => ({ input: rule as Record<string, unknown> }));
+    return commitVersion(stored, { name: input.name, description: input.description ?? '', kind: 'managed', phase: input.phase }, drafts, now.toISOString(), true);
+  }
+
+  /** @internal */
+  stored(id: string): StoredRuleset | undefined {
+    return this.rulesets.get(id);
+  }
+
+  /** @internal */
+  storedAll(): StoredRuleset[] {
+    return [...this.rulesets.values()];
+  }
+
+  /** @internal */
+  add(stored: StoredRuleset): void {
+    this.rulesets.set(stored.id, stored);
+  }
+
+  /** @internal */
+  remove(id: string): void {
+    this.rulesets.delete(id);
+  }
+}
+
+function newId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+interface RuleDraft {
+  /** The rule's fields as sent (or merged with the rule it updates). */
+  readonly input: Readonly<Record<string, unknown>>;
+  /** The rule it updates, whose id and ref it keeps. */
+  readonly previous?: Rule;
+}
+
+interface RulesetFields {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: RulesetKind;
+  readonly phase: string;
+}
+
+/** Makes the next version of a ruleset from its fields and rules. */
+function commitVersion(stored: StoredRuleset, fields: RulesetFields, drafts: readonly RuleDraft[], now: string, managed = false): Ruleset {
+  const version = String(stored.nextVersion++);
+  const rules = drafts.map((draft) => buildRule(draft, version, now, managed));
+  const ruleset: Ruleset = { id: stored.id, name: fields.name, description: fields.description, kind: fields.kind, version, last_updated: now, phase: fields.phase, rules };
+  stored.versions.push(ruleset);
+  return ruleset;
+}
+
+function buildRule(draft: RuleDraft, version: string, now: string, managed: boolean): Rule {
+  const { input, previous } = draft;
+  const id = previous?.id ?? newId();
+  const rule: Rule = {
+    id,
+    version,
+    action: String(input.action),
+    ...(input.action_parameters !== undefined ? { action_parameters: input.action_parameters as Record<string, unknown> } : {}),
+    expression: String(input.expression),
+    description: typeof input.description === 'string' ? input.description : '',
+    last_updated: now,
+    ref: typeof input.ref === 'string' && input.ref !== '' ? input.ref : (previous?.ref ?? id),
+    enabled: typeof input.enabled === 'boolean' ? input.enabled : true,
+    ...(input.logging !== undefined ? { logging: input.logging as { enabled: boolean } } : {}),
+    ...(managed && Array.isArray(input.categories) ? { categories: input.categories.map(String) } : {}),
+  };
+  // A rule the change left as it was keeps the version and time it last changed in.
+  if (previous && sameRule(previous, rule)) return previous;
+  return rule;
+}
+
+function sameRule(a: Rule, b: Rule): boolean {
+  const content = (r: Rule) => JSON.stringify([r.action, r.action_parameters, r.expression, r.description, r.ref, r.enabled, r.logging, r.categories]);
+  return content(a) === content(b);
+}
+
+function summary(ruleset: Ruleset): RulesetSummary {
+  const { rules: _rules, ...rest } = ruleset;
+  return rest;
+}
+
+// ---------------------------------------------------------------- errors
+
+const CODE = {
+  auth: 10000,
+  noRoute: 7000,
+  method: 7001,
+  badJson: 10014,
+  notFound: 10007,
+  invalid: 20021,
+  position: 20022,
+  conflict: 20023,
+  tooLarge: 10013,
+} as const;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: readonly ApiMessage[],
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(errors.map((e) => e.message).join('; '));
+  }
+}
+
+function fail(status: number, code: number, message: string, pointer?: string): HttpError {
+  return new HttpError(status, [{ code, message, ...(pointer !== undefined ? { pointer } : {}) }]);
+}
+
+function toWire(message: ApiMessage): WireMessage {
+  return { ...(message.code !== undefined ? { code: message.code } : {}), message: message.message, ...(message.pointer !== undefined ? { source: { pointer: message.pointer } } : {}) };
+}
+
+// ---------------------------------------------------------------- checks
+
+/**
+ * The errors our checker finds in a ruleset as the service would report them: expression
+ * errors as `Filter parsing error (line:col): …` at `/rules/{i}/expression`, the others at
+ * the pointer of the key at fault. `pointer` maps the checked object's pointers to the
+ * request body's.
+ */
+function validate(candidate: Record<string, unknown>, cache: ExpressionCache, pointer: (p: string) => string = (p) => p): ApiMessage[] {
+  const model = parseRuleset(JSON.stringify(candidate, null, 1), 'json');
+  const errors: ApiMessage[] = [];
+  for (const problem of checkRulesetModel(model, { cache })) {
+    if (problem.severity !== 'error') continue;
+    const site = model.expressions.find((s) => problem.start >= s.node.start && problem.start < s.node.end);
+    if (site) {
+      const decoded = site.decoded();
+      const index = Math.min(unmapOffset(decoded, problem.start), decoded.value.length);
+      const { line, column } = lineColumnOf(decoded.value, index);
+      errors.push({ code: CODE.invalid, message: `Filter parsing error (${line}:${column}): ${problem.message}`, pointer: pointer(`/rules/${site.ruleIndex}/expression`) });
+    } else {
+      errors.push({ code: CODE.invalid, message: problem.message, pointer: pointer(model.root ? pointerAtOffset(model.root, problem.start) : '') });
+    }
+  }
+  return errors;
+}
+
+function throwIfInvalid(errors: readonly ApiMessage[]): void {
+  if (errors.length > 0) throw new HttpError(400, errors);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The author's fields of a rule in a body: what the service stores. */
+function ruleInput(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const key of RULE_INPUT_FIELDS) if (body[key] !== undefined) input[key] = body[key];
+  return input;
+}
+
+function ruleFields(rule: Rule): Record<string, unknown> {
+  return ruleInput(rule as unknown as Record<string, unknown>);
+}
+
+// ---------------------------------------------------------------- positions
+
+/**
+ * Where `position` puts a rule in `rules` (which does not hold the rule being moved): an index
+ * to insert at. Undefined position: at the end (add) or where it was (`current`, move).
+ */
+function positionIndex(position: unknown, rules: readonly Rule[], current: number | undefined, ruleId?: string): number {
+  if (position === undefined) return current ?? rules.length;
+  const keys = isObject(position) ? Object.keys(position) : [];
+  if (!isObject(position) || keys.length !== 1 || !['before', 'after', 'index'].includes(keys[0])) {
+    throw fail(400, CODE.position, 'expected `position` to be exactly one of {"before": "<rule id>"}, {"after": "<rule id>"} or {"index": n}', '/position');
+  }
+  const [key] = keys;
+  const value = position[key];
+  if (key === 'index') {
+    const last = rules.length + 1;
+    if (typeof value !== 'number' || !Number.isInteger(value)) throw fail(400, CODE.position, `expected \`position.index\` to be a whole number from 1 to ${last}`, '/position/index');
+    if (value < 1 || value > last) throw fail(400, CODE.position, `position index ${value} is out of range: expected 1 to ${last}`, '/position/index');
+    return value - 1;
+  }
+  if (typeof value !== 'string') throw fail(400, CODE.position, `expected \`position.${key}\` to be a rule id, or "" for ${key === 'before' ? 'the first place' : 'the last place'}`, `/position/${key}`);
+  if (value === '') return key === 'before' ? 0 : rules.length;
+  if (value === ruleId && current !== undefined) return current;
+  const at = rules.findIndex((r) => r.id === value);
+  if (at === -1) throw fail(400, CODE.position, `no rule with id ${value} in this ruleset to put the rule ${key}`, `/position/${key}`);
+  return key === 'before' ? at : at + 1;
+}
+
+// ---------------------------------------------------------------- operations
+
+interface Context {
+  readonly state: EmulatorState;
+  readonly owner: Owner;
+  readonly params: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly now: string;
+  readonly cache: ExpressionCache;
+}
+
+interface Reply {
+  readonly status: 200 | 204;
+  readonly result?: unknown;
+}
+
+type Operation = (ctx: Context) => Reply;
+
+const ENTRY_KIND: Record<Scope, RulesetKind> = { accounts: 'root', zones: 'zone' };
+const CREATABLE_KINDS: Record<Scope, readonly string[]> = { accounts: ['root', 'custom'], zones: ['zone', 'custom'] };
+
+function visible(stored: StoredRuleset, owner: Owner): boolean {
+  return stored.scope === 'managed' || (stored.scope === owner.scope && stored.owner === owner.id);
+}
+
+function findRuleset(ctx: Context): StoredRuleset {
+  const { id, phase } = ctx.params;
+  if (phase !== undefined) {
+    const entry = findEntryPoint(ctx.state, ctx.owner, phase);
+    if (!entry) throw fail(404, CODE.notFound, `no entry point ruleset for phase ${phase}; deploy one with PUT …/rulesets/phases/${phase}/entrypoint`);
+    return entry;
+  }
+  const stored = ctx.state.stored(id);
+  if (!stored || !visible(stored, ctx.owner)) throw fail(404, CODE.notFound, `could not find ruleset ${id}`);
+  return stored;
+}
+
+function findEntryPoint(state: EmulatorState, owner: Owner, phase: string): StoredRuleset | undefined {
+  return state.storedAll().find((r) => r.scope === owner.scope && r.owner === owner.id && r.versions.at(-1)!.kind === ENTRY_KIND[owner.scope] && r.versions.at(-1)!.phase === phase);
+}
+
+/** A ruleset that the caller may change. */
+function findWritable(ctx: Context): StoredRuleset {
+  const stored = findRuleset(ctx);
+  if (stored.scope === 'managed') throw fail(400, CODE.conflict, `ruleset ${stored.id} is a managed ruleset and cannot be changed; configure it with an \`execute\` rule in a phase entry point`);
+  return stored;
+}
+
+function findVersion(ctx: Context, stored: StoredRuleset): Ruleset {
+  const found = stored.versions.find((v) => v.version === ctx.params.version);
+  if (!found) throw fail(404, CODE.notFound, `ruleset ${stored.id} has no version ${ctx.params.version}`);
+  return found;
+}
+
+function findRule(stored: StoredRuleset, ruleId: string): { latest: Ruleset; index: number } {
+  const latest = stored.versions.at(-1)!;
+  const index = latest.rules.findIndex((r) => r.id === ruleId);
+  if (index === -1) throw fail(404, CODE.notFound, `could not find rule ${ruleId} in ruleset ${stored.id}`);
+  return { latest, index };
+}
+
+function bodyObject(ctx: Context): Record<string, unknown> {
+  if (!isObject(ctx.body)) throw fail(400, CODE.badJson, 'expected the request body to be a JSON object');
+  return ctx.body;
+}
+
+function fieldsOf(ruleset: Ruleset): RulesetFields {
+  return { name: ruleset.name, description: ruleset.description, kind: ruleset.kind, phase: ruleset.phase };
+}
+
+/** Checks one rule in the context of its ruleset; pointers come back relative to the rule. */
+function validateRule(rule: Record<string, unknown>, ruleset: RulesetFields, cache: ExpressionCache): void {
+  const candidate = { name: ruleset.name, kind: ruleset.kind, phase: ruleset.phase, rules: [rule] };
+  throwIfInvalid(validate(candidate, cache, (p) => (p.startsWith('/rules/0') ? p.slice('/rules/0'.length) : p)));
+}
+
+/** The rules of a PUT body as drafts: a rule that names an id of this ruleset updates that rule. */
+function ruleDrafts(rules: readonly unknown[], previous: readonly Rule[]): RuleDraft[] {
+  const seen = new Set<string>();
+  return rules.map((rule, i) => {
+    const body = rule as Record<string, unknown>;
+    if (body.id === undefined) return { input: ruleInput(body) };
+    const id = String(body.id);
+    const match = previous.find((r) => r.id === id);
+    if (!match) throw fail(400, CODE.invalid, `no rule with id ${id} in this ruleset; leave \`id\` out to add a new rule`, `/rules/${i}/id`);
+    if (seen.has(id)) throw fail(400, CODE.invalid, `rule id ${id} is given twice`, `/rules/${i}/id`);
+    seen.add(id);
+    return { input: ruleInput(body), previous: match };
+  });
+}
+
+const listRulesets: Operation = (ctx) => ({
+  status: 200,
+  result: ctx.state
+    .storedAll()
+    .filter((r) => visible(r, ctx.owner))
+    .map((r) => summary(r.versions.at(-1)!)),
+});
+
+const getRuleset: Operation = (ctx) => ({ status: 200, result: findRuleset(ctx).versions.at(-1) });
+
+const listVersions: Operation = (ctx) => ({ status: 200, result: findRuleset(ctx).versions.map(summary) });
+
+const getVersion: Operation = (ctx) => ({ status: 200, result: findVersion(ctx, findRuleset(ctx)) });
+
+const rulesByTag: Operation = (ctx) => {
+  const version = findVersion(ctx, findRuleset(ctx));
+  return { status: 200, result: { ...version, rules: version.rules.filter((r) => r.categories?.includes(ctx.params.tag)) } };
+};
+
+const createRuleset: Operation = (ctx) => {
+  const body = bodyObject(ctx);
+  throwIfInvalid(validate(body, ctx.cache));
+  const kind = body.kind as RulesetKind;
+  const phase = String(body.phase);
+  if (!CREATABLE_KINDS[ctx.owner.scope].includes(kind)) {
+    const allowed = CREATABLE_KINDS[ctx.owner.scope].map((k) => `\`${k}\``).join(' or ');
+    throw fail(400, CODE.invalid, `a ruleset of kind \`${kind}\` cannot be created in ${ctx.owner.scope === 'accounts' ? 'an account' : 'a zone'}; expected ${allowed}`, '/kind');
+  }
+  if (kind === ENTRY_KIND[ctx.owner.scope] && findEntryPoint(ctx.state, ctx.owner, phase)) {
+    throw fail(400, CODE.conflict, `phase ${phase} already has an entry point ruleset; update it with PUT …/rulesets/phases/${phase}/entrypoint`, '/phase');
+  }
+  const stored: StoredRuleset = { id: newId(), scope: ctx.owner.scope, owner: ctx.owner.id, nextVersion: 1, versions: [] };
+  ctx.state.add(stored);
+  const fields = { name: String(body.name), description: typeof body.description === 'string' ? body.description : '', kind, phase };
+  const drafts = ruleDrafts(body.rules as unknown[], []);
+  return { status: 200, result: commitVersion(stored, fields, drafts, ctx.now) };
+};
+
+const updateRuleset: Operation = (ctx) => {
+  const body = bodyObject(ctx);
+  let stored: StoredRuleset;
+  let current: RulesetFields;
+  const phase = ctx.params.phase;
+  const entry = phase !== undefined ? findEntryPoint(ctx.state, ctx.owner, phase) : undefined;
+  if (phase !== undefined && !entry) {
+    // Deploying to a phase that has no entry point yet creates it.
+    stored = { id: newId(), scope: ctx.owner.scope, owner: ctx.owner.id, nextVersion: 1, versions: [] };
+    current = { name: 'default', description: '', kind: ENTRY_KIND[ctx.owner.scope], phase };
+  } else {
+    stored = entry ?? findWritable(ctx);
+    current = fieldsOf(stored.versions.at(-1)!);
+  }
+  const candidate = { ...body, name: body.name ?? current.name, kind: body.kind ?? current.kind, phase: body.phase ?? current.phase };
+  throwIfInvalid(validate(candidate, ctx.cache));
+  if (candidate.kind !== current.kind) throw fail(400, CODE.invalid, `the kind of a ruleset cannot change (it is \`${current.kind}\`)`, '/kind');
+  if (candidate.phase !== current.phase) throw fail(400, CODE.invalid, `the phase of a ruleset cannot change (it is \`${current.phase}\`)`, '/phase');
+  const previousRules = stored.versions.at(-1)?.rules ?? [];
+  const drafts = ruleDrafts(body.rules as unknown[], previousRules);
+  if (stored.versions.length === 0) ctx.state.add(stored);
+  const fields = { ...current, name: String(candidate.name), description: typeof body.description === 'string' ? body.description : current.description };
+  return { status: 200, result: commitVersion(stored, fields, drafts, ctx.now) };
+};
+
+const addRule: Operation = (ctx) => {
+  const body = bodyObject(ctx);
+  const stored = findWritable(ctx);
+  const latest = stored.versions.at(-1)!;
+  const { position, ...rule } = body;
+  validateRule(rule, latest, ctx.cache);
+  if (rule.id !== undefined) throw fail(400, CODE.invalid, 'a new rule gets its id from the service; leave `id` out', '/id');
+  const drafts: RuleDraft[] = latest.rules.map((r) => ({ input: ruleFields(r), previous: r }));
+  drafts.splice(positionIndex(position, latest.rules, undefined), 0, { input: ruleInput(rule) });
+  return { status: 200, result: commitVersion(stored, fieldsOf(latest), drafts, ctx.now) };
+};
+
+const updateRule: Operation = (ctx) => {
+  const body = bodyObject(ctx);
+  const stored = findWritable(ctx);
+  const { latest, index } = findRule(stored, ctx.params.ruleId);
+  const { position, ...fields } = body;
+  if (fields.id !== undefined && fields.id !== ctx.params.ruleId) throw fail(400, CODE.invalid, `the rule id cannot change (it is ${ctx.params.ruleId})`, '/id');
+  const previous = latest.rules[index];
+  const merged = { ...ruleFields(previous), ...ruleInput(fields) };
+  validateRule({ ...merged, ...fields }, latest, ctx.cache);
+  const others = latest.rules.filter((_, i) => i !== index);
+  const drafts: RuleDraft[] = others.map((r) => ({ input: ruleFields(r), previous: r }));
+  drafts.splice(positionIndex(position, others, index, previous.id), 0, { input: merged, previous });
+  return { status: 200, result: commitVersion(stored, fieldsOf(latest), drafts, ctx.now) };
+};
+
+const deleteRule: Operation = (ctx) => {
+  const stored = findWritable(ctx);
+  const { latest, index } = findRule(stored, ctx.params.ruleId);
+  const drafts = latest.rules.filter((_, i) => i !== index).map((r) => ({ input: ruleFields(r), previous: r }));
+  return { status: 200, result: commitVersion(stored, fieldsOf(latest), drafts, ctx.now) };
+};
+
+const deleteRuleset: Operation = (ctx) => {
+  ctx.state.remove(findWritable(ctx).id);
+  return { status: 204 };
+};
+
+const deleteVersion: Operation = (ctx) => {
+  const stored = findWritable(ctx);
+  const version = findVersion(ctx, stored);
+  if (version === stored.versions.at(-1)) {
+    throw fail(400, CODE.conflict, `version ${version.version} is the latest version of ruleset ${stored.id} and cannot be deleted; deploy a new version first, or delete the ruleset`);
+  }
+  stored.versions = stored.versions.filter((v) => v !== version);
+  return { status: 204 };
+};
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+interface Route {
+  /** Segments after `rulesets`; `:name` is a parameter. */
+  readonly pattern: readonly string[];
+  readonly methods: Partial<Record<Method, Operation>>;
+}
+
+const ROUTES: readonly Route[] = [
+  { pattern: [], methods: { GET: listRulesets, POST: createRuleset } },
+  { pattern: ['phases', ':phase', 'entrypoint'], methods: { GET: getRuleset, PUT: updateRuleset } },
+  { pattern: ['phases', ':phase', 'entrypoint', 'versions'], methods: { GET: listVersions } },
+  { pattern: ['phases', ':phase', 'entrypoint', 'versions', ':version'], methods: { GET: getVersion } },
+  { pattern: [':id'], methods: { GET: getRuleset, PUT: updateRuleset, DELETE: deleteRuleset } },
+  { pattern: [':id', 'versions'], methods: { GET: listVersions } },
+  { pattern: [':id', 'versions', ':version'], methods: { GET: getVersion, DELETE: deleteVersion } },
+  { pattern: [':id', 'versions', ':version', 'by_tag', ':tag'], methods: { GET: rulesByTag } },
+  { pattern: [':id', 'rules'], methods: { POST: addRule } },
+  { pattern: [':id', 'rules', ':ruleId'], methods: { PATCH: updateRule, DELETE: deleteRule } },
+];
+
+function matchRoute(segments: readonly string[]): { route: Route; params: Record<string, string> } | undefined {
+  for (const route of ROUTES) {
+    if (route.pattern.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const fits = route.pattern.every((part, i) => {
+      if (part.startsWith(':')) {
+        params[part.slice(1)] = segments[i];
+        return segments[i] !== '';
+      }
+      return part === segments[i];
+    });
+    if (fits) return { route, params };
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------- HTTP
+
+const PREFIX = '/client/v4';
+const MAX_BODY = 5 * 1024 * 1024;
+
+const PROXY_PAGE =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>emulated proxy</center>\r\n</body>\r\n</html>\r\n';
+
+function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  const text = JSON.stringify(payload);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function sendEnvelope(res: ServerResponse, reply: Reply): void {
+  if (reply.status === 204) {
+    res.writeHead(204);
+    res.end();
+    return;
+  }
+  sendJson(res, reply.status, { result: reply.result ?? null, success: true, errors: [], messages: [] });
+}
+
+function sendError(res: ServerResponse, error: HttpError): void {
+  sendJson(res, error.status, { result: null, success: false, errors: error.errors.map(toWire), messages: [] }, error.headers);
+}
+
+function sendFault(res: ServerResponse, respond: FaultResponse): void {
+  if (respond === 'hang') return;
+  if (respond === 'drop') {
+    res.socket?.destroy();
+    return;
+  }
+  if (respond === 'html') {
+    res.writeHead(502, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(PROXY_PAGE) });
+    res.end(PROXY_PAGE);
+    return;
+  }
+  const { status, headers = {}, body } = respond;
+  if (typeof body === 'string') {
+    res.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body), ...headers });
+    res.end(body);
+    return;
+  }
+  const payload = body ?? { result: null, success: false, errors: [{ code: status, message: `${STATUS_CODES[status] ?? 'error'} (emulated fault)` }], messages: [] };
+  sendJson(res, status, payload, headers);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the limit the rest is read and dropped, so the answer can still be sent.
+      if (size <= MAX_BODY) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (size > MAX_BODY) reject(fail(413, CODE.tooLarge, `the request body is larger than ${MAX_BODY} bytes`));
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', reject);
+  });
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function authenticate(req: IncomingMessage, accepted: Required<EmulatorCredentials>): void {
+  const authorization = req.headers.authorization;
+  const email = req.headers['x-auth-email'];
+  const key = req.headers['x-auth-key'];
+  if (authorization === undefined && email === undefined && key === undefined) {
+    throw fail(401, CODE.auth, 'missing credentials: send `Authorization: Bearer <API token>`, or `X-Auth-Email` and `X-Auth-Key`');
+  }
+  if (authorization !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!m) throw fail(401, CODE.auth, 'malformed Authorization header: expected `Bearer <API token>`');
+    if (!sameSecret(m[1], accepted.token)) throw fail(403, CODE.auth, 'Authentication error: invalid API token');
+    return;
+  }
+  if (typeof email !== 'string' || typeof key !== 'string') throw fail(401, CODE.auth, 'missing credentials: `X-Auth-Email` and `X-Auth-Key` go together');
+  if (!sameSecret(email, accepted.email) || !sameSecret(key, accepted.key)) throw fail(403, CODE.auth, 'Authentication error: unknown email or API key');
+}
+
+/** Starts the emulator; it answers at `baseUrl` until `close()`. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const accepted: Required<EmulatorCredentials> = { token: EMULATOR_TOKEN, email: EMULATOR_EMAIL, key: EMULATOR_KEY, ...options.credentials };
+  const now = options.now ?? (() => new Date());
+  const dataFile = options.dataFile;
+  const state = dataFile ? loadState(dataFile) : new EmulatorState();
+  const faults: Fault[] = [];
+  const requests: RecordedRequest[] = [];
+  const cache = new ExpressionCache();
+
+  function takeFault(method: string, path: string): Fault | undefined {
+    const index = faults.findIndex((f) => (!f.method || f.method.toUpperCase() === method) && (!f.path || f.path.test(path)));
+    return index === -1 ? undefined : faults.splice(index, 1)[0];
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const path = url.pathname.startsWith(PREFIX) ? `${url.pathname.slice(PREFIX.length)}${url.search}` : `${url.pathname}${url.search}`;
+    requests.push({ method, path });
+    const fault = takeFault(method, path);
+    if (fault && !fault.after) {
+      // The body is read first, so the connection is in a clean state for what comes next.
+      await readBody(req).catch(() => '');
+      sendFault(res, fault.respond);
+      return;
+    }
+    let reply: Reply;
+    try {
+      reply = await route(req, method, url);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      if (fault) sendFault(res, fault.respond);
+      else sendError(res, error);
+      return;
+    }
+    if (fault) sendFault(res, fault.respond);
+    else sendEnvelope(res, reply);
+  }
+
+  async function route(req: IncomingMessage, method: string, url: URL): Promise<Reply> {
+    let segments: string[];
+    try {
+      segments = url.pathname.split('/').slice(1).map(decodeURIComponent);
+    } catch {
+      throw fail(404, CODE.noRoute, `No route for that URI: ${url.pathname}`);
+    }
+    if (segments.at(-1) === '') segments.pop();
+    const [client, v4, scope, owner, rulesets, ...rest] = segments;
+    const found = client === 'client' && v4 === 'v4' && (scope === 'accounts' || scope === 'zones') && !!owner && rulesets === 'rulesets' ? matchRoute(rest) : undefined;
+    if (!found) throw fail(404, CODE.noRoute, `No route for that URI: ${url.pathname}`);
+    const operation = found.route.methods[method as Method];
+    if (!operation) {
+      const allow = Object.keys(found.route.methods).join(', ');
+      throw new HttpError(405, [{ code: CODE.method, message: `method ${method} is not allowed here; allowed: ${allow}` }], { allow });
+    }
+    authenticate(req, accepted);
+    const text = await readBody(req);
+    let body: unknown;
+    if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
+      if (text.trim() === '') throw fail(400, CODE.badJson, 'the request body is empty; expected JSON');
+      try {
+        body = JSON.parse(text);
+      } catch (error) {
+        throw fail(400, CODE.badJson, `the request body is not valid JSON: ${(error as Error).message}`);
+      }
+    }
+    const dryRun = method !== 'GET' && url.searchParams.get('dry_run') === 'true';
+    const writes = method !== 'GET';
+    // A write runs on a copy that replaces the state only when it succeeds, so a failed
+    // request leaves nothing half done, and a dry run's copy is dropped.
+    const working = writes ? state.clone() : state;
+    const ctx: Context = { state: working, owner: { scope: scope as Scope, id: owner }, params: found.params, body, now: now().toISOString(), cache };
+    const reply = operation(ctx);
+    if (writes && !dryRun) {
+      state.adopt(working);
+      if (dataFile) saveState(dataFile, state);
+    }
+    return reply;
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (error instanceof HttpError) {
+        if (!res.headersSent) sendError(res, error);
+        return;
+      }
+      if (!res.headersSent) sendJson(res, 500, { result: null, success: false, errors: [{ code: 500, message: `emulator bug: ${(error as Error)?.message ?? error}` }], messages: [] });
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    baseUrl: `http://${urlHost}:${port}${PREFIX}`,
+    port,
+    state,
+    faults,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Hanging faults and idle keep-alive connections would hold `close` open.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+// ---------------------------------------------------------------- persistence
+
+function loadState(dataFile: string): EmulatorState {
+  if (!existsSync(dataFile)) return new EmulatorState();
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(dataFile, 'utf8'));
+  } catch (error) {
+    throw new Error(`${dataFile}: cannot read the emulator's data (${(error as Error).message})`);
+  }
+  if (!isObject(data) || data.format !== 1 || !Array.isArray(data.rulesets)) throw new Error(`${dataFile}: not an emulator data file (expected {"format": 1, "rulesets": [...]})`);
+  return new EmulatorState(data as unknown as EmulatorData);
+}
+
+let tempCounter = 0;
+
+/** Written beside the file and renamed over it: a reader never sees half a file. */
+function saveState(dataFile: string, state: EmulatorState): void {
+  const temp = `${dataFile}.${process.pid}.${++tempCounter}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(state, null, 1)}\n`);
+  renameSync(temp, dataFile);
+}

@@ -1,0 +1,108 @@
+/**
+ * The objects of the Rulesets HTTP API (`shared/spec/API.md`), as the service returns them
+ * and as requests send them. Shared by the client and the emulator.
+ */
+
+export type RulesetKind = 'root' | 'custom' | 'managed' | 'zone';
+
+/** A rule as the service returns it. */
+export interface Rule {
+  readonly id: string;
+  /** The ruleset version in which this rule last changed. */
+  readonly version: string;
+  /** A stable reference of the rule; the rule id unless the author set one. */
+  readonly ref: string;
+  readonly action: string;
+  readonly action_parameters?: Readonly<Record<string, unknown>>;
+  readonly expression: string;
+  readonly description: string;
+  readonly enabled: boolean;
+  /** Allowed on `skip` rules only. */
+  readonly logging?: { readonly enabled: boolean };
+  /** Managed rulesets only: the tags `rulesByTag` selects by. */
+  readonly categories?: readonly string[];
+  /** ISO 8601. */
+  readonly last_updated: string;
+}
+
+/** A rule as a request sends it: the service fills in the rest. */
+export interface RuleInput {
+  /** Sent when updating a whole ruleset: the rule keeps its id (and `ref`). */
+  readonly id?: string;
+  readonly ref?: string;
+  readonly action: string;
+  readonly action_parameters?: Readonly<Record<string, unknown>>;
+  readonly expression: string;
+  readonly description?: string;
+  readonly enabled?: boolean;
+  readonly logging?: { readonly enabled: boolean };
+}
+
+/** One version of a ruleset, with its rules. */
+export interface Ruleset {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly kind: RulesetKind;
+  readonly phase: string;
+  /** A string such as `"5"`. */
+  readonly version: string;
+  /** ISO 8601. */
+  readonly last_updated: string;
+  readonly rules: readonly Rule[];
+}
+
+/** An item of the list of rulesets: a ruleset without its rules. */
+export type RulesetSummary = Omit<Ruleset, 'rules'>;
+
+/** An item of the list of a ruleset's versions: the version without its rules. */
+export type VersionListItem = Omit<Ruleset, 'rules'>;
+
+/** The body of "create ruleset". */
+export interface CreateRulesetBody {
+  readonly name: string;
+  readonly kind: RulesetKind;
+  readonly phase: string;
+  readonly description?: string;
+  readonly rules: readonly RuleInput[];
+}
+
+/** The body of "update or deploy": the complete list of rules; the rest may be left out. */
+export interface UpdateRulesetBody {
+  readonly name?: string;
+  readonly kind?: RulesetKind;
+  readonly phase?: string;
+  readonly description?: string;
+  readonly rules: readonly RuleInput[];
+}
+
+/**
+ * Where "add rule" puts a rule, or where "update rule" moves it: exactly one of these.
+ * `before: ""` is first, `after: ""` is last, `index` counts from 1.
+ */
+export type Position = { readonly before: string } | { readonly after: string } | { readonly index: number };
+
+/** An error or message of the envelope. */
+export interface ApiMessage {
+  readonly code?: number;
+  readonly message: string;
+  /** The part of the request body at fault, a JSON pointer such as `/rules/3/expression`. */
+  readonly pointer?: string;
+}
+
+/** The envelope of every JSON response, as the wire has it. */
+export interface Envelope<T = unknown> {
+  readonly result: T;
+  readonly success: boolean;
+  readonly errors: readonly WireMessage[];
+  readonly messages: readonly WireMessage[];
+}
+
+export interface WireMessage {
+  readonly code?: number;
+  readonly message: string;
+  readonly source?: { readonly pointer?: string };
+}
+
+/** Fields of a rule that its author sets (as opposed to the service). */
+export const RULE_INPUT_FIELDS = ['ref', 'action', 'action_parameters', 'expression', 'description', 'enabled', 'logging'] as const;

@@ -1,0 +1,78 @@
+/**
+ * Shared by the API tests: an emulator with credentials that are easy to spot, clients that
+ * log into one list and never really wait, and a check that no credential ever appeared in a
+ * log line or an error message.
+ */
+import assert from 'node:assert/strict';
+import { ApiError, RulesetsClient, type ClientOptions, type Credentials, type Scope } from '../../server/src/api/client';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../server/src/api/emulator';
+
+export const SECRETS = {
+  token: 'tok-S3cret-9f8e7d6c5b4a',
+  email: 'ops+S3cret@example.net',
+  key: 'key-S3cret-0a1b2c3d4e5f',
+} as const;
+
+export const TOKEN: Credentials = { token: SECRETS.token };
+export const EMAIL_KEY: Credentials = { email: SECRETS.email, key: SECRETS.key };
+
+export const ACCOUNT: Scope = { accountId: 'a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1' };
+export const ZONE: Scope = { zoneId: 'b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2' };
+
+/** Every log line and error message the tests of one file produced. */
+export const seen = { lines: [] as string[], messages: [] as string[] };
+
+export function startTestEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  return startEmulator({ credentials: SECRETS, ...options });
+}
+
+export interface TestClient extends RulesetsClient {
+  /** What the client waited before each retry, in milliseconds. */
+  readonly waits: number[];
+}
+
+export function makeClient(baseUrl: string, options: Partial<ClientOptions> = {}): TestClient {
+  const waits: number[] = [];
+  const client = new RulesetsClient({
+    baseUrl,
+    credentials: TOKEN,
+    scope: ACCOUNT,
+    random: () => 0.5,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    ...options,
+    log: (line) => {
+      seen.lines.push(line);
+      options.log?.(line);
+    },
+  });
+  return Object.assign(client, { waits });
+}
+
+/** The ApiError a call fails with (its message is kept for the credential check). */
+export async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
+    seen.messages.push(error.message, ...error.errors.map((e) => e.message));
+    return error;
+  }
+  assert.fail('expected the call to fail');
+}
+
+/** Records a message produced outside `failure` (a constructor's error, say). */
+export function record(error: unknown): ApiError {
+  assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
+  seen.messages.push(error.message);
+  return error;
+}
+
+export function assertNoSecrets(): void {
+  assert.ok(seen.lines.length > 0 && seen.messages.length > 0, 'nothing was collected');
+  const forms = Object.values(SECRETS).flatMap((s) => [s, encodeURIComponent(s), 'S3cret']);
+  for (const text of [...seen.lines, ...seen.messages]) {
+    for (const form of forms) assert.ok(!text.includes(form), `a credential appears in: ${text}`);
+  }
+}
