@@ -164,6 +164,18 @@ describe('the extension in a real VS Code (code-server)', () => {
     );
   });
 
+  it('shows in Running Extensions with its activation time (measured, reported, not asserted)', async (t) => {
+    await wb!.runCommand('Developer: Show Running Extensions');
+    const rows = wb!.page.locator('.runtime-extensions-editor .monaco-list-row');
+    await rows.filter({ hasText: 'Rulesets' }).first().waitFor({ timeout: 20_000 });
+    const ours = (await rows.allInnerTexts()).find((row) => row.startsWith('Rulesets'))!;
+    await wb!.screenshot('10-running-extensions');
+    const activation = /Activation: (\d+)ms/.exec(ours);
+    assert.ok(activation, `the row says how long activation took: ${JSON.stringify(ours)}`);
+    t.diagnostic(`extension activation: ${activation[1]} ms (${/Startup/.test(ours) ? 'at start-up, by workspaceContains' : 'on demand'})`);
+    await wb!.runCommand('View: Close Editor');
+  });
+
   it('leaves a JSON file that is not a ruleset alone', async () => {
     await wb!.openFile('notes.json');
     const rows = await wb!.problems();
