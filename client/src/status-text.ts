@@ -16,9 +16,9 @@ export interface StatusView {
 }
 
 const EVIDENCE: Record<RulesetEvidence, string> = {
-  name: 'by its file name',
-  pattern: 'by a rulesets.files pattern',
-  content: 'by its content (rules plus phase or kind)',
+  name: 'a ruleset by its file name',
+  pattern: 'a ruleset by a rulesets.files pattern',
+  content: 'a ruleset by its content (rules plus phase or kind)',
 };
 
 function plural(count: number, word: string): string {
@@ -39,12 +39,13 @@ export function describeStatus(status: DocumentStatus | undefined, counts: Probl
       busy: false,
     };
   }
-  const phase = status.phase ? `, phase ${status.phase}` : '';
-  const detail = `Ruleset ${EVIDENCE[status.ruleset]}${phase}`;
+  const phase = status.phase ? `; phase ${status.phase}` : '';
+  const detail = `${EVIDENCE[status.ruleset]}${phase}`;
   if (counts.errors > 0) {
     const warnings = counts.warnings > 0 ? `, ${plural(counts.warnings, 'warning')}` : '';
-    return { text: `$(error) Ruleset: ${plural(counts.errors, 'error')}${warnings}`, detail, severity: 'error', busy: false };
+    // The item's severity adds the error or warning icon itself.
+    return { text: `Ruleset: ${plural(counts.errors, 'error')}${warnings}`, detail, severity: 'error', busy: false };
   }
-  if (counts.warnings > 0) return { text: `$(warning) Ruleset: ${plural(counts.warnings, 'warning')}`, detail, severity: 'warning', busy: false };
+  if (counts.warnings > 0) return { text: `Ruleset: ${plural(counts.warnings, 'warning')}`, detail, severity: 'warning', busy: false };
   return { text: '$(check) Ruleset', detail: `${detail}; the service would accept it`, severity: 'information', busy: false };
 }

@@ -25,22 +25,22 @@ describe('language status', () => {
   });
 
   it('says why a file is a ruleset and which phase it names', () => {
-    assert.match(describeStatus({ ruleset: 'name', phase: 'magic_transit' }, none).detail, /by its file name, phase magic_transit/);
+    assert.match(describeStatus({ ruleset: 'name', phase: 'magic_transit' }, none).detail, /^a ruleset by its file name; phase magic_transit; the service would accept it$/);
     assert.match(describeStatus({ ruleset: 'pattern' }, none).detail, /rulesets\.files pattern/);
     assert.match(describeStatus({ ruleset: 'content' }, none).detail, /by its content/);
   });
 
   it('shows the check state: errors first, then warnings, then clean', () => {
     const broken = describeStatus({ ruleset: 'name' }, { errors: 5, warnings: 1, others: 0 });
-    assert.equal(broken.text, '$(error) Ruleset: 5 errors, 1 warning');
+    assert.equal(broken.text, 'Ruleset: 5 errors, 1 warning');
     assert.equal(broken.severity, 'error');
     const doubtful = describeStatus({ ruleset: 'name' }, { errors: 0, warnings: 2, others: 0 });
-    assert.equal(doubtful.text, '$(warning) Ruleset: 2 warnings');
+    assert.equal(doubtful.text, 'Ruleset: 2 warnings');
     assert.equal(doubtful.severity, 'warning');
     const clean = describeStatus({ ruleset: 'name' }, { errors: 0, warnings: 0, others: 3 });
     assert.equal(clean.text, '$(check) Ruleset');
     assert.equal(clean.severity, 'information');
-    assert.equal(describeStatus({ ruleset: 'name' }, { errors: 1, warnings: 0, others: 0 }).text, '$(error) Ruleset: 1 error');
+    assert.equal(describeStatus({ ruleset: 'name' }, { errors: 1, warnings: 0, others: 0 }).text, 'Ruleset: 1 error');
   });
 });
 

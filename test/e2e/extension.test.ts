@@ -164,12 +164,25 @@ describe('the extension in a real VS Code (code-server)', () => {
     );
   });
 
+  it('says in the language status whether the file is a ruleset, why, and how its check went', async () => {
+    await wb!.openFile(MISTAKES);
+    await wb!.problems({ until: (all) => all.some((row) => row.file === MISTAKES) });
+    await wb!.page.locator('#status\\.languageStatus').hover();
+    const hover = wb!.page.locator('.monaco-hover:not(.hidden)').filter({ hasText: 'Ruleset' });
+    await hover.first().waitFor({ timeout: 20_000 });
+    const text = await hover.first().innerText();
+    await wb!.screenshot('10-language-status');
+    assert.match(text, /Ruleset: 5 errors, 5 warnings/);
+    assert.match(text, /a ruleset by its file name; phase magic_transit/);
+    await wb!.closeWidgets();
+  });
+
   it('shows in Running Extensions with its activation time (measured, reported, not asserted)', async (t) => {
     await wb!.runCommand('Developer: Show Running Extensions');
     const rows = wb!.page.locator('.runtime-extensions-editor .monaco-list-row');
     await rows.filter({ hasText: 'Rulesets' }).first().waitFor({ timeout: 20_000 });
     const ours = (await rows.allInnerTexts()).find((row) => row.startsWith('Rulesets'))!;
-    await wb!.screenshot('10-running-extensions');
+    await wb!.screenshot('11-running-extensions');
     const activation = /Activation: (\d+)ms/.exec(ours);
     assert.ok(activation, `the row says how long activation took: ${JSON.stringify(ours)}`);
     t.diagnostic(`extension activation: ${activation[1]} ms (${/Startup/.test(ours) ? 'at start-up, by workspaceContains' : 'on demand'})`);

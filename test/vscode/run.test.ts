@@ -18,7 +18,7 @@ test('the extension in VS Code desktop (@vscode/test-electron)', async (t) => {
       executable = await downloadAndUnzipVSCode({ version: 'stable', timeout: 15_000, cachePath: join(ROOT, '.cache', 'vscode-test') });
     } catch (error) {
       const reason = String(error instanceof Error ? error.message : error).split('\n')[0].replace(/-\s*Resolving version.*$/, '').trim();
-      t.skip(`VS Code could not be downloaded (${reason}); set VSCODE_EXECUTABLE to run it. The same suite runs in code-server (test/e2e).`);
+      t.skip(`VS Code could not be downloaded (${reason}); set VSCODE_EXECUTABLE to run it. The same suite runs in code-server (test/vscode/code-server.test.ts).`);
       return;
     }
   }
