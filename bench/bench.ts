@@ -13,43 +13,8 @@ import * as YAML from 'yaml';
 import { checkExpression } from '../server/src/language/checker';
 import { grammar } from '../server/src/language/grammar';
 import { checkRuleset, ExpressionCache } from '../server/src/documents/ruleset';
-
-// ---------------------------------------------------------------- inputs
-
-const COUNTRIES = ['BR', 'CN', 'RU', 'KP', 'IR', 'DE', 'FR', 'GB', 'US', 'IN'];
-
-/** Realistic expressions, varied by `i` so that no two are the same text. */
-function expression(i: number): string {
-  const port = 1 + (i % 65000);
-  const octet = i % 256;
-  const templates = [
-    () => `tcp.dstport in {${port} ${port + 1} 8000..8100}`,
-    () => `ip.src in {192.0.2.${octet} 198.51.100.0/24} and tcp.dstport == ${port}`,
-    () => `ip.src.country in {"${COUNTRIES[i % 10]}" "${COUNTRIES[(i + 3) % 10]}"} and not ip.dst in {203.0.113.${octet}}`,
-    () => `ip.src in $svc.anonymizer or ip.src in $svc.malware or udp.dstport == ${port}`,
-    () => `ip.proto == "udp" and udp.srcport in {53 123 1900 11211} and ip.len > ${500 + (i % 1000)}`,
-    () => `tcp.flags.syn and not tcp.flags.ack and tcp.dstport in {${port}} and ip.ttl < ${1 + (i % 200)}`,
-    () => `(ip.dst in {2001:db8::${(i % 65535).toString(16)}/128} or ip.src.asnum == ${64496 + i}) and icmp.type == 8`,
-    () => `bit_slice(udp, 64, 72) == ${i % 256} and ip.geoip.country == "${COUNTRIES[i % 10]}"`,
-  ];
-  return templates[i % templates.length]();
-}
-
-function rulesetObject(rules: number) {
-  return {
-    name: `Generated ${rules}`,
-    kind: 'root',
-    phase: 'magic_transit',
-    description: 'Generated for the benchmark',
-    rules: Array.from({ length: rules }, (_, i) => ({
-      action: i % 10 === 0 ? 'skip' : 'block',
-      ...(i % 10 === 0 ? { action_parameters: { ruleset: 'current' } } : {}),
-      expression: expression(i),
-      description: `Rule ${i}`,
-      enabled: true,
-    })),
-  };
-}
+import { expression, rulesetObject } from './inputs';
+import { printTable } from './table';
 
 // ---------------------------------------------------------------- timing
 
@@ -138,10 +103,6 @@ for (const format of ['json', 'yaml'] as const) {
 // ---------------------------------------------------------------- table
 
 const header: [string, string, string, string] = ['metric', 'result (median CPU time)', 'baseline (same run)', 'target'];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 process.stderr.write('\n');
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, node ${process.version}`);
-console.log(line(header));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const r of rows) console.log(line(r));
+printTable(header, rows);

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CompletionRequest, DocumentDiagnosticRequest, HoverRequest } from 'vscode-languageserver-protocol/node';
 import { ROOT, startClient, type TestClient } from '../test/server/lsp-client';
+import { printTable } from './table';
 
 execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
 
@@ -117,11 +118,7 @@ async function main(): Promise<void> {
   await client.stop();
 
   const header = ['language server (p50 / p95 / max)', 'result', 'baseline (same run)', 'target'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows) console.log(line(r));
+  printTable(header, rows);
 }
 
 main().catch((error) => {
