@@ -91,7 +91,7 @@ const LIST_DESCRIPTION = 'a list such as `$svc.anonymizer`';
  */
 function expectedAfter(prefix: string): Set<string> | undefined {
   if (prefix.length > MAX_MATCHED_LENGTH || scanLexicalStructure(prefix).deepest) return undefined;
-  const match = grammar.match(prefix + SENTINEL);
+  const match = grammar().match(prefix + SENTINEL);
   if (!match.failed()) return undefined; // only inside an unterminated string, which is a token
   const position = match.getRightmostFailurePosition();
   if (position < prefix.length && prefix.slice(position).trim() !== '') return undefined;

@@ -27,4 +27,13 @@ ExpressionWithRawFences <: Expression {
   return grammars['ExpressionWithRawFences'];
 }
 
-export const grammar: ohm.Grammar = buildGrammar();
+let built: ohm.Grammar | undefined;
+
+/**
+ * The compiled grammar, built on first use: compiling it takes a few hundred milliseconds, which
+ * a module that merely imports the language core (the VS Code extension at activation, a CLI
+ * command that makes no check) should not pay.
+ */
+export function grammar(): ohm.Grammar {
+  return (built ??= buildGrammar());
+}

@@ -64,36 +64,145 @@ function token(node: ohm.Node): Token {
   return { text: node.sourceString, span: spanOf(node) };
 }
 
-const semantics = grammar.createSemantics();
+let built: ohm.Semantics | undefined;
 
-semantics.addOperation<Expression>('expression', {
-  Filter(logical, _end) {
-    return logical.expression();
-  },
-  Logical(first, operators, rest) {
-    const operands: Expression[] = [first.expression(), ...rest.children.map((n) => n.expression() as Expression)];
-    return byPrecedence(operands, operators.children.map(token), 0);
-  },
-  Unary_not(operator, operand) {
-    return { kind: 'not', span: spanOf(this), operatorToken: token(operator), operand: operand.expression() };
-  },
-  Unary_group(_open, inner, _close) {
-    return { kind: 'group', span: spanOf(this), inner: inner.expression() };
-  },
-  booleanLiteral(word) {
-    return { kind: 'boolean', span: spanOf(this), value: word.sourceString === 'true' };
-  },
-  Comparison_binary(operandNode, operatorNode, valueNode) {
-    const lhs: Operand = operandNode.operand();
-    const operator = comparisonOperator(operatorNode);
-    const lhsType = lhs.kind === 'field' ? ctx().options.fieldType(lhs.name) : FUNCTION_RESULT_TYPE;
-    const rhs: Value = valueNode.value(lhsType);
-    return { kind: 'comparison', span: spanOf(this), lhs, operator, rhs };
-  },
-  Comparison_bare(operandNode) {
-    return { kind: 'comparison', span: spanOf(this), lhs: operandNode.operand() };
-  },
-});
+/** The semantic actions, built on first use as the grammar is. */
+function semantics(): ohm.Semantics {
+  if (!built) {
+    built = grammar().createSemantics();
+    addOperations(built);
+  }
+  return built;
+}
+
+function addOperations(semantics: ohm.Semantics): void {
+  semantics.addOperation<Expression>('expression', {
+    Filter(logical, _end) {
+      return logical.expression();
+    },
+    Logical(first, operators, rest) {
+      const operands: Expression[] = [first.expression(), ...rest.children.map((n) => n.expression() as Expression)];
+      return byPrecedence(operands, operators.children.map(token), 0);
+    },
+    Unary_not(operator, operand) {
+      return { kind: 'not', span: spanOf(this), operatorToken: token(operator), operand: operand.expression() };
+    },
+    Unary_group(_open, inner, _close) {
+      return { kind: 'group', span: spanOf(this), inner: inner.expression() };
+    },
+    booleanLiteral(word) {
+      return { kind: 'boolean', span: spanOf(this), value: word.sourceString === 'true' };
+    },
+    Comparison_binary(operandNode, operatorNode, valueNode) {
+      const lhs: Operand = operandNode.operand();
+      const operator = comparisonOperator(operatorNode);
+      const lhsType = lhs.kind === 'field' ? ctx().options.fieldType(lhs.name) : FUNCTION_RESULT_TYPE;
+      const rhs: Value = valueNode.value(lhsType);
+      return { kind: 'comparison', span: spanOf(this), lhs, operator, rhs };
+    },
+    Comparison_bare(operandNode) {
+      return { kind: 'comparison', span: spanOf(this), lhs: operandNode.operand() };
+    },
+  });
+
+  semantics.addOperation<Operand>('operand', {
+    Operand(inner) {
+      return inner.operand();
+    },
+    Call(name, _open, args, _close) {
+      return { kind: 'call', span: spanOf(this), name: token(name), args: args.asIteration().children.map((a) => a.argument() as Argument) };
+    },
+    field(_first, _dots, _rest) {
+      return { kind: 'field', span: spanOf(this), name: this.sourceString };
+    },
+  });
+
+  semantics.addOperation<Argument>('argument', {
+    Argument(inner) {
+      return inner.argument();
+    },
+    field(_first, _dots, _rest) {
+      return { kind: 'field', span: spanOf(this), name: this.sourceString };
+    },
+    string(_) {
+      return this.literal(undefined);
+    },
+    rawString(_) {
+      return this.literal(undefined);
+    },
+    bareValue(_) {
+      return this.literal(undefined);
+    },
+  });
+
+  semantics.addOperation<Value>('value(type)', {
+    Value(inner) {
+      return inner.value(this.args.type);
+    },
+    Set(_open, items, _close) {
+      const type: FieldType | undefined = this.args.type;
+      const literals = items.children.map((item) => item.setItem(type) as Literal | undefined).filter((l): l is Literal => l !== undefined);
+      const set: SetLiteral = { kind: 'set', span: spanOf(this), items: literals };
+      return set;
+    },
+    listRef(_dollar, _name) {
+      return listReference(this);
+    },
+    ...LITERAL_BY_TYPE,
+  });
+
+  semantics.addOperation<Literal | undefined>('setItem(type)', {
+    SetItem(inner) {
+      return inner.setItem(this.args.type);
+    },
+    SetItem_comma(comma) {
+      const span = spanOf(comma);
+      const text = comma.source.sourceString;
+      const followedBySpace = span.end < text.length && /[ \r\n\t]/.test(text[span.end]);
+      ctx().problems.push(
+        problem('comma-in-set', 'error', span, 'expected whitespace between set items, found `,`; items of a `{…}` set are separated by spaces only', [
+          replaceFix('Separate set items with spaces', span, followedBySpace ? '' : ' '),
+        ]),
+      );
+      return undefined;
+    },
+    listRef(_dollar, _name) {
+      const span = spanOf(this);
+      ctx().problems.push(problem('list-in-set', 'error', span, `expected a value, found the list \`${this.sourceString}\`; a list cannot be a set item: compare with \`in ${this.sourceString}\` in its own comparison`));
+      // Still an item (one already reported), so the set is not taken for an empty one.
+      return { kind: 'invalid', span, text: this.sourceString };
+    },
+    ...LITERAL_BY_TYPE,
+  });
+
+  semantics.addOperation<Literal>('literal(type)', {
+    string_closed(_open, chars, _close) {
+      return quotedString(this, chars);
+    },
+    string_unterminated(_open, chars, _end) {
+      const literal = quotedString(this, chars);
+      // A trailing lone `\` would escape a plain closing quote.
+      const danglingEscape = /(?:^|[^\\])(?:\\\\)*\\$/.test(chars.sourceString);
+      ctx().problems.push(unterminated(spanOf(this), '"', danglingEscape ? '\\"' : '"'));
+      return literal;
+    },
+    rawString_closed(_r, _lookahead, fenced) {
+      const text = fenced.sourceString;
+      const hashes = text.indexOf('"');
+      return { kind: 'string', span: spanOf(this), value: text.slice(hashes + 1, text.length - hashes - 1), raw: true };
+    },
+    rawString_unterminated(_r, hashes, _quote, body, _end) {
+      const span = spanOf(this);
+      ctx().problems.push(unterminated(span, `"${hashes.sourceString}`));
+      return { kind: 'string', span, value: body.sourceString, raw: true };
+    },
+    bareValue(_) {
+      const { literal, problems } = readBareValue(this.sourceString, spanOf(this), this.args.type);
+      ctx().problems.push(...problems);
+      return literal;
+    },
+  });
+}
 
 /** Logical operators from the lowest precedence to the highest (`not` binds tighter still). */
 const PRECEDENCE: readonly LogicalOperator[] = ['or', 'xor', 'and'];
@@ -133,36 +242,6 @@ function comparisonOperator(node: ohm.Node): OperatorToken {
   return { text, span, operator: comparisonOperatorOf(text)! };
 }
 
-semantics.addOperation<Operand>('operand', {
-  Operand(inner) {
-    return inner.operand();
-  },
-  Call(name, _open, args, _close) {
-    return { kind: 'call', span: spanOf(this), name: token(name), args: args.asIteration().children.map((a) => a.argument() as Argument) };
-  },
-  field(_first, _dots, _rest) {
-    return { kind: 'field', span: spanOf(this), name: this.sourceString };
-  },
-});
-
-semantics.addOperation<Argument>('argument', {
-  Argument(inner) {
-    return inner.argument();
-  },
-  field(_first, _dots, _rest) {
-    return { kind: 'field', span: spanOf(this), name: this.sourceString };
-  },
-  string(_) {
-    return this.literal(undefined);
-  },
-  rawString(_) {
-    return this.literal(undefined);
-  },
-  bareValue(_) {
-    return this.literal(undefined);
-  },
-});
-
 /** A single value, wherever it stands, is read by the type passed down from the comparison. */
 const LITERAL_BY_TYPE: ohm.ActionDict<Literal> = {
   string(_) {
@@ -175,74 +254,6 @@ const LITERAL_BY_TYPE: ohm.ActionDict<Literal> = {
     return this.literal(this.args.type);
   },
 };
-
-semantics.addOperation<Value>('value(type)', {
-  Value(inner) {
-    return inner.value(this.args.type);
-  },
-  Set(_open, items, _close) {
-    const type: FieldType | undefined = this.args.type;
-    const literals = items.children.map((item) => item.setItem(type) as Literal | undefined).filter((l): l is Literal => l !== undefined);
-    const set: SetLiteral = { kind: 'set', span: spanOf(this), items: literals };
-    return set;
-  },
-  listRef(_dollar, _name) {
-    return listReference(this);
-  },
-  ...LITERAL_BY_TYPE,
-});
-
-semantics.addOperation<Literal | undefined>('setItem(type)', {
-  SetItem(inner) {
-    return inner.setItem(this.args.type);
-  },
-  SetItem_comma(comma) {
-    const span = spanOf(comma);
-    const text = comma.source.sourceString;
-    const followedBySpace = span.end < text.length && /[ \r\n\t]/.test(text[span.end]);
-    ctx().problems.push(
-      problem('comma-in-set', 'error', span, 'expected whitespace between set items, found `,`; items of a `{…}` set are separated by spaces only', [
-        replaceFix('Separate set items with spaces', span, followedBySpace ? '' : ' '),
-      ]),
-    );
-    return undefined;
-  },
-  listRef(_dollar, _name) {
-    const span = spanOf(this);
-    ctx().problems.push(problem('list-in-set', 'error', span, `expected a value, found the list \`${this.sourceString}\`; a list cannot be a set item: compare with \`in ${this.sourceString}\` in its own comparison`));
-    // Still an item (one already reported), so the set is not taken for an empty one.
-    return { kind: 'invalid', span, text: this.sourceString };
-  },
-  ...LITERAL_BY_TYPE,
-});
-
-semantics.addOperation<Literal>('literal(type)', {
-  string_closed(_open, chars, _close) {
-    return quotedString(this, chars);
-  },
-  string_unterminated(_open, chars, _end) {
-    const literal = quotedString(this, chars);
-    // A trailing lone `\` would escape a plain closing quote.
-    const danglingEscape = /(?:^|[^\\])(?:\\\\)*\\$/.test(chars.sourceString);
-    ctx().problems.push(unterminated(spanOf(this), '"', danglingEscape ? '\\"' : '"'));
-    return literal;
-  },
-  rawString_closed(_r, _lookahead, fenced) {
-    const text = fenced.sourceString;
-    const hashes = text.indexOf('"');
-    return { kind: 'string', span: spanOf(this), value: text.slice(hashes + 1, text.length - hashes - 1), raw: true };
-  },
-  rawString_unterminated(_r, hashes, _quote, body, _end) {
-    const span = spanOf(this);
-    ctx().problems.push(unterminated(span, `"${hashes.sourceString}`));
-    return { kind: 'string', span, value: body.sourceString, raw: true };
-  },
-  bareValue(_) {
-    const { literal, problems } = readBareValue(this.sourceString, spanOf(this), this.args.type);
-    ctx().problems.push(...problems);
-    return literal;
-  },
-});
 
 /** A quoted string; with a bad escape its value is unknown, so it is not checked further. */
 function quotedString(node: ohm.Node, chars: ohm.Node): Literal {
@@ -300,9 +311,9 @@ export function parseExpression(text: string, options: ParseOptions): ParseResul
   try {
     // Matching, failure reporting and the semantic actions all recurse on the JS stack; the
     // scan bounds the nesting, and this is the backstop should a stack still run out.
-    const match = grammar.match(text);
+    const match = grammar().match(text);
     if (match.failed()) return { problems: [...problems, syntaxError(text, match)] };
-    const ast: Expression = semantics(match).expression();
+    const ast: Expression = semantics()(match).expression();
     return { ast, problems };
   } catch (error) {
     if (error instanceof RangeError) return { problems: [...problems, nestingTooDeep({ start: 0, end: text.length })] };
