@@ -1,9 +1,14 @@
 import { parseArgs } from 'node:util';
+import { redact } from '../api/client';
+import { runEmulatorCommand } from '../api/emulator-command';
+import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versions } from './api-commands';
 import { checkFiles, collectFiles, UsageError } from './check';
+import { ENV, refuseCredentialFlags } from './config';
+import { processIo, type Io } from './io';
 import { jsonReport, sarifReport, textReport, type ReportFormat } from './report';
 import { version } from '../version';
 
-const USAGE = `Usage: rulesets check <files or folders...> [--format text|json|sarif] [--phase NAME]
+const CHECK_USAGE = `Usage: rulesets check <files or folders...> [--format text|json|sarif] [--phase NAME]
 
 Checks ruleset files (JSON or YAML) and the rule expressions in them.
 Folders are searched for *.ruleset.json, *.ruleset.yaml, *.ruleset.yml and any
@@ -17,7 +22,45 @@ Options:
 
 Exit status: 0 no errors, 1 errors found, 2 usage or file problems.`;
 
-function check(args: string[]): number {
+const USAGE = `Usage: rulesets check <files or folders...> [--format text|json|sarif] [--phase NAME]
+       rulesets pull <ruleset-id> | --phase NAME [-o FILE] [--force]
+       rulesets deploy FILE [--dry-run] [--force] [--yes]
+       rulesets create FILE [--dry-run] [--yes]
+       rulesets list
+       rulesets versions <ruleset-id> | --phase NAME
+       rulesets show <ruleset-id> | --phase NAME [--version N] [--format yaml|json]
+       rulesets delete <ruleset-id> [--version N] [--yes]
+       rulesets rule add|update|move|delete <ruleset-id> …
+       rulesets tags <ruleset-id> <version> <tag>
+       rulesets emulator [--port N] [--data FILE]
+
+  check      check ruleset files and their expressions (no account needed)
+  pull       write a ruleset (or a phase's entry point) as a file, or to stdout
+  deploy     check, dry-run and diff a file against what is live, confirm, deploy
+  create     create a new ruleset from a file
+  list       list the rulesets of the account or zone
+  versions   list a ruleset's versions
+  show       print a ruleset, or one version of it
+  delete     delete a ruleset, or one version of it
+  rule       add, change, move or delete one rule in place
+  tags       the rules of a managed ruleset's version that carry a tag
+  emulator   run a local emulator of the Rulesets API
+
+Every command but check and emulator talks to the API:
+  ${ENV.baseUrl} (or --base-url URL)   the API, ending in /client/v4
+  ${ENV.token}                      an API token, or
+  ${ENV.email} and ${ENV.key}     an email and API key (environment only)
+  ${ENV.account} (or --account ID)   the account, or
+  ${ENV.zone} (or --zone ID)         the zone
+  ${ENV.timeout}                     per request, in milliseconds (default 30000)
+
+\`rulesets <command> --help\` shows a command's options; \`--version\` the version.
+
+Exit status: 0 done; 1 errors found, the service refused, a version conflict, or not
+confirmed; 2 a usage, configuration or file problem; 3 the service failed or could not be
+reached (a failed deploy says whether it landed).`;
+
+function check(args: string[], io: Io): number {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -28,7 +71,7 @@ function check(args: string[]): number {
     },
   });
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+    io.out(`${CHECK_USAGE}\n`);
     return 0;
   }
   const format = values.format as ReportFormat;
@@ -40,18 +83,32 @@ function check(args: string[]): number {
   if (files.length === 0) throw new UsageError(`no ruleset files found in ${positionals.join(', ')}`);
   const results = checkFiles(files, { phase: values.phase });
   const report = format === 'json' ? jsonReport(results) : format === 'sarif' ? sarifReport(results) : textReport(results);
-  process.stdout.write(report);
+  io.out(report);
   return results.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }
 
-export function main(argv: string[]): number {
+const API_COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
+  pull,
+  deploy,
+  create,
+  list,
+  versions,
+  show,
+  delete: remove,
+  rule,
+  tags,
+};
+
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'check':
-        return check(rest);
+        return check(rest, io);
+      case 'emulator':
+        return await runEmulatorCommand(rest, { out: io.out, err: io.err });
       case '--version':
-        process.stdout.write(`${version}\n`);
+        io.out(`${version}\n`);
         return 0;
       case undefined:
         // A usage error like any other: one line on stderr, so scripts see why it exited 2.
@@ -59,19 +116,31 @@ export function main(argv: string[]): number {
       case '-h':
       case '--help':
       case 'help':
-        process.stdout.write(`${USAGE}\n`);
+        io.out(`${USAGE}\n`);
         return 0;
-      default:
-        throw new UsageError(`unknown command "${command}"; try: rulesets check <files or folders...>`);
+      default: {
+        const run = Object.hasOwn(API_COMMANDS, command) ? API_COMMANDS[command] : undefined;
+        if (!run) throw new UsageError(`unknown command "${command}"; try: rulesets check <files or folders...> (or rulesets --help)`);
+        refuseCredentialFlags(rest);
+        return await run(rest, io);
+      }
     }
   } catch (error) {
-    // A user's mistake gets one line; anything else is our bug and keeps its stack.
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`rulesets: ${(error as Error).message}\n`);
-      return 2;
+    // A user's mistake or a service's failure gets one line; anything else is our bug and
+    // keeps its stack (with any credential of the environment taken out).
+    const status = exitStatus(error);
+    if (status) {
+      if (status.message) io.err(`rulesets: ${scrub(status.message, io)}\n`);
+      return status.code;
     }
-    throw error;
+    io.err(`rulesets: internal error (please report it): ${scrub((error as Error)?.stack ?? String(error), io)}\n`);
+    return 70;
   }
+}
+
+/** Belt and braces: no credential of the environment leaves in a message. */
+function scrub(text: string, io: Io): string {
+  return redact(text, [io.env[ENV.token], io.env[ENV.key], io.env[ENV.email]]);
 }
 
 if (require.main === module) {
@@ -81,5 +150,7 @@ if (require.main === module) {
     if (error.code !== 'EPIPE') throw error;
     process.exit();
   });
-  process.exitCode = main(process.argv.slice(2));
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

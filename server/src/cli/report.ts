@@ -9,24 +9,36 @@ export function textReport(results: readonly FileResult[]): string {
   let errors = 0;
   let warnings = 0;
   for (const file of results) {
-    // The same line breaks as the LSP positions count, a lone CR included.
-    const lines = file.text.split(/\r\n|\r|\n/);
+    const lines = splitLines(file.text);
     for (const d of file.diagnostics) {
       if (d.severity === 'error') errors++;
       else if (d.severity === 'warning') warnings++;
-      const { start, end } = d.range;
+      const { start } = d.range;
       out.push(`${file.path}:${start.line + 1}:${start.character + 1}: ${d.severity} ${d.code} ${d.message}`);
-      const line = lines[start.line] ?? '';
-      const caretEnd = end.line === start.line ? Math.max(end.character, start.character + 1) : Math.max(line.length, start.character + 1);
-      // Keep TABs in the lead so the carets line up under the same characters.
-      const lead = line.slice(0, start.character).replace(/[^\t]/g, ' ');
-      out.push(`  ${line}`);
-      out.push(`  ${lead}${'^'.repeat(caretEnd - start.character)}`);
+      out.push(...excerpt(lines, d.range));
     }
   }
   const checked = `${results.length} file${results.length === 1 ? '' : 's'} checked`;
   out.push(errors + warnings === 0 ? `${checked}, no problems` : `${checked}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   return out.join('\n') + '\n';
+}
+
+/**
+ * The source line a range starts on and a caret line under the range (to the line's end when
+ * it runs on), both indented by two spaces. `lines` split as LSP counts lines.
+ */
+export function excerpt(lines: readonly string[], range: { readonly start: { line: number; character: number }; readonly end: { line: number; character: number } }): string[] {
+  const { start, end } = range;
+  const line = lines[start.line] ?? '';
+  const caretEnd = end.line === start.line ? Math.max(end.character, start.character + 1) : Math.max(line.length, start.character + 1);
+  // Keep TABs in the lead so the carets line up under the same characters.
+  const lead = line.slice(0, start.character).replace(/[^\t]/g, ' ');
+  return [`  ${line}`, `  ${lead}${'^'.repeat(caretEnd - start.character)}`];
+}
+
+/** The lines of a text as LSP positions count them, a lone CR included. */
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
 }
 
 export function jsonReport(results: readonly FileResult[]): string {

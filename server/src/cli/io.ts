@@ -1,0 +1,94 @@
+/**
+ * What the API commands need of the terminal and the file system: output, a y/N question
+ * when a person is there to answer it, and files read and written whole (a write goes to a
+ * temporary file beside the target and is renamed over it, so no reader ever sees half).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { UsageError } from './check';
+
+export interface Io {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+  /** A person can answer questions: stdin and stderr are terminals. */
+  readonly interactive: boolean;
+  /** Asks on stderr, answers from stdin (only when `interactive`). */
+  readonly ask: (question: string) => Promise<string>;
+}
+
+export function processIo(): Io {
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    env: process.env,
+    interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    ask: (question) =>
+      new Promise((resolve) => {
+        const rl = createInterface({ input: process.stdin, output: process.stderr });
+        let answered = false;
+        rl.question(question, (answer) => {
+          answered = true;
+          rl.close();
+          resolve(answer);
+        });
+        // Ctrl+D or Ctrl+C: no answer, which is "no".
+        rl.on('close', () => {
+          if (!answered) {
+            process.stderr.write('\n');
+            resolve('');
+          }
+        });
+      }),
+  };
+}
+
+/** A user's file as text (a byte order mark kept apart, so that a rewrite can put it back). */
+export interface TextFile {
+  readonly path: string;
+  readonly text: string;
+  readonly bom: boolean;
+}
+
+export function readTextFile(path: string): TextFile {
+  let raw: string;
+  try {
+    raw = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`${path}: no such file`);
+    if (code === 'EISDIR') throw new UsageError(`${path}: is a folder; name a ruleset file`);
+    throw new UsageError(`${path}: cannot read the file (${code ?? 'error'})`);
+  }
+  return raw.startsWith('\uFEFF') ? { path, text: raw.slice(1), bom: true } : { path, text: raw, bom: false };
+}
+
+/** The file's text now, or undefined when there is none. */
+export function currentText(path: string): string | undefined {
+  try {
+    return readTextFile(path).text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes `text` to `path` through a temporary file and a rename; the file keeps its mode. */
+export function writeFileAtomic(path: string, text: string, bom = false): void {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  let mode: number | undefined;
+  try {
+    mode = statSync(path).mode & 0o7777;
+  } catch {
+    mode = undefined;
+  }
+  try {
+    writeFileSync(temp, bom ? `\uFEFF${text}` : text, mode !== undefined ? { mode } : {});
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`${path}: cannot write the file (${code ?? (error as Error).message})`);
+  }
+}

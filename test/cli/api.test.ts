@@ -1,0 +1,703 @@
+/**
+ * The API commands of the built CLI (`node dist/cli.js`) against the emulator over loopback.
+ * The CLI runs as a child process (spawned asynchronously: the emulator answers from this
+ * process's event loop), pointed at the emulator by environment variables.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { RuleInput, Ruleset } from '../../server/src/api/client';
+import type { Emulator } from '../../server/src/api/emulator';
+import { readLocalRuleset, serializeRuleset } from '../../server/src/api/workflow';
+import { makeClient, SECRETS, startTestEmulator, type TestClient } from '../api/harness';
+
+const ROOT = resolve(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+
+let emulator: Emulator;
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Every output of every run, for the credential check. */
+const outputs: string[] = [];
+
+/** The environment without the developer's own RULESETS_* settings. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RULESETS_')) env[key] = value;
+  return env;
+}
+
+let accounts = 0;
+
+/** An account of its own for each test, so that entry points do not meet. */
+function account(): string {
+  return `cli-${process.pid}-${++accounts}`;
+}
+
+interface RunOptions {
+  readonly cwd?: string;
+  /** Replaces the emulator settings (RULESETS_*) given by default. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly account?: string;
+  readonly input?: string;
+}
+
+function apiEnv(options: RunOptions): NodeJS.ProcessEnv {
+  return {
+    ...cleanEnv(),
+    ...(options.env ?? { RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ACCOUNT_ID: options.account ?? account() }),
+  };
+}
+
+function run(args: readonly string[], options: RunOptions = {}): Promise<Run> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: apiEnv(options), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', fail);
+    child.stdin.end(options.input ?? '');
+    child.on('close', (status) => {
+      outputs.push(stdout, stderr);
+      done({ status, stdout, stderr });
+    });
+  });
+}
+
+const temps: string[] = [];
+
+function tempFolder(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rulesets-api-cli-'));
+  temps.push(dir);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+before(async () => {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(build.status, 0, `build failed: ${build.stderr}`);
+  emulator = await startTestEmulator();
+});
+
+after(async () => {
+  await emulator.close();
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+const SKIP_SSH: RuleInput = { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport in {22}', description: 'ssh' };
+const BLOCK_TCP: RuleInput = { action: 'block', expression: 'ip.proto == "tcp"', description: 'block tcp' };
+const BLOCK_UDP: RuleInput = { action: 'block', expression: 'ip.proto == "udp"', description: 'block udp' };
+
+function clientFor(accountId: string): TestClient {
+  return makeClient(emulator.baseUrl, { scope: { accountId } });
+}
+
+async function customRuleset(accountId: string, rules: readonly RuleInput[] = [SKIP_SSH, BLOCK_TCP]): Promise<Ruleset> {
+  return clientFor(accountId).createRuleset({ name: 'edge', kind: 'custom', phase: 'magic_transit', description: 'from the tests', rules });
+}
+
+/** Requests that change something (dry runs excepted), from `since` on. */
+function writesSince(since: number): string[] {
+  return emulator.requests
+    .slice(since)
+    .filter((r) => r.method !== 'GET' && !r.path.includes('dry_run=true'))
+    .map((r) => `${r.method} ${r.path}`);
+}
+
+function state(id: string): string {
+  return JSON.stringify(emulator.state.latest(id));
+}
+
+/** A ruleset pulled into a folder as `name` by the CLI itself. */
+async function pulledInto(accountId: string, id: string, name = 'edge.ruleset.yaml'): Promise<{ dir: string; file: string }> {
+  const dir = tempFolder();
+  const result = await run(['pull', id, '-o', name], { cwd: dir, account: accountId });
+  assert.equal(result.status, 0, result.stderr);
+  return { dir, file: join(dir, name) };
+}
+
+describe('configuration', () => {
+  const base = () => ({ RULESETS_BASE_URL: emulator.baseUrl, RULESETS_ACCOUNT_ID: 'a' });
+  const cases: [name: string, env: () => Record<string, string>, args: string[], message: RegExp][] = [
+    ['no credentials', base, ['list'], /^rulesets: no credentials: set RULESETS_API_TOKEN \(an API token\), or RULESETS_EMAIL and RULESETS_API_KEY/],
+    ['an email without a key', () => ({ ...base(), RULESETS_EMAIL: SECRETS.email }), ['list'], /^rulesets: RULESETS_EMAIL is set but RULESETS_API_KEY is not: set RULESETS_API_KEY too/],
+    ['a key without an email', () => ({ ...base(), RULESETS_API_KEY: SECRETS.key }), ['list'], /^rulesets: RULESETS_API_KEY is set but RULESETS_EMAIL is not/],
+    ['no base URL', () => ({ RULESETS_API_TOKEN: SECRETS.token, RULESETS_ACCOUNT_ID: 'a' }), ['list'], /^rulesets: no API base URL: set RULESETS_BASE_URL \(or pass --base-url URL\)/],
+    ['no account or zone', () => ({ RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token }), ['list'], /^rulesets: no account or zone: set RULESETS_ACCOUNT_ID \(or pass --account ID\), or RULESETS_ZONE_ID/],
+    ['both an account and a zone', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token, RULESETS_ZONE_ID: 'z' }), ['list'], /^rulesets: both RULESETS_ACCOUNT_ID and RULESETS_ZONE_ID are set/],
+    ['a bad timeout', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token, RULESETS_TIMEOUT_MS: 'soon' }), ['list'], /^rulesets: RULESETS_TIMEOUT_MS must be a number of milliseconds/],
+    ['plain http to another host', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token, RULESETS_BASE_URL: 'http://api.example.com/client/v4' }), ['list'], /^rulesets: refusing to send credentials over plain http:\/\/ to api\.example\.com/],
+    ['a token given as a flag', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token }), ['list', `--token=${SECRETS.token}`], /^rulesets: credentials are read from the environment only, never from flags .* instead of --token$/m],
+    ['a key given as a flag', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token }), ['deploy', 'x.yaml', '--api-key', SECRETS.key], /^rulesets: credentials are read from the environment only/],
+    ['an unknown option', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token }), ['list', '--all'], /^rulesets: Unknown option '--all'/],
+    ['an unknown rule command', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token }), ['rule', 'rename'], /^rulesets: unknown rule command "rename"/],
+  ];
+  for (const [name, env, args, message] of cases) {
+    it(`exits 2 with one line for ${name}, before any request`, async () => {
+      const requests = emulator.requests.length;
+      const result = await run(args, { env: env() });
+      assert.equal(result.status, 2, result.stderr);
+      assert.match(result.stderr, message);
+      assert.match(result.stderr, /^rulesets: [^\n]+\n$/, 'one line');
+      assert.equal(result.stdout, '');
+      assert.equal(emulator.requests.length, requests, 'no request');
+    });
+  }
+
+  it('reads the email and key, a zone, and --base-url / --account flags', async () => {
+    const email = await run(['list'], { env: { RULESETS_BASE_URL: emulator.baseUrl, RULESETS_EMAIL: SECRETS.email, RULESETS_API_KEY: SECRETS.key, RULESETS_ZONE_ID: 'zone-1' } });
+    assert.equal(email.status, 0, email.stderr);
+    assert.equal(email.stdout, 'ID  KIND  PHASE  VERSION  NAME\n');
+    const flags = await run(['list', '--base-url', emulator.baseUrl, '--account', 'acc-flags'], { env: { RULESETS_API_TOKEN: SECRETS.token, RULESETS_ACCOUNT_ID: 'ignored', RULESETS_ZONE_ID: 'ignored' } });
+    assert.equal(flags.status, 0, flags.stderr);
+    assert.ok(emulator.requests.some((r) => r.path === '/accounts/acc-flags/rulesets'));
+  });
+
+  it('says which credentials to check when the service refuses them', async () => {
+    const result = await run(['list'], { env: { RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: `${SECRETS.token}-wrong`, RULESETS_ACCOUNT_ID: 'a' } });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /^rulesets: 403 Forbidden from GET \/accounts\/a\/rulesets: Authentication error: invalid API token \(check the credentials in RULESETS_API_TOKEN/);
+  });
+
+  it('prints help for every command, and the global usage', async () => {
+    const commands = ['pull', 'deploy', 'create', 'list', 'versions', 'show', 'delete', 'rule', 'tags'];
+    const results = await Promise.all(commands.map((command) => run([command, '--help'], { env: {} })));
+    commands.forEach((command, i) => {
+      assert.equal(results[i].status, 0, command);
+      assert.match(results[i].stdout, new RegExp(`^Usage: rulesets ${command}\\b`), command);
+      assert.match(results[i].stdout, /RULESETS_API_TOKEN/, command);
+    });
+    assert.match((await run(['rule', 'add', '--help'], { env: {} })).stdout, /^Usage: rulesets rule add/);
+    assert.match((await run(['emulator', '--help'], { env: {} })).stdout, /^Usage: rulesets emulator/);
+    const global = await run(['--help'], { env: {} });
+    assert.match(global.stdout, /^Usage: rulesets check .*\n {7}rulesets pull /);
+    assert.match(global.stdout, /Exit status: 0 done; 1 .*\n.*2 a usage, configuration or file problem; 3 the service failed/);
+  });
+});
+
+describe('rulesets pull, show, list, versions, tags', () => {
+  it('pulls the same bytes twice, to stdout and into a file, and says when the file is unchanged', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const first = await run(['pull', r.id], { account: acc });
+    const second = await run(['pull', r.id], { account: acc });
+    assert.equal(first.status, 0, first.stderr);
+    assert.equal(first.stdout, second.stdout);
+    assert.equal(first.stdout, serializeRuleset(r, 'yaml'));
+    const json = await run(['pull', r.id, '--format', 'json'], { account: acc });
+    assert.equal(json.stdout, serializeRuleset(r, 'json'));
+
+    const { dir, file } = await pulledInto(acc, r.id, 'edge.json');
+    const bytes = readFileSync(file, 'utf8');
+    assert.equal(bytes, serializeRuleset(r, 'json'), 'the extension decides the format');
+    const again = await run(['pull', r.id, '-o', 'edge.json'], { cwd: dir, account: acc });
+    assert.equal(again.status, 0);
+    assert.equal(again.stdout, `edge.json is unchanged (edge, version 1)\n`);
+    assert.equal(readFileSync(file, 'utf8'), bytes);
+  });
+
+  it('pulls an entry point by phase', async () => {
+    const acc = account();
+    await clientFor(acc).updateRuleset({ phase: 'magic_transit' }, { name: 'entry', rules: [BLOCK_TCP] });
+    const result = await run(['pull', '--phase', 'magic_transit'], { account: acc });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^id: \w+\nname: entry\ndescription: ""\nkind: root\nphase: magic_transit\nversion: "1"\nrules:\n/);
+    const missing = await run(['pull', '--phase', 'magic_transit_managed'], { account: acc });
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /^rulesets: 404 Not Found from GET .*no entry point ruleset for phase magic_transit_managed/);
+  });
+
+  it('never overwrites a file that differs without --force', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const { dir, file } = await pulledInto(acc, r.id);
+    const edited = readFileSync(file, 'utf8').replace('description: ssh', 'description: my local change');
+    writeFileSync(file, edited);
+    const refused = await run(['pull', r.id, '-o', 'edge.ruleset.yaml'], { cwd: dir, account: acc });
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /^rulesets: edge\.ruleset\.yaml differs from version 1 of ruleset \w+; not overwritten \(changes in it would be lost\): pull into another file, or pass --force/);
+    assert.equal(readFileSync(file, 'utf8'), edited, 'the file is untouched');
+    const forced = await run(['pull', r.id, '-o', 'edge.ruleset.yaml', '--force'], { cwd: dir, account: acc });
+    assert.equal(forced.status, 0, forced.stderr);
+    assert.equal(forced.stdout, 'pulled edge version 1 into edge.ruleset.yaml\n');
+    assert.equal(readFileSync(file, 'utf8'), serializeRuleset(r, 'yaml'));
+  });
+
+  it('shows a ruleset or one version of it, lists rulesets and versions, and rules by tag', async () => {
+    const acc = account();
+    const c = clientFor(acc);
+    const r = await customRuleset(acc);
+    await c.updateRuleset(r.id, { rules: [BLOCK_UDP] });
+    const latest = await run(['show', r.id, '--format', 'json'], { account: acc });
+    assert.equal(JSON.parse(latest.stdout).version, '2');
+    const one = await run(['show', r.id, '--version', '1'], { account: acc });
+    assert.equal(one.stdout, serializeRuleset(await c.getVersion(r.id, 1), 'yaml'));
+    const list = await run(['list'], { account: acc });
+    assert.match(list.stdout, new RegExp(`^ID +KIND +PHASE +VERSION +NAME\\n${r.id} +custom +magic_transit +2 +edge\\n`));
+    const listJson = JSON.parse((await run(['list', '--format', 'json'], { account: acc })).stdout) as { id: string }[];
+    assert.ok(listJson.some((x) => x.id === r.id));
+    const versions = await run(['versions', r.id], { account: acc });
+    assert.match(versions.stdout, /^VERSION +LAST UPDATED +NAME\n1 +\S+ +edge\n2 +\S+ +edge\n$/);
+    const managed = emulator.state.addManagedRuleset({
+      name: 'Managed',
+      phase: 'magic_transit_managed',
+      rules: [
+        { action: 'block', expression: 'tcp.dstport == 23', description: 'telnet', categories: ['legacy'] },
+        { action: 'block', expression: 'tcp.dstport == 445', description: 'smb', categories: ['smb'] },
+      ],
+    });
+    const tagged = await run(['tags', managed.id, '1', 'legacy'], { account: acc });
+    assert.equal(tagged.status, 0, tagged.stderr);
+    assert.deepEqual(
+      readLocalRuleset('t.yaml', tagged.stdout).body.rules.map((x) => x.description),
+      ['telnet'],
+    );
+    const usage = await run(['show', r.id, '--phase', 'magic_transit'], { account: acc });
+    assert.equal(usage.status, 2);
+    assert.match(usage.stderr, /give a ruleset id or --phase NAME, not both/);
+  });
+});
+
+describe('rulesets deploy', () => {
+  it('deploys a pulled, edited file and records the new version in it', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const { dir, file } = await pulledInto(acc, r.id);
+    writeFileSync(file, `# edited by hand\n${readFileSync(file, 'utf8').replace('description: block tcp', 'description: block all tcp')}`);
+    const result = await run(['deploy', 'edge.ruleset.yaml', '--yes'], { cwd: dir, account: acc });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, new RegExp(`^--- ruleset ${r.id} \\(version 1, live\\)\\n\\+\\+\\+ edge\\.ruleset\\.yaml\\n@@ .* @@\\n`));
+    assert.ok(result.stdout.includes('-    description: block tcp\n+    description: block all tcp\n'), result.stdout);
+    assert.match(result.stdout, /\ndeployed edge as version 2\n$/);
+    assert.equal(result.stderr, '');
+    const text = readFileSync(file, 'utf8');
+    assert.ok(text.startsWith('# edited by hand\n'), 'the comment is kept');
+    assert.equal(readLocalRuleset(file, text).version, '2');
+    assert.equal(emulator.state.latest(r.id)!.rules[1].description, 'block all tcp');
+    const again = await run(['deploy', 'edge.ruleset.yaml', '--yes'], { cwd: dir, account: acc });
+    assert.equal(again.stdout, `nothing to deploy: edge.ruleset.yaml is the same as version 2 of ruleset ${r.id}\n`);
+  });
+
+  it('deploys a new entry point and records its version', async () => {
+    const acc = account();
+    const dir = tempFolder({ 'entry.json': '{\n  "name": "entry",\n  "kind": "root",\n  "phase": "magic_transit",\n  "rules": [\n    {"action": "block", "expression": "ip.proto == \\"tcp\\""}\n  ]\n}\n' });
+    const result = await run(['deploy', 'entry.json', '-y'], { cwd: dir, account: acc });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^--- the magic_transit entry point \(does not exist yet\)\n/);
+    const local = readLocalRuleset('entry.json', readFileSync(join(dir, 'entry.json'), 'utf8'));
+    assert.equal(local.version, '1');
+    assert.equal(local.id, undefined);
+    assert.match(readFileSync(join(dir, 'entry.json'), 'utf8'), /^ {2}"phase": "magic_transit",\n {2}"version": "1",\n/m);
+  });
+
+  it('stops at a local error before any request', async () => {
+    const dir = tempFolder({ 'bad.yaml': 'name: entry\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstport in {22, 443}\n' });
+    const before = readFileSync(join(dir, 'bad.yaml'), 'utf8');
+    const requests = emulator.requests.length;
+    const result = await run(['deploy', 'bad.yaml', '--yes'], { cwd: dir });
+    assert.equal(result.status, 1);
+    assert.equal(emulator.requests.length, requests, 'the emulator saw no request at all');
+    assert.equal(
+      result.stderr,
+      [
+        // `    expression: ` is 16 characters and `tcp.dstport in {22` 18 more: the comma is at column 35.
+        'bad.yaml:6:35: error comma-in-set expected whitespace between set items, found `,`; items of a `{…}` set are separated by spaces only',
+        '      expression: tcp.dstport in {22, 443}',
+        `  ${' '.repeat(34)}^`,
+        '1 file checked: 1 error, 0 warnings',
+        'rulesets: bad.yaml: not deployed: fix the errors above first (nothing was sent)',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(result.stdout, '');
+    assert.equal(readFileSync(join(dir, 'bad.yaml'), 'utf8'), before);
+  });
+
+  it('refuses a file that is not a ruleset with exit 2, saying where', async () => {
+    const dir = tempFolder({ 'broken.json': '{"name": "x", "kind": "root",\n  "phase": "magic_transit", "rules": [}\n' });
+    const result = await run(['deploy', 'broken.json', '--yes'], { cwd: dir });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /^rulesets: broken\.json:2:\d+: .*\(`rulesets check broken\.json` lists every problem\)\n$/);
+    const missing = await run(['deploy', 'missing.yaml', '--yes'], { cwd: dir });
+    assert.equal(missing.status, 2);
+    assert.equal(missing.stderr, 'rulesets: missing.yaml: no such file\n');
+    const custom = tempFolder({ 'c.yaml': 'name: c\nkind: custom\nphase: magic_transit\nrules: []\n' });
+    const noId = await run(['deploy', 'c.yaml', '--yes'], { cwd: custom });
+    assert.equal(noId.status, 1);
+    assert.match(noId.stderr, /^rulesets: c\.yaml: a `custom` ruleset without an `id` has nowhere to deploy to; create it first \(`rulesets create c\.yaml`\)/);
+  });
+
+  it('shows a service rejection on the file\'s line and column', async () => {
+    const acc = account();
+    const r = await customRuleset(acc, [BLOCK_TCP]);
+    const { dir, file } = await pulledInto(acc, r.id);
+    // A rule id the ruleset does not have: our check cannot know, the service's dry run does.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/ {2}- id: \w+/, '  - id: 0123456789abcdef0123456789abcdef'));
+    const before = state(r.id);
+    const result = await run(['deploy', 'edge.ruleset.yaml', '--yes'], { cwd: dir, account: acc });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /^edge\.ruleset\.yaml:8:9: error no rule with id 0123456789abcdef0123456789abcdef in this ruleset; leave `id` out to add a new rule\n {4}- id: 0123456789abcdef0123456789abcdef\n {10}\^{32}\nrulesets: edge\.ruleset\.yaml: not deployed: the service rejected it \(400 from its dry run\)\n$/);
+    assert.equal(state(r.id), before);
+  });
+
+  it('stops at a conflict when someone else deployed since the pull, showing what would be undone; --force deploys', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const { dir, file } = await pulledInto(acc, r.id);
+    // Someone else adds a rule.
+    await clientFor(acc).updateRuleset(r.id, { rules: [...r.rules.map((x) => ({ id: x.id, action: x.action, expression: x.expression, description: x.description, ...(x.action_parameters ? { action_parameters: x.action_parameters } : {}) })), BLOCK_UDP] });
+    const mine = readFileSync(file, 'utf8').replace('description: ssh', 'description: ssh only');
+    writeFileSync(file, mine);
+    const remote = state(r.id);
+    const since = emulator.requests.length;
+    const result = await run(['deploy', 'edge.ruleset.yaml', '--yes'], { cwd: dir, account: acc });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, new RegExp(`^rulesets: not deployed: edge\\.ruleset\\.yaml is based on version 1 of ruleset ${r.id}, but version 2 is live: someone else deployed since; pull it and merge your change \\(the diff shows what deploying would undo\\), or deploy with --force to replace it\\n$`));
+    assert.ok(result.stdout.includes('-    description: block udp\n'), `the diff shows the other change being undone:\n${result.stdout}`);
+    assert.ok(result.stdout.includes('+    description: ssh only\n'));
+    assert.equal(state(r.id), remote, 'the remote is untouched');
+    assert.deepEqual(writesSince(since), [], 'nothing was written');
+    assert.equal(readFileSync(file, 'utf8'), mine, 'the local file is untouched');
+
+    const forced = await run(['deploy', 'edge.ruleset.yaml', '--yes', '--force'], { cwd: dir, account: acc });
+    assert.equal(forced.status, 0, forced.stderr);
+    assert.match(forced.stderr, /^rulesets: warning: edge\.ruleset\.yaml is based on version 1 .*; deploying anyway \(--force\)\n$/);
+    assert.match(forced.stdout, /deployed edge as version 3\n$/);
+    assert.deepEqual(
+      emulator.state.latest(r.id)!.rules.map((x) => x.description),
+      ['ssh only', 'block tcp'],
+    );
+    assert.equal(readLocalRuleset(file, readFileSync(file, 'utf8')).version, '3');
+  });
+
+  it('changes nothing with --dry-run', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const { dir, file } = await pulledInto(acc, r.id);
+    const edited = readFileSync(file, 'utf8').replace('description: ssh', 'description: changed');
+    writeFileSync(file, edited);
+    const remote = state(r.id);
+    const since = emulator.requests.length;
+    const result = await run(['deploy', 'edge.ruleset.yaml', '--dry-run'], { cwd: dir, account: acc });
+    assert.equal(result.status, 0, result.stderr);
+    assert.ok(result.stdout.includes('-    description: ssh\n+    description: changed\n'));
+    assert.match(result.stdout, /\ndry run: the service accepted edge\.ruleset\.yaml; nothing was deployed\n$/);
+    assert.equal(state(r.id), remote);
+    assert.deepEqual(writesSince(since), []);
+    assert.ok(emulator.requests.slice(since).some((x) => x.method === 'PUT' && x.path.endsWith('?dry_run=true')), 'the service checked it');
+    assert.equal(readFileSync(file, 'utf8'), edited);
+  });
+
+  it('refuses to deploy without --yes when not interactive', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const { dir, file } = await pulledInto(acc, r.id);
+    const edited = readFileSync(file, 'utf8').replace('description: ssh', 'description: changed');
+    writeFileSync(file, edited);
+    const remote = state(r.id);
+    const result = await run(['deploy', 'edge.ruleset.yaml'], { cwd: dir, account: acc, input: 'y\n' });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /^rulesets: refusing to deploy without --yes when not interactive\n$/);
+    assert.equal(state(r.id), remote);
+    assert.equal(readFileSync(file, 'utf8'), edited);
+  });
+
+  describe('when the service fails during the real write', () => {
+    const faults: [name: string, respond: 'hang' | 'html' | { status: number }, env: Record<string, string>, message: RegExp][] = [
+      ['a 500', { status: 500 }, {}, /^rulesets: 500 Internal Server Error from PUT \/accounts\/[\w-]+\/rulesets\/\w+: Internal Server Error \(emulated fault\); ruleset \w+ is still at version 1: nothing was deployed; edge\.ruleset\.yaml was not changed; try again\n$/],
+      ['no answer within RULESETS_TIMEOUT_MS', 'hang', { RULESETS_TIMEOUT_MS: '400' }, /^rulesets: PUT \/accounts\/[\w-]+\/rulesets\/\w+: no response from 127\.0\.0\.1:\d+ within 400 ms; ruleset \w+ is still at version 1: nothing was deployed; edge\.ruleset\.yaml was not changed/],
+      ['a proxy page that is not JSON', 'html', {}, /^rulesets: 502 Bad Gateway from PUT .*: the response is not JSON \(text\/html\), so it did not come from the API \(a proxy or gateway\?\): .*; ruleset \w+ is still at version 1: nothing was deployed/],
+    ];
+    for (const [name, respond, extra, message] of faults) {
+      it(`leaves the remote and the file as they were on ${name}, and says so`, async () => {
+        const acc = account();
+        const r = await customRuleset(acc);
+        const { dir, file } = await pulledInto(acc, r.id);
+        const edited = readFileSync(file, 'utf8').replace('description: ssh', 'description: changed');
+        writeFileSync(file, edited);
+        const remote = state(r.id);
+        emulator.faults.push({ method: 'PUT', path: new RegExp(`^/accounts/${acc}/rulesets/${r.id}$`), respond });
+        const env = { RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ACCOUNT_ID: acc, ...extra };
+        const result = await run(['deploy', 'edge.ruleset.yaml', '--yes'], { cwd: dir, env });
+        assert.equal(result.status, 3, result.stderr);
+        assert.match(result.stderr, message);
+        assert.doesNotMatch(result.stderr, /\bat .*:\d+:\d+/, 'no stack trace');
+        assert.equal(state(r.id), remote, 'the remote is as it was');
+        assert.equal(readFileSync(file, 'utf8'), edited, 'the file is untouched');
+      });
+    }
+
+    it('says the change most likely went through when it landed despite the 500, and leaves the file', async () => {
+      const acc = account();
+      const r = await customRuleset(acc);
+      const { dir, file } = await pulledInto(acc, r.id);
+      const edited = readFileSync(file, 'utf8').replace('description: ssh', 'description: changed');
+      writeFileSync(file, edited);
+      emulator.faults.push({ method: 'PUT', path: new RegExp(`^/accounts/${acc}/rulesets/${r.id}$`), respond: { status: 500 }, after: true });
+      const result = await run(['deploy', 'edge.ruleset.yaml', '--yes'], { cwd: dir, account: acc });
+      assert.equal(result.status, 3);
+      assert.match(result.stderr, /; yet version 2 is live now \(it was version 1\): the change most likely went through; edge\.ruleset\.yaml was not changed: pull it to record the new version\n$/);
+      assert.equal(emulator.state.latest(r.id)!.rules[0].description, 'changed', 'the remote is as asked');
+      assert.equal(readFileSync(file, 'utf8'), edited);
+    });
+
+    it('exits 3 when the service cannot be reached at all', async () => {
+      const dir = tempFolder({ 'entry.yaml': 'name: e\nkind: root\nphase: magic_transit\nrules: []\n' });
+      // A port nothing listens on: the emulator's, once closed.
+      const closed = await startTestEmulator();
+      const url = closed.baseUrl;
+      await closed.close();
+      const result = await run(['deploy', 'entry.yaml', '--yes'], { cwd: dir, env: { RULESETS_BASE_URL: url, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ACCOUNT_ID: 'a', RULESETS_TIMEOUT_MS: '2000' } });
+      assert.equal(result.status, 3);
+      assert.match(result.stderr, /^rulesets: GET \/accounts\/a\/rulesets\/phases\/magic_transit\/entrypoint: could not reach 127\.0\.0\.1:\d+: connection refused \(ECONNREFUSED\) \(gave up after 4 attempts\)\n$/);
+    });
+  });
+});
+
+describe('rulesets create and delete', () => {
+  it('creates a ruleset from a file, recording its id and version, then deploys it by id', async () => {
+    const acc = account();
+    const dir = tempFolder({ 'new.yaml': '# mine\nname: created\nkind: custom\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.proto == "tcp"\n' });
+    const refused = await run(['create', 'new.yaml'], { cwd: dir, account: acc });
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /refusing to create without --yes when not interactive/);
+    const dry = await run(['create', 'new.yaml', '--dry-run'], { cwd: dir, account: acc });
+    assert.equal(dry.stdout, 'dry run: the service accepted a custom ruleset "created" in phase magic_transit with 1 rule; nothing was created\n');
+    const own = async () => (await clientFor(acc).listRulesets()).filter((x) => x.kind !== 'managed');
+    assert.deepEqual(await own(), []);
+    const result = await run(['create', 'new.yaml', '--yes'], { cwd: dir, account: acc });
+    assert.equal(result.status, 0, result.stderr);
+    const [created] = await own();
+    assert.equal(result.stdout, `created created (id ${created.id}) as version 1\n`);
+    const text = readFileSync(join(dir, 'new.yaml'), 'utf8');
+    assert.ok(text.startsWith(`# mine\nid: ${created.id}\nname: created\n`), text);
+    assert.equal(readLocalRuleset('new.yaml', text).version, '1');
+    const twice = await run(['create', 'new.yaml', '--yes'], { cwd: dir, account: acc });
+    assert.equal(twice.status, 1);
+    assert.match(twice.stderr, /so it is deployed already: use `rulesets deploy new\.yaml`/);
+    writeFileSync(join(dir, 'new.yaml'), text.replace('ip.proto == "tcp"', 'ip.proto == "udp"'));
+    const deployed = await run(['deploy', 'new.yaml', '--yes'], { cwd: dir, account: acc });
+    assert.equal(deployed.status, 0, deployed.stderr);
+    assert.match(deployed.stdout, /deployed created as version 2\n$/);
+  });
+
+  it('deletes a version, then the ruleset, only when confirmed', async () => {
+    const acc = account();
+    const c = clientFor(acc);
+    const r = await customRuleset(acc);
+    await c.updateRuleset(r.id, { rules: [BLOCK_UDP] });
+    const refused = await run(['delete', r.id], { account: acc });
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /^rulesets: refusing to delete without --yes when not interactive\n$/);
+    const version = await run(['delete', r.id, '--version', '1', '--yes'], { account: acc });
+    assert.equal(version.stdout, `deleted version 1 of ruleset ${r.id} (edge)\n`);
+    assert.deepEqual(emulator.state.versions(r.id), ['2']);
+    const latest = await run(['delete', r.id, '--version', '2', '--yes'], { account: acc });
+    assert.equal(latest.status, 1);
+    assert.match(latest.stderr, /version 2 is the latest version/);
+    const whole = await run(['delete', r.id, '--yes'], { account: acc });
+    assert.equal(whole.stdout, `deleted ruleset ${r.id} (edge)\n`);
+    assert.equal(emulator.state.latest(r.id), undefined);
+  });
+});
+
+describe('rulesets rule', () => {
+  it('adds, updates, moves and deletes a rule', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const add = await run(['rule', 'add', r.id, '--action', 'block', '--expression', 'ip.proto == "udp"', '--description', 'udp', '--index', '1'], { account: acc });
+    assert.equal(add.status, 0, add.stderr);
+    let latest = emulator.state.latest(r.id)!;
+    const udp = latest.rules[0];
+    assert.equal(add.stdout, `added rule ${udp.id} (udp) to edge at position 1: version 2\n`);
+    assert.deepEqual(
+      latest.rules.map((x) => x.description),
+      ['udp', 'ssh', 'block tcp'],
+    );
+    const update = await run(['rule', 'update', r.id, udp.id, '--enabled', 'false', '--expression', 'ip.proto == "icmp"'], { account: acc });
+    assert.equal(update.status, 0, update.stderr);
+    assert.equal(update.stdout, `updated rule ${udp.id} (udp) of edge: version 3\n`);
+    latest = emulator.state.latest(r.id)!;
+    assert.equal(latest.rules[0].enabled, false);
+    assert.equal(latest.rules[0].expression, 'ip.proto == "icmp"');
+    const move = await run(['rule', 'move', r.id, udp.id, '--after', ''], { account: acc });
+    assert.equal(move.stdout, `moved rule ${udp.id} (udp) of edge to position 3: version 4\n`);
+    const refused = await run(['rule', 'delete', r.id, udp.id], { account: acc });
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /refusing to delete the rule without --yes when not interactive/);
+    const removed = await run(['rule', 'delete', r.id, udp.id, '--yes'], { account: acc });
+    assert.equal(removed.stdout, `deleted rule ${udp.id} (udp) from edge: version 5\n`);
+    assert.deepEqual(
+      emulator.state.latest(r.id)!.rules.map((x) => x.description),
+      ['ssh', 'block tcp'],
+    );
+    const dry = await run(['rule', 'add', r.id, '--action', 'block', '--expression', 'ip.proto == "udp"', '--dry-run'], { account: acc });
+    assert.equal(dry.stdout, 'dry run: the service accepted the rule; nothing was added to edge\n');
+    assert.equal(emulator.state.latest(r.id)!.version, '5');
+  });
+
+  it('checks an expression before any request, with a caret under the mistake', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const requests = emulator.requests.length;
+    const result = await run(['rule', 'add', r.id, '--action', 'block', '--expression', 'tcp.dstport in {22, 443}'], { account: acc });
+    assert.equal(result.status, 1);
+    assert.equal(
+      result.stderr,
+      [
+        '--expression:1:19: error comma-in-set expected whitespace between set items, found `,`; items of a `{…}` set are separated by spaces only',
+        '  tcp.dstport in {22, 443}',
+        `  ${' '.repeat(18)}^`,
+        'rulesets: --expression has errors; nothing was sent',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(emulator.requests.length, requests, 'no request');
+    const update = await run(['rule', 'update', r.id, r.rules[0].id, '--expression', 'ip.src = 1.2.3.4'], { account: acc });
+    assert.equal(update.status, 1);
+    assert.match(update.stderr, /^--expression:1:8: error single-equals /);
+    assert.equal(emulator.requests.length, requests, 'still no request');
+  });
+
+  it('checks the phase\'s fields and the rule\'s shape before the change is sent', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const since = emulator.requests.length;
+    const field = await run(['rule', 'add', r.id, '--action', 'block', '--expression', 'tcp.dstprt == 22'], { account: acc });
+    assert.equal(field.status, 1);
+    assert.match(field.stderr, /^--expression:1:1: error unknown-field unknown field `tcp\.dstprt` in phase `magic_transit`.*\n {2}tcp\.dstprt == 22\n {2}\^{10}\nrulesets: --expression has errors in phase magic_transit; nothing was sent\n$/);
+    const skip = await run(['rule', 'add', r.id, '--action', 'skip', '--expression', 'tcp.dstport == 22'], { account: acc });
+    assert.equal(skip.status, 1);
+    assert.match(skip.stderr, /^rulesets: the rule is not valid: a `skip` rule needs `action_parameters: \{"ruleset": "current"\}`/);
+    assert.deepEqual(writesSince(since), []);
+    const warned = await run(['rule', 'add', r.id, '--action', 'block', '--expression', 'ip.src in $svc.malwre'], { account: acc });
+    assert.equal(warned.status, 0, 'a warning does not stop it');
+    assert.equal(warned.stderr.match(/warning unknown-list/g)?.length, 1, `the warning once: ${warned.stderr}`);
+    assert.match(warned.stderr, /^--expression:1:11: warning unknown-list .*did you mean `\$svc\.malware`\?\n {2}ip\.src in \$svc\.malwre\n {12}\^{11}\n$/);
+    const missing = await run(['rule', 'update', r.id, 'nope', '--description', 'x'], { account: acc });
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, new RegExp(`^rulesets: ruleset ${r.id} \\(edge\\) has no rule nope; its rules are `));
+    const position = await run(['rule', 'move', r.id, r.rules[0].id, '--before', 'a', '--index', '2'], { account: acc });
+    assert.equal(position.status, 2);
+    assert.match(position.stderr, /give one of --before, --after and --index, not --before and --index/);
+  });
+});
+
+describe('rulesets emulator', () => {
+  it('runs until SIGTERM and prints how to point the tools at it', async () => {
+    const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    const url = await new Promise<string>((done, fail) => {
+      child.stdout.on('data', (chunk: string) => {
+        stdout += chunk;
+        const m = /export RULESETS_BASE_URL=(\S+)/.exec(stdout);
+        if (m && stdout.includes('Ctrl+C')) done(m[1]);
+      });
+      child.on('exit', () => fail(new Error(`the emulator stopped: ${stdout}`)));
+    });
+    const listed = await run(['list'], { env: { RULESETS_BASE_URL: url, RULESETS_API_TOKEN: 'emulator-token', RULESETS_ACCOUNT_ID: '0123456789abcdef0123456789abcdef' } });
+    assert.equal(listed.status, 0, listed.stderr);
+    child.kill('SIGTERM');
+    const status = await new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    assert.equal(status, 0);
+    assert.match(stdout, /Emulator stopped \(SIGTERM\)\.\n$/);
+  });
+});
+
+describe('a person at a terminal', () => {
+  // `script` gives the CLI a terminal; our stdin goes to it as typed.
+  const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  const skip = script.error || script.status !== 0 ? '`script` (util-linux) is not installed' : false;
+
+  function runInTerminal(args: readonly string[], cwd: string, acc: string, answer: string): Promise<Run> {
+    const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    // What the terminal shows, without readline's cursor movements.
+    const shown = (text: string) => text.replace(/\x1B\[[0-9;?]*[A-Za-z]/g, '').replace(/\r+\n/g, '\n');
+    return new Promise((done) => {
+      const child = spawn('script', ['-qec', command, '/dev/null'], {
+        cwd,
+        env: { ...cleanEnv(), RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ACCOUNT_ID: acc },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let answered = false;
+      // Never wait forever for a question that does not come.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        // Answer once the question is on the screen.
+        if (!answered && /\[y\/N\] *$/.test(shown(stdout))) {
+          answered = true;
+          child.stdin.write(answer);
+        }
+      });
+      child.on('close', (status) => {
+        clearTimeout(timer);
+        outputs.push(stdout);
+        done({ status, stdout: shown(stdout), stderr: '' });
+      });
+    });
+  }
+
+  it('asks before deploying, and deploys on "y" only', { skip }, async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const { dir, file } = await pulledInto(acc, r.id);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('description: ssh', 'description: changed'));
+    const no = await runInTerminal(['deploy', 'edge.ruleset.yaml'], dir, acc, 'n\r');
+    assert.equal(no.status, 1, no.stdout);
+    assert.match(no.stdout, new RegExp(`Deploy edge\\.ruleset\\.yaml to ruleset ${r.id}\\? \\[y/N\\] n\\n`));
+    assert.match(no.stdout, /rulesets: not confirmed: nothing was changed/);
+    assert.equal(emulator.state.latest(r.id)!.version, '1');
+    const yes = await runInTerminal(['deploy', 'edge.ruleset.yaml'], dir, acc, 'y\r');
+    assert.equal(yes.status, 0, yes.stdout);
+    assert.match(yes.stdout, /deployed edge as version 2\n$/);
+    assert.equal(emulator.state.latest(r.id)!.version, '2');
+  });
+});
+
+describe('credentials', () => {
+  it('never appear in any output, through a series of commands that succeed and fail', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const dir = tempFolder({ 'bad.yaml': 'name: e\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstprt == 1\n' });
+    const token = { RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ACCOUNT_ID: acc };
+    const emailKey = { RULESETS_BASE_URL: emulator.baseUrl, RULESETS_EMAIL: SECRETS.email, RULESETS_API_KEY: SECRETS.key, RULESETS_ACCOUNT_ID: acc };
+    const wrong = { ...emailKey, RULESETS_API_KEY: `${SECRETS.key}x` };
+    await Promise.all(
+      [token, emailKey].flatMap((env) => [
+        run(['list', '-v'], { env }),
+        run(['pull', r.id, '-v'], { env }),
+        run(['show', 'nope', '-v'], { env }),
+        run(['deploy', 'bad.yaml', '--yes', '-v'], { cwd: dir, env }),
+        run(['pull', '--phase', 'magic_transit', '--verbose'], { env }),
+        run(['rule', 'add', r.id, '--action', 'block', '--expression', 'ip.proto == "udp"', '-v'], { env }),
+      ]),
+    );
+    const refused = await run(['list', '-v'], { env: wrong });
+    assert.equal(refused.status, 2);
+    await run(['list', `--token=${SECRETS.token}`], { env: token });
+    emulator.faults.push({ method: 'GET', path: new RegExp(`^/accounts/${acc}/rulesets$`), respond: { status: 400, body: { result: null, success: false, errors: [{ message: `echoed ${SECRETS.token} ${SECRETS.key} ${encodeURIComponent(SECRETS.email)}` }], messages: [] } } });
+    const echoed = await run(['list', '-v'], { env: { ...token, RULESETS_EMAIL: SECRETS.email, RULESETS_API_KEY: SECRETS.key } });
+    assert.equal(echoed.status, 1);
+    assert.match(echoed.stderr, /echoed \[redacted\] \[redacted\] \[redacted\]/);
+    assert.ok(outputs.join('').includes('→ GET'), 'the verbose log was written');
+    const forms = Object.values(SECRETS).flatMap((s) => [s, encodeURIComponent(s), 'S3cret']);
+    for (const text of outputs) {
+      for (const form of forms) assert.ok(!text.includes(form), `a credential appears in: ${text}`);
+    }
+  });
+});
