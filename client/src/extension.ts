@@ -1,7 +1,7 @@
 /**
  * The VS Code extension: starts the bundled rulesets language server over IPC for JSON and
- * YAML documents and adds what only VS Code has (a language status item, a log channel).
- * Everything about rulesets lives in the server; this file only wires.
+ * YAML documents and adds what only VS Code has (a language status item, a log channel), and
+ * the API commands (api/). Everything about rulesets lives in the server; this file only wires.
  */
 import * as vscode from 'vscode';
 import {
@@ -12,6 +12,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../../server/src/protocol';
+import { registerApiCommands, type ApiTestHooks } from './api/commands';
 import { DOCUMENT_SELECTOR } from './documents';
 import { codeOf, codesReportedElsewhere, symbolsProvidedElsewhere, type OtherSupport } from './overlap';
 import { describeStatus, type ProblemCounts } from './status-text';
@@ -20,9 +21,10 @@ const SOURCE = 'rulesets';
 
 let client: LanguageClient | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+export async function activate(context: vscode.ExtensionContext): Promise<ApiTestHooks> {
   const log = vscode.window.createOutputChannel('Rulesets', { log: true });
   context.subscriptions.push(log);
+  const api = registerApiCommands(context, log);
 
   client = createClient(context, log);
   const status = new RulesetStatusItem(() => client);
@@ -43,6 +45,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       status.refresh();
     },
   );
+  return api;
 }
 
 export async function deactivate(): Promise<void> {

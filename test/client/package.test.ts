@@ -5,7 +5,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { LANGUAGES } from '../../client/src/documents';
@@ -19,7 +19,16 @@ const settings = manifest.contributes.configuration.properties as Record<string,
 describe('extension manifest', () => {
   it('offers every setting the server reads, and the trace setting', () => {
     const read = Object.keys(DEFAULT_SETTINGS).concat('defaultPhase').map((key) => `rulesets.${key}`);
-    assert.deepEqual(Object.keys(settings).sort(), [...new Set([...read, 'rulesets.trace.server'])].sort());
+    const server = Object.keys(settings).filter((key) => !key.startsWith('rulesets.api.'));
+    assert.deepEqual(server.sort(), [...new Set([...read, 'rulesets.trace.server'])].sort());
+  });
+
+  it('offers the API target as settings, never a credential; the base URL from the user alone', () => {
+    const api = Object.keys(settings).filter((key) => key.startsWith('rulesets.api.'));
+    assert.deepEqual(api.sort(), ['rulesets.api.accountId', 'rulesets.api.baseUrl', 'rulesets.api.zoneId']);
+    for (const key of api) assert.doesNotMatch(key, /token|key$|email|secret|password/i, key);
+    // A workspace's settings could otherwise send the stored token to a server of its choosing.
+    assert.equal((settings['rulesets.api.baseUrl'] as { scope?: string }).scope, 'application');
   });
 
   it('lists the phases the checker knows for rulesets.defaultPhase', () => {
@@ -34,7 +43,8 @@ describe('extension manifest', () => {
   });
 
   it('contributes exactly the commands the extension registers', () => {
-    const source = readFileSync(join(ROOT, 'client', 'src', 'extension.ts'), 'utf8');
+    const sources = readdirSync(join(ROOT, 'client', 'src'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    const source = sources.map((file) => readFileSync(join(ROOT, 'client', 'src', file), 'utf8')).join('\n');
     const registered = [...source.matchAll(/registerCommand\('([^']+)'/g)].map((m) => m[1]).sort();
     const contributed = (manifest.contributes.commands as { command: string }[]).map((c) => c.command).sort();
     assert.deepEqual(contributed, registered);

@@ -7,14 +7,20 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { EMULATOR_ACCOUNT_ID, startEmulator, type Emulator } from '../../server/src/api/emulator';
 import { startWorkbench, type Workbench } from '../e2e/workbench';
 import { buildSuite, ROOT, scratchWorkspace } from './suite-setup';
 
 let workbench: Workbench | undefined;
 let workspace = '';
+let emulator: Emulator | undefined;
+
+/** A token easy to spot, so that the suite can tell it never reached a log line. */
+const TOKEN = 'suite-S3cret-token-7c1d';
 
 after(async () => {
   await workbench?.close();
+  await emulator?.close();
   if (workspace) rmSync(workspace, { recursive: true, force: true });
 });
 
@@ -23,16 +29,35 @@ test('the extension-host suite passes in VS Code (code-server)', async () => {
   const result = join(ROOT, '.cache', 'vscode-suite', 'result-code-server.json');
   rmSync(result, { force: true });
   workspace = scratchWorkspace();
+  // The API commands' tests (suite/api.spec.ts) deploy to it; the service publishes one managed ruleset.
+  emulator = await startEmulator({ credentials: { token: TOKEN } });
+  const managed = emulator.state.addManagedRuleset({
+    name: 'Managed web rules',
+    phase: 'http_request_firewall_managed',
+    rules: [
+      { action: 'block', expression: 'http.request.uri.path contains "/wp-login.php"', categories: ['wordpress'] },
+      { action: 'block', expression: 'http.request.uri.path contains "/xmlrpc.php"', categories: ['php'] },
+    ],
+  });
   workbench = await startWorkbench({
     workspace,
     name: 'extension-host-suite',
     development: { extensionPath: ROOT, testsPath },
-    env: { RULESETS_SUITE_RESULT: result },
+    env: {
+      RULESETS_SUITE_RESULT: result,
+      RULESETS_SUITE_API_URL: emulator.baseUrl,
+      RULESETS_SUITE_API_TOKEN: TOKEN,
+      RULESETS_SUITE_ACCOUNT: EMULATOR_ACCOUNT_ID,
+      RULESETS_SUITE_MANAGED_ID: managed.id,
+    },
   });
   const deadline = Date.now() + 180_000;
   while (!existsSync(result) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
   assert.ok(existsSync(result), `the suite did not finish within 3 minutes; see ${workbench.artifacts}`);
   const { failures, passes } = JSON.parse(readFileSync(result, 'utf8')) as { failures: { title: string; error: string }[]; passes: string[] };
   assert.deepEqual(failures, []);
-  assert.equal(passes.length, 5, `passed: ${passes.join('; ')}`);
+  assert.equal(passes.length, 15, `passed: ${passes.join('; ')}`);
+  // What the suite deployed is on the service: the entry point it deployed, edited and changed rule by rule.
+  const deployed = emulator.state.all().find((r) => r.kind === 'root' && r.phase === 'magic_transit');
+  assert.ok(deployed && Number(deployed.version) > 3, JSON.stringify(deployed));
 });
