@@ -35,7 +35,8 @@ function tempFolder(files: Record<string, string> = {}): string {
 }
 
 function exampleFiles(): string[] {
-  return readdirSync(EXAMPLES).filter((n) => /\.(json|ya?ml)$/.test(n)).sort();
+  // Test files (`*.ruleset.test.yaml`, for `rulesets test`) are not rulesets.
+  return readdirSync(EXAMPLES).filter((n) => /\.(json|ya?ml)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n)).sort();
 }
 
 interface TextDiagnostic {

@@ -6,6 +6,7 @@ import { checkFiles, collectFiles, UsageError } from './check';
 import { ENV, refuseCredentialFlags } from './config';
 import { processIo, type Io } from './io';
 import { jsonReport, sarifReport, textReport, type ReportFormat } from './report';
+import { test } from './test-command';
 import { version } from '../version';
 
 const CHECK_USAGE = `Usage: rulesets check <files or folders...> [--format text|json|sarif] [--phase NAME]
@@ -33,6 +34,7 @@ const USAGE = `Usage: rulesets check <files or folders...> [--format text|json|s
        rulesets rule add|update|move|delete <ruleset-id> …
        rulesets tags <ruleset-id> <version> <tag>
        rulesets emulator [--port N] [--data FILE]
+       rulesets test FILE --packet JSON [--lists FILE] | rulesets test <test files or folders...>
 
   check      check ruleset files and their expressions (no account needed)
   pull       write a ruleset (or a phase's entry point) as a file, or to stdout
@@ -45,8 +47,9 @@ const USAGE = `Usage: rulesets check <files or folders...> [--format text|json|s
   rule       add, change, move or delete one rule in place
   tags       the rules of a managed ruleset's version that carry a tag
   emulator   run a local emulator of the Rulesets API
+  test       what a ruleset does with a packet; run *.ruleset.test.yaml files (no account needed)
 
-Every command but check and emulator talks to the API:
+Every command but check, test and emulator talks to the API:
   ${ENV.baseUrl} (or --base-url URL)   the API, ending in /client/v4
   ${ENV.token}                      an API token, or
   ${ENV.email} and ${ENV.key}     an email and API key (environment only)
@@ -105,6 +108,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     switch (command) {
       case 'check':
         return check(rest, io);
+      case 'test':
+        return test(rest, io);
       case 'emulator':
         return await runEmulatorCommand(rest, { out: io.out, err: io.err });
       case '--version':

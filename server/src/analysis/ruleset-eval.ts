@@ -1,0 +1,166 @@
+/**
+ * What a ruleset does with a packet (LANGUAGE.md §8):
+ * - rules are evaluated in order; a rule with `enabled: false` is skipped;
+ * - the first matching `block` rule decides: the verdict is `block`;
+ * - a matching `skip` rule with `action_parameters.ruleset: "current"` exempts the packet
+ *   from the rest of the ruleset: the verdict is `pass`, decided by the skip rule;
+ * - a matching `execute` rule, `skip` with other parameters, or any other action does not
+ *   decide here (the ruleset it runs is not at hand): the trace says it matched, and
+ *   evaluation goes on with the next rule;
+ * - when no rule decides, the verdict is `pass` with no deciding rule.
+ * A rule whose result depends on a field or list the packet does not give stops the
+ * evaluation with a RuleEvaluationError naming the rule and the values.
+ */
+import { property, type HostNode } from '../documents/host';
+import { mapRange } from '../documents/offset-map';
+import { checkSite, type RulesetCheckOptions, type RulesetModel } from '../documents/ruleset';
+import type { Expression } from '../language/ast';
+import { describeMissing, EvaluationError, evaluatePartial } from './evaluate';
+import type { Lists, Packet } from './packet';
+
+export interface RuleInfo {
+  /** Position in `rules`, from 0. */
+  readonly index: number;
+  /** Position as people count it, from 1: what messages and test files say. */
+  readonly number: number;
+  readonly action: string;
+  readonly description?: string;
+  readonly id?: string;
+  readonly ref?: string;
+  /** Offsets of the rule in the file. */
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface TraceEntry {
+  readonly rule: RuleInfo;
+  /** `disabled`: skipped unevaluated; `match` / `no-match`: its expression's value. */
+  readonly outcome: 'disabled' | 'match' | 'no-match';
+  /** For a match: what it did. `continue` for an action that does not decide here. */
+  readonly effect?: 'block' | 'skip-rest' | 'continue';
+}
+
+export interface RulesetVerdict {
+  readonly verdict: 'block' | 'pass';
+  /** The rule that decided; none when no rule did (`pass`). */
+  readonly rule?: RuleInfo;
+  /** Every rule looked at, in order, up to the deciding one. */
+  readonly trace: readonly TraceEntry[];
+}
+
+/** The ruleset cannot be evaluated; `start`/`end` are offsets of the cause in the file. */
+export class RulesetError extends Error {
+  constructor(
+    message: string,
+    readonly start: number,
+    readonly end: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A rule's result depended on missing values, or could not be computed. */
+export class RuleEvaluationError extends EvaluationError {
+  constructor(
+    readonly rule: RuleInfo,
+    readonly reason: string,
+    readonly missing: readonly string[] = [],
+  ) {
+    super(`rule ${describeRule(rule)}: ${reason}`);
+  }
+}
+
+interface PreparedRule {
+  readonly info: RuleInfo;
+  readonly enabled: boolean;
+  readonly skipsRest: boolean;
+  readonly ast?: Expression;
+}
+
+export interface PreparedRuleset {
+  readonly model: RulesetModel;
+  readonly rules: readonly PreparedRule[];
+}
+
+/**
+ * Reads the rules and checks the expressions of the enabled ones. Throws RulesetError on
+ * the first thing that stops evaluation: a JSON/YAML syntax error, a rule that is not an
+ * object or has no string `action`/`expression`, an expression with errors.
+ */
+export function prepareRuleset(model: RulesetModel, options: RulesetCheckOptions = {}): PreparedRuleset {
+  const syntax = model.syntaxProblems[0];
+  if (syntax) throw new RulesetError(syntax.message, syntax.start, syntax.end);
+  const rulesNode = property(model.root, 'rules')?.value;
+  if (rulesNode?.kind !== 'array') {
+    const at = model.root ?? { start: 0, end: 0 };
+    throw new RulesetError('the file has no `rules` array', at.start, Math.min(at.start + 1, at.end));
+  }
+  const rules = model.rules.map((node, index) => prepareRule(model, node, index, options));
+  return { model, rules };
+}
+
+function prepareRule(model: RulesetModel, node: HostNode, index: number, options: RulesetCheckOptions): PreparedRule {
+  if (node.kind !== 'object') throw new RulesetError(`rule ${index + 1} is not an object`, node.start, node.end);
+  const text = (key: string): string | undefined => {
+    const value = property(node, key)?.value;
+    return value?.kind === 'string' ? String(value.value) : undefined;
+  };
+  const action = text('action');
+  if (action === undefined) throw new RulesetError(`rule ${index + 1} has no \`action\``, node.start, node.start + 1);
+  const info: RuleInfo = { index, number: index + 1, action, description: text('description'), id: text('id'), ref: text('ref'), start: node.start, end: node.end };
+  const enabledNode = property(node, 'enabled')?.value;
+  const enabled = !(enabledNode?.kind === 'boolean' && enabledNode.value === false);
+  const ruleset = property(property(node, 'action_parameters')?.value, 'ruleset')?.value;
+  const skipsRest = action === 'skip' && ruleset?.kind === 'string' && ruleset.value === 'current';
+  if (!enabled) return { info, enabled, skipsRest };
+  const site = model.expressions.find((s) => s.ruleIndex === index);
+  if (!site) throw new RulesetError(`rule ${index + 1} has no \`expression\` string`, node.start, node.start + 1);
+  const checked = checkSite(site, model, options);
+  const error = checked.problems.find((p) => p.severity === 'error');
+  if (!checked.ast || error) {
+    const at = error ? mapRange(site.decoded(), error.span.start, error.span.end) : site.node;
+    throw new RulesetError(`rule ${index + 1}'s expression has errors (${error?.message ?? 'it does not parse'}); \`rulesets check\` lists them`, at.start, at.end);
+  }
+  return { info, enabled, skipsRest, ast: checked.ast };
+}
+
+/** The verdict of the ruleset on the packet. Throws RulesetError or RuleEvaluationError. */
+export function evaluateRuleset(ruleset: RulesetModel | PreparedRuleset, packet: Packet, lists: Lists = new Map()): RulesetVerdict {
+  const prepared = 'model' in ruleset ? ruleset : prepareRuleset(ruleset);
+  const trace: TraceEntry[] = [];
+  for (const rule of prepared.rules) {
+    if (!rule.enabled || !rule.ast) {
+      trace.push({ rule: rule.info, outcome: 'disabled' });
+      continue;
+    }
+    let result;
+    try {
+      result = evaluatePartial(rule.ast, packet, lists);
+    } catch (error) {
+      if (error instanceof EvaluationError) throw new RuleEvaluationError(rule.info, error.message);
+      throw error;
+    }
+    if (result.value === undefined) {
+      throw new RuleEvaluationError(rule.info, `${describeMissing(result.missing)}, which this rule needs`, result.missing);
+    }
+    if (!result.value) {
+      trace.push({ rule: rule.info, outcome: 'no-match' });
+      continue;
+    }
+    if (rule.info.action === 'block') {
+      trace.push({ rule: rule.info, outcome: 'match', effect: 'block' });
+      return { verdict: 'block', rule: rule.info, trace };
+    }
+    if (rule.skipsRest) {
+      trace.push({ rule: rule.info, outcome: 'match', effect: 'skip-rest' });
+      return { verdict: 'pass', rule: rule.info, trace };
+    }
+    trace.push({ rule: rule.info, outcome: 'match', effect: 'continue' });
+  }
+  return { verdict: 'pass', trace };
+}
+
+/** `2 (Block every other TCP destination port)`, or `2` for a rule with no description. */
+export function describeRule(rule: RuleInfo): string {
+  return rule.description ? `${rule.number} (${rule.description})` : `${rule.number}`;
+}

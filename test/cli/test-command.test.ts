@@ -1,0 +1,262 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(args: readonly string[], cwd = ROOT): Run {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+const temps: string[] = [];
+
+function tempFolder(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rulesets-test-'));
+  temps.push(dir);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+before(() => {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(build.status, 0, `build failed: ${build.stderr}`);
+});
+
+after(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+const RULESET = `name: t
+kind: root
+phase: magic_transit
+rules:
+  - action: skip
+    action_parameters:
+      ruleset: current
+    expression: tcp.dstport in {22}
+    description: Let SSH through
+  - action: block
+    expression: ip.proto == "tcp"
+    description: Block TCP
+  - action: block
+    expression: ip.src in $bad
+    description: Bad sources
+`;
+
+/** A stack trace has lines like `    at fn (file:1:2)`. */
+function assertNoStack(text: string): void {
+  assert.doesNotMatch(text, /^\s+at .+:\d+:\d+\)?$/m);
+  assert.doesNotMatch(text, /internal error/);
+}
+
+describe('rulesets test FILE --packet JSON', () => {
+  it('prints the verdict and the deciding rule with its place', () => {
+    const result = run(['test', 'examples/allow-ssh-only.ruleset.yaml', '--packet', '{"ip.src": "192.0.2.7", "ip.proto": "tcp", "tcp.dstport": 443}']);
+    assert.equal(result.stderr, '');
+    assert.equal(result.status, 0);
+    assert.equal(result.stdout, 'block by rule 2 (Block every other TCP destination port) at examples/allow-ssh-only.ruleset.yaml:16:5\n');
+  });
+
+  it('a skip rule passes the packet', () => {
+    const result = run(['test', 'examples/allow-ssh-only.ruleset.json', '--packet', '{"ip.proto": "tcp", "tcp.dstport": 22}']);
+    assert.equal(result.status, 0);
+    assert.match(result.stdout, /^pass by rule 1 \(Let SSH through\) at examples\/allow-ssh-only\.ruleset\.json:\d+:\d+ \(a skip rule: the rest of the ruleset is skipped\)\n$/);
+  });
+
+  it('no match passes; --trace shows each rule', () => {
+    const result = run(['test', 'examples/allow-ssh-only.ruleset.yaml', '--packet', '{"ip.proto": "udp"}', '--trace']);
+    assert.equal(result.status, 0);
+    assert.equal(result.stdout, '  rule 1 (Let SSH through) [skip]: no match\n  rule 2 (Block every other TCP destination port) [block]: no match\npass: no rule matched\n');
+  });
+
+  it('reads lists from --lists FILE', () => {
+    const dir = tempFolder({ 'a.ruleset.yaml': RULESET, 'lists.json': '{"$bad": ["10.0.0.0/8"]}' });
+    const packet = '{"ip.src": "10.1.2.3", "ip.proto": "udp"}';
+    const result = run(['test', 'a.ruleset.yaml', '--packet', packet, '--lists', 'lists.json'], dir);
+    assert.equal(result.stdout, 'block by rule 3 (Bad sources) at a.ruleset.yaml:13:5\n');
+  });
+
+  it('reads the packet from @FILE (JSON or YAML)', () => {
+    const dir = tempFolder({ 'a.ruleset.yaml': RULESET, 'p.yaml': 'ip.proto: tcp\ntcp.dstport: 22\n', 'bad.yaml': 'a: [\n' });
+    assert.equal(run(['test', 'a.ruleset.yaml', '--packet', '@p.yaml'], dir).stdout, 'pass by rule 1 (Let SSH through) at a.ruleset.yaml:5:5 (a skip rule: the rest of the ruleset is skipped)\n');
+    const bad = run(['test', 'a.ruleset.yaml', '--packet', '@bad.yaml'], dir);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /^rulesets: bad\.yaml:\d+:\d+: /);
+  });
+
+  const bad: readonly [string, string[], RegExp][] = [
+    ['a packet that is not JSON', ['--packet', '{ip.src'], /^rulesets: --packet: not JSON/],
+    ['an unknown field', ['--packet', '{"tcp.dstprt": 22}'], /^rulesets: --packet: unknown field `tcp\.dstprt` in the packet; did you mean `tcp\.dstport`/],
+    ['a value out of range', ['--packet', '{"tcp.dstport": 99999}'], /outside the values of `tcp\.dstport`/],
+    ['a packet lacking a value the verdict needs', ['--packet', '{"ip.src": "192.0.2.7"}'], /^rulesets: examples\/allow-ssh-only\.ruleset\.yaml:8:5: rule 1 \(Let SSH through\): the packet has no value for `tcp\.dstport`/],
+    ['a missing lists file', ['--packet', '{}', '--lists', 'nope.json'], /nope\.json: no such file/],
+  ];
+  for (const [what, args, message] of bad) {
+    it(`exits 2 on ${what}, in one line and without a stack trace`, () => {
+      const result = run(['test', 'examples/allow-ssh-only.ruleset.yaml', ...args]);
+      assert.equal(result.status, 2);
+      assert.equal(result.stdout, '');
+      assert.match(result.stderr, message);
+      assert.equal(result.stderr.split('\n').length, 2, result.stderr);
+      assertNoStack(result.stderr);
+    });
+  }
+
+  it('exits 2 on a ruleset with an expression error, at the error', () => {
+    const dir = tempFolder({ 'b.ruleset.yaml': 'name: b\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstport in {22, 23}\n' });
+    const result = run(['test', 'b.ruleset.yaml', '--packet', '{}'], dir);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /^rulesets: b\.ruleset\.yaml:6:35: rule 1's expression has errors/);
+    assertNoStack(result.stderr);
+  });
+});
+
+describe('rulesets test <test files>', () => {
+  it('runs the examples, found beside the rulesets and in folders', () => {
+    for (const args of [['examples/'], ['examples/allow-ssh-only.ruleset.yaml', 'examples/block-country.ruleset.yaml'], ['examples/allow-ssh-only.ruleset.test.yaml', 'examples/block-country.ruleset.test.yaml']]) {
+      const result = run(['test', ...args]);
+      assert.equal(result.stderr, '');
+      assert.equal(result.status, 0, result.stdout);
+      assert.match(result.stdout, /^ok {4}examples\/allow-ssh-only\.ruleset\.test\.yaml:4:3 SSH gets through: pass by rule 1 \(Let SSH through\)/);
+      assert.match(result.stdout, /\n7 cases in 2 files: 7 passed, 0 failed\n$/);
+    }
+  });
+
+  it('a failing case exits 1 and says what was expected and what happened', () => {
+    const dir = tempFolder({
+      'a.ruleset.yaml': RULESET,
+      'a.ruleset.test.yaml': `- name: ssh
+  packet: {ip.proto: tcp, tcp.dstport: 22}
+  expect: pass
+  rule: Let SSH through
+- name: wrong on purpose
+  packet: {ip.proto: tcp, tcp.dstport: 80}
+  expect: pass
+- name: wrong rule
+  packet: {ip.proto: tcp, tcp.dstport: 80}
+  expect: block
+  rule: 3
+`,
+    });
+    const result = run(['test', 'a.ruleset.yaml'], dir);
+    assert.equal(result.status, 1, result.stdout);
+    assert.equal(
+      result.stdout,
+      [
+        'ok    a.ruleset.test.yaml:1:3 ssh: pass by rule 1 (Let SSH through) at a.ruleset.yaml:5:5 (a skip rule: the rest of the ruleset is skipped)',
+        'FAIL  a.ruleset.test.yaml:5:3 wrong on purpose: expected pass, got block by rule 2 (Block TCP) at a.ruleset.yaml:10:5',
+        '  rule 1 (Let SSH through) [skip]: no match',
+        '  rule 2 (Block TCP) [block]: match',
+        'FAIL  a.ruleset.test.yaml:8:3 wrong rule: expected block by rule 3 (Bad sources), got block by rule 2 (Block TCP) at a.ruleset.yaml:10:5',
+        '  rule 1 (Let SSH through) [skip]: no match',
+        '  rule 2 (Block TCP) [block]: match',
+        '3 cases in 1 file: 1 passed, 2 failed',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('bad input exits 2 with the place of the bad case, and runs the other cases', () => {
+    const dir = tempFolder({
+      'a.ruleset.yaml': RULESET,
+      'a.ruleset.test.yaml': `- packet: {ip.proto: tcp, tcp.dstport: 22}
+  expect: pass
+- packet: {ip.proto: tcp, tcp.dstport: 99999}
+  expect: block
+- packet: {ip.proto: tcp}
+  expect: block
+- packet: {ip.proto: tcp, tcp.dstport: 22}
+  expect: drop
+- packet: {ip.proto: tcp, tcp.dstport: 22}
+  expect: pass
+  rule: 9
+- packet: {ip.proto: tcp, tcp.dstport: 22}
+  expect: pass
+  rules: 1
+`,
+    });
+    const result = run(['test', 'a.ruleset.test.yaml'], dir);
+    assert.equal(result.status, 2, result.stdout);
+    assertNoStack(result.stdout + result.stderr);
+    const lines = result.stdout.split('\n');
+    assert.match(lines[0], /^ok {4}a\.ruleset\.test\.yaml:1:3: pass by rule 1/);
+    assert.equal(lines[1], 'ERROR a.ruleset.test.yaml:3:40: packet: 99999 is outside the values of `tcp.dstport` (0–65535)');
+    assert.equal(lines[2], 'ERROR a.ruleset.test.yaml:5:11: rule 1 (Let SSH through): the packet has no value for `tcp.dstport`, which this rule needs');
+    assert.equal(lines[3], 'ERROR a.ruleset.test.yaml:8:11: expected `expect: block` or `expect: pass`');
+    assert.equal(lines[4], 'ERROR a.ruleset.test.yaml:11:9: no rule 9: the ruleset has 3 rules, numbered from 1');
+    assert.equal(lines[5], 'ERROR a.ruleset.test.yaml:14:3: unknown key `rules`; a case has `name`, `packet`, `expect`, `rule`');
+    assert.equal(lines[6], '6 cases in 1 file: 1 passed, 0 failed, 5 with bad input');
+  });
+
+  it('the object form names the ruleset and holds lists', () => {
+    const dir = tempFolder({
+      'rules/main.yaml': RULESET,
+      'main.test.yaml': `ruleset: rules/main.yaml
+lists:
+  bad: [10.0.0.0/8]
+cases:
+  - packet: {ip.src: 10.9.9.9, ip.proto: udp}
+    expect: block
+    rule: Bad sources
+  - packet: {ip.src: 11.9.9.9, ip.proto: udp}
+    expect: pass
+`,
+    });
+    const result = run(['test', '.'], dir);
+    assert.equal(result.status, 0, result.stdout);
+    assert.match(result.stdout, /2 cases in 1 file: 2 passed, 0 failed\n$/);
+  });
+
+  it('a test file that is not a list of cases, or has no ruleset, is bad input', () => {
+    const dir = tempFolder({ 'a.ruleset.test.yaml': 'packet: {}\n', 'lone.ruleset.test.yaml': '- packet: {}\n  expect: pass\n', 'c.ruleset.test.yaml': '- [\n' });
+    for (const [file, message] of [
+      ['a.ruleset.test.yaml', /^ERROR a\.ruleset\.test\.yaml:1:1: expected a list of cases/],
+      ['lone.ruleset.test.yaml', /^ERROR lone\.ruleset\.test\.yaml:1:1: no ruleset beside this test file: expected lone\.ruleset\.yaml/],
+      ['c.ruleset.test.yaml', /^ERROR c\.ruleset\.test\.yaml:\d+:\d+: /],
+    ] as const) {
+      const result = run(['test', file], dir);
+      assert.equal(result.status, 2, result.stdout);
+      assert.match(result.stdout, message);
+      assertNoStack(result.stdout + result.stderr);
+    }
+  });
+
+  it('usage problems exit 2 in one line', () => {
+    const dir = tempFolder({ 'x.ruleset.yaml': RULESET, 'empty/readme.txt': '' });
+    for (const [args, message] of [
+      [[], /^rulesets: nothing to test/],
+      [['x.ruleset.yaml'], /^rulesets: x\.ruleset\.yaml: no test file beside it: expected x\.ruleset\.test\.yaml/],
+      [['empty'], /^rulesets: empty: no test files/],
+      [['missing.yaml'], /^rulesets: missing\.yaml: no such file or folder/],
+      [['x.ruleset.yaml', 'y', '--packet', '{}'], /^rulesets: --packet tests one ruleset/],
+      [['--bogus'], /^rulesets: /],
+    ] as const) {
+      const result = run(['test', ...args], dir);
+      assert.equal(result.status, 2, `${args.join(' ')}: ${result.stdout}`);
+      assert.match(result.stderr, message);
+      assert.equal(result.stderr.split('\n').length, 2, result.stderr);
+    }
+  });
+
+  it('--help shows the usage', () => {
+    const result = run(['test', '--help']);
+    assert.equal(result.status, 0);
+    assert.match(result.stdout, /^Usage: rulesets test FILE --packet JSON/);
+    assert.match(run(['--help']).stdout, /rulesets test FILE --packet JSON/);
+  });
+});
