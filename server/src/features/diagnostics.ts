@@ -13,7 +13,7 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
 };
 
 /** Codes whose span is code that does nothing: editors fade it. */
-const UNNECESSARY = new Set(['duplicate-rule']);
+const UNNECESSARY = new Set(['duplicate-rule', 'shadowed-rule', 'redundant-set-member']);
 
 export function toDiagnostic(model: DocumentModel, problem: DocumentProblem): Diagnostic {
   const diagnostic: Diagnostic = {

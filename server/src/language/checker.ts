@@ -1,3 +1,4 @@
+import { analyzeExpression } from '../analysis/analyses';
 import type { Comparison, ComparisonOperator, Expression, FieldType, FunctionCall, Literal, Span, Value } from './ast';
 import { walkExpression } from './ast';
 import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
@@ -31,6 +32,8 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
   const parsed = parseExpression(text, { fieldType: (name) => FIELDS.get(name)?.type });
   const problems = [...parsed.problems];
   if (parsed.ast) new Checker(text, options, problems).check(parsed.ast);
+  // The static analyses reason about what the expression means: only when it surely means it.
+  if (parsed.ast && !problems.some((p) => p.severity === 'error')) problems.push(...analyzeExpression(parsed.ast, text));
   problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   return parsed.ast ? { ast: parsed.ast, problems } : { problems };
 }

@@ -24,6 +24,8 @@ export interface Problem {
   readonly span: Span;
   /** Edits that make this problem go away, best first. */
   readonly fixes?: readonly Fix[];
+  /** Other places in the expression that explain the problem (the set member that covers this one). */
+  readonly related?: readonly { readonly span: Span; readonly message: string }[];
 }
 
 export function problem(code: string, severity: Severity, span: Span, message: string, fixes?: readonly Fix[]): Problem {

@@ -1,0 +1,637 @@
+/**
+ * Static analyses of expressions and rulesets: what the service accepts but is almost surely a
+ * mistake. Every finding is certain (no false positives): when the reasoning below cannot be
+ * sure, it says nothing.
+ *
+ * The model: every packet gives each field one value within the field's catalogue range (ports
+ * 0–65535, TTL 0–255, IPv4 or IPv6 addresses, any byte string), and a comparison whose truth
+ * this module cannot compute exactly (a list, a pattern, `&`, a Boolean field, a function) is
+ * an opaque proposition: the same text is true for the same packet, and that is all.
+ *
+ * - `always-false` / `always-true`: a comparison, or a run of `and` / `or` operands on one
+ *   field, that no value (every value) satisfies; the whole expression too when it collapses.
+ * - `redundant-set-member`: a `{…}` member already covered by the other members.
+ * - `shadowed-rule` (ruleset level, see findShadowedRules): a rule every packet of which an
+ *   earlier enabled `block` or `skip` rule decides first.
+ */
+import type { Comparison, Expression, Literal, LogicalExpression, SetLiteral, Span } from '../language/ast';
+import { walkExpression } from '../language/ast';
+import { FIELDS } from '../language/catalogue/fields';
+import { printExpression } from '../language/format';
+import { problem, type Problem } from '../language/problem';
+import {
+  complement,
+  intersect,
+  intervals,
+  isEmpty,
+  isSubset,
+  isUniverse,
+  strings,
+  union,
+  universeSet,
+  type Interval,
+  type Universe,
+  type ValueSet,
+} from './value-sets';
+
+// ---------------------------------------------------------------- atoms
+
+const IPV6_OFFSET = 1n << 32n;
+const IP_UNIVERSE: Universe = { kind: 'intervals', items: [[0n, IPV6_OFFSET - 1n], [IPV6_OFFSET, IPV6_OFFSET + (1n << 128n) - 1n]] };
+const BOOLEAN_UNIVERSE: Universe = { kind: 'intervals', items: [[0n, 1n]] };
+const STRING_UNIVERSE: Universe = { kind: 'strings' };
+const TRUE_SET = intervals([[1n, 1n]]);
+
+/** What the truth of a comparison depends on: one field's value, or the comparison itself. */
+export interface Atom {
+  /** `f:<field>` for a field whose values are modelled, `a:<canonical text>` for an opaque test. */
+  readonly key: string;
+  /** The values of the key for which the comparison is true. */
+  readonly set: ValueSet;
+}
+
+/** The values a key ranges over; the same for every expression. */
+export function universeOf(key: string): Universe {
+  if (key.startsWith('a:')) return BOOLEAN_UNIVERSE;
+  const field = FIELDS.get(key.slice(2));
+  if (field?.type === 'Integer' && field.range) return { kind: 'intervals', items: [field.range] };
+  if (field?.type === 'Ip') return IP_UNIVERSE;
+  return STRING_UNIVERSE;
+}
+
+function ipInterval(literal: Literal): Interval | undefined {
+  const offset = (family: 4 | 6) => (family === 4 ? 0n : IPV6_OFFSET);
+  if (literal.kind === 'ip') return [literal.value + offset(literal.family), literal.value + offset(literal.family)];
+  if (literal.kind === 'ip-range') return [literal.first + offset(literal.family), literal.last + offset(literal.family)];
+  return undefined;
+}
+
+function integerInterval(literal: Literal): Interval | undefined {
+  if (literal.kind === 'integer') return [literal.value, literal.value];
+  if (literal.kind === 'integer-range') return [literal.from, literal.to];
+  return undefined;
+}
+
+function byteString(literal: Literal): string | undefined {
+  if (literal.kind === 'string') return literal.value;
+  if (literal.kind === 'bytes') return String.fromCharCode(...literal.bytes);
+  return undefined;
+}
+
+/** The value one set member stands for, read without a field: for duplicate members. */
+function memberSet(literal: Literal): ValueSet | undefined {
+  const integer = integerInterval(literal);
+  if (integer) return intervals([integer]);
+  const ip = ipInterval(literal);
+  if (ip) return intervals([ip]);
+  const bytes = byteString(literal);
+  return bytes === undefined ? undefined : strings([bytes]);
+}
+
+function memberFamily(literal: Literal): string | undefined {
+  if (literal.kind === 'integer' || literal.kind === 'integer-range') return 'integer';
+  if (literal.kind === 'ip' || literal.kind === 'ip-range') return 'ip';
+  if (literal.kind === 'string' || literal.kind === 'bytes') return 'bytes';
+  return undefined;
+}
+
+/** The set of values of a modelled field for which `comparison` holds, or undefined. */
+function fieldAtom(comparison: Comparison): Atom | undefined {
+  const { lhs, operator, rhs } = comparison;
+  if (lhs.kind !== 'field' || !operator || !rhs) return undefined;
+  const field = FIELDS.get(lhs.name);
+  if (!field) return undefined;
+  const key = `f:${field.name}`;
+  const universe = universeOf(key);
+  let read: ((literal: Literal) => ValueSet | undefined) | undefined;
+  let outside = false;
+  if (field.type === 'Integer' && field.range) {
+    const [min, max] = field.range;
+    read = (literal) => {
+      const interval = integerInterval(literal);
+      if (!interval) return undefined;
+      if (interval[0] < min || interval[1] > max) outside = true;
+      return intervals([interval]);
+    };
+  } else if (field.type === 'Ip') {
+    read = (literal) => {
+      const interval = ipInterval(literal);
+      return interval ? intervals([interval]) : undefined;
+    };
+  } else if (field.type === 'Bytes') {
+    read = (literal) => {
+      const value = byteString(literal);
+      return value === undefined ? undefined : strings([value]);
+    };
+  }
+  if (!read) return undefined;
+  let set: ValueSet | undefined;
+  const op = operator.operator;
+  if (op === 'in') {
+    if (rhs.kind !== 'set' || rhs.items.length === 0) return undefined;
+    for (const item of rhs.items) {
+      const one = read(item);
+      if (!one) return undefined;
+      set = set ? union(set, one, universe) : one;
+    }
+  } else if (op === 'eq' || op === 'ne') {
+    if (rhs.kind === 'set' || rhs.kind === 'list') return undefined;
+    const one = read(rhs);
+    if (!one || (one.kind === 'intervals' && (rhs.kind === 'integer-range' || rhs.kind === 'ip-range'))) return undefined;
+    set = op === 'eq' ? one : complement(one, universe);
+  } else if (field.type === 'Integer' && field.range && rhs.kind === 'integer' && (op === 'lt' || op === 'le' || op === 'gt' || op === 'ge')) {
+    // Ordering bounds inside the field's range are not flagged by value-out-of-range.
+    const [min, max] = field.range;
+    const v = rhs.value;
+    if (v < min || v > max) outside = true;
+    const bounds: Interval = op === 'lt' ? [min, v - 1n] : op === 'le' ? [min, v] : op === 'gt' ? [v + 1n, max] : [v, max];
+    set = intervals([bounds]);
+  } else {
+    return undefined;
+  }
+  if (!set) return undefined;
+  set = intersect(set, universeSet(universe));
+  // A value outside the field's range already has its `value-out-of-range` warning: the
+  // comparison's constant truth would only repeat it.
+  if (outside && (isEmpty(set) || isUniverse(set, universe))) return undefined;
+  return { key, set };
+}
+
+function atomOf(comparison: Comparison, source: string): Atom {
+  return fieldAtom(comparison) ?? { key: `a:${printExpression(comparison, source)}`, set: TRUE_SET };
+}
+
+// ---------------------------------------------------------------- forms
+
+/** What is known of an expression: a constant, exactly the values of one key, or nothing. */
+export type Form = { readonly kind: 'const'; readonly value: boolean } | { readonly kind: 'field'; readonly key: string; readonly set: ValueSet } | { readonly kind: 'mixed' };
+
+const MIXED: Form = { kind: 'mixed' };
+const TRUE_FORM: Form = { kind: 'const', value: true };
+const FALSE_FORM: Form = { kind: 'const', value: false };
+
+function unwrap(node: Expression): Expression {
+  while (node.kind === 'group') node = node.inner;
+  return node;
+}
+
+interface Part {
+  readonly key: string;
+  readonly set: ValueSet;
+  /** The operand of the logical node it comes from. */
+  readonly index: number;
+  readonly node: Expression;
+}
+
+interface Finding {
+  readonly value: boolean;
+  readonly span: Span;
+  readonly message: string;
+}
+
+/** The forms of one expression's nodes, computed once each; with findings when asked. */
+export class Forms {
+  private readonly forms = new Map<Expression, Form>();
+  private readonly canonical = new Map<Expression, string>();
+  private readonly keys = new Map<Expression, ReadonlySet<string>>();
+  readonly findings: Finding[] = [];
+
+  constructor(
+    readonly source: string,
+    private readonly reporting = false,
+  ) {}
+
+  form(node: Expression): Form {
+    let form = this.forms.get(node);
+    if (!form) {
+      form = this.compute(node);
+      this.forms.set(node, form);
+    }
+    return form;
+  }
+
+  text(node: Expression): string {
+    let text = this.canonical.get(node);
+    if (text === undefined) {
+      text = printExpression(unwrap(node), this.source);
+      this.canonical.set(node, text);
+    }
+    return text;
+  }
+
+  /** Every key the expression's comparisons depend on. */
+  keysOf(node: Expression): ReadonlySet<string> {
+    let keys = this.keys.get(node);
+    if (!keys) {
+      const found = new Set<string>();
+      walkExpression(node, (n) => {
+        if (n.kind === 'comparison') found.add(atomOf(n, this.source).key);
+      });
+      this.keys.set(node, (keys = found));
+    }
+    return keys;
+  }
+
+  /** The parts of a chain of `operator`s below `node`, each tagged with its operand's index. */
+  parts(node: Expression, operator: 'and' | 'or'): { parts: Part[]; mixed: boolean } {
+    const cache = operator === 'and' ? this.andParts : this.orParts;
+    let result = cache.get(node);
+    if (!result) cache.set(node, (result = this.collectParts(node, operator)));
+    return result;
+  }
+
+  private readonly andParts = new Map<Expression, { parts: Part[]; mixed: boolean }>();
+  private readonly orParts = new Map<Expression, { parts: Part[]; mixed: boolean }>();
+
+  private collectParts(node: Expression, operator: 'and' | 'or'): { parts: Part[]; mixed: boolean } {
+    const parts: Part[] = [];
+    let mixed = false;
+    const collect = (e: Expression, index: number): void => {
+      const inner = unwrap(e);
+      if (inner.kind === 'logical' && inner.operator === operator) {
+        for (const child of inner.operands) collect(child, index);
+        return;
+      }
+      const form = this.form(inner);
+      if (form.kind === 'field') parts.push({ key: form.key, set: form.set, index, node: inner });
+      else if (form.kind === 'mixed') mixed = true;
+    };
+    const top = unwrap(node);
+    if (top.kind === 'logical' && top.operator === operator) top.operands.forEach((child, i) => collect(child, i));
+    else collect(top, 0);
+    return { parts, mixed };
+  }
+
+  private report(value: boolean, span: Span, message: string): void {
+    if (this.reporting) this.findings.push({ value, span, message });
+  }
+
+  private compute(node: Expression): Form {
+    switch (node.kind) {
+      case 'group':
+        return this.form(node.inner);
+      case 'boolean':
+        // Written on purpose (`true` for an `execute` rule); not a finding, and not folded.
+        return MIXED;
+      case 'comparison':
+        return this.comparison(node);
+      case 'not': {
+        const inner = this.form(node.operand);
+        if (inner.kind === 'const') return inner.value ? FALSE_FORM : TRUE_FORM;
+        if (inner.kind === 'field') return { kind: 'field', key: inner.key, set: complement(inner.set, universeOf(inner.key)) };
+        return MIXED;
+      }
+      case 'logical':
+        return node.operator === 'xor' ? this.xor(node) : this.andOr(node, node.operator);
+    }
+  }
+
+  private comparison(node: Comparison): Form {
+    const atom = atomOf(node, this.source);
+    const universe = universeOf(atom.key);
+    if (atom.key.startsWith('a:')) return { kind: 'field', key: atom.key, set: atom.set };
+    const text = this.source.slice(node.span.start, node.span.end);
+    const name = atom.key.slice(2);
+    const range = FIELDS.get(name)?.range;
+    const values = range ? `value of \`${name}\` (${range[0]}–${range[1]})` : `value of \`${name}\``;
+    if (isEmpty(atom.set)) {
+      this.report(false, node.span, `\`${text}\` is always false: no ${values} satisfies it, so it never matches`);
+      return FALSE_FORM;
+    }
+    if (isUniverse(atom.set, universe)) {
+      this.report(true, node.span, `\`${text}\` is always true: every ${values} satisfies it, so it tests nothing`);
+      return TRUE_FORM;
+    }
+    return { kind: 'field', key: atom.key, set: atom.set };
+  }
+
+  private andOr(node: LogicalExpression, operator: 'and' | 'or'): Form {
+    const absorbing = operator === 'or';
+    const operandForms = node.operands.map((o) => this.form(o));
+    // An operand that is constant has its own finding (or is a literal): this one would repeat it.
+    if (operandForms.some((f) => f.kind === 'const' && f.value === absorbing)) return absorbing ? TRUE_FORM : FALSE_FORM;
+    const { parts, mixed } = this.parts(node, operator);
+    const byKey = new Map<string, Part[]>();
+    for (const part of parts) {
+      const list = byKey.get(part.key);
+      if (list) list.push(part);
+      else byKey.set(part.key, [part]);
+    }
+    const combined = new Map<string, ValueSet>();
+    let collapsed = false;
+    for (const [key, list] of byKey) {
+      const universe = universeOf(key);
+      const set = list.slice(1).reduce((acc, p) => (operator === 'and' ? intersect(acc, p.set) : union(acc, p.set, universe)), list[0].set);
+      combined.set(key, set);
+      const constant = operator === 'and' ? isEmpty(set) : isUniverse(set, universe);
+      if (!constant) continue;
+      collapsed = true;
+      const first = Math.min(...list.map((p) => p.index));
+      const last = Math.max(...list.map((p) => p.index));
+      const span: Span = { start: node.operands[first].span.start, end: node.operands[last].span.end };
+      const listed = quoteList(list.map((p) => this.source.slice(p.node.span.start, p.node.span.end)));
+      const on = key.startsWith('f:') ? ` on \`${key.slice(2)}\`` : '';
+      this.report(
+        absorbing,
+        span,
+        operator === 'and'
+          ? `\`${this.source.slice(span.start, span.end)}\` is always false: ${listed} contradict each other${on}, so no packet satisfies them all`
+          : `\`${this.source.slice(span.start, span.end)}\` is always true: every packet satisfies one of ${listed}${on}, so it tests nothing`,
+      );
+    }
+    if (collapsed) return absorbing ? TRUE_FORM : FALSE_FORM;
+    if (!mixed && combined.size === 1) {
+      const [[key, set]] = [...combined];
+      return { kind: 'field', key, set };
+    }
+    if (!mixed && combined.size === 0) return absorbing ? FALSE_FORM : TRUE_FORM; // every operand the identity
+    return MIXED;
+  }
+
+  private xor(node: LogicalExpression): Form {
+    const forms = node.operands.map((o) => this.form(o));
+    const first = forms[0];
+    if (first.kind !== 'field' || !forms.every((f) => f.kind === 'field' && f.key === first.key)) return MIXED;
+    const universe = universeOf(first.key);
+    let set = first.set;
+    for (const f of forms.slice(1)) {
+      const other = (f as { set: ValueSet }).set;
+      set = union(intersect(set, complement(other, universe)), intersect(complement(set, universe), other), universe);
+    }
+    const text = this.source.slice(node.span.start, node.span.end);
+    if (isEmpty(set)) {
+      this.report(false, node.span, `\`${text}\` is always false: its operands are always equal, so no packet satisfies it`);
+      return FALSE_FORM;
+    }
+    if (isUniverse(set, universe)) {
+      this.report(true, node.span, `\`${text}\` is always true: its operands always differ, so it tests nothing`);
+      return TRUE_FORM;
+    }
+    return { kind: 'field', key: first.key, set };
+  }
+}
+
+function quoteList(texts: readonly string[]): string {
+  const shown = texts.slice(0, 3).map((t) => `\`${t.length > 40 ? `${t.slice(0, 39)}…` : t}\``);
+  if (texts.length > 3) shown.push(`${texts.length - 3} more`);
+  if (shown.length === 1) return shown[0];
+  return shown.length === 2 ? `${shown[0]} and ${shown[1]}` : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
+
+// ---------------------------------------------------------------- expression analyses
+
+/** Sets with more members than this get only the cheap duplicate check. */
+const MAX_SET_FOR_COVER = 64;
+
+/**
+ * The warnings of the static analyses for an expression that has no errors: `always-false`,
+ * `always-true` and `redundant-set-member`.
+ */
+export function analyzeExpression(root: Expression, source: string): Problem[] {
+  const problems: Problem[] = [];
+  const forms = new Forms(source, true);
+  const rootForm = forms.form(root);
+  for (const f of forms.findings) problems.push(problem(f.value ? 'always-true' : 'always-false', 'warning', f.span, f.message));
+  const whole = unwrap(root);
+  if (rootForm.kind === 'const' && !forms.findings.some((f) => f.span.start === whole.span.start && f.span.end === whole.span.end)) {
+    problems.push(
+      problem(
+        rootForm.value ? 'always-true' : 'always-false',
+        'warning',
+        whole.span,
+        rootForm.value ? 'the whole expression is always true, so this rule matches every packet' : 'the whole expression is always false, so this rule never matches',
+      ),
+    );
+  }
+  walkExpression(root, (node) => {
+    if (node.kind === 'comparison' && node.rhs?.kind === 'set') redundantMembers(node.rhs, source, problems);
+  });
+  return problems;
+}
+
+function redundantMembers(set: SetLiteral, source: string, problems: Problem[]): void {
+  const items = set.items;
+  if (items.length < 2) return;
+  const families = new Set(items.map(memberFamily));
+  if (families.size !== 1 || families.has(undefined)) return;
+  const values = items.map(memberSet) as ValueSet[];
+  // A member is redundant only if it meets another one: most sets have no two that meet.
+  if (!anyMeet(values)) return;
+  const text = (i: number) => source.slice(items[i].span.start, items[i].span.end);
+  const kept = new Set(items.map((_, i) => i));
+  const redundant: { index: number; by: number[] }[] = [];
+  if (items.length > MAX_SET_FOR_COVER) {
+    // Exact repeats only: the same value written again later.
+    const seen = new Map<string, number>();
+    items.forEach((_, i) => {
+      const key = canonicalValue(values[i]);
+      const earlier = seen.get(key);
+      if (earlier === undefined) seen.set(key, i);
+      else redundant.push({ index: i, by: [earlier] });
+    });
+  } else {
+    // From the last member back: each member covered by the union of the members still kept
+    // is dropped, so the members kept at the end cover everything the set did.
+    const universe: Universe = values[0].kind === 'strings' ? STRING_UNIVERSE : { kind: 'intervals', items: [[-(1n << 200n), 1n << 200n]] };
+    for (let j = items.length - 1; j >= 0; j--) {
+      const others = [...kept].filter((i) => i !== j);
+      let cover: ValueSet | undefined;
+      for (const i of others) cover = cover ? union(cover, values[i], universe) : values[i];
+      if (!cover || !isSubset(values[j], cover, universe)) continue;
+      kept.delete(j);
+      // Name a single member that covers it when there is one, else those that overlap it.
+      const single = others.filter((i) => isSubset(values[j], values[i], universe));
+      const by = single.length > 0 ? [single.sort((a, b) => a - b)[0]] : others.filter((i) => !isEmpty(intersect(values[j], values[i]))).sort((a, b) => a - b);
+      redundant.push({ index: j, by });
+    }
+  }
+  // Members before the first one kept go with the space after them, the others with the space
+  // before them: the removals never overlap, so all of them can be applied at once.
+  const removed = new Set(redundant.map((r) => r.index));
+  let firstKept = 0;
+  while (removed.has(firstKept)) firstKept++;
+  for (const { index, by } of redundant.sort((a, b) => a.index - b.index)) {
+    const member = text(index);
+    const equal = by.length === 1 && canonicalValue(values[by[0]]) === canonicalValue(values[index]);
+    const coverers = quoteList(by.map(text));
+    const message = equal
+      ? `\`${member}\` is already in this set${text(by[0]) === member ? '' : ` (as \`${text(by[0])}\`)`}; the repeat adds nothing`
+      : `\`${member}\` is already covered by ${coverers} in this set, so it adds nothing`;
+    const removal: Span = index > firstKept ? { start: items[index - 1].span.end, end: items[index].span.end } : { start: items[index].span.start, end: items[index + 1].span.start };
+    problems.push({
+      ...problem('redundant-set-member', 'warning', items[index].span, message, [{ title: `Remove \`${member}\``, edits: [{ span: removal, newText: '' }] }]),
+      related: by.map((i) => ({ span: items[i].span, message: equal ? `\`${text(i)}\`, which it repeats` : `\`${text(i)}\`, which covers ${by.length > 1 ? 'part of ' : ''}it` })),
+    });
+  }
+}
+
+function anyMeet(values: readonly ValueSet[]): boolean {
+  if (values[0].kind === 'strings') {
+    const seen = new Set<string>();
+    for (const v of values) for (const s of (v as { values: ReadonlySet<string> }).values) {
+      if (seen.has(s)) return true;
+      seen.add(s);
+    }
+    return false;
+  }
+  const all = values.flatMap((v) => (v as { items: readonly Interval[] }).items).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  let reach = all[0][1];
+  for (let i = 1; i < all.length; i++) {
+    if (all[i][0] <= reach) return true;
+    if (all[i][1] > reach) reach = all[i][1];
+  }
+  return false;
+}
+
+function canonicalValue(set: ValueSet): string {
+  return set.kind === 'strings' ? `s:${[...set.values].join('\u0000')}` : `i:${set.items.map(([lo, hi]) => `${lo}-${hi}`).join(',')}`;
+}
+
+// ---------------------------------------------------------------- implication
+
+const summaries = new WeakMap<Expression, Forms>();
+
+/** The forms of a parsed expression, kept as long as its tree (trees are cached per text). */
+export function formsOf(root: Expression, source: string): Forms {
+  let forms = summaries.get(root);
+  if (!forms) summaries.set(root, (forms = new Forms(source)));
+  return forms;
+}
+
+interface Budget {
+  left: number;
+}
+
+/** The intersection of the sets of `key` over the conjuncts of `node`, when any is on `key`. */
+function conjunctSet(forms: Forms, node: Expression, key: string): ValueSet | undefined {
+  let set: ValueSet | undefined;
+  for (const part of forms.parts(node, 'and').parts) {
+    if (part.key === key) set = set ? intersect(set, part.set) : part.set;
+  }
+  return set;
+}
+
+/**
+ * Whether every packet `b` matches, `a` matches too (sound, not complete): identical
+ * expressions, conjunctions of more, set, range and CIDR containment on one field, and `true`.
+ */
+export function implies(bf: Forms, b: Expression, af: Forms, a: Expression, budget: Budget = { left: 10_000 }): boolean {
+  if (--budget.left < 0) return false;
+  b = unwrap(b);
+  a = unwrap(a);
+  if (a.kind === 'boolean') return a.value;
+  if (b.kind === 'boolean') return false;
+  const fa = af.form(a);
+  // An `a` that is always true (`tcp.dstport >= 0`) has its own warning; only a literal `true`
+  // is taken to match every packet, whatever fields the packet has.
+  if (fa.kind === 'const') return false;
+  if (bf.text(b) === af.text(a)) return true;
+  if (bf.form(b).kind === 'const') return false;
+  if (fa.kind === 'field') {
+    const sb = conjunctSet(bf, b, fa.key);
+    if (sb && isSubset(sb, fa.set, universeOf(fa.key))) return true;
+  }
+  if (a.kind === 'logical' && a.operator === 'and' && a.operands.every((o) => implies(bf, b, af, o, budget))) return true;
+  if (b.kind === 'logical' && b.operator === 'or' && b.operands.every((o) => implies(bf, o, af, a, budget))) return true;
+  if (b.kind === 'logical' && b.operator === 'and' && b.operands.some((o) => implies(bf, o, af, a, budget))) return true;
+  if (a.kind === 'logical' && a.operator === 'or' && a.operands.some((o) => implies(bf, b, af, o, budget))) return true;
+  if (a.kind === 'not' && b.kind === 'not') return implies(af, a.operand, bf, b.operand, budget);
+  return false;
+}
+
+/** Answers of implies for whole expressions, kept as long as both trees (cached per text). */
+const implications = new WeakMap<Expression, WeakMap<Expression, boolean>>();
+
+function impliesCached(bf: Forms, b: Expression, af: Forms, a: Expression, budget: Budget): boolean {
+  let byA = implications.get(b);
+  if (!byA) implications.set(b, (byA = new WeakMap()));
+  const known = byA.get(a);
+  if (known !== undefined) {
+    budget.left--;
+    return known;
+  }
+  const before = budget.left;
+  const answer = implies(bf, b, af, a, budget);
+  // An answer cut short by the budget is not a real "no": it is not remembered.
+  if (answer || budget.left > 0) byA.set(a, answer);
+  else budget.left = Math.min(budget.left, before - 1);
+  return answer;
+}
+
+/**
+ * Keys that any `b` found to imply `a` mentions (a subset of them): for indexing the earlier
+ * rules so that each later rule is compared with few of them.
+ */
+function anchors(forms: Forms, node: Expression): ReadonlySet<string> {
+  node = unwrap(node);
+  const form = forms.form(node);
+  if (form.kind === 'const') return new Set();
+  if (form.kind === 'field') return new Set([form.key]);
+  if (node.kind === 'logical' && node.operator === 'and') return new Set(node.operands.flatMap((o) => [...anchors(forms, o)]));
+  if (node.kind === 'logical' && node.operator === 'or') {
+    const [first, ...rest] = node.operands.map((o) => anchors(forms, o));
+    return new Set([...first].filter((k) => rest.every((s) => s.has(k))));
+  }
+  return new Set();
+}
+
+const anchorsByTree = new WeakMap<Expression, readonly string[]>();
+
+export interface RuleForAnalysis {
+  /** The parsed expression; undefined (or `clean` false) leaves the rule out. */
+  readonly ast?: Expression;
+  readonly text: string;
+  /** The expression has no errors. */
+  readonly clean: boolean;
+  readonly enabled: boolean;
+  /** How the rule ends evaluation for the packets it matches, if it does. */
+  readonly decides?: 'block' | 'skip';
+  /** Already reported as a repeat of an earlier rule. */
+  readonly duplicate?: boolean;
+}
+
+export interface Shadowing {
+  /** Indexes into the rules given. */
+  readonly later: number;
+  readonly earlier: number;
+}
+
+/**
+ * Rules that can never decide anything: an earlier enabled rule that blocks or skips the rest
+ * of the ruleset matches every packet they match. The work is bounded by the number of rules,
+ * so a large ruleset may have shadowed rules left unreported, never a wrong one reported.
+ */
+export function findShadowedRules(rules: readonly RuleForAnalysis[]): Shadowing[] {
+  const found: Shadowing[] = [];
+  const budget: Budget = { left: 2_000 + 20 * rules.length };
+  const byAnchor = new Map<string, { anchors: readonly string[]; rules: { index: number; forms: Forms; ast: Expression }[] }>();
+  rules.forEach((rule, index) => {
+    if (!rule.enabled || !rule.clean || !rule.ast) return;
+    const forms = formsOf(rule.ast, rule.text);
+    const form = forms.form(rule.ast);
+    // A rule that never matches is already reported as always false.
+    const root = unwrap(rule.ast);
+    if ((form.kind === 'const' && !form.value) || (root.kind === 'boolean' && !root.value)) return;
+    if (!rule.duplicate && budget.left > 0) {
+      const keys = forms.keysOf(rule.ast);
+      search: for (const bucket of byAnchor.values()) {
+        if (!bucket.anchors.every((k) => keys.has(k))) continue;
+        for (const earlier of bucket.rules) {
+          if (budget.left <= 0) break search;
+          if (impliesCached(forms, rule.ast, earlier.forms, earlier.ast, budget)) {
+            found.push({ later: index, earlier: earlier.index });
+            break search;
+          }
+        }
+      }
+    }
+    if (!rule.decides) return;
+    let ruleAnchors = anchorsByTree.get(rule.ast);
+    if (!ruleAnchors) anchorsByTree.set(rule.ast, (ruleAnchors = [...anchors(forms, rule.ast)].sort()));
+    const key = ruleAnchors.join('\u0000');
+    let bucket = byAnchor.get(key);
+    if (!bucket) byAnchor.set(key, (bucket = { anchors: ruleAnchors, rules: [] }));
+    bucket.rules.push({ index, forms, ast: rule.ast });
+  });
+  return found;
+}
