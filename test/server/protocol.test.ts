@@ -105,6 +105,24 @@ describe('server over stdio, push diagnostics', () => {
     assert.deepEqual(client.published.slice(seen).filter((p) => p.uri === uri).map((p) => p.version), [6]);
   });
 
+  it('checks a test file against the open ruleset beside it, and again when the ruleset changes', async () => {
+    const rulesetUri = 'file:///nonexistent-rulesets-dir/ssh.ruleset.yaml';
+    const testUri = 'file:///nonexistent-rulesets-dir/ssh.ruleset.test.yaml';
+    const ruleset = 'name: ssh\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.proto == "tcp"\n';
+    const cases = '- packet: {ip.proto: udp}\n  expect: block\n';
+    client.open(rulesetUri, 'yaml', ruleset);
+    const failing = client.nextDiagnostics(testUri, 1);
+    client.open(testUri, 'yaml', cases);
+    const { diagnostics } = await failing;
+    assert.equal(diagnostics.length, 1);
+    assert.equal(diagnostics[0].message, 'expected block, got pass (no rule matched)');
+    assert.deepEqual(diagnostics[0].range, { start: { line: 1, character: 10 }, end: { line: 1, character: 15 } });
+    // Fix the ruleset: the test file is checked again, with no edit of its own.
+    const fixed = client.nextDiagnostics(testUri, 1);
+    client.change(rulesetUri, 2, [{ text: ruleset.replace('"tcp"', '"udp"') }]);
+    assert.deepEqual((await fixed).diagnostics, []);
+  });
+
   it('publishes nothing for a JSON file that is not a ruleset', async () => {
     const uri = 'file:///work/package.json';
     const published = client.nextDiagnostics(uri, 1);
@@ -201,6 +219,22 @@ describe('server over stdio, pull diagnostics and settings', () => {
     client.change(MISTAKES_URI, 2, [{ range: { start, end: { line: start.line, character: start.character + 10 } }, text: 'tcp.dstport' }]);
     const second = await pull(MISTAKES_URI);
     assert.ok(!codesOf(second.items).includes('unknown-field'));
+  });
+
+  it('answers for a test file, with the ruleset as it is now', async () => {
+    const rulesetUri = 'file:///nonexistent-rulesets-dir/pull.ruleset.yaml';
+    const testUri = 'file:///nonexistent-rulesets-dir/pull.ruleset.test.yaml';
+    const ruleset = 'name: p\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.proto == "tcp"\n';
+    client.open(testUri, 'yaml', '- packet: {ip.proto: udp}\n  expect: block\n');
+    const missing = await pull(testUri);
+    assert.deepEqual(missing.items.map((d) => d.code), ['test-no-ruleset']);
+    client.open(rulesetUri, 'yaml', ruleset);
+    assert.deepEqual((await pull(testUri)).items.map((d) => d.code), ['test-failed']);
+    // The editor is asked to pull again: the test file's result changed with no edit of its own.
+    const refreshed = new Promise<void>((resolve) => client.connection.onRequest('workspace/diagnostic/refresh', () => (resolve(), null)));
+    client.change(rulesetUri, 2, [{ text: ruleset.replace('"tcp"', '"udp"') }]);
+    await refreshed;
+    assert.deepEqual((await pull(testUri)).items, []);
   });
 
   it('takes knownLists and hints from workspace/configuration', async () => {

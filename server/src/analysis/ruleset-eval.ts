@@ -164,3 +164,28 @@ export function evaluateRuleset(ruleset: RulesetModel | PreparedRuleset, packet:
 export function describeRule(rule: RuleInfo): string {
   return rule.description ? `${rule.number} (${rule.description})` : `${rule.number}`;
 }
+
+/** The rule a test case names by `rule:`: a 1-based number, or a description, id or ref; else why not. */
+export function findRule(ruleset: PreparedRuleset, node: HostNode): RuleInfo | string {
+  const rules = ruleset.rules.map((r) => r.info);
+  if (node.kind === 'number') {
+    const rule = rules.find((r) => r.number === node.value);
+    return rule ?? `no rule ${String(node.value)}: the ruleset has ${rules.length} rule${rules.length === 1 ? '' : 's'}, numbered from 1`;
+  }
+  if (node.kind === 'string') {
+    const value = String(node.value);
+    const matches = rules.filter((r) => r.description === value || r.id === value || r.ref === value);
+    if (matches.length === 1) return matches[0];
+    if (matches.length > 1) return `${matches.length} rules have the description or id \`${value}\`; name the rule by its number`;
+    return `no rule has the description, id or ref \`${value}\``;
+  }
+  return "expected `rule` as a 1-based rule number, or a rule's description, id or ref";
+}
+
+/** A host value as plain JSON-like data (a packet, a lists object). */
+export function plain(node: HostNode | undefined): unknown {
+  if (!node) return undefined;
+  if (node.kind === 'object') return Object.fromEntries(node.properties.map((p) => [p.key, plain(p.value)]));
+  if (node.kind === 'array') return node.items.map(plain);
+  return node.value;
+}

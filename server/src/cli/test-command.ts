@@ -24,7 +24,7 @@ import { parseHost, property, type HostNode } from '../documents/host';
 import { formatOfPath, parseRuleset } from '../documents/ruleset';
 import { MissingValuesError } from '../analysis/evaluate';
 import { PacketError, parseLists, parsePacket, type Lists } from '../analysis/packet';
-import { describeRule, evaluateRuleset, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from '../analysis/ruleset-eval';
+import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from '../analysis/ruleset-eval';
 import { UsageError } from './check';
 import { readTextFile, type Io } from './io';
 
@@ -237,13 +237,6 @@ export function position(text: string, offset: number): string {
   return `${line}:${col}`;
 }
 
-/** A host value as plain JSON-like data. */
-function plain(node: HostNode | undefined): unknown {
-  if (!node) return undefined;
-  if (node.kind === 'object') return Object.fromEntries(node.properties.map((p) => [p.key, plain(p.value)]));
-  if (node.kind === 'array') return node.items.map(plain);
-  return node.value;
-}
 
 // ---------------------------------------------------------------- test files
 
@@ -380,19 +373,3 @@ function runCase(node: HostNode, ruleset: LoadedRuleset, lists: Lists): CaseOutc
   return ok ? { kind: 'pass', message: got, verdict } : { kind: 'fail', message: `expected ${want}, got ${got}`, verdict };
 }
 
-/** The rule a case names: a 1-based number, or a description, id or ref. A string is a problem. */
-function findRule(ruleset: PreparedRuleset, node: HostNode): RuleInfo | string {
-  const rules = ruleset.rules.map((r) => r.info);
-  if (node.kind === 'number') {
-    const rule = rules.find((r) => r.number === node.value);
-    return rule ?? `no rule ${String(node.value)}: the ruleset has ${rules.length} rule${rules.length === 1 ? '' : 's'}, numbered from 1`;
-  }
-  if (node.kind === 'string') {
-    const value = String(node.value);
-    const matches = rules.filter((r) => r.description === value || r.id === value || r.ref === value);
-    if (matches.length === 1) return matches[0];
-    if (matches.length > 1) return `${matches.length} rules have the description or id \`${value}\`; name the rule by its number`;
-    return `no rule has the description, id or ref \`${value}\``;
-  }
-  return 'expected `rule` as a 1-based rule number, or a rule\'s description, id or ref';
-}

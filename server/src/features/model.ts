@@ -19,6 +19,11 @@ import {
   type RulesetModel,
 } from '../documents/ruleset';
 
+/** `NAME.ruleset.test.yaml`, `.yml` or `.json`: a test file of `rulesets test`. */
+export function isRulesetTestFileName(path: string): boolean {
+  return /\.ruleset\.test\.(json|ya?ml)$/i.test(path);
+}
+
 /** The server's settings (`rulesets.*` in the editor's configuration). */
 export interface Settings {
   /** Extra glob patterns of files that are rulesets, beside `*.ruleset.{json,yaml,yml}`. */
@@ -88,9 +93,16 @@ export class DocumentModel {
   /** Why the document is treated as a ruleset, or undefined when it is not one. */
   rulesetBy(settings: Settings): RulesetEvidence | undefined {
     const path = decodeURIComponent(this.uri.replace(/^[a-z]+:\/\//i, ''));
+    // A test file is never a ruleset, whatever pattern or content says: it has its own checks.
+    if (isRulesetTestFileName(path)) return undefined;
     if (isRulesetFileName(path)) return 'name';
     if (settings.files.some((pattern) => minimatch(path, pattern, { matchBase: !pattern.includes('/'), dot: true }))) return 'pattern';
     return looksLikeRuleset(this.ruleset.root) ? 'content' : undefined;
+  }
+
+  /** A test file of `rulesets test` (`NAME.ruleset.test.yaml`, `.yml`, `.json`), by its name. */
+  isRulesetTest(): boolean {
+    return isRulesetTestFileName(decodeURIComponent(this.uri.replace(/^[a-z]+:\/\//i, '')));
   }
 
   checkOptions(settings: Settings): RulesetCheckOptions {

@@ -15,6 +15,8 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { codeActions } from '../features/code-actions';
 import { completion, COMPLETION_TRIGGER_CHARACTERS } from '../features/completion';
 import { diagnostics } from '../features/diagnostics';
@@ -23,6 +25,7 @@ import { DEFAULT_SETTINGS, DocumentModel, formatOfLanguage, readSettings, type S
 import { semanticTokens, SEMANTIC_TOKENS_LEGEND } from '../features/semantic-tokens';
 import { signatureHelp } from '../features/signature-help';
 import { documentSymbols } from '../features/symbols';
+import { rulesetCandidates, testFileCompletion, testFileDiagnostics, type RulesetReader } from '../features/test-file';
 import { DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../protocol';
 import { version } from '../version';
 import { guarded } from './guard';
@@ -67,6 +70,7 @@ export function startServer(connection: Connection): void {
   async function computeDiagnostics(uri: string, token?: CancellationToken): Promise<Diagnostic[] | undefined> {
     const model = modelOf(uri);
     if (!model) return [];
+    if (model.isRulesetTest()) return testFileDiagnostics(model, readRuleset);
     if (!model.isRuleset(settings)) return [];
     const sites = model.ruleset.expressions;
     let sliceStart = Date.now();
@@ -80,6 +84,35 @@ export function startServer(connection: Connection): void {
     }
     return diagnostics(model, settings);
   }
+
+  /** A test file's ruleset: the open document's text when open, else the file on disk. */
+  const readRuleset: RulesetReader = (uri) => {
+    const open = documents.get(uri);
+    const format = formatOfLanguage(open?.languageId ?? '', uri);
+    if (!format) return undefined;
+    if (open) return { text: open.getText(), format };
+    if (!uri.startsWith('file:')) return undefined;
+    try {
+      return { text: readFileSync(fileURLToPath(uri), 'utf8'), format };
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** The open test files whose cases run against the document `uri`: checked again when it changes. */
+  function recheckTestsOf(uri: string): void {
+    const tests = documents.all().filter((d) => d.uri !== uri && modelOf(d.uri)?.isRulesetTest() && rulesetCandidates(modelOf(d.uri)!).includes(uri));
+    if (tests.length === 0) return;
+    if (!pullDiagnostics) for (const test of tests) schedulePush(test.uri);
+    else if (refreshSupport) {
+      // One refresh once typing pauses, not one a keystroke: it makes the editor pull every open document.
+      clearTimeout(refreshTimer);
+      refreshTimer = setTimeout(() => {
+        connection.sendRequest(DiagnosticRefreshRequest.type).catch((error: unknown) => connection.console.error(`diagnostic refresh: ${String(error)}`));
+      }, PUSH_DEBOUNCE_MS);
+    }
+  }
+  let refreshTimer: NodeJS.Timeout | undefined;
 
   function schedulePush(uri: string): void {
     clearTimeout(pushTimers.get(uri));
@@ -155,12 +188,15 @@ export function startServer(connection: Connection): void {
 
   documents.onDidChangeContent((change) => {
     if (!pullDiagnostics) schedulePush(change.document.uri);
+    recheckTestsOf(change.document.uri);
   });
 
   documents.onDidClose((event) => {
     models.delete(event.document.uri);
     clearTimeout(pushTimers.get(event.document.uri));
     if (!pullDiagnostics) connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+    // A closed ruleset is read from disk from now on.
+    recheckTestsOf(event.document.uri);
   });
 
   connection.languages.diagnostics.on(async (params, token) => {
@@ -180,6 +216,7 @@ export function startServer(connection: Connection): void {
   connection.onCompletion((params) =>
     guard('completion', null, () => {
       const model = modelOf(params.textDocument.uri);
+      if (model?.isRulesetTest()) return testFileCompletion(model, params.position);
       return model ? completion(model, params.position, settings) : null;
     }),
   );
