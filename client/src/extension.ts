@@ -14,6 +14,7 @@ import {
 import { DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../../server/src/protocol';
 import { registerApiCommands, type ApiTestHooks } from './api/commands';
 import { DOCUMENT_SELECTOR } from './documents';
+import { registerPacketTesting } from './packet-commands';
 import { codeOf, codesReportedElsewhere, symbolsProvidedElsewhere, type OtherSupport } from './overlap';
 import { describeStatus, type ProblemCounts } from './status-text';
 
@@ -25,6 +26,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ApiTes
   const log = vscode.window.createOutputChannel('Rulesets', { log: true });
   context.subscriptions.push(log);
   const api = registerApiCommands(context, log);
+  registerPacketTesting(context);
 
   client = createClient(context, log);
   const status = new RulesetStatusItem(() => client);

@@ -275,3 +275,44 @@ describe('hover in the ruleset structure', () => {
     });
   }
 });
+
+// ---------------------------------------------------------------- what a rule matches, in words
+
+describe('hover on a rule: what it matches, in words', () => {
+  const EXPRESSION = 'ip.proto == "tcp" and tcp.dstport != 22';
+  for (const host of HOSTS) {
+    const quoted = (s: string) => (host === 'json' ? `"${s}"` : s);
+    it(`${host}: on the action value`, () => {
+      const { model, offset } = structure(host, 'block', 'block', EXPRESSION);
+      const h = hover(model, model.positionAt(offset), settings());
+      assert.ok(h?.range);
+      assert.equal(textOf(model.text, h.range), quoted('block'));
+      const text = contents(h);
+      assert.ok(text.includes('(action) `block`'), text);
+      assert.ok(text.includes('**Blocks** TCP packets whose destination port is not 22.'), text);
+    });
+
+    it(`${host}: on the expression key`, () => {
+      const { model } = structure(host, 'block', 'skip', 'ip.src.country in {"BR" "CU"} and not ip.dst in {192.0.2.0/24}');
+      const key = model.text.indexOf('expression');
+      const h = hover(model, model.positionAt(key + 2), settings());
+      assert.ok(h?.range, 'a hover on the key');
+      assert.equal(textOf(model.text, h.range), quoted('expression'));
+      assert.equal(contents(h), '**Skips the rest of the ruleset for** packets from Brazil or Cuba and not to 192.0.2.0/24.');
+    });
+
+    it(`${host}: inside the expression the tokens are explained, not the rule`, () => {
+      const { model, position } = at(host, 'ip.proto == "tcp" and tcp.dst|port != 22');
+      const text = contents(hover(model, position, settings())!);
+      assert.ok(text.includes('(field) `tcp.dstport`') && !text.includes('**Blocks**'), text);
+    });
+
+    it(`${host}: no summary for an expression that does not parse`, () => {
+      const { model, offset } = structure(host, 'block', 'block', 'tcp.dstport ==');
+      const text = contents(hover(model, model.positionAt(offset), settings())!);
+      assert.ok(text.includes('(action) `block`') && !text.includes('**Blocks**'), text);
+      const key = model.text.indexOf('expression');
+      assert.equal(hover(model, model.positionAt(key + 2), settings()), null);
+    });
+  }
+});

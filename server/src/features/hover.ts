@@ -12,6 +12,7 @@ import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import { formatAddress } from '../language/literals';
 import { locate, locateInText, type CallContext, type ComparisonContext, type Target } from '../language/locate';
 import type { Problem } from '../language/problem';
+import { describeExpression } from '../analysis/describe';
 import { property, type HostNode } from '../documents/host';
 import { mapRange } from '../documents/offset-map';
 import type { ExpressionSite } from '../documents/ruleset';
@@ -29,7 +30,7 @@ export function hover(model: DocumentModel, position: Position, settings: Settin
   const offset = model.offsetAt(position);
   const at = model.expressionAt(offset);
   if (at) return expressionHover(model, at.site, at.offset, settings);
-  return structureHover(model, offset);
+  return structureHover(model, offset, settings);
 }
 
 function markdown(model: DocumentModel, sections: readonly string[], start: number, end: number): Hover {
@@ -493,18 +494,48 @@ const PHASE_DOCS: Record<string, string> = {
   http_response_headers_transform: 'Response header transform rules (HTTP).',
 };
 
-function structureHover(model: DocumentModel, offset: number): Hover | null {
+function structureHover(model: DocumentModel, offset: number, settings: Settings): Hover | null {
   const path = model.nodesAt(offset);
   const [node, parent] = path;
+  const root = model.ruleset.root;
+  // The `expression` key of a rule: what the rule does, in words.
+  if (node?.kind === 'object' && isRule(node, parent, root)) {
+    const key = node.properties.find((p) => p.key === 'expression' && offset >= p.keyStart && offset <= p.keyEnd);
+    const summary = key ? ruleSummary(model, node, settings) : undefined;
+    return key && summary ? markdown(model, [summary], key.keyStart, key.keyEnd) : null;
+  }
   if (!node || node.kind !== 'string' || parent?.kind !== 'object') return null;
   const key = parent.properties.find((p) => p.value === node)?.key;
-  const root = model.ruleset.root;
   const value = String(node.value);
   let sections: string[] | undefined;
-  if (key === 'action' && isRule(parent, path[2], root)) sections = actionHover(value);
+  if (key === 'action' && isRule(parent, path[2], root)) {
+    const summary = ruleSummary(model, parent, settings);
+    sections = [...actionHover(value), ...(summary ? ['---', summary] : [])];
+  }
   else if (key === 'phase' && parent === root) sections = phaseHover(value);
   else if (key === 'kind' && parent === root) sections = kindHover(value);
   return sections ? markdown(model, sections, node.start, node.end) : null;
+}
+
+/** What the rule's action does to which packets: "**Blocks** TCP packets whose destination port is not 22." */
+const ACTION_VERBS: Record<string, string> = {
+  block: 'Blocks',
+  skip: 'Skips the rest of the ruleset for',
+  execute: 'Runs another ruleset on',
+};
+
+function ruleSummary(model: DocumentModel, rule: HostNode, settings: Settings): string | undefined {
+  const expression = property(rule, 'expression')?.value;
+  const site = model.ruleset.expressions.find((s) => s.node === expression);
+  if (!site) return undefined;
+  const ast = model.check(site, settings).ast;
+  if (!ast) return undefined;
+  const action = property(rule, 'action')?.value;
+  const name = action?.kind === 'string' ? String(action.value) : undefined;
+  const verb = name && ACTION_VERBS[name] ? `**${ACTION_VERBS[name]}**` : name ? `**Matches** (action ${code(name)})` : '**Matches**';
+  const disabled = property(rule, 'enabled')?.value;
+  const note = disabled?.kind === 'boolean' && disabled.value === false ? ' (The rule is disabled.)' : '';
+  return `${verb} ${describeExpression(ast)}.${note}`;
 }
 
 function isRule(node: HostNode, rules: HostNode | undefined, root: HostNode | undefined): boolean {

@@ -7,11 +7,13 @@ import { writeFileSync } from 'node:fs';
 import Mocha from 'mocha';
 import { registerApiTests } from './api.spec';
 import { registerExtensionTests } from './extension.spec';
+import { registerPacketTests } from './packet.spec';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false });
   registerExtensionTests(mocha.suite);
   registerApiTests(mocha.suite);
+  registerPacketTests(mocha.suite);
   return new Promise((resolve, reject) => {
     const failures: { title: string; error: string }[] = [];
     const passes: string[] = [];
