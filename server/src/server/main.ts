@@ -27,6 +27,7 @@ import { signatureHelp } from '../features/signature-help';
 import { documentSymbols } from '../features/symbols';
 import { rulesetCandidates, testFileCompletion, testFileDiagnostics, type RulesetReader } from '../features/test-file';
 import { DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../protocol';
+import { grammar } from '../language/grammar';
 import { version } from '../version';
 import { guarded } from './guard';
 import { runInIdleTime, warmUpSteps } from './warm-up';
@@ -273,6 +274,9 @@ if (require.main === module) {
   if (process.argv.includes('--version')) {
     process.stdout.write(`${version}\n`);
   } else {
+    // The grammar is compiled on first use (importers that may never parse pay nothing); a
+    // server is started ahead of its use, so it compiles it now, before the first document.
+    grammar();
     startServer(createConnection(ProposedFeatures.all));
   }
 }
