@@ -79,8 +79,14 @@ function readIpv4(text: string, offset: number): Read<bigint> {
   let at = 0;
   for (const part of parts) {
     const partSpan = sub(offset, at, at + part.length);
+    if (part === '') {
+      // A part left out: the dot after it (or, at the end, the dot before it) is what to fix.
+      const last = at >= text.length;
+      const dot = last ? at - 1 : at;
+      return fail('invalid-ip', sub(offset, dot, dot + 1), `\`${text}\` is not an IPv4 address: expected a number ${last ? 'after the last dot' : 'between the dots'}`);
+    }
     if (!/^[0-9]{1,3}$/.test(part) || Number(part) > 255) {
-      return fail('invalid-ip', part.length > 0 ? partSpan : sub(offset, at, at + 1), `\`${part}\` is not a number from 0 to 255 in IPv4 address \`${text}\``);
+      return fail('invalid-ip', partSpan, `\`${part}\` is not a number from 0 to 255 in IPv4 address \`${text}\``);
     }
     if (part.length > 1 && part.startsWith('0')) {
       return fail('invalid-ip', partSpan, `\`${part}\` has a leading zero, which addresses do not allow; write \`${Number(part)}\``);
