@@ -475,6 +475,7 @@ table('§4 IP addresses', [
   error('ip.src == ⟦01⟧.2.3.4', 'invalid-ip', { message: /leading zero/ }),
   // Found by the property tests: the missing last part lies past the text; the dot is marked.
   error('ip.src in {10.0.0⟦.⟧}', 'invalid-ip', { message: /expected a number after the last dot/ }),
+  error('ip.src == 2001:db8⟦:⟧', 'invalid-ip', { message: /IPv6/ }),
   error('ip.src == 2001:db8:⟦::⟧1', 'invalid-ip', { message: /`::` may appear only once/ }),
   error('ip.src == 2001:db8::⟦g⟧', 'invalid-ip'),
 ]);

@@ -99,8 +99,11 @@ function readIpv4(text: string, offset: number): Read<bigint> {
 
 /** Reads an IPv6 address, with `::` and an embedded IPv4 tail (`::ffff:1.2.3.4`). */
 function readIpv6(text: string, offset: number): Read<bigint> {
-  const invalid = (from: number, to: number, why: string): Read<bigint> =>
-    fail('invalid-ip', sub(offset, from, Math.max(to, from + 1)), `\`${text}\` is not an IPv6 address: ${why}`);
+  const invalid = (from: number, to: number, why: string): Read<bigint> => {
+    // A part missing at the end (`22:`) lies past the text: mark the last character instead.
+    const start = Math.min(from, text.length - 1);
+    return fail('invalid-ip', sub(offset, start, Math.min(Math.max(to, start + 1), text.length)), `\`${text}\` is not an IPv6 address: ${why}`);
+  };
   const doubleColon = text.indexOf('::');
   if (doubleColon >= 0 && text.indexOf('::', doubleColon + 1) >= 0) {
     return invalid(text.indexOf('::', doubleColon + 1), text.indexOf('::', doubleColon + 1) + 2, '`::` may appear only once');
