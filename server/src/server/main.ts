@@ -21,7 +21,7 @@ import { codeActions } from '../features/code-actions';
 import { completion, COMPLETION_TRIGGER_CHARACTERS } from '../features/completion';
 import { diagnostics } from '../features/diagnostics';
 import { hover } from '../features/hover';
-import { DEFAULT_SETTINGS, DocumentModel, formatOfLanguage, readSettings, type Settings } from '../features/model';
+import { DEFAULT_SETTINGS, DocumentModel, formatOfLanguage, isRulesetTestFileName, readSettings, type Settings } from '../features/model';
 import { semanticTokens, SEMANTIC_TOKENS_LEGEND } from '../features/semantic-tokens';
 import { signatureHelp } from '../features/signature-help';
 import { documentSymbols } from '../features/symbols';
@@ -100,17 +100,27 @@ export function startServer(connection: Connection): void {
     }
   };
 
+  /** Asks a pull client to pull every open document again. */
+  function requestRefresh(): void {
+    // Only clients that announce it take a refresh request; a refused one must not become
+    // an unhandled rejection, which would end the process.
+    if (refreshSupport) connection.sendRequest(DiagnosticRefreshRequest.type).catch((error: unknown) => connection.console.error(`diagnostic refresh: ${String(error)}`));
+  }
+
   /** The open test files whose cases run against the document `uri`: checked again when it changes. */
   function recheckTestsOf(uri: string): void {
-    const tests = documents.all().filter((d) => d.uri !== uri && modelOf(d.uri)?.isRulesetTest() && rulesetCandidates(modelOf(d.uri)!).includes(uri));
+    // By name first: this runs on every keystroke in every document.
+    const tests = documents.all().filter((d) => {
+      if (d.uri === uri) return false;
+      const model = isRulesetTestFileName(decodeURIComponent(d.uri)) ? modelOf(d.uri) : undefined;
+      return model !== undefined && rulesetCandidates(model).includes(uri);
+    });
     if (tests.length === 0) return;
     if (!pullDiagnostics) for (const test of tests) schedulePush(test.uri);
-    else if (refreshSupport) {
+    else {
       // One refresh once typing pauses, not one a keystroke: it makes the editor pull every open document.
       clearTimeout(refreshTimer);
-      refreshTimer = setTimeout(() => {
-        connection.sendRequest(DiagnosticRefreshRequest.type).catch((error: unknown) => connection.console.error(`diagnostic refresh: ${String(error)}`));
-      }, PUSH_DEBOUNCE_MS);
+      refreshTimer = setTimeout(requestRefresh, PUSH_DEBOUNCE_MS);
     }
   }
   let refreshTimer: NodeJS.Timeout | undefined;
@@ -142,9 +152,7 @@ export function startServer(connection: Connection): void {
     // "why is my setting ignored" questions.
     log(`settings: ${JSON.stringify(settings)}`);
     if (pullDiagnostics) {
-      // Only clients that announce it take a refresh request; a refused one must not become
-      // an unhandled rejection, which would end the process.
-      if (refreshSupport) connection.sendRequest(DiagnosticRefreshRequest.type).catch((error: unknown) => connection.console.error(`diagnostic refresh: ${String(error)}`));
+      requestRefresh();
     } else {
       for (const document of documents.all()) schedulePush(document.uri);
     }
