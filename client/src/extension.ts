@@ -11,14 +11,12 @@ import {
   type Middleware,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../../server/src/protocol';
+import { DIAGNOSTIC_SOURCE, DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../../server/src/protocol';
 import { registerApiCommands, type ApiTestHooks } from './api/commands';
 import { DOCUMENT_SELECTOR } from './documents';
 import { registerPacketTesting } from './packet-commands';
 import { codeOf, codesReportedElsewhere, symbolsProvidedElsewhere, type OtherSupport } from './overlap';
 import { describeStatus, type ProblemCounts } from './status-text';
-
-const SOURCE = 'rulesets';
 
 let client: LanguageClient | undefined;
 
@@ -178,7 +176,7 @@ function countProblems(uri: vscode.Uri): ProblemCounts {
   let warnings = 0;
   let others = 0;
   for (const d of vscode.languages.getDiagnostics(uri)) {
-    if (d.source !== SOURCE) continue;
+    if (d.source !== DIAGNOSTIC_SOURCE) continue;
     if (d.severity === vscode.DiagnosticSeverity.Error) errors++;
     else if (d.severity === vscode.DiagnosticSeverity.Warning) warnings++;
     else others++;

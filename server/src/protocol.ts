@@ -3,6 +3,9 @@
  * the VS Code extension uses it for its language status item.
  */
 
+/** The `source` of every diagnostic the server publishes: what the editor filters and counts by. */
+export const DIAGNOSTIC_SOURCE = 'rulesets';
+
 /** Why a document is treated as a ruleset: its file name, a `rulesets.files` pattern, or its content. */
 export type RulesetEvidence = 'name' | 'pattern' | 'content';
 

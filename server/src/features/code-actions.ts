@@ -9,7 +9,8 @@
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import { expressionEdit, type DocumentEdit, type DocumentProblem } from '../documents/ruleset';
 import { formatExpression } from '../language/format';
-import { DIAGNOSTIC_SOURCE, toDiagnostic } from './diagnostics';
+import { DIAGNOSTIC_SOURCE } from '../protocol';
+import { toDiagnostic } from './diagnostics';
 import type { DocumentModel, Settings } from './model';
 
 export const FORMAT_EXPRESSION_TITLE = 'Format expression';

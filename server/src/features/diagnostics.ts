@@ -2,8 +2,7 @@ import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-langu
 import type { Severity } from '../language/problem';
 import type { DocumentProblem } from '../documents/ruleset';
 import type { DocumentModel, Settings } from './model';
-
-export const DIAGNOSTIC_SOURCE = 'rulesets';
+import { DIAGNOSTIC_SOURCE } from '../protocol';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,

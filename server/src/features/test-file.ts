@@ -16,7 +16,7 @@ import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEva
 import { FIELDS } from '../language/catalogue/fields';
 import { COUNTRIES } from '../language/catalogue/countries';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';
-import { DIAGNOSTIC_SOURCE } from './diagnostics';
+import { DIAGNOSTIC_SOURCE } from '../protocol';
 import type { DocumentModel } from './model';
 
 export { isRulesetTestFileName } from './model';

@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import Mocha from 'mocha';
+import { codeOf } from '../../../client/src/overlap';
+import { DIAGNOSTIC_SOURCE } from '../../../server/src/protocol';
 
-const SOURCE = 'rulesets';
 
 function workspaceFile(name: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -16,11 +17,7 @@ function workspaceFile(name: string): vscode.Uri {
 }
 
 function ours(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
-}
-
-function codeOf(d: vscode.Diagnostic): string {
-  return typeof d.code === 'object' ? String(d.code.value) : String(d.code);
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === DIAGNOSTIC_SOURCE);
 }
 
 /** Resolves when the document's diagnostics satisfy `ready`, checking on every change. */
