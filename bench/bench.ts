@@ -14,24 +14,15 @@ import { checkExpression } from '../server/src/language/checker';
 import { grammar } from '../server/src/language/grammar';
 import { checkRuleset, ExpressionCache } from '../server/src/documents/ruleset';
 import { expression, rulesetObject } from './inputs';
+import { cpuMs, median } from './measure';
 import { printTable } from './table';
 
 // ---------------------------------------------------------------- timing
-
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
 
 function time(fn: () => void): number {
   const start = cpuMs();
   fn();
   return cpuMs() - start;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function repeat(runs: number, fn: () => void): number {

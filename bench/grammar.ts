@@ -7,22 +7,19 @@ import { cpus } from 'node:os';
 import * as YAML from 'yaml';
 import { tokenize } from '../test/syntaxes/textmate';
 import { rulesetObject } from './inputs';
+import { cpuMs, median } from './measure';
 import { printTable } from './table';
 
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
-async function median(runs: number, fn: () => Promise<unknown>): Promise<number> {
-  await fn(); // loads the grammars and warms the JIT
+/** The median CPU time of `runs` runs, after one that loads the grammars and warms the JIT. */
+async function repeat(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = cpuMs();
     await fn();
     times.push(cpuMs() - start);
   }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
+  return median(times);
 }
 
 async function main(): Promise<void> {
@@ -31,8 +28,8 @@ async function main(): Promise<void> {
   const files = { json: ['source.json', JSON.stringify(object, null, 2)], yaml: ['source.yaml', YAML.stringify(object)] } as const;
   for (const [format, [scope, text]] of Object.entries(files)) {
     const lines = text.split('\n').length;
-    const withInjection = await median(5, () => tokenize(scope, text, { injections: true }));
-    const hostOnly = await median(5, () => tokenize(scope, text, { injections: false }));
+    const withInjection = await repeat(5, () => tokenize(scope, text, { injections: true }));
+    const hostOnly = await repeat(5, () => tokenize(scope, text, { injections: false }));
     rows.push([
       `1,000-rule ${format.toUpperCase()} (${lines.toLocaleString('en-US')} lines): tokenize, expressions coloured`,
       `${withInjection.toFixed(0)} ms (${(withInjection / hostOnly).toFixed(1)}×)`,

@@ -3,8 +3,8 @@ import { build } from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 
 mkdirSync('dist', { recursive: true });
-await build({
-  entryPoints: { cli: 'server/src/cli/main.ts', server: 'server/src/server/main.ts' },
+/** What every bundle shares: one file for node 20, with its source map. */
+const bundle = {
   outdir: 'dist',
   bundle: true,
   platform: 'node',
@@ -13,23 +13,20 @@ await build({
   target: 'node20',
   format: 'cjs',
   sourcemap: true,
-  banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',
+};
+await build({
+  ...bundle,
+  entryPoints: { cli: 'server/src/cli/main.ts', server: 'server/src/server/main.ts' },
+  banner: { js: '#!/usr/bin/env node' },
 });
 // The VS Code extension: `vscode` is given by the editor at run time.
 await build({
+  ...bundle,
   entryPoints: { extension: 'client/src/extension.ts' },
-  outdir: 'dist',
-  bundle: true,
-  platform: 'node',
-  mainFields: ['module', 'main'],
-  target: 'node20',
-  format: 'cjs',
   external: ['vscode'],
   // Smaller is faster to load when a JSON or YAML file activates the extension.
   minify: true,
-  sourcemap: true,
-  logLevel: 'warning',
 });
 // The grammar is read at run time from beside the bundle.
 copyFileSync('server/src/language/expression.ohm', 'dist/expression.ohm');
