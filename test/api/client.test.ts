@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { parseRetryAfter, redact, RulesetsClient, type Credentials, type RuleInput, type Ruleset, type Scope } from '../../server/src/api/client';
+import { parseRetryAfter, redact, ruleDefinition, RulesetsClient, type Credentials, type RuleInput, type Ruleset, type Scope } from '../../server/src/api/client';
 import type { Emulator } from '../../server/src/api/emulator';
 import { ACCOUNT, assertNoSecrets, EMAIL_KEY, failure, makeClient, record, SECRETS, startTestEmulator, TOKEN, ZONE, type TestClient } from './harness';
 
@@ -88,7 +88,7 @@ for (const { scope, credentials, label, prefix, entryKind } of COMBINATIONS) {
       assert.deepEqual(descriptions(added), ['ssh', 'block udp', 'block tcp']);
 
       const udp = added.rules[1];
-      const changed = await c.updateRule(created.id, udp.id, { enabled: false, description: 'udp off' });
+      const changed = await c.updateRule(created.id, udp.id, { ...ruleDefinition(udp), enabled: false, description: 'udp off' });
       assert.equal(changed.version, '4');
       assert.deepEqual(descriptions(changed), ['ssh', 'udp off', 'block tcp']);
       assert.equal(changed.rules[1].enabled, false);
@@ -119,10 +119,13 @@ for (const { scope, credentials, label, prefix, entryKind } of COMBINATIONS) {
       assert.equal(first.kind, entryKind);
       assert.equal(first.phase, phase);
       assert.equal(first.version, '1');
-      const second = await c.updateRuleset({ phase }, { name: 'entry', rules: [BLOCK_TCP] });
+      const renamed = await failure(c.updateRuleset({ phase }, { name: 'entry', rules: [BLOCK_TCP] }));
+      assert.equal(renamed.status, 400, 'a ruleset is never renamed');
+      assert.equal(renamed.errors[0].pointer, '/name');
+      const second = await c.updateRuleset({ phase }, { name: first.name, rules: [BLOCK_TCP] });
       assert.equal(second.id, first.id, 'the entry point is updated, not created again');
       assert.equal(second.version, '2');
-      assert.equal(second.name, 'entry');
+      assert.equal(second.name, first.name);
       assert.deepEqual(await c.getEntryPoint(phase), second);
       assert.deepEqual(
         (await c.listVersions({ phase })).map((v) => v.version),
@@ -142,10 +145,20 @@ for (const { scope, credentials, label, prefix, entryKind } of COMBINATIONS) {
           { action: 'block', expression: 'tcp.dstport == 445', description: 'smb', categories: ['smb'] },
         ],
       });
+      const requests = emulator.requests.length;
       const c = client({ scope, credentials });
       assert.ok((await c.listRulesets()).some((r) => r.id === managed.id && r.kind === 'managed'), 'managed rulesets are listed everywhere');
-      assert.deepEqual(descriptions(await c.rulesByTag(managed.id, '1', 'legacy')), ['telnet', 'tftp']);
-      assert.deepEqual(descriptions(await c.rulesByTag(managed.id, '1', 'nothing')), []);
+      if ('accountId' in scope) {
+        assert.deepEqual(descriptions(await c.rulesByTag(managed.id, '1', 'legacy')), ['telnet', 'tftp']);
+        assert.deepEqual(descriptions(await c.rulesByTag(managed.id, '1', 'nothing')), []);
+      } else {
+        const sent = emulator.requests.length;
+        const zone = await failure(c.rulesByTag(managed.id, '1', 'legacy'));
+        assert.equal(zone.kind, 'config');
+        assert.match(zone.message, /^rules by tag is an account-level operation of the API \(there is no zone form\): give an account/);
+        assert.equal(emulator.requests.length, sent, 'refused before any request');
+      }
+      assert.ok(emulator.requests.length > requests);
       const readOnly = await failure(c.updateRuleset(managed.id, { rules: [] }));
       assert.equal(readOnly.status, 400);
       assert.match(readOnly.message, /managed ruleset and cannot be changed/);
@@ -192,7 +205,7 @@ describe('versions', () => {
   it('keeps each version as a full snapshot with its rules', async () => {
     const c = client();
     const r = await custom(c, [BLOCK_TCP, BLOCK_UDP]);
-    await c.updateRule(r.id, r.rules[0].id, { expression: 'ip.proto == "icmp"' });
+    await c.updateRule(r.id, r.rules[0].id, { ...ruleDefinition(r.rules[0]), expression: 'ip.proto == "icmp"' });
     await c.deleteRule(r.id, r.rules[1].id);
     assert.deepEqual(
       (await c.getVersion(r.id, 1)).rules.map((x) => x.expression),
@@ -279,7 +292,7 @@ describe('positions', () => {
       assert.equal(error.status, 400, JSON.stringify(position));
       assert.equal(error.errors[0].pointer, pointer, JSON.stringify(position));
     }
-    const moved = await failure(c.updateRule(r.id, r.rules[0].id, {}, { position: { index: 4 } }));
+    const moved = await failure(c.updateRule(r.id, r.rules[0].id, ruleDefinition(r.rules[0]), { position: { index: 4 } }));
     assert.equal(moved.status, 400, 'moving: 1 to the number of rules');
     assert.equal(moved.errors[0].pointer, '/position/index');
     assert.equal(snapshot(), before, 'a refused request changes nothing');
@@ -289,12 +302,14 @@ describe('positions', () => {
     const c = client();
     const r = await abc(c);
     const [a, b, cRule] = r.rules;
-    assert.deepEqual(descriptions(await c.updateRule(r.id, a.id, {}, { position: { index: 3 } })), ['b', 'c', 'a']);
-    assert.deepEqual(descriptions(await c.updateRule(r.id, a.id, {}, { position: { before: b.id } })), ['a', 'b', 'c']);
-    assert.deepEqual(descriptions(await c.updateRule(r.id, cRule.id, {}, { position: { before: '' } })), ['c', 'a', 'b']);
-    assert.deepEqual(descriptions(await c.updateRule(r.id, cRule.id, {}, { position: { after: '' } })), ['a', 'b', 'c']);
-    assert.deepEqual(descriptions(await c.updateRule(r.id, a.id, { description: 'A' }, { position: { after: b.id } })), ['b', 'A', 'c']);
-    assert.deepEqual(descriptions(await c.updateRule(r.id, a.id, {}, { position: { after: a.id } })), ['b', 'A', 'c'], 'after itself: where it is');
+    // A move sends the rule whole, as it is live: the service replaces it with the body.
+    const live = async (id: string) => ruleDefinition((await c.getRuleset(r.id)).rules.find((x) => x.id === id)!);
+    assert.deepEqual(descriptions(await c.updateRule(r.id, a.id, await live(a.id), { position: { index: 3 } })), ['b', 'c', 'a']);
+    assert.deepEqual(descriptions(await c.updateRule(r.id, a.id, await live(a.id), { position: { before: b.id } })), ['a', 'b', 'c']);
+    assert.deepEqual(descriptions(await c.updateRule(r.id, cRule.id, await live(cRule.id), { position: { before: '' } })), ['c', 'a', 'b']);
+    assert.deepEqual(descriptions(await c.updateRule(r.id, cRule.id, await live(cRule.id), { position: { after: '' } })), ['a', 'b', 'c']);
+    assert.deepEqual(descriptions(await c.updateRule(r.id, a.id, { ...(await live(a.id)), description: 'A' }, { position: { after: b.id } })), ['b', 'A', 'c']);
+    assert.deepEqual(descriptions(await c.updateRule(r.id, a.id, await live(a.id), { position: { after: a.id } })), ['b', 'A', 'c'], 'after itself: where it is');
   });
 });
 
@@ -308,23 +323,24 @@ describe('dry_run', () => {
     const lines: string[] = [];
     const d = client({ log: (line) => lines.push(line) });
 
-    const created = await d.createRuleset({ name: 'dry', kind: 'custom', phase: 'magic_transit', rules: [BLOCK_TCP] }, { dryRun: true });
-    assert.equal(created.name, 'dry');
-    assert.equal((await d.updateRuleset(r.id, { rules: [SKIP_SSH] }, { dryRun: true })).version, '2');
-    assert.equal((await d.updateRuleset({ phase: 'magic_transit' }, { rules: [SKIP_SSH] }, { dryRun: true })).version, '1');
-    assert.equal((await d.addRule(r.id, SKIP_SSH, { dryRun: true, position: { index: 1 } })).rules.length, 3);
-    assert.equal((await d.updateRule(r.id, r.rules[0].id, { enabled: false }, { dryRun: true })).rules[0].enabled, false);
-    assert.equal((await d.deleteRule(r.id, r.rules[0].id, { dryRun: true })).rules.length, 1);
+    // A dry run answers nothing but success (`"result": null`, or 204): never a ruleset.
+    const none = { messages: [] };
+    assert.deepEqual(await d.dryRun.createRuleset({ name: 'dry', kind: 'custom', phase: 'magic_transit', rules: [BLOCK_TCP] }), none);
+    assert.deepEqual(await d.dryRun.updateRuleset(r.id, { rules: [SKIP_SSH] }), none);
+    assert.deepEqual(await d.dryRun.updateRuleset({ phase: 'magic_transit' }, { rules: [SKIP_SSH] }), none);
+    assert.deepEqual(await d.dryRun.addRule(r.id, SKIP_SSH, { position: { index: 1 } }), none);
+    assert.deepEqual(await d.dryRun.updateRule(r.id, r.rules[0].id, { ...ruleDefinition(r.rules[0]), enabled: false }), none);
+    assert.deepEqual(await d.dryRun.deleteRule(r.id, r.rules[0].id), none);
     await c.updateRuleset(r.id, { rules: [BLOCK_TCP] });
     const afterUpdate = snapshot();
-    await d.deleteVersion(r.id, '1', { dryRun: true });
-    await d.deleteRuleset(r.id, { dryRun: true });
+    assert.deepEqual(await d.dryRun.deleteVersion(r.id, '1'), none);
+    assert.deepEqual(await d.dryRun.deleteRuleset(r.id), none);
     assert.equal(snapshot(), afterUpdate, 'dry-run deletes store nothing');
     assert.notEqual(before, afterUpdate);
     assert.ok(!(await c.listRulesets()).some((x) => x.name === 'dry'));
     assert.deepEqual(emulator.state.versions(r.id), ['1', '2']);
 
-    const invalid = await failure(d.updateRuleset(r.id, { rules: [{ action: 'block', expression: 'tcp.dstprt == 22' }] }, { dryRun: true }));
+    const invalid = await failure(d.dryRun.updateRuleset(r.id, { rules: [{ action: 'block', expression: 'tcp.dstprt == 22' }] }));
     assert.equal(invalid.status, 400);
     assert.equal(invalid.errors[0].pointer, '/rules/0/expression');
     assert.ok(lines.every((line) => !/→/.test(line) || line.includes('?dry_run=true')), 'every dry-run request says so');
@@ -364,7 +380,7 @@ describe('errors', () => {
       rule.errors.map((e) => [e.pointer, e.message.slice(0, 26)]),
       [['/expression', 'Filter parsing error (1:11']],
     );
-    const logging = await failure(c.updateRule(r.id, r.rules[0].id, { logging: { enabled: true } }));
+    const logging = await failure(c.updateRule(r.id, r.rules[0].id, { ...ruleDefinition(r.rules[0]), logging: { enabled: true } }));
     assert.equal(logging.errors[0].pointer, '/logging');
   });
 
@@ -397,7 +413,7 @@ describe('errors', () => {
       () => c.listVersions(unknown),
       () => c.getVersion(r.id, '7'),
       () => c.rulesByTag(r.id, '7', 'x'),
-      () => c.updateRule(r.id, unknown, { enabled: false }),
+      () => c.updateRule(r.id, unknown, { ...BLOCK_TCP, enabled: false }),
       () => c.deleteRule(r.id, unknown),
       () => c.deleteRuleset(unknown),
       () => c.getEntryPoint('http_request_firewall_custom'),
@@ -459,8 +475,7 @@ describe('retries and faults', () => {
     const c = client();
     const r = await custom(c);
     emulator.faults.push({ method: 'PUT', respond: { status: 500 } });
-    const checked = await c.updateRuleset(r.id, { rules: [SKIP_SSH] }, { dryRun: true });
-    assert.equal(checked.version, '2');
+    assert.deepEqual(await c.dryRun.updateRuleset(r.id, { rules: [SKIP_SSH] }), { messages: [] });
     assert.equal(c.waits.length, 1);
     assert.deepEqual(emulator.state.versions(r.id), ['1']);
   });
@@ -522,7 +537,7 @@ describe('retries and faults', () => {
     assert.equal(c.waits.length, 1);
     const r = await custom(c);
     emulator.faults.push({ method: 'PATCH', respond: 'drop' });
-    const error = await failure(c.updateRule(r.id, r.rules[0].id, { enabled: false }));
+    const error = await failure(c.updateRule(r.id, r.rules[0].id, { ...ruleDefinition(r.rules[0]), enabled: false }));
     assert.equal(error.kind, 'network');
     assert.equal(error.attempts, 1);
     assert.match(error.message, new RegExp(`^PATCH /accounts/\\w+/rulesets/\\w+/rules/\\w+: could not complete the request to 127\\.0\\.0\\.1:${emulator.port}: `));

@@ -33,7 +33,7 @@ describe('persistence', () => {
     await c1.updateRuleset(r.id, { rules: [...RULES, { action: 'block', expression: 'ip.proto == "udp"' }] });
     await c1.updateRuleset(r.id, { rules: RULES });
     await c1.deleteVersion(r.id, 3 - 1);
-    await c1.updateRuleset(r.id, { rules: RULES }, { dryRun: true });
+    await c1.dryRun.updateRuleset(r.id, { rules: RULES });
     await first.close();
     assert.deepEqual(readdirSync(dir), ['state.json'], 'no temporary file is left behind');
     assert.equal(JSON.parse(readFileSync(dataFile, 'utf8')).format, 1);
@@ -81,7 +81,7 @@ describe('HTTP', () => {
   it('wraps every JSON answer in the envelope', async () => {
     const ok = await call('GET', '/accounts/x/rulesets');
     assert.equal(ok.headers.get('content-type'), 'application/json; charset=utf-8');
-    assert.deepEqual(ok.body, { result: [], success: true, errors: [], messages: [] });
+    assert.deepEqual(ok.body, { result: [], success: true, errors: [], messages: [], result_info: { count: 0, per_page: 2 } });
     const missing = await call('GET', '/accounts/x/rulesets/abc');
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, { result: null, success: false, errors: [{ code: 10007, message: 'could not find ruleset abc' }], messages: [] });

@@ -22,8 +22,11 @@ export const ZONE: Scope = { zoneId: 'b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2' };
 /** Every log line and error message the tests of one file produced. */
 export const seen = { lines: [] as string[], messages: [] as string[] };
 
+/** Rulesets on a page of the test emulator's list: small, so that every list in the tests has pages. */
+export const TEST_PAGE_SIZE = 2;
+
 export function startTestEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  return startEmulator({ credentials: SECRETS, ...options });
+  return startEmulator({ credentials: SECRETS, pageSize: TEST_PAGE_SIZE, ...options });
 }
 
 export interface TestClient extends RulesetsClient {

@@ -154,7 +154,7 @@ describe('an emulator 400 mapped back to the file', () => {
 
   async function mapped(text: string, format: HostFormat): Promise<string[]> {
     const body = (format === 'json' ? JSON.parse(text) : YAML.parse(text)) as CreateRulesetBody;
-    const error = await failure(makeClient(emulator.baseUrl).createRuleset(body, { dryRun: true }));
+    const error = await failure(makeClient(emulator.baseUrl).dryRun.createRuleset(body));
     assert.equal(error.status, 400);
     return error.errors.map((e) => {
       const range = pointerToRange(text, format, e.pointer!, { message: e.message })!;

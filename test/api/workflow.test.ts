@@ -327,8 +327,8 @@ describe('planDeploy and applyDeploy', () => {
     // The service's long form: (line:col) with the column in UTF-8 bytes (`é` is two), and carets.
     const message = `Filter parsing error (1:37):\nip.src.country == "é" or ip.src in $office_networks\n${' '.repeat(36)}${'^'.repeat(16)} unknown list`;
     const files = {
-      json: `{"id": "${r.id}", "name": "n", "kind": "custom", "phase": "magic_transit", "rules": [\n  {"action": "block", "expression": "true"},\n  {"action": "block", "expression": "ip.src.country == \\"\\u00e9\\" or ip.src in $office_networks"}\n]}\n`,
-      yaml: `id: ${r.id}\nname: n\nkind: custom\nphase: magic_transit\nrules:\n  - action: block\n    expression: "true"\n  - action: block\n    expression: >-\n      ip.src.country == "é"\n      or ip.src in $office_networks\n`,
+      json: `{"id": "${r.id}", "name": "${r.name}", "kind": "custom", "phase": "magic_transit", "rules": [\n  {"action": "block", "expression": "true"},\n  {"action": "block", "expression": "ip.src.country == \\"\\u00e9\\" or ip.src in $office_networks"}\n]}\n`,
+      yaml: `id: ${r.id}\nname: ${r.name}\nkind: custom\nphase: magic_transit\nrules:\n  - action: block\n    expression: "true"\n  - action: block\n    expression: >-\n      ip.src.country == "é"\n      or ip.src in $office_networks\n`,
     };
     for (const [format, text] of Object.entries(files)) {
       emulator.faults.push({
@@ -351,7 +351,7 @@ describe('planDeploy and applyDeploy', () => {
 
   it('maps a rejection of the emulator itself (a rule id the ruleset does not have) to that id', async () => {
     const r = await custom([BLOCK_TCP]);
-    const text = `{\n  "id": "${r.id}",\n  "name": "n",\n  "kind": "custom",\n  "phase": "magic_transit",\n  "rules": [\n    {"id": "nope", "action": "block", "expression": "true"}\n  ]\n}\n`;
+    const text = `{\n  "id": "${r.id}",\n  "name": "${r.name}",\n  "kind": "custom",\n  "phase": "magic_transit",\n  "rules": [\n    {"id": "nope", "action": "block", "expression": "true"}\n  ]\n}\n`;
     const local = readLocalRuleset('ids.json', text);
     const plan = await planDeploy(client, local);
     assert.equal(plan.dryRunError?.errors[0].pointer, '/rules/0/id');

@@ -403,6 +403,14 @@ describe('checkRuleset: ruleset shape', () => {
     assert.match(problems[2].message, /did you mean `expression`/);
   });
 
+  it('knows every rule field the API defines, used by block and skip or not, and their types', () => {
+    const rule = `  - action: block\n    expression: "true"\n    id: 4814384a9e5d4991b9815dcfc25d2f1f\n    ref: my-ref\n    version: "3"\n    last_updated: "2026-11-01T00:00:00Z"\n    categories: [a]\n`;
+    const extras = '    ratelimit: {period: 60}\n    exposed_credential_check: {username_expression: x}\n';
+    assert.deepEqual(check(`name: x\nkind: root\nphase: magic_transit\nrules:\n${rule}${extras}`, 'yaml'), []);
+    const wrong = check(`name: x\nkind: root\nphase: magic_transit\nrules:\n${rule}    ratelimit: 60\n`, 'yaml');
+    assert.deepEqual(located(wrong), [['invalid-type', 11, 15, 11, 17]]);
+  });
+
   it('rejects logging on a block rule', () => {
     const text = '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [\n  {"action": "block", "expression": "true", "logging": {"enabled": true}}\n]}';
     const problems = check(text, 'json');

@@ -5,10 +5,10 @@
  * with the service before, so that a later deploy still notices what others changed.
  */
 import * as vscode from 'vscode';
-import { ApiError } from '../../../server/src/api/client';
+import { ApiError, ruleDefinition } from '../../../server/src/api/client';
 import { pointerToRange } from '../../../server/src/api/pointer';
-import type { Position, RuleInput, Ruleset } from '../../../server/src/api/types';
-import { readLocalRuleset, type LocalRuleset } from '../../../server/src/api/workflow';
+import type { Position, Rule, RuleInput, Ruleset } from '../../../server/src/api/types';
+import { readLocalRuleset, WorkflowError, type LocalRuleset } from '../../../server/src/api/workflow';
 import { quoted } from './messages';
 import { formatOf } from './pickers';
 import { addPosition, moveChoices, movedIndex, moveRuleText, recordRuleChange, removeRuleText, ruleAt, rulesetSites, type RuleSite, type RulesetSites } from './rules';
@@ -67,6 +67,13 @@ function ruleFields(local: LocalRuleset, index: number): RuleInput {
   return fields as RuleInput;
 }
 
+/** The live rule of the command, by the id the file records; a clear error when the service no longer has it. */
+function liveRule(before: Ruleset, context: RuleContext): Rule {
+  const found = before.rules.find((r) => r.id === context.rule.id);
+  if (!found) throw new WorkflowError(`${context.file}: rule ${context.rule.label} (id ${context.rule.id}) is not in version ${before.version} of ${quoted(before.name)} on the service: someone deleted it; pull the ruleset to see what is live`);
+  return found;
+}
+
 /**
  * Runs a rule command: reads the live version first (is the file in step?), calls `change`,
  * and writes the file `update` makes of the answer. The service's objections to the rule are
@@ -76,7 +83,7 @@ async function runRuleCommand(
   session: ApiSession,
   context: RuleContext,
   title: string,
-  change: (signal: AbortSignal) => Promise<Ruleset>,
+  change: (signal: AbortSignal, before: Ruleset) => Promise<Ruleset>,
   update: (answer: Ruleset, inSync: boolean, before: Ruleset) => string,
   said: (answer: Ruleset) => string,
 ): Promise<RuleOutcome> {
@@ -85,7 +92,7 @@ async function runRuleCommand(
     session.diagnostics.delete(document.uri);
     const { answer, before } = await session.progress(title, async (signal) => {
       const before = await connected.client.getRuleset(local.id, { signal });
-      return { before, answer: await change(signal) };
+      return { before, answer: await change(signal, before) };
     });
     const inSync = before.version === local.version;
     const newText = update(answer, inSync, before);
@@ -138,7 +145,12 @@ export async function updateRule(session: ApiSession, args: RuleArgs = {}): Prom
     session,
     context,
     `Updating rule ${rule.label}`,
-    (signal) => context.connected.client.updateRule(local.id, rule.id!, ruleFields(local, rule.index), { signal }),
+    // The service replaces the rule with what it is sent: the file's rule, whole, keeping the
+    // live `ref` that pull leaves out of the file when it is the id.
+    (signal, before) => {
+      const fields = ruleFields(local, rule.index);
+      return context.connected.client.updateRule(local.id, rule.id!, { ...fields, ref: fields.ref ?? liveRule(before, context).ref }, { signal });
+    },
     (answer, inSync) => recordRuleChange(local, answer, inSync),
     (answer) => `updated rule ${rule.label} of ${quoted(answer.name)} (version ${answer.version})`,
   );
@@ -156,7 +168,8 @@ export async function moveRule(session: ApiSession, args: RuleArgs = {}): Promis
     session,
     context,
     `Moving rule ${rule.label}`,
-    (signal) => context.connected.client.updateRule(local.id, rule.id!, {}, { position, signal }),
+    // A move sends the rule as it is live (whole, or the service would empty it) with its new place.
+    (signal, before) => context.connected.client.updateRule(local.id, rule.id!, ruleDefinition(liveRule(before, context)), { position, signal }),
     (answer, inSync) => recordRuleChange(readLocalRuleset(file, moveRuleText(local.text, sites, rule.index, movedIndex(sites, rule.index, position))), answer, inSync),
     (answer) => `moved rule ${rule.label} of ${quoted(answer.name)} (version ${answer.version})`,
   );

@@ -4,7 +4,7 @@
  * diagnostics, and the documents the commands read and write.
  */
 import * as vscode from 'vscode';
-import { RulesetsClient, redact } from '../../../server/src/api/client';
+import { RulesetsClient, redact, type ApiMessage } from '../../../server/src/api/client';
 import type { ServiceProblem } from '../../../server/src/api/workflow';
 import { CredentialStore } from './credentials';
 import { failureMessage, isCancellation } from './messages';
@@ -30,6 +30,12 @@ export class ApiLog implements vscode.Disposable {
   info(line: string): void {
     const safe = redact(line, this.secrets());
     this.channel.info(safe);
+    this.written.fire(safe);
+  }
+
+  warn(line: string): void {
+    const safe = redact(line, this.secrets());
+    this.channel.warn(safe);
     this.written.fire(safe);
   }
 
@@ -85,6 +91,8 @@ export class ApiSession implements vscode.Disposable {
   private readonly deployed = new vscode.EventEmitter<void>();
   readonly onDidDeploy = this.deployed.event;
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** The service's warnings shown so far, so that one is not shown twice. */
+  private readonly warned = new Set<string>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -124,12 +132,30 @@ export class ApiSession implements vscode.Disposable {
         credentials: connection.credentials,
         scope: scopeOf(connection.target),
         log: (line) => this.log.info(line),
+        onMessages: (messages, request) => this.warn(messages, request),
       });
       return { client, target: connection.target };
     } catch (error) {
       this.report(error);
       return undefined;
     }
+  }
+
+  /**
+   * The service's warnings on an answer that succeeded: each in the log, and a notification
+   * (one per answer) with "Show Log". A dry run and the write after it often say the same:
+   * a message already shown is logged again but not shown twice.
+   */
+  private warn(messages: readonly ApiMessage[], request: string): void {
+    const fresh: string[] = [];
+    for (const message of messages) {
+      const text = redact(`${message.message}${message.code !== undefined ? ` (code ${message.code})` : ''}${message.pointer ? ` at ${message.pointer}` : ''}`, this.credentials.secretsToRedact());
+      this.log.warn(`the service warns (${request}): ${text}`);
+      if (!this.warned.has(text)) fresh.push(text);
+      this.warned.add(text);
+    }
+    if (fresh.length === 0) return;
+    void vscode.window.showWarningMessage(`Rulesets: the service warns: ${fresh.join('; ')}`, 'Show Log').then((choice) => (choice ? this.log.show() : undefined));
   }
 
   /** Says why a command failed, once, with "Show Log"; returns the (redacted) message. */

@@ -24,6 +24,7 @@ import type {
 } from './types';
 
 export type * from './types';
+export { ruleDefinition } from './types';
 
 export type Credentials = { readonly token: string } | { readonly email: string; readonly key: string };
 export type Scope = { readonly accountId: string } | { readonly zoneId: string };
@@ -50,6 +51,18 @@ export interface ClientOptions {
    * the service asks for more, the call fails at once with a message that says how long.
    */
   readonly maxRetryAfterMs?: number;
+  /**
+   * The service's `messages` (warnings) of a successful answer, dry runs included, with the
+   * request that got them. The service answers an operation and still warns: show them.
+   */
+  readonly onMessages?: (messages: readonly ApiMessage[], request: string) => void;
+  /**
+   * What a person waiting should know, one line each: an answer slower than a moment, a retry
+   * and its wait, a wait the service asked for. The CLI shows them on a terminal.
+   */
+  readonly onWait?: (line: string) => void;
+  /** How long an answer may take before `onWait` hears of it. Default 2 s. */
+  readonly slowAnswerMs?: number;
 }
 
 export interface CallOptions {
@@ -57,13 +70,28 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
-export interface WriteOptions extends CallOptions {
-  /** `?dry_run=true`: the service runs every check and stores nothing. */
-  readonly dryRun?: boolean;
+export interface RuleWriteOptions extends CallOptions {
+  readonly position?: Position;
 }
 
-export interface RuleWriteOptions extends WriteOptions {
-  readonly position?: Position;
+/**
+ * A dry run's answer. The service runs the same authorization and checks as the real call and
+ * stores nothing; a success says nothing more than that (`"result": null`, or 204), so a dry
+ * run never gives a ruleset back. Its warnings are here (and go to `onMessages` too).
+ */
+export interface DryRunAnswer {
+  readonly messages: readonly ApiMessage[];
+}
+
+/** The write operations as dry runs (`?dry_run=true`): checked by the service, nothing stored. */
+export interface DryRuns {
+  createRuleset(body: CreateRulesetBody, options?: CallOptions): Promise<DryRunAnswer>;
+  updateRuleset(ruleset: RulesetRef, body: UpdateRulesetBody, options?: CallOptions): Promise<DryRunAnswer>;
+  addRule(id: string, rule: RuleInput, options?: RuleWriteOptions): Promise<DryRunAnswer>;
+  updateRule(id: string, ruleId: string, rule: RuleInput, options?: RuleWriteOptions): Promise<DryRunAnswer>;
+  deleteRule(id: string, ruleId: string, options?: CallOptions): Promise<DryRunAnswer>;
+  deleteRuleset(id: string, options?: CallOptions): Promise<DryRunAnswer>;
+  deleteVersion(id: string, version: string | number, options?: CallOptions): Promise<DryRunAnswer>;
 }
 
 /** A ruleset by id, or a phase's entry point ruleset. */
@@ -88,6 +116,8 @@ export interface ApiErrorDetails {
   readonly attempts?: number;
   /** What a 429 or 503 asked to wait, in milliseconds. */
   readonly retryAfterMs?: number;
+  /** A timeout's limit per attempt, in milliseconds. */
+  readonly timeoutMs?: number;
 }
 
 export class ApiError extends Error {
@@ -97,6 +127,7 @@ export class ApiError extends Error {
   readonly request?: string;
   readonly attempts: number;
   readonly retryAfterMs?: number;
+  readonly timeoutMs?: number;
 
   constructor(
     message: string,
@@ -109,14 +140,22 @@ export class ApiError extends Error {
     this.request = details.request;
     this.attempts = details.attempts ?? 0;
     this.retryAfterMs = details.retryAfterMs;
+    this.timeoutMs = details.timeoutMs;
   }
 }
 
 const REDACTED = '[redacted]';
 
 /**
- * `text` with every secret replaced by `[redacted]`, also where it appears URL-encoded or
- * JSON-escaped (an email's `@` is `%40` in a URL). Every message and log line goes through it.
+ * Characters a credential is made of: a secret found next to one of them is part of a longer
+ * word, not the secret itself (a one-letter token must not turn every `x` into `[redacted]`).
+ */
+const CREDENTIAL_CHARACTER = '[A-Za-z0-9_\\-]';
+
+/**
+ * `text` with every secret replaced by `[redacted]` wherever it stands as a whole value, also
+ * URL-encoded or JSON-escaped (an email's `@` is `%40` in a URL). Every message and log line
+ * goes through it.
  */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
   const forms = new Set<string>();
@@ -128,7 +167,9 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
   }
   // Longest first: a form that contains another is replaced whole.
   for (const form of [...forms].sort((a, b) => b.length - a.length)) {
-    if (form) text = text.split(form).join(REDACTED);
+    if (!form || !text.includes(form)) continue;
+    const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    text = text.replace(new RegExp(`(?<!${CREDENTIAL_CHARACTER})${escaped}(?!${CREDENTIAL_CHARACTER})`, 'g'), REDACTED);
   }
   return text;
 }
@@ -164,18 +205,35 @@ interface Failure {
   readonly retryAfterMs?: number;
 }
 
-type Outcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly failure: Failure };
+/** What a successful answer held: its result, where the next page is, and the service's warnings. */
+interface Answer {
+  readonly result: unknown;
+  /** `result_info.cursor`: the next page of a list, when there is one. */
+  readonly cursor?: string;
+  readonly messages: readonly ApiMessage[];
+}
+
+type Outcome = { readonly ok: true; readonly answer: Answer } | { readonly ok: false; readonly failure: Failure };
 
 interface RequestSpec {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Below the scope: `/rulesets/abc`. */
   readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
   readonly body?: unknown;
   readonly dryRun?: boolean;
   readonly signal?: AbortSignal;
-  /** What a successful answer holds: a JSON result, or nothing (204). */
+  /**
+   * What a successful answer holds: a JSON result, or nothing (204). A dry run expects
+   * nothing whatever it is given: the service answers it with `"result": null` or 204.
+   */
   readonly expect: 'object' | 'array' | 'none';
 }
+
+/** More pages than this in one list: the service is answering in a circle, or the list is not one a person can use. */
+const MAX_PAGES = 1000;
+/** An answer slower than this gets a line on `onWait`, so that a person knows what is being waited for. */
+const DEFAULT_SLOW_ANSWER_MS = 2000;
 
 export class RulesetsClient {
   private readonly base: URL;
@@ -187,13 +245,21 @@ export class RulesetsClient {
   private readonly maxRetryAfterMs: number;
   private readonly fetchImpl: typeof fetch;
   private readonly logLine?: (line: string) => void;
+  private readonly messagesLine?: (messages: readonly ApiMessage[], request: string) => void;
+  private readonly waitLine?: (line: string) => void;
+  private readonly slowAnswerMs: number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
+  private readonly accountLevel: boolean;
+
+  /** The write operations as dry runs: the service checks, nothing is stored, no ruleset comes back. */
+  readonly dryRun: DryRuns;
 
   constructor(options: ClientOptions) {
     const credentials = options.credentials;
     this.secrets = 'token' in credentials ? [credentials.token] : [credentials.email, credentials.key];
     this.base = parseBaseUrl(options.baseUrl, (text) => this.scrub(text));
+    this.accountLevel = 'accountId' in options.scope;
     this.scopePath = 'accountId' in options.scope ? `/accounts/${segment(options.scope.accountId, 'account id')}` : `/zones/${segment(options.scope.zoneId, 'zone id')}`;
     this.headers = { accept: 'application/json', 'user-agent': `rulesets-tools/${toolVersion}`, ...authHeaders(credentials) };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -201,8 +267,21 @@ export class RulesetsClient {
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     this.fetchImpl = options.fetch ?? fetch;
     this.logLine = options.log;
+    this.messagesLine = options.onMessages;
+    this.waitLine = options.onWait;
+    this.slowAnswerMs = options.slowAnswerMs ?? DEFAULT_SLOW_ANSWER_MS;
     this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.random = options.random ?? Math.random;
+    const check = async (spec: Omit<RequestSpec, 'expect' | 'dryRun'>): Promise<DryRunAnswer> => ({ messages: (await this.request({ ...spec, expect: 'none', dryRun: true })).messages });
+    this.dryRun = {
+      createRuleset: (body, options = {}) => check(createRulesetSpec(body, options)),
+      updateRuleset: (ruleset, body, options = {}) => check(updateRulesetSpec(ruleset, body, options)),
+      addRule: (id, rule, options = {}) => check(addRuleSpec(id, rule, options)),
+      updateRule: (id, ruleId, rule, options = {}) => check(updateRuleSpec(id, ruleId, rule, options)),
+      deleteRule: (id, ruleId, options = {}) => check(deleteRuleSpec(id, ruleId, options)),
+      deleteRuleset: (id, options = {}) => check(deleteRulesetSpec(id, options)),
+      deleteVersion: (id, version, options = {}) => check(deleteVersionSpec(id, version, options)),
+    };
   }
 
   /** The base URL's host (`api.example.com`), as messages name it. */
@@ -212,9 +291,24 @@ export class RulesetsClient {
 
   // ------------------------------------------------------------ reading
 
-  /** 1. Every ruleset of the account or zone, without rules. */
+  /** 1. Every ruleset of the account or zone, without rules: every page, following `result_info.cursor`. */
   async listRulesets(options: CallOptions = {}): Promise<RulesetSummary[]> {
-    return (await this.request({ method: 'GET', path: '/rulesets', expect: 'array', signal: options.signal })) as RulesetSummary[];
+    const all: RulesetSummary[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 1; ; page++) {
+      const answer = await this.request({ method: 'GET', path: '/rulesets', ...(cursor !== undefined ? { query: { cursor } } : {}), expect: 'array', signal: options.signal });
+      all.push(...(answer.result as RulesetSummary[]).map(withStringVersion));
+      cursor = answer.cursor;
+      if (cursor === undefined) return all;
+      if (seen.has(cursor)) {
+        throw new ApiError(this.scrub(`GET ${this.scopePath}/rulesets: the service answered page ${page} with a cursor it had already given (${this.snippet(cursor)}); stopped rather than go round in circles: try again later`), 'invalid-response', { attempts: page });
+      }
+      if (page >= MAX_PAGES) {
+        throw new ApiError(`GET ${this.scopePath}/rulesets: more than ${MAX_PAGES} pages of rulesets, and the service still gives a next one; stopped`, 'invalid-response', { attempts: page });
+      }
+      seen.add(cursor);
+    }
   }
 
   /** 2. The latest version of a ruleset. */
@@ -227,9 +321,10 @@ export class RulesetsClient {
     return this.rulesetRequest({ method: 'GET', path: rulesetPath({ phase }), signal: options.signal });
   }
 
-  /** 3. The versions of a ruleset (or of a phase's entry point), without rules. */
+  /** 3. The versions of a ruleset (or of a phase's entry point), without rules; `[]` for a phase without one. */
   async listVersions(ruleset: RulesetRef, options: CallOptions = {}): Promise<VersionListItem[]> {
-    return (await this.request({ method: 'GET', path: `${rulesetPath(ruleset)}/versions`, expect: 'array', signal: options.signal })) as VersionListItem[];
+    const answer = await this.request({ method: 'GET', path: `${rulesetPath(ruleset)}/versions`, expect: 'array', signal: options.signal });
+    return (answer.result as VersionListItem[]).map(withStringVersion);
   }
 
   /** 4. One version of a ruleset (or of a phase's entry point), with its rules. */
@@ -237,8 +332,11 @@ export class RulesetsClient {
     return this.rulesetRequest({ method: 'GET', path: `${rulesetPath(ruleset)}/versions/${segment(String(version), 'version')}`, signal: options.signal });
   }
 
-  /** 5. The rules of one version of a (managed) ruleset that carry a tag. */
+  /** 5. The rules of one version of a (managed) ruleset that carry a tag; an account-level operation. */
   async rulesByTag(id: string, version: string | number, tag: string, options: CallOptions = {}): Promise<Ruleset> {
+    if (!this.accountLevel) {
+      throw new ApiError('rules by tag is an account-level operation of the API (there is no zone form): give an account (--account ID or RULESETS_ACCOUNT_ID) instead of a zone', 'config');
+    }
     const path = `${rulesetPath(id)}/versions/${segment(String(version), 'version')}/by_tag/${segment(tag, 'tag')}`;
     return this.rulesetRequest({ method: 'GET', path, signal: options.signal });
   }
@@ -246,49 +344,47 @@ export class RulesetsClient {
   // ------------------------------------------------------------ writing
 
   /** 6. Creates a ruleset (a phase entry point when `kind` is `root` or `zone`). */
-  async createRuleset(body: CreateRulesetBody, options: WriteOptions = {}): Promise<Ruleset> {
-    return this.rulesetRequest({ method: 'POST', path: '/rulesets', body, dryRun: options.dryRun, signal: options.signal });
+  async createRuleset(body: CreateRulesetBody, options: CallOptions = {}): Promise<Ruleset> {
+    return this.rulesetRequest(createRulesetSpec(body, options));
   }
 
   /** 7. Replaces a ruleset's rules (a deploy); an entry point is created if the phase has none. */
-  async updateRuleset(ruleset: RulesetRef, body: UpdateRulesetBody, options: WriteOptions = {}): Promise<Ruleset> {
-    return this.rulesetRequest({ method: 'PUT', path: rulesetPath(ruleset), body, dryRun: options.dryRun, signal: options.signal });
+  async updateRuleset(ruleset: RulesetRef, body: UpdateRulesetBody, options: CallOptions = {}): Promise<Ruleset> {
+    return this.rulesetRequest(updateRulesetSpec(ruleset, body, options));
   }
 
   /** 8. Adds one rule (last unless `position` says otherwise); answers the whole ruleset. */
   async addRule(id: string, rule: RuleInput, options: RuleWriteOptions = {}): Promise<Ruleset> {
-    const body = options.position ? { ...rule, position: options.position } : rule;
-    return this.rulesetRequest({ method: 'POST', path: `${rulesetPath(id)}/rules`, body, dryRun: options.dryRun, signal: options.signal });
+    return this.rulesetRequest(addRuleSpec(id, rule, options));
   }
 
-  /** 9. Changes fields of one rule and/or moves it; answers the whole ruleset. */
-  async updateRule(id: string, ruleId: string, fields: Partial<RuleInput>, options: RuleWriteOptions = {}): Promise<Ruleset> {
-    const body = options.position ? { ...fields, position: options.position } : fields;
-    const path = `${rulesetPath(id)}/rules/${segment(ruleId, 'rule id')}`;
-    return this.rulesetRequest({ method: 'PATCH', path, body, dryRun: options.dryRun, signal: options.signal });
+  /**
+   * 9. Replaces one rule with `rule`, its whole new definition (a field left out is gone on
+   * the service: see `ruleDefinition` to start from the live rule), and/or moves it.
+   */
+  async updateRule(id: string, ruleId: string, rule: RuleInput, options: RuleWriteOptions = {}): Promise<Ruleset> {
+    return this.rulesetRequest(updateRuleSpec(id, ruleId, rule, options));
   }
 
   /** 10. Deletes one rule; answers the whole ruleset. */
-  async deleteRule(id: string, ruleId: string, options: WriteOptions = {}): Promise<Ruleset> {
-    const path = `${rulesetPath(id)}/rules/${segment(ruleId, 'rule id')}`;
-    return this.rulesetRequest({ method: 'DELETE', path, dryRun: options.dryRun, signal: options.signal });
+  async deleteRule(id: string, ruleId: string, options: CallOptions = {}): Promise<Ruleset> {
+    return this.rulesetRequest(deleteRuleSpec(id, ruleId, options));
   }
 
   /** 11. Deletes a ruleset with all its versions. */
-  async deleteRuleset(id: string, options: WriteOptions = {}): Promise<void> {
-    await this.request({ method: 'DELETE', path: rulesetPath(id), expect: 'none', dryRun: options.dryRun, signal: options.signal });
+  async deleteRuleset(id: string, options: CallOptions = {}): Promise<void> {
+    await this.request({ ...deleteRulesetSpec(id, options), expect: 'none' });
   }
 
   /** 12. Deletes one version of a ruleset (not its latest). */
-  async deleteVersion(id: string, version: string | number, options: WriteOptions = {}): Promise<void> {
-    const path = `${rulesetPath(id)}/versions/${segment(String(version), 'version')}`;
-    await this.request({ method: 'DELETE', path, expect: 'none', dryRun: options.dryRun, signal: options.signal });
+  async deleteVersion(id: string, version: string | number, options: CallOptions = {}): Promise<void> {
+    await this.request({ ...deleteVersionSpec(id, version, options), expect: 'none' });
   }
 
   // ------------------------------------------------------------ the exchange
 
   private async rulesetRequest(spec: Omit<RequestSpec, 'expect'>): Promise<Ruleset> {
-    return (await this.request({ ...spec, expect: 'object' })) as Ruleset;
+    return withStringVersion((await this.request({ ...spec, expect: 'object' })).result as Ruleset);
   }
 
   private scrub(text: string): string {
@@ -299,8 +395,12 @@ export class RulesetsClient {
     this.logLine?.(this.scrub(line));
   }
 
-  private async request(spec: RequestSpec): Promise<unknown> {
-    const request = `${spec.method} ${this.scopePath}${spec.path}${spec.dryRun ? '?dry_run=true' : ''}`;
+  private wait(line: string): void {
+    this.waitLine?.(this.scrub(line));
+  }
+
+  private async request(spec: RequestSpec): Promise<Answer> {
+    const request = `${spec.method} ${this.scopePath}${spec.path}${queryString(spec)}`;
     // A GET changes nothing and a dry run stores nothing: both may be sent again. A real write
     // may be repeated only if it cannot have reached the service (see `attempt`).
     const repeatable = spec.method === 'GET' || spec.dryRun === true;
@@ -308,13 +408,25 @@ export class RulesetsClient {
     for (let attempt = 1; ; attempt++) {
       this.throwIfCancelled(spec.signal, request, attempt - 1);
       const outcome = await this.attempt(spec, request, attempt - 1);
-      if (outcome.ok) return outcome.result;
+      if (outcome.ok) {
+        if (outcome.answer.messages.length > 0) {
+          for (const message of outcome.answer.messages) this.log(`  service message: ${message.message}`);
+          this.messagesLine?.(outcome.answer.messages.map((m) => ({ ...m, message: this.scrub(m.message) })), request);
+        }
+        return outcome.answer;
+      }
       const failure = outcome.failure;
       const worthRetrying = failure.transient && (repeatable || !failure.mayHaveArrived) && attempt < attempts;
       if (!worthRetrying) throw this.error(failure, request, attempt);
       const wait = failure.retryAfterMs ?? this.backoff(attempt);
       if (wait > this.maxRetryAfterMs) throw this.error(failure, request, attempt);
       this.log(`retrying ${request} in ${wait} ms (attempt ${attempt + 1} of ${attempts})`);
+      const why = failure.status !== undefined ? `${failure.status} ${STATUS_CODES[failure.status] ?? ''}`.trim() : failure.kind === 'timeout' ? `no answer within ${seconds(this.timeoutMs)}` : 'network error';
+      this.wait(
+        failure.retryAfterMs !== undefined
+          ? `${why}: waiting ${seconds(wait)} as the service asked, then trying again (${attempt + 1}/${attempts}): ${request}`
+          : `${why}: retrying ${attempt + 1}/${attempts} in ${seconds(wait)}: ${request}`,
+      );
       try {
         await this.sleep(wait, spec.signal);
       } catch (error) {
@@ -339,12 +451,13 @@ export class RulesetsClient {
   }
 
   private async attempt(spec: RequestSpec, request: string, attemptsBefore: number): Promise<Outcome> {
-    const url = `${this.base.href.replace(/\/$/, '')}${this.scopePath}${spec.path}${spec.dryRun ? '?dry_run=true' : ''}`;
+    const url = `${this.base.href.replace(/\/$/, '')}${this.scopePath}${spec.path}${queryString(spec)}`;
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = spec.signal ? anySignal([spec.signal, timeout]) : timeout;
     const headers = spec.body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' };
     const started = Date.now();
     this.log(`→ ${request}`);
+    const slow = this.waitLine ? setTimeout(() => this.wait(`waiting for ${this.base.host} to answer ${request} (gives up after ${seconds(this.timeoutMs)})`), this.slowAnswerMs) : undefined;
     let status: number;
     let retryAfter: string | null;
     let contentType: string;
@@ -372,6 +485,8 @@ export class RulesetsClient {
         ok: false,
         failure: { kind: 'network', detail: `could not ${network.connected ? 'complete the request to' : 'reach'} ${this.base.host}: ${network.reason}`, transient: network.transient, mayHaveArrived: network.connected },
       };
+    } finally {
+      clearTimeout(slow);
     }
     this.log(`← ${status} ${request} (${Date.now() - started} ms)`);
     return this.interpret(spec, status, retryAfter, contentType, text);
@@ -385,10 +500,11 @@ export class RulesetsClient {
     const retryAfterMs = (status === 429 || status === 503) && retryAfter !== null ? parseRetryAfter(retryAfter) : undefined;
     const fail = (kind: Failure['kind'], detail: string, errors?: readonly ApiMessage[]): Outcome => ({
       ok: false,
-      failure: { kind, status, errors, detail, transient, mayHaveArrived: true, retryAfterMs },
+      failure: { kind, status, errors, detail: status === 404 ? detail + this.baseUrlHint() : detail, transient, mayHaveArrived: true, retryAfterMs },
     });
+    const nothing: Outcome = { ok: true, answer: { result: undefined, messages: [] } };
     if (text.trim() === '') {
-      if (success && spec.expect === 'none') return { ok: true, result: undefined };
+      if (success && (spec.expect === 'none' || spec.dryRun)) return nothing;
       return fail('invalid-response', 'the response has no body, where the API sends a JSON envelope');
     }
     let body: unknown;
@@ -403,11 +519,20 @@ export class RulesetsClient {
       const errors = (body.errors ?? []).map(toApiMessage);
       return fail('api', errors.length > 0 ? describeErrors(errors) : success ? 'the API answered `success: false` without saying why' : 'the API gave no reason', errors);
     }
-    if (spec.expect === 'none') return { ok: true, result: undefined };
+    const messages = Array.isArray(body.messages) ? body.messages.map(toApiMessage) : [];
+    if (spec.expect === 'none' || spec.dryRun) return { ok: true, answer: { result: undefined, messages } };
     const result = body.result;
     const shapeOk = spec.expect === 'array' ? Array.isArray(result) : typeof result === 'object' && result !== null && !Array.isArray(result);
     if (!shapeOk) return fail('invalid-response', `expected ${spec.expect === 'array' ? 'a list' : 'a ruleset'} as the result, found ${this.snippet(JSON.stringify(result) ?? 'nothing')}`);
-    return { ok: true, result };
+    const cursor = body.result_info?.cursor;
+    return { ok: true, answer: { result, messages, ...(typeof cursor === 'string' && cursor !== '' ? { cursor } : {}) } };
+  }
+
+  /** Said with a 404 when the base URL does not end in `/client/v4`: the usual cause. */
+  private baseUrlHint(): string {
+    const path = this.base.pathname.replace(/\/+$/, '');
+    if (path.endsWith('/client/v4')) return '';
+    return `; the base URL ${this.base.origin}${path || '/'} does not end in /client/v4, which the API's paths start with: try ${this.base.origin}${path}/client/v4`;
   }
 
   private snippet(text: string): string {
@@ -427,8 +552,61 @@ export class RulesetsClient {
       request,
       attempts,
       retryAfterMs: failure.retryAfterMs,
+      ...(failure.kind === 'timeout' ? { timeoutMs: this.timeoutMs } : {}),
     });
   }
+}
+
+// ---------------------------------------------------------------- the operations' requests
+
+function createRulesetSpec(body: CreateRulesetBody, options: CallOptions): Omit<RequestSpec, 'expect'> {
+  return { method: 'POST', path: '/rulesets', body, signal: options.signal };
+}
+
+function updateRulesetSpec(ruleset: RulesetRef, body: UpdateRulesetBody, options: CallOptions): Omit<RequestSpec, 'expect'> {
+  return { method: 'PUT', path: rulesetPath(ruleset), body, signal: options.signal };
+}
+
+function addRuleSpec(id: string, rule: RuleInput, options: RuleWriteOptions): Omit<RequestSpec, 'expect'> {
+  const body = options.position ? { ...rule, position: options.position } : rule;
+  return { method: 'POST', path: `${rulesetPath(id)}/rules`, body, signal: options.signal };
+}
+
+function updateRuleSpec(id: string, ruleId: string, rule: RuleInput, options: RuleWriteOptions): Omit<RequestSpec, 'expect'> {
+  const body = options.position ? { ...rule, position: options.position } : rule;
+  return { method: 'PATCH', path: `${rulesetPath(id)}/rules/${segment(ruleId, 'rule id')}`, body, signal: options.signal };
+}
+
+function deleteRuleSpec(id: string, ruleId: string, options: CallOptions): Omit<RequestSpec, 'expect'> {
+  return { method: 'DELETE', path: `${rulesetPath(id)}/rules/${segment(ruleId, 'rule id')}`, signal: options.signal };
+}
+
+function deleteRulesetSpec(id: string, options: CallOptions): Omit<RequestSpec, 'expect'> {
+  return { method: 'DELETE', path: rulesetPath(id), signal: options.signal };
+}
+
+function deleteVersionSpec(id: string, version: string | number, options: CallOptions): Omit<RequestSpec, 'expect'> {
+  return { method: 'DELETE', path: `${rulesetPath(id)}/versions/${segment(String(version), 'version')}`, signal: options.signal };
+}
+
+/** `?cursor=…&dry_run=true`, or ''. */
+function queryString(spec: Pick<RequestSpec, 'query' | 'dryRun'>): string {
+  const params = new URLSearchParams(spec.query);
+  if (spec.dryRun) params.set('dry_run', 'true');
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * The object with `version` as a string, and its rules' too: the service's examples send
+ * `"5"`, and a number must compare equal to it.
+ */
+function withStringVersion<T extends { version?: unknown; rules?: readonly unknown[] }>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = { ...value };
+  if (typeof out.version === 'number') out.version = String(out.version);
+  if (Array.isArray(out.rules)) out.rules = out.rules.map((rule) => (typeof rule === 'object' && rule !== null && typeof (rule as { version?: unknown }).version === 'number' ? { ...rule, version: String((rule as { version: number }).version) } : rule));
+  return out as T;
 }
 
 // ---------------------------------------------------------------- helpers
@@ -498,7 +676,7 @@ export function parseRetryAfter(value: string, now = Date.now()): number | undef
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function isEnvelope(body: unknown): body is { result: unknown; success: boolean; errors?: WireMessage[] } {
+function isEnvelope(body: unknown): body is { result: unknown; success: boolean; errors?: WireMessage[]; messages?: unknown; result_info?: { cursor?: unknown } } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const envelope = body as Record<string, unknown>;
   return typeof envelope.success === 'boolean' && (envelope.errors === undefined || Array.isArray(envelope.errors));

@@ -2,7 +2,9 @@
  * A local stand-in for the Rulesets HTTP API (`shared/spec/API.md`): a real HTTP server on the
  * loopback interface that answers every operation at `/client/v4/accounts/{a}/…` and
  * `/client/v4/zones/{z}/…` with the service's semantics, for tests and for trying the editor
- * commands without an account.
+ * commands without an account. It answers as API.md's "How the real service answers" says
+ * the service does, never as our client would like: `test/api/contract.test.ts` holds one row
+ * per fact of that section.
  *
  * - **Credentials** it accepts (unless `credentials` says otherwise): the API token
  *   `emulator-token` (`Authorization: Bearer emulator-token`), or the email `dev@example.com`
@@ -17,10 +19,20 @@
  *   expression answers 400 with `source.pointer` `/rules/{i}/expression` and the message
  *   `Filter parsing error (line:col): …` (1-based; the column in UTF-8 bytes, as the service
  *   counts); other mistakes carry the pointer of the key at fault. Warnings are accepted.
- * - **`?dry_run=true`** on POST, PUT, PATCH and DELETE checks everything and stores nothing.
+ * - **`?dry_run=true`** on POST, PUT, PATCH and DELETE checks everything and stores nothing;
+ *   a success answers `"result": null` (or 204 where the real call does). `dry_run` other than
+ *   `true` or `false`: 400.
+ * - **PATCH a rule replaces it** with the body: a field left out is gone. Rule fields it does
+ *   not use (`ratelimit`, `categories`, …) are kept as sent. Name, kind and phase never change.
+ * - **Lists of rulesets are paged** by cursor (`per_page`, `cursor`, `result_info.cursor`),
+ *   `pageSize` to a page by default.
+ * - **Rate limit**: `rateLimit.requests` per `rateLimit.windowMs` for each credential (1,200 per
+ *   5 minutes by default); past it, 429 with `Retry-After` until a window has passed.
  * - **Storage**: in memory, or in `dataFile` (JSON, rewritten atomically after each change and
  *   read on start).
- * - **Faults** for tests: `emulator.faults.push({method, path, respond})`, consumed in order.
+ * - **Faults** for tests: `emulator.faults.push({method, path, respond})`, consumed in order;
+ *   `emulator.notices.push({method, path, message})` adds a warning to the `messages` of the
+ *   next successful matching answer.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -29,7 +41,7 @@ import type { AddressInfo } from 'node:net';
 import { unmapOffset } from '../documents/offset-map';
 import { checkRulesetModel, ExpressionCache, parseRuleset } from '../documents/ruleset';
 import { lineColumnOf, pointerAtOffset } from './pointer';
-import { RULE_INPUT_FIELDS, type ApiMessage, type Rule, type Ruleset, type RulesetKind, type RulesetSummary, type WireMessage } from './types';
+import { SERVICE_SET_RULE_FIELDS, type ApiMessage, type Rule, type Ruleset, type RulesetKind, type RulesetSummary, type WireMessage } from './types';
 
 export const EMULATOR_TOKEN = 'emulator-token';
 export const EMULATOR_EMAIL = 'dev@example.com';
@@ -53,9 +65,18 @@ export interface EmulatorOptions {
   readonly dataFile?: string;
   /** The accepted credentials; each left out takes its default (`emulator-token`, …). */
   readonly credentials?: EmulatorCredentials;
-  /** The clock, for `last_updated`. */
+  /** The clock, for `last_updated` and the rate limit. */
   readonly now?: () => Date;
+  /** Rulesets on one page of the list when the request does not say (`per_page`). Default 20. */
+  readonly pageSize?: number;
+  /** Requests each credential may make in a window; past it, 429 until the window has passed. */
+  readonly rateLimit?: { readonly requests: number; readonly windowMs: number };
 }
+
+/** The service's documented rate limit: 1,200 requests per 5 minutes per user. */
+export const SERVICE_RATE_LIMIT = { requests: 1200, windowMs: 5 * 60_000 } as const;
+/** The most rulesets one page holds, whatever `per_page` asks. */
+const MAX_PAGE_SIZE = 50;
 
 /** What a fault answers instead of the emulator. */
 export type FaultResponse =
@@ -80,6 +101,13 @@ export interface Fault {
   readonly after?: boolean;
 }
 
+/** A warning the next successful matching answer carries in its `messages`. */
+export interface Notice {
+  readonly method?: string;
+  readonly path?: RegExp;
+  readonly message: WireMessage;
+}
+
 export interface RecordedRequest {
   readonly method: string;
   /** From `/client/v4`, with the query. */
@@ -93,6 +121,8 @@ export interface Emulator {
   readonly state: EmulatorState;
   /** Faults to answer with, first match first; each is used once. */
   readonly faults: Fault[];
+  /** Warnings to add to answers, first match first; each is used once. */
+  readonly notices: Notice[];
   /** Every request received, in order. */
   readonly requests: RecordedRequest[];
   close(): Promise<void>;
@@ -170,7 +200,7 @@ export class EmulatorState {
     const stored: StoredRuleset = { id: newId(), scope: 'managed', owner: '', nextVersion: 1, versions: [] };
     this.rulesets.set(stored.id, stored);
     const drafts = input.rules.map((rule) => ({ input: rule as Record<string, unknown> }));
-    return commitVersion(stored, { name: input.name, description: input.description ?? '', kind: 'managed', phase: input.phase }, drafts, now.toISOString(), true);
+    return commitVersion(stored, { name: input.name, description: input.description ?? '', kind: 'managed', phase: input.phase }, drafts, now.toISOString());
   }
 
   /** @internal */
@@ -213,38 +243,43 @@ interface RulesetFields {
 }
 
 /** Makes the next version of a ruleset from its fields and rules. */
-function commitVersion(stored: StoredRuleset, fields: RulesetFields, drafts: readonly RuleDraft[], now: string, managed = false): Ruleset {
+function commitVersion(stored: StoredRuleset, fields: RulesetFields, drafts: readonly RuleDraft[], now: string): Ruleset {
   const version = String(stored.nextVersion++);
-  const rules = drafts.map((draft) => buildRule(draft, version, now, managed));
+  const rules = drafts.map((draft) => buildRule(draft, version, now));
   const ruleset: Ruleset = { id: stored.id, name: fields.name, description: fields.description, kind: fields.kind, version, last_updated: now, phase: fields.phase, rules };
   stored.versions.push(ruleset);
   return ruleset;
 }
 
-function buildRule(draft: RuleDraft, version: string, now: string, managed: boolean): Rule {
+function buildRule(draft: RuleDraft, version: string, now: string): Rule {
   const { input, previous } = draft;
   const id = previous?.id ?? newId();
-  const rule: Rule = {
+  const rule = {
+    // Fields the emulator does not use (`ratelimit`, `categories`, …) are kept as sent.
+    ...input,
     id,
     version,
     action: String(input.action),
-    ...(input.action_parameters !== undefined ? { action_parameters: input.action_parameters as Record<string, unknown> } : {}),
     expression: String(input.expression),
     description: typeof input.description === 'string' ? input.description : '',
     last_updated: now,
     ref: typeof input.ref === 'string' && input.ref !== '' ? input.ref : (previous?.ref ?? id),
     enabled: typeof input.enabled === 'boolean' ? input.enabled : true,
-    ...(input.logging !== undefined ? { logging: input.logging as { enabled: boolean } } : {}),
-    ...(managed && Array.isArray(input.categories) ? { categories: input.categories.map(String) } : {}),
-  };
+  } as Rule;
   // A rule the change left as it was keeps the version and time it last changed in.
   if (previous && sameRule(previous, rule)) return previous;
   return rule;
 }
 
 function sameRule(a: Rule, b: Rule): boolean {
-  const content = (r: Rule) => JSON.stringify([r.action, r.action_parameters, r.expression, r.description, r.ref, r.enabled, r.logging, r.categories]);
-  return content(a) === content(b);
+  return JSON.stringify(sortedDefinition(a)) === JSON.stringify(sortedDefinition(b));
+}
+
+function sortedDefinition(rule: Rule): unknown {
+  const definition = ruleFields(rule);
+  return Object.keys(definition)
+    .sort()
+    .map((key) => [key, definition[key]]);
 }
 
 function summary(ruleset: Ruleset): RulesetSummary {
@@ -264,6 +299,7 @@ const CODE = {
   position: 20022,
   conflict: 20023,
   tooLarge: 10013,
+  rateLimited: 971,
 } as const;
 
 class HttpError extends Error {
@@ -318,10 +354,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The author's fields of a rule in a body: what the service stores. */
+/**
+ * A rule's definition in a body: every field but those the service sets, its id and a
+ * `position`: what the service stores, unused fields included.
+ */
 function ruleInput(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  for (const key of RULE_INPUT_FIELDS) if (body[key] !== undefined) input[key] = body[key];
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'id' || key === 'position' || SERVICE_SET_RULE_FIELDS.includes(key) || value === undefined) continue;
+    input[key] = value;
+  }
   return input;
 }
 
@@ -366,11 +408,14 @@ interface Context {
   readonly body: unknown;
   readonly now: string;
   readonly cache: ExpressionCache;
+  readonly query: URLSearchParams;
+  readonly pageSize: number;
 }
 
 interface Reply {
   readonly status: 200 | 204;
   readonly result?: unknown;
+  readonly resultInfo?: Readonly<Record<string, unknown>>;
 }
 
 type Operation = (ctx: Context) => Reply;
@@ -448,17 +493,44 @@ function ruleDrafts(rules: readonly unknown[], previous: readonly Rule[]): RuleD
   });
 }
 
-const listRulesets: Operation = (ctx) => ({
-  status: 200,
-  result: ctx.state
+/** A page's cursor: where the next page starts, opaque to the client. */
+function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  let offset: unknown;
+  try {
+    offset = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o?: unknown }).o;
+  } catch {
+    offset = undefined;
+  }
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw fail(400, CODE.invalid, `invalid cursor ${JSON.stringify(cursor)}: use the one result_info.cursor gave`);
+  return offset;
+}
+
+const listRulesets: Operation = (ctx) => {
+  const all = ctx.state
     .storedAll()
     .filter((r) => visible(r, ctx.owner))
-    .map((r) => summary(r.versions.at(-1)!)),
-});
+    .map((r) => summary(r.versions.at(-1)!));
+  const perPageText = ctx.query.get('per_page');
+  if (perPageText !== null && !/^[1-9]\d*$/.test(perPageText)) throw fail(400, CODE.invalid, `per_page must be a whole number from 1 to ${MAX_PAGE_SIZE}, found ${JSON.stringify(perPageText)}`);
+  const perPage = Math.min(MAX_PAGE_SIZE, perPageText !== null ? Number(perPageText) : ctx.pageSize);
+  const cursor = ctx.query.get('cursor');
+  const offset = cursor !== null && cursor !== '' ? decodeCursor(cursor) : 0;
+  const page = all.slice(offset, offset + perPage);
+  const next = offset + perPage < all.length ? encodeCursor(offset + perPage) : undefined;
+  return { status: 200, result: page, resultInfo: { count: page.length, per_page: perPage, ...(next !== undefined ? { cursor: next } : {}) } };
+};
 
 const getRuleset: Operation = (ctx) => ({ status: 200, result: findRuleset(ctx).versions.at(-1) });
 
-const listVersions: Operation = (ctx) => ({ status: 200, result: findRuleset(ctx).versions.map(summary) });
+const listVersions: Operation = (ctx) => {
+  // A phase without an entry point has no versions: an empty list, not a 404.
+  if (ctx.params.phase !== undefined && !findEntryPoint(ctx.state, ctx.owner, ctx.params.phase)) return { status: 200, result: [] };
+  return { status: 200, result: findRuleset(ctx).versions.map(summary) };
+};
 
 const getVersion: Operation = (ctx) => ({ status: 200, result: findVersion(ctx, findRuleset(ctx)) });
 
@@ -502,6 +574,7 @@ const updateRuleset: Operation = (ctx) => {
   }
   const candidate = { ...body, name: body.name ?? current.name, kind: body.kind ?? current.kind, phase: body.phase ?? current.phase };
   throwIfInvalid(validate(candidate, ctx.cache));
+  if (candidate.name !== current.name && stored.versions.length > 0) throw fail(400, CODE.invalid, `the name of a ruleset cannot change (it is \`${current.name}\`); leave \`name\` out or send it unchanged`, '/name');
   if (candidate.kind !== current.kind) throw fail(400, CODE.invalid, `the kind of a ruleset cannot change (it is \`${current.kind}\`)`, '/kind');
   if (candidate.phase !== current.phase) throw fail(400, CODE.invalid, `the phase of a ruleset cannot change (it is \`${current.phase}\`)`, '/phase');
   const previousRules = stored.versions.at(-1)?.rules ?? [];
@@ -530,11 +603,12 @@ const updateRule: Operation = (ctx) => {
   const { position, ...fields } = body;
   if (fields.id !== undefined && fields.id !== ctx.params.ruleId) throw fail(400, CODE.invalid, `the rule id cannot change (it is ${ctx.params.ruleId})`, '/id');
   const previous = latest.rules[index];
-  const merged = { ...ruleFields(previous), ...ruleInput(fields) };
-  validateRule({ ...merged, ...fields }, latest, ctx.cache);
+  // The body is the rule's whole new definition: what it leaves out is gone.
+  const definition = ruleInput(fields);
+  validateRule({ ...definition }, latest, ctx.cache);
   const others = latest.rules.filter((_, i) => i !== index);
   const drafts: RuleDraft[] = others.map((r) => ({ input: ruleFields(r), previous: r }));
-  drafts.splice(positionIndex(position, others, index, previous.id), 0, { input: merged, previous });
+  drafts.splice(positionIndex(position, others, index, previous.id), 0, { input: definition, previous });
   return { status: 200, result: commitVersion(stored, fieldsOf(latest), drafts, ctx.now) };
 };
 
@@ -566,6 +640,8 @@ interface Route {
   /** Segments after `rulesets`; `:name` is a parameter. */
   readonly pattern: readonly string[];
   readonly methods: Partial<Record<Method, Operation>>;
+  /** Documented at account level only: zones have no such path. */
+  readonly accountsOnly?: boolean;
 }
 
 const ROUTES: readonly Route[] = [
@@ -576,7 +652,7 @@ const ROUTES: readonly Route[] = [
   { pattern: [':id'], methods: { GET: getRuleset, PUT: updateRuleset, DELETE: deleteRuleset } },
   { pattern: [':id', 'versions'], methods: { GET: listVersions } },
   { pattern: [':id', 'versions', ':version'], methods: { GET: getVersion, DELETE: deleteVersion } },
-  { pattern: [':id', 'versions', ':version', 'by_tag', ':tag'], methods: { GET: rulesByTag } },
+  { pattern: [':id', 'versions', ':version', 'by_tag', ':tag'], methods: { GET: rulesByTag }, accountsOnly: true },
   { pattern: [':id', 'rules'], methods: { POST: addRule } },
   { pattern: [':id', 'rules', ':ruleId'], methods: { PATCH: updateRule, DELETE: deleteRule } },
 ];
@@ -611,13 +687,13 @@ function sendJson(res: ServerResponse, status: number, payload: unknown, headers
   res.end(text);
 }
 
-function sendEnvelope(res: ServerResponse, reply: Reply): void {
+function sendEnvelope(res: ServerResponse, reply: Reply, messages: readonly WireMessage[]): void {
   if (reply.status === 204) {
     res.writeHead(204);
     res.end();
     return;
   }
-  sendJson(res, reply.status, { result: reply.result ?? null, success: true, errors: [], messages: [] });
+  sendJson(res, reply.status, { result: reply.result ?? null, success: true, errors: [], messages, ...(reply.resultInfo ? { result_info: reply.resultInfo } : {}) });
 }
 
 function sendError(res: ServerResponse, error: HttpError): void {
@@ -692,8 +768,45 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const dataFile = options.dataFile;
   const state = dataFile ? loadState(dataFile) : new EmulatorState();
   const faults: Fault[] = [];
+  const notices: Notice[] = [];
   const requests: RecordedRequest[] = [];
   const cache = new ExpressionCache();
+  const pageSize = options.pageSize ?? 20;
+  const rateLimit = options.rateLimit ?? SERVICE_RATE_LIMIT;
+  /** Per credential: the times of its requests in the current window, and until when it is refused. */
+  const usage = new Map<string, { times: number[]; blockedUntil: number }>();
+
+  function takeNotices(method: string, path: string): WireMessage[] {
+    const taken: WireMessage[] = [];
+    for (let i = 0; i < notices.length; i++) {
+      const n = notices[i];
+      if ((!n.method || n.method.toUpperCase() === method) && (!n.path || n.path.test(path))) {
+        taken.push(n.message);
+        notices.splice(i--, 1);
+      }
+    }
+    return taken;
+  }
+
+  /** Counts a request of the caller; past the limit, 429 until a whole window has passed. */
+  function throttle(req: IncomingMessage): void {
+    const who = String(req.headers.authorization ?? `${req.headers['x-auth-email']}:${req.headers['x-auth-key']}`);
+    const at = now().getTime();
+    const entry = usage.get(who) ?? { times: [], blockedUntil: 0 };
+    usage.set(who, entry);
+    if (at < entry.blockedUntil) throw rateLimited(entry.blockedUntil - at);
+    entry.times = entry.times.filter((t) => t > at - rateLimit.windowMs);
+    if (entry.times.length >= rateLimit.requests) {
+      entry.blockedUntil = at + rateLimit.windowMs;
+      throw rateLimited(rateLimit.windowMs);
+    }
+    entry.times.push(at);
+  }
+
+  function rateLimited(ms: number): HttpError {
+    const seconds = Math.max(1, Math.ceil(ms / 1000));
+    return new HttpError(429, [{ code: CODE.rateLimited, message: `rate limited: more than ${rateLimit.requests} requests in ${rateLimit.windowMs / 1000} s; try again in ${seconds} s` }], { 'retry-after': String(seconds) });
+  }
 
   function takeFault(method: string, path: string): Fault | undefined {
     const index = faults.findIndex((f) => (!f.method || f.method.toUpperCase() === method) && (!f.path || f.path.test(path)));
@@ -722,7 +835,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return;
     }
     if (fault) sendFault(res, fault.respond);
-    else sendEnvelope(res, reply);
+    else sendEnvelope(res, reply, takeNotices(method, path));
   }
 
   async function route(req: IncomingMessage, method: string, url: URL): Promise<Reply> {
@@ -741,7 +854,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const allow = Object.keys(found.route.methods).join(', ');
       throw new HttpError(405, [{ code: CODE.method, message: `method ${method} is not allowed here; allowed: ${allow}` }], { allow });
     }
+    if (found.route.accountsOnly && scope !== 'accounts') throw fail(404, CODE.noRoute, `No route for that URI: ${url.pathname} (this operation is account-level only)`);
     authenticate(req, accepted);
+    throttle(req);
     const text = await readBody(req);
     let body: unknown;
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
@@ -752,14 +867,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         throw fail(400, CODE.badJson, `the request body is not valid JSON: ${(error as Error).message}`);
       }
     }
-    const dryRun = method !== 'GET' && url.searchParams.get('dry_run') === 'true';
     const writes = method !== 'GET';
+    const dryRunText = url.searchParams.get('dry_run');
+    if (writes && dryRunText !== null && dryRunText !== 'true' && dryRunText !== 'false') {
+      throw fail(400, CODE.invalid, `dry_run must be true or false, found ${JSON.stringify(dryRunText)}`);
+    }
+    const dryRun = writes && dryRunText === 'true';
     // A write runs on a copy that replaces the state only when it succeeds, so a failed
     // request leaves nothing half done, and a dry run's copy is dropped.
     const working = writes ? state.clone() : state;
-    const ctx: Context = { state: working, owner: { scope: scope as Scope, id: owner }, params: found.params, body, now: now().toISOString(), cache };
+    const ctx: Context = { state: working, owner: { scope: scope as Scope, id: owner }, params: found.params, body, now: now().toISOString(), cache, query: url.searchParams, pageSize };
     const reply = operation(ctx);
-    if (writes && !dryRun) {
+    // A dry run says only that the call would succeed: never what it would have made.
+    if (dryRun) return reply.status === 204 ? reply : { status: 200, result: null };
+    if (writes) {
       state.adopt(working);
       if (dataFile) saveState(dataFile, state);
     }
@@ -790,6 +911,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     state,
     faults,
+    notices,
     requests,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 /**
  * The objects of the Rulesets HTTP API (`shared/spec/API.md`), as the service returns them
- * and as requests send them. Shared by the client and the emulator.
+ * and as requests send them. Shared by the client and the emulator. Field lists follow the
+ * service's official TypeScript SDK (`src/resources/rulesets/rules.ts`).
  */
 
 export type RulesetKind = 'root' | 'custom' | 'managed' | 'zone';
@@ -21,6 +22,10 @@ export interface Rule {
   readonly logging?: { readonly enabled: boolean };
   /** Managed rulesets only: the tags `rulesByTag` selects by. */
   readonly categories?: readonly string[];
+  /** Rate limiting rules; kept as they are on a round trip. */
+  readonly ratelimit?: Readonly<Record<string, unknown>>;
+  /** Kept as it is on a round trip. */
+  readonly exposed_credential_check?: Readonly<Record<string, unknown>>;
   /** ISO 8601. */
   readonly last_updated: string;
 }
@@ -36,6 +41,9 @@ export interface RuleInput {
   readonly description?: string;
   readonly enabled?: boolean;
   readonly logging?: { readonly enabled: boolean };
+  readonly categories?: readonly string[];
+  readonly ratelimit?: Readonly<Record<string, unknown>>;
+  readonly exposed_credential_check?: Readonly<Record<string, unknown>>;
 }
 
 /** One version of a ruleset, with its rules. */
@@ -104,5 +112,23 @@ export interface WireMessage {
   readonly source?: { readonly pointer?: string };
 }
 
-/** Fields of a rule that its author sets (as opposed to the service). */
-export const RULE_INPUT_FIELDS = ['ref', 'action', 'action_parameters', 'expression', 'description', 'enabled', 'logging'] as const;
+/**
+ * Fields of a rule that the service sets itself: never part of what a request sends as the
+ * rule's definition (its `id` is, when a deploy updates the rule in place).
+ */
+export const SERVICE_SET_RULE_FIELDS: readonly string[] = ['version', 'last_updated'];
+
+/**
+ * The whole definition of a live rule, as "update rule" (PATCH) takes it: every field the
+ * rule has, unused ones (`ratelimit`, `categories`, …) included, without those the service sets
+ * and the id (the request's path names it). Change fields of this and send it: the service
+ * replaces the rule with what it is sent, so a field left out would be lost.
+ */
+export function ruleDefinition(rule: Rule): RuleInput {
+  const definition: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rule)) {
+    if (key === 'id' || SERVICE_SET_RULE_FIELDS.includes(key) || value === undefined) continue;
+    definition[key] = value;
+  }
+  return definition as unknown as RuleInput;
+}

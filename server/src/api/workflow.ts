@@ -12,7 +12,7 @@ import * as YAML from 'yaml';
 import { checkRuleset, formatOfPath, parseRuleset, toPositions, type PositionedProblem } from '../documents/ruleset';
 import { ApiError, type RulesetsClient } from './client';
 import { pointerToRange } from './pointer';
-import type { RuleInput, Ruleset, RulesetKind } from './types';
+import { SERVICE_SET_RULE_FIELDS, type RuleInput, type Ruleset, type RulesetKind, type UpdateRulesetBody } from './types';
 
 export type Format = 'json' | 'yaml';
 
@@ -63,7 +63,7 @@ export interface LocalRuleset {
 }
 
 /** Keys of a rule that the service sets and that are never sent back. */
-const SERVER_RULE_KEYS = new Set(['version', 'last_updated']);
+const SERVER_RULE_KEYS = new Set(SERVICE_SET_RULE_FIELDS);
 const RULESET_ORDER = ['id', 'name', 'description', 'kind', 'phase', 'version', 'rules'];
 const RULE_ORDER = ['id', 'ref', 'action', 'action_parameters', 'expression', 'description', 'enabled', 'logging', 'categories'];
 
@@ -414,10 +414,11 @@ export async function planDeploy(client: RulesetsClient, local: LocalRuleset, op
   const baseVersion = local.version;
   if (hasErrors(localProblems)) return { target, localProblems, baseVersion, diff: '', serviceProblems: [] };
   const deployed = await readDeployed(client, local, target, options.signal);
+  if (deployed) refuseIdentityChange(local, deployed, target);
   const conflict = findConflict(baseVersion, deployed);
   let dryRunError: ApiError | undefined;
   try {
-    await client.updateRuleset(targetRef(target), updateBody(local), { dryRun: true, signal: options.signal });
+    await client.dryRun.updateRuleset(targetRef(target), updateBody(local, deployed), { signal: options.signal });
   } catch (error) {
     dryRunError = rejection(error);
   }
@@ -472,9 +473,10 @@ export async function applyDeploy(
     const now = before ? `version ${before.version}` : 'nothing';
     throw new WorkflowError(`${local.path}: not deployed: ${describeTarget(target)} changed since the plan (${was} then, ${now} now); plan again to see what deploying would change`);
   }
+  if (before) refuseIdentityChange(local, before, target);
   let ruleset: Ruleset;
   try {
-    ruleset = await client.updateRuleset(targetRef(target), updateBody(local), { signal: options.signal });
+    ruleset = await client.updateRuleset(targetRef(target), updateBody(local, before), { signal: options.signal });
   } catch (error) {
     throw await uncertain(error, client, local, target, before?.version, options.signal);
   }
@@ -501,9 +503,40 @@ function findConflict(base: string | undefined, deployed: Ruleset | undefined): 
   return deployed.version !== base ? { base, current: deployed.version } : undefined;
 }
 
-/** The body of "update or deploy" for the file. */
-function updateBody(local: LocalRuleset): RulesetBody {
-  return local.body;
+/**
+ * The body of "update or deploy" for the file: the rules and the description. Name, kind and
+ * phase cannot change on the service, so they go only where the PUT creates the ruleset (a
+ * phase's entry point that does not exist yet); `refuseIdentityChange` has made sure they match.
+ */
+function updateBody(local: LocalRuleset, deployed: Ruleset | undefined): UpdateRulesetBody {
+  if (!deployed) return local.body;
+  const { name: _name, kind: _kind, phase: _phase, ...rest } = local.body;
+  return rest;
+}
+
+/**
+ * Stops a deploy, before any write, when the file's `name`, `kind` or `phase` is not the live
+ * ruleset's: the service cannot rename a ruleset or move it to another kind or phase, so the
+ * deploy would fail or silently keep the live one.
+ */
+function refuseIdentityChange(local: LocalRuleset, deployed: Ruleset, target: DeployTarget): void {
+  for (const field of ['name', 'kind', 'phase'] as const) {
+    const mine = local.body[field];
+    const live = deployed[field];
+    if (mine === live) continue;
+    const fix =
+      field === 'name'
+        ? `the service cannot rename a ruleset: set \`name: ${JSON.stringify(live)}\` in the file to deploy; for a new name, create a new ruleset (remove \`id\` and \`version\`, then \`rulesets create ${local.path}\`)`
+        : `a ruleset's ${field} cannot change: set \`${field}: ${live}\` back, or create a new ruleset for ${JSON.stringify(mine)} (remove \`id\` and \`version\`, then \`rulesets create ${local.path}\`)`;
+    throw new WorkflowError(`${local.path}:${lineColumn(local.text, valueOffset(local, field))}: not deployed: \`${field}\` is ${JSON.stringify(mine)} in the file but ${JSON.stringify(live)} on ${describeTarget(target)}; ${fix}`);
+  }
+}
+
+/** Where the top-level `key`'s value starts in the file (the file's start when it has none). */
+function valueOffset(local: LocalRuleset, key: string): number {
+  const found = parseRuleset(local.text, local.format).root;
+  const property = found?.kind === 'object' ? found.properties.find((p) => p.key === key) : undefined;
+  return property?.value?.start ?? property?.keyStart ?? 0;
 }
 
 /** A dry run's refusal (a 4xx with the service's reasons); anything else is thrown. */
@@ -564,7 +597,7 @@ export async function planCreate(client: RulesetsClient, local: LocalRuleset, op
   if (hasErrors(localProblems)) return { localProblems, diff: '', serviceProblems: [] };
   let dryRunError: ApiError | undefined;
   try {
-    await client.createRuleset(createBody(local), { dryRun: true, signal: options.signal });
+    await client.dryRun.createRuleset(createBody(local), { signal: options.signal });
   } catch (error) {
     dryRunError = rejection(error);
   }

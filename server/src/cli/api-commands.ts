@@ -8,7 +8,7 @@
  * throws `CommandFailure` with the exit status (see `main.ts`).
  */
 import { parseArgs } from 'node:util';
-import { ApiError, type Position, type RuleInput, type Rule, type Ruleset, type RulesetsClient, type RulesetRef } from '../api/client';
+import { ApiError, ruleDefinition, type ApiMessage, type Position, type RuleInput, type Rule, type Ruleset, type RulesetsClient, type RulesetRef } from '../api/client';
 import {
   applyCreate,
   applyDeploy,
@@ -29,7 +29,7 @@ import {
 import { checkRuleset, formatOfPath, parseRuleset, toPositions, type PositionedProblem } from '../documents/ruleset';
 import { checkExpression } from '../language/checker';
 import { UsageError } from './check';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, type ConnectionFlags } from './config';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, ENV, makeClient, type ConnectionFlags } from './config';
 import { currentText, readTextFile, writeFileAtomic, type Io } from './io';
 import { excerpt, splitLines, textReport } from './report';
 
@@ -136,7 +136,20 @@ interface Context {
 
 function connect(io: Io, flags: ConnectionFlags): Context {
   const log = flags.verbose ? (line: string) => io.err(`${line}\n`) : undefined;
-  return { io, client: makeClient(flags, io.env, log) };
+  // Waits are said on a terminal, where a person would otherwise look at nothing for minutes;
+  // in a pipe or a CI log only with -v.
+  const onWait = io.watched || flags.verbose ? (line: string) => io.err(`rulesets: ${line}\n`) : undefined;
+  // A dry run and the write that follows often carry the same warning: it is said once.
+  const said = new Set<string>();
+  const onMessages = (messages: readonly ApiMessage[]) => {
+    for (const message of messages) {
+      const line = `rulesets: the service warns: ${message.message.replace(/\s*\n\s*/g, ' ').trim()}${message.code !== undefined ? ` (code ${message.code})` : ''}${message.pointer ? ` at ${message.pointer}` : ''}\n`;
+      if (said.has(line)) continue;
+      said.add(line);
+      io.err(line);
+    }
+  };
+  return { io, client: makeClient(flags, io.env, { log, onWait, onMessages }) };
 }
 
 /** `<id>` or `--phase NAME`: exactly one. */
@@ -568,8 +581,12 @@ async function ruleAdd(args: string[], io: Io): Promise<number> {
   const before = await client.getRuleset(id);
   checkCommandLineExpression(io, values.expression, before.phase);
   checkRuleShape(fields, before);
-  const after = await client.addRule(id, fields as RuleInput, { position: at, dryRun: values['dry-run'] });
-  if (values['dry-run']) return (io.out(`dry run: the service accepted the rule; nothing was added to ${before.name}\n`), 0);
+  if (values['dry-run']) {
+    await client.dryRun.addRule(id, fields as RuleInput, { position: at });
+    io.out(`dry run: the service accepted the rule; nothing was added to ${before.name}\n`);
+    return 0;
+  }
+  const after = await client.addRule(id, fields as RuleInput, { position: at });
   const known = new Set(before.rules.map((r) => r.id));
   const index = after.rules.findIndex((r) => !known.has(r.id));
   const added = after.rules[index];
@@ -588,10 +605,17 @@ async function ruleUpdate(args: string[], io: Io): Promise<number> {
   const before = await client.getRuleset(id);
   const current = findRule(before, ruleId);
   if (values.expression !== undefined) checkCommandLineExpression(io, values.expression, before.phase);
+  // The service replaces the rule with what it is sent: the live rule with the flags applied,
+  // so that nothing the command line did not name changes.
+  const rule: RuleInput = { ...ruleDefinition(current), ...fields };
   const { id: _id, version: _v, last_updated: _l, ref: _r, categories: _c, ...editable } = current;
   checkRuleShape({ ...editable, ...fields }, before);
-  const after = await client.updateRule(id, ruleId, fields, { dryRun: values['dry-run'] });
-  if (values['dry-run']) return (io.out(`dry run: the service accepted the change; rule ${ruleId} of ${before.name} is unchanged\n`), 0);
+  if (values['dry-run']) {
+    await client.dryRun.updateRule(id, ruleId, rule);
+    io.out(`dry run: the service accepted the change; rule ${ruleId} of ${before.name} is unchanged\n`);
+    return 0;
+  }
+  const after = await client.updateRule(id, ruleId, rule);
   io.out(`updated rule ${ruleLabel(findRule(after, ruleId))} of ${after.name}: version ${after.version}\n`);
   return 0;
 }
@@ -603,8 +627,14 @@ async function ruleMove(args: string[], io: Io): Promise<number> {
   const at = position(values);
   if (!at) throw new UsageError('where to? give --before RULE-ID, --after RULE-ID or --index N');
   const { client } = connect(io, values);
-  const after = await client.updateRule(id, ruleId, {}, { position: at, dryRun: values['dry-run'] });
-  if (values['dry-run']) return (io.out(`dry run: the service accepted the move; nothing was changed\n`), 0);
+  // A move is an update of the rule: it is sent whole, as it is live, with the new position.
+  const rule = ruleDefinition(findRule(await client.getRuleset(id), ruleId));
+  if (values['dry-run']) {
+    await client.dryRun.updateRule(id, ruleId, rule, { position: at });
+    io.out(`dry run: the service accepted the move; nothing was changed\n`);
+    return 0;
+  }
+  const after = await client.updateRule(id, ruleId, rule, { position: at });
   const index = after.rules.findIndex((r) => r.id === ruleId);
   io.out(`moved rule ${ruleLabel(after.rules[index])} of ${after.name} to position ${index + 1}: version ${after.version}\n`);
   return 0;
@@ -618,8 +648,12 @@ async function ruleDelete(args: string[], io: Io): Promise<number> {
   const before = await client.getRuleset(id);
   const current = findRule(before, ruleId);
   if (!values['dry-run']) await confirm(io, values.yes, `Delete rule ${ruleLabel(current)} (${current.action} when ${current.expression}) from ${before.name}?`, 'delete the rule');
-  const after = await client.deleteRule(id, ruleId, { dryRun: values['dry-run'] });
-  if (values['dry-run']) return (io.out(`dry run: the service accepted the deletion; nothing was changed\n`), 0);
+  if (values['dry-run']) {
+    await client.dryRun.deleteRule(id, ruleId);
+    io.out(`dry run: the service accepted the deletion; nothing was changed\n`);
+    return 0;
+  }
+  const after = await client.deleteRule(id, ruleId);
   io.out(`deleted rule ${ruleLabel(current)} from ${after.name}: version ${after.version}\n`);
   return 0;
 }
@@ -672,6 +706,8 @@ function apiStatus(error: ApiError): { code: number; message: string } {
       }
       if (error.status !== undefined && (error.status >= 500 || error.status === 429)) return { code: 3, message: error.message };
       return { code: 1, message: error.message };
+    case 'timeout':
+      return { code: 3, message: `${error.message}; ${ENV.timeout} sets how long one request may take (now ${error.timeoutMs ?? 30000} ms)` };
     default:
       return { code: 3, message: error.message };
   }

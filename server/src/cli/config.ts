@@ -60,14 +60,18 @@ export function refuseCredentialFlags(args: readonly string[]): void {
   }
 }
 
-export function clientOptions(flags: ConnectionFlags, env: NodeJS.ProcessEnv, log?: (line: string) => void): ClientOptions {
+/** Where the client's lines go: the log (-v), waits and the service's warnings. */
+export type ClientReporting = Pick<ClientOptions, 'log' | 'onWait' | 'onMessages'>;
+
+export function clientOptions(flags: ConnectionFlags, env: NodeJS.ProcessEnv, reporting: ClientReporting = {}): ClientOptions {
   const baseUrl = flags['base-url'] ?? nonEmpty(env[ENV.baseUrl]);
   if (!baseUrl) throw new ConfigError(`no API base URL: set ${ENV.baseUrl} (or pass --base-url URL), e.g. https://api.example.com/client/v4; \`rulesets emulator\` runs a local one`);
-  return { baseUrl, credentials: credentials(env), scope: scope(flags, env), ...timeout(env), ...(log ? { log } : {}) };
+  const defined = Object.fromEntries(Object.entries(reporting).filter(([, value]) => value !== undefined));
+  return { baseUrl, credentials: credentials(env), scope: scope(flags, env), ...timeout(env), ...defined };
 }
 
-export function makeClient(flags: ConnectionFlags, env: NodeJS.ProcessEnv, log?: (line: string) => void): RulesetsClient {
-  return new RulesetsClient(clientOptions(flags, env, log));
+export function makeClient(flags: ConnectionFlags, env: NodeJS.ProcessEnv, reporting: ClientReporting = {}): RulesetsClient {
+  return new RulesetsClient(clientOptions(flags, env, reporting));
 }
 
 function credentials(env: NodeJS.ProcessEnv): Credentials {

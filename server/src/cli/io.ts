@@ -15,6 +15,8 @@ export interface Io {
   readonly env: NodeJS.ProcessEnv;
   /** A person can answer questions: stdin and stderr are terminals. */
   readonly interactive: boolean;
+  /** stderr is a terminal: a person is watching, so say what a wait is for. */
+  readonly watched?: boolean;
   /** Asks on stderr, answers from stdin (only when `interactive`). */
   readonly ask: (question: string) => Promise<string>;
 }
@@ -25,6 +27,7 @@ export function processIo(): Io {
     err: (text) => process.stderr.write(text),
     env: process.env,
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    watched: process.stderr.isTTY === true,
     ask: (question) =>
       new Promise((resolve) => {
         const rl = createInterface({ input: process.stdin, output: process.stderr });

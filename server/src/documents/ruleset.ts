@@ -421,6 +421,8 @@ function checkRule(model: RulesetModel, rule: HostNode, report: Report): void {
   expectType(rule, 'enabled', 'boolean', report);
   expectType(rule, 'logging', 'object', report);
   expectType(rule, 'categories', 'array', report);
+  expectType(rule, 'ratelimit', 'object', report);
+  expectType(rule, 'exposed_credential_check', 'object', report);
   const expression = property(rule, 'expression')?.value;
   if (expression && expression.kind !== 'string') {
     const hint = expression.kind === 'boolean' ? `; in YAML, \`${expression.value}\` unquoted is a Boolean: write \`"${expression.value}"\`` : '';

@@ -63,4 +63,7 @@ export const RULE_KEYS: readonly KeyInfo[] = [
   { key: 'version', doc: 'Version of the rule (set by the service).' },
   { key: 'categories', doc: 'Categories of the rule.' },
   { key: 'last_updated', doc: 'When the rule last changed (set by the service).' },
+  // Defined by the API for other actions and phases; kept as they are on a round trip.
+  { key: 'ratelimit', doc: 'Rate limiting parameters of the rule (rate limiting phases).' },
+  { key: 'exposed_credential_check', doc: 'Exposed credential check parameters of the rule (HTTP phases).' },
 ];
