@@ -706,6 +706,121 @@ describe('redact', () => {
     assert.equal(redact('{"k":"x\\"y"}', ['x"y']), '{"k":"[redacted]"}');
     assert.equal(redact('nothing here', ['', undefined]), 'nothing here');
   });
+
+  it('replaces a secret only where it stands whole, not inside other words', () => {
+    assert.equal(redact('expected a ruleset, found x: the box is empty', ['x']), 'expected a ruleset, found [redacted]: the box is empty');
+    assert.equal(redact('Bearer x', ['x']), 'Bearer [redacted]');
+    assert.equal(redact('key=abc123&next', ['abc123']), 'key=[redacted]&next');
+    assert.equal(redact('"abc123"', ['abc123']), '"[redacted]"');
+    assert.equal(redact('xabc123 abc1234', ['abc123']), 'xabc123 abc1234', 'a longer word is another word');
+  });
+
+  it('keeps the messages of a client with a one-letter token readable', async () => {
+    const c = client({ credentials: { token: 'x' } });
+    const error = await failure(c.listRulesets());
+    assert.equal(error.status, 403);
+    assert.match(error.message, /^403 Forbidden from GET \/accounts\/\w+\/rulesets: Authentication error: invalid API token$/);
+  });
+});
+
+// ------------------------------------------------------------------ how the real service answers
+
+/** A service that answers each request with the next of `answers` (status, body, headers). */
+function scripted(answers: { status: number; body?: unknown; headers?: Record<string, string> }[], seen: string[] = []): typeof fetch {
+  return async (url, init) => {
+    seen.push(`${init?.method ?? 'GET'} ${String(url)}`);
+    const next = answers.shift();
+    assert.ok(next, `no answer scripted for ${String(url)}`);
+    const text = next.body === undefined ? null : typeof next.body === 'string' ? next.body : JSON.stringify(next.body);
+    return new Response(text, { status: next.status, headers: { 'content-type': 'application/json', ...next.headers } });
+  };
+}
+
+function envelope(result: unknown, extra: object = {}): object {
+  return { result, success: true, errors: [], messages: [], ...extra };
+}
+
+const SOMEWHERE = 'https://api.example.test/client/v4';
+
+describe('the service as it answers', () => {
+  it('takes any success answer of a dry run: result null, no body, or 204', async () => {
+    for (const answer of [{ status: 200, body: envelope(null) }, { status: 200, body: '' }, { status: 204 }, { status: 200, body: envelope({ unexpected: true }) }]) {
+      const c = client({ fetch: scripted([answer]) });
+      assert.deepEqual(await c.dryRun.updateRuleset('abc', { rules: [] }), { messages: [] }, JSON.stringify(answer));
+    }
+  });
+
+  it('lists every page of rulesets, following result_info.cursor', async () => {
+    const at = client({ scope: { accountId: 'paged' } });
+    const made = new Set<string>();
+    for (let i = 0; i < 5; i++) made.add((await custom(at, [BLOCK_TCP], `paged ${i}`)).id);
+    const requests = emulator.requests.length;
+    const listed = await at.listRulesets();
+    assert.deepEqual(new Set(listed.filter((r) => r.kind === 'custom').map((r) => r.id)), made);
+    const gets = emulator.requests.slice(requests).map((r) => r.path);
+    assert.ok(gets.length >= 3, `pages of two: ${gets.join(', ')}`);
+    assert.equal(gets[0], '/accounts/paged/rulesets');
+    assert.ok(gets.slice(1).every((path) => /^\/accounts\/paged\/rulesets\?cursor=/.test(path)));
+  });
+
+  it('stops with a clear error when the service answers the same cursor again', async () => {
+    const page = (cursor: string) => ({ status: 200, body: envelope([{ id: cursor, version: '1' }], { result_info: { count: 1, per_page: 1, cursor } }) });
+    const seen: string[] = [];
+    const c = client({ baseUrl: SOMEWHERE, fetch: scripted([page('a'), page('b'), page('a')], seen) } as never);
+    const error = await failure(c.listRulesets());
+    assert.equal(error.kind, 'invalid-response');
+    assert.match(error.message, /the service answered page 3 with a cursor it had already given \(a\); stopped rather than go round in circles/);
+    assert.deepEqual(seen.map((line) => line.replace(/^GET https:\/\/api\.example\.test\/client\/v4\/accounts\/\w+/, '')), ['/rulesets', '/rulesets?cursor=a', '/rulesets?cursor=b']);
+  });
+
+  it('reads a version sent as a number as the string it stands for', async () => {
+    const ruleset = { id: 'r', name: 'n', description: '', kind: 'custom', phase: 'magic_transit', version: 5, last_updated: '', rules: [{ id: 'x', version: 4, action: 'block', expression: 'true' }] };
+    const c = client({ fetch: scripted([{ status: 200, body: envelope(ruleset) }, { status: 200, body: envelope([{ ...ruleset, rules: undefined }]) }, { status: 200, body: envelope([{ ...ruleset, rules: undefined, version: 7 }]) }]) });
+    const read = await c.getRuleset('r');
+    assert.equal(read.version, '5');
+    assert.equal(read.rules[0].version, '4');
+    assert.equal((await c.listVersions('r'))[0].version, '5');
+    assert.equal((await c.listRulesets())[0].version, '7');
+  });
+
+  it("hands the service's warnings of every successful answer, dry runs too, to onMessages", async () => {
+    const r = await custom(client());
+    const heard: [string, string][] = [];
+    const c = client({ onMessages: (messages, request) => heard.push(...messages.map((m) => [m.message, request] as [string, string])) });
+    emulator.notices.push({ method: 'PUT', path: /dry_run=true/, message: { code: 1, message: 'checked with a warning' } });
+    assert.deepEqual(await c.dryRun.updateRuleset(r.id, { rules: [BLOCK_UDP] }), { messages: [{ code: 1, message: 'checked with a warning' }] });
+    emulator.notices.push({ method: 'PUT', message: { message: 'deployed with a warning' } });
+    await c.updateRuleset(r.id, { rules: [BLOCK_UDP] });
+    assert.deepEqual(heard, [
+      ['checked with a warning', `PUT /accounts/${'a1'.repeat(16)}/rulesets/${r.id}?dry_run=true`],
+      ['deployed with a warning', `PUT /accounts/${'a1'.repeat(16)}/rulesets/${r.id}`],
+    ]);
+  });
+
+  it('says what a 404 means when the base URL lacks /client/v4', async () => {
+    const c = client({ baseUrl: emulator.baseUrl.replace(/\/client\/v4$/, ''), retries: 0 });
+    const error = await failure(c.listRulesets());
+    assert.equal(error.status, 404);
+    assert.match(error.message, new RegExp(`the base URL http://127\\.0\\.0\\.1:${emulator.port}/ does not end in /client/v4, which the API's paths start with: try http://127\\.0\\.0\\.1:${emulator.port}/client/v4$`));
+    const right = await failure(client().getRuleset('f'.repeat(32)));
+    assert.doesNotMatch(right.message, /client\/v4/, 'no hint where the base URL is right');
+  });
+
+  it('tells onWait what it waits for: a slow answer, a retry, a wait the service asked for', async () => {
+    const lines: string[] = [];
+    const c = client({ onWait: (line) => lines.push(line), slowAnswerMs: 20, timeoutMs: 150 });
+    emulator.faults.push({ method: 'GET', respond: 'hang' });
+    emulator.faults.push({ method: 'GET', respond: { status: 503 } });
+    emulator.faults.push({ method: 'GET', respond: { status: 429, headers: { 'retry-after': '20' } } });
+    await c.listRulesets();
+    const request = `GET /accounts/${'a1'.repeat(16)}/rulesets`;
+    assert.deepEqual(lines, [
+      `waiting for 127.0.0.1:${emulator.port} to answer ${request} (gives up after 150 ms)`,
+      `no answer within 150 ms: retrying 2/4 in 375 ms: ${request}`,
+      `503 Service Unavailable: retrying 3/4 in 750 ms: ${request}`,
+      `429 Too Many Requests: waiting 20 s as the service asked, then trying again (4/4): ${request}`,
+    ]);
+  });
 });
 
 // ------------------------------------------------------------------ last: the collected output

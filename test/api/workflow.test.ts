@@ -308,6 +308,46 @@ describe('planDeploy and applyDeploy', () => {
     assert.equal(forced.ruleset.rules[1].description, 'mine');
   });
 
+  it('refuses a file whose name, kind or phase is not the live one, naming the field, before any write or dry run', async () => {
+    const r = await custom();
+    const local = await pulled(r.id);
+    for (const [from, to, field, fix] of [
+      [`name: ${r.name}`, 'name: renamed', 'name', `set \`name: "${r.name}"\` in the file to deploy; for a new name, create a new ruleset`],
+      ['kind: custom', 'kind: root', 'kind', "a ruleset's kind cannot change: set `kind: custom` back"],
+      ['phase: magic_transit', 'phase: ddos_l4', 'phase', "a ruleset's phase cannot change: set `phase: magic_transit` back"],
+    ] as const) {
+      const edited = readLocalRuleset(local.path, local.text.replace(from, to));
+      const requests = emulator.requests.length;
+      const line = edited.text.split('\n').findIndex((l) => l === to) + 1;
+      await assert.rejects(
+        planDeploy(client, edited),
+        (error: unknown) => error instanceof WorkflowError && error.message.startsWith(`pulled.yaml:${line}:${to.indexOf(' ') + 2}: not deployed: \`${field}\` is "${to.split(': ')[1]}" in the file but "${from.split(': ')[1]}" on ruleset ${r.id}; `) && error.message.includes(fix),
+      );
+      assert.deepEqual(
+        emulator.requests.slice(requests).map((q) => q.method),
+        ['GET'],
+        `${field}: only the live version was read`,
+      );
+    }
+    assert.equal(emulator.state.versions(r.id).length, 1);
+  });
+
+  it('sends a ruleset that exists its rules and description only, never a name, kind or phase', async () => {
+    const r = await custom();
+    const local = await pulled(r.id);
+    const bodies: unknown[] = [];
+    const watching = makeClient(emulator.baseUrl, {
+      fetch: (url, init) => {
+        if (init?.method === 'PUT') bodies.push(JSON.parse(String(init.body)));
+        return fetch(url, init);
+      },
+    });
+    const edited = readLocalRuleset(local.path, local.text.replace('description: block tcp', 'description: all tcp'));
+    await applyDeploy(watching, edited, await planDeploy(watching, edited));
+    assert.equal(bodies.length, 2, 'the dry run and the write');
+    for (const body of bodies) assert.deepEqual(Object.keys(body as object).sort(), ['description', 'rules']);
+  });
+
   it('stops at a local error before any request', async () => {
     const requests = emulator.requests.length;
     const local = readLocalRuleset('bad.yaml', 'id: abc\nname: n\nkind: custom\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstprt == 22\n');

@@ -235,6 +235,31 @@ describe('rulesets pull, show, list, versions, tags', () => {
     assert.equal(readFileSync(file, 'utf8'), serializeRuleset(r, 'yaml'));
   });
 
+  it('lists every ruleset, page after page', async () => {
+    const acc = account();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await customRuleset(acc)).id);
+    const list = await run(['list'], { account: acc });
+    assert.equal(list.status, 0, list.stderr);
+    const listed = list.stdout.trim().split('\n').slice(1);
+    assert.equal(listed.length, 5, list.stdout);
+    assert.deepEqual(new Set(listed.map((line) => line.split(/ +/)[0])), new Set(ids));
+  });
+
+  it('refuses rules by tag for a zone before any request: the operation is account-level', async () => {
+    const requests = emulator.requests.length;
+    const result = await run(['tags', 'f'.repeat(32), '1', 'legacy'], { env: { RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ZONE_ID: 'z1' } });
+    assert.equal(result.status, 2);
+    assert.equal(result.stderr, 'rulesets: rules by tag is an account-level operation of the API (there is no zone form): give an account (--account ID or RULESETS_ACCOUNT_ID) instead of a zone\n');
+    assert.equal(emulator.requests.length, requests);
+  });
+
+  it('says what is missing when the base URL lacks /client/v4', async () => {
+    const result = await run(['list'], { env: { RULESETS_BASE_URL: emulator.baseUrl.replace('/client/v4', ''), RULESETS_API_TOKEN: SECRETS.token, RULESETS_ACCOUNT_ID: 'a' } });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /^rulesets: 404 Not Found from GET \/accounts\/a\/rulesets: .*; the base URL http:\/\/127\.0\.0\.1:\d+\/ does not end in \/client\/v4, which the API's paths start with: try http:\/\/127\.0\.0\.1:\d+\/client\/v4\n$/);
+  });
+
   it('shows a ruleset or one version of it, lists rulesets and versions, and rules by tag', async () => {
     const acc = account();
     const c = clientFor(acc);
@@ -382,6 +407,48 @@ describe('rulesets deploy', () => {
     assert.equal(readLocalRuleset(file, readFileSync(file, 'utf8')).version, '3');
   });
 
+  it("shows the service's warnings on stderr, each once, and deploys", async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const { dir, file } = await pulledInto(acc, r.id);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('description: ssh', 'description: changed'));
+    const close = { code: 20100, message: 'the ruleset is close to the complexity limit' };
+    emulator.notices.push({ method: 'PUT', path: /dry_run=true/, message: close });
+    emulator.notices.push({ method: 'PUT', path: new RegExp(`${r.id}$`), message: close }, { method: 'PUT', path: new RegExp(`${r.id}$`), message: { message: 'deployed during maintenance' } });
+    const result = await run(['deploy', 'edge.ruleset.yaml', '--yes'], { cwd: dir, account: acc });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stderr, 'rulesets: the service warns: the ruleset is close to the complexity limit (code 20100)\nrulesets: the service warns: deployed during maintenance\n');
+    assert.match(result.stdout, /deployed edge as version 2\n$/);
+  });
+
+  it('refuses a file whose name is not the live ruleset\'s, naming the field and the fix, before any write', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const { dir, file } = await pulledInto(acc, r.id);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('name: edge', 'name: edge renamed'));
+    const since = emulator.requests.length;
+    const result = await run(['deploy', 'edge.ruleset.yaml', '--yes'], { cwd: dir, account: acc });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /^rulesets: edge\.ruleset\.yaml:2:7: not deployed: `name` is "edge renamed" in the file but "edge" on ruleset \w+; the service cannot rename a ruleset: set `name: "edge"` in the file to deploy/);
+    assert.deepEqual(writesSince(since), []);
+    assert.ok(!emulator.requests.slice(since).some((q) => q.path.includes('dry_run')), 'not even a dry run');
+  });
+
+  it('keeps rule fields it does not use through pull, check and deploy', async () => {
+    const acc = account();
+    const ratelimit = { characteristics: ['ip.src'], period: 60, requests_per_period: 100 };
+    const r = await customRuleset(acc, [{ ...BLOCK_TCP, ratelimit } as RuleInput]);
+    const { dir, file } = await pulledInto(acc, r.id);
+    assert.match(readFileSync(file, 'utf8'), /ratelimit:/);
+    const check = await run(['check', 'edge.ruleset.yaml'], { cwd: dir });
+    assert.equal(check.status, 0, check.stdout);
+    assert.doesNotMatch(check.stdout, /unknown/);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('description: block tcp', 'description: all tcp'));
+    const result = await run(['deploy', 'edge.ruleset.yaml', '--yes'], { cwd: dir, account: acc });
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(emulator.state.latest(r.id)!.rules[0].ratelimit, ratelimit);
+  });
+
   it('changes nothing with --dry-run', async () => {
     const acc = account();
     const r = await customRuleset(acc);
@@ -451,6 +518,26 @@ describe('rulesets deploy', () => {
       assert.match(result.stderr, /; yet version 2 is live now \(it was version 1\): the change most likely went through; edge\.ruleset\.yaml was not changed: pull it to record the new version\n$/);
       assert.equal(emulator.state.latest(r.id)!.rules[0].description, 'changed', 'the remote is as asked');
       assert.equal(readFileSync(file, 'utf8'), edited);
+    });
+
+    it('says what it waits for with -v, and nothing extra without it when not at a terminal', async () => {
+      const acc = account();
+      emulator.faults.push({ method: 'GET', respond: { status: 503 } });
+      const quiet = await run(['list'], { account: acc });
+      assert.equal(quiet.status, 0, quiet.stderr);
+      assert.equal(quiet.stderr, '');
+      emulator.faults.push({ method: 'GET', respond: { status: 503 } });
+      const verbose = await run(['list', '-v'], { account: acc });
+      assert.equal(verbose.status, 0, verbose.stderr);
+      assert.match(verbose.stderr, new RegExp(`\\nrulesets: 503 Service Unavailable: retrying 2/4 in \\d+ ms: GET /accounts/${acc}/rulesets\\n`));
+    });
+
+    it('says how to wait longer when it gives up on a service that never answers', async () => {
+      const acc = account();
+      for (let i = 0; i < 4; i++) emulator.faults.push({ method: 'GET', respond: 'hang' });
+      const result = await run(['list'], { env: { RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ACCOUNT_ID: acc, RULESETS_TIMEOUT_MS: '200' } });
+      assert.equal(result.status, 3);
+      assert.equal(result.stderr, `rulesets: GET /accounts/${acc}/rulesets: no response from 127.0.0.1:${emulator.port} within 200 ms (gave up after 4 attempts); RULESETS_TIMEOUT_MS sets how long one request may take (now 200 ms)\n`);
     });
 
     it('exits 3 when the service cannot be reached at all', async () => {
@@ -546,6 +633,37 @@ describe('rulesets rule', () => {
     const dry = await run(['rule', 'add', r.id, '--action', 'block', '--expression', 'ip.proto == "udp"', '--dry-run'], { account: acc });
     assert.equal(dry.stdout, 'dry run: the service accepted the rule; nothing was added to edge\n');
     assert.equal(emulator.state.latest(r.id)!.version, '5');
+  });
+
+  it('changes only what the flags name: update and move keep every other field of the live rule', async () => {
+    const acc = account();
+    const rich = {
+      action: 'skip',
+      action_parameters: { ruleset: 'current' },
+      expression: 'tcp.dstport == 22',
+      description: 'ssh from the office',
+      logging: { enabled: true },
+      ref: 'office-ssh',
+      ratelimit: { period: 60, requests_per_period: 10 },
+    } as RuleInput;
+    const r = await customRuleset(acc, [rich, BLOCK_TCP]);
+    const before = r.rules[0];
+    const update = await run(['rule', 'update', r.id, before.id, '--enabled', 'false'], { account: acc });
+    assert.equal(update.status, 0, update.stderr);
+    const { version: _v, last_updated: _l, ...kept } = before;
+    const updated = emulator.state.latest(r.id)!.rules[0];
+    assert.deepEqual({ ...updated, version: undefined, last_updated: undefined }, { ...kept, enabled: false, version: undefined, last_updated: undefined });
+    const move = await run(['rule', 'move', r.id, before.id, '--after', ''], { account: acc });
+    assert.equal(move.status, 0, move.stderr);
+    const moved = emulator.state.latest(r.id)!.rules;
+    assert.deepEqual(
+      moved.map((x) => x.description),
+      ['block tcp', 'ssh from the office'],
+    );
+    assert.deepEqual(moved[1], updated, 'moved whole, untouched');
+    const dry = await run(['rule', 'update', r.id, before.id, '--description', 'x', '--dry-run'], { account: acc });
+    assert.equal(dry.status, 0, dry.stderr);
+    assert.deepEqual(emulator.state.latest(r.id)!.rules[1], updated, 'a dry run changes nothing');
   });
 
   it('checks an expression before any request, with a caret under the mistake', async () => {
@@ -651,6 +769,15 @@ describe('a person at a terminal', () => {
       });
     });
   }
+
+  it('says on the terminal what it waits for: a retry, a wait the service asked for', { skip }, async () => {
+    const acc = account();
+    const dir = tempFolder();
+    emulator.faults.push({ method: 'GET', respond: { status: 503 } }, { method: 'GET', respond: { status: 429, headers: { 'retry-after': '1' } } });
+    const result = await runInTerminal(['list'], dir, acc, '');
+    assert.equal(result.status, 0, result.stdout);
+    assert.match(result.stdout, new RegExp(`^rulesets: 503 Service Unavailable: retrying 2/4 in \\d+ ms: GET /accounts/${acc}/rulesets\\nrulesets: 429 Too Many Requests: waiting 1 s as the service asked, then trying again \\(3/4\\): GET /accounts/${acc}/rulesets\\nID `));
+  });
 
   it('asks before deploying, and deploys on "y" only', { skip }, async () => {
     const acc = account();
