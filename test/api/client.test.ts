@@ -502,10 +502,18 @@ describe('retries and faults', () => {
       emulator.faults.push({ respond: { status: 503 } });
       assert.equal((await failure(call())).attempts, 1);
     }
-    emulator.faults.push({ respond: { status: 429, headers: { 'retry-after': '1' } } });
-    assert.equal((await failure(c.createRuleset({ name: 'n', kind: 'custom', phase: 'magic_transit', rules: [] }))).attempts, 1, 'not even after a 429');
-    assert.equal(emulator.requests.length - requests, 6);
+    assert.equal(emulator.requests.length - requests, 5);
     assert.deepEqual(c.waits, []);
+  });
+
+  it('retries a real write refused with 429, which the service did not act on, after the wait it asks for', async () => {
+    const c = client();
+    const r = await custom(c);
+    emulator.faults.push({ method: 'PUT', respond: { status: 429, headers: { 'retry-after': '3' } } });
+    const deployed = await c.updateRuleset(r.id, { rules: [SKIP_SSH] });
+    assert.equal(deployed.version, '2');
+    assert.deepEqual(c.waits, [3000]);
+    assert.deepEqual(emulator.state.versions(r.id), ['1', '2'], 'written once');
   });
 
   it('times out a hanging response with a clear message', async () => {

@@ -39,6 +39,8 @@ test('the extension-host suite passes in VS Code (code-server)', async () => {
       { action: 'block', expression: 'http.request.uri.path contains "/xmlrpc.php"', categories: ['php'] },
     ],
   });
+  // The service warns on a create's dry run; suite/api.spec.ts looks for it in the log.
+  emulator.notices.push({ method: 'POST', path: /\/rulesets\?dry_run=true$/, message: { code: 20100, message: 'custom rulesets run only when an execute rule refers to them' } });
   workbench = await startWorkbench({
     workspace,
     name: 'extension-host-suite',

@@ -5,8 +5,8 @@
  *
  * Every failure is an `ApiError` with one readable message that never holds a credential.
  * Requests that are safe to repeat (GET, and `dry_run` writes, which store nothing) are retried
- * on 429, 5xx and network errors; a real write is retried only when it cannot have reached the
- * service, so a deploy never runs twice.
+ * on 429, 5xx and network errors; a real write is retried only when the service cannot have
+ * acted on it (a 429, a connection that never opened), so a deploy never runs twice.
  */
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -500,7 +500,9 @@ export class RulesetsClient {
     const retryAfterMs = (status === 429 || status === 503) && retryAfter !== null ? parseRetryAfter(retryAfter) : undefined;
     const fail = (kind: Failure['kind'], detail: string, errors?: readonly ApiMessage[]): Outcome => ({
       ok: false,
-      failure: { kind, status, errors, detail: status === 404 ? detail + this.baseUrlHint() : detail, transient, mayHaveArrived: true, retryAfterMs },
+      // A 429 is the rate limit refusing the request before anything is done with it: even a
+      // real write may be sent again (the service's official SDK retries it too).
+      failure: { kind, status, errors, detail: status === 404 ? detail + this.baseUrlHint() : detail, transient, mayHaveArrived: status !== 429, retryAfterMs },
     });
     const nothing: Outcome = { ok: true, answer: { result: undefined, messages: [] } };
     if (text.trim() === '') {

@@ -240,11 +240,20 @@ export function registerApiTests(root: Mocha.Suite): void {
     assert.equal(recordedVersion(document), live.version, 'the file was in step: it records the new version');
     assert.match(document.getText(), new RegExp(`id: "?${live.rules[2].id}"?\n`), 'the new rule records its id');
 
+    const whole = ({ version: _v, last_updated: _l, ...rule }: Ruleset['rules'][number]) => rule;
+    const beforeMove = whole(live.rules[2]);
     const moved = await run('rulesets.moveRule', { uri: document.uri, index: 2, position: { before: '' } });
     assert.equal(moved.done, true, JSON.stringify(moved));
     live = (await entryPoint()).result;
     assert.equal(live.rules[0].expression, 'udp.dstport == 53');
+    assert.deepEqual(whole(live.rules[0]), beforeMove, 'moved whole: the service replaces a rule with what it is sent');
     assert.ok(document.getText().indexOf('udp.dstport == 53') < document.getText().indexOf('tcp.dstport in {2222}'), 'moved in the file too');
+
+    await edit(document, 'expression: udp.dstport == 53\n', 'expression: udp.dstport == 53\n    description: dns\n');
+    const updated = await run('rulesets.updateRule', { uri: document.uri, index: 0, yes: true });
+    assert.equal(updated.done, true, JSON.stringify(updated));
+    live = (await entryPoint()).result;
+    assert.deepEqual(whole(live.rules[0]), { ...beforeMove, description: 'dns' }, 'the file\'s rule, whole, with the live ref');
 
     const deleted = await run('rulesets.deleteRule', { uri: document.uri, index: 0, yes: true });
     assert.equal(deleted.done, true, JSON.stringify(deleted));
@@ -258,6 +267,8 @@ export function registerApiTests(root: Mocha.Suite): void {
     const document = await writeFile('api-custom.ruleset.yaml', 'name: Custom blocks\nkind: custom\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstport == 23\n');
     const created = await run('rulesets.create', { uri: document.uri, yes: true });
     assert.equal(created.done, true, JSON.stringify(created));
+    // The runner has the service warn on this dry run: the warning is shown and logged.
+    assert.ok(logged.some((line) => /^the service warns \(POST \/accounts\/\S+\/rulesets\?dry_run=true\): custom rulesets run only when an execute rule refers to them \(code 20100\)$/.test(line)), logged.join('\n'));
     assert.match(document.getText(), new RegExp(`^id: "?${created.id}"?$`, 'm'));
     assert.equal((await service(`/rulesets/${created.id}`)).result.name, 'Custom blocks');
     const deleted = await run('rulesets.deleteRuleset', { id: created.id, yes: true });
