@@ -312,9 +312,9 @@ describe('planDeploy and applyDeploy', () => {
     const r = await custom();
     const local = await pulled(r.id);
     for (const [from, to, field, fix] of [
-      [`name: ${r.name}`, 'name: renamed', 'name', `set \`name: "${r.name}"\` in the file to deploy; for a new name, create a new ruleset`],
-      ['kind: custom', 'kind: root', 'kind', "a ruleset's kind cannot change: set `kind: custom` back"],
-      ['phase: magic_transit', 'phase: ddos_l4', 'phase', "a ruleset's phase cannot change: set `phase: magic_transit` back"],
+      [`name: ${r.name}`, 'name: renamed', 'name', `set \`name: "${r.name}"\` in the file to deploy; for a new name, create a new ruleset (remove \`id\``],
+      ['kind: custom', 'kind: root', 'kind', "a ruleset's kind cannot change: set `kind: custom` back; for a new kind, create a new ruleset"],
+      ['phase: magic_transit', 'phase: ddos_l4', 'phase', "a ruleset's phase cannot change: set `phase: magic_transit` back; for a new phase, create"],
     ] as const) {
       const edited = readLocalRuleset(local.path, local.text.replace(from, to));
       const requests = emulator.requests.length;
@@ -330,6 +330,14 @@ describe('planDeploy and applyDeploy', () => {
       );
     }
     assert.equal(emulator.state.versions(r.id).length, 1);
+  });
+
+  it('refuses to rename an entry point, without offering to create another: a phase has one', async () => {
+    const c = freshClient();
+    const text = 'name: entry\nkind: root\nphase: magic_transit\nrules: []\n';
+    const first = await applyDeploy(c, readLocalRuleset('e.yaml', text), await planDeploy(c, readLocalRuleset('e.yaml', text)));
+    const renamed = readLocalRuleset('e.yaml', first.newText.replace('name: entry', 'name: other'));
+    await assert.rejects(planDeploy(c, renamed), (error: unknown) => error instanceof WorkflowError && error.message === 'e.yaml:1:7: not deployed: `name` is "other" in the file but "entry" on the magic_transit entry point; the service cannot rename a ruleset: set `name: "entry"` in the file to deploy');
   });
 
   it('sends a ruleset that exists its rules and description only, never a name, kind or phase', async () => {

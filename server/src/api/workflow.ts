@@ -524,10 +524,12 @@ function refuseIdentityChange(local: LocalRuleset, deployed: Ruleset, target: De
     const mine = local.body[field];
     const live = deployed[field];
     if (mine === live) continue;
+    // A phase has one entry point: there is no new one to create under another name.
+    const anew = target.kind === 'ruleset' ? `; for a new ${field}, create a new ruleset (remove \`id\` and \`version\`, then \`rulesets create ${local.path}\`)` : '';
     const fix =
       field === 'name'
-        ? `the service cannot rename a ruleset: set \`name: ${JSON.stringify(live)}\` in the file to deploy; for a new name, create a new ruleset (remove \`id\` and \`version\`, then \`rulesets create ${local.path}\`)`
-        : `a ruleset's ${field} cannot change: set \`${field}: ${live}\` back, or create a new ruleset for ${JSON.stringify(mine)} (remove \`id\` and \`version\`, then \`rulesets create ${local.path}\`)`;
+        ? `the service cannot rename a ruleset: set \`name: ${JSON.stringify(live)}\` in the file to deploy${anew}`
+        : `a ruleset's ${field} cannot change: set \`${field}: ${live}\` back${anew}`;
     throw new WorkflowError(`${local.path}:${lineColumn(local.text, valueOffset(local, field))}: not deployed: \`${field}\` is ${JSON.stringify(mine)} in the file but ${JSON.stringify(live)} on ${describeTarget(target)}; ${fix}`);
   }
 }
