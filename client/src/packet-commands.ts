@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { DOCUMENT_SELECTOR } from './documents';
 import { isFailure, packetLensOffset, rememberPacket, testPacket, type Format, type PacketVerdict } from './packet-test';
-import { formatOfPath } from '../../server/src/documents/ruleset';
+import { formatOfPath } from '../../server/src/core';
 
 export interface TestPacketArgs {
   readonly uri?: vscode.Uri | string;

@@ -3,11 +3,7 @@
  * what the verdict says. The extension (packet-commands.ts) only shows these; tests call them
  * directly.
  */
-import { parsePacket, PacketError } from '../../server/src/analysis/packet';
-import { EvaluationError } from '../../server/src/analysis/evaluate';
-import { describeRule, evaluateRuleset, RuleEvaluationError, RulesetError, type RuleInfo } from '../../server/src/analysis/ruleset-eval';
-import { property } from '../../server/src/documents/host';
-import { isRulesetFileName, looksLikeRuleset, parseRuleset } from '../../server/src/documents/ruleset';
+import { describeRule, evaluateRuleset, EvaluationError, isRulesetFileName, looksLikeRuleset, PacketError, parsePacket, parseRuleset, property, RuleEvaluationError, type RuleInfo, RulesetError } from '../../server/src/core';
 
 export type Format = 'json' | 'yaml';
 

@@ -18,7 +18,7 @@ import {
   withVersion,
   WorkflowError,
   type LocalRuleset,
-} from '../../server/src/api/workflow';
+} from '../../server/src/core';
 import { makeClient, startTestEmulator, type TestClient } from './harness';
 
 let emulator: Emulator;

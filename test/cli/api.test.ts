@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { RuleInput, Ruleset } from '../../server/src/api/client';
 import type { Emulator } from '../../server/src/api/emulator';
-import { readLocalRuleset, serializeRuleset } from '../../server/src/api/workflow';
+import { readLocalRuleset, serializeRuleset } from '../../server/src/core';
 import { makeClient, SECRETS, startTestEmulator, type TestClient } from '../api/harness';
 
 const ROOT = resolve(__dirname, '..', '..');

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../server/src/api/client';
 import type { Ruleset } from '../../server/src/api/types';
-import { readLocalRuleset, WorkflowError } from '../../server/src/api/workflow';
+import { readLocalRuleset, WorkflowError } from '../../server/src/core';
 import { conflictQuestion, deployQuestion, failureMessage, isCancellation, localProblemsMessage, pullDecision } from '../../client/src/api/messages';
 import { addPosition, moveChoices, movedIndex, moveRuleText, recordRuleChange, removeRuleText, ruleAt, rulesetSites } from '../../client/src/api/rules';
 import { connectionOf, describeTarget, describeTargetStatus, formatTime, shortId, targetOf } from '../../client/src/api/target';

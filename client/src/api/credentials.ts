@@ -4,7 +4,7 @@
  * (tests, other extensions' automation).
  */
 import * as vscode from 'vscode';
-import type { Credentials } from '../../../server/src/api/client';
+import type { Credentials } from '../../../server/src/core';
 
 const KEYS = { token: 'rulesets.api.token', email: 'rulesets.api.email', key: 'rulesets.api.key' } as const;
 

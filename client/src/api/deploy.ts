@@ -5,8 +5,7 @@
  * before the write; the file records the new version afterwards.
  */
 import * as vscode from 'vscode';
-import type { Ruleset } from '../../../server/src/api/types';
-import { applyCreate, applyDeploy, planCreate, planDeploy, readLocalRuleset, type LocalRuleset, type ServiceProblem } from '../../../server/src/api/workflow';
+import { applyCreate, applyDeploy, type LocalRuleset, planCreate, planDeploy, readLocalRuleset, type Ruleset, type ServiceProblem } from '../../../server/src/core';
 import { conflictQuestion, deployQuestion, localProblemsMessage, quoted, serviceProblemsMessage } from './messages';
 import { commandDocument, ensureSaved, fileName, refused, replaceText, type ApiSession, type CommandArgs, type Connected, type Outcome } from './session';
 import { describeTarget } from './target';

@@ -2,8 +2,7 @@
  * What the API commands ask and say, and the decisions that need no VS Code: plain functions,
  * tested without it.
  */
-import { ApiError, redact } from '../../../server/src/api/client';
-import { WorkflowError, type DeployPlan, type DeployTarget } from '../../../server/src/api/workflow';
+import { ApiError, type DeployPlan, type DeployTarget, redact, WorkflowError } from '../../../server/src/core';
 import { describeTarget, type Target } from './target';
 
 function plural(count: number, word: string): string {

@@ -3,11 +3,7 @@
  * or one picked from the account's or zone's list.
  */
 import * as vscode from 'vscode';
-import type { RulesetRef } from '../../../server/src/api/client';
-import type { RulesetSummary } from '../../../server/src/api/types';
-import { readLocalRuleset, type Format, type LocalRuleset } from '../../../server/src/api/workflow';
-import { formatOfPath } from '../../../server/src/documents/ruleset';
-import { KNOWN_PHASES } from '../../../server/src/language/catalogue/phases';
+import { formatOfPath, type HostFormat, KNOWN_PHASES, type LocalRuleset, readLocalRuleset, type RulesetRef, type RulesetSummary } from '../../../server/src/core';
 import { LANGUAGES } from '../documents';
 import { commandDocument, fileName, type ApiSession, type CommandArgs, type Connected } from './session';
 import { describeTarget } from './target';
@@ -27,7 +23,7 @@ export interface RulesetArgs extends CommandArgs {
 }
 
 /** The format of a document: by its file name, else by its language. */
-export function formatOf(document: vscode.TextDocument): Format | undefined {
+export function formatOf(document: vscode.TextDocument): HostFormat | undefined {
   return formatOfPath(document.uri.path) ?? (document.languageId === 'yaml' ? 'yaml' : document.languageId.startsWith('json') ? 'json' : undefined);
 }
 

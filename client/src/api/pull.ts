@@ -4,8 +4,7 @@
  * content is replaced only after a modal confirm.
  */
 import * as vscode from 'vscode';
-import type { Ruleset } from '../../../server/src/api/types';
-import { serializeRuleset, type Format } from '../../../server/src/api/workflow';
+import { type HostFormat, type Ruleset, serializeRuleset } from '../../../server/src/core';
 import { pullDecision, quoted } from './messages';
 import { fileRuleset, formatOf, namedOrActiveDocument, namedRuleset, pickRuleset, tryLocal, type RulesetArgs } from './pickers';
 import { fileName, refused, replaceText, type ApiSession, type Outcome } from './session';
@@ -14,7 +13,7 @@ export interface PullArgs extends RulesetArgs {
   /** `new`: an untitled document; `active`: the active editor's (or `uri`'s) document. */
   readonly into?: 'new' | 'active';
   /** The new document's format (default: the active file's, else YAML). */
-  readonly format?: Format;
+  readonly format?: HostFormat;
 }
 
 export async function pull(session: ApiSession, args: PullArgs = {}): Promise<Outcome<{ uri: string; version: string }>> {

@@ -5,10 +5,7 @@
  * with the service before, so that a later deploy still notices what others changed.
  */
 import * as vscode from 'vscode';
-import { ApiError, ruleDefinition } from '../../../server/src/api/client';
-import { pointerToRange } from '../../../server/src/api/pointer';
-import type { Position, Rule, RuleInput, Ruleset } from '../../../server/src/api/types';
-import { readLocalRuleset, WorkflowError, type LocalRuleset } from '../../../server/src/api/workflow';
+import { ApiError, type LocalRuleset, pointerToRange, type Position, readLocalRuleset, type Rule, ruleDefinition, type RuleInput, type Ruleset, WorkflowError } from '../../../server/src/core';
 import { quoted } from './messages';
 import { formatOf } from './pickers';
 import { addPosition, moveChoices, movedIndex, moveRuleText, recordRuleChange, removeRuleText, ruleAt, rulesetSites, type RuleSite, type RulesetSites } from './rules';

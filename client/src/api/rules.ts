@@ -5,10 +5,7 @@
  */
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
-import type { Position, Rule, Ruleset } from '../../../server/src/api/types';
-import { recordDeployed, type LocalRuleset } from '../../../server/src/api/workflow';
-import { property, type HostFormat, type HostNode } from '../../../server/src/documents/host';
-import { parseRuleset } from '../../../server/src/documents/ruleset';
+import { type HostFormat, type HostNode, type LocalRuleset, parseRuleset, type Position, property, recordDeployed, type Rule, type Ruleset } from '../../../server/src/core';
 
 export interface RuleSite {
   /** 0-based index in the file's `rules`. */

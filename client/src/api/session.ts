@@ -4,8 +4,7 @@
  * diagnostics, and the documents the commands read and write.
  */
 import * as vscode from 'vscode';
-import { RulesetsClient, redact, type ApiMessage } from '../../../server/src/api/client';
-import type { ServiceProblem } from '../../../server/src/api/workflow';
+import { type ApiMessage, redact, RulesetsClient, type ServiceProblem } from '../../../server/src/core';
 import { CredentialStore } from './credentials';
 import { failureMessage, isCancellation } from './messages';
 import { connectionOf, scopeOf, type ApiSettings, type LastDeploy, type Target } from './target';

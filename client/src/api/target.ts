@@ -2,7 +2,7 @@
  * Where the API commands send their requests, read from the `rulesets.api.*` settings, and
  * what the status bar says about it. Plain data and functions: tested without VS Code.
  */
-import type { Credentials, Scope } from '../../../server/src/api/client';
+import type { Credentials, Scope } from '../../../server/src/core';
 
 /** The `rulesets.api` settings, as read (empty strings when unset). */
 export interface ApiSettings {

@@ -5,7 +5,7 @@
  *
  *   rulesets-version:/account/0123…cdef/<ruleset id>/v7/Allow SSH only.ruleset.yaml?local=file%3A…
  */
-import type { HostFormat } from '../../../server/src/documents/host';
+import type { HostFormat } from '../../../server/src/core';
 import type { Target } from './target';
 
 export const VERSION_SCHEME = 'rulesets-version';

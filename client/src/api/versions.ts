@@ -4,8 +4,7 @@
  * Version, Delete Ruleset and Rules by Tag.
  */
 import * as vscode from 'vscode';
-import type { Ruleset, VersionListItem } from '../../../server/src/api/types';
-import { serializeRuleset, type DeployPlan, type LocalRuleset } from '../../../server/src/api/workflow';
+import { type DeployPlan, type LocalRuleset, type Ruleset, serializeRuleset, type VersionListItem } from '../../../server/src/core';
 import { quoted } from './messages';
 import { chooseRuleset, formatOf, pickRuleset, type RulesetArgs } from './pickers';
 import { refused, type ApiSession, type Outcome } from './session';

@@ -22,10 +22,10 @@ import {
   readLocalRuleset,
   serializeRuleset,
   WorkflowError,
-  type Format,
+  type HostFormat,
   type LocalRuleset,
   type ServiceProblem,
-} from '../api/workflow';
+} from '../core';
 import { checkRuleset, formatOfPath, parseRuleset, toPositions, type PositionedProblem } from '../documents/ruleset';
 import { checkExpression } from '../language/checker';
 import { UsageError } from './check';
@@ -255,14 +255,14 @@ export async function pull(args: string[], io: Io): Promise<number> {
   if (values.help) return (io.out(help('pull')), 0);
   atMostPositionals(positionals, 1, 'rulesets pull <ruleset-id> | --phase NAME [-o FILE]');
   const ref = rulesetRef(positionals[0], values.phase, 'pull');
-  let format: Format;
+  let format: HostFormat;
   if (values.output !== undefined) {
     const byName = formatOfPath(values.output);
     if (!byName) throw new UsageError(`${values.output}: the output file must end in .json, .yaml or .yml`);
     if (values.format !== undefined && values.format !== byName) throw new UsageError(`--format ${values.format} does not match ${values.output}; the file's extension decides its format`);
     format = byName;
   } else {
-    format = outputFormat(values.format, ['yaml', 'json'], 'yaml') as Format;
+    format = outputFormat(values.format, ['yaml', 'json'], 'yaml') as HostFormat;
   }
   const { client } = connect(io, values);
   const ruleset = typeof ref === 'string' ? await client.getRuleset(ref) : await client.getEntryPoint(ref.phase);
@@ -298,7 +298,7 @@ export async function show(args: string[], io: Io): Promise<number> {
   atMostPositionals(positionals, 1, 'rulesets show <ruleset-id> | --phase NAME [--version N]');
   const ref = rulesetRef(positionals[0], values.phase, 'show');
   const version = versionFlag(values.version);
-  const format = outputFormat(values.format, ['yaml', 'json'], 'yaml') as Format;
+  const format = outputFormat(values.format, ['yaml', 'json'], 'yaml') as HostFormat;
   const { client } = connect(io, values);
   const ruleset = version !== undefined ? await client.getVersion(ref, version) : typeof ref === 'string' ? await client.getRuleset(ref) : await client.getEntryPoint(ref.phase);
   io.out(serializeRuleset(ruleset, format));
@@ -310,7 +310,7 @@ export async function tags(args: string[], io: Io): Promise<number> {
   if (values.help) return (io.out(help('tags')), 0);
   expectPositionals(positionals, 3, 'rulesets tags <ruleset-id> <version> <tag>');
   const [id, version, tag] = positionals;
-  const format = outputFormat(values.format, ['yaml', 'json'], 'yaml') as Format;
+  const format = outputFormat(values.format, ['yaml', 'json'], 'yaml') as HostFormat;
   const { client } = connect(io, values);
   io.out(serializeRuleset(await client.rulesByTag(nonEmpty(id, 'the ruleset id'), versionFlag(version)!, nonEmpty(tag, 'the tag')), format));
   return 0;

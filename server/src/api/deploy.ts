@@ -1,0 +1,270 @@
+/**
+ * Deploying a local ruleset file safely, for the CLI and the VS Code extension alike: a plan
+ * (our own check, what is live, a version conflict, the service's dry run, a diff) and its
+ * application, which never overwrites a change someone else deployed in the meantime and
+ * never half-happens. No VS Code, no console.
+ */
+import { checkRuleset, parseRuleset, toPositions, type PositionedProblem } from '../documents/ruleset';
+import { ApiError, type RulesetsClient } from './client';
+import { unifiedDiff } from './diff';
+import { lineColumn, WorkflowError, type LocalRuleset } from './local-ruleset';
+import { pointerToRange } from './pointer';
+import { localAsDeployed, recordDeployed, serializeRuleset } from './ruleset-file';
+import type { Ruleset, UpdateRulesetBody } from './types';
+
+/**
+ * The real write failed in a way that leaves open whether it reached the service (a 5xx, a
+ * timeout, a dropped connection). `live` is the version found live right after, when it could
+ * be read; `landed` says whether that looks like the change went through. The local file is
+ * never updated after this error.
+ */
+export class DeployOutcomeUnknownError extends WorkflowError {
+  override readonly name = 'DeployOutcomeUnknownError';
+  constructor(
+    message: string,
+    readonly apiError: ApiError,
+    readonly live?: string,
+    readonly landed?: boolean,
+  ) {
+    super(message, { cause: apiError });
+  }
+}
+
+export type DeployTarget = { kind: 'ruleset'; id: string } | { kind: 'entrypoint'; phase: string };
+
+/**
+ * Where a file deploys to: the ruleset of its `id`, else (for kind `root` or `zone`) its
+ * phase's entry point. A custom ruleset without an id has to be created first.
+ */
+export function deployTarget(local: LocalRuleset): DeployTarget {
+  if (local.id) return { kind: 'ruleset', id: local.id };
+  if (local.body.kind === 'root' || local.body.kind === 'zone') return { kind: 'entrypoint', phase: local.body.phase };
+  throw new WorkflowError(
+    `${local.path}: a \`${local.body.kind}\` ruleset without an \`id\` has nowhere to deploy to; create it first (\`rulesets create ${local.path}\`), or add the \`id\` of the ruleset it is`,
+  );
+}
+
+export function describeTarget(target: DeployTarget): string {
+  return target.kind === 'ruleset' ? `ruleset ${target.id}` : `the ${target.phase} entry point`;
+}
+
+function targetRef(target: DeployTarget): string | { phase: string } {
+  return target.kind === 'ruleset' ? target.id : { phase: target.phase };
+}
+
+export interface ServiceProblem {
+  readonly message: string;
+  /** Offsets in the local file (UTF-16 code units), end exclusive. */
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface DeployPlan {
+  readonly target: DeployTarget;
+  /**
+   * Our own check of the file: errors and warnings. Any error stops the plan before a request
+   * is made (then `deployed` and `diff` say nothing), and `applyDeploy` refuses.
+   */
+  readonly localProblems: PositionedProblem[];
+  /** What is live now; undefined when the entry point does not exist yet (or nothing was asked). */
+  readonly deployed?: Ruleset;
+  /** The version the file is based on (its `version`). */
+  readonly baseVersion?: string;
+  /** The live version moved on since the file's version (`current` is `none` when it is gone). */
+  readonly conflict?: { base: string; current: string };
+  /** Unified diff, live → local, of both as pull writes them in the file's format; '' when equal. */
+  readonly diff: string;
+  /** The service's dry run rejected the file. */
+  readonly dryRunError?: ApiError;
+  /** `dryRunError`'s errors placed in the local file. */
+  readonly serviceProblems: ServiceProblem[];
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+}
+
+/** Errors and warnings of our own check, with LSP positions. */
+export function checkLocal(local: LocalRuleset): PositionedProblem[] {
+  const problems = checkRuleset(local.text, local.format).filter((p) => p.severity === 'error' || p.severity === 'warning');
+  return toPositions(local.text, problems);
+}
+
+export function hasErrors(problems: readonly PositionedProblem[]): boolean {
+  return problems.some((p) => p.severity === 'error');
+}
+
+/**
+ * Everything a deploy of `local` would do, without doing it: our check (when it finds an
+ * error, nothing is asked of the service), what is live (a missing entry point is new), a
+ * version conflict, the service's dry run, and the diff.
+ */
+export async function planDeploy(client: RulesetsClient, local: LocalRuleset, options: CallOptions = {}): Promise<DeployPlan> {
+  const target = deployTarget(local);
+  const localProblems = checkLocal(local);
+  const baseVersion = local.version;
+  if (hasErrors(localProblems)) return { target, localProblems, baseVersion, diff: '', serviceProblems: [] };
+  const deployed = await readDeployed(client, local, target, options.signal);
+  if (deployed) refuseIdentityChange(local, deployed, target);
+  const conflict = findConflict(baseVersion, deployed);
+  let dryRunError: ApiError | undefined;
+  try {
+    await client.dryRun.updateRuleset(targetRef(target), updateBody(local, deployed), { signal: options.signal });
+  } catch (error) {
+    dryRunError = rejection(error);
+  }
+  const diff = unifiedDiff(deployed ? serializeRuleset(deployed, local.format) : '', localAsDeployed(local, deployed), {
+    from: deployed ? `${describeTarget(target)} (version ${deployed.version}, live)` : `${describeTarget(target)} (does not exist yet)`,
+    to: local.path,
+  });
+  return {
+    target,
+    localProblems,
+    ...(deployed ? { deployed } : {}),
+    ...(baseVersion !== undefined ? { baseVersion } : {}),
+    ...(conflict ? { conflict } : {}),
+    diff,
+    ...(dryRunError ? { dryRunError } : {}),
+    serviceProblems: dryRunError ? mapServiceProblems(dryRunError, local) : [],
+  };
+}
+
+/** One line about a conflict: what the file is based on, what is live, and what to do. */
+export function conflictMessage(local: LocalRuleset, plan: Pick<DeployPlan, 'target' | 'conflict'>): string {
+  const conflict = plan.conflict;
+  if (!conflict) return '';
+  const what = describeTarget(plan.target);
+  if (conflict.current === 'none') {
+    return `${local.path} is based on version ${conflict.base} of ${what}, which no longer exists; deploying would create it anew (--force), or remove \`version\` from the file`;
+  }
+  return `${local.path} is based on version ${conflict.base} of ${what}, but version ${conflict.current} is live: someone else deployed since; pull it and merge your change (the diff shows what deploying would undo), or deploy with --force to replace it`;
+}
+
+/**
+ * Deploys a plan: refuses (`WorkflowError`) when the plan has local errors, a dry-run
+ * rejection, or a conflict (unless `force`); reads the live version again right before the
+ * write and refuses when it moved since the plan (unless `force`); then writes. Returns the
+ * new version and the local file's new text (the version recorded). When the write fails in a
+ * way that may or may not have reached the service, throws `DeployOutcomeUnknownError`
+ * after looking at what is live.
+ */
+export async function applyDeploy(
+  client: RulesetsClient,
+  local: LocalRuleset,
+  plan: DeployPlan,
+  options: { force?: boolean; signal?: AbortSignal } = {},
+): Promise<{ ruleset: Ruleset; newText: string }> {
+  if (hasErrors(plan.localProblems)) throw new WorkflowError(`${local.path}: not deployed: the check found errors; fix them first (\`rulesets check ${local.path}\`)`);
+  if (plan.dryRunError) throw new WorkflowError(`${local.path}: not deployed: the service rejected it: ${plan.dryRunError.message}`);
+  if (plan.conflict && !options.force) throw new WorkflowError(`not deployed: ${conflictMessage(local, plan)}`);
+  const target = plan.target;
+  const before = await readDeployed(client, local, target, options.signal, true);
+  if (before?.version !== plan.deployed?.version && !options.force) {
+    const was = plan.deployed ? `version ${plan.deployed.version}` : 'nothing';
+    const now = before ? `version ${before.version}` : 'nothing';
+    throw new WorkflowError(`${local.path}: not deployed: ${describeTarget(target)} changed since the plan (${was} then, ${now} now); plan again to see what deploying would change`);
+  }
+  if (before) refuseIdentityChange(local, before, target);
+  let ruleset: Ruleset;
+  try {
+    ruleset = await client.updateRuleset(targetRef(target), updateBody(local, before), { signal: options.signal });
+  } catch (error) {
+    throw await uncertain(error, client, local, target, before?.version, options.signal);
+  }
+  return { ruleset, newText: recordDeployed(local, ruleset) };
+}
+
+/** The live version of the target; undefined for an entry point that does not exist. */
+async function readDeployed(client: RulesetsClient, local: LocalRuleset, target: DeployTarget, signal?: AbortSignal, missingIdIsNone = false): Promise<Ruleset | undefined> {
+  try {
+    return target.kind === 'ruleset' ? await client.getRuleset(target.id, { signal }) : await client.getEntryPoint(target.phase, { signal });
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 404) throw error;
+    if (target.kind === 'entrypoint' || missingIdIsNone) return undefined;
+    throw new WorkflowError(
+      `${local.path}: ruleset ${target.id} (the file's \`id\`) was not found at ${client.host}; it may have been deleted or belong to another account or zone: check --account/--zone, or remove \`id\` and \`version\` and run \`rulesets create ${local.path}\``,
+      { cause: error },
+    );
+  }
+}
+
+function findConflict(base: string | undefined, deployed: Ruleset | undefined): { base: string; current: string } | undefined {
+  if (base === undefined) return undefined;
+  if (!deployed) return { base, current: 'none' };
+  return deployed.version !== base ? { base, current: deployed.version } : undefined;
+}
+
+/**
+ * The body of "update or deploy" for the file: the rules and the description. Name, kind and
+ * phase cannot change on the service, so they go only where the PUT creates the ruleset (a
+ * phase's entry point that does not exist yet); `refuseIdentityChange` has made sure they match.
+ */
+function updateBody(local: LocalRuleset, deployed: Ruleset | undefined): UpdateRulesetBody {
+  if (!deployed) return local.body;
+  const { name: _name, kind: _kind, phase: _phase, ...rest } = local.body;
+  return rest;
+}
+
+/**
+ * Stops a deploy, before any write, when the file's `name`, `kind` or `phase` is not the live
+ * ruleset's: the service cannot rename a ruleset or move it to another kind or phase, so the
+ * deploy would fail or silently keep the live one.
+ */
+function refuseIdentityChange(local: LocalRuleset, deployed: Ruleset, target: DeployTarget): void {
+  for (const field of ['name', 'kind', 'phase'] as const) {
+    const mine = local.body[field];
+    const live = deployed[field];
+    if (mine === live) continue;
+    // A phase has one entry point: there is no new one to create under another name.
+    const anew = target.kind === 'ruleset' ? `; for a new ${field}, create a new ruleset (remove \`id\` and \`version\`, then \`rulesets create ${local.path}\`)` : '';
+    const fix =
+      field === 'name'
+        ? `the service cannot rename a ruleset: set \`name: ${JSON.stringify(live)}\` in the file to deploy${anew}`
+        : `a ruleset's ${field} cannot change: set \`${field}: ${live}\` back${anew}`;
+    throw new WorkflowError(`${local.path}:${lineColumn(local.text, valueOffset(local, field))}: not deployed: \`${field}\` is ${JSON.stringify(mine)} in the file but ${JSON.stringify(live)} on ${describeTarget(target)}; ${fix}`);
+  }
+}
+
+/** Where the top-level `key`'s value starts in the file (the file's start when it has none). */
+function valueOffset(local: LocalRuleset, key: string): number {
+  const found = parseRuleset(local.text, local.format).root;
+  const property = found?.kind === 'object' ? found.properties.find((p) => p.key === key) : undefined;
+  return property?.value?.start ?? property?.keyStart ?? 0;
+}
+
+/** A dry run's refusal (a 4xx with the service's reasons); anything else is thrown. */
+export function rejection(error: unknown): ApiError {
+  if (error instanceof ApiError && error.kind === 'api' && error.status !== undefined && error.status >= 400 && error.status < 500 && ![401, 403, 404, 429].includes(error.status)) return error;
+  throw error;
+}
+
+/** After a failed write: what is live now says whether it landed. */
+async function uncertain(error: unknown, client: RulesetsClient, local: LocalRuleset, target: DeployTarget, before: string | undefined, signal?: AbortSignal): Promise<unknown> {
+  if (!(error instanceof ApiError)) return error;
+  const mayHaveArrived = error.kind === 'timeout' || error.kind === 'invalid-response' || error.kind === 'network' || (error.status !== undefined && error.status >= 500);
+  if (!mayHaveArrived) return error;
+  let live: Ruleset | undefined;
+  try {
+    live = await readDeployed(client, local, target, signal, true);
+  } catch {
+    return new DeployOutcomeUnknownError(
+      `${error.message}; whether the change reached the service is unknown, and reading ${describeTarget(target)} back failed too; ${local.path} was not changed: check with \`rulesets versions\` before deploying again`,
+      error,
+    );
+  }
+  const landed = live !== undefined && live.version !== before;
+  const liveText = live ? `version ${live.version}` : 'nothing';
+  const verdict = landed
+    ? `yet ${liveText} is live now (it was ${before === undefined ? 'nothing' : `version ${before}`}): the change most likely went through; ${local.path} was not changed: pull it to record the new version`
+    : `${describeTarget(target)} is still at ${liveText}: nothing was deployed; ${local.path} was not changed; try again`;
+  return new DeployOutcomeUnknownError(`${error.message}; ${verdict}`, error, live?.version, landed);
+}
+
+/** The service's errors placed in the local file (an error without a pointer: the file's start). */
+export function mapServiceProblems(error: ApiError, local: LocalRuleset): ServiceProblem[] {
+  const errors = error.errors.length > 0 ? error.errors : [{ message: error.message }];
+  return errors.map((e) => {
+    const range = 'pointer' in e && e.pointer !== undefined ? pointerToRange(local.text, local.format, e.pointer, { message: e.message }) : undefined;
+    return { message: e.message, start: range?.start ?? 0, end: range?.end ?? 0 };
+  });
+}

@@ -1,0 +1,125 @@
+/**
+ * A local ruleset file as the API takes it: what `deploy` and `create` send, read from the
+ * file's JSON or YAML. Every problem that stops the reading is a `WorkflowError`: one line that
+ * names the file, the place and the fix.
+ */
+import * as YAML from 'yaml';
+import type { HostFormat } from '../documents/host';
+import { formatOfPath, parseRuleset } from '../documents/ruleset';
+import { serializeRuleset } from './ruleset-file';
+import { SERVICE_SET_RULE_FIELDS, type RuleInput, type Ruleset, type RulesetKind } from './types';
+
+/** A user-facing problem: one clear line naming the file, the place and the fix. */
+export class WorkflowError extends Error {
+  override readonly name: string = 'WorkflowError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A ruleset as the API takes it (create: all of it; update: `rules` and what should change). */
+export interface RulesetBody {
+  readonly name: string;
+  readonly kind: RulesetKind;
+  readonly phase: string;
+  readonly description?: string;
+  readonly rules: readonly RuleInput[];
+}
+
+export interface LocalRuleset {
+  readonly path: string;
+  readonly text: string;
+  readonly format: HostFormat;
+  readonly body: RulesetBody;
+  /** The ruleset the file is deployed as (set by pull and create). */
+  readonly id?: string;
+  /** The version the file is based on (set by pull, create and deploy). */
+  readonly version?: string;
+}
+
+/** Keys of a rule that the service sets and that are never sent back. */
+const SERVER_RULE_KEYS = new Set(SERVICE_SET_RULE_FIELDS);
+
+/**
+ * A local ruleset file as the body the API takes. The format comes from the extension
+ * (`.json`, `.yaml`, `.yml`). Throws a `WorkflowError` when the file cannot be read as a
+ * ruleset at all (syntax, a top level that is not a ruleset object, `name`, `kind`, `phase`
+ * or `rules` missing or of the wrong type); everything else (expressions, actions, …) is left
+ * to the check `planDeploy` runs, which places each problem exactly.
+ */
+export function readLocalRuleset(path: string, text: string): LocalRuleset {
+  const format = formatOfPath(path);
+  if (!format) throw new WorkflowError(`${path}: not a JSON or YAML file; name it *.json, *.yaml or *.yml`);
+  const model = parseRuleset(text, format);
+  const where = (offset: number) => `${path}:${lineColumn(text, offset)}`;
+  const syntax = model.syntaxProblems[0];
+  if (syntax) throw new WorkflowError(`${where(syntax.start)}: ${syntax.message} (\`rulesets check ${path}\` lists every problem)`);
+  const root = model.root;
+  if (!root || root.kind !== 'object') {
+    throw new WorkflowError(`${where(root?.start ?? 0)}: expected a ruleset: an object with \`name\`, \`kind\`, \`phase\` and \`rules\``);
+  }
+  const value = plainValue(text, format) as Record<string, unknown>;
+  for (const key of ['name', 'kind', 'phase'] as const) {
+    const found = root.properties.find((p) => p.key === key);
+    if (!found) throw new WorkflowError(`${where(root.start)}: the ruleset has no \`${key}\`; add \`${key}: …\` at the top level`);
+    if (typeof value[key] !== 'string') throw new WorkflowError(`${where(found.value?.start ?? found.keyStart)}: expected \`${key}\` to be a string`);
+  }
+  const rulesProperty = root.properties.find((p) => p.key === 'rules');
+  if (!rulesProperty) throw new WorkflowError(`${where(root.start)}: the ruleset has no \`rules\`; add \`rules: []\` (or a list of rules) at the top level`);
+  const rules = value.rules;
+  if (!Array.isArray(rules)) throw new WorkflowError(`${where(rulesProperty.value?.start ?? rulesProperty.keyStart)}: expected \`rules\` to be a list of rules`);
+  const ruleNodes = rulesProperty.value?.kind === 'array' ? rulesProperty.value.items : [];
+  rules.forEach((rule, i) => {
+    if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) {
+      throw new WorkflowError(`${where(ruleNodes[i]?.start ?? rulesProperty.keyStart)}: expected rule ${i + 1} to be an object with \`action\` and \`expression\``);
+    }
+  });
+  const body: RulesetBody = {
+    name: value.name as string,
+    kind: value.kind as RulesetKind,
+    phase: value.phase as string,
+    ...(typeof value.description === 'string' ? { description: value.description } : {}),
+    rules: (rules as Record<string, unknown>[]).map(ruleBody),
+  };
+  // An id is a string (`id: 0123…` unquoted in YAML is a number, which the check reports).
+  const id = typeof value.id === 'string' && value.id !== '' ? value.id : undefined;
+  const version = scalarText(value.version);
+  return { path, text, format, body, ...(id !== undefined ? { id } : {}), ...(version !== undefined ? { version } : {}) };
+}
+
+/** The file's value as JSON.parse or the yaml library gives it (aliases resolved). */
+function plainValue(text: string, format: HostFormat): unknown {
+  if (format === 'json') return JSON.parse(text);
+  return YAML.parseDocument(text, { uniqueKeys: false }).toJS({ maxAliasCount: 1000 });
+}
+
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number') return String(value);
+  return undefined;
+}
+
+/** A rule of a file as the API takes it: what the service sets itself is left out. */
+function ruleBody(rule: Readonly<Record<string, unknown>>): RuleInput {
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rule)) {
+    if (SERVER_RULE_KEYS.has(key) || value === undefined) continue;
+    body[key] = value;
+  }
+  // A `ref` equal to the id is the service's default, which pull leaves out.
+  if (body.ref !== undefined && body.ref === body.id) delete body.ref;
+  return body as unknown as RuleInput;
+}
+
+/** The body a ruleset as returned comes to when pulled into a file and read back. */
+export function rulesetToBody(ruleset: Ruleset): RulesetBody {
+  return readLocalRuleset('ruleset.json', serializeRuleset(ruleset, 'json')).body;
+}
+
+/** `line:column`, both 1-based, of an offset (columns in UTF-16 code units). */
+export function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split(/\r\n|\r|\n/).length;
+  const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
+  return `${line}:${offset - lineStart + 1}`;
+}

@@ -1,0 +1,27 @@
+/**
+ * The core's entry module: what the language server, the CLI and the VS Code extension use of
+ * the language, the documents, evaluation and the Rulesets API, and nothing else of them. No
+ * editor or protocol package is reachable from here (checked in CI: `.dependency-cruiser.cjs`).
+ */
+
+// ---------------------------------------------------------------- documents
+export { property, type HostFormat, type HostNode } from './documents/host';
+export { formatOfPath, isRulesetFileName, looksLikeRuleset, parseRuleset } from './documents/ruleset';
+
+// ---------------------------------------------------------------- language
+export { KNOWN_PHASES } from './language/catalogue/phases';
+
+// ---------------------------------------------------------------- evaluation
+export { EvaluationError } from './analysis/evaluate';
+export { PacketError, parsePacket } from './analysis/packet';
+export { describeRule, evaluateRuleset, RuleEvaluationError, RulesetError, type RuleInfo } from './analysis/ruleset-eval';
+
+// ---------------------------------------------------------------- the Rulesets API
+export { ApiError, redact, RulesetsClient, type ApiMessage, type Credentials, type RulesetRef, type Scope } from './api/client';
+export { applyCreate, planCreate } from './api/create';
+export { applyDeploy, checkLocal, conflictMessage, DeployOutcomeUnknownError, deployTarget, describeTarget, hasErrors, mapServiceProblems, planDeploy, type DeployPlan, type DeployTarget, type ServiceProblem } from './api/deploy';
+export { unifiedDiff } from './api/diff';
+export { lineColumn, readLocalRuleset, rulesetToBody, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';
+export { pointerToRange } from './api/pointer';
+export { recordDeployed, serializeRuleset, withVersion } from './api/ruleset-file';
+export { ruleDefinition, type Position, type Rule, type RuleInput, type Ruleset, type RulesetSummary, type VersionListItem } from './api/types';
