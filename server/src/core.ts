@@ -21,7 +21,7 @@ export { ApiError, redact, RulesetsClient, type ApiMessage, type Credentials, ty
 export { applyCreate, planCreate } from './api/create';
 export { applyDeploy, checkLocal, conflictMessage, DeployOutcomeUnknownError, deployTarget, describeTarget, hasErrors, mapServiceProblems, planDeploy, type DeployPlan, type DeployTarget, type ServiceProblem } from './api/deploy';
 export { unifiedDiff } from './api/diff';
-export { lineColumn, readLocalRuleset, rulesetToBody, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';
+export { lineColumn, readLocalRuleset, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';
 export { pointerToRange } from './api/pointer';
-export { recordDeployed, serializeRuleset, withVersion } from './api/ruleset-file';
+export { recordDeployed, rulesetToBody, serializeRuleset, withVersion } from './api/ruleset-file';
 export { ruleDefinition, type Position, type Rule, type RuleInput, type Ruleset, type RulesetSummary, type VersionListItem } from './api/types';

@@ -6,8 +6,7 @@
 import * as YAML from 'yaml';
 import type { HostFormat } from '../documents/host';
 import { formatOfPath, parseRuleset } from '../documents/ruleset';
-import { serializeRuleset } from './ruleset-file';
-import { SERVICE_SET_RULE_FIELDS, type RuleInput, type Ruleset, type RulesetKind } from './types';
+import { SERVICE_SET_RULE_FIELDS, type RuleInput, type RulesetKind } from './types';
 
 /** A user-facing problem: one clear line naming the file, the place and the fix. */
 export class WorkflowError extends Error {
@@ -111,10 +110,6 @@ function ruleBody(rule: Readonly<Record<string, unknown>>): RuleInput {
   return body as unknown as RuleInput;
 }
 
-/** The body a ruleset as returned comes to when pulled into a file and read back. */
-export function rulesetToBody(ruleset: Ruleset): RulesetBody {
-  return readLocalRuleset('ruleset.json', serializeRuleset(ruleset, 'json')).body;
-}
 
 /** `line:column`, both 1-based, of an offset (columns in UTF-16 code units). */
 export function lineColumn(text: string, offset: number): string {

@@ -6,7 +6,7 @@
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
 import type { HostFormat } from '../documents/host';
-import type { LocalRuleset } from './local-ruleset';
+import { readLocalRuleset, type LocalRuleset, type RulesetBody } from './local-ruleset';
 import { SERVICE_SET_RULE_FIELDS, type Ruleset } from './types';
 
 /** Keys of a rule that the service sets and that a pull leaves out. */
@@ -89,6 +89,11 @@ export function localAsDeployed(local: LocalRuleset, deployed: Ruleset | undefin
     rules: body.rules,
   };
   return serializeValue(canonicalRuleset(merged), local.format);
+}
+
+/** The body a ruleset as returned comes to when pulled into a file and read back. */
+export function rulesetToBody(ruleset: Ruleset): RulesetBody {
+  return readLocalRuleset('ruleset.json', serializeRuleset(ruleset, 'json')).body;
 }
 
 /** The local file's text with its top-level `version` set: a minimal edit that keeps comments and layout. */
