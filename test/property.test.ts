@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import * as YAML from 'yaml';
 
 import { checkExpression } from '../server/src/language/checker';
-import { checkRuleset, ExpressionCache, formatOfPath, parseRuleset, toPositions, type DocumentProblem } from '../server/src/documents/ruleset';
+import { formatOfPath } from '../server/src/documents/classify';
+import { checkRuleset, ExpressionCache, parseRuleset, toPositions, type DocumentProblem } from '../server/src/documents/ruleset';
 import type { HostFormat } from '../server/src/documents/host';
 
 // Properties of the whole pipeline on arbitrary input: nothing throws, every call finishes

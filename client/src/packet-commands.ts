@@ -5,9 +5,9 @@
  * With `{ uri, packet }` the command asks nothing, so tests and other extensions can drive it.
  */
 import * as vscode from 'vscode';
-import { DOCUMENT_SELECTOR } from './documents';
-import { isFailure, packetLensOffset, rememberPacket, testPacket, type Format, type PacketVerdict } from './packet-test';
-import { formatOfPath } from '../../server/src/core';
+import { readSettings, type Settings } from '../../server/src/core';
+import { DOCUMENT_SELECTOR, formatOf } from './documents';
+import { isFailure, packetLensOffset, rememberPacket, testPacket, type PacketVerdict } from './packet-test';
 
 export interface TestPacketArgs {
   readonly uri?: vscode.Uri | string;
@@ -23,15 +23,16 @@ export type TestPacketResult =
 const RECENT_KEY = 'rulesets.recentPackets';
 const EXAMPLE = '{"ip.src": "192.0.2.7", "ip.proto": "tcp", "tcp.dstport": 22}';
 
-function formatOf(document: vscode.TextDocument): Format | undefined {
-  return formatOfPath(document.uri.path) ?? (document.languageId === 'yaml' ? 'yaml' : document.languageId.startsWith('json') ? 'json' : undefined);
+/** The `rulesets.*` settings for a document, read as the language server reads them. */
+function settingsOf(document: vscode.TextDocument): Settings {
+  return readSettings(vscode.workspace.getConfiguration('rulesets', document.uri));
 }
 
 export class PacketLenses implements vscode.CodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const format = formatOf(document);
     if (!format) return [];
-    const offset = packetLensOffset(document.getText(), format, document.uri.path);
+    const offset = packetLensOffset(document.getText(), format, document.uri.path, settingsOf(document));
     if (offset === undefined) return [];
     const start = document.positionAt(offset);
     return [
@@ -73,7 +74,7 @@ export function registerPacketTesting(context: vscode.ExtensionContext): void {
       const recent = context.workspaceState.get<string[]>(RECENT_KEY, []);
       const packet = args.packet !== undefined ? args.packet : await askPacket(recent);
       if (packet === undefined) return { cancelled: true };
-      const result = testPacket(document.getText(), format, packet);
+      const result = testPacket(document.getText(), format, packet, settingsOf(document));
       if (isFailure(result)) {
         const what = result.cause === 'packet' ? 'the packet' : 'the ruleset';
         void vscode.window.showErrorMessage(`Rulesets: ${what}: ${result.error}`);

@@ -3,23 +3,32 @@
  * what the verdict says. The extension (packet-commands.ts) only shows these; tests call them
  * directly.
  */
-import { describeRule, evaluateRuleset, EvaluationError, isRulesetFileName, looksLikeRuleset, PacketError, parsePacket, parseRuleset, property, RuleEvaluationError, type RuleInfo, RulesetError } from '../../server/src/core';
-
-export type Format = 'json' | 'yaml';
-
-/** `NAME.ruleset.test.yaml`: the cases of `rulesets test`, not a ruleset. */
-export function isTestFileName(path: string): boolean {
-  return /\.ruleset\.test\.(json|ya?ml)$/i.test(path);
-}
+import {
+  classifyFile,
+  DEFAULT_SETTINGS,
+  describeRule,
+  evaluateRuleset,
+  EvaluationError,
+  PacketError,
+  parsePacket,
+  parseRuleset,
+  prepareRuleset,
+  property,
+  RuleEvaluationError,
+  RulesetError,
+  type HostFormat,
+  type RuleInfo,
+  type Settings,
+} from '../../server/src/core';
 
 /**
  * Where the "Test a packet" lens goes: the top-level `rules` key, else the start of the file;
- * undefined for a test file or a file that is not a ruleset.
+ * undefined for a test file or a file that is not a ruleset, decided as the language server
+ * decides it with the same settings (`rulesets.files`).
  */
-export function packetLensOffset(text: string, format: Format, path: string): number | undefined {
-  if (isTestFileName(path)) return undefined;
+export function packetLensOffset(text: string, format: HostFormat, path: string, settings: Settings = DEFAULT_SETTINGS): number | undefined {
   const model = parseRuleset(text, format);
-  if (!isRulesetFileName(path) && !looksLikeRuleset(model.root)) return undefined;
+  if (classifyFile(path, { patterns: settings.files, root: () => model.root }).role !== 'ruleset') return undefined;
   const rules = property(model.root, 'rules');
   return rules ? rules.keyStart : 0;
 }
@@ -55,8 +64,12 @@ export interface PacketFailure {
   readonly end?: number;
 }
 
-/** The verdict of the ruleset in `text` on the packet; a failure says why there is none. */
-export function testPacket(text: string, format: Format, packetInput: unknown): PacketVerdict | PacketFailure {
+/**
+ * The verdict of the ruleset in `text` on the packet; a failure says why there is none. The
+ * expressions are read with the settings the language server checks them with (its default
+ * phase, its known lists), so that the lens and the diagnostics never disagree.
+ */
+export function testPacket(text: string, format: HostFormat, packetInput: unknown, settings: Settings = DEFAULT_SETTINGS): PacketVerdict | PacketFailure {
   let packet;
   try {
     packet = readPacket(packetInput);
@@ -66,7 +79,8 @@ export function testPacket(text: string, format: Format, packetInput: unknown): 
   }
   try {
     // The packet's own `$lists` are all the lists there are here.
-    const result = evaluateRuleset(parseRuleset(text, format), packet);
+    const options = { defaultPhase: settings.defaultPhase, knownLists: settings.knownLists.length > 0 ? settings.knownLists : undefined };
+    const result = evaluateRuleset(prepareRuleset(parseRuleset(text, format), options), packet);
     return verdictOf(result.verdict, result.rule);
   } catch (error) {
     if (error instanceof RulesetError) return { cause: 'ruleset', error: error.message, start: error.start, end: error.end };

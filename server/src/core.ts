@@ -5,21 +5,24 @@
  */
 
 // ---------------------------------------------------------------- documents
-export { property, type HostFormat, type HostNode } from './documents/host';
-export { formatOfPath, isRulesetFileName, looksLikeRuleset, parseRuleset } from './documents/ruleset';
+export { parseHost, property, type HostFormat, type HostNode } from './documents/host';
+export { classifyFile, formatOfDocument, formatOfPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, rulesetPathsBesideTest, type FileRole, type RulesetEvidence } from './documents/classify';
+export { checkRuleset, parseRuleset, toPositions, type PositionedProblem } from './documents/ruleset';
+export { DEFAULT_SETTINGS, readSettings, type Settings } from './documents/settings';
 
 // ---------------------------------------------------------------- language
+export { checkExpression } from './language/checker';
 export { KNOWN_PHASES } from './language/catalogue/phases';
 
 // ---------------------------------------------------------------- evaluation
-export { EvaluationError } from './analysis/evaluate';
-export { PacketError, parsePacket } from './analysis/packet';
-export { describeRule, evaluateRuleset, RuleEvaluationError, RulesetError, type RuleInfo } from './analysis/ruleset-eval';
+export { EvaluationError, MissingValuesError } from './analysis/evaluate';
+export { PacketError, parseLists, parsePacket, type Lists } from './analysis/packet';
+export { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './analysis/ruleset-eval';
 
 // ---------------------------------------------------------------- the Rulesets API
 export { ApiError, redact, RulesetsClient, type ApiMessage, type Credentials, type RulesetRef, type Scope } from './api/client';
 export { applyCreate, planCreate } from './api/create';
-export { applyDeploy, checkLocal, conflictMessage, DeployOutcomeUnknownError, deployTarget, describeTarget, hasErrors, mapServiceProblems, planDeploy, type DeployPlan, type DeployTarget, type ServiceProblem } from './api/deploy';
+export { applyDeploy, checkLocal, conflictMessage, DeployOutcomeUnknownError, destinationOf, describeDestination, hasErrors, mapServiceProblems, planDeploy, type DeployPlan, type Destination, type ServiceProblem } from './api/deploy';
 export { unifiedDiff } from './api/diff';
 export { lineColumn, readLocalRuleset, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';
 export { pointerToRange } from './api/pointer';

@@ -2,12 +2,12 @@
  * What the rulesets language server answers beyond LSP. Plain LSP clients need none of it;
  * the VS Code extension uses it for its language status item.
  */
+import type { RulesetEvidence } from './documents/classify';
 
 /** The `source` of every diagnostic the server publishes: what the editor filters and counts by. */
 export const DIAGNOSTIC_SOURCE = 'rulesets';
 
-/** Why a document is treated as a ruleset: its file name, a `rulesets.files` pattern, or its content. */
-export type RulesetEvidence = 'name' | 'pattern' | 'content';
+export type { RulesetEvidence };
 
 export const DOCUMENT_STATUS_REQUEST = 'rulesets/documentStatus';
 

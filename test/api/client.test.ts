@@ -148,7 +148,7 @@ for (const { scope, credentials, label, prefix, entryKind } of COMBINATIONS) {
       const requests = emulator.requests.length;
       const c = client({ scope, credentials });
       assert.ok((await c.listRulesets()).some((r) => r.id === managed.id && r.kind === 'managed'), 'managed rulesets are listed everywhere');
-      if ('accountId' in scope) {
+      if (scope.kind === 'account') {
         assert.deepEqual(descriptions(await c.rulesByTag(managed.id, '1', 'legacy')), ['telnet', 'tftp']);
         assert.deepEqual(descriptions(await c.rulesByTag(managed.id, '1', 'nothing')), []);
       } else {
@@ -171,7 +171,7 @@ describe('scopes', () => {
     const a = client({ scope: ACCOUNT });
     const created = await custom(a);
     assert.equal((await failure(client({ scope: ZONE }).getRuleset(created.id))).status, 404);
-    assert.equal((await failure(client({ scope: { accountId: 'another' } }).getRuleset(created.id))).status, 404);
+    assert.equal((await failure(client({ scope: { kind: 'account', id: 'another' } }).getRuleset(created.id))).status, 404);
     await a.deleteRuleset(created.id);
   });
 
@@ -179,7 +179,7 @@ describe('scopes', () => {
     const zone = await failure(client({ scope: ZONE }).createRuleset({ name: 'x', kind: 'root', phase: 'magic_transit', rules: [] }));
     assert.equal(zone.status, 400);
     assert.equal(zone.errors[0].pointer, '/kind');
-    const a = client({ scope: { accountId: 'entry-points' } });
+    const a = client({ scope: { kind: 'account', id: 'entry-points' } });
     await a.createRuleset({ name: 'entry', kind: 'root', phase: 'magic_transit', rules: [] });
     const twice = await failure(a.createRuleset({ name: 'again', kind: 'root', phase: 'magic_transit', rules: [] }));
     assert.equal(twice.status, 400);
@@ -759,7 +759,7 @@ describe('the service as it answers', () => {
   });
 
   it('lists every page of rulesets, following result_info.cursor', async () => {
-    const at = client({ scope: { accountId: 'paged' } });
+    const at = client({ scope: { kind: 'account', id: 'paged' } });
     const made = new Set<string>();
     for (let i = 0; i < 5; i++) made.add((await custom(at, [BLOCK_TCP], `paged ${i}`)).id);
     const requests = emulator.requests.length;

@@ -114,7 +114,7 @@ describe('HTTP', () => {
   it('accepts its documented default credentials', async () => {
     const defaults = await startEmulator();
     for (const credentials of [{ token: EMULATOR_TOKEN }, { email: EMULATOR_EMAIL, key: EMULATOR_KEY }]) {
-      const c = new RulesetsClient({ baseUrl: defaults.baseUrl, credentials, scope: { accountId: EMULATOR_ACCOUNT_ID } });
+      const c = new RulesetsClient({ baseUrl: defaults.baseUrl, credentials, scope: { kind: 'account', id: EMULATOR_ACCOUNT_ID } });
       assert.deepEqual(await c.listRulesets(), []);
     }
     await defaults.close();
@@ -161,7 +161,7 @@ describe('rulesets emulator', () => {
     assert.ok(text.includes(`export RULESETS_ACCOUNT_ID=${EMULATOR_ACCOUNT_ID}\n`));
     assert.ok(text.includes(`the email ${EMULATOR_EMAIL} with the API key ${EMULATOR_KEY}`));
     assert.ok(text.includes(`kept in ${dataFile}`));
-    const c = new RulesetsClient({ baseUrl: m[1], credentials: { token: EMULATOR_TOKEN }, scope: { accountId: EMULATOR_ACCOUNT_ID } });
+    const c = new RulesetsClient({ baseUrl: m[1], credentials: { token: EMULATOR_TOKEN }, scope: { kind: 'account', id: EMULATOR_ACCOUNT_ID } });
     await c.createRuleset({ name: 'cli', kind: 'custom', phase: 'magic_transit', rules: [] });
     run.signals.emit('SIGINT');
     assert.equal(await done, 0);

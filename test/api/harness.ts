@@ -16,8 +16,8 @@ export const SECRETS = {
 export const TOKEN: Credentials = { token: SECRETS.token };
 export const EMAIL_KEY: Credentials = { email: SECRETS.email, key: SECRETS.key };
 
-export const ACCOUNT: Scope = { accountId: 'a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1' };
-export const ZONE: Scope = { zoneId: 'b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2' };
+export const ACCOUNT: Scope = { kind: 'account', id: 'a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1' };
+export const ZONE: Scope = { kind: 'zone', id: 'b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2' };
 
 /** Every log line and error message the tests of one file produced. */
 export const seen = { lines: [] as string[], messages: [] as string[] };

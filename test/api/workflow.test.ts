@@ -7,7 +7,7 @@ import {
   applyCreate,
   applyDeploy,
   DeployOutcomeUnknownError,
-  deployTarget,
+  destinationOf,
   mapServiceProblems,
   planCreate,
   planDeploy,
@@ -55,7 +55,7 @@ function writes(): { method: string; path: string }[] {
 /** A phase of its own for each entry-point test (any name works in the emulator; unknown phases only warn). */
 let accounts = 0;
 function freshClient(): TestClient {
-  return makeClient(emulator.baseUrl, { scope: { accountId: `workflow-${++accounts}` } });
+  return makeClient(emulator.baseUrl, { scope: { kind: 'account', id: `workflow-${++accounts}` } });
 }
 
 describe('readLocalRuleset', () => {
@@ -203,13 +203,13 @@ describe('unifiedDiff', () => {
   });
 });
 
-describe('deployTarget', () => {
+describe('destinationOf', () => {
   it('is the id when there is one, else the entry point of a root or zone ruleset', () => {
     const read = (text: string) => readLocalRuleset('t.yaml', text);
-    assert.deepEqual(deployTarget(read('id: abc\nname: n\nkind: custom\nphase: p\nrules: []\n')), { kind: 'ruleset', id: 'abc' });
-    assert.deepEqual(deployTarget(read('name: n\nkind: root\nphase: p\nrules: []\n')), { kind: 'entrypoint', phase: 'p' });
-    assert.deepEqual(deployTarget(read('name: n\nkind: zone\nphase: p\nrules: []\n')), { kind: 'entrypoint', phase: 'p' });
-    assert.throws(() => deployTarget(read('name: n\nkind: custom\nphase: p\nrules: []\n')), /t\.yaml: a `custom` ruleset without an `id` has nowhere to deploy to; create it first \(`rulesets create t\.yaml`\)/);
+    assert.deepEqual(destinationOf(read('id: abc\nname: n\nkind: custom\nphase: p\nrules: []\n')), { kind: 'ruleset', id: 'abc' });
+    assert.deepEqual(destinationOf(read('name: n\nkind: root\nphase: p\nrules: []\n')), { kind: 'entrypoint', phase: 'p' });
+    assert.deepEqual(destinationOf(read('name: n\nkind: zone\nphase: p\nrules: []\n')), { kind: 'entrypoint', phase: 'p' });
+    assert.throws(() => destinationOf(read('name: n\nkind: custom\nphase: p\nrules: []\n')), /t\.yaml: a `custom` ruleset without an `id` has nowhere to deploy to; create it first \(`rulesets create t\.yaml`\)/);
   });
 });
 
@@ -219,7 +219,7 @@ describe('planDeploy and applyDeploy', () => {
     const local = await pulled(r.id);
     const edited = readLocalRuleset(local.path, `${local.text}  - action: block\n    expression: ip.proto == "udp"\n    description: block udp\n`);
     const plan = await planDeploy(client, edited);
-    assert.deepEqual(plan.target, { kind: 'ruleset', id: r.id });
+    assert.deepEqual(plan.destination, { kind: 'ruleset', id: r.id });
     assert.deepEqual(plan.localProblems, []);
     assert.equal(plan.deployed?.version, '1');
     assert.equal(plan.baseVersion, '1');
@@ -250,7 +250,7 @@ describe('planDeploy and applyDeploy', () => {
     const text = '# the account firewall\nname: entry\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.proto == "tcp"\n';
     const local = readLocalRuleset('entry.yaml', text);
     const plan = await planDeploy(c, local);
-    assert.deepEqual(plan.target, { kind: 'entrypoint', phase: 'magic_transit' });
+    assert.deepEqual(plan.destination, { kind: 'entrypoint', phase: 'magic_transit' });
     assert.equal(plan.deployed, undefined);
     assert.equal(plan.conflict, undefined);
     assert.match(plan.diff, /^--- the magic_transit entry point \(does not exist yet\)\n\+\+\+ entry\.yaml\n@@ -0,0 \+1,\d+ @@\n\+name: entry\n/);
@@ -464,7 +464,7 @@ describe('planCreate and applyCreate', () => {
     );
     const next = await planDeploy(client, recorded);
     assert.equal(next.diff, '', next.diff);
-    assert.throws(() => deployTarget(local), /create it first/);
+    assert.throws(() => destinationOf(local), /create it first/);
     await assert.rejects(planCreate(client, recorded), /new\.yaml: the file has `id: \w+`, so it is deployed already: use `rulesets deploy new\.yaml`/);
   });
 

@@ -101,7 +101,7 @@ const BLOCK_TCP: RuleInput = { action: 'block', expression: 'ip.proto == "tcp"',
 const BLOCK_UDP: RuleInput = { action: 'block', expression: 'ip.proto == "udp"', description: 'block udp' };
 
 function clientFor(accountId: string): TestClient {
-  return makeClient(emulator.baseUrl, { scope: { accountId } });
+  return makeClient(emulator.baseUrl, { scope: { kind: 'account', id: accountId } });
 }
 
 async function customRuleset(accountId: string, rules: readonly RuleInput[] = [SKIP_SSH, BLOCK_TCP]): Promise<Ruleset> {

@@ -1,5 +1,5 @@
 /**
- * The logic of the extension's API commands that needs no VS Code: the target and its status
+ * The logic of the extension's API commands that needs no VS Code: the scope and its status
  * text, the addresses of version documents, the rules of a file and what rule commands do to
  * it, and what the commands ask and say.
  */
@@ -12,19 +12,19 @@ import type { Ruleset } from '../../server/src/api/types';
 import { readLocalRuleset, WorkflowError } from '../../server/src/core';
 import { conflictQuestion, deployQuestion, failureMessage, isCancellation, localProblemsMessage, pullDecision } from '../../client/src/api/messages';
 import { addPosition, moveChoices, movedIndex, moveRuleText, recordRuleChange, removeRuleText, ruleAt, rulesetSites } from '../../client/src/api/rules';
-import { connectionOf, describeTarget, describeTargetStatus, formatTime, shortId, targetOf } from '../../client/src/api/target';
+import { connectionOf, describeScope, describeScopeStatus, formatTime, shortId, scopeOfSettings } from '../../client/src/api/scope';
 import { parseVersionAddress, versionAddress, type VersionRef } from '../../client/src/api/version-uri';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
 const settings = { baseUrl: 'https://api.example.com/client/v4', accountId: ACCOUNT, zoneId: '' };
 
-describe('API target', () => {
+describe('API scope', () => {
   it('is the account or the zone the settings name, and nothing when both are set', () => {
-    assert.deepEqual(targetOf(settings), { kind: 'account', id: ACCOUNT });
-    assert.deepEqual(targetOf({ ...settings, accountId: '', zoneId: ' z1 ' }), { kind: 'zone', id: 'z1' });
-    assert.equal(targetOf({ ...settings, zoneId: 'z1' }), undefined);
-    assert.equal(targetOf({ ...settings, accountId: '' }), undefined);
+    assert.deepEqual(scopeOfSettings(settings), { kind: 'account', id: ACCOUNT });
+    assert.deepEqual(scopeOfSettings({ ...settings, accountId: '', zoneId: ' z1 ' }), { kind: 'zone', id: 'z1' });
+    assert.equal(scopeOfSettings({ ...settings, zoneId: 'z1' }), undefined);
+    assert.equal(scopeOfSettings({ ...settings, accountId: '' }), undefined);
   });
 
   it('says what is missing before a command can call the API, in the order to fix it', () => {
@@ -34,8 +34,8 @@ describe('API target', () => {
       return connection.ok ? 'ok' : connection.fix;
     };
     assert.equal(missing({ ...settings, baseUrl: ' ' }, undefined), 'baseUrl');
-    assert.equal(missing({ ...settings, accountId: '' }, undefined), 'target');
-    assert.equal(missing({ ...settings, zoneId: 'z' }, token), 'target');
+    assert.equal(missing({ ...settings, accountId: '' }, undefined), 'scope');
+    assert.equal(missing({ ...settings, zoneId: 'z' }, token), 'scope');
     assert.equal(missing(settings, undefined), 'credentials');
     assert.equal(missing(settings, token), 'ok');
     const baseUrl = connectionOf({ ...settings, baseUrl: '' }, token);
@@ -45,21 +45,21 @@ describe('API target', () => {
   it('shortens ids in the status bar and says the last deploy', () => {
     assert.equal(shortId(ACCOUNT), '0123…');
     assert.equal(shortId('abc'), 'abc');
-    assert.equal(describeTarget({ kind: 'zone', id: ACCOUNT }), 'zone 0123…');
+    assert.equal(describeScope({ kind: 'zone', id: ACCOUNT }), 'zone 0123…');
     const now = new Date(2024, 2, 4, 18, 0);
     const at = new Date(2024, 2, 4, 12, 3).toISOString();
-    const view = describeTargetStatus({ kind: 'account', id: '1a2b3c4d5e6f' }, { name: 'Edge', version: '7', at }, now);
+    const view = describeScopeStatus({ kind: 'account', id: '1a2b3c4d5e6f' }, { name: 'Edge', version: '7', at }, now);
     assert.equal(view.text, '$(cloud-upload) acct 1a2b… · v7 deployed 12:03');
     assert.match(view.tooltip, /account 1a2b3c4d5e6f.*Edge, version 7/);
-    assert.equal(describeTargetStatus({ kind: 'zone', id: ACCOUNT }, undefined).text, '$(cloud-upload) zone 0123…');
-    assert.match(describeTargetStatus(undefined, undefined).text, /no target/);
+    assert.equal(describeScopeStatus({ kind: 'zone', id: ACCOUNT }, undefined).text, '$(cloud-upload) zone 0123…');
+    assert.match(describeScopeStatus(undefined, undefined).text, /no scope/);
     assert.equal(formatTime(new Date(2024, 0, 2, 9, 5), now), '2024-01-02 09:05');
   });
 });
 
 describe('version documents', () => {
   const ref: VersionRef = {
-    target: { kind: 'account', id: ACCOUNT },
+    scope: { kind: 'account', id: ACCOUNT },
     rulesetId: 'r1',
     version: '7',
     name: 'Edge: SSH/22 only?',
@@ -178,18 +178,18 @@ describe('rules of a file', () => {
 });
 
 describe('what the API commands ask and say', () => {
-  const target = { kind: 'account' as const, id: ACCOUNT };
+  const scope = { kind: 'account' as const, id: ACCOUNT };
 
-  it('asks before a deploy, naming the ruleset, the target and what it replaces', () => {
-    const question = deployQuestion('Edge', { target: { kind: 'entrypoint', phase: 'magic_transit' }, deployed: answer('6'), diff: '@@' }, target);
+  it('asks before a deploy, naming the ruleset, the scope and what it replaces', () => {
+    const question = deployQuestion('Edge', { destination: { kind: 'entrypoint', phase: 'magic_transit' }, deployed: answer('6'), diff: '@@' }, scope);
     assert.equal(question.message, 'Deploy “Edge” to account 0123…?');
     assert.equal(question.detail, `To the magic_transit entry point of account ${ACCOUNT}, replacing version 6 (live now). The diff editor shows what changes.`);
-    assert.match(deployQuestion('Edge', { target: { kind: 'ruleset', id: 'r' }, diff: '' }, target).detail, /^To ruleset r of account \w+, which does not exist yet: this creates it\. The rules are/);
+    assert.match(deployQuestion('Edge', { destination: { kind: 'ruleset', id: 'r' }, diff: '' }, scope).detail, /^To ruleset r of account \w+, which does not exist yet: this creates it\. The rules are/);
   });
 
   it('warns of a conflict with what is live, or of a ruleset that is gone', () => {
-    assert.match(conflictQuestion('Edge', { base: '3', current: '5' }, target).message, /version 5 is live, the file is based on version 3/);
-    assert.match(conflictQuestion('Edge', { base: '3', current: 'none' }, target).message, /no longer exists/);
+    assert.match(conflictQuestion('Edge', { base: '3', current: '5' }, scope).message, /version 5 is live, the file is based on version 3/);
+    assert.match(conflictQuestion('Edge', { base: '3', current: 'none' }, scope).message, /no longer exists/);
     assert.equal(localProblemsMessage(1, 'a.yaml'), 'Fix 1 problem first: a.yaml is not deployed while the check finds an error (see the Problems panel).');
     assert.match(localProblemsMessage(3, 'a.yaml'), /^Fix 3 problems first/);
   });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { LANGUAGES } from '../../client/src/documents';
 import { KNOWN_PHASES } from '../../server/src/language/catalogue/phases';
-import { DEFAULT_SETTINGS } from '../../server/src/features/model';
+import { DEFAULT_SETTINGS } from '../../server/src/documents/settings';
 
 const ROOT = join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));

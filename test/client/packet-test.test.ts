@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { isFailure, isTestFileName, normalPacketText, packetLensOffset, rememberPacket, testPacket, type PacketFailure, type PacketVerdict } from '../../client/src/packet-test';
+import { isRulesetTestFileName, readSettings } from '../../server/src/core';
+import { isFailure, normalPacketText, packetLensOffset, rememberPacket, testPacket, type PacketFailure, type PacketVerdict } from '../../client/src/packet-test';
 
 const ROOT = join(__dirname, '..', '..');
 const SSH_ONLY = readFileSync(join(ROOT, 'examples', 'allow-ssh-only.ruleset.yaml'), 'utf8');
@@ -32,12 +33,21 @@ describe('test a packet: the code lens', () => {
   });
 
   it('is not offered in test files or in other JSON and YAML files', () => {
-    assert.ok(isTestFileName('/w/a.ruleset.test.yaml') && isTestFileName('/w/a.ruleset.test.json') && !isTestFileName('/w/a.ruleset.yaml'));
+    assert.ok(isRulesetTestFileName('/w/a.ruleset.test.yaml') && isRulesetTestFileName('/w/a.ruleset.test.json') && !isRulesetTestFileName('/w/a.ruleset.yaml'));
     assert.equal(packetLensOffset('- packet: {}\n', 'yaml', '/w/a.ruleset.test.yaml'), undefined);
     assert.equal(packetLensOffset(SSH_ONLY, 'yaml', '/w/a.ruleset.test.yaml'), undefined);
     assert.equal(packetLensOffset('{"name": "package"}', 'json', '/w/package.json'), undefined);
     // Any other file whose top level is a ruleset is one.
     assert.equal(packetLensOffset(SSH_ONLY, 'yaml', '/w/firewall.yaml'), SSH_ONLY.indexOf('rules:'));
+  });
+});
+
+describe('test a packet: the same settings as the language server', () => {
+  it('is offered in a file that only a rulesets.files pattern makes a ruleset', () => {
+    const rules = 'rules:\n  - action: block\n    expression: ip.src in $office\n';
+    assert.equal(packetLensOffset(rules, 'yaml', '/w/firewall/edge.yaml'), undefined, 'no name, no phase or kind: not a ruleset');
+    const settings = readSettings({ files: ['**/firewall/*.yaml'] });
+    assert.equal(packetLensOffset(rules, 'yaml', '/w/firewall/edge.yaml', settings), 0);
   });
 });
 

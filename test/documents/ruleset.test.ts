@@ -2,11 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as YAML from 'yaml';
 
+import { isRulesetFileName, looksLikeRuleset } from '../../server/src/documents/classify';
 import {
   checkRuleset,
   ExpressionCache,
-  isRulesetFileName,
-  looksLikeRuleset,
   parseRuleset,
   toPositions,
   type PositionedProblem,

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiagnosticSeverity, DiagnosticTag } from 'vscode-languageserver';
 import { diagnostics } from '../../server/src/features/diagnostics';
-import { readSettings } from '../../server/src/features/model';
+import { readSettings } from '../../server/src/documents/settings';
 import { modelOf, settings, textOf } from './harness';
 
 const RULESET_YAML = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in {10.0.0.1/8}\n';

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import type { Position, Range, TextEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DEFAULT_SETTINGS, DocumentModel, type Settings } from '../../server/src/features/model';
+import { DEFAULT_SETTINGS, type Settings } from '../../server/src/documents/settings';
+import { DocumentModel } from '../../server/src/features/model';
 
 export type Host = 'json' | 'yaml-plain' | 'yaml-single' | 'yaml-double' | 'yaml-literal' | 'yaml-folded';
 export const HOSTS: readonly Host[] = ['json', 'yaml-plain', 'yaml-single', 'yaml-double', 'yaml-literal', 'yaml-folded'];

@@ -1,7 +1,7 @@
 /**
- * The API commands (issue 5): credentials, the target, create, deploy, pull, versions, rules
+ * The API commands (issue 5): credentials, the scope, create, deploy, pull, versions, rules
  * one by one, rules by tag; the `rulesets-version` documents, the rule code lenses and the
- * target's status bar item. Every command takes optional arguments, so that tests and other
+ * scope's status bar item. Every command takes optional arguments, so that tests and other
  * extensions drive it without its input boxes and confirmations (`{ yes: true }` answers them).
  */
 import * as vscode from 'vscode';
@@ -10,8 +10,8 @@ import { create, deploy } from './deploy';
 import { pull } from './pull';
 import { addRule, CODE_LENS_SELECTOR, deleteRule, moveRule, RuleCodeLenses, updateRule } from './rule-commands';
 import { ApiSession, readSettings, type Outcome } from './session';
-import { TargetStatusItem } from './status';
-import { describeTarget, targetOf, type Target } from './target';
+import { ScopeStatusItem } from './status';
+import { describeScope, scopeOfSettings, type Scope } from './scope';
 import { VERSION_SCHEME } from './version-uri';
 import { compareWithLocal, deleteRuleset, deleteVersion, rulesByTag, showVersions, VersionDocuments } from './versions';
 
@@ -30,7 +30,7 @@ function argsOf<T extends object>(arg: unknown): T {
 export function registerApiCommands(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): ApiTestHooks {
   const session = new ApiSession(context, channel);
   const documents = new VersionDocuments(session);
-  const status = new TargetStatusItem(session);
+  const status = new ScopeStatusItem(session);
   context.subscriptions.push(
     session,
     status,
@@ -39,7 +39,7 @@ export function registerApiCommands(context: vscode.ExtensionContext, channel: v
     vscode.commands.registerCommand('rulesets.setApiToken', (arg) => setApiToken(session.credentials, argsOf(arg))),
     vscode.commands.registerCommand('rulesets.setApiEmailKey', (arg) => setApiEmailAndKey(session.credentials, argsOf(arg))),
     vscode.commands.registerCommand('rulesets.clearCredentials', () => clearCredentials(session.credentials)),
-    vscode.commands.registerCommand('rulesets.chooseTarget', (arg) => chooseTarget(argsOf(arg))),
+    vscode.commands.registerCommand('rulesets.chooseTarget', (arg) => chooseScope(argsOf(arg))),
     vscode.commands.registerCommand('rulesets.create', (arg) => create(session, argsOf(arg))),
     vscode.commands.registerCommand('rulesets.deploy', (arg) => deploy(session, documents, argsOf(arg))),
     vscode.commands.registerCommand('rulesets.pull', (arg) => pull(session, argsOf(arg))),
@@ -62,31 +62,31 @@ const ID = /^[A-Za-z0-9_-]+$/;
 /**
  * `Rulesets: Choose Account or Zone`; `{accountId}` or `{zoneId}` sets it without asking. It is
  * written where the current choice is (the workspace's settings if they have one, else the
- * user's), and the other kind is cleared there, so one target is in effect.
+ * user's), and the other kind is cleared there, so one scope is in effect.
  */
-async function chooseTarget(args: { accountId?: string; zoneId?: string }): Promise<Outcome<{ target: Target }>> {
-  const given: Target | undefined = args.accountId ? { kind: 'account', id: args.accountId } : args.zoneId ? { kind: 'zone', id: args.zoneId } : undefined;
-  const target = given ?? (await askTarget(targetOf(readSettings())));
-  if (!target) return { done: false, reason: 'cancelled' };
-  if (!ID.test(target.id)) throw new Error(`Rulesets: "${target.id}" is not an ${target.kind} id`);
+async function chooseScope(args: { accountId?: string; zoneId?: string }): Promise<Outcome<{ scope: Scope }>> {
+  const given: Scope | undefined = args.accountId ? { kind: 'account', id: args.accountId } : args.zoneId ? { kind: 'zone', id: args.zoneId } : undefined;
+  const scope = given ?? (await askScope(scopeOfSettings(readSettings())));
+  if (!scope) return { done: false, reason: 'cancelled' };
+  if (!ID.test(scope.id)) throw new Error(`Rulesets: "${scope.id}" is not an ${scope.kind} id`);
   const config = vscode.workspace.getConfiguration('rulesets.api');
   const inWorkspace = ['accountId', 'zoneId'].some((key) => config.inspect<string>(key)?.workspaceValue !== undefined);
   const where = inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  const [chosen, other] = target.kind === 'account' ? ['accountId', 'zoneId'] : ['zoneId', 'accountId'];
-  await config.update(chosen, target.id, where);
+  const [chosen, other] = scope.kind === 'account' ? ['accountId', 'zoneId'] : ['zoneId', 'accountId'];
+  await config.update(chosen, scope.id, where);
   // In the workspace, an empty value hides a user-level one; in the user's settings, remove it.
   await config.update(other, where === vscode.ConfigurationTarget.Workspace ? '' : undefined, where);
-  void vscode.window.showInformationMessage(`Rulesets: the API commands now work on ${target.kind} ${target.id}.`);
-  return { done: true, target };
+  void vscode.window.showInformationMessage(`Rulesets: the API commands now work on ${scope.kind} ${scope.id}.`);
+  return { done: true, scope };
 }
 
 /** The quick pick (account or zone) and the input box (its id). */
-async function askTarget(current: Target | undefined): Promise<Target | undefined> {
+async function askScope(current: Scope | undefined): Promise<Scope | undefined> {
   const kinds = [
     { label: 'Account', description: current?.kind === 'account' ? `now ${current.id}` : '', detail: 'Rulesets at account level (/accounts/{id}/rulesets)', targetKind: 'account' as const },
     { label: 'Zone', description: current?.kind === 'zone' ? `now ${current.id}` : '', detail: 'Rulesets at zone level (/zones/{id}/rulesets)', targetKind: 'zone' as const },
   ];
-  const kind = (await vscode.window.showQuickPick(kinds, { title: 'Rulesets: Choose Account or Zone', placeHolder: current ? `Now: ${describeTarget(current)}` : 'Where the API commands work' }))?.targetKind;
+  const kind = (await vscode.window.showQuickPick(kinds, { title: 'Rulesets: Choose Account or Zone', placeHolder: current ? `Now: ${describeScope(current)}` : 'Where the API commands work' }))?.targetKind;
   if (!kind) return undefined;
   const id = await vscode.window.showInputBox({
     title: `Rulesets: the ${kind} id`,

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { applyCreate, applyDeploy, type LocalRuleset, planCreate, planDeploy, readLocalRuleset, type Ruleset, type ServiceProblem } from '../../../server/src/core';
 import { conflictQuestion, deployQuestion, localProblemsMessage, quoted, serviceProblemsMessage } from './messages';
 import { commandDocument, ensureSaved, fileName, refused, replaceText, type ApiSession, type CommandArgs, type Connected, type Outcome } from './session';
-import { describeTarget } from './target';
+import { describeScope } from './scope';
 import type { VersionDocuments } from './versions';
 
 export interface DeployArgs extends CommandArgs {
@@ -64,37 +64,37 @@ async function prepare(session: ApiSession, args: CommandArgs, verb: string): Pr
 
 /** After the write: the file records what the service answered (unless it changed meanwhile), and the status bar the deploy. */
 async function finish(session: ApiSession, prepared: Prepared, ruleset: Ruleset, newText: string, said: string): Promise<DeployOutcome> {
-  const { document, local, file, target } = prepared;
-  session.log.info(`${said} (${file}, ${describeTarget(target)})`);
+  const { document, local, file, scope } = prepared;
+  session.log.info(`${said} (${file}, ${describeScope(scope)})`);
   if (document.getText() === local.text) await replaceText(document, newText);
   else void vscode.window.showWarningMessage(`Rulesets: ${said}, but ${file} changed meanwhile and was left as it is: pull it to record the new version.`);
-  await session.recordDeploy(target, { name: ruleset.name, version: ruleset.version, at: new Date().toISOString() });
+  await session.recordDeploy(scope, { name: ruleset.name, version: ruleset.version, at: new Date().toISOString() });
   return { done: true, id: ruleset.id, version: ruleset.version };
 }
 
 export async function deploy(session: ApiSession, documents: VersionDocuments, args: DeployArgs = {}): Promise<DeployOutcome> {
   const prepared = await prepare(session, args, 'deploy');
   if (!('local' in prepared)) return prepared;
-  const { client, target, document, file, local } = prepared;
+  const { client, scope, document, file, local } = prepared;
   try {
-    const plan = await session.progress(`Checking ${file} for ${describeTarget(target)}`, (signal) => planDeploy(client, local, { signal }));
+    const plan = await session.progress(`Checking ${file} for ${describeScope(scope)}`, (signal) => planDeploy(client, local, { signal }));
     const stop = stopOnProblems(session, document, file, plan);
     if (stop) return stop;
     let force = false;
     if (plan.conflict) {
-      const question = conflictQuestion(local.body.name, plan.conflict, target);
+      const question = conflictQuestion(local.body.name, plan.conflict, scope);
       const interactive = args.yes === undefined && args.force === undefined;
       const answer = interactive ? await session.ask(question.message, question.detail, 'Show Diff', 'Deploy Anyway') : args.force ? 'Deploy Anyway' : undefined;
-      if (answer === 'Show Diff') await documents.showDeployDiff(document, local, plan, target);
+      if (answer === 'Show Diff') await documents.showDeployDiff(document, local, plan, scope);
       if (answer !== 'Deploy Anyway') return refused('conflict', question.message);
       force = true;
     } else {
-      await documents.showDeployDiff(document, local, plan, target);
-      const question = deployQuestion(local.body.name, plan, target);
+      await documents.showDeployDiff(document, local, plan, scope);
+      const question = deployQuestion(local.body.name, plan, scope);
       const confirmed = args.yes ?? (await session.ask(question.message, question.detail, 'Deploy')) === 'Deploy';
       if (!confirmed) return refused('declined');
     }
-    const { ruleset, newText } = await session.progress(`Deploying ${local.body.name} to ${describeTarget(target)}`, (signal) => applyDeploy(client, local, plan, { force, signal }));
+    const { ruleset, newText } = await session.progress(`Deploying ${local.body.name} to ${describeScope(scope)}`, (signal) => applyDeploy(client, local, plan, { force, signal }));
     const outcome = await finish(session, prepared, ruleset, newText, `deployed ${quoted(ruleset.name)} as version ${ruleset.version}`);
     void vscode.window.showInformationMessage(`Rulesets: Deployed ${quoted(ruleset.name)} as version ${ruleset.version}.`);
     return outcome;
@@ -106,17 +106,17 @@ export async function deploy(session: ApiSession, documents: VersionDocuments, a
 export async function create(session: ApiSession, args: CommandArgs = {}): Promise<DeployOutcome> {
   const prepared = await prepare(session, args, 'create');
   if (!('local' in prepared)) return prepared;
-  const { client, target, document, file, local } = prepared;
+  const { client, scope, document, file, local } = prepared;
   try {
-    const plan = await session.progress(`Checking ${file} for ${describeTarget(target)}`, (signal) => planCreate(client, local, { signal }));
+    const plan = await session.progress(`Checking ${file} for ${describeScope(scope)}`, (signal) => planCreate(client, local, { signal }));
     const stop = stopOnProblems(session, document, file, plan);
     if (stop) return stop;
     const { name, kind, phase } = local.body;
     const confirmed =
       args.yes ??
-      (await session.ask(`Create ${quoted(name)} in ${describeTarget(target)}?`, `A new ${kind} ruleset in phase ${phase}, with ${local.body.rules.length} rules, in ${target.kind} ${target.id}. The file then records its id and version.`, 'Create')) === 'Create';
+      (await session.ask(`Create ${quoted(name)} in ${describeScope(scope)}?`, `A new ${kind} ruleset in phase ${phase}, with ${local.body.rules.length} rules, in ${scope.kind} ${scope.id}. The file then records its id and version.`, 'Create')) === 'Create';
     if (!confirmed) return refused('declined');
-    const { ruleset, newText } = await session.progress(`Creating ${name} in ${describeTarget(target)}`, (signal) => applyCreate(client, local, plan, { signal }));
+    const { ruleset, newText } = await session.progress(`Creating ${name} in ${describeScope(scope)}`, (signal) => applyCreate(client, local, plan, { signal }));
     const outcome = await finish(session, prepared, ruleset, newText, `created ${quoted(ruleset.name)} as ruleset ${ruleset.id}, version ${ruleset.version}`);
     void vscode.window.showInformationMessage(`Rulesets: Created ${quoted(ruleset.name)} (version ${ruleset.version}).`);
     return outcome;

@@ -2,8 +2,8 @@
  * What the API commands ask and say, and the decisions that need no VS Code: plain functions,
  * tested without it.
  */
-import { ApiError, type DeployPlan, type DeployTarget, redact, WorkflowError } from '../../../server/src/core';
-import { describeTarget, type Target } from './target';
+import { ApiError, type DeployPlan, type Destination, redact, WorkflowError } from '../../../server/src/core';
+import { describeScope, type Scope } from './scope';
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -15,25 +15,25 @@ export function quoted(name: string): string {
 }
 
 /** `the magic_transit entry point of account 0123…cdef` or `ruleset 9f3c… of zone fedc…cdef`, ids in full. */
-export function describeDestination(where: DeployTarget, target: Target): string {
+export function describeDestinationIn(where: Destination, scope: Scope): string {
   const what = where.kind === 'entrypoint' ? `the ${where.phase} entry point` : `ruleset ${where.id}`;
-  return `${what} of ${target.kind} ${target.id}`;
+  return `${what} of ${scope.kind} ${scope.id}`;
 }
 
 /** The modal question before a deploy, and its detail. */
-export function deployQuestion(name: string, plan: Pick<DeployPlan, 'target' | 'deployed' | 'diff'>, target: Target): { message: string; detail: string } {
-  const message = `Deploy ${quoted(name)} to ${describeTarget(target)}?`;
-  const to = `To ${describeDestination(plan.target, target)}`;
+export function deployQuestion(name: string, plan: Pick<DeployPlan, 'destination' | 'deployed' | 'diff'>, scope: Scope): { message: string; detail: string } {
+  const message = `Deploy ${quoted(name)} to ${describeScope(scope)}?`;
+  const to = `To ${describeDestinationIn(plan.destination, scope)}`;
   const what = plan.deployed ? `${to}, replacing version ${plan.deployed.version} (live now).` : `${to}, which does not exist yet: this creates it.`;
   const same = plan.diff === '' ? " The rules are the live version's: the service still makes a new version." : ' The diff editor shows what changes.';
   return { message, detail: `${what}${same}` };
 }
 
 /** The modal warning when the live version moved on since the file's. */
-export function conflictQuestion(name: string, conflict: { base: string; current: string }, target: Target): { message: string; detail: string } {
+export function conflictQuestion(name: string, conflict: { base: string; current: string }, scope: Scope): { message: string; detail: string } {
   if (conflict.current === 'none') {
     return {
-      message: `${quoted(name)} no longer exists in ${describeTarget(target)}.`,
+      message: `${quoted(name)} no longer exists in ${describeScope(scope)}.`,
       detail: `The file is based on version ${conflict.base}, which is gone. Deploy Anyway creates it anew.`,
     };
   }

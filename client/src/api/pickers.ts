@@ -3,10 +3,10 @@
  * or one picked from the account's or zone's list.
  */
 import * as vscode from 'vscode';
-import { formatOfPath, type HostFormat, KNOWN_PHASES, type LocalRuleset, readLocalRuleset, type RulesetRef, type RulesetSummary } from '../../../server/src/core';
+import { KNOWN_PHASES, type LocalRuleset, readLocalRuleset, type RulesetRef, type RulesetSummary } from '../../../server/src/core';
 import { LANGUAGES } from '../documents';
 import { commandDocument, fileName, type ApiSession, type CommandArgs, type Connected } from './session';
-import { describeTarget } from './target';
+import { describeScope } from './scope';
 
 /** A ruleset named by id or by its phase (an entry point), with the file it came from, if any. */
 export interface ChosenRuleset {
@@ -20,11 +20,6 @@ export interface ChosenRuleset {
 export interface RulesetArgs extends CommandArgs {
   readonly id?: string;
   readonly phase?: string;
-}
-
-/** The format of a document: by its file name, else by its language. */
-export function formatOf(document: vscode.TextDocument): HostFormat | undefined {
-  return formatOfPath(document.uri.path) ?? (document.languageId === 'yaml' ? 'yaml' : document.languageId.startsWith('json') ? 'json' : undefined);
 }
 
 /** The document `args.uri` names, else the active editor's if it is JSON or YAML. */
@@ -74,11 +69,11 @@ export function fileRuleset(document: vscode.TextDocument): ChosenRuleset | unde
 type RulesetItem = vscode.QuickPickItem & { readonly ref?: RulesetRef; readonly entryPoint?: boolean };
 
 /**
- * A quick pick of the target's rulesets (and "a phase's entry point…"); `managed` lists only
+ * A quick pick of the scope's rulesets (and "a phase's entry point…"); `managed` lists only
  * those; `first` (the active file's ruleset) comes first.
  */
 export async function pickRuleset(session: ApiSession, connected: Connected, purpose: string, options: { managed?: boolean; first?: ChosenRuleset } = {}): Promise<ChosenRuleset | undefined> {
-  const list = await session.progress(`Listing the rulesets of ${describeTarget(connected.target)}`, (signal) => connected.client.listRulesets({ signal }));
+  const list = await session.progress(`Listing the rulesets of ${describeScope(connected.scope)}`, (signal) => connected.client.listRulesets({ signal }));
   const shown = list.filter((r) => (options.managed ? r.kind === 'managed' : true));
   const first = options.first?.ref;
   const isFirst = (r: RulesetSummary) => (typeof first === 'string' ? r.id === first : first !== undefined && r.phase === first.phase && (r.kind === 'root' || r.kind === 'zone'));
@@ -90,10 +85,10 @@ export async function pickRuleset(session: ApiSession, connected: Connected, pur
   }));
   if (!options.managed) items.push({ label: "$(symbol-event) A phase's entry point…", entryPoint: true, alwaysShow: true });
   if (items.length === 0) {
-    void vscode.window.showInformationMessage(`Rulesets: ${describeTarget(connected.target)} has no ${options.managed ? 'managed ' : ''}rulesets.`);
+    void vscode.window.showInformationMessage(`Rulesets: ${describeScope(connected.scope)} has no ${options.managed ? 'managed ' : ''}rulesets.`);
     return undefined;
   }
-  const chosen = await vscode.window.showQuickPick(items, { title: `Rulesets: ${purpose}`, placeHolder: `A ruleset of ${describeTarget(connected.target)}`, matchOnDetail: true, matchOnDescription: true });
+  const chosen = await vscode.window.showQuickPick(items, { title: `Rulesets: ${purpose}`, placeHolder: `A ruleset of ${describeScope(connected.scope)}`, matchOnDetail: true, matchOnDescription: true });
   if (!chosen) return undefined;
   if (chosen.ref) return { ref: chosen.ref, label: chosen.label };
   const phase = await vscode.window.showQuickPick([...KNOWN_PHASES], { title: `Rulesets: ${purpose}`, placeHolder: "The phase whose entry point it is" });

@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { type HostFormat, type Ruleset, serializeRuleset } from '../../../server/src/core';
 import { pullDecision, quoted } from './messages';
-import { fileRuleset, formatOf, namedOrActiveDocument, namedRuleset, pickRuleset, tryLocal, type RulesetArgs } from './pickers';
+import { fileRuleset, namedOrActiveDocument, namedRuleset, pickRuleset, tryLocal, type RulesetArgs } from './pickers';
+import { formatOf } from '../documents';
 import { fileName, refused, replaceText, type ApiSession, type Outcome } from './session';
 
 export interface PullArgs extends RulesetArgs {

@@ -7,11 +7,10 @@
 import * as vscode from 'vscode';
 import { ApiError, type LocalRuleset, pointerToRange, type Position, readLocalRuleset, type Rule, ruleDefinition, type RuleInput, type Ruleset, WorkflowError } from '../../../server/src/core';
 import { quoted } from './messages';
-import { formatOf } from './pickers';
 import { addPosition, moveChoices, movedIndex, moveRuleText, recordRuleChange, removeRuleText, ruleAt, rulesetSites, type RuleSite, type RulesetSites } from './rules';
 import { commandDocument, ensureSaved, fileName, refused, replaceText, type ApiSession, type CommandArgs, type Connected, type Outcome } from './session';
-import { describeTarget } from './target';
-import { DOCUMENT_SELECTOR } from '../documents';
+import { describeScope } from './scope';
+import { DOCUMENT_SELECTOR, formatOf } from '../documents';
 
 export interface RuleArgs extends CommandArgs {
   /** The rule's index in the file (0-based); default: the rule under the cursor. */
@@ -94,7 +93,7 @@ async function runRuleCommand(
     const inSync = before.version === local.version;
     const newText = update(answer, inSync, before);
     const text = said(answer);
-    session.log.info(`${text} (${context.file}, ${describeTarget(connected.target)})`);
+    session.log.info(`${text} (${context.file}, ${describeScope(connected.scope)})`);
     if (document.getText() === local.text) await replaceText(document, newText);
     const behind = inSync || local.version === undefined ? '' : ` ${context.file} stays at version ${local.version}: version ${before.version} was live before, so it has changes from elsewhere; pull to bring them here.`;
     void vscode.window.showInformationMessage(`Rulesets: ${text}.${behind}`);
@@ -182,7 +181,7 @@ export async function deleteRule(session: ApiSession, args: RuleArgs = {}): Prom
       ? args.yes
         ? action
         : undefined
-      : await session.ask(`Delete rule ${rule.label} from ${quoted(local.body.name)} on the service?`, `In ${describeTarget(context.connected.target)}; the rule is removed from ${file} too (Undo brings it back into the file, not onto the service).`, action);
+      : await session.ask(`Delete rule ${rule.label} from ${quoted(local.body.name)} on the service?`, `In ${describeScope(context.connected.scope)}; the rule is removed from ${file} too (Undo brings it back into the file, not onto the service).`, action);
   if (answer !== action) return refused('declined');
   return runRuleCommand(
     session,

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { type ApiMessage, redact, RulesetsClient, type ServiceProblem } from '../../../server/src/core';
 import { CredentialStore } from './credentials';
 import { failureMessage, isCancellation } from './messages';
-import { connectionOf, scopeOf, type ApiSettings, type LastDeploy, type Target } from './target';
+import { connectionOf, type ApiSettings, type LastDeploy, type Scope } from './scope';
 
 /** The `rulesets-service` diagnostics' source. */
 export const SERVICE_SOURCE = 'rulesets service';
@@ -60,7 +60,7 @@ export function readSettings(): ApiSettings {
 
 export interface Connected {
   readonly client: RulesetsClient;
-  readonly target: Target;
+  readonly scope: Scope;
 }
 
 /** Arguments every command takes: `yes` answers its confirmation (tests, automation). */
@@ -78,7 +78,7 @@ export function refused(reason: string, message?: string): Outcome<never> {
 
 const FIXES = {
   baseUrl: { action: 'Open Settings', run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'rulesets.api') },
-  target: { action: 'Choose Account or Zone', run: () => vscode.commands.executeCommand('rulesets.chooseTarget') },
+  scope: { action: 'Choose Account or Zone', run: () => vscode.commands.executeCommand('rulesets.chooseTarget') },
   credentials: { action: 'Set API Token', run: () => vscode.commands.executeCommand('rulesets.setApiToken') },
 } as const;
 
@@ -113,12 +113,12 @@ export class ApiSession implements vscode.Disposable {
   }
 
   /**
-   * A client for the configured target (or for `target`, which a document names), or undefined
+   * A client for the configured scope (or for `scope`, which a document names), or undefined
    * after saying what is missing and offering the fix.
    */
-  async connect(target?: Target): Promise<Connected | undefined> {
+  async connect(scope?: Scope): Promise<Connected | undefined> {
     const settings = readSettings();
-    const chosen = target ? { ...settings, accountId: target.kind === 'account' ? target.id : '', zoneId: target.kind === 'zone' ? target.id : '' } : settings;
+    const chosen = scope ? { ...settings, accountId: scope.kind === 'account' ? scope.id : '', zoneId: scope.kind === 'zone' ? scope.id : '' } : settings;
     const connection = connectionOf(chosen, await this.credentials.get());
     if (!connection.ok) {
       const fix = FIXES[connection.fix];
@@ -129,11 +129,11 @@ export class ApiSession implements vscode.Disposable {
       const client = new RulesetsClient({
         baseUrl: connection.baseUrl,
         credentials: connection.credentials,
-        scope: scopeOf(connection.target),
+        scope: connection.scope,
         log: (line) => this.log.info(line),
         onMessages: (messages, request) => this.warn(messages, request),
       });
-      return { client, target: connection.target };
+      return { client, scope: connection.scope };
     } catch (error) {
       this.report(error);
       return undefined;
@@ -192,12 +192,12 @@ export class ApiSession implements vscode.Disposable {
     );
   }
 
-  lastDeploy(target: Target): LastDeploy | undefined {
-    return this.context.workspaceState.get<LastDeploy>(lastDeployKey(target));
+  lastDeploy(scope: Scope): LastDeploy | undefined {
+    return this.context.workspaceState.get<LastDeploy>(lastDeployKey(scope));
   }
 
-  async recordDeploy(target: Target, last: LastDeploy): Promise<void> {
-    await this.context.workspaceState.update(lastDeployKey(target), last);
+  async recordDeploy(scope: Scope, last: LastDeploy): Promise<void> {
+    await this.context.workspaceState.update(lastDeployKey(scope), last);
     this.deployed.fire();
   }
 
@@ -206,8 +206,8 @@ export class ApiSession implements vscode.Disposable {
   }
 }
 
-function lastDeployKey(target: Target): string {
-  return `rulesets.api.lastDeploy:${target.kind}:${target.id}`;
+function lastDeployKey(scope: Scope): string {
+  return `rulesets.api.lastDeploy:${scope.kind}:${scope.id}`;
 }
 
 // ---------------------------------------------------------------- documents

@@ -5,9 +5,9 @@
  */
 import * as vscode from 'vscode';
 import { readSettings, type ApiSession } from './session';
-import { describeTargetStatus, targetOf } from './target';
+import { describeScopeStatus, scopeOfSettings } from './scope';
 
-export class TargetStatusItem implements vscode.Disposable {
+export class ScopeStatusItem implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('rulesets.api.target', vscode.StatusBarAlignment.Left, 10);
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -28,14 +28,14 @@ export class TargetStatusItem implements vscode.Disposable {
     return this.item.text;
   }
 
-  /** Shown once the API is set up at all (a base URL or a target), so that it is no noise before. */
+  /** Shown once the API is set up at all (a base URL or a scope), so that it is no noise before. */
   refresh(): void {
     const settings = readSettings();
-    const target = targetOf(settings);
-    const view = describeTargetStatus(target, target && this.session.lastDeploy(target));
+    const scope = scopeOfSettings(settings);
+    const view = describeScopeStatus(scope, scope && this.session.lastDeploy(scope));
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
-    if (target || settings.baseUrl.trim()) this.item.show();
+    if (scope || settings.baseUrl.trim()) this.item.show();
     else this.item.hide();
   }
 

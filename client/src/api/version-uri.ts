@@ -1,17 +1,17 @@
 /**
  * The addresses of the read-only documents that show a ruleset version from the service
- * (scheme `rulesets-version`): which target, ruleset and version, in which format, and the local
+ * (scheme `rulesets-version`): which scope, ruleset and version, in which format, and the local
  * file to compare it with. Plain strings in and out, so the round trip is tested without VS Code.
  *
  *   rulesets-version:/account/0123…cdef/<ruleset id>/v7/Allow SSH only.ruleset.yaml?local=file%3A…
  */
 import type { HostFormat } from '../../../server/src/core';
-import type { Target } from './target';
+import type { Scope } from './scope';
 
 export const VERSION_SCHEME = 'rulesets-version';
 
 export interface VersionRef {
-  readonly target: Target;
+  readonly scope: Scope;
   readonly rulesetId: string;
   readonly version: string;
   /** The ruleset's name: the document's file name says it, so that the tab says what it is. */
@@ -35,7 +35,7 @@ function fileName(ref: VersionRef): string {
 
 /** The path and query of a version's document. */
 export function versionAddress(ref: VersionRef): { path: string; query: string } {
-  const path = `/${ref.target.kind}/${ref.target.id}/${ref.rulesetId}/v${ref.version}/${fileName(ref)}`;
+  const path = `/${ref.scope.kind}/${ref.scope.id}/${ref.rulesetId}/v${ref.version}/${fileName(ref)}`;
   const query = new URLSearchParams();
   query.set('name', ref.name);
   if (ref.tag) query.set('tag', ref.tag);
@@ -55,7 +55,7 @@ export function parseVersionAddress(path: string, query: string): VersionRef | u
     return value ? { [key]: value } : {};
   };
   return {
-    target: { kind: kind as Target['kind'], id: targetId },
+    scope: { kind: kind as Scope['kind'], id: targetId },
     rulesetId,
     version,
     name: params.get('name') ?? rulesetId,

@@ -6,9 +6,10 @@
 import * as vscode from 'vscode';
 import { type DeployPlan, type LocalRuleset, type Ruleset, serializeRuleset, type VersionListItem } from '../../../server/src/core';
 import { quoted } from './messages';
-import { chooseRuleset, formatOf, pickRuleset, type RulesetArgs } from './pickers';
+import { chooseRuleset, pickRuleset, type RulesetArgs } from './pickers';
+import { formatOf } from '../documents';
 import { refused, type ApiSession, type Outcome } from './session';
-import { describeTarget, type Target } from './target';
+import { describeScope, type Scope } from './scope';
 import { parseVersionAddress, VERSION_SCHEME, versionAddress, type VersionRef } from './version-uri';
 
 export class VersionDocuments implements vscode.TextDocumentContentProvider {
@@ -34,7 +35,7 @@ export class VersionDocuments implements vscode.TextDocumentContentProvider {
     if (!ref) throw new Error(`not a ruleset version: ${uri.toString()}`);
     const held = ref.snapshot !== undefined ? this.snapshots.get(ref.snapshot) : undefined;
     if (held !== undefined) return held;
-    const connected = await this.session.connect(ref.target);
+    const connected = await this.session.connect(ref.scope);
     if (!connected) throw new Error('Rulesets: cannot read the version: the API is not set up');
     const abort = new AbortController();
     const subscription = token.onCancellationRequested(() => abort.abort());
@@ -55,11 +56,11 @@ export class VersionDocuments implements vscode.TextDocumentContentProvider {
    * The diff editor of a deploy: the live version (read-only, as pull writes it in the file's
    * format) on the left, the local file on the right.
    */
-  async showDeployDiff(document: vscode.TextDocument, local: LocalRuleset, plan: DeployPlan, target: Target): Promise<void> {
+  async showDeployDiff(document: vscode.TextDocument, local: LocalRuleset, plan: DeployPlan, scope: Scope): Promise<void> {
     const live = plan.deployed;
     const left = this.withText(
       {
-        target,
+        scope,
         rulesetId: live?.id ?? local.id ?? 'new',
         version: live?.version ?? 'none',
         name: live?.name ?? local.body.name,
@@ -108,13 +109,13 @@ export async function showVersions(session: ApiSession, documents: VersionDocume
       (
         await vscode.window.showQuickPick(
           versions.map((v, i) => describeVersion(v, i === 0)),
-          { title: `Rulesets: versions of ${chosen.label} (${describeTarget(connected.target)})`, placeHolder: 'Open a version (read-only); then "Compare with Local" in its title bar' },
+          { title: `Rulesets: versions of ${chosen.label} (${describeScope(connected.scope)})`, placeHolder: 'Open a version (read-only); then "Compare with Local" in its title bar' },
         )
       )?.version;
     if (!version) return refused('cancelled');
     const item = versions.find((v) => v.version === version) ?? versions[0];
     const uri = documents.uri({
-      target: connected.target,
+      scope: connected.scope,
       rulesetId: item.id,
       version,
       name: item.name,
@@ -130,9 +131,9 @@ export async function showVersions(session: ApiSession, documents: VersionDocume
 
 /** `Compare with Local`: the version's document beside the file it was opened from. */
 export async function compareWithLocal(uri?: vscode.Uri): Promise<Outcome> {
-  const target = uri ?? vscode.window.activeTextEditor?.document.uri;
-  const ref = target?.scheme === VERSION_SCHEME ? parseVersionAddress(target.path, target.query) : undefined;
-  if (!target || !ref) {
+  const scope = uri ?? vscode.window.activeTextEditor?.document.uri;
+  const ref = scope?.scheme === VERSION_SCHEME ? parseVersionAddress(scope.path, scope.query) : undefined;
+  if (!scope || !ref) {
     void vscode.window.showWarningMessage('Rulesets: Compare with Local works on a version opened with Rulesets: Show Versions.');
     return refused('not-a-version');
   }
@@ -141,7 +142,7 @@ export async function compareWithLocal(uri?: vscode.Uri): Promise<Outcome> {
     return refused('no-local-file');
   }
   const local = vscode.Uri.parse(ref.local);
-  await vscode.commands.executeCommand('vscode.diff', target, local, `${ref.name} v${ref.version} ↔ ${vscode.workspace.asRelativePath(local, false)}`);
+  await vscode.commands.executeCommand('vscode.diff', scope, local, `${ref.name} v${ref.version} ↔ ${vscode.workspace.asRelativePath(local, false)}`);
   return { done: true };
 }
 
@@ -162,7 +163,7 @@ export async function deleteVersion(session: ApiSession, args: VersionArgs = {})
     if (!version) return refused('cancelled');
     const item = versions.find((v) => v.version === version) ?? versions[0];
     const action = 'Delete Version';
-    const answer = args.yes !== undefined ? (args.yes ? action : undefined) : await session.ask(`Delete version ${version} of ${quoted(item.name)}?`, `From ${describeTarget(connected.target)}. This cannot be undone; version numbers are never reused.`, action);
+    const answer = args.yes !== undefined ? (args.yes ? action : undefined) : await session.ask(`Delete version ${version} of ${quoted(item.name)}?`, `From ${describeScope(connected.scope)}. This cannot be undone; version numbers are never reused.`, action);
     if (answer !== action) return refused('declined');
     await session.progress(`Deleting version ${version} of ${item.name}`, (signal) => connected.client.deleteVersion(item.id, version, { signal }));
     void vscode.window.showInformationMessage(`Rulesets: deleted version ${version} of ${quoted(item.name)}.`);
@@ -179,7 +180,7 @@ export async function deleteRuleset(session: ApiSession, args: RulesetArgs = {})
     if (!connected) return refused('not-connected');
     const chosen = await chooseRuleset(session, connected, args, 'Delete Ruleset');
     if (!chosen) return refused('cancelled');
-    const { client, target } = connected;
+    const { client, scope } = connected;
     const ruleset: Ruleset = await session.progress(`Reading ${chosen.label}`, (signal) =>
       typeof chosen.ref === 'string' ? client.getRuleset(chosen.ref, { signal }) : client.getEntryPoint(chosen.ref.phase, { signal }),
     );
@@ -191,7 +192,7 @@ export async function deleteRuleset(session: ApiSession, args: RulesetArgs = {})
           : undefined
         : await session.ask(
             `Delete the ruleset ${quoted(ruleset.name)} with all its versions?`,
-            `Ruleset ${ruleset.id} (${ruleset.kind}, phase ${ruleset.phase}, version ${ruleset.version}) in ${describeTarget(target)}. This cannot be undone.`,
+            `Ruleset ${ruleset.id} (${ruleset.kind}, phase ${ruleset.phase}, version ${ruleset.version}) in ${describeScope(scope)}. This cannot be undone.`,
             action,
           );
     if (answer !== action) return refused('declined');
@@ -215,7 +216,7 @@ export async function rulesByTag(session: ApiSession, documents: VersionDocument
   try {
     const connected = await session.connect();
     if (!connected) return refused('not-connected');
-    const { client, target } = connected;
+    const { client, scope } = connected;
     const id = args.id ?? (await pickRuleset(session, connected, 'Rules by Tag', { managed: true }))?.ref;
     if (typeof id !== 'string') return refused('cancelled');
     // Given a tag, a caller that names no version means the latest.
@@ -231,7 +232,7 @@ export async function rulesByTag(session: ApiSession, documents: VersionDocument
       const exact = version || (await client.getRuleset(id, { signal })).version;
       return client.rulesByTag(id, exact, tag.trim(), { signal });
     });
-    const uri = documents.withText({ target, rulesetId: id, version: result.version, name: result.name, format: 'yaml', tag: tag.trim() }, serializeRuleset(result, 'yaml'));
+    const uri = documents.withText({ scope, rulesetId: id, version: result.version, name: result.name, format: 'yaml', tag: tag.trim() }, serializeRuleset(result, 'yaml'));
     await vscode.window.showTextDocument(uri, { preview: true });
     if (result.rules.length === 0) void vscode.window.showInformationMessage(`Rulesets: no rule of ${quoted(result.name)} version ${result.version} carries the tag ${tag.trim()}.`);
     return { done: true, uri: uri.toString(), rules: result.rules.length };

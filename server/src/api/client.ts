@@ -27,7 +27,8 @@ export type * from './types';
 export { ruleDefinition } from './types';
 
 export type Credentials = { readonly token: string } | { readonly email: string; readonly key: string };
-export type Scope = { readonly accountId: string } | { readonly zoneId: string };
+/** The account or the zone whose rulesets a client works on. */
+export type Scope = { readonly kind: 'account' | 'zone'; readonly id: string };
 
 export interface ClientOptions {
   /** The API's base URL, ending in `/client/v4`. `https:` unless the host is this machine. */
@@ -259,8 +260,8 @@ export class RulesetsClient {
     const credentials = options.credentials;
     this.secrets = 'token' in credentials ? [credentials.token] : [credentials.email, credentials.key];
     this.base = parseBaseUrl(options.baseUrl, (text) => this.scrub(text));
-    this.accountLevel = 'accountId' in options.scope;
-    this.scopePath = 'accountId' in options.scope ? `/accounts/${segment(options.scope.accountId, 'account id')}` : `/zones/${segment(options.scope.zoneId, 'zone id')}`;
+    this.accountLevel = options.scope.kind === 'account';
+    this.scopePath = `/${options.scope.kind}s/${segment(options.scope.id, `${options.scope.kind} id`)}`;
     this.headers = { accept: 'application/json', 'user-agent': `rulesets-tools/${toolVersion}`, ...authHeaders(credentials) };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retries = Math.max(0, Math.floor(options.retries ?? DEFAULT_RETRIES));

@@ -30,13 +30,13 @@ export class DeployOutcomeUnknownError extends WorkflowError {
   }
 }
 
-export type DeployTarget = { kind: 'ruleset'; id: string } | { kind: 'entrypoint'; phase: string };
+export type Destination = { kind: 'ruleset'; id: string } | { kind: 'entrypoint'; phase: string };
 
 /**
  * Where a file deploys to: the ruleset of its `id`, else (for kind `root` or `zone`) its
  * phase's entry point. A custom ruleset without an id has to be created first.
  */
-export function deployTarget(local: LocalRuleset): DeployTarget {
+export function destinationOf(local: LocalRuleset): Destination {
   if (local.id) return { kind: 'ruleset', id: local.id };
   if (local.body.kind === 'root' || local.body.kind === 'zone') return { kind: 'entrypoint', phase: local.body.phase };
   throw new WorkflowError(
@@ -44,12 +44,12 @@ export function deployTarget(local: LocalRuleset): DeployTarget {
   );
 }
 
-export function describeTarget(target: DeployTarget): string {
-  return target.kind === 'ruleset' ? `ruleset ${target.id}` : `the ${target.phase} entry point`;
+export function describeDestination(destination: Destination): string {
+  return destination.kind === 'ruleset' ? `ruleset ${destination.id}` : `the ${destination.phase} entry point`;
 }
 
-function targetRef(target: DeployTarget): string | { phase: string } {
-  return target.kind === 'ruleset' ? target.id : { phase: target.phase };
+function destinationRef(destination: Destination): string | { phase: string } {
+  return destination.kind === 'ruleset' ? destination.id : { phase: destination.phase };
 }
 
 export interface ServiceProblem {
@@ -60,7 +60,7 @@ export interface ServiceProblem {
 }
 
 export interface DeployPlan {
-  readonly target: DeployTarget;
+  readonly destination: Destination;
   /**
    * Our own check of the file: errors and warnings. Any error stops the plan before a request
    * is made (then `deployed` and `diff` say nothing), and `applyDeploy` refuses.
@@ -100,25 +100,25 @@ export function hasErrors(problems: readonly PositionedProblem[]): boolean {
  * version conflict, the service's dry run, and the diff.
  */
 export async function planDeploy(client: RulesetsClient, local: LocalRuleset, options: CallOptions = {}): Promise<DeployPlan> {
-  const target = deployTarget(local);
+  const destination = destinationOf(local);
   const localProblems = checkLocal(local);
   const baseVersion = local.version;
-  if (hasErrors(localProblems)) return { target, localProblems, baseVersion, diff: '', serviceProblems: [] };
-  const deployed = await readDeployed(client, local, target, options.signal);
-  if (deployed) refuseIdentityChange(local, deployed, target);
+  if (hasErrors(localProblems)) return { destination, localProblems, baseVersion, diff: '', serviceProblems: [] };
+  const deployed = await readDeployed(client, local, destination, options.signal);
+  if (deployed) refuseIdentityChange(local, deployed, destination);
   const conflict = findConflict(baseVersion, deployed);
   let dryRunError: ApiError | undefined;
   try {
-    await client.dryRun.updateRuleset(targetRef(target), updateBody(local, deployed), { signal: options.signal });
+    await client.dryRun.updateRuleset(destinationRef(destination), updateBody(local, deployed), { signal: options.signal });
   } catch (error) {
     dryRunError = rejection(error);
   }
   const diff = unifiedDiff(deployed ? serializeRuleset(deployed, local.format) : '', localAsDeployed(local, deployed), {
-    from: deployed ? `${describeTarget(target)} (version ${deployed.version}, live)` : `${describeTarget(target)} (does not exist yet)`,
+    from: deployed ? `${describeDestination(destination)} (version ${deployed.version}, live)` : `${describeDestination(destination)} (does not exist yet)`,
     to: local.path,
   });
   return {
-    target,
+    destination,
     localProblems,
     ...(deployed ? { deployed } : {}),
     ...(baseVersion !== undefined ? { baseVersion } : {}),
@@ -130,10 +130,10 @@ export async function planDeploy(client: RulesetsClient, local: LocalRuleset, op
 }
 
 /** One line about a conflict: what the file is based on, what is live, and what to do. */
-export function conflictMessage(local: LocalRuleset, plan: Pick<DeployPlan, 'target' | 'conflict'>): string {
+export function conflictMessage(local: LocalRuleset, plan: Pick<DeployPlan, 'destination' | 'conflict'>): string {
   const conflict = plan.conflict;
   if (!conflict) return '';
-  const what = describeTarget(plan.target);
+  const what = describeDestination(plan.destination);
   if (conflict.current === 'none') {
     return `${local.path} is based on version ${conflict.base} of ${what}, which no longer exists; deploying would create it anew (--force), or remove \`version\` from the file`;
   }
@@ -157,32 +157,32 @@ export async function applyDeploy(
   if (hasErrors(plan.localProblems)) throw new WorkflowError(`${local.path}: not deployed: the check found errors; fix them first (\`rulesets check ${local.path}\`)`);
   if (plan.dryRunError) throw new WorkflowError(`${local.path}: not deployed: the service rejected it: ${plan.dryRunError.message}`);
   if (plan.conflict && !options.force) throw new WorkflowError(`not deployed: ${conflictMessage(local, plan)}`);
-  const target = plan.target;
-  const before = await readDeployed(client, local, target, options.signal, true);
+  const destination = plan.destination;
+  const before = await readDeployed(client, local, destination, options.signal, true);
   if (before?.version !== plan.deployed?.version && !options.force) {
     const was = plan.deployed ? `version ${plan.deployed.version}` : 'nothing';
     const now = before ? `version ${before.version}` : 'nothing';
-    throw new WorkflowError(`${local.path}: not deployed: ${describeTarget(target)} changed since the plan (${was} then, ${now} now); plan again to see what deploying would change`);
+    throw new WorkflowError(`${local.path}: not deployed: ${describeDestination(destination)} changed since the plan (${was} then, ${now} now); plan again to see what deploying would change`);
   }
-  if (before) refuseIdentityChange(local, before, target);
+  if (before) refuseIdentityChange(local, before, destination);
   let ruleset: Ruleset;
   try {
-    ruleset = await client.updateRuleset(targetRef(target), updateBody(local, before), { signal: options.signal });
+    ruleset = await client.updateRuleset(destinationRef(destination), updateBody(local, before), { signal: options.signal });
   } catch (error) {
-    throw await uncertain(error, client, local, target, before?.version, options.signal);
+    throw await uncertain(error, client, local, destination, before?.version, options.signal);
   }
   return { ruleset, newText: recordDeployed(local, ruleset) };
 }
 
-/** The live version of the target; undefined for an entry point that does not exist. */
-async function readDeployed(client: RulesetsClient, local: LocalRuleset, target: DeployTarget, signal?: AbortSignal, missingIdIsNone = false): Promise<Ruleset | undefined> {
+/** The live version of the destination; undefined for an entry point that does not exist. */
+async function readDeployed(client: RulesetsClient, local: LocalRuleset, destination: Destination, signal?: AbortSignal, missingIdIsNone = false): Promise<Ruleset | undefined> {
   try {
-    return target.kind === 'ruleset' ? await client.getRuleset(target.id, { signal }) : await client.getEntryPoint(target.phase, { signal });
+    return destination.kind === 'ruleset' ? await client.getRuleset(destination.id, { signal }) : await client.getEntryPoint(destination.phase, { signal });
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 404) throw error;
-    if (target.kind === 'entrypoint' || missingIdIsNone) return undefined;
+    if (destination.kind === 'entrypoint' || missingIdIsNone) return undefined;
     throw new WorkflowError(
-      `${local.path}: ruleset ${target.id} (the file's \`id\`) was not found at ${client.host}; it may have been deleted or belong to another account or zone: check --account/--zone, or remove \`id\` and \`version\` and run \`rulesets create ${local.path}\``,
+      `${local.path}: ruleset ${destination.id} (the file's \`id\`) was not found at ${client.host}; it may have been deleted or belong to another account or zone: check --account/--zone, or remove \`id\` and \`version\` and run \`rulesets create ${local.path}\``,
       { cause: error },
     );
   }
@@ -210,18 +210,18 @@ function updateBody(local: LocalRuleset, deployed: Ruleset | undefined): UpdateR
  * ruleset's: the service cannot rename a ruleset or move it to another kind or phase, so the
  * deploy would fail or silently keep the live one.
  */
-function refuseIdentityChange(local: LocalRuleset, deployed: Ruleset, target: DeployTarget): void {
+function refuseIdentityChange(local: LocalRuleset, deployed: Ruleset, destination: Destination): void {
   for (const field of ['name', 'kind', 'phase'] as const) {
     const mine = local.body[field];
     const live = deployed[field];
     if (mine === live) continue;
     // A phase has one entry point: there is no new one to create under another name.
-    const anew = target.kind === 'ruleset' ? `; for a new ${field}, create a new ruleset (remove \`id\` and \`version\`, then \`rulesets create ${local.path}\`)` : '';
+    const anew = destination.kind === 'ruleset' ? `; for a new ${field}, create a new ruleset (remove \`id\` and \`version\`, then \`rulesets create ${local.path}\`)` : '';
     const fix =
       field === 'name'
         ? `the service cannot rename a ruleset: set \`name: ${JSON.stringify(live)}\` in the file to deploy${anew}`
         : `a ruleset's ${field} cannot change: set \`${field}: ${live}\` back${anew}`;
-    throw new WorkflowError(`${local.path}:${lineColumn(local.text, valueOffset(local, field))}: not deployed: \`${field}\` is ${JSON.stringify(mine)} in the file but ${JSON.stringify(live)} on ${describeTarget(target)}; ${fix}`);
+    throw new WorkflowError(`${local.path}:${lineColumn(local.text, valueOffset(local, field))}: not deployed: \`${field}\` is ${JSON.stringify(mine)} in the file but ${JSON.stringify(live)} on ${describeDestination(destination)}; ${fix}`);
   }
 }
 
@@ -239,16 +239,16 @@ export function rejection(error: unknown): ApiError {
 }
 
 /** After a failed write: what is live now says whether it landed. */
-async function uncertain(error: unknown, client: RulesetsClient, local: LocalRuleset, target: DeployTarget, before: string | undefined, signal?: AbortSignal): Promise<unknown> {
+async function uncertain(error: unknown, client: RulesetsClient, local: LocalRuleset, destination: Destination, before: string | undefined, signal?: AbortSignal): Promise<unknown> {
   if (!(error instanceof ApiError)) return error;
   const mayHaveArrived = error.kind === 'timeout' || error.kind === 'invalid-response' || error.kind === 'network' || (error.status !== undefined && error.status >= 500);
   if (!mayHaveArrived) return error;
   let live: Ruleset | undefined;
   try {
-    live = await readDeployed(client, local, target, signal, true);
+    live = await readDeployed(client, local, destination, signal, true);
   } catch {
     return new DeployOutcomeUnknownError(
-      `${error.message}; whether the change reached the service is unknown, and reading ${describeTarget(target)} back failed too; ${local.path} was not changed: check with \`rulesets versions\` before deploying again`,
+      `${error.message}; whether the change reached the service is unknown, and reading ${describeDestination(destination)} back failed too; ${local.path} was not changed: check with \`rulesets versions\` before deploying again`,
       error,
     );
   }
@@ -256,7 +256,7 @@ async function uncertain(error: unknown, client: RulesetsClient, local: LocalRul
   const liveText = live ? `version ${live.version}` : 'nothing';
   const verdict = landed
     ? `yet ${liveText} is live now (it was ${before === undefined ? 'nothing' : `version ${before}`}): the change most likely went through; ${local.path} was not changed: pull it to record the new version`
-    : `${describeTarget(target)} is still at ${liveText}: nothing was deployed; ${local.path} was not changed; try again`;
+    : `${describeDestination(destination)} is still at ${liveText}: nothing was deployed; ${local.path} was not changed; try again`;
   return new DeployOutcomeUnknownError(`${error.message}; ${verdict}`, error, live?.version, landed);
 }
 

@@ -8,26 +8,38 @@
  * throws `CommandFailure` with the exit status (see `main.ts`).
  */
 import { parseArgs } from 'node:util';
-import { ApiError, ruleDefinition, type ApiMessage, type Position, type RuleInput, type Rule, type Ruleset, type RulesetsClient, type RulesetRef } from '../api/client';
 import {
+  ApiError,
   applyCreate,
   applyDeploy,
+  checkExpression,
+  checkRuleset,
   conflictMessage,
   DeployOutcomeUnknownError,
-  describeTarget,
+  describeDestination,
+  formatOfPath,
   hasErrors,
   lineColumn,
+  parseRuleset,
   planCreate,
   planDeploy,
   readLocalRuleset,
+  ruleDefinition,
   serializeRuleset,
+  toPositions,
   WorkflowError,
+  type ApiMessage,
   type HostFormat,
   type LocalRuleset,
+  type Position,
+  type PositionedProblem,
+  type Rule,
+  type RuleInput,
+  type Ruleset,
+  type RulesetRef,
+  type RulesetsClient,
   type ServiceProblem,
 } from '../core';
-import { checkRuleset, formatOfPath, parseRuleset, toPositions, type PositionedProblem } from '../documents/ruleset';
-import { checkExpression } from '../language/checker';
 import { UsageError } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, ENV, makeClient, type ConnectionFlags } from './config';
 import { currentText, readTextFile, writeFileAtomic, type Io } from './io';
@@ -370,7 +382,7 @@ export async function deploy(args: string[], io: Io): Promise<number> {
     printServiceProblems(io, local, plan.serviceProblems);
     throw new CommandFailure(`${local.path}: not deployed: the service rejected it (${plan.dryRunError.status} from its dry run)`, 1);
   }
-  const target = describeTarget(plan.target);
+  const target = describeDestination(plan.destination);
   if (plan.diff === '') {
     const live = plan.deployed!.version;
     const stale = plan.baseVersion !== live ? `; the file records ${plan.baseVersion === undefined ? 'no version' : `version ${plan.baseVersion}`}: \`rulesets pull\` updates it` : '';

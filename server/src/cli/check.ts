@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, normalize, relative } from 'node:path';
-import { checkRuleset, formatOfPath, isRulesetFileName, looksLikeRuleset, parseRuleset, toPositions, type PositionedProblem } from '../documents/ruleset';
+import { checkRuleset, classifyFile, formatOfPath, parseRuleset, toPositions, type PositionedProblem } from '../core';
 
 /** A mistake in how the command was called or a file that cannot be read: exit code 2. */
 export class UsageError extends Error {}
@@ -72,11 +72,9 @@ function isFileBehindLink(path: string): boolean {
 }
 
 function isRulesetFile(path: string): boolean {
-  if (isRulesetFileName(path)) return true;
   const format = formatOfPath(path);
   if (!format) return false;
-  const text = readText(path);
-  return looksLikeRuleset(parseRuleset(text, format).root);
+  return classifyFile(path, { root: () => parseRuleset(readText(path), format).root }).role === 'ruleset';
 }
 
 function readText(path: string): string {

@@ -87,13 +87,13 @@ function credentials(env: NodeJS.ProcessEnv): Credentials {
 
 function scope(flags: ConnectionFlags, env: NodeJS.ProcessEnv): Scope {
   if (flags.account !== undefined && flags.zone !== undefined) throw new ConfigError('--account and --zone were both given: rulesets live in one or the other; pass one');
-  if (flags.account !== undefined) return { accountId: required(flags.account, '--account') };
-  if (flags.zone !== undefined) return { zoneId: required(flags.zone, '--zone') };
+  if (flags.account !== undefined) return { kind: 'account', id: required(flags.account, '--account') };
+  if (flags.zone !== undefined) return { kind: 'zone', id: required(flags.zone, '--zone') };
   const account = nonEmpty(env[ENV.account]);
   const zone = nonEmpty(env[ENV.zone]);
   if (account && zone) throw new ConfigError(`both ${ENV.account} and ${ENV.zone} are set: pick one with --account ID or --zone ID, or unset the other`);
-  if (account) return { accountId: account };
-  if (zone) return { zoneId: zone };
+  if (account) return { kind: 'account', id: account };
+  if (zone) return { kind: 'zone', id: zone };
   throw new ConfigError(`no account or zone: set ${ENV.account} (or pass --account ID), or ${ENV.zone} (or --zone ID)`);
 }
 

@@ -20,11 +20,30 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, normalize, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseHost, property, type HostNode } from '../documents/host';
-import { formatOfPath, parseRuleset } from '../documents/ruleset';
-import { MissingValuesError } from '../analysis/evaluate';
-import { PacketError, parseLists, parsePacket, type Lists } from '../analysis/packet';
-import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from '../analysis/ruleset-eval';
+import {
+  describeRule,
+  evaluateRuleset,
+  findRule,
+  formatOfPath,
+  isTestFileName,
+  MissingValuesError,
+  PacketError,
+  parseHost,
+  parseLists,
+  parsePacket,
+  parseRuleset,
+  plain,
+  prepareRuleset,
+  property,
+  RuleEvaluationError,
+  RulesetError,
+  rulesetPathsBesideTest,
+  type HostNode,
+  type Lists,
+  type PreparedRuleset,
+  type RuleInfo,
+  type RulesetVerdict,
+} from '../core';
 import { UsageError } from './check';
 import { readTextFile, type Io } from './io';
 
@@ -52,9 +71,6 @@ Options:
 
 Exit status: 0 done (with --packet) or every case passed, 1 a case failed,
 2 bad input: a file, a case, or a packet without a value the verdict depends on.`;
-
-const TEST_FILE = /\.test\.(json|ya?ml)$/i;
-const RULESET_EXTENSIONS = ['.yaml', '.yml', '.json'];
 
 export function test(args: string[], io: Io): number {
   const { values, positionals } = parseArgs({
@@ -188,7 +204,7 @@ export function collectTestFiles(paths: readonly string[]): string[] {
       const found = searchFolder(path);
       if (found.length === 0) throw new UsageError(`${path}: no test files (*.ruleset.test.yaml) in this folder`);
       files.push(...found);
-    } else if (TEST_FILE.test(path)) {
+    } else if (isTestFileName(path)) {
       files.push(normalize(path));
     } else if (formatOfPath(path)) {
       const stem = path.replace(/\.(json|ya?ml)$/i, '');
@@ -213,7 +229,7 @@ function searchFolder(folder: string): string[] {
   return entries.flatMap((entry) => {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name.startsWith('.') ? [] : searchFolder(path);
-    return TEST_FILE.test(entry.name) && isFile(path) ? [path] : [];
+    return isTestFileName(entry.name) && isFile(path) ? [path] : [];
   });
 }
 
@@ -293,7 +309,7 @@ function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts): voi
       }
     }
   }
-  if (!rulesetPath) return fileError(0, `no ruleset beside this test file: expected ${basename(file).replace(TEST_FILE, '.yaml')} (or name it with \`ruleset:\`)`);
+  if (!rulesetPath) return fileError(0, `no ruleset beside this test file: expected ${basename(rulesetPathsBesideTest(file)[0])} (or name it with \`ruleset:\`)`);
   let ruleset: LoadedRuleset;
   try {
     ruleset = loadRuleset(rulesetPath);
@@ -316,8 +332,7 @@ function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts): voi
 
 /** `NAME.ruleset.test.yaml` → `NAME.ruleset.yaml`, `.yml` or `.json`, whichever exists. */
 function rulesetBeside(testFile: string): string | undefined {
-  const stem = testFile.replace(TEST_FILE, '');
-  return RULESET_EXTENSIONS.map((ext) => stem + ext).find(isFile);
+  return rulesetPathsBesideTest(testFile).find(isFile);
 }
 
 function caseName(node: HostNode): string | undefined {

@@ -71,24 +71,6 @@ export interface RulesetModel {
 const RULESET_KEY_NAMES = RULESET_KEYS.map((k) => k.key);
 const RULE_KEY_NAMES = RULE_KEYS.map((k) => k.key);
 
-export function formatOfPath(path: string): HostFormat | undefined {
-  if (/\.json$/i.test(path)) return 'json';
-  if (/\.ya?ml$/i.test(path)) return 'yaml';
-  return undefined;
-}
-
-/** Files that are rulesets by name alone. */
-export function isRulesetFileName(path: string): boolean {
-  return /\.ruleset\.(json|ya?ml)$/i.test(path);
-}
-
-/** Any other JSON/YAML file is a ruleset when its top level has `rules` (objects) and `phase` or `kind`. */
-export function looksLikeRuleset(root: HostNode | undefined): boolean {
-  const rules = property(root, 'rules')?.value;
-  if (rules?.kind !== 'array' || !rules.items.every((r) => r.kind === 'object')) return false;
-  return property(root, 'phase') !== undefined || property(root, 'kind') !== undefined;
-}
-
 export function parseRuleset(text: string, format: HostFormat): RulesetModel {
   const host = parseHost(text, format);
   const root = host.root;

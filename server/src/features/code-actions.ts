@@ -11,7 +11,8 @@ import { expressionEdit, type DocumentEdit, type DocumentProblem } from '../docu
 import { formatExpression } from '../language/format';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
 import { toDiagnostic } from './diagnostics';
-import type { DocumentModel, Settings } from './model';
+import type { Settings } from '../documents/settings';
+import type { DocumentModel } from './model';
 
 export const FORMAT_EXPRESSION_TITLE = 'Format expression';
 

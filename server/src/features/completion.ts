@@ -36,7 +36,8 @@ import { completionContext, operatorsFor, type ExpressionCompletionContext, type
 import { encodeForScalar, isBlockScalar, property, type HostNode, type HostObject, type ScalarStyle } from '../documents/host';
 import { mapRange, type DecodedString } from '../documents/offset-map';
 import { expressionRange } from '../documents/ruleset';
-import type { DocumentModel, Settings } from './model';
+import type { Settings } from '../documents/settings';
+import type { DocumentModel } from './model';
 
 export const COMPLETION_TRIGGER_CHARACTERS = [' ', '.', '$', '{', '"', '('];
 

@@ -1,7 +1,8 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import type { Severity } from '../language/problem';
 import type { DocumentProblem } from '../documents/ruleset';
-import type { DocumentModel, Settings } from './model';
+import type { Settings } from '../documents/settings';
+import type { DocumentModel } from './model';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {

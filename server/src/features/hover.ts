@@ -16,7 +16,8 @@ import { describeExpression } from '../analysis/describe';
 import { property, type HostNode } from '../documents/host';
 import { mapRange } from '../documents/offset-map';
 import type { ExpressionSite } from '../documents/ruleset';
-import type { DocumentModel, Settings } from './model';
+import type { Settings } from '../documents/settings';
+import type { DocumentModel } from './model';
 
 /**
  * Hover: what the token under the cursor means where it stands. Inside an expression that is

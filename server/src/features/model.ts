@@ -1,17 +1,16 @@
-import { minimatch } from 'minimatch';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver';
-import type { RulesetEvidence } from '../protocol';
+import type { RulesetEvidence } from '../documents/classify';
 import type { CheckResult } from '../language/checker';
+import { classifyFile, isRulesetTestFileName } from '../documents/classify';
 import type { HostFormat, HostNode } from '../documents/host';
+import type { Settings } from '../documents/settings';
 import { unmapOffset } from '../documents/offset-map';
 import {
   checkRulesetModel,
   checkSite,
   contentExtent,
   ExpressionCache,
-  isRulesetFileName,
-  looksLikeRuleset,
   parseRuleset,
   type DocumentProblem,
   type ExpressionSite,
@@ -19,44 +18,9 @@ import {
   type RulesetModel,
 } from '../documents/ruleset';
 
-/** `NAME.ruleset.test.yaml`, `.yml` or `.json`: a test file of `rulesets test`. */
-export function isRulesetTestFileName(path: string): boolean {
-  return /\.ruleset\.test\.(json|ya?ml)$/i.test(path);
-}
-
-/** The server's settings (`rulesets.*` in the editor's configuration). */
-export interface Settings {
-  /** Extra glob patterns of files that are rulesets, beside `*.ruleset.{json,yaml,yml}`. */
-  readonly files: readonly string[];
-  /** The account's list names (without `$`); when empty, any account list name is accepted. */
-  readonly knownLists: readonly string[];
-  /** Phase to assume for a file that names none. */
-  readonly defaultPhase?: string;
-  /** Optional hints by diagnostic code (the information-level ones); all on by default. */
-  readonly hints: Readonly<Record<string, boolean>>;
-}
-
-export const DEFAULT_SETTINGS: Settings = { files: [], knownLists: [], hints: {} };
-
-/** Reads the `rulesets` configuration section, keeping defaults for anything malformed. */
-export function readSettings(raw: unknown): Settings {
-  const section = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-  const hints = section.hints && typeof section.hints === 'object' ? (section.hints as Record<string, unknown>) : {};
-  return {
-    files: strings(section.files),
-    knownLists: strings(section.knownLists).map((name) => name.replace(/^\$/, '')),
-    defaultPhase: typeof section.defaultPhase === 'string' && section.defaultPhase !== '' ? section.defaultPhase : undefined,
-    hints: Object.fromEntries(Object.entries(hints).filter(([, on]) => typeof on === 'boolean')) as Record<string, boolean>,
-  };
-}
-
-export function formatOfLanguage(languageId: string, uri: string): HostFormat | undefined {
-  if (languageId === 'json' || languageId === 'jsonc') return 'json';
-  if (languageId === 'yaml') return 'yaml';
-  if (/\.json$/i.test(uri)) return 'json';
-  if (/\.ya?ml$/i.test(uri)) return 'yaml';
-  return undefined;
+/** The path part of a document's URI, as patterns and file names are matched against it. */
+export function pathOfUri(uri: string): string {
+  return decodeURIComponent(uri.replace(/^[a-z]+:\/\//i, ''));
 }
 
 /** Shared by every document: an expression text is checked once, whatever file it is in. */
@@ -92,17 +56,13 @@ export class DocumentModel {
 
   /** Why the document is treated as a ruleset, or undefined when it is not one. */
   rulesetBy(settings: Settings): RulesetEvidence | undefined {
-    const path = decodeURIComponent(this.uri.replace(/^[a-z]+:\/\//i, ''));
-    // A test file is never a ruleset, whatever pattern or content says: it has its own checks.
-    if (isRulesetTestFileName(path)) return undefined;
-    if (isRulesetFileName(path)) return 'name';
-    if (settings.files.some((pattern) => minimatch(path, pattern, { matchBase: !pattern.includes('/'), dot: true }))) return 'pattern';
-    return looksLikeRuleset(this.ruleset.root) ? 'content' : undefined;
+    const kind = classifyFile(pathOfUri(this.uri), { patterns: settings.files, root: () => this.ruleset.root });
+    return kind.role === 'ruleset' ? kind.why : undefined;
   }
 
   /** A test file of `rulesets test` (`NAME.ruleset.test.yaml`, `.yml`, `.json`), by its name. */
   isRulesetTest(): boolean {
-    return isRulesetTestFileName(decodeURIComponent(this.uri.replace(/^[a-z]+:\/\//i, '')));
+    return isRulesetTestFileName(pathOfUri(this.uri));
   }
 
   checkOptions(settings: Settings): RulesetCheckOptions {

@@ -7,7 +7,8 @@ import { COMPARISON_OPERATORS, comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLIN
 import { isSpace, KEYWORDS, scanTokens } from '../language/lex';
 import { readBareValue } from '../language/literals';
 import type { DecodedString } from '../documents/offset-map';
-import type { DocumentModel, Settings } from './model';
+import type { Settings } from '../documents/settings';
+import type { DocumentModel } from './model';
 
 /**
  * Semantic tokens for the expression inside each `expression` string; the JSON or YAML

@@ -2,7 +2,8 @@ import { MarkupKind, type ParameterInformation, type Position, type SignatureHel
 import { FUNCTIONS } from '../language/catalogue/functions';
 import { callAt } from '../language/locate';
 import type { ExpressionSite } from '../documents/ruleset';
-import type { DocumentModel, Settings } from './model';
+import type { Settings } from '../documents/settings';
+import type { DocumentModel } from './model';
 
 /**
  * Signature help inside the parentheses of a call (`bit_slice(udp, 64|`): the signature, the

@@ -1,6 +1,7 @@
 import { SymbolKind, type DocumentSymbol, type Range } from 'vscode-languageserver';
 import { property, type HostNode, type HostObject } from '../documents/host';
-import type { DocumentModel, Settings } from './model';
+import type { Settings } from '../documents/settings';
+import type { DocumentModel } from './model';
 
 /** Longest name shown for a rule without a description (`block: ip.src in $svc.vpn or …`). */
 export const MAX_EXPRESSION_NAME_LENGTH = 40;

@@ -8,6 +8,7 @@
  * the server can give an open document's text and the tests need no disk.
  */
 import { CompletionItemKind, DiagnosticSeverity, type CompletionItem, type CompletionList, type Diagnostic, type Position } from 'vscode-languageserver';
+import { rulesetPathsBesideTest } from '../documents/classify';
 import { property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
 import { parseRuleset } from '../documents/ruleset';
 import { LISTS_KEY, PacketError, parseLists, parsePacket, type Lists, type Packet } from '../analysis/packet';
@@ -19,7 +20,6 @@ import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
 import type { DocumentModel } from './model';
 
-export { isRulesetTestFileName } from './model';
 
 /** A ruleset's text, by URI; undefined when there is no such file. */
 export type RulesetReader = (uri: string) => { readonly text: string; readonly format: HostFormat } | undefined;
@@ -37,8 +37,7 @@ export function rulesetCandidates(model: DocumentModel): string[] {
       return [];
     }
   }
-  const stem = model.uri.replace(/\.test\.(json|ya?ml)$/i, '');
-  return ['.yaml', '.yml', '.json'].map((ext) => stem + ext);
+  return rulesetPathsBesideTest(model.uri);
 }
 
 /**

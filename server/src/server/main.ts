@@ -21,7 +21,8 @@ import { codeActions } from '../features/code-actions';
 import { completion, COMPLETION_TRIGGER_CHARACTERS } from '../features/completion';
 import { diagnostics } from '../features/diagnostics';
 import { hover } from '../features/hover';
-import { DEFAULT_SETTINGS, DocumentModel, formatOfLanguage, isRulesetTestFileName, readSettings, type Settings } from '../features/model';
+import { DEFAULT_SETTINGS, formatOfDocument, isRulesetTestFileName, readSettings, type Settings } from '../core';
+import { DocumentModel, pathOfUri } from '../features/model';
 import { semanticTokens, SEMANTIC_TOKENS_LEGEND } from '../features/semantic-tokens';
 import { signatureHelp } from '../features/signature-help';
 import { documentSymbols } from '../features/symbols';
@@ -56,7 +57,7 @@ export function startServer(connection: Connection): void {
     if (!document) return undefined;
     const cached = models.get(uri);
     if (cached && cached.version === document.version) return cached;
-    const format = formatOfLanguage(document.languageId, uri);
+    const format = formatOfDocument(document.languageId, uri);
     if (!format) return undefined;
     const model = new DocumentModel(uri, document.version, document.getText(), format);
     models.set(uri, model);
@@ -89,7 +90,7 @@ export function startServer(connection: Connection): void {
   /** A test file's ruleset: the open document's text when open, else the file on disk. */
   const readRuleset: RulesetReader = (uri) => {
     const open = documents.get(uri);
-    const format = formatOfLanguage(open?.languageId ?? '', uri);
+    const format = formatOfDocument(open?.languageId ?? '', uri);
     if (!format) return undefined;
     if (open) return { text: open.getText(), format };
     if (!uri.startsWith('file:')) return undefined;
@@ -112,7 +113,7 @@ export function startServer(connection: Connection): void {
     // By name first: this runs on every keystroke in every document.
     const tests = documents.all().filter((d) => {
       if (d.uri === uri) return false;
-      const model = isRulesetTestFileName(decodeURIComponent(d.uri)) ? modelOf(d.uri) : undefined;
+      const model = isRulesetTestFileName(pathOfUri(d.uri)) ? modelOf(d.uri) : undefined;
       return model !== undefined && rulesetCandidates(model).includes(uri);
     });
     if (tests.length === 0) return;

@@ -4,6 +4,8 @@
  */
 import type { Credentials, Scope } from '../../../server/src/core';
 
+export type { Scope };
+
 /** The `rulesets.api` settings, as read (empty strings when unset). */
 export interface ApiSettings {
   readonly baseUrl: string;
@@ -11,15 +13,13 @@ export interface ApiSettings {
   readonly zoneId: string;
 }
 
-export type Target = { readonly kind: 'account'; readonly id: string } | { readonly kind: 'zone'; readonly id: string };
-
 /** What a command needs before it can call the API, or what is missing and which command fixes it. */
 export type Connection =
-  | { readonly ok: true; readonly baseUrl: string; readonly target: Target; readonly credentials: Credentials }
-  | { readonly ok: false; readonly problem: string; readonly fix: 'baseUrl' | 'target' | 'credentials' };
+  | { readonly ok: true; readonly baseUrl: string; readonly scope: Scope; readonly credentials: Credentials }
+  | { readonly ok: false; readonly problem: string; readonly fix: 'baseUrl' | 'scope' | 'credentials' };
 
 /** The account or zone the settings name: undefined when none (or both) are set. */
-export function targetOf(settings: ApiSettings): Target | undefined {
+export function scopeOfSettings(settings: ApiSettings): Scope | undefined {
   const account = settings.accountId.trim();
   const zone = settings.zoneId.trim();
   if (account && zone) return undefined;
@@ -28,18 +28,14 @@ export function targetOf(settings: ApiSettings): Target | undefined {
   return undefined;
 }
 
-export function scopeOf(target: Target): Scope {
-  return target.kind === 'account' ? { accountId: target.id } : { zoneId: target.id };
-}
-
 /** `0123…` for a long id, the id itself when it is short. */
 export function shortId(id: string): string {
   return id.length > 8 ? `${id.slice(0, 4)}…` : id;
 }
 
 /** `account 0123…` or `zone fedc…`. */
-export function describeTarget(target: Target): string {
-  return `${target.kind} ${shortId(target.id)}`;
+export function describeScope(scope: Scope): string {
+  return `${scope.kind} ${shortId(scope.id)}`;
 }
 
 /** Checks the settings and the stored credentials, in the order a person would fix them. */
@@ -53,15 +49,15 @@ export function connectionOf(settings: ApiSettings, credentials: Credentials | u
     };
   }
   if (settings.accountId.trim() && settings.zoneId.trim()) {
-    return { ok: false, fix: 'target', problem: 'Both rulesets.api.accountId and rulesets.api.zoneId are set: keep one (Rulesets: Choose Account or Zone).' };
+    return { ok: false, fix: 'scope', problem: 'Both rulesets.api.accountId and rulesets.api.zoneId are set: keep one (Rulesets: Choose Account or Zone).' };
   }
-  const target = targetOf(settings);
-  if (!target) return { ok: false, fix: 'target', problem: 'No account or zone to work on: run Rulesets: Choose Account or Zone.' };
+  const scope = scopeOfSettings(settings);
+  if (!scope) return { ok: false, fix: 'scope', problem: 'No account or zone to work on: run Rulesets: Choose Account or Zone.' };
   if (!credentials) return { ok: false, fix: 'credentials', problem: 'No API credentials stored: run Rulesets: Set API Token (or Set API Email and Key).' };
-  return { ok: true, baseUrl, target, credentials };
+  return { ok: true, baseUrl, scope, credentials };
 }
 
-/** The last deploy the status bar remembers for a target. */
+/** The last deploy the status bar remembers for a scope. */
 export interface LastDeploy {
   readonly name: string;
   readonly version: string;
@@ -69,7 +65,7 @@ export interface LastDeploy {
   readonly at: string;
 }
 
-export interface TargetStatusView {
+export interface ScopeStatusView {
   readonly text: string;
   readonly tooltip: string;
 }
@@ -83,14 +79,14 @@ export function formatTime(at: Date, now: Date): string {
 }
 
 /** The status bar item: `$(cloud-upload) acct 1a2b… · v7 deployed 12:03`. */
-export function describeTargetStatus(target: Target | undefined, last: LastDeploy | undefined, now = new Date()): TargetStatusView {
-  if (!target) return { text: '$(cloud-upload) Rulesets: no target', tooltip: 'No account or zone to deploy to: click to choose one' };
-  const where = `${target.kind === 'account' ? 'acct' : 'zone'} ${shortId(target.id)}`;
-  const full = `${target.kind} ${target.id}`;
+export function describeScopeStatus(scope: Scope | undefined, last: LastDeploy | undefined, now = new Date()): ScopeStatusView {
+  if (!scope) return { text: '$(cloud-upload) Rulesets: no scope', tooltip: 'No account or zone to deploy to: click to choose one' };
+  const where = `${scope.kind === 'account' ? 'acct' : 'zone'} ${shortId(scope.id)}`;
+  const full = `${scope.kind} ${scope.id}`;
   if (!last) return { text: `$(cloud-upload) ${where}`, tooltip: `Rulesets deploy to ${full}; nothing deployed from this window yet. Click to change.` };
   const when = formatTime(new Date(last.at), now);
   return {
     text: `$(cloud-upload) ${where} · v${last.version} deployed ${when}`,
-    tooltip: `Rulesets deploy to ${full}. Last deploy: ${last.name}, version ${last.version}, at ${when}. Click to change the target.`,
+    tooltip: `Rulesets deploy to ${full}. Last deploy: ${last.name}, version ${last.version}, at ${when}. Click to change the scope.`,
   };
 }

@@ -1,0 +1,84 @@
+/**
+ * What a file is: its format, and whether it is a ruleset (and why), a test file of
+ * `rulesets test`, or something else. The language server, the CLI and the extension all ask
+ * here, so that a file is the same thing to each of them.
+ */
+import { minimatch } from 'minimatch';
+import { property, type HostFormat, type HostNode } from './host';
+
+/** Why a file is treated as a ruleset: its name, a `rulesets.files` pattern, or its content. */
+export type RulesetEvidence = 'name' | 'pattern' | 'content';
+
+export type FileRole = { readonly role: 'ruleset'; readonly why: RulesetEvidence } | { readonly role: 'ruleset-test' } | { readonly role: 'other' };
+
+const RULESET_NAME = /\.ruleset\.(json|ya?ml)$/i;
+const RULESET_TEST_NAME = /\.ruleset\.test\.(json|ya?ml)$/i;
+const TEST_SUFFIX = /\.test\.(json|ya?ml)$/i;
+const RULESET_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
+
+/** JSON or YAML by the file's extension. */
+export function formatOfPath(path: string): HostFormat | undefined {
+  if (/\.json$/i.test(path)) return 'json';
+  if (/\.ya?ml$/i.test(path)) return 'yaml';
+  return undefined;
+}
+
+/** JSON or YAML by the editor's language of the document, else by its name. */
+export function formatOfDocument(languageId: string, path: string): HostFormat | undefined {
+  if (languageId === 'json' || languageId === 'jsonc') return 'json';
+  if (languageId === 'yaml') return 'yaml';
+  return formatOfPath(path);
+}
+
+/** `*.ruleset.json`, `*.ruleset.yaml`, `*.ruleset.yml`: rulesets by their name alone. */
+export function isRulesetFileName(path: string): boolean {
+  return RULESET_NAME.test(path);
+}
+
+/** `NAME.ruleset.test.yaml`, `.yml` or `.json`: a test file of `rulesets test`. */
+export function isRulesetTestFileName(path: string): boolean {
+  return RULESET_TEST_NAME.test(path);
+}
+
+/** Any other JSON/YAML file is a ruleset when its top level has `rules` (objects) and `phase` or `kind`. */
+export function looksLikeRuleset(root: HostNode | undefined): boolean {
+  const rules = property(root, 'rules')?.value;
+  if (rules?.kind !== 'array' || !rules.items.every((r) => r.kind === 'object')) return false;
+  return property(root, 'phase') !== undefined || property(root, 'kind') !== undefined;
+}
+
+export interface ClassifyOptions {
+  /** `rulesets.files`: more glob patterns of rulesets; one without `/` matches the name in any folder. */
+  readonly patterns?: readonly string[];
+  /** The file's parsed top level, asked for only when the name and the patterns do not decide. */
+  readonly root?: () => HostNode | undefined;
+}
+
+/**
+ * What the file at `path` is. A test file is never a ruleset, whatever a pattern or its content
+ * says: it has checks of its own. Without `root`, a file that only its content could make a
+ * ruleset is `other`.
+ */
+export function classifyFile(path: string, options: ClassifyOptions = {}): FileRole {
+  if (!formatOfPath(path) && !options.root) return { role: 'other' };
+  if (isRulesetTestFileName(path)) return { role: 'ruleset-test' };
+  if (isRulesetFileName(path)) return { role: 'ruleset', why: 'name' };
+  if ((options.patterns ?? []).some((pattern) => minimatch(path, pattern, { matchBase: !pattern.includes('/'), dot: true }))) return { role: 'ruleset', why: 'pattern' };
+  if (options.root && looksLikeRuleset(options.root())) return { role: 'ruleset', why: 'content' };
+  return { role: 'other' };
+}
+
+/**
+ * `NAME.test.yaml`, `.yml` or `.json`: cases that `rulesets test` runs against `NAME.yaml`
+ * beside them. The editor checks only `NAME.ruleset.test.*` as test files, since other
+ * `*.test.yaml` files are too often something else.
+ */
+export function isTestFileName(path: string): boolean {
+  return TEST_SUFFIX.test(path);
+}
+
+/** The rulesets a test file stands beside: `NAME.ruleset.test.yaml` → `NAME.ruleset.yaml`, `.yml`, `.json`, in that order. */
+export function rulesetPathsBesideTest(testPath: string): string[] {
+  const stem = testPath.replace(TEST_SUFFIX, '');
+  return RULESET_EXTENSIONS.map((ext) => stem + ext);
+}
