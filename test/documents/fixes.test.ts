@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as YAML from 'yaml';
 
-import { checkRuleset, ExpressionCache, expressionEdit, parseRuleset, type DocumentEdit, type DocumentProblem } from '../../server/src/documents/ruleset';
+import type { DocumentEdit } from '../../server/src/documents/host-edits';
+import { checkRuleset, ExpressionCache, expressionEdit, parseRuleset, type DocumentProblem } from '../../server/src/documents/ruleset';
 import type { HostFormat } from '../../server/src/documents/host';
 
 function check(text: string, format: HostFormat): DocumentProblem[] {

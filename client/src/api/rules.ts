@@ -5,7 +5,7 @@
  */
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
-import { type HostFormat, type HostNode, type LocalRuleset, parseRuleset, type Position, property, recordDeployed, type Rule, type Ruleset } from '../../../server/src/core';
+import { eolOf, type HostFormat, type HostNode, type LocalRuleset, parseRuleset, type Position, property, recordDeployed, type Rule, type Ruleset } from '../../../server/src/core';
 
 export interface RuleSite {
   /** 0-based index in the file's `rules`. */
@@ -101,7 +101,7 @@ export function moveRuleText(text: string, sites: RulesetSites, from: number, to
 /** The text without rule `index`: its whole item (its lines and comments in YAML, the value and a comma in JSON). */
 export function removeRuleText(text: string, format: HostFormat, index: number): string {
   if (format === 'json') {
-    const eol = text.includes('\r\n') ? '\r\n' : '\n';
+    const eol = eolOf(text);
     return jsonc.applyEdits(text, jsonc.modify(text, ['rules', index], undefined, { formattingOptions: { insertSpaces: true, tabSize: 2, eol } }));
   }
   const sites = rulesetSites(text, format);

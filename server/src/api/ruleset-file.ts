@@ -3,9 +3,9 @@
  * commands make to a local file afterwards (its version, its id, new rules' ids), which keep
  * its comments, quoting and layout.
  */
-import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
 import type { HostFormat } from '../documents/host';
+import { setValues, type ValueEdit } from '../documents/host-edits';
 import { readLocalRuleset, type LocalRuleset, type RulesetBody } from './local-ruleset';
 import { SERVICE_SET_RULE_FIELDS, type Ruleset } from './types';
 
@@ -98,7 +98,7 @@ export function rulesetToBody(ruleset: Ruleset): RulesetBody {
 
 /** The local file's text with its top-level `version` set: a minimal edit that keeps comments and layout. */
 export function withVersion(local: LocalRuleset, version: string): string {
-  return editFile(local.text, local.format, [{ path: ['version'], value: version }]);
+  return setValues(local.text, local.format, [{ path: ['version'], value: version }]);
 }
 
 /**
@@ -108,7 +108,7 @@ export function withVersion(local: LocalRuleset, version: string): string {
  * deploy updates them instead of replacing them with new ones.
  */
 export function recordDeployed(local: LocalRuleset, ruleset: Ruleset, options: { recordId?: boolean } = {}): string {
-  const edits: FileEdit[] = [];
+  const edits: ValueEdit[] = [];
   if (options.recordId) edits.push({ path: ['id'], value: ruleset.id });
   edits.push({ path: ['version'], value: ruleset.version });
   if (ruleset.rules.length === local.body.rules.length) {
@@ -116,91 +116,5 @@ export function recordDeployed(local: LocalRuleset, ruleset: Ruleset, options: {
       if (rule.id === undefined && ruleset.rules[i]?.id) edits.push({ path: ['rules', i, 'id'], value: ruleset.rules[i].id });
     });
   }
-  return editFile(local.text, local.format, edits);
-}
-
-interface FileEdit {
-  /** `['version']`, `['id']` or `['rules', i, 'id']`. */
-  readonly path: readonly (string | number)[];
-  readonly value: string;
-}
-
-function editFile(text: string, format: HostFormat, edits: readonly FileEdit[]): string {
-  // Rules last to first, so that an edit never moves the place of one still to come.
-  const ordered = [...edits].sort((a, b) => Number(b.path[1] ?? -1) - Number(a.path[1] ?? -1));
-  for (const edit of ordered) text = format === 'json' ? editJson(text, edit) : editYaml(text, edit);
-  return text;
-}
-
-function editJson(text: string, edit: FileEdit): string {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const indent = /^[ \t]*(?=")/m.exec(text.slice(text.indexOf('\n') + 1))?.[0] ?? '  ';
-  const formattingOptions: jsonc.FormattingOptions = indent.startsWith('\t') ? { insertSpaces: false, tabSize: 1, eol } : { insertSpaces: true, tabSize: Math.max(1, indent.length), eol };
-  const key = String(edit.path.at(-1));
-  const changes = jsonc.modify(text, [...edit.path], edit.value, {
-    formattingOptions,
-    // Where pull puts the key: `id` first; `version` after `phase` (else before `rules`).
-    getInsertionIndex: (properties) => {
-      if (key === 'id') return 0;
-      const phase = properties.indexOf('phase');
-      if (phase !== -1) return phase + 1;
-      const rules = properties.indexOf('rules');
-      return rules !== -1 ? rules : properties.length;
-    },
-  });
-  return jsonc.applyEdits(text, changes);
-}
-
-function editYaml(text: string, edit: FileEdit): string {
-  const doc = YAML.parseDocument(text, { keepSourceTokens: true, uniqueKeys: false });
-  const map = edit.path.length === 1 ? doc.contents : doc.getIn(edit.path.slice(0, -1), true);
-  const key = String(edit.path.at(-1));
-  // As pull writes it: `"3"` stays a string, an id goes plain.
-  const scalar = YAML.stringify(edit.value).trim();
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  if (YAML.isMap(map)) {
-    const pair = map.items.find((p) => YAML.isScalar(p.key) && p.key.value === key);
-    if (pair) {
-      // Replace the value's text only: the key, comments and layout stay as they are.
-      if (YAML.isScalar(pair.value) && pair.value.range && typeof pair.value.value !== 'object') {
-        const [start, end] = pair.value.range;
-        if (end > start) return text.slice(0, start) + scalar + text.slice(end);
-      }
-    } else {
-      const at = insertionOffset(text, map, key);
-      if (at && map.flow) return `${text.slice(0, at.offset)}${key}: ${scalar}, ${text.slice(at.offset)}`;
-      if (at?.lineStart) return `${text.slice(0, at.offset)}${' '.repeat(at.column)}${key}: ${scalar}${eol}${text.slice(at.offset)}`;
-      // `- action: …`: the new key goes first on the item's line, the old one below it.
-      if (at) return `${text.slice(0, at.offset)}${key}: ${scalar}${eol}${' '.repeat(at.column)}${text.slice(at.offset)}`;
-    }
-  }
-  // An odd layout: let the library write the document (comments survive).
-  doc.setIn([...edit.path], edit.value);
-  return doc.toString({ lineWidth: 0, minContentWidth: 0 });
-}
-
-/**
- * Where a new key goes in a mapping, as pull orders keys: `id` first; `version` after `phase`
- * (or before `rules`). In a block mapping, `lineStart` says the offset starts a line (the key
- * gets a line of its own, at `column`); otherwise the new key goes before the text at `offset`.
- */
-function insertionOffset(text: string, map: YAML.YAMLMap, key: string): { offset: number; column: number; lineStart: boolean } | undefined {
-  const keys = map.items.map((p) => (YAML.isScalar(p.key) ? String(p.key.value) : ''));
-  const keyStart = (pair: YAML.Pair | undefined) => (pair && YAML.isScalar(pair.key) && pair.key.range ? pair.key.range[0] : undefined);
-  const columnOf = (offset: number) => offset - (text.lastIndexOf('\n', offset - 1) + 1);
-  const phase = keys.indexOf('phase');
-  if (key !== 'id' && phase !== -1 && !map.flow) {
-    // After the line that `phase: …` ends on, so that a comment above the next key stays there.
-    const pair = map.items[phase];
-    const start = keyStart(pair);
-    const valueEnd = YAML.isScalar(pair.value) && pair.value.range ? pair.value.range[1] : undefined;
-    const lineEnd = valueEnd !== undefined ? text.indexOf('\n', valueEnd) : -1;
-    if (start !== undefined && lineEnd !== -1) return { offset: lineEnd + 1, column: columnOf(start), lineStart: true };
-  }
-  const before = key === 'id' ? map.items[0] : map.items[phase !== -1 ? phase + 1 : keys.indexOf('rules')];
-  const offset = keyStart(before);
-  if (offset === undefined) return undefined;
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const column = offset - lineStart;
-  return /^ *$/.test(text.slice(lineStart, offset)) && !map.flow ? { offset: lineStart, column, lineStart: true } : { offset, column, lineStart: false };
+  return setValues(local.text, local.format, edits);
 }

@@ -5,16 +5,11 @@ import { printExpression } from '../language/format';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import { encodeForScalar, isBlockScalar, parseHost, property, type HostFormat, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
+import { encodeForScalar, isBlockScalar, parseHost, property, type HostFormat, type HostNode, type HostObject, type HostScalar } from './host';
+import { addPropertyEdit, renameKeyEdit, replaceScalarEdit, type DocumentEdit } from './host-edits';
 import { coarseDecodedString, mapRange, type DecodedString } from './offset-map';
 
 /** An edit in document offsets. */
-export interface DocumentEdit {
-  readonly start: number;
-  readonly end: number;
-  readonly newText: string;
-}
-
 export interface DocumentFix {
   readonly title: string;
   /** Edits of the document; text inserted into a string is already escaped for it. */
@@ -419,7 +414,7 @@ function checkRule(model: RulesetModel, rule: HostNode, report: Report): void {
     const ruleset = property(parameters, 'ruleset')?.value;
     if (!parameters) {
       report('missing-action-parameters', 'error', action!.start, action!.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', [
-        { title: 'Add `action_parameters: {"ruleset": "current"}`', edits: [addPropertyEdit(model, rule, property(rule, 'action')!, 'action_parameters', { ruleset: 'current' })] },
+        { title: 'Add `action_parameters: {"ruleset": "current"}`', edits: [addPropertyEdit(model.text, model.format, rule, property(rule, 'action')!, 'action_parameters', { ruleset: 'current' })] },
       ]);
     } else if (parameters.kind === 'object' && !ruleset) {
       report('missing-action-parameters', 'error', parametersProperty!.keyStart, parametersProperty!.keyEnd, 'a `skip` rule needs `"ruleset": "current"` in its `action_parameters`');
@@ -494,45 +489,6 @@ function canonicalValue(node: HostNode | undefined): string {
 }
 
 // ---------------------------------------------------------------- edits of the host document
-
-/** Replaces a string scalar's value, written in the scalar's own style. */
-function replaceScalarEdit(node: HostScalar, value: string): DocumentEdit {
-  switch (node.style) {
-    case 'json':
-    case 'double-quoted':
-      return { start: node.start, end: node.end, newText: JSON.stringify(value) };
-    case 'single-quoted':
-      return { start: node.start, end: node.end, newText: `'${value.replace(/'/g, "''")}'` };
-    default:
-      return { start: node.start, end: node.end, newText: value };
-  }
-}
-
-/** Renames a key in place; a JSON key keeps its quotes. */
-function renameKeyEdit(p: HostProperty, key: string): DocumentEdit {
-  return { start: p.keyStart, end: p.keyEnd, newText: p.keyEnd - p.keyStart === p.key.length ? key : JSON.stringify(key) };
-}
-
-/**
- * Adds `key: value` to an object just after `after`: on the same line in JSON and in YAML
- * `{…}` mappings, on a line of its own (at the same indentation) in a YAML block mapping.
- */
-function addPropertyEdit(model: RulesetModel, object: HostObject, after: HostProperty, key: string, value: Record<string, string>): DocumentEdit {
-  const end = after.value?.end ?? after.keyEnd;
-  if (model.format === 'json') {
-    const entries = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ');
-    return { start: end, end, newText: `, ${JSON.stringify(key)}: { ${entries} }` };
-  }
-  if (!object.block) {
-    const entries = Object.entries(value).map(([k, v]) => `${k}: ${v}`).join(', ');
-    return { start: end, end, newText: `, ${key}: {${entries}}` };
-  }
-  const lineStart = model.text.lastIndexOf('\n', after.keyStart - 1) + 1;
-  const indent = ' '.repeat(after.keyStart - lineStart);
-  const eol = model.text.includes('\r\n') ? '\r\n' : '\n';
-  const lines = Object.entries(value).map(([k, v]) => `${eol}${indent}  ${k}: ${v}`).join('');
-  return { start: end, end, newText: `${eol}${indent}${key}:${lines}` };
-}
 
 // ---------------------------------------------------------------- positions
 

@@ -7,7 +7,8 @@
  * already escaped for that string.
  */
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
-import { expressionEdit, type DocumentEdit, type DocumentProblem } from '../documents/ruleset';
+import type { DocumentEdit } from '../documents/host-edits';
+import { expressionEdit, type DocumentProblem } from '../documents/ruleset';
 import { formatExpression } from '../language/format';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
 import { toDiagnostic } from './diagnostics';

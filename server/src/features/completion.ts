@@ -34,6 +34,7 @@ import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import type { ComparisonOperator } from '../language/ast';
 import { completionContext, operatorsFor, type ExpressionCompletionContext, type LeftSide } from '../language/completion-context';
 import { encodeForScalar, isBlockScalar, property, type HostNode, type HostObject, type ScalarStyle } from '../documents/host';
+import { columnOf, eolOf, lineIndent } from '../documents/host-edits';
 import { mapRange, type DecodedString } from '../documents/offset-map';
 import { expressionRange } from '../documents/ruleset';
 import type { Settings } from '../documents/settings';
@@ -567,19 +568,6 @@ function structureItem(model: DocumentModel, edit: StructureEdit, spec: Omit<Ite
   if (quote === '"' || quote === "'") item.filterText = `${quote}${item.filterText ?? item.label}${quote}`;
   if (edit.before) item.additionalTextEdits = [TextEdit.insert(model.positionAt(edit.before.offset), edit.before.text)];
   return item;
-}
-
-function eolOf(text: string): string {
-  return text.includes('\r\n') ? '\r\n' : '\n';
-}
-
-function lineIndent(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(lineStart, offset))![0];
-}
-
-function columnOf(text: string, offset: number): number {
-  return offset - (text.lastIndexOf('\n', offset - 1) + 1);
 }
 
 function actionOf(rule: HostNode | undefined): string | undefined {
