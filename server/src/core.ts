@@ -8,7 +8,7 @@
 export { parseHost, property, type HostFormat, type HostNode } from './documents/host';
 export { eolOf } from './documents/host-edits';
 export { classifyFile, formatOfDocument, formatOfPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, rulesetPathsBesideTest, type FileRole, type RulesetEvidence } from './documents/classify';
-export { checkRuleset, parseRuleset, toPositions, type PositionedProblem } from './documents/ruleset';
+export { checkRuleset, ExpressionCache, parseRuleset, toPositions, type PositionedProblem } from './documents/ruleset';
 export { DEFAULT_SETTINGS, readSettings, type Settings } from './documents/settings';
 
 // ---------------------------------------------------------------- language

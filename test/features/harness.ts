@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Position, Range, TextEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_SETTINGS, type Settings } from '../../server/src/documents/settings';
+import { ExpressionCache } from '../../server/src/documents/ruleset';
 import { DocumentModel } from '../../server/src/features/model';
 
 export type Host = 'json' | 'yaml-plain' | 'yaml-single' | 'yaml-double' | 'yaml-literal' | 'yaml-folded';
@@ -64,7 +65,7 @@ export function formatOf(host: Host): 'json' | 'yaml' {
 }
 
 export function modelOf(text: string, format: 'json' | 'yaml', uri = `file:///work/test.ruleset.${format}`): DocumentModel {
-  return new DocumentModel(uri, 1, text, format);
+  return new DocumentModel(uri, 1, text, format, new ExpressionCache());
 }
 
 /** A document model and the LSP position of the cursor, for an expression in a host style. */

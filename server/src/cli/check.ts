@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, normalize, relative } from 'node:path';
-import { checkRuleset, classifyFile, formatOfPath, parseRuleset, toPositions, type PositionedProblem } from '../core';
+import { checkRuleset, classifyFile, ExpressionCache, formatOfPath, parseRuleset, toPositions, type PositionedProblem } from '../core';
 
 /** A mistake in how the command was called or a file that cannot be read: exit code 2. */
 export class UsageError extends Error {}
@@ -93,9 +93,11 @@ function ioError(path: string, error: unknown, action: string): UsageError {
 }
 
 export function checkFiles(files: readonly string[], options: { phase?: string }): FileResult[] {
+  // One run: an expression repeated across files is checked once.
+  const cache = new ExpressionCache();
   return files.map((path) => {
     const text = readText(path);
-    const problems = checkRuleset(text, formatOfPath(path)!, { defaultPhase: options.phase });
+    const problems = checkRuleset(text, formatOfPath(path)!, { defaultPhase: options.phase, cache });
     return { path: relative(process.cwd(), path) || path, text, diagnostics: toPositions(text, problems) };
   });
 }

@@ -150,12 +150,14 @@ export class ExpressionCache {
   }
 }
 
-const defaultCache = new ExpressionCache();
-
 export interface RulesetCheckOptions {
   /** Phase to assume when the file names none. */
   readonly defaultPhase?: string;
   readonly knownLists?: readonly string[];
+  /**
+   * Results of expressions already checked, kept by the caller: the language server's lives as
+   * long as it does, the CLI's for one run. Without one, a check starts afresh.
+   */
   readonly cache?: ExpressionCache;
 }
 
@@ -171,18 +173,20 @@ export function expressionOptions(model: RulesetModel, options: RulesetCheckOpti
 
 /** The result for one expression site, from the cache when its text was checked before. */
 export function checkSite(site: ExpressionSite, model: RulesetModel, options: RulesetCheckOptions): CheckResult {
-  return (options.cache ?? defaultCache).check(site.text, expressionOptions(model, options));
+  return (options.cache ?? new ExpressionCache()).check(site.text, expressionOptions(model, options));
 }
 
 /** Like checkRuleset, for a document already parsed (the language server keeps one a version). */
-export function checkRulesetModel(model: RulesetModel, options: RulesetCheckOptions = {}): DocumentProblem[] {
+export function checkRulesetModel(model: RulesetModel, given: RulesetCheckOptions = {}): DocumentProblem[] {
+  const cache = given.cache ?? new ExpressionCache();
+  const options = { ...given, cache };
   const problems: DocumentProblem[] = [...model.syntaxProblems];
   checkShape(model, problems);
   const results = model.expressions.map((site) => checkSite(site, model, options));
   model.expressions.forEach((site, i) => {
     for (const p of results[i].problems) problems.push(mapExpressionProblem(site, p));
   });
-  const repeats = checkRepeatedRules(model, results, options.cache ?? defaultCache, problems);
+  const repeats = checkRepeatedRules(model, results, cache, problems);
   checkRuleOrder(model, results, repeats, problems);
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   return problems;

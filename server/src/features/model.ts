@@ -23,9 +23,6 @@ export function pathOfUri(uri: string): string {
   return decodeURIComponent(uri.replace(/^[a-z]+:\/\//i, ''));
 }
 
-/** Shared by every document: an expression text is checked once, whatever file it is in. */
-const expressionCache = new ExpressionCache();
-
 /**
  * One version of one open document, parsed once and shared by every feature. Everything is
  * computed on first use: a hover never pays for diagnostics, and a completion request
@@ -41,6 +38,8 @@ export class DocumentModel {
     readonly version: number,
     readonly text: string,
     readonly format: HostFormat,
+    /** The server's results of expressions already checked: an expression text is checked once, whatever file it is in. */
+    private readonly cache: ExpressionCache,
   ) {
     this.document = TextDocument.create(uri, format, version, text);
   }
@@ -69,7 +68,7 @@ export class DocumentModel {
     return {
       defaultPhase: settings.defaultPhase,
       knownLists: settings.knownLists.length > 0 ? settings.knownLists : undefined,
-      cache: expressionCache,
+      cache: this.cache,
     };
   }
 

@@ -21,7 +21,7 @@ import { codeActions } from '../features/code-actions';
 import { completion, COMPLETION_TRIGGER_CHARACTERS } from '../features/completion';
 import { diagnostics } from '../features/diagnostics';
 import { hover } from '../features/hover';
-import { DEFAULT_SETTINGS, formatOfDocument, isRulesetTestFileName, readSettings, type Settings } from '../core';
+import { DEFAULT_SETTINGS, ExpressionCache, formatOfDocument, isRulesetTestFileName, readSettings, type Settings } from '../core';
 import { DocumentModel, pathOfUri } from '../features/model';
 import { semanticTokens, SEMANTIC_TOKENS_LEGEND } from '../features/semantic-tokens';
 import { signatureHelp } from '../features/signature-help';
@@ -41,6 +41,8 @@ const SLICE_MS = 8;
 export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
   const models = new Map<string, DocumentModel>();
+  /** Every document's expressions, checked once per text for as long as the server runs. */
+  const expressionCache = new ExpressionCache();
   let settings: Settings = DEFAULT_SETTINGS;
   let pullDiagnostics = false;
   let refreshSupport = false;
@@ -59,7 +61,7 @@ export function startServer(connection: Connection): void {
     if (cached && cached.version === document.version) return cached;
     const format = formatOfDocument(document.languageId, uri);
     if (!format) return undefined;
-    const model = new DocumentModel(uri, document.version, document.getText(), format);
+    const model = new DocumentModel(uri, document.version, document.getText(), format, expressionCache);
     models.set(uri, model);
     return model;
   }
