@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-import { bitSlice, evaluate, evaluateExpression, evaluatePartial, EvaluationError, MissingValuesError, wildcard } from '../../server/src/analysis/evaluate';
+import { bitSlice, evaluate, evaluateExpression, evaluatePartial, EvaluationError, MissingValuesError, wildcardMatches } from '../../server/src/analysis/evaluate';
 import { PacketError, parseLists, parsePacket, type Lists } from '../../server/src/analysis/packet';
 import { checkExpression } from '../../server/src/language/checker';
 
@@ -120,8 +120,37 @@ const CASES: readonly Case[] = [
   ['cf.colo.name contains 73.30', true],
   ['cf.colo.name == "São"', true, { 'cf.colo.name': 'São' }],
   ['cf.colo.name contains "ã"', true, { 'cf.colo.name': 'São' }],
-  ['cf.colo.name contains "\\xc3\\xa3"', false, { 'cf.colo.name': 'São' }], // the approximation: an escape above \x7f is a character
+  ['cf.colo.name contains "\\xc3\\xa3"', true, { 'cf.colo.name': 'São' }], // escapes are bytes: C3 A3 is ã in UTF-8
+  ['cf.colo.name contains "\\xe3"', false, { 'cf.colo.name': 'São' }], // the byte E3, not the character U+00E3
+  ['cf.colo.name == "S\\303\\243o"', true, { 'cf.colo.name': 'São' }],
+  ['cf.colo.name wildcard "*\\xc3\\xa3*"', true, { 'cf.colo.name': 'São' }],
   ['cf.colo.name wildcard "S*O"', true, { 'cf.colo.name': 'São' }],
+  // Regexes as the Rust `regex` crate reads them for wirefilter: bytes, ASCII classes.
+  ['cf.colo.name matches "^ams\\d+$"', true],
+  ['cf.colo.name matches "^ams\\d\\D"', false],
+  ['cf.colo.name matches "^AMS"', false],
+  ['cf.colo.name matches "(?i)^AMS"', true],
+  ['cf.colo.name matches "a\\.m"', false],
+  ['cf.colo.name matches "^am**s"', true],
+  ['cf.colo.name matches "\\<ams"', true],
+  ['cf.colo.name matches "s\\>"', false],
+  ['cf.colo.name matches "01\\>"', true],
+  ['cf.colo.name matches "\\b{start}ms"', false],
+  ['cf.colo.name matches "[a-z--[aeiou]]s"', true],
+  ['cf.colo.name matches "^[a-z&&[^aeiou]]"', false],
+  ['cf.colo.name matches "(?P<site>ams)(?<n>\\d+)"', true],
+  ['cf.colo.name matches r"^ams\\d+$"', true],
+  ['cf.colo.name matches "^S.o$"', false, { 'cf.colo.name': 'São' }], // `.` is one byte, and ã is two
+  ['cf.colo.name matches "^S..o$"', true, { 'cf.colo.name': 'São' }],
+  ['cf.colo.name matches "(?u)^S.o$"', true, { 'cf.colo.name': 'São' }],
+  ['cf.colo.name matches "^\\w+$"', false, { 'cf.colo.name': 'São' }],
+  ['cf.colo.name matches "ã"', true, { 'cf.colo.name': 'São' }],
+  ['cf.colo.name matches "\\xC3\\xA3"', true, { 'cf.colo.name': 'São' }],
+  ['cf.colo.name matches "\\xE3"', false, { 'cf.colo.name': 'São' }], // a byte, not U+00E3
+  ['cf.colo.name matches "\\x{E3}"', true, { 'cf.colo.name': 'São' }], // U+00E3, as UTF-8
+  ['cf.colo.name matches "(?i)Ã"', false, { 'cf.colo.name': 'São' }], // ASCII case folding only
+  ['cf.colo.name matches "ams$"', false, { 'cf.colo.name': 'ams\n' }],
+  ['cf.colo.name matches "(?m)ams$"', true, { 'cf.colo.name': 'ams\n' }],
   ['ip.proto == "tcp"', true],
   ['ip.proto in {"udp" "icmp"}', false],
   // Booleans: alone, negated, derived from the flags byte
@@ -168,7 +197,7 @@ const CASES: readonly Case[] = [
   ['bit_slice(tcp, 16, 32) == 22', true],
   ['bit_slice(tcp, 32, 40) == 0x45', true],
   ['bit_slice(tcp, 107, 112) == 0x12', true],
-  ['bit_slice("tcp", 0, 4) == 0', true],
+  ['bit_slice(tcp, 0, 4) == 0', true],
   ['bit_slice(udp, 64, 72) == 0x45', true, V6_PACKET],
   ['bit_slice(udp, 16, 32) in {53 5353}', true, V6_PACKET],
   ['bit_slice(udp, 0, 32) & 0x350035', true, V6_PACKET],
@@ -183,6 +212,10 @@ const CASES: readonly Case[] = [
 
 function run(expression: string, packet: object = TCP_PACKET): boolean {
   return evaluateExpression(expression, parsePacket(packet), FILE_LISTS);
+}
+
+function bytes(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
 }
 
 describe('evaluate: every operator and type', () => {
@@ -259,8 +292,8 @@ describe('evaluate: errors', () => {
     assert.throws(() => run('bit_slice(udp, 64, 80) == 1', V6_PACKET), /reads past the 9 bytes of `udp`/);
   });
 
-  it('a regular expression JavaScript cannot compile is an evaluation error', () => {
-    assert.throws(() => run('cf.colo.name matches "(?P<x>a)"'), /regular expression/);
+  it('a regular expression of Unicode classes, which the evaluator does not match, is an evaluation error', () => {
+    assert.throws(() => run('cf.colo.name matches "(?u)\\pL"'), /Unicode classes/);
   });
 });
 
@@ -309,12 +342,38 @@ describe('packets', () => {
   });
 
   it('wildcards: `*` any run, `\\*` a star, case folded only for wildcard', () => {
+    const wildcard = (pattern: string, ignoreCase: boolean) => ({ test: (value: string) => wildcardMatches(bytes(pattern), bytes(value), ignoreCase) });
     assert.ok(wildcard('a\\*b', false).test('a*b'));
     assert.ok(!wildcard('a\\*b', false).test('axb'));
     assert.ok(wildcard('a.b', false).test('a.b'));
     assert.ok(!wildcard('a.b', false).test('axb'));
     assert.ok(wildcard('AB*', true).test('abc'));
     assert.ok(!wildcard('AB*', false).test('abc'));
+    assert.ok(wildcard('a\\\\b', false).test('a\\b'));
+    assert.ok(wildcard('*', false).test(''));
+    assert.ok(!wildcard('a*', false).test(''));
+    assert.ok(wildcard('*a*b*a*', false).test('xxaxxbxxbaxx'));
+    assert.ok(!wildcard('*a*b*a*', false).test('xxaxxbxxbxx'));
+    // The `wildcard` crate folds ASCII only: É (C3 89) and é (C3 A9) stay different.
+    assert.ok(!wildcard('*É*', true).test('é'));
+  });
+
+  it('a regex that makes a backtracking engine exponential answers over a long value', () => {
+    // JavaScript's RegExp did not finish `(a+)+$` over 28 characters in 20 s.
+    const value = `${'a'.repeat(20000)}!`;
+    assert.equal(run('cf.colo.name matches "(a+)+$"', { 'cf.colo.name': value }), false);
+    assert.equal(run('cf.colo.name matches "^(a|aa)+$"', { 'cf.colo.name': value }), false);
+    assert.equal(run('cf.colo.name matches "(a*)*b"', { 'cf.colo.name': value }), false);
+    assert.equal(run('cf.colo.name matches "(a+)+!$"', { 'cf.colo.name': value }), true);
+  });
+
+  it('a wildcard with many stars answers over a long hostile value', () => {
+    // A backtracking matcher tries every way to split the value among the stars: 12 stars
+    // over 32 bytes already took seconds, 30 stars over 5,000 bytes would never finish.
+    const pattern = `${'*a'.repeat(30)}*b`;
+    assert.equal(wildcardMatches(bytes(pattern), bytes('a'.repeat(5000)), false), false);
+    assert.equal(wildcardMatches(bytes(pattern), bytes(`${'a'.repeat(5000)}b`), false), true);
+    assert.equal(run(`cf.colo.name wildcard "${pattern}"`, { 'cf.colo.name': 'A'.repeat(5000) }), false);
   });
 });
 

@@ -221,6 +221,40 @@ describe('checkRuleset: expression positions in YAML', () => {
     }
   });
 
+  it('puts an error at the end of a block scalar on its last line, not on the next rule', () => {
+    for (const eol of ['\n', '\r\n']) {
+      for (const header of ['|', '|-', '|+', '>', '>-', '>+', '|2']) {
+        const text = yamlDoc(
+          [
+            `    expression: ${header}`,
+            '      ip.proto == "tcp"',
+            // '      '(0-5) and(6-8): the expression ends at character 9 of line 7
+            '      and',
+            '',
+            '  - action: block',
+            '    expression: sip',
+          ],
+          eol,
+        );
+        assert.deepEqual(located(check(text, 'yaml')), [['syntax-error', 7, 9, 7, 9]], `${header} ${JSON.stringify(eol)}`);
+      }
+    }
+  });
+
+  it('ends an unterminated string of a block scalar on its last character', () => {
+    for (const header of ['|', '|-', '|+', '>', '>-', '>+']) {
+      const text = yamlDoc([
+        `    expression: ${header}`,
+        // '      '(0-5) cf.colo.name(6-17) ' '(18) ==(19-20) ' '(21) "(22) ams(23-25)
+        '      cf.colo.name == "ams',
+        '',
+        '  - action: block',
+        '    expression: sip',
+      ]);
+      assert.deepEqual(located(check(text, 'yaml')), [['unterminated-string', 6, 22, 6, 26]], header);
+    }
+  });
+
   it('gives the same lines and characters with CRLF line ends in every style', () => {
     const text = yamlDoc(
       [

@@ -33,10 +33,13 @@ describe('diagnostics feature', () => {
     assert.equal(textOf(text, repeated.relatedInformation![0].location.range), 'ip.src in $svc.vpn');
   });
 
-  it('leaves out the hints the settings turn off', () => {
+  it('reports a CIDR block with host bits set as an error, which the old `cidr-host-bits` hint setting does not hide', () => {
+    // It was an optional hint until the reference was found to reject it.
     const model = modelOf(RULESET_YAML, 'yaml');
-    assert.deepEqual(diagnostics(model, settings()).map((d) => d.code), ['cidr-host-bits']);
-    assert.deepEqual(diagnostics(model, settings({ hints: { 'cidr-host-bits': false } })), []);
+    const expected = [['invalid-cidr', DiagnosticSeverity.Error, '10.0.0.1']];
+    const shown = (s: ReturnType<typeof settings>) => diagnostics(model, s).map((d) => [d.code, d.severity, textOf(model.text, d.range)]);
+    assert.deepEqual(shown(settings()), expected);
+    assert.deepEqual(shown(settings({ hints: { 'cidr-host-bits': false } })), expected);
   });
 
   it('checks account lists against knownLists when given', () => {

@@ -117,7 +117,8 @@ const ROWS: readonly Row[] = [
   { expression: 'ip.dst in {192.0.2.0/2|4 198.51.100.7}', token: '192.0.2.0/24', says: ['`192.0.2.255`', '2^8 = 256'] },
   { expression: 'ip.src in {192.0.2.7/3|2}', token: '192.0.2.7/32', says: ['a single address'] },
   { expression: 'ip.src in {2001:db8::/3|2}', token: '2001:db8::/32', says: ['IPv6 CIDR block', '`2001:db8:ffff:ffff:ffff:ffff:ffff:ffff`', '2^96 = 79,228,162,514,264,337,593,543,950,336'] },
-  { expression: 'ip.src in {10.1.2.3/1|6}', token: '10.1.2.3/16', says: ['First address: `10.1.0.0`', 'host bits set'] },
+  // An error since the reference rejects it: the error says which network was meant.
+  { expression: 'ip.src in {10.1.2.3/1|6}', token: '10.1.2.3/16', says: ['**Error:**', 'host bits set', 'write the network `10.1.0.0/16`'] },
   { expression: 'ip.src in {10.0.0.1..10.0.0.|9}', token: '10.0.0.1..10.0.0.9', says: ['IPv4 address range', 'Addresses: 9'] },
   { expression: 'ip.src in {10.0.0.0..10.0.0.25|5}', token: '10.0.0.0..10.0.0.255', says: ['Addresses: 256', 'the CIDR block `10.0.0.0/24`'] },
   { expression: 'ip.src == 2001:db8:0:0:0:0:0:|1', token: '2001:db8:0:0:0:0:0:1', says: ['IPv6 address', 'Also written `2001:db8::1`'] },

@@ -50,6 +50,8 @@ const ROWS: readonly Row[] = [
   { before: 'tcp.dstport == 22 AND sip', code: 'syntax-error', after: 'tcp.dstport == 22 and sip' },
   { before: 'tcp.dstport IN {22}', code: 'syntax-error', after: 'tcp.dstport in {22}' },
   { before: 'NOT sip', code: 'syntax-error', after: 'not sip' },
+  { before: 'cf.colo.name strict  wildcard "a*"', code: 'strict-wildcard-spacing', after: 'cf.colo.name strict wildcard "a*"' },
+  { before: 'cf.colo.name strict\r\n  wildcard "a*"', code: 'strict-wildcard-spacing', after: 'cf.colo.name strict wildcard "a*"' },
   // Boolean fields
   { before: 'tcp.flags.syn == true', code: 'boolean-comparison', after: 'tcp.flags.syn' },
   { before: 'tcp.flags.syn == false', code: 'boolean-comparison', after: 'not tcp.flags.syn' },
@@ -63,8 +65,15 @@ const ROWS: readonly Row[] = [
   { before: 'cf.colo.name == 12', code: 'type-mismatch', after: 'cf.colo.name == "12"' },
   { before: 'ip.proto == 6', code: 'type-mismatch', after: 'ip.proto == "tcp"' },
   { before: 'ip.proto in {"udp" 1}', code: 'type-mismatch', after: 'ip.proto in {"udp" "icmp"}' },
-  { before: 'ip.src in {10.0.0.1/8}', code: 'cidr-host-bits', after: 'ip.src in {10.0.0.0/8}' },
-  { before: 'ip.src in {2001:db8::1/32}', code: 'cidr-host-bits', after: 'ip.src in {2001:db8::/32}' },
+  { before: 'ip.src in {10.0.0.1/8}', code: 'invalid-cidr', after: 'ip.src in {10.0.0.0/8}' },
+  { before: 'ip.src in {2001:db8::1/32}', code: 'invalid-cidr', after: 'ip.src in {2001:db8::/32}' },
+  { before: 'tcp.flags & -0x10', code: 'invalid-integer', after: 'tcp.flags & -16' },
+  { before: 'tcp.dstport == 0X50', code: 'invalid-integer', after: 'tcp.dstport == 0x50' },
+  { before: 'tcp.dstport == 0o17', code: 'invalid-integer', after: 'tcp.dstport == 017' },
+  { before: 'tcp.dstport == 0b101', code: 'invalid-integer', after: 'tcp.dstport == 5' },
+  { before: 'cf.colo.name matches 74:63:70', code: 'type-mismatch', after: 'cf.colo.name matches "tcp"' },
+  { before: 'cf.colo.name wildcard 61:2e:62', code: 'type-mismatch', after: 'cf.colo.name wildcard "a.b"' },
+  { before: 'cf.colo.name wildcard {"a*" "b*"}', code: 'type-mismatch', after: '(cf.colo.name wildcard "a*" or cf.colo.name wildcard "b*")' },
   { before: 'udp.dstport in {65000..70000}', code: 'value-out-of-range', after: 'udp.dstport in {65000..65535}' },
   { before: 'ip.ttl in {200..300}', code: 'value-out-of-range', after: 'ip.ttl in {200..255}' },
   // strings
@@ -88,6 +97,8 @@ const ROWS: readonly Row[] = [
   { before: 'ip.scr == 192.0.2.1', code: 'unknown-field', after: 'ip.src == 192.0.2.1' },
   { before: 'bit_slce(ip, 0, 8) == 1', code: 'unknown-function', after: 'bit_slice(ip, 0, 8) == 1' },
   { before: 'bit_slice(TCP, 0, 8) == 1', code: 'bit-slice-arguments', after: 'bit_slice(tcp, 0, 8) == 1' },
+  { before: 'bit_slice("udp", 64, 72) == 0x45', code: 'bit-slice-arguments', after: 'bit_slice(udp, 64, 72) == 0x45' },
+  { before: 'bit_slice(udp, 0x40, 72) == 0x45', code: 'bit-slice-arguments', after: 'bit_slice(udp, 64, 72) == 0x45' },
   // lists
   { before: 'ip.src in $svc.malwre', code: 'unknown-list', after: 'ip.src in $svc.malware' },
   { before: 'ip.src in $my_lsit', code: 'unknown-list', after: 'ip.src in $my_list', options: { phase: 'magic_transit', knownLists: ['my_list'] } },
@@ -170,6 +181,8 @@ const CORPUS: readonly string[] = [
   'cf.colo.name == "\\r\\n"',
   'ip.dst in {10.1.2.3/16 2001:db8::1/64}',
   'tcp.dstport == 22 OR tcp.dstport == 23',
+  'tcp.dstport in {-0x1..0X5 0o7}',
+  'cf.colo.name ~ 28:2e:2a:29 or cf.colo.name strict   wildcard 2a:61',
 ];
 
 describe('every offered fix removes its problem', () => {

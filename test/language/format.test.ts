@@ -128,6 +128,8 @@ const intItem = fc.oneof(intValue, oneOf('10..20', '0..65535', '0x10..0x20', '1.
 const ipValue = oneOf('192.0.2.1', '10.0.0.1', '2001:db8::1', '::1', '::ffff:1.2.3.4', 'fe80::1');
 const ipItem = fc.oneof(ipValue, oneOf('10.0.0.0/8', '192.0.2.0/24', '2001:db8::/32', '192.0.2.1..192.0.2.9', '::1..::9'));
 const stringValue = oneOf('"BR"', '"GB"', '""', '"a  b"', '"\\x41\\"q\\\\"', '"\\101"', 'r"x y"', 'r#"a "b" c"#', '"two\nlines"', '"tab\tinside"', '"{,}"');
+// Valid as a regex and as a wildcard as well: there `"\\101"` is a backreference and `"{,}"` repeats nothing.
+const patternValue = oneOf('"BR"', '""', '"a  b"', '"\\x41\\"q"', 'r"x y"', 'r#"a "b" c"#', '"two\nlines"', '"tab\tinside"');
 const bytesValue = oneOf('aa:bb:cc', '01-02-03', '0a.0b');
 const listValue = oneOf('$svc.anonymizer', '$svc.vpn', '$my_list', '$office_ips');
 const strictWildcard = fc.integer({ min: 1, max: 3 }).map((n) => `strict${' '.repeat(n)}wildcard`);
@@ -147,7 +149,8 @@ const comparison: fc.Arbitrary<Tokens> = fc.oneof(
   fc.tuple(oneOf('ip.src', 'ip.dst'), oneOf('==', '!=', 'eq', 'ne'), ipValue).map((t) => t),
   fc.tuple(oneOf('ip.src', 'ip.dst'), set(ipItem)).map(([f, s]) => [f, 'in', ...s]),
   fc.tuple(oneOf('ip.src', 'ip.dst'), listValue).map(([f, l]) => [f, 'in', l]),
-  fc.tuple(fc.constantFrom(...FIELDS_OF('Bytes')), fc.oneof(oneOf('==', '!=', 'contains', '~', 'matches', 'wildcard', 'lt', '>='), strictWildcard), stringValue).map((t) => t),
+  fc.tuple(fc.constantFrom(...FIELDS_OF('Bytes')), oneOf('==', '!=', 'contains', 'lt', '>='), stringValue).map((t) => t),
+  fc.tuple(fc.constantFrom(...FIELDS_OF('Bytes')), fc.oneof(oneOf('~', 'matches', 'wildcard'), strictWildcard), patternValue).map((t) => t),
   fc.tuple(fc.constantFrom(...FIELDS_OF('Bytes')), set(stringValue)).map(([f, s]) => [f, 'in', ...s]),
   fc.tuple(oneOf('ip', 'tcp', 'udp', 'icmp'), oneOf('contains', '==', '!='), fc.oneof(bytesValue, stringValue)).map((t) => t),
   fc

@@ -250,7 +250,8 @@ describe('server over stdio, pull diagnostics and settings', () => {
     const unknown = report.items.find((d) => d.code === 'unknown-list');
     assert.ok(unknown, 'an account list that is not in knownLists is reported');
     assert.match(unknown.message, /office_networks/);
-    assert.ok(!codesOf(report.items).includes('cidr-host-bits'), 'a hint turned off is not shown');
+    // `cidr-host-bits` was a hint; a CIDR block with host bits set is now an error no hint setting hides.
+    assert.ok(codesOf(report.items).includes('invalid-cidr'), 'the error is shown whatever the hints say');
   });
 });
 

@@ -11,15 +11,14 @@
  * - Integers compare as 64-bit values; `a & b` is `(a & b) != 0`.
  * - IP addresses: `==`/`!=` and ordering compare within one family; an IPv4 address never
  *   equals, orders against or lies in a range of IPv6 (orderings across families are false).
- * - Strings compare byte by byte (UTF-8 of the packet's value). A string literal is read as
- *   UTF-8 too: ASCII and escapes below `\x80` exactly, but an escape of a byte 0x80–0xFF
- *   (`\xe3`) cannot be told apart from the character U+00E3 in the tree, and is read as
- *   that character's two UTF-8 bytes (see literalBytes).
- * - `matches`/`~` uses JavaScript's RegExp over the value's bytes read as Latin-1: an
- *   approximation of the Rust `regex` crate the service uses (the syntax mostly agrees; `.`
- *   matches one byte, not one UTF-8 character, and Rust-only syntax fails to compile).
+ * - Strings compare byte by byte (UTF-8 of the packet's value). A string literal is its
+ *   characters' UTF-8 bytes, and an escape (`\xe3`, `\343`) is one byte, as in wirefilter.
+ * - `matches`/`~`: the Rust `regex` crate's syntax and byte-oriented semantics (as wirefilter
+ *   configures it: `.` is one byte, classes and case folding ASCII unless `(?u)`), checked and
+ *   translated by language/regex.ts and matched in linear time by re2js. A few Unicode-mode
+ *   constructs (`(?u)` classes and word boundaries) are not evaluated: an EvaluationError says so.
  * - `wildcard` / `strict wildcard`: the whole value against the pattern, `*` any run of bytes,
- *   `\*` and `\\` literal; `wildcard` folds ASCII case.
+ *   `\*` and `\\` literal; `wildcard` folds ASCII case only (the `wildcard` crate over bytes).
  * - `bit_slice(h, a, b)`: bits `a` to `b - 1` of header `h`, bit 0 the most significant bit of
  *   its first byte, read from the raw header bytes the packet gives as `h`. Reading past
  *   the bytes given is an error.
@@ -32,10 +31,12 @@
  *   value is false, whatever the operator (`!=` too), and `not` negates that false. This is
  *   our choice: what the service does with such fields is not documented.
  */
+import { RE2JS } from 're2js';
 import type { Comparison, Expression, FunctionCall, Literal, Value } from '../language/ast';
 import { checkExpression, type CheckOptions } from '../language/checker';
 import { FIELDS } from '../language/catalogue/fields';
 import type { FieldValue, IpRange, ListContents, Lists, Packet } from './packet';
+import { checkRegex } from '../language/regex';
 
 /** An expression that cannot be evaluated (one the checker rejects, or a bad value). */
 export class EvaluationError extends Error {}
@@ -280,9 +281,9 @@ function compare(left: FieldValue, operator: string, rhs: Literal, spelling: str
         case 'matches':
           return regex(rhs, spelling).test(latin1(left.bytes));
         case 'wildcard':
-          return wildcard(latin1(pattern), true).test(latin1(left.bytes));
+          return wildcardMatches(pattern, left.bytes, true);
         case 'strict_wildcard':
-          return wildcard(latin1(pattern), false).test(latin1(left.bytes));
+          return wildcardMatches(pattern, left.bytes, false);
         default:
           return order(compareBytes(left.bytes, pattern), operator, spelling);
       }
@@ -329,14 +330,12 @@ function mismatch(expected: string, rhs: Value, spelling: string): EvaluationErr
 function bytesOfLiteral(rhs: Literal, spelling: string): Uint8Array {
   if (rhs.kind === 'bytes') return Uint8Array.from(rhs.bytes);
   if (rhs.kind !== 'string') throw mismatch('a string', rhs, spelling);
-  return literalBytes(rhs.value);
+  return rhs.bytes ? Uint8Array.from(rhs.bytes) : literalBytes(rhs.value);
 }
 
 /**
- * The bytes of a string literal's value. The tree holds `\xHH` escapes and characters
- * written directly alike, as code points: ASCII is one byte, anything above U+007F is taken
- * as its UTF-8 bytes (right for `"São"`, written directly; wrong for an escape of a byte
- * 0x80–0xFF, which this approximation reads as two bytes).
+ * The UTF-8 bytes of a string literal's value. A quoted string with an escape of a byte
+ * 0x80–0xFF carries its exact bytes instead (StringLiteral.bytes).
  */
 export function literalBytes(value: string): Uint8Array {
   const out: number[] = [];
@@ -368,34 +367,75 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
   return -1;
 }
 
-const regexCache = new Map<string, RegExp>();
+/** Compiled patterns by source; cleared when full, as a rule set has few distinct ones. */
+const regexCache = new Map<string, RE2JS>();
+const REGEX_CACHE_SIZE = 1000;
 
-function regex(rhs: Literal, spelling: string): RegExp {
-  const source = latin1(bytesOfLiteral(rhs, spelling));
+/**
+ * The regex of `matches`, compiled for re2js (linear-time matching) from its translation to
+ * RE2 syntax over Latin-1 text: the value's bytes are matched one character per byte, as the
+ * reference's byte-oriented regex does.
+ */
+function regex(rhs: Literal, spelling: string): RE2JS {
+  if (rhs.kind !== 'string') throw mismatch('a string', rhs, spelling);
+  const source = rhs.value;
   let compiled = regexCache.get(source);
   if (!compiled) {
+    const checked = checkRegex(source);
+    if (!checked.ok) throw new EvaluationError(`invalid regular expression \`${source}\`: ${checked.error.message}`);
+    const { re2, lookbehinds, unsupported } = checked.translated;
+    if (unsupported) throw new EvaluationError(`cannot evaluate the regular expression \`${source}\`: it uses ${unsupported}, which \`rulesets test\` does not match`);
     try {
-      compiled = new RegExp(source);
+      compiled = RE2JS.compile(re2, lookbehinds ? RE2JS.LOOKBEHINDS : 0);
     } catch (error) {
-      throw new EvaluationError(`cannot evaluate the regular expression \`${source}\` (as a JavaScript RegExp): ${(error as Error).message}`);
+      throw new EvaluationError(`cannot evaluate the regular expression \`${source}\`: ${(error as Error).message}`);
     }
+    if (regexCache.size >= REGEX_CACHE_SIZE) regexCache.clear();
     regexCache.set(source, compiled);
   }
   return compiled;
 }
 
-/** A wildcard pattern as an anchored RegExp: `*` any run, `\*` and `\\` literal; `ignoreCase` folds ASCII letters only. */
-export function wildcard(pattern: string, ignoreCase: boolean): RegExp {
-  let source = '';
+const STAR = -1;
+
+function foldAscii(byte: number): number {
+  return byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
+}
+
+/**
+ * Whether the whole `value` matches a wildcard pattern (the `wildcard` crate as wirefilter
+ * configures it): `*` any run of bytes, `\*` and `\\` literal; `ignoreCase` folds ASCII
+ * letters only. Greedy with a return to the last `*`, which is O(pattern × value) at worst
+ * and never exponential.
+ */
+export function wildcardMatches(pattern: Uint8Array, value: Uint8Array, ignoreCase: boolean): boolean {
+  const tokens: number[] = [];
   for (let i = 0; i < pattern.length; i++) {
-    let c = pattern[i];
-    if (c === '*') {
-      source += '[\\s\\S]*';
-      continue;
-    }
-    if (c === '\\' && (pattern[i + 1] === '*' || pattern[i + 1] === '\\')) c = pattern[++i];
-    if (ignoreCase && /[a-zA-Z]/.test(c)) source += `[${c.toLowerCase()}${c.toUpperCase()}]`;
-    else source += c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    const b = pattern[i];
+    if (b === 0x5c && i + 1 < pattern.length) tokens.push(pattern[++i]);
+    else tokens.push(b === 0x2a ? STAR : b);
   }
-  return new RegExp(`^${source}$`);
+  const same = ignoreCase ? (a: number, b: number) => foldAscii(a) === foldAscii(b) : (a: number, b: number) => a === b;
+  let p = 0;
+  let v = 0;
+  // After a `*` fails further on, it takes one more byte and matching resumes after it:
+  // a later `*` can absorb anything an earlier one could, so only the last one matters.
+  let star = -1;
+  let starValue = 0;
+  while (v < value.length) {
+    if (p < tokens.length && tokens[p] === STAR) {
+      star = p++;
+      starValue = v;
+    } else if (p < tokens.length && same(tokens[p], value[v])) {
+      p++;
+      v++;
+    } else if (star >= 0) {
+      p = star + 1;
+      v = ++starValue;
+    } else {
+      return false;
+    }
+  }
+  while (p < tokens.length && tokens[p] === STAR) p++;
+  return p === tokens.length;
 }

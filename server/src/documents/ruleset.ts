@@ -193,10 +193,12 @@ export function checkRulesetModel(model: RulesetModel, given: RulesetCheckOption
 }
 
 function mapExpressionProblem(site: ExpressionSite, p: CheckResult['problems'][number]): DocumentProblem {
-  const decoded = site.decoded();
-  const { start, end } = mapRange(decoded, p.span.start, p.span.end);
+  // Through expressionRange, like the edits: in a block scalar the end of the expression (a
+  // syntax error's "found the end", an unterminated string) then lands after its last
+  // character, not on the next line past the chomped line breaks.
+  const { start, end } = expressionRange(site, p.span);
   let mapped: DocumentProblem = { code: p.code, severity: p.severity, message: p.message, start, end };
-  if (p.related) mapped = { ...mapped, related: p.related.map((r) => ({ ...mapRange(decoded, r.span.start, r.span.end), message: r.message })) };
+  if (p.related) mapped = { ...mapped, related: p.related.map((r) => ({ ...expressionRange(site, r.span), message: r.message })) };
   if (!p.fixes) return mapped;
   return { ...mapped, fixes: p.fixes.map((f) => ({ title: f.title, edits: f.edits.map((e) => expressionEdit(site, e.span, e.newText)) })) };
 }

@@ -122,9 +122,14 @@ export interface IntegerRangeLiteral {
 export interface StringLiteral {
   readonly kind: 'string';
   readonly span: Span;
-  /** The string's bytes read as Latin-1 code points after escapes (`\x41` → `A`). */
+  /** The string's characters after escapes (`\x41` → `A`); after `matches`, the regex source. */
   readonly value: string;
   readonly raw: boolean;
+  /**
+   * The exact bytes, set when `value` cannot tell them: a quoted string with an escape of a
+   * byte 0x80–0xFF (`"\xe9"` is the one byte E9, while `"é"` is C3 A9).
+   */
+  readonly bytes?: readonly number[];
 }
 
 export interface BytesLiteral {

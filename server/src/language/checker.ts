@@ -7,6 +7,7 @@ import { FUNCTIONS } from './catalogue/functions';
 import { COMPARISON_OPERATORS, OPERATORS_BY_TYPE, ORDERING_OPERATORS, WHOLE_VALUE_OPERATORS } from './catalogue/operators';
 import { isWellFormedListName, MANAGED_LIST_NAMESPACE, MANAGED_LISTS } from './catalogue/lists';
 import { IP_PROTOCOL_ALIASES, IP_PROTOCOLS } from './catalogue/protocols';
+import { isKeyword, scanTokens } from './lex';
 import { MAX_NESTING_DEPTH, nestingTooDeep, parseExpression } from './parser';
 import { problem, replaceFix, type Fix, type Problem } from './problem';
 import { closestMatches, quoteAlternatives } from './suggest';
@@ -29,16 +30,55 @@ export interface CheckResult {
 
 /** Parses and checks one expression: every problem the service would reject, and more. */
 export function checkExpression(text: string, options: CheckOptions = {}): CheckResult {
-  const parsed = parseExpression(text, { fieldType: (name) => FIELDS.get(name)?.type });
+  const source = withoutEdgeWhitespace(text);
+  const parsed = parseExpression(source, { fieldType: (name) => FIELDS.get(name)?.type });
   const problems = [...parsed.problems];
-  if (parsed.ast) new Checker(text, options, problems).check(parsed.ast);
+  if (parsed.ast) new Checker(source, options, problems).check(parsed.ast);
+  // The reference reads left to right and stops at its first error: a field it does not know
+  // before the place the parse failed is what it reports. Both are worth a word.
+  const syntax = parsed.ast ? undefined : parsed.problems.find((p) => p.code === 'syntax-error');
+  if (syntax) new Checker(source, options, problems).checkFieldNamesBefore(syntax.span.start);
   // The static analyses reason about what the expression means: only when it surely means it.
   if (parsed.ast && !problems.some((p) => p.severity === 'error')) problems.push(...analyzeExpression(parsed.ast, text));
   problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   return parsed.ast ? { ast: parsed.ast, problems } : { problems };
 }
 
+/** Rust's `char::is_whitespace` (Unicode White_Space): what the reference trims from both ends before it parses. */
+const EDGE_WHITESPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+
+/**
+ * The text with the whitespace at its ends, which the reference trims (a TAB, a no-break
+ * space), written as spaces: every offset stays where it was.
+ */
+function withoutEdgeWhitespace(text: string): string {
+  return text.replace(EDGE_WHITESPACE, (run) => ' '.repeat(run.length));
+}
+
+/** A word that can only be meant as a field name: letters, digits and `_`, in parts joined by dots. */
+const FIELD_NAME_SHAPE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/;
+/** What a field name follows at the start of a comparison. */
+const BEFORE_AN_OPERAND: ReadonlySet<string> = new Set(['(', 'not', 'and', 'or', 'xor', '!', '&&', '||', '^^']);
+
 const STRING_PATTERN_OPERATORS: readonly ComparisonOperator[] = ['contains', 'matches', 'wildcard', 'strict_wildcard'];
+/** The operators whose right side is a pattern, which only a `"…"` or `r"…"` string can hold. */
+const PATTERN_OPERATORS: readonly ComparisonOperator[] = ['matches', 'wildcard', 'strict_wildcard'];
+
+/**
+ * Hex bytes spelled as the quoted pattern that matches exactly them, for a fix; undefined when
+ * a byte is not printable ASCII (a regex reads `\xE9` as a character, not a byte) or would be
+ * read as a quote, an escape or, in a wildcard, a star.
+ */
+function patternOfBytes(bytes: readonly number[], operator: ComparisonOperator): string | undefined {
+  let pattern = '';
+  for (const byte of bytes) {
+    const c = String.fromCharCode(byte);
+    if (byte < 0x20 || byte > 0x7e || c === '"' || c === '\\' || (operator !== 'matches' && c === '*')) return undefined;
+    // After `matches` a backslash reaches the regex engine unchanged (LANGUAGE.md §4).
+    pattern += operator === 'matches' && /[.+*?()|[\]{}^$]/.test(c) ? `\\${c}` : c;
+  }
+  return `"${pattern}"`;
+}
 
 /** What the left side of a comparison is, as far as the checker knows. */
 interface LeftSide {
@@ -102,6 +142,22 @@ class Checker {
     return undefined;
   }
 
+  /**
+   * Where no tree could be built: the words before `end` that stand where a field name does
+   * (at the start, or after `(`, `not`, `and`, `or`, `xor`) but name no field or function.
+   */
+  checkFieldNamesBefore(end: number): void {
+    if (!this.completeFieldTable) return;
+    const tokens = scanTokens(this.text, { limit: end });
+    tokens.forEach((token, i) => {
+      if (token.kind !== 'word' || token.span.end > end || !FIELD_NAME_SHAPE.test(token.text) || isKeyword(token.text)) return;
+      const before = tokens[i - 1];
+      if (before && !BEFORE_AN_OPERAND.has(before.text)) return;
+      if (FIELDS.has(token.text) || FUNCTIONS.has(token.text) || tokens[i + 1]?.kind === '(') return;
+      this.reportUnknownField(token.text, token.span);
+    });
+  }
+
   private reportUnknownField(name: string, span: Span): void {
     const fieldNames = [...FIELDS.keys()];
     const lastPart = name.slice(name.lastIndexOf('.') + 1);
@@ -127,7 +183,7 @@ class Checker {
       this.report('unknown-function', 'error', call.name.span, `unknown function \`${call.name.text}\`${hint}`, suggestions.map((s) => replaceFix(`Change to \`${s}\``, call.name.span, s)));
       return undefined;
     }
-    const found = fn.check(call);
+    const found = fn.check(call, this.text);
     for (const p of found.problems) this.problems.push(p);
     return { type: fn.resultType, name: `${call.name.text}(…)`, range: found.resultRange };
   }
@@ -145,7 +201,14 @@ class Checker {
       }
       return;
     }
-    this.checkListReferences(rhs, left);
+    if (operator.operator === 'strict_wildcard' && operator.text !== 'strict wildcard') {
+      // Reported first: the reference stops there, before it looks at the field's type.
+      this.report('strict-wildcard-spacing', 'error', operator.span, `expected \`strict wildcard\` with exactly one space between the words, found ${describeGap(operator.text)}; the service reads no operator there`, [
+        replaceFix('Write `strict wildcard` with one space', operator.span, 'strict wildcard'),
+      ]);
+    }
+    // After a pattern operator a list is no pattern, whatever it holds: checkShape says so.
+    if (!STRING_PATTERN_OPERATORS.includes(operator.operator)) this.checkListReferences(rhs, left);
     if (!left) return;
     if (left.type === 'Boolean') {
       this.reportBooleanComparison(comparison, left.name);
@@ -192,6 +255,10 @@ class Checker {
       this.report('set-required', 'error', rhs.span, `expected a \`{…}\` set or a \`$list\` after \`in\`, found ${describeLiteral(rhs)}`, [replaceFix(`Wrap in a set: \`{${written}}\``, rhs.span, `{${written}}`)]);
       return false;
     }
+    if ((rhs.kind === 'set' || rhs.kind === 'list') && STRING_PATTERN_OPERATORS.includes(operator.operator)) {
+      this.reportPatternSet(comparison, rhs);
+      return false;
+    }
     if (rhs.kind === 'set' || rhs.kind === 'list') {
       const what = rhs.kind === 'set' ? 'a `{…}` set' : `the list \`$${rhs.name}\``;
       this.report('set-requires-in', 'error', operator.span, `\`${operator.text}\` compares with one value, found ${what}; use \`in\``, [replaceFix('Change the operator to `in`', operator.span, 'in')]);
@@ -212,7 +279,40 @@ class Checker {
       this.report('type-mismatch', 'error', rhs.span, `\`${operator.text}\` expects a quoted string, found ${describeLiteral(rhs)}`);
       return false;
     }
+    if (rhs.kind === 'bytes' && PATTERN_OPERATORS.includes(operator.operator)) {
+      // The reference reads only a `"…"` or `r"…"` pattern after these (LANGUAGE.md §7b).
+      const pattern = patternOfBytes(rhs.bytes, operator.operator);
+      const spelled = pattern === undefined ? '' : `; these bytes as a pattern: \`${pattern}\``;
+      this.report(
+        'type-mismatch',
+        'error',
+        rhs.span,
+        `\`${operator.text}\` expects a pattern in a quoted string (\`"…"\` or \`r"…"\`), found hex bytes \`${this.source(rhs.span)}\`; hex bytes go with \`==\`, \`contains\` or \`in\` only${spelled}`,
+        pattern === undefined ? [] : [replaceFix(`Change to \`${pattern}\``, rhs.span, pattern)],
+      );
+      return false;
+    }
     return true;
+  }
+
+  /**
+   * A set or a list after `contains`, `matches`, `wildcard` or `strict wildcard`: the reference
+   * reads one pattern there and rejects the set on its `{`. `in` would be no fix, as it compares
+   * whole values; one comparison per pattern, joined with `or`, is what such a set means.
+   */
+  private reportPatternSet(comparison: Comparison, rhs: Value & { kind: 'set' | 'list' }): void {
+    const operator = comparison.operator!;
+    const one = operator.operator === 'contains' ? 'one quoted string or hex bytes' : 'one pattern in a quoted string';
+    const found = rhs.kind === 'set' ? 'a `{…}` set' : `the list \`$${rhs.name}\``;
+    const fixes: Fix[] = [];
+    if (rhs.kind === 'set' && rhs.items.length > 0 && rhs.items.every((item) => item.kind === 'string' || item.kind === 'bytes')) {
+      const left = this.source(comparison.lhs.span);
+      const each = rhs.items.map((item) => `${left} ${operator.text} ${this.source(item.span)}`);
+      const newText = each.length === 1 ? each[0] : `(${each.join(' or ')})`;
+      fixes.push(replaceFix(`Change to \`${newText}\``, comparison.span, newText));
+    }
+    const hint = rhs.kind === 'set' ? '; to test several, join one comparison per value with `or`' : '';
+    this.report('type-mismatch', 'error', rhs.span, `\`${operator.text}\` takes ${one}, found ${found}${hint}`, fixes);
   }
 
   private source(span: Span): string {
@@ -368,6 +468,14 @@ const EXPECTED_LITERAL: Record<FieldType, string> = {
 
 function article(type: FieldType): string {
   return type === 'Integer' || type === 'Ip' ? 'an' : 'a';
+}
+
+/** The whitespace inside a `strict…wildcard` as written, in words. */
+function describeGap(text: string): string {
+  const gap = text.slice('strict'.length, text.length - 'wildcard'.length);
+  if (/^ +$/.test(gap)) return `${gap.length} spaces`;
+  const names: Record<string, string> = { ' ': 'a space', '\t': 'a TAB', '\r': 'a carriage return', '\n': 'a line break' };
+  return [...gap.replace(/\r\n/g, '\n')].map((c) => names[c]).join(', ');
 }
 
 function literalsOf(value: Value): readonly Literal[] {

@@ -23,7 +23,7 @@ export interface ScanOptions {
   readonly limit?: number;
   /**
    * `strict wildcard` as the two words it is typed as, rather than as the one operator token
-   * the grammar reads (`strict`, one or more spaces, `wildcard`).
+   * the grammar reads (`strict`, whitespace, `wildcard`).
    */
   readonly strictWildcardAsWords?: boolean;
 }
@@ -40,7 +40,7 @@ export function isKeyword(word: string): boolean {
 }
 
 /** What may follow `strict` to make it one token with `wildcard`. */
-const WILDCARD_AFTER_STRICT = / +wildcard(?![A-Za-z0-9_])/y;
+const WILDCARD_AFTER_STRICT = /[ \t\r\n]+wildcard(?![A-Za-z0-9_])/y;
 
 /** Longest first, as the grammar tries them. */
 const SYMBOLS = ['==', '!=', '>=', '<=', '&&', '||', '^^', '>', '<', '~', '&', '!', '=', '|', '^'];
@@ -79,7 +79,8 @@ export function scanTokens(text: string, options: ScanOptions = {}): LexicalToke
     let end = i + 1;
     if (c === '"') {
       kind = 'string';
-      end = endOfQuoted(text, i);
+      const previous = tokens[tokens.length - 1]?.text;
+      end = previous === 'matches' || previous === '~' ? endOfPattern(text, i) : endOfQuoted(text, i);
     } else if (c === 'r' && isRawStringStart(text, i)) {
       kind = 'raw-string';
       end = endOfRaw(text, i);
@@ -111,6 +112,19 @@ function endOfQuoted(text: string, start: number): number {
   for (let i = start + 1; i < text.length; i++) {
     if (text[i] === '\\') i++;
     else if (text[i] === '"') return i + 1;
+  }
+  return text.length;
+}
+
+/** The end of a quoted pattern after `matches`/`~`: as the reference reads it, a `"` inside a `[…]` class does not end it. */
+function endOfPattern(text: string, start: number): number {
+  let inClass = false;
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '[' && !inClass) inClass = true;
+    else if (c === ']' && inClass) inClass = false;
+    else if (c === '"' && !inClass) return i + 1;
   }
   return text.length;
 }

@@ -1,5 +1,5 @@
 import type { FieldType, IpFamily, Literal, Span } from './ast';
-import { problem, type Problem } from './problem';
+import { problem, replaceFix, type Fix, type Problem } from './problem';
 
 /**
  * Reads the literals of the language (LANGUAGE.md §4). A bare literal (anything that is not
@@ -13,8 +13,8 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 type Read<T> = { ok: true; value: T } | { ok: false; problem: Problem };
 
-function fail<T>(code: string, span: Span, message: string): Read<T> {
-  return { ok: false, problem: problem(code, 'error', span, message) };
+function fail<T>(code: string, span: Span, message: string, fixes?: readonly Fix[]): Read<T> {
+  return { ok: false, problem: problem(code, 'error', span, message, fixes) };
 }
 
 function sub(base: number, from: number, to: number): Span {
@@ -31,15 +31,17 @@ export function readInteger(text: string, offset: number): Read<bigint> {
   const span = sub(offset, 0, text.length);
   const negative = text.startsWith('-');
   const digits = negative ? text.slice(1) : text;
+  const prefixed = /^0[xXoObB]/.test(digits) ? wrongPrefix(text, offset) : undefined;
+  if (prefixed) return prefixed;
   let value: bigint;
   if (HEX.test(text)) {
     value = BigInt(digits);
   } else if (DECIMAL.test(text)) {
-    if (digits.length > 1 && digits.startsWith('0')) {
+    // Only an unsigned literal is octal: the reference reads `-010` as the decimal -10.
+    if (!negative && digits.length > 1 && digits.startsWith('0')) {
       const bad = digits.search(/[89]/);
       if (bad >= 0) {
-        const at = (negative ? 1 : 0) + bad;
-        return fail('invalid-integer', sub(offset, at, at + 1), `\`${text}\` starts with 0, so it is octal, and \`${digits[bad]}\` is not an octal digit; remove the leading 0 for decimal`);
+        return fail('invalid-integer', sub(offset, bad, bad + 1), `\`${text}\` starts with 0, so it is octal, and \`${digits[bad]}\` is not an octal digit; remove the leading 0 for decimal`);
       }
       value = BigInt(`0o${digits}`);
     } else {
@@ -54,6 +56,48 @@ export function readInteger(text: string, offset: number): Read<bigint> {
     return fail('integer-overflow', span, `\`${text}\` does not fit in a 64-bit signed integer`);
   }
   return { ok: true, value };
+}
+
+/**
+ * The prefixes the reference does not read: a minus before `0x`, `0X`, `0o`, `0b`, and `0x`
+ * without digits. Each is marked where the reference stops reading (after the `0`), with the
+ * literal the user meant as the fix. Undefined for a well-formed `0x…` (or other text).
+ */
+function wrongPrefix(text: string, offset: number): Read<bigint> | undefined {
+  const negative = text.startsWith('-');
+  const at = negative ? 1 : 0;
+  const marker = text[at + 1];
+  const body = text.slice(at + 2);
+  const radix = /[xX]/.test(marker) ? 16 : /[oO]/.test(marker) ? 8 : 2;
+  const valid = radix === 16 ? /^[0-9a-fA-F]+$/ : radix === 8 ? /^[0-7]+$/ : /^[01]+$/;
+  const whole = sub(offset, 0, text.length);
+  const rest = sub(offset, at + 1, text.length);
+  if (!valid.test(body)) {
+    if (radix === 16 && body === '') return fail('invalid-integer', sub(offset, at + 1, at + 2), `expected hex digits after \`0x\`, found nothing`);
+    // `0xG`, `0b2`: not digits of any reading, so the generic message says more.
+    if (radix !== 16 || marker === 'X') return fail('invalid-integer', rest, `expected an integer (decimal, 0x hex or 0-prefixed octal), found \`${text}\``);
+    return undefined;
+  }
+  const magnitude = BigInt(`0${radix === 16 ? 'x' : radix === 8 ? 'o' : 'b'}${body}`);
+  const value = negative ? -magnitude : magnitude;
+  const fits = value >= INT64_MIN && value <= INT64_MAX;
+  const fixTo = (newText: string) => (fits ? [replaceFix(`Change to \`${newText}\``, whole, newText)] : []);
+  if (negative && radix === 16) {
+    return fail('invalid-integer', rest, `hex integers take no minus sign: \`${text}\` is not read; write the decimal \`${value}\``, fixTo(String(value)));
+  }
+  if (marker === 'X') {
+    const lower = `${negative ? '-' : ''}0x${body}`;
+    return fail('invalid-integer', rest, `expected a lowercase \`0x\` before hex digits, found \`0X\`; write \`${lower}\``, fixTo(lower));
+  }
+  if (radix === 8) {
+    // A leading 0 is the octal prefix, for unsigned literals only.
+    const octal = negative ? String(value) : `0${body}`;
+    return fail('invalid-integer', rest, `there is no \`0o\` prefix: octal integers are written with a leading 0, as in \`${octal}\``, fixTo(octal));
+  }
+  if (radix === 2) {
+    return fail('invalid-integer', rest, `there is no \`0b\` prefix for binary integers: write \`${value}\`${negative ? '' : ` (or hex, \`0x${magnitude.toString(16)}\`)`}`, fixTo(String(value)));
+  }
+  return undefined;
 }
 
 function firstNonDigit(text: string): number {
@@ -262,23 +306,31 @@ function readIpValue(text: string, span: Span): BareValueResult {
       return invalid(text, span, [problem('invalid-cidr', 'error', sub(span.start, slash, slash + 1), `expected a prefix length from 0 to ${bits} after \`/\`, found nothing`)]);
     }
     const lengthSpan = sub(span.start, slash + 1, text.length);
-    if (!/^[0-9]{1,3}$/.test(lengthText)) {
+    // Read as the reference does, as any run of digits: `/08` and `/0008` are 8.
+    if (!/^[0-9]+$/.test(lengthText)) {
       return invalid(text, span, [problem('invalid-cidr', 'error', lengthSpan, `expected a prefix length from 0 to ${bits} after \`/\`, found \`${lengthText}\``)]);
     }
     const prefixLength = Number(lengthText);
     if (prefixLength > bits) {
-      return invalid(text, span, [problem('invalid-cidr', 'error', lengthSpan, `prefix length ${prefixLength} is longer than the ${bits} bits of an IPv${family} address`)]);
+      return invalid(text, span, [problem('invalid-cidr', 'error', lengthSpan, `prefix length ${BigInt(lengthText)} is longer than the ${bits} bits of an IPv${family} address`)]);
     }
     const hostBits = BigInt(bits - prefixLength);
     const first = (value >> hostBits) << hostBits;
     const last = first | ((1n << hostBits) - 1n);
     const problems: Problem[] = [];
     if (first !== value) {
+      // The reference rejects it ("host part of address was not zero"), on the address. The
+      // block is still read, so that `ip.src == 10.0.0.1/8` is also told to use `in {…}`.
       const network = `${formatAddress(family, first)}/${prefixLength}`;
+      const addressSpan = sub(span.start, 0, slash);
       problems.push(
-        problem('cidr-host-bits', 'information', span, `\`${text}\` has host bits set; it means the whole network \`${network}\``, [
-          { title: `Write the network as \`${network}\``, edits: [{ span, newText: network }] },
-        ]),
+        problem(
+          'invalid-cidr',
+          'error',
+          addressSpan,
+          `expected the network address of a /${prefixLength} block, found \`${text.slice(0, slash)}\`, which has host bits set (the last ${hostBits} bits are not all zero); write the network \`${network}\``,
+          [replaceFix(`Change to \`${network}\``, span, network)],
+        ),
       );
     }
     return { literal: { kind: 'ip-range', span, family, first, last, prefixLength }, problems };
@@ -337,22 +389,35 @@ function readByShape(text: string, span: Span): BareValueResult {
  * Decodes the body of a quoted string. Only `\"`, `\\`, `\xHH` and `\OOO` are escapes;
  * anything else after `\` is an error on exactly those characters.
  */
-export function readQuotedString(body: string, bodyOffset: number): { value: string; problems: Problem[] } {
+export function readQuotedString(body: string, bodyOffset: number): { value: string; problems: Problem[]; bytes?: number[] } {
   let value = '';
   const problems: Problem[] = [];
+  // An escape is one byte, a character its UTF-8 bytes (wirefilter's lex_quoted_string_as_vec):
+  // `bytes` keeps them apart, which `value` cannot from 0x80 on.
+  const bytes: number[] = [];
+  let characters = '';
+  let highByte = false;
+  const escaped = (byte: number) => {
+    bytes.push(...new TextEncoder().encode(characters), byte);
+    characters = '';
+    highByte ||= byte >= 0x80;
+  };
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
     if (c !== '\\') {
       value += c;
+      characters += c;
       continue;
     }
     const next = body[i + 1];
     if (next === undefined) break; // only in an unterminated string, which has its own error
     if (next === '"' || next === '\\') {
       value += next;
+      characters += next;
       i++;
     } else if (next === 'x' && /^[0-9a-fA-F]{2}$/.test(body.slice(i + 2, i + 4))) {
       value += String.fromCharCode(parseInt(body.slice(i + 2, i + 4), 16));
+      escaped(parseInt(body.slice(i + 2, i + 4), 16));
       i += 3;
     } else if (next !== undefined && /^[0-7]{3}$/.test(body.slice(i + 1, i + 4))) {
       const code = parseInt(body.slice(i + 1, i + 4), 8);
@@ -360,6 +425,7 @@ export function readQuotedString(body: string, bodyOffset: number): { value: str
         problems.push(problem('invalid-escape', 'error', sub(bodyOffset, i, i + 4), `\`\\${body.slice(i + 1, i + 4)}\` is more than one byte (at most \\377)`));
       }
       value += String.fromCharCode(code & 0xff);
+      escaped(code & 0xff);
       i += 3;
     } else {
       const end = next === 'x' ? Math.min(body.length, i + 4) : Math.min(body.length, i + 2);
@@ -370,7 +436,9 @@ export function readQuotedString(body: string, bodyOffset: number): { value: str
       i = end - 1;
     }
   }
-  return { value, problems };
+  if (!highByte) return { value, problems };
+  bytes.push(...new TextEncoder().encode(characters));
+  return { value, problems, bytes };
 }
 
 function escapeFixes(found: string, span: Span) {

@@ -16,7 +16,9 @@ import { comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/
 import { grammar } from './grammar';
 import { KEYWORDS } from './lex';
 import { readBareValue, readQuotedString } from './literals';
+import { regexProblem, wildcardProblem } from './patterns';
 import { problem, replaceFix, type Problem } from './problem';
+import { regexFromQuoted } from './regex';
 import { scanLexicalStructure } from './scan';
 
 /** Longest expression the service accepts (LANGUAGE.md §8). */
@@ -97,7 +99,19 @@ function addOperations(semantics: ohm.Semantics): void {
       const lhs: Operand = operandNode.operand();
       const operator = comparisonOperator(operatorNode);
       const lhsType = lhs.kind === 'field' ? ctx().options.fieldType(lhs.name) : FUNCTION_RESULT_TYPE;
-      const rhs: Value = valueNode.value(lhsType);
+      const rhs: Value = operator.operator === 'matches' ? regexValue(valueNode, lhsType) : valueNode.value(lhsType);
+      if ((operator.operator === 'wildcard' || operator.operator === 'strict_wildcard') && rhs.kind === 'string') {
+        const invalid = wildcardProblem(rhs, valueNode.source.sourceString);
+        if (invalid) ctx().problems.push(invalid);
+      }
+      return { kind: 'comparison', span: spanOf(this), lhs, operator, rhs };
+    },
+    Comparison_regex(operandNode, operatorNode, stringNode) {
+      const lhs: Operand = operandNode.operand();
+      const operator = comparisonOperator(operatorNode);
+      const alternative = stringNode.children[0];
+      const body = alternative.children[1];
+      const rhs = regexLiteral(spanOf(stringNode), body.sourceString, body.source.startIdx, alternative.ctorName === 'regexString_unterminated');
       return { kind: 'comparison', span: spanOf(this), lhs, operator, rhs };
     },
     Comparison_bare(operandNode) {
@@ -255,12 +269,56 @@ const LITERAL_BY_TYPE: ohm.ActionDict<Literal> = {
   },
 };
 
+/**
+ * The value after `matches`/`~`. A quoted string is not read with string escapes: as in the
+ * reference (wirefilter's lex_regex_from_literal), `\"` outside a `[…]` class is a quote and
+ * every other backslash goes to the regex engine (`"^sfo\d+$"`). The value is the regex source.
+ */
+function regexValue(valueNode: ohm.Node, type: FieldType | undefined): Value {
+  const text = valueNode.source.sourceString;
+  const inner = valueNode.children[0];
+  const string = inner?.ctorName === 'string' ? inner.children[0] : undefined;
+  if (!string) {
+    const value: Value = valueNode.value(type);
+    if (value.kind === 'string' && value.raw && inner?.children[0]?.ctorName === 'rawString_closed') {
+      const bodyStart = text.indexOf('"', value.span.start) + 1;
+      const invalid = regexProblem(value.value, (i) => bodyStart + i);
+      if (invalid) ctx().problems.push(invalid);
+    }
+    return value;
+  }
+  const body = string.children[1];
+  return regexLiteral(spanOf(string), body.sourceString, body.source.startIdx, string.ctorName === 'string_unterminated');
+}
+
+/** A quoted regex from its body (see regexValue). */
+function regexLiteral(span: Span, body: string, bodyStart: number, unterminatedString: boolean): Value {
+  const { source, offsets, openClass } = regexFromQuoted(body);
+  if (unterminatedString) {
+    if (openClass !== undefined) {
+      const classStart = bodyStart + openClass;
+      const classSpan: Span = { start: classStart, end: classStart + 1 };
+      ctx().problems.push({
+        ...problem('unterminated-string', 'error', span, 'expected a closing `"` for this pattern, found the end of the expression: the service reads a `"` inside a `[…]` class as part of the class; close the class with `]` before the quote'),
+        related: [{ span: classSpan, message: 'this class is never closed, so the quotes after it are in it' }],
+      });
+    } else {
+      const danglingEscape = /(?:^|[^\\])(?:\\\\)*\\$/.test(body);
+      ctx().problems.push(unterminated(span, '"', danglingEscape ? '\\"' : '"'));
+    }
+  } else {
+    const invalid = regexProblem(source, (i) => bodyStart + offsets[i]);
+    if (invalid) ctx().problems.push(invalid);
+  }
+  return { kind: 'string', span, value: source, raw: false };
+}
+
 /** A quoted string; with a bad escape its value is unknown, so it is not checked further. */
 function quotedString(node: ohm.Node, chars: ohm.Node): Literal {
   const span = spanOf(node);
-  const { value, problems } = readQuotedString(chars.sourceString, chars.source.startIdx);
+  const { value, problems, bytes } = readQuotedString(chars.sourceString, chars.source.startIdx);
   ctx().problems.push(...problems);
-  return problems.length > 0 ? { kind: 'invalid', span, text: node.sourceString } : { kind: 'string', span, value, raw: false };
+  return problems.length > 0 ? { kind: 'invalid', span, text: node.sourceString } : { kind: 'string', span, value, raw: false, ...(bytes ? { bytes } : {}) };
 }
 
 function unterminated(span: Span, closing: string, insert = closing): Problem {

@@ -8,8 +8,8 @@ export interface FunctionInfo {
   readonly example: string;
   readonly parameters: readonly { readonly name: string; readonly doc: string }[];
   readonly resultType: FieldType;
-  /** Checks a call's arguments; tells the range of the values it can return. */
-  check(call: FunctionCall): { problems: Problem[]; resultRange?: readonly [bigint, bigint] };
+  /** Checks a call's arguments (`text` is the expression); tells the range of the values it can return. */
+  check(call: FunctionCall, text: string): { problems: Problem[]; resultRange?: readonly [bigint, bigint] };
 }
 
 const BIT_SLICE_PROTOCOLS = ['ip', 'tcp', 'udp', 'icmp'];
@@ -28,7 +28,7 @@ const bitSlice: FunctionInfo = {
     { name: 'offset_end', doc: `Bit just after the slice; at most ${BIT_SLICE_MAX_BITS} bits after offset_start.` },
   ],
   resultType: 'Integer',
-  check(call) {
+  check(call, text) {
     const problems: Problem[] = [];
     const args = call.args;
     if (args.length !== 3) {
@@ -37,14 +37,30 @@ const bitSlice: FunctionInfo = {
     }
     const [protocol, start, end] = args;
     const protocolName = protocol.kind === 'field' ? protocol.name : protocol.kind === 'string' ? protocol.value : undefined;
-    if (protocolName === undefined || !BIT_SLICE_PROTOCOLS.includes(protocolName)) {
+    const header = protocolName?.toLowerCase();
+    if (protocol.kind === 'string' && header !== undefined && BIT_SLICE_PROTOCOLS.includes(header)) {
+      // The reference wants the raw field itself ("expected argument of kind Field, but got Literal").
+      problems.push(
+        problem('bit-slice-arguments', 'error', protocol.span, `expected the field \`${header}\` as the first argument of \`bit_slice\`, found the string \`"${protocol.value}"\`; write it without quotes: \`bit_slice(${header}, …)\``, [
+          replaceFix(`Change to \`${header}\``, protocol.span, header),
+        ]),
+      );
+    } else if (protocolName === undefined || !BIT_SLICE_PROTOCOLS.includes(protocolName)) {
       const lower = protocolName?.toLowerCase();
       const fixes = lower && BIT_SLICE_PROTOCOLS.includes(lower) ? [replaceFix(`Change to \`${lower}\``, protocol.span, lower)] : [];
       problems.push(problem('bit-slice-arguments', 'error', protocol.span, `the first argument of \`bit_slice\` is the header to read: one of ${BIT_SLICE_PROTOCOLS.map((p) => `\`${p}\``).join(', ')}`, fixes));
     }
     const offsets: bigint[] = [];
     for (const offset of [start, end]) {
-      if (offset.kind !== 'integer') {
+      const written = text.slice(offset.span.start, offset.span.end);
+      if (offset.kind === 'integer' && /^-?0x/.test(written)) {
+        // The reference reads a hex argument as a name ("unknown identifier").
+        problems.push(
+          problem('bit-slice-arguments', 'error', offset.span, `expected a decimal bit offset, found the hex \`${written}\`; \`bit_slice\` offsets are written in decimal: \`${offset.value}\``, [
+            replaceFix(`Change to \`${offset.value}\``, offset.span, String(offset.value)),
+          ]),
+        );
+      } else if (offset.kind !== 'integer') {
         problems.push(problem('bit-slice-arguments', 'error', offset.span, 'expected a bit offset (a whole number) here'));
       } else if (offset.value < 0n || offset.value > BigInt(BIT_SLICE_MAX_OFFSET)) {
         problems.push(problem('bit-slice-range', 'error', offset.span, `bit offset ${offset.value} is outside 0–${BIT_SLICE_MAX_OFFSET}`));

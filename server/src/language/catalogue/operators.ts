@@ -82,9 +82,9 @@ const COMPARISON_OPERATOR_BY_SPELLING: ReadonlyMap<string, ComparisonOperator> =
   ['=', 'eq'] as const,
 ]);
 
-/** The comparison operator a token spells (`strict` and `wildcard` may be apart by any spaces), if any. */
+/** The comparison operator a token spells (`strict` and `wildcard` may be apart by any whitespace, which the checker reports), if any. */
 export function comparisonOperatorOf(text: string): ComparisonOperator | undefined {
-  return COMPARISON_OPERATOR_BY_SPELLING.get(text) ?? (/^strict +wildcard$/.test(text) ? 'strict_wildcard' : undefined);
+  return COMPARISON_OPERATOR_BY_SPELLING.get(text) ?? (/^strict[ \t\r\n]+wildcard$/.test(text) ? 'strict_wildcard' : undefined);
 }
 
 /** The comparison operators each type of left side allows: what the checker holds comparisons to. */

@@ -1,0 +1,538 @@
+/**
+ * Differential test: our checker against Cloudflare's own engine (`wirefilter`, through the
+ * `octorules-wirefilter` bindings; see oracle.py and engine.ts).
+ *
+ * Generates expressions from the grammar (generate.ts), asks both for a verdict, and compares:
+ *   - the verdict: we reject iff we report a problem of severity `error`;
+ *   - when both reject, the place: the engine's error must start on a token of our first error's
+ *     span, or on the token just before or after it (the engine stops at its first error).
+ * Every disagreement must be explained by an entry of KNOWN_DISAGREEMENTS (deliberate per
+ * LANGUAGE.md §9, or a bug with its status); anything else fails the test, with the first
+ * failing expression shrunk by fast-check and printed with both verdicts.
+ *
+ *   node scripts/test.mjs test/oracle/differential.test.ts
+ *   ORACLE_SEED=123 ORACLE_RUNS=1000000 node scripts/test.mjs test/oracle/differential.test.ts
+ *   ORACLE_SEED=random …                          a new seed (printed)
+ *   ORACLE_REPORT=/tmp/report.txt …               the report, unescaped, in a file too
+ *   ORACLE_VERBOSE=1 …                            an example per entry, several per unexplained class
+ *
+ * The default seed is fixed so that CI is deterministic; long runs with other seeds find more.
+ * Without the engine installed it skips with one line; with CI=true (or ORACLE_REQUIRED=1, as
+ * .ci/run sets) it fails instead.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import fc from 'fast-check';
+
+import { checkExpression } from '../../server/src/language/checker';
+import { FIELDS } from '../../server/src/language/catalogue/fields';
+import { missingOracle, ORACLE_SCHEME, ORACLE_VERSION, startOracle, type Oracle, type OracleResult } from './engine';
+import { generatedExpression, OPERATOR_SPELLINGS, tokenSpans } from './generate';
+
+const PHASE = 'magic_transit';
+const DEFAULT_SEED = 20261123;
+const DEFAULT_RUNS = 20_000;
+/** Expressions per fast-check run: chunk k uses seed + k, so memory stays flat in long runs. */
+const CHUNK = 10_000;
+
+function seedFromEnv(): number {
+  const raw = process.env.ORACLE_SEED;
+  if (raw === undefined || raw === '') return DEFAULT_SEED;
+  if (raw === 'random') return (Math.random() * 0x7fffffff) | 0;
+  const seed = Number(raw);
+  if (!Number.isInteger(seed)) throw new Error(`ORACLE_SEED must be an integer or "random", found ${raw}`);
+  return seed;
+}
+const SEED = seedFromEnv();
+const RUNS = Number(process.env.ORACLE_RUNS ?? DEFAULT_RUNS);
+
+// ------------------------------------------------------------------ verdicts
+
+interface OurError {
+  readonly code: string;
+  readonly message: string;
+  readonly start: number;
+  readonly end: number;
+}
+interface OurVerdict {
+  readonly rejected: boolean;
+  /** Errors only, by position. */
+  readonly errors: readonly OurError[];
+}
+
+function ourVerdict(expr: string): OurVerdict {
+  const errors = checkExpression(expr, { phase: PHASE })
+    .problems.filter((p) => p.severity === 'error')
+    .map((p) => ({ code: p.code, message: p.message, start: p.span.start, end: p.span.end }));
+  return { rejected: errors.length > 0, errors };
+}
+
+/**
+ * we-accept: the engine rejects what we accept; we-reject: the reverse. When both reject but at
+ * places more than one token apart: engine-earlier (the engine objects to something before our
+ * first error, which we accept there) or we-earlier (the reverse).
+ */
+type Kind = 'we-accept' | 'we-reject' | 'engine-earlier' | 'we-earlier';
+
+interface Disagreement {
+  readonly expr: string;
+  readonly kind: Kind;
+  readonly ours: OurVerdict;
+  readonly oracle: OracleResult;
+}
+
+/** Index of the token at `offset` (or of the next one after it; tokens.length at the end). */
+function tokenIndex(tokens: readonly [number, number][], offset: number): number {
+  const i = tokens.findIndex(([, end]) => end > offset);
+  return i === -1 ? tokens.length : i;
+}
+
+function compare(expr: string, ours: OurVerdict, oracle: OracleResult): Disagreement | undefined {
+  if (oracle.ok && !ours.rejected) return undefined;
+  if (oracle.ok) return { expr, kind: 'we-reject', ours, oracle };
+  if (!ours.rejected) return { expr, kind: 'we-accept', ours, oracle };
+  if (oracle.start === undefined) return undefined; // the engine's position could not be read: nothing to compare
+  // The same place: the engine's error starts on a token of our first error's span, or on the
+  // token just before or just after it.
+  const ourFirst = ours.errors[0];
+  const tokens = tokenSpans(expr);
+  const from = tokenIndex(tokens, ourFirst.start);
+  const to = Math.max(from, tokenIndex(tokens, Math.max(ourFirst.start, ourFirst.end - 1)));
+  const theirs = tokenIndex(tokens, oracle.start);
+  if (theirs >= from - 1 && theirs <= to + 1) return undefined;
+  return { expr, kind: theirs < from ? 'engine-earlier' : 'we-earlier', ours, oracle };
+}
+
+// ------------------------------------------------------------------ what is explained
+
+/** Rust's char::is_whitespace, which the engine trims the expression with. */
+const RUST_WHITESPACE = '\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
+function trimRust(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && RUST_WHITESPACE.includes(text[start])) start++;
+  while (end > start && RUST_WHITESPACE.includes(text[end - 1])) end--;
+  return text.slice(start, end);
+}
+
+/** The bare word (field, number, address, bytes) around an offset. */
+function wordAt(expr: string, offset: number): string {
+  if (offset < 0) return '';
+  const isWordChar = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_.:/-]/.test(c);
+  let start = offset;
+  let end = offset;
+  while (isWordChar(expr[start - 1])) start--;
+  while (isWordChar(expr[end])) end++;
+  return expr.slice(start, end);
+}
+
+/** The text with the contents of its `"…"` strings removed. */
+function withoutStrings(text: string): string {
+  return text.replace(/"(?:\\[\s\S]|[^"\\])*"/g, '""');
+}
+
+/** Whether an offset is inside a `{…}` set (not counting braces inside strings). */
+function insideSet(expr: string, offset: number): boolean {
+  return /\{[^{}]*$/.test(withoutStrings(expr.slice(0, offset)));
+}
+
+/** Functions of the engine's magic_firewall scheme that we do not know (catalogue.test.ts prints all). */
+const ENGINE_ONLY_FUNCTIONS = new Set(['len', 'lower', 'upper', 'starts_with', 'ends_with', 'concat', 'substring', 'cidr', 'cidr6', 'any', 'all', 'to_string', 'wildcard', 'contains']);
+
+/** Our codes of an expression the grammar did not match: only these are reported then. */
+const PARSE_FAILURE_CODES = new Set(['syntax-error', 'unterminated-string', 'tab-whitespace', 'expression-too-long', 'nesting-too-deep']);
+
+/** The engine objects to something we accept (there). */
+const engineObjects = (d: Disagreement): boolean => d.kind === 'we-accept' || d.kind === 'engine-earlier';
+/** We object to something the engine accepts (there). */
+const weObject = (d: Disagreement): boolean => d.kind === 'we-reject' || d.kind === 'we-earlier';
+/** The engine's message, when it rejected. */
+const engineSays = (d: Disagreement): string => (d.oracle.ok ? '' : d.oracle.message);
+/** The text under the engine's caret. */
+const engineAt = (d: Disagreement): string => (d.oracle.ok || d.oracle.start === undefined ? '' : d.expr.slice(d.oracle.start, d.oracle.end));
+/** Our first error. */
+const first = (d: Disagreement): OurError | undefined => d.ours.errors[0];
+/** Text of our first error's span. */
+const oursAt = (d: Disagreement): string => (first(d) ? d.expr.slice(first(d)!.start, first(d)!.end) : '');
+
+/**
+ * `deliberate (LANGUAGE.md §9)`: a row of the spec's table. `deliberate (decided in issue 11)`:
+ * found by this test and decided, with the reason, in README "Where we differ from the
+ * reference engine" (for LANGUAGE.md §9). A bug is never an entry: it is fixed, test first.
+ */
+type Status = 'deliberate (LANGUAGE.md §9)' | 'deliberate (decided in issue 11)' | 'position only (both reject)' | 'oracle artefact';
+
+interface KnownDisagreement {
+  readonly name: string;
+  readonly status: Status;
+  readonly reason: string;
+  readonly example: string;
+  readonly when: (d: Disagreement) => boolean;
+}
+
+/**
+ * Every disagreement must match one of these. Keep them narrow: each names the kind of
+ * disagreement, the engine's message and our code where it can. An entry for a bug that gets
+ * fixed simply stops matching (and is printed with a count of 0).
+ */
+const KNOWN_DISAGREEMENTS: readonly KnownDisagreement[] = [
+  // ---- deliberate (LANGUAGE.md §9, §5)
+  {
+    name: '`true` / `false` as Boolean literals',
+    status: 'deliberate (LANGUAGE.md §9)',
+    reason: 'the engine has no Boolean literals; the service uses `"expression": "true"` for execute rules',
+    example: 'true',
+    when: (d) => engineObjects(d) && engineSays(d) === 'unknown identifier' && (engineAt(d) === 'true' || engineAt(d) === 'false'),
+  },
+  {
+    name: 'expression longer than 4,096 characters',
+    status: 'deliberate (LANGUAGE.md §9)',
+    reason: 'documented limit of the service; the engine has none',
+    example: `tcp.dstport in {${'1 '.repeat(2045)}}`,
+    when: (d) => weObject(d) && first(d)?.code === 'expression-too-long' && d.expr.length > 4096,
+  },
+  {
+    name: 'bit_slice width and offset limits',
+    status: 'deliberate (LANGUAGE.md §9)',
+    reason: 'documented limits (at most 32 bits, offsets up to 2,040, end after start); a bare scheme does not check them',
+    example: 'bit_slice(tcp, 0, 64) == 1',
+    when: (d) => weObject(d) && first(d)?.code === 'bit-slice-range',
+  },
+  {
+    name: '`ip.geoip.country`',
+    status: 'deliberate (LANGUAGE.md §9)',
+    reason: 'LANGUAGE.md §5 lists the field the service documents; the engine\'s magic_firewall scheme lacks it (see catalogue.test.ts)',
+    example: 'ip.geoip.country == "BR"',
+    when: (d) => engineObjects(d) && engineSays(d) === 'unknown identifier' && engineAt(d) === 'ip.geoip.country',
+  },
+  // ---- artefacts of the bindings
+  {
+    name: 'empty or whitespace-only expression',
+    status: 'oracle artefact',
+    reason: 'the bindings return success for an empty expression without parsing it; the service has no empty expression',
+    example: ' ',
+    when: (d) => d.kind === 'we-reject' && first(d)?.code === 'empty-expression' && trimRust(d.expr) === '',
+  },
+  // ---- first, because it decides which error we show at all
+  {
+    name: 'a syntax error: an earlier literal or type the engine stops at first',
+    status: 'deliberate (decided in issue 11)',
+    reason:
+      'when the grammar fails there is no tree: we report the syntax error and, before it, every name that is no field (what the engine most often stops at); ' +
+      'a literal or a type before the failure (`0X0`, `"x"` after an Integer field) is checked once the syntax is fixed. Both reject',
+    example: 'ip.src.asnum in {0x0..0X0} and )',
+    when: (d) => d.kind === 'engine-earlier' && d.ours.errors.some((e) => e.code === 'syntax-error') && d.ours.errors.every((e) => PARSE_FAILURE_CODES.has(e.code) || e.code === 'unknown-field'),
+  },
+  // ---- found by this test, decided in issue 11 (README "Where we differ from the reference engine")
+  {
+    name: 'lists with a non-IP field',
+    status: 'deliberate (decided in issue 11)',
+    reason: 'the engine accepts `$list` after any field, not knowing which lists exist; we follow LANGUAGE.md §6: the lists of this phase hold IP addresses and apply to `ip.src` and `ip.dst` only',
+    example: 'tcp.dstport in $my_list',
+    when: (d) => weObject(d) && first(d)?.code === 'list-not-allowed',
+  },
+  {
+    name: 'list names with `..`',
+    status: 'deliberate (decided in issue 11)',
+    reason: 'the engine\'s lexer takes `$foo..bar`; no list can be named so (LANGUAGE.md §6: lowercase letters, digits and `_`, parts joined by single dots), so we say so',
+    example: 'ip.src in $foo..bar',
+    when: (d) => weObject(d) && first(d)?.code === 'invalid-list-name' && oursAt(d).includes('..'),
+  },
+  {
+    name: 'functions of the engine\'s scheme other than bit_slice',
+    status: 'deliberate (decided in issue 11)',
+    reason: 'the engine\'s magic_firewall scheme registers the HTTP functions too (`len`, `lower`, …; see catalogue.test.ts); LANGUAGE.md §7 documents `bit_slice` only for this phase, so we report the others',
+    example: 'len(cf.colo.name) > 3',
+    when: (d) =>
+      weObject(d) &&
+      (first(d)?.code === 'unknown-function' ||
+        // `wildcard(…)`, `contains(…)`: functions to the engine, operators to us.
+        (first(d)?.code === 'syntax-error' && /^[ \r\n]*\(/.test(d.expr.slice(first(d)!.end)))) &&
+      ENGINE_ONLY_FUNCTIONS.has(oursAt(d)),
+  },
+  {
+    name: 'hex bytes separated by `-` or `.`',
+    status: 'deliberate (decided in issue 11)',
+    reason: 'LANGUAGE.md §4 documents `:`, `-` and `.` between bytes; this engine build (0.7.0) reads `:` only (`61-62`: "expected byte separator"); we follow the documentation',
+    example: 'ip.proto == 61-62',
+    when: (d) => engineObjects(d) && /^[0-9A-Fa-f]{2}(?:[:.-][0-9A-Fa-f]{2})+$/.test(wordAt(d.expr, (d.oracle as { start: number }).start)) && /[-.]/.test(wordAt(d.expr, (d.oracle as { start: number }).start)),
+  },
+  {
+    name: 'short or zero-padded IPv4 addresses inside a set',
+    status: 'deliberate (decided in issue 11)',
+    reason: 'inside `{…}` the engine reads `0`, `1.2`, `1.2.3` as network prefixes and accepts `01.2.3.4`; after `==` it rejects them. We read an IPv4 address in its dotted-quad form only, everywhere: `1.2.3` is not what a person means by 1.2.3.0',
+    example: 'ip.src in {1.2.3}',
+    when: (d) =>
+      weObject(d) &&
+      (first(d)?.code === 'invalid-ip' || first(d)?.code === 'type-mismatch') &&
+      /^[0-9]+(?:\.[0-9]+){0,3}$/.test(oursAt(d)) &&
+      /\bip\.(?:src|dst)[ \r\n]*in[ \r\n]*\{[^{}]*$/.test(withoutStrings(d.expr.slice(0, first(d)!.start))),
+  },
+  {
+    name: 'keyword glued to a word (`nottcp.flags.syn`, `sip orlower(…)`, `ip.ttl lt5`, `tcp.flags & 6xor sip`)',
+    status: 'deliberate (decided in issue 11)',
+    reason: 'the engine needs no space around a keyword (`nottcp.flags.syn`, `ip.ttl lt5`); a person reads `nottcp.flags.syn` as one unknown name, so we ask for the space (with a fix where we can tell)',
+    example: 'ip.ttl lt5',
+    when: (d) => {
+      const e = first(d);
+      if (!weObject(d) || !e) return false;
+      const before = d.expr.slice(0, e.start);
+      // `nottcp.flags.syn`, `notbit_slice(…)`: one unknown field or function to us.
+      const glued = /^(?:not|and|x?or)([A-Za-z0-9_.]+)$/.exec(wordAt(d.expr, e.start));
+      const known = (name: string) => FIELDS.has(name) || name === 'bit_slice' || ENGINE_ONLY_FUNCTIONS.has(name) || name === 'not';
+      if (['unknown-field', 'unknown-function', 'syntax-error'].includes(e.code) && glued !== null && known(glued[1])) return true;
+      if (e.code !== 'syntax-error') return false;
+      // `notnot sip`: a field named `notnot` to us, so the error comes after it.
+      if (/(?:^|[^A-Za-z0-9_.])not(?:not|and|x?or)[ \r\n]*$/.test(before)) return true;
+      // `notnot (a lt b)`: a call of `notnot` to us, whose argument cannot hold a comparison.
+      if (/^expected `\)` or `,`/.test(e.message) && /(?:^|[^A-Za-z0-9_.])not(?:not|and|x?or)[ \r\n]*\([^()]*$/.test(before)) return true;
+      // A number, address or bytes glued to the keyword after it: `6xor`, `0d:31or`, `1.2.3.4and`.
+      if (/(?:^|[ \r\n{(=<>!~&])[-0-9A-Fa-fx:.]*[0-9][-0-9A-Fa-fx:.]*(?:and|x?or)[ \r\n]*$/.test(before)) return true;
+      // A word operator glued to a value or a field: `lt5`, `ne8ab1::1`, `matchesr"…"`, `letcp`.
+      const operator = /^(?:strict )?(?:eq|ne|lt|le|gt|ge|bitwise_and|contains|matches|wildcard)([A-Za-z0-9_.]*)/.exec(d.expr.slice(e.start));
+      if (operator && FIELDS.has(operator[1])) return true;
+      return /^expected a space after `(?:not|and|x?or)`/.test(e.message) || /^(?:strict )?(?:eq|ne|lt|le|gt|ge|bitwise_and|contains|matches|wildcard)(?:[0-9A-Fa-f:]|r[#" ])/.test(d.expr.slice(e.start));
+    },
+  },
+  {
+    name: 'set items without whitespace between them (`{1-2}`)',
+    status: 'deliberate (decided in issue 11)',
+    reason: 'in a set the engine ends a value where it stops being valid and reads on (`{87-181}` is `{87 -181}`); LANGUAGE.md §4 separates set items by whitespace, and `{1-2}` is more likely a range written wrong, so we report it',
+    example: 'tcp.dstport in {0x4-234}',
+    when: (d) => {
+      const e = first(d);
+      if (!weObject(d) || !e || !insideSet(d.expr, e.start)) return false;
+      const word = wordAt(d.expr, e.start);
+      return (
+        (e.code === 'invalid-integer' && /^[-0-9A-Fa-fx.]*[0-9A-Fa-f]-[0-9]/.test(word)) ||
+        (e.code === 'type-mismatch' && /^(?:[0-9A-Fa-f]{2}:)+(?:[0-9A-Fa-f]{3,}|[0-9A-Fa-f]{2}r$)/.test(word)) ||
+        // Bytes glued to a raw string: `{74:27:1cr##"…"##}`.
+        (e.code === 'syntax-error' && /(?:[0-9A-Fa-f]{2}:)+[0-9A-Fa-f]{2}r$/.test(d.expr.slice(0, e.start)))
+      );
+    },
+  },
+  {
+    name: 'a field on the right of a comparison',
+    status: 'deliberate (decided in issue 11)',
+    reason: 'the engine compares a field with another of the same type (`ip.src.country == ip.dst.country`); the service documents comparisons of a field with a value only, so we expect a value',
+    example: 'ip.src < ip.dst',
+    when: (d) => weObject(d) && ['type-mismatch', 'invalid-ip', 'invalid-integer'].includes(first(d)?.code ?? '') && FIELDS.has(oursAt(d)),
+  },
+  {
+    name: '`+` before a number',
+    status: 'position only (both reject)',
+    reason: 'both reject `+1`; we mark the `+`, the engine the token after the number',
+    example: 'ip.src.country <= +1 or sip',
+    when: (d) => d.kind === 'we-earlier' && first(d)?.code === 'syntax-error' && oursAt(d) === '+',
+  },
+  {
+    name: '`[…]` after a field',
+    status: 'position only (both reject)',
+    reason: 'both reject `ip.proto[0 == "t"`; the engine parses an index (`ip.proto[0]`, an error on this scheme\'s fields) and fails inside it, we mark the `[`',
+    example: 'ip.proto[0 == "t"',
+    when: (d) => d.kind === 'we-earlier' && first(d)?.code === 'syntax-error' && oursAt(d) === '[',
+  },
+  {
+    name: '`(`, `!` or `not` among the arguments of a call',
+    status: 'position only (both reject)',
+    reason: 'both reject `bit_slice((ip, …)` and `bit_slice(!ip, …)`; the engine reads an expression as an argument and fails after it, we mark the `(` or `!`',
+    example: 'bit_slice( (ip,0, ,8) == 1',
+    when: (d) => d.kind === 'we-earlier' && first(d)?.code === 'syntax-error' && ['(', '!', 'not'].includes(oursAt(d)) && /[A-Za-z_]+[ \r\n]*\([^)]*$/.test(d.expr.slice(0, first(d)!.start)),
+  },
+];
+
+// ------------------------------------------------------------------ the test
+
+/** JSON, with the invisible characters (NBSP, …) escaped too. */
+function show(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\u00a0\u00ad\u1680\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function describeVerdicts(d: Disagreement): string {
+  const oracle = d.oracle.ok
+    ? 'engine: accepts'
+    : `engine: rejects at ${d.oracle.start ?? '?'}–${d.oracle.end ?? '?'} ${show(engineAt(d))}: ${d.oracle.message.split('\n')[0]}`;
+  const ours = d.ours.rejected ? `ours:   rejects at ${first(d)!.start}–${first(d)!.end} ${show(oursAt(d))}: [${first(d)!.code}] ${first(d)!.message}` : 'ours:   accepts';
+  return `${show(d.expr)} (${d.kind})\n    ${oracle}\n    ${ours}`;
+}
+
+/** A key that groups unexplained disagreements into classes for the report. */
+function classOf(d: Disagreement): string {
+  const message = engineSays(d)
+    .split('\n')[0]
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/[0-9]+/g, 'N');
+  if (engineObjects(d)) return `${d.kind} | engine: ${message}${message === 'unknown identifier' ? ` ${engineAt(d)}` : ''}`;
+  return `${d.kind} | ours: ${first(d)!.code}`;
+}
+
+const explain = (d: Disagreement) => KNOWN_DISAGREEMENTS.find((k) => k.when(d));
+
+describe(`differential: checker (phase ${PHASE}) against the reference engine (scheme ${ORACLE_SCHEME})`, () => {
+  let oracle: Oracle | undefined;
+  let missing: string | undefined;
+
+  before(async () => {
+    const started = await startOracle();
+    if (started.oracle) oracle = started.oracle;
+    else missing = started.missing;
+  });
+  after(() => oracle?.close());
+
+  it('generates every field, operator spelling and literal form', () => {
+    // The generator, not the engine: a run that never writes `xor` or `r#"…"#` compares nothing there.
+    const sample = fc.sample(generatedExpression, { seed: SEED, numRuns: 5000 }).join('\n');
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const word = (w: string) => new RegExp(`(?:^|[^A-Za-z0-9_.])${escape(w)}(?:$|[^A-Za-z0-9_.])`);
+    const wanted: [string, RegExp][] = [
+      ...[...FIELDS.keys()].map((f): [string, RegExp] => [`field ${f}`, word(f)]),
+      ...OPERATOR_SPELLINGS.map((op): [string, RegExp] => [`operator ${op}`, /^[a-z]/.test(op) ? new RegExp(`[ \r\n]${escape(op)}[ \r\n]`) : new RegExp(`[A-Za-z0-9_.)] ?${escape(op)}(?![=&~])`)]),
+      ...['and', 'or', 'xor', 'not'].map((op): [string, RegExp] => [`logical ${op}`, new RegExp(`[ \r\n]${op}[ \r\n]`)]),
+      ...['&&', '||', '^^', '!', '('].map((op): [string, RegExp] => [`logical ${op}`, new RegExp(escape(op))]),
+      ['decimal integer', /[=<> ]\d+(?:[ )]|$)/m],
+      ['negative integer', /[ {]-\d/],
+      ['hex integer', /0x[0-9a-f]/],
+      ['octal integer', /[ {]0[0-7]+(?:[ )}]|$)/m],
+      ['integer range', /\{[^}]*\d\.\.\d/],
+      ['IPv4 address', /\b\d+\.\d+\.\d+\.\d+\b/],
+      ['IPv6 address', /[0-9a-f]*::[0-9a-f]/],
+      ['CIDR block', /\d\/\d+/],
+      ['address range', /\d\.\d+\.\.\d/],
+      ['string with an \\xHH escape', /"[^"]*\\x[0-9a-f]{2}/],
+      ['string with an \\OOO escape', /"[^"]*\\[0-3][0-7]{2}/],
+      ['raw string r"…"', /r"[^"]*"/],
+      ['raw string r#"…"#', /r#"[^"]*"#/],
+      ['hex bytes', /[ {=][0-9a-f]{2}:[0-9a-f]{2}:[0-9a-f]{2}/],
+      ['managed list', /\$svc\.[a-z]/],
+      ['account list', /\$my_list/],
+      ['bit_slice call', /bit_slice ?\((?:ip|tcp|udp|icmp), ?\d+, ?\d+\)/],
+      ['line break between tokens', /[^\s]\r?\n[^\s]/],
+      ['nesting', /\( ?\( ?\(/],
+    ];
+    const missing = wanted.filter(([, pattern]) => !pattern.test(sample)).map(([what]) => what);
+    assert.deepEqual(missing, [], 'forms the generator never wrote in 5,000 expressions');
+  });
+
+  it('each KNOWN_DISAGREEMENTS example is a disagreement its own entry explains', async (t) => {
+    if (!oracle) return missingOracle(missing ?? 'not started', (m) => t.skip(m));
+    const verdicts = await oracle.check(KNOWN_DISAGREEMENTS.map((k) => k.example));
+    KNOWN_DISAGREEMENTS.forEach((k, i) => {
+      const d = compare(k.example, ourVerdict(k.example), verdicts[i]);
+      if (d) assert.equal(explain(d)?.name, k.name, `example of "${k.name}" is explained by another entry: ${describeVerdicts(d)}`);
+      // A deliberate difference is a decision: when it stops differing, the entry is stale.
+      // A bug's example agrees once the bug is fixed, which is the point; say so.
+      else if (k.status === 'deliberate (LANGUAGE.md §9)' || k.status === 'oracle artefact') assert.fail(`example of "${k.name}" (${k.status}) no longer disagrees: ${show(k.example)}`);
+      else console.log(`"${k.name}" (${k.status}): its example now agrees with the engine; remove the entry once it matches nothing`);
+    });
+  });
+
+  it(`agrees with the engine on ${RUNS} generated expressions (seed ${SEED})`, { timeout: 24 * 3600 * 1000 }, async (t) => {
+    if (!oracle) return missingOracle(missing ?? 'not started', (m) => t.skip(m));
+    const engine = oracle;
+    // Printed, and written to $ORACLE_REPORT too when set (the test runner escapes `\` and `#`).
+    const lines: string[] = [];
+    const log = (line: string) => {
+      console.log(line);
+      lines.push(line);
+    };
+    t.after(() => {
+      if (process.env.ORACLE_REPORT) writeFileSync(process.env.ORACLE_REPORT, `${lines.join('\n')}\n`);
+    });
+    log(`seed ${SEED}, ${RUNS} expressions (reproduce: ORACLE_SEED=${SEED} ORACLE_RUNS=${RUNS}); engine ${ORACLE_VERSION === engine.version ? '' : 'UNPINNED '}octorules-wirefilter ${engine.version}`);
+
+    const counts = new Map<string, { count: number; shortest?: Disagreement }>(KNOWN_DISAGREEMENTS.map((k) => [k.name, { count: 0 }]));
+    const unexplained = new Map<string, { count: number; shortest: Disagreement; chunk: number; some: Disagreement[] }>();
+    let oursMs = 0;
+    let oracleMs = 0;
+    let engineRejected = 0;
+    let disagreements = 0;
+    /** Engine errors whose place could not be read back from its message (their place is not compared). */
+    let unplaced = 0;
+    const long = RUNS > 100_000;
+
+    for (let chunk = 0; chunk * CHUNK < RUNS; chunk++) {
+      const size = Math.min(CHUNK, RUNS - chunk * CHUNK);
+      const exprs = fc.sample(generatedExpression, { seed: SEED + chunk, numRuns: size });
+      let start = performance.now();
+      const verdicts = await engine.check(exprs);
+      oracleMs += performance.now() - start;
+      start = performance.now();
+      const ours = exprs.map(ourVerdict);
+      oursMs += performance.now() - start;
+      exprs.forEach((expr, i) => {
+        const verdict = verdicts[i];
+        if (!verdict.ok) engineRejected++;
+        if (!verdict.ok && verdict.start === undefined) unplaced++;
+        const d = compare(expr, ours[i], verdicts[i]);
+        if (!d) return;
+        disagreements++;
+        const known = explain(d);
+        if (known) {
+          const c = counts.get(known.name)!;
+          c.count++;
+          if (!c.shortest || d.expr.length < c.shortest.expr.length) c.shortest = d;
+          return;
+        }
+        const key = classOf(d);
+        const u = unexplained.get(key);
+        if (!u) unexplained.set(key, { count: 1, shortest: d, chunk, some: [d] });
+        else {
+          u.count++;
+          if (u.some.length < 8) u.some.push(d);
+          if (d.expr.length < u.shortest.expr.length) u.shortest = d;
+        }
+      });
+      if (long && (chunk + 1) % 10 === 0) log(`… ${(chunk + 1) * CHUNK} expressions, ${disagreements} disagreements, ${[...unexplained.values()].reduce((n, u) => n + u.count, 0)} unexplained`);
+    }
+
+    log(
+      `${RUNS} expressions: the engine rejected ${engineRejected} (${((100 * engineRejected) / RUNS).toFixed(1)}%); ` +
+        `${disagreements} disagreements (${((100 * disagreements) / RUNS).toFixed(2)}%); ${unplaced} engine errors without a readable place. ` +
+        `Time: ours ${(oursMs / 1000).toFixed(1)} s, oracle ${(oracleMs / 1000).toFixed(1)} s (engine alone ${engine.engineSeconds.toFixed(1)} s)`,
+    );
+    for (const k of KNOWN_DISAGREEMENTS) {
+      const c = counts.get(k.name)!;
+      log(`  ${String(c.count).padStart(7)}  ${k.name} — ${k.status}${c.count === 0 ? ' (matched nothing in this run)' : ''}`);
+      if (c.shortest && process.env.ORACLE_VERBOSE) log(`           e.g. ${describeVerdicts(c.shortest).replace(/\n/g, '\n           ')}`);
+    }
+    if (unexplained.size === 0) return;
+
+    const classes = [...unexplained].sort((a, b) => b[1].count - a[1].count);
+    log(`UNEXPLAINED disagreements, ${classes.length} classes:`);
+    for (const [key, u] of classes) {
+      log(`  ${String(u.count).padStart(7)}  ${key}\n           e.g. ${describeVerdicts(u.shortest).replace(/\n/g, '\n           ')}`);
+      if (process.env.ORACLE_VERBOSE) for (const d of u.some) log(`           ${describeVerdicts(d).replace(/\n/g, '\n           ')}`);
+    }
+
+    // Shrink the first unexplained disagreement of the first chunk that has one, with fast-check.
+    const chunk = Math.min(...classes.map(([, u]) => u.chunk));
+    const size = Math.min(CHUNK, RUNS - chunk * CHUNK);
+    const again = fc.sample(generatedExpression, { seed: SEED + chunk, numRuns: size });
+    const cache = new Map<string, OracleResult>();
+    (await engine.check(again)).forEach((verdict, i) => cache.set(again[i], verdict));
+    let shrunk: Disagreement | undefined;
+    const outcome = await fc.check(
+      fc.asyncProperty(generatedExpression, async (expr) => {
+        const verdict = cache.get(expr) ?? (await engine.check([expr]))[0];
+        cache.set(expr, verdict);
+        const d = compare(expr, ourVerdict(expr), verdict);
+        if (d && !explain(d)) {
+          shrunk = d;
+          return false;
+        }
+        return true;
+      }),
+      { seed: SEED + chunk, numRuns: size },
+    );
+    if (outcome.failed && outcome.counterexample) {
+      const d = compare(outcome.counterexample[0], ourVerdict(outcome.counterexample[0]), (await engine.check([outcome.counterexample[0]]))[0])!;
+      shrunk = d;
+    }
+    assert.fail(
+      `${classes.reduce((n, [, u]) => n + u.count, 0)} disagreements with the reference engine are not explained by KNOWN_DISAGREEMENTS` +
+        (shrunk ? `; shrunk: ${describeVerdicts(shrunk)}` : '') +
+        ` (seed ${SEED})`,
+    );
+  });
+});
