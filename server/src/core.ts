@@ -12,16 +12,19 @@ export { checkRuleset, ExpressionCache, parseRuleset, toPositions, type Position
 export { DEFAULT_SETTINGS, readSettings, type Settings } from './documents/settings';
 
 // ---------------------------------------------------------------- language
+export { FIELDS } from './language/catalogue/fields';
 export { checkExpression } from './language/checker';
+export { grammar } from './language/grammar';
 export { KNOWN_PHASES } from './language/catalogue/phases';
 
 // ---------------------------------------------------------------- evaluation
-export { EvaluationError, MissingValuesError } from './analysis/evaluate';
-export { PacketError, parseLists, parsePacket, type Lists } from './analysis/packet';
-export { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './analysis/ruleset-eval';
+export { EvaluationError, MissingValuesError } from './evaluation/evaluate';
+export { PacketError, parseLists, parsePacket, type Lists } from './evaluation/packet';
+export { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './evaluation/ruleset-eval';
 
 // ---------------------------------------------------------------- the Rulesets API
-export { ApiError, redact, RulesetsClient, type ApiMessage, type Credentials, type RulesetRef, type Scope } from './api/client';
+export { ApiError, redact, RulesetsClient, type ApiMessage, type ClientOptions, type Credentials, type RulesetRef, type Scope } from './api/client';
+export { runEmulatorCommand } from './api/emulator-command';
 export { applyCreate, planCreate } from './api/create';
 export { applyDeploy, checkLocal, conflictMessage, DeployOutcomeUnknownError, destinationOf, describeDestination, hasErrors, mapServiceProblems, planDeploy, type DeployPlan, type Destination, type ServiceProblem } from './api/deploy';
 export { unifiedDiff } from './api/diff';

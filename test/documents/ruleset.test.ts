@@ -1,9 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as YAML from 'yaml';
 
 import { isRulesetFileName, looksLikeRuleset } from '../../server/src/documents/classify';
 import {
+  positionsIn,
   checkRuleset,
   ExpressionCache,
   parseRuleset,
@@ -710,5 +713,17 @@ describe('checkRuleset: documents nested too deeply', () => {
     assert.ok(syntax.length > 0);
     assert.ok(syntax.every((p) => !/call stack/i.test(p.message)), JSON.stringify(syntax));
     assert.ok(syntax.some((p) => /nested too deeply/.test(p.message)));
+  });
+});
+
+describe('positionsIn', () => {
+  it('gives the positions an LSP client computes: lines end at CR LF, LF or CR; characters in UTF-16', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', '\r', '\n', '\r\n', 'é', '😀')).map((parts) => parts.join('')), fc.nat(), (text, n) => {
+        const offset = n % (text.length + 1);
+        assert.deepEqual(positionsIn(text)(offset), TextDocument.create('file:///t', 'plaintext', 0, text).positionAt(offset));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

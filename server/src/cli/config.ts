@@ -3,7 +3,7 @@
  * flag or the environment, the credentials from the environment only (a flag would leave
  * them in the shell's history and in `ps`).
  */
-import { RulesetsClient, type ClientOptions, type Credentials, type Scope } from '../api/client';
+import { RulesetsClient, type ClientOptions, type Credentials, type Scope } from '../core';
 import { UsageError } from './check';
 
 /** Configuration that is missing or contradicts itself: exit 2, one line naming what to set. */

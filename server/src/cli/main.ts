@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { redact } from '../api/client';
-import { runEmulatorCommand } from '../api/emulator-command';
+import { redact, runEmulatorCommand } from '../core';
 import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versions } from './api-commands';
 import { checkFiles, collectFiles, UsageError } from './check';
 import { ENV, refuseCredentialFlags } from './config';

@@ -1,6 +1,5 @@
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import { checkExpression, type CheckOptions, type CheckResult } from '../language/checker';
-import { findShadowedRules } from '../analysis/analyses';
+import { findShadowedRules } from '../language/analyses';
 import { printExpression } from '../language/format';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
@@ -509,6 +508,32 @@ export interface PositionedProblem extends Omit<DocumentProblem, 'start' | 'end'
 }
 
 export function toPositions(text: string, problems: readonly DocumentProblem[]): PositionedProblem[] {
-  const doc = TextDocument.create('file:///ruleset', 'plaintext', 0, text);
-  return problems.map(({ start, end, code, severity, message }) => ({ code, severity, message, range: { start: doc.positionAt(start), end: doc.positionAt(end) } }));
+  const positionAt = positionsIn(text);
+  return problems.map(({ start, end, code, severity, message }) => ({ code, severity, message, range: { start: positionAt(start), end: positionAt(end) } }));
+}
+
+/**
+ * Offsets of `text` as LSP positions: lines end at CR LF, LF or CR, characters count UTF-16
+ * code units; an offset between the CR and the LF of a pair is the end of its line.
+ */
+export function positionsIn(text: string): (offset: number) => Position {
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+    if (c === 13 || c === 10) lineStarts.push(i + 1);
+  }
+  return (offset) => {
+    let at = Math.max(0, Math.min(offset, text.length));
+    if (text.charCodeAt(at) === 10 && text.charCodeAt(at - 1) === 13) at--;
+    let low = 0;
+    let high = lineStarts.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (lineStarts[mid] > at) high = mid;
+      else low = mid + 1;
+    }
+    const line = low - 1;
+    return { line, character: at - lineStarts[line] };
+  };
 }

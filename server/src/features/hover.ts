@@ -12,7 +12,7 @@ import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import { formatAddress } from '../language/literals';
 import { locate, locateInText, type CallContext, type ComparisonContext, type Target } from '../language/locate';
 import type { Problem } from '../language/problem';
-import { describeExpression } from '../analysis/describe';
+import { describeExpression } from '../language/describe';
 import { property, type HostNode } from '../documents/host';
 import { mapRange } from '../documents/offset-map';
 import type { ExpressionSite } from '../documents/ruleset';

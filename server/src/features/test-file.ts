@@ -11,9 +11,9 @@ import { CompletionItemKind, DiagnosticSeverity, type CompletionItem, type Compl
 import { rulesetPathsBesideTest } from '../documents/classify';
 import { property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
 import { parseRuleset } from '../documents/ruleset';
-import { LISTS_KEY, PacketError, parseLists, parsePacket, type Lists, type Packet } from '../analysis/packet';
-import { MissingValuesError } from '../analysis/evaluate';
-import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo } from '../analysis/ruleset-eval';
+import { LISTS_KEY, PacketError, parseLists, parsePacket, type Lists, type Packet } from '../evaluation/packet';
+import { MissingValuesError } from '../evaluation/evaluate';
+import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo } from '../evaluation/ruleset-eval';
 import { FIELDS } from '../language/catalogue/fields';
 import { COUNTRIES } from '../language/catalogue/countries';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';

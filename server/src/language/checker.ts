@@ -1,4 +1,4 @@
-import { analyzeExpression } from '../analysis/analyses';
+import { analyzeExpression } from './analyses';
 import type { Comparison, ComparisonOperator, Expression, FieldType, FunctionCall, Literal, Span, Value } from './ast';
 import { walkExpression } from './ast';
 import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';

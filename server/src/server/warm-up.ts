@@ -1,6 +1,4 @@
-import { checkExpression } from '../language/checker';
-import { FIELDS } from '../language/catalogue/fields';
-import { checkRuleset } from '../documents/ruleset';
+import { checkExpression, checkRuleset, FIELDS } from '../core';
 
 /**
  * Work to run while the editor is still loading: the parser's code is cold when the server

@@ -3,11 +3,11 @@
  * destination port is not 22". Pure: reads only the AST and the catalogues. The result is a
  * noun phrase about packets, for hover ("**Blocks** TCP packets whose …").
  */
-import type { Comparison, Expression, Literal, LogicalExpression, Value } from '../language/ast';
-import { COUNTRIES } from '../language/catalogue/countries';
-import { FIELDS, hexByte, TCP_FLAG_BITS } from '../language/catalogue/fields';
-import { MANAGED_LISTS } from '../language/catalogue/lists';
-import { formatAddress } from '../language/literals';
+import type { Comparison, Expression, Literal, LogicalExpression, Value } from './ast';
+import { COUNTRIES } from './catalogue/countries';
+import { FIELDS, hexByte, TCP_FLAG_BITS } from './catalogue/fields';
+import { MANAGED_LISTS } from './catalogue/lists';
+import { formatAddress } from './literals';
 
 /** What the packets are called: `packets`, or `TCP packets` when the whole expression requires it. */
 export function describeExpression(ast: Expression): string {

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { describeExpression } from '../../server/src/analysis/describe';
+import { describeExpression } from '../../server/src/language/describe';
 import { checkExpression } from '../../server/src/language/checker';
 
 const ROWS: readonly (readonly [string, string])[] = [

@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parsePacket } from '../../server/src/analysis/packet';
-import { evaluateRuleset } from '../../server/src/analysis/ruleset-eval';
+import { parsePacket } from '../../server/src/evaluation/packet';
+import { evaluateRuleset } from '../../server/src/evaluation/ruleset-eval';
 import { checkRulesetModel, parseRuleset } from '../../server/src/documents/ruleset';
 
 const port = fc.constantFrom(22, 53, 80, 443, 8080);

@@ -14,11 +14,11 @@
  * - `shadowed-rule` (ruleset level, see findShadowedRules): a rule every packet of which an
  *   earlier enabled `block` or `skip` rule decides first.
  */
-import type { Comparison, Expression, Literal, LogicalExpression, SetLiteral, Span } from '../language/ast';
-import { walkExpression } from '../language/ast';
-import { FIELDS } from '../language/catalogue/fields';
-import { printExpression } from '../language/format';
-import { problem, type Problem } from '../language/problem';
+import type { Comparison, Expression, Literal, LogicalExpression, SetLiteral, Span } from './ast';
+import { walkExpression } from './ast';
+import { FIELDS } from './catalogue/fields';
+import { printExpression } from './format';
+import { problem, type Problem } from './problem';
 import {
   complement,
   intersect,

@@ -1,5 +1,5 @@
 /**
- * The static analyses (server/src/analysis/analyses.ts): always-true / always-false,
+ * The static analyses (server/src/language/analyses.ts): always-true / always-false,
  * redundant-set-member, skip-skips-nothing and shadowed-rule. Rows mark every expected span
  * ⟦like this⟧, in order, with one code per marker; a row without markers expects no problem at
  * all. Sound only: the negative rows matter as much as the positive ones.

@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 
-import { parsePacket, parseLists } from '../../server/src/analysis/packet';
-import { evaluateRuleset, prepareRuleset, RuleEvaluationError, RulesetError } from '../../server/src/analysis/ruleset-eval';
+import { parsePacket, parseLists } from '../../server/src/evaluation/packet';
+import { evaluateRuleset, prepareRuleset, RuleEvaluationError, RulesetError } from '../../server/src/evaluation/ruleset-eval';
 import { parseRuleset } from '../../server/src/documents/ruleset';
 
 function ruleset(rules: string): ReturnType<typeof parseRuleset> {

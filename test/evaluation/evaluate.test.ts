@@ -2,8 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-import { bitSlice, evaluate, evaluateExpression, evaluatePartial, EvaluationError, MissingValuesError, wildcardMatches } from '../../server/src/analysis/evaluate';
-import { PacketError, parseLists, parsePacket, type Lists } from '../../server/src/analysis/packet';
+import { bitSlice, evaluate, evaluateExpression, evaluatePartial, EvaluationError, MissingValuesError, wildcardMatches } from '../../server/src/evaluation/evaluate';
+import { PacketError, parseLists, parsePacket, type Lists } from '../../server/src/evaluation/packet';
 import { checkExpression } from '../../server/src/language/checker';
 
 /** A full TCP packet over IPv4: every field the table below reads. */
