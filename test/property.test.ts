@@ -7,7 +7,10 @@ import * as YAML from 'yaml';
 
 import { checkExpression } from '../server/src/language/checker';
 import { formatOfPath } from '../server/src/documents/classify';
-import { checkRuleset, ExpressionCache, parseRuleset, toPositions, type DocumentProblem } from '../server/src/documents/ruleset';
+import { ExpressionCache } from '../server/src/documents/expression-cache';
+import { toPositions } from '../server/src/documents/positions';
+import { checkRuleset } from '../server/src/documents/ruleset';
+import { parseRuleset, type DocumentProblem } from '../server/src/documents/ruleset-model';
 import type { HostFormat } from '../server/src/documents/host';
 
 // Properties of the whole pipeline on arbitrary input: nothing throws, every call finishes

@@ -3,6 +3,7 @@
  * listed once. The rulesets server checks the host document's syntax too, because other editors
  * may have nothing else that does; in VS Code those diagnostics would be duplicates.
  */
+import { formatOfDocument, type HostFormat } from '../../server/src/core';
 
 /** Which other language support is active, read from VS Code by the extension. */
 export interface OtherSupport {
@@ -22,10 +23,9 @@ const HOST_CODES = {
   yaml: ['yaml-syntax', 'duplicate-key'],
 } as const;
 
-function hostOf(languageId: string): 'json' | 'yaml' | undefined {
-  if (languageId === 'json' || languageId === 'jsonc') return 'json';
-  if (languageId === 'yaml') return 'yaml';
-  return undefined;
+function hostOf(languageId: string): HostFormat | undefined {
+  // By the language alone: VS Code's own JSON or YAML support is what reports here.
+  return formatOfDocument(languageId, '');
 }
 
 /** The codes of our diagnostics to leave out for a document of this language. */

@@ -8,7 +8,10 @@
 export { parseHost, property, type HostFormat, type HostNode } from './documents/host';
 export { eolOf } from './documents/host-edits';
 export { classifyFile, formatOfDocument, formatOfPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, rulesetPathsBesideTest, type FileRole, type RulesetEvidence } from './documents/classify';
-export { checkRuleset, ExpressionCache, parseRuleset, toPositions, type PositionedProblem } from './documents/ruleset';
+export { ExpressionCache } from './documents/expression-cache';
+export { toPositions, type PositionedProblem } from './documents/positions';
+export { checkRuleset } from './documents/ruleset';
+export { parseRuleset } from './documents/ruleset-model';
 export { DEFAULT_SETTINGS, readSettings, type Settings } from './documents/settings';
 
 // ---------------------------------------------------------------- language

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import * as YAML from 'yaml';
 
 import type { DocumentEdit } from '../../server/src/documents/host-edits';
-import { checkRuleset, ExpressionCache, expressionEdit, parseRuleset, type DocumentProblem } from '../../server/src/documents/ruleset';
+import { ExpressionCache } from '../../server/src/documents/expression-cache';
+import { checkRuleset, expressionEdit } from '../../server/src/documents/ruleset';
+import { parseRuleset, type DocumentProblem } from '../../server/src/documents/ruleset-model';
 import type { HostFormat } from '../../server/src/documents/host';
 
 function check(text: string, format: HostFormat): DocumentProblem[] {

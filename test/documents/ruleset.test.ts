@@ -5,15 +5,10 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as YAML from 'yaml';
 
 import { isRulesetFileName, looksLikeRuleset } from '../../server/src/documents/classify';
-import {
-  positionsIn,
-  checkRuleset,
-  ExpressionCache,
-  parseRuleset,
-  toPositions,
-  type PositionedProblem,
-  type RulesetCheckOptions,
-} from '../../server/src/documents/ruleset';
+import { ExpressionCache } from '../../server/src/documents/expression-cache';
+import { positionsIn, toPositions, type PositionedProblem } from '../../server/src/documents/positions';
+import { checkRuleset, type RulesetCheckOptions } from '../../server/src/documents/ruleset';
+import { parseRuleset } from '../../server/src/documents/ruleset-model';
 import type { HostFormat } from '../../server/src/documents/host';
 
 // Every expected line and character in this file is counted by hand from the literal

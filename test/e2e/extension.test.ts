@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkRuleset, toPositions } from '../../server/src/documents/ruleset';
+import { toPositions } from '../../server/src/documents/positions';
+import { checkRuleset } from '../../server/src/documents/ruleset';
 import { makeWorkspace, startWorkbench, type Problem, type Workbench } from './workbench';
 
 const ROOT = join(__dirname, '..', '..');

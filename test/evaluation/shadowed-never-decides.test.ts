@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parsePacket } from '../../server/src/evaluation/packet';
 import { evaluateRuleset } from '../../server/src/evaluation/ruleset-eval';
-import { checkRulesetModel, parseRuleset } from '../../server/src/documents/ruleset';
+import { checkRulesetModel } from '../../server/src/documents/ruleset';
+import { parseRuleset } from '../../server/src/documents/ruleset-model';
 
 const port = fc.constantFrom(22, 53, 80, 443, 8080);
 const network = fc.constantFrom('10.0.0.0/8', '10.1.0.0/16', '10.1.2.0/24', '192.0.2.0/24');

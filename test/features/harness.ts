@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Position, Range, TextEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_SETTINGS, type Settings } from '../../server/src/documents/settings';
-import { ExpressionCache } from '../../server/src/documents/ruleset';
+import { ExpressionCache } from '../../server/src/documents/expression-cache';
 import { DocumentModel } from '../../server/src/features/model';
 
 export type Host = 'json' | 'yaml-plain' | 'yaml-single' | 'yaml-double' | 'yaml-literal' | 'yaml-folded';

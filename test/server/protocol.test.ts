@@ -32,7 +32,8 @@ import {
   type FullDocumentDiagnosticReport,
   type MarkupContent,
 } from 'vscode-languageserver-protocol/node';
-import { checkRuleset, toPositions } from '../../server/src/documents/ruleset';
+import { toPositions } from '../../server/src/documents/positions';
+import { checkRuleset } from '../../server/src/documents/ruleset';
 import { DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../../server/src/protocol';
 import { applyEdits } from '../features/harness';
 import { codesOf, ROOT, SERVER, startClient, type TestClient } from './lsp-client';

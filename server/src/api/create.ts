@@ -7,7 +7,7 @@ import { checkLocal, hasErrors, mapServiceProblems, rejection, type CallOptions,
 import { unifiedDiff } from './diff';
 import { WorkflowError, type LocalRuleset, type RulesetBody } from './local-ruleset';
 import { localAsDeployed, recordDeployed } from './ruleset-file';
-import type { PositionedProblem } from '../documents/ruleset';
+import type { PositionedProblem } from '../documents/positions';
 import type { RuleInput, Ruleset } from './types';
 
 export interface CreatePlan {

@@ -4,7 +4,9 @@
  * application, which never overwrites a change someone else deployed in the meantime and
  * never half-happens. No VS Code, no console.
  */
-import { checkRuleset, parseRuleset, toPositions, type PositionedProblem } from '../documents/ruleset';
+import { toPositions, type PositionedProblem } from '../documents/positions';
+import { checkRuleset } from '../documents/ruleset';
+import { parseRuleset } from '../documents/ruleset-model';
 import { ApiError, type RulesetsClient } from './client';
 import { unifiedDiff } from './diff';
 import { lineColumn, WorkflowError, type LocalRuleset } from './local-ruleset';

@@ -39,7 +39,9 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { unmapOffset } from '../documents/offset-map';
-import { checkRulesetModel, ExpressionCache, parseRuleset } from '../documents/ruleset';
+import { ExpressionCache } from '../documents/expression-cache';
+import { checkRulesetModel } from '../documents/ruleset';
+import { parseRuleset } from '../documents/ruleset-model';
 import { lineColumnOf, pointerAtOffset } from './pointer';
 import { SERVICE_SET_RULE_FIELDS, type ApiMessage, type Rule, type Ruleset, type RulesetKind, type RulesetSummary, type WireMessage } from './types';
 

@@ -13,7 +13,8 @@
  */
 import { property, type HostNode } from '../documents/host';
 import { mapRange } from '../documents/offset-map';
-import { checkSite, type RulesetCheckOptions, type RulesetModel } from '../documents/ruleset';
+import { checkSite, type RulesetCheckOptions } from '../documents/ruleset';
+import type { RulesetModel } from '../documents/ruleset-model';
 import type { Expression } from '../language/ast';
 import { describeMissing, EvaluationError, evaluatePartial } from './evaluate';
 import type { Lists, Packet } from './packet';

@@ -8,7 +8,8 @@
  */
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import type { DocumentEdit } from '../documents/host-edits';
-import { expressionEdit, type DocumentProblem } from '../documents/ruleset';
+import { expressionEdit } from '../documents/ruleset';
+import type { DocumentProblem } from '../documents/ruleset-model';
 import { formatExpression } from '../language/format';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
 import { toDiagnostic } from './diagnostics';

@@ -33,7 +33,7 @@ import { WELL_KNOWN_PORTS } from '../language/catalogue/ports';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import type { ComparisonOperator } from '../language/ast';
 import { completionContext, operatorsFor, type ExpressionCompletionContext, type LeftSide } from '../language/completion-context';
-import { encodeForScalar, isBlockScalar, property, type HostNode, type HostObject, type ScalarStyle } from '../documents/host';
+import { encodeForScalar, isBlockScalar, property, type HostFormat, type HostNode, type HostObject, type ScalarStyle } from '../documents/host';
 import { columnOf, eolOf, lineIndent } from '../documents/host-edits';
 import { mapRange, type DecodedString } from '../documents/offset-map';
 import { expressionRange } from '../documents/ruleset';
@@ -436,8 +436,6 @@ const ACTION_DOCS: Record<string, string> = {
   execute: 'Run another ruleset for the matching packets (`action_parameters: {"id": …}`).',
 };
 
-type Format = 'json' | 'yaml';
-
 /** A value in a host document, written as JSON or as YAML (block style where it takes several lines). */
 type Value =
   | { readonly kind: 'string'; readonly parts: readonly Part[] }
@@ -449,7 +447,7 @@ const str = (...parts: Part[]): Value => ({ kind: 'string', parts });
 const verbatim = (...parts: Part[]): Value => ({ kind: 'verbatim', parts });
 
 /** Whether a value takes lines of its own: a YAML block collection, a JSON object of more than two keys. */
-function isBlock(value: Value, format: Format): boolean {
+function isBlock(value: Value, format: HostFormat): boolean {
   if (value.kind === 'map') return format === 'yaml' ? value.entries.length > 0 : value.entries.length > 2;
   if (value.kind === 'list') return format === 'yaml' ? value.items.length > 0 : value.items.some((v) => isBlock(v, format));
   return false;
@@ -459,7 +457,7 @@ function isBlock(value: Value, format: Format): boolean {
  * Writes a value; `indent` is the indentation of the line its key (or `-`) is on. Block
  * values start with a line break; `flow` forces one line (`{ruleset: current}`).
  */
-function writeValue(value: Value, format: Format, indent: string, eol: string, flow = false): Part[] {
+function writeValue(value: Value, format: HostFormat, indent: string, eol: string, flow = false): Part[] {
   switch (value.kind) {
     case 'string':
       // JSON always quotes; YAML only text that would not read back as a string.
@@ -490,7 +488,7 @@ function writeValue(value: Value, format: Format, indent: string, eol: string, f
 }
 
 /** `key: value`, or for a YAML block value `key:` and the value's lines. */
-function entry(format: Format, key: string, value: Value, indent: string, eol: string): Part[] {
+function entry(format: HostFormat, key: string, value: Value, indent: string, eol: string): Part[] {
   const name = format === 'json' ? JSON.stringify(key) : key;
   return [name, format === 'yaml' && isBlock(value, format) ? ':' : ': ', ...writeValue(value, format, indent, eol)];
 }

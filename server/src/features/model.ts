@@ -6,17 +6,9 @@ import { classifyFile, isRulesetTestFileName } from '../documents/classify';
 import type { HostFormat, HostNode } from '../documents/host';
 import type { Settings } from '../documents/settings';
 import { unmapOffset } from '../documents/offset-map';
-import {
-  checkRulesetModel,
-  checkSite,
-  contentExtent,
-  ExpressionCache,
-  parseRuleset,
-  type DocumentProblem,
-  type ExpressionSite,
-  type RulesetCheckOptions,
-  type RulesetModel,
-} from '../documents/ruleset';
+import { ExpressionCache } from '../documents/expression-cache';
+import { checkRulesetModel, checkSite, contentExtent, type RulesetCheckOptions } from '../documents/ruleset';
+import { parseRuleset, type DocumentProblem, type ExpressionSite, type RulesetModel } from '../documents/ruleset-model';
 
 /** The path part of a document's URI, as patterns and file names are matched against it. */
 export function pathOfUri(uri: string): string {

@@ -1,0 +1,43 @@
+/** Offsets of a document as LSP positions, for the CLI's reports and the API's messages. */
+import type { DocumentProblem } from './ruleset-model';
+
+export interface Position {
+  readonly line: number;
+  readonly character: number;
+}
+
+/** A problem with LSP positions (0-based lines, UTF-16 characters). */
+export interface PositionedProblem extends Omit<DocumentProblem, 'start' | 'end' | 'fixes'> {
+  readonly range: { readonly start: Position; readonly end: Position };
+}
+
+export function toPositions(text: string, problems: readonly DocumentProblem[]): PositionedProblem[] {
+  const positionAt = positionsIn(text);
+  return problems.map(({ start, end, code, severity, message }) => ({ code, severity, message, range: { start: positionAt(start), end: positionAt(end) } }));
+}
+
+/**
+ * Offsets of `text` as LSP positions: lines end at CR LF, LF or CR, characters count UTF-16
+ * code units; an offset between the CR and the LF of a pair is the end of its line.
+ */
+export function positionsIn(text: string): (offset: number) => Position {
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+    if (c === 13 || c === 10) lineStarts.push(i + 1);
+  }
+  return (offset) => {
+    let at = Math.max(0, Math.min(offset, text.length));
+    if (text.charCodeAt(at) === 10 && text.charCodeAt(at - 1) === 13) at--;
+    let low = 0;
+    let high = lineStarts.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (lineStarts[mid] > at) high = mid;
+      else low = mid + 1;
+    }
+    const line = low - 1;
+    return { line, character: at - lineStarts[line] };
+  };
+}

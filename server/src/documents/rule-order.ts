@@ -1,0 +1,125 @@
+/**
+ * Checks of a ruleset's rules against each other: a rule that repeats an earlier one, and a
+ * rule that an earlier `block` or `skip` always decides first.
+ */
+import type { CheckResult } from '../language/checker';
+import { findShadowedRules } from '../language/analyses';
+import type { ExpressionCache } from './expression-cache';
+import { property, type HostNode } from './host';
+import type { DocumentProblem, ExpressionSite, RulesetModel } from './ruleset-model';
+
+/**
+ * A rule whose action and expression repeat an earlier rule's can never decide anything the
+ * earlier one did not: it is dead weight, or a copy that was meant to be edited.
+ */
+export function checkRepeatedRules(model: RulesetModel, results: readonly CheckResult[], cache: ExpressionCache, problems: DocumentProblem[]): Set<number> {
+  const repeats = new Set<number>();
+  const firstByDecision = new Map<string, Map<string, ExpressionSite>>();
+  for (const [index, site] of model.expressions.entries()) {
+    const rule = model.rules[site.ruleIndex];
+    // A disabled rule decides nothing, so it neither repeats nor is repeated.
+    const enabled = property(rule, 'enabled')?.value;
+    if (enabled?.kind === 'boolean' && enabled.value === false) continue;
+    const action = property(rule, 'action')?.value;
+    // Two `execute` rules of `true` run different rulesets unless their parameters agree.
+    const decision = `${action?.kind === 'string' ? String(action.value) : ''}\u0000${canonicalValue(property(rule, 'action_parameters')?.value)}`;
+    let first = firstByDecision.get(decision);
+    if (!first) firstByDecision.set(decision, (first = new Map()));
+    const key = cache.normalize(site.text, results[index]);
+    const earlier = first.get(key);
+    if (!earlier) {
+      first.set(key, site);
+      continue;
+    }
+    repeats.add(index);
+    problems.push({
+      code: 'duplicate-rule',
+      severity: 'warning',
+      message: `rule ${site.ruleIndex + 1} repeats rule ${earlier.ruleIndex + 1} (same action and expression), so it never decides anything`,
+      start: site.node.start,
+      end: site.node.end,
+      related: [{ start: earlier.node.start, end: earlier.node.end, message: `rule ${earlier.ruleIndex + 1}, which it repeats` }],
+    });
+  }
+  return repeats;
+}
+
+/** Whether a rule is switched off (`enabled: false`). */
+function isDisabled(rule: HostNode | undefined): boolean {
+  const enabled = property(rule, 'enabled')?.value;
+  return enabled?.kind === 'boolean' && enabled.value === false;
+}
+
+/** `block`, or `skip` of the rest of the current ruleset: how a rule ends evaluation, if it does. */
+function decisionOf(rule: HostNode | undefined): 'block' | 'skip' | undefined {
+  const action = property(rule, 'action')?.value;
+  if (action?.kind !== 'string') return undefined;
+  if (action.value === 'block') return 'block';
+  const ruleset = property(property(rule, 'action_parameters')?.value, 'ruleset')?.value;
+  return action.value === 'skip' && ruleset?.kind === 'string' && ruleset.value === 'current' ? 'skip' : undefined;
+}
+
+/**
+ * Rules that the order of the ruleset makes useless: a last `skip` of the current ruleset (there
+ * is nothing after it to skip), and rules every packet of which an earlier rule decides first.
+ */
+export function checkRuleOrder(model: RulesetModel, results: readonly CheckResult[], repeats: ReadonlySet<number>, problems: DocumentProblem[]): void {
+  const enabledRules = model.rules.map((rule, i) => ({ rule, i })).filter(({ rule }) => rule.kind === 'object' && !isDisabled(rule));
+  const last = enabledRules[enabledRules.length - 1];
+  // A ruleset of one skip rule is being written; after other rules, the order is the mistake.
+  if (enabledRules.length > 1 && decisionOf(last.rule) === 'skip') {
+    const parameters = property(last.rule, 'action_parameters')?.value;
+    const logging = property(property(last.rule, 'logging')?.value, 'enabled')?.value;
+    const action = property(last.rule, 'action')!.value!;
+    // Other parameters (`phases`, `products`) skip more than this ruleset, and a logged skip
+    // records the packets it matches: either is a reason to be last.
+    const onlyRuleset = parameters?.kind === 'object' && parameters.properties.every((p) => p.key === 'ruleset');
+    if (onlyRuleset && !(logging?.kind === 'boolean' && logging.value === true)) {
+      problems.push({
+        code: 'skip-skips-nothing',
+        severity: 'warning',
+        message: `this \`skip\` of the current ruleset comes after every other enabled rule: there is no later rule for it to skip, so it does nothing; move it before the rules it should exempt packets from`,
+        start: action.start,
+        end: action.end,
+      });
+    }
+  }
+  const sites = model.expressions;
+  const shadowed = findShadowedRules(
+    sites.map((site, i) => {
+      const rule = model.rules[site.ruleIndex];
+      return {
+        ast: results[i].ast,
+        text: site.text,
+        clean: !results[i].problems.some((p) => p.severity === 'error'),
+        enabled: rule.kind === 'object' && !isDisabled(rule),
+        decides: decisionOf(rule),
+        duplicate: repeats.has(i),
+      };
+    }),
+  );
+  for (const { later, earlier } of shadowed) {
+    const site = sites[later];
+    const by = sites[earlier];
+    const how = decisionOf(model.rules[by.ruleIndex]) === 'block' ? 'blocked' : 'skipped (with the rest of the ruleset)';
+    problems.push({
+      code: 'shadowed-rule',
+      severity: 'warning',
+      message: `rule ${site.ruleIndex + 1} never decides anything: every packet it matches is already ${how} by rule ${by.ruleIndex + 1}, which comes first`,
+      start: site.node.start,
+      end: site.node.end,
+      related: [{ start: by.node.start, end: by.node.end, message: `rule ${by.ruleIndex + 1}, which matches every packet rule ${site.ruleIndex + 1} matches` }],
+    });
+  }
+}
+
+/** A host value as text that is the same however it was written (key order, quoting, style). */
+function canonicalValue(node: HostNode | undefined): string {
+  if (!node) return '';
+  if (node.kind === 'object') {
+    const entries = [...node.properties].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return `{${entries.map((p) => `${JSON.stringify(p.key)}:${canonicalValue(p.value)}`).join(',')}}`;
+  }
+  if (node.kind === 'array') return `[${node.items.map(canonicalValue).join(',')}]`;
+  return JSON.stringify(node.value);
+}

@@ -1,0 +1,134 @@
+/**
+ * The shape of a ruleset file: required keys, types, known keys (with a did-you-mean), kinds,
+ * phases and actions, and each action's parameters, with quick fixes.
+ */
+import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
+import type { Severity } from '../language/problem';
+import { closestMatches, quoteAlternatives } from '../language/suggest';
+import { property, type HostNode, type HostObject } from './host';
+import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host-edits';
+import type { DocumentFix, DocumentProblem, RulesetModel } from './ruleset-model';
+
+const RULESET_KEY_NAMES = RULESET_KEYS.map((k) => k.key);
+const RULE_KEY_NAMES = RULE_KEYS.map((k) => k.key);
+
+type Report = (code: string, severity: Severity, start: number, end: number, message: string, fixes?: readonly DocumentFix[]) => void;
+
+export function checkShape(model: RulesetModel, problems: DocumentProblem[]): void {
+  const report: Report = (code, severity, start, end, message, fixes) =>
+    problems.push(fixes && fixes.length > 0 ? { code, severity, start, end, message, fixes } : { code, severity, start, end, message });
+  const root = model.root;
+  if (!root) {
+    // An unreadable document has syntax errors that say why; an empty one says nothing itself.
+    if (model.syntaxProblems.length === 0) report('empty-document', 'error', 0, model.text.length, 'the file has no ruleset in it: expected one with `name`, `kind`, `phase` and `rules`');
+    return;
+  }
+  if (root.kind !== 'object') {
+    report('invalid-type', 'error', root.start, root.end, 'expected a ruleset object with `name`, `kind`, `phase` and `rules`');
+    return;
+  }
+  checkKeys(root, RULESET_KEY_NAMES, 'ruleset', report);
+  requireKeys(root, ['name', 'kind', 'phase', 'rules'], 'ruleset', report);
+  // `kind` and `phase` too: the enum checks below look at strings only, so without this a
+  // number there would pass unreported.
+  for (const key of ['id', 'name', 'description', 'kind', 'phase', 'last_updated']) expectType(root, key, 'string', report);
+  expectType(root, 'version', 'string', report);
+  expectType(root, 'rules', 'array', report);
+  expectOneOf(root, 'kind', RULESET_KINDS, 'error', 'unknown-kind', report);
+  expectOneOf(root, 'phase', KNOWN_PHASES, 'warning', 'unknown-phase', report);
+  const rules = property(root, 'rules')?.value;
+  if (rules?.kind === 'array') {
+    for (const rule of rules.items) checkRule(model, rule, report);
+  }
+}
+
+function checkRule(model: RulesetModel, rule: HostNode, report: Report): void {
+  if (rule.kind !== 'object') {
+    report('invalid-type', 'error', rule.start, rule.end, 'expected a rule object with `action` and `expression`');
+    return;
+  }
+  checkKeys(rule, RULE_KEY_NAMES, 'rule', report);
+  requireKeys(rule, ['action', 'expression'], 'rule', report);
+  for (const key of ['id', 'version', 'ref', 'action', 'description', 'last_updated']) expectType(rule, key, 'string', report);
+  expectType(rule, 'action_parameters', 'object', report);
+  expectType(rule, 'enabled', 'boolean', report);
+  expectType(rule, 'logging', 'object', report);
+  expectType(rule, 'categories', 'array', report);
+  expectType(rule, 'ratelimit', 'object', report);
+  expectType(rule, 'exposed_credential_check', 'object', report);
+  const expression = property(rule, 'expression')?.value;
+  if (expression && expression.kind !== 'string') {
+    const hint = expression.kind === 'boolean' ? `; in YAML, \`${expression.value}\` unquoted is a Boolean: write \`"${expression.value}"\`` : '';
+    report('invalid-type', 'error', expression.start, expression.end, `expected the expression as a string${hint}`);
+  }
+  expectOneOf(rule, 'action', KNOWN_ACTIONS, 'warning', 'unknown-action', report);
+  const action = property(rule, 'action')?.value;
+  const actionName = action?.kind === 'string' ? action.value : undefined;
+  const parametersProperty = property(rule, 'action_parameters');
+  const parameters = parametersProperty?.value;
+  if (actionName === 'skip') {
+    const ruleset = property(parameters, 'ruleset')?.value;
+    if (!parameters) {
+      report('missing-action-parameters', 'error', action!.start, action!.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', [
+        { title: 'Add `action_parameters: {"ruleset": "current"}`', edits: [addPropertyEdit(model.text, model.format, rule, property(rule, 'action')!, 'action_parameters', { ruleset: 'current' })] },
+      ]);
+    } else if (parameters.kind === 'object' && !ruleset) {
+      report('missing-action-parameters', 'error', parametersProperty!.keyStart, parametersProperty!.keyEnd, 'a `skip` rule needs `"ruleset": "current"` in its `action_parameters`');
+    } else if (ruleset && (ruleset.kind !== 'string' || ruleset.value !== 'current')) {
+      report('invalid-action-parameters', 'error', ruleset.start, ruleset.end, `expected \`"current"\` (the only value \`skip\` accepts for \`ruleset\`), found ${describe(ruleset)}`);
+    }
+  } else if (actionName === 'execute') {
+    const id = property(parameters, 'id')?.value;
+    if (!parameters || (parameters.kind === 'object' && !id)) {
+      const at = parametersProperty ?? { keyStart: action!.start, keyEnd: action!.end };
+      report('missing-action-parameters', 'error', at.keyStart, at.keyEnd, 'an `execute` rule needs `action_parameters.id`: the id of the ruleset to execute');
+    } else if (id && id.kind !== 'string') {
+      report('invalid-action-parameters', 'error', id.start, id.end, `expected the id of the ruleset to execute as a string, found ${describe(id)}`);
+    }
+  }
+  const logging = property(rule, 'logging');
+  if (logging && actionName !== undefined && actionName !== 'skip') {
+    report('logging-not-allowed', 'error', logging.keyStart, logging.keyEnd, `\`logging\` is only allowed on \`skip\` rules, not on \`${actionName}\``);
+  }
+  if (logging?.value?.kind === 'object') expectType(logging.value, 'enabled', 'boolean', report);
+}
+
+function describe(node: HostNode): string {
+  if (node.kind === 'string') return `\`"${node.value}"\``;
+  if (node.kind === 'object' || node.kind === 'array') return `an ${node.kind}`;
+  return `\`${String(node.value)}\``;
+}
+
+function checkKeys(node: HostObject, known: readonly string[], what: string, report: Report): void {
+  const seen = new Set<string>();
+  for (const p of node.properties) {
+    if (seen.has(p.key)) report('duplicate-key', 'error', p.keyStart, p.keyEnd, `\`${p.key}\` appears twice in this ${what}; only one is kept`);
+    seen.add(p.key);
+    if (known.includes(p.key)) continue;
+    const suggestions = closestMatches(p.key, known).filter((k) => !node.properties.some((other) => other.key === k));
+    const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : `; ${what} keys are ${quoteAlternatives(known)}`;
+    report('unknown-key', 'warning', p.keyStart, p.keyEnd, `unknown ${what} key \`${p.key}\`${hint}`, suggestions.map((k) => ({ title: `Change to \`${k}\``, edits: [renameKeyEdit(p, k)] })));
+  }
+}
+
+function requireKeys(node: HostObject, keys: readonly string[], what: string, report: Report): void {
+  const missing = keys.filter((k) => !node.properties.some((p) => p.key === k));
+  if (missing.length === 0) return;
+  // On the object's first character, as the JSON language service reports missing properties.
+  report('missing-key', 'error', node.start, node.start + 1, `this ${what} has no ${quoteAlternatives(missing)}, which ${missing.length > 1 ? 'are' : 'is'} required`);
+}
+
+function expectType(node: HostObject, key: string, type: 'string' | 'array' | 'object' | 'boolean', report: Report): void {
+  const value = property(node, key)?.value;
+  if (!value || value.kind === type) return;
+  const severity = key === 'version' && value.kind === 'number' ? 'warning' : 'error';
+  report('invalid-type', severity, value.start, value.end, `expected \`${key}\` to be ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}, found ${describe(value)}`);
+}
+
+function expectOneOf(node: HostObject, key: string, allowed: readonly string[], severity: Severity, code: string, report: Report): void {
+  const value = property(node, key)?.value;
+  if (value?.kind !== 'string' || allowed.includes(String(value.value))) return;
+  const suggestions = closestMatches(String(value.value), allowed);
+  const hint = suggestions.length > 0 ? `did you mean ${quoteAlternatives(suggestions)}?` : `expected one of ${quoteAlternatives(allowed.slice(0, 8))}${allowed.length > 8 ? ', …' : ''}`;
+  report(code, severity, value.start, value.end, `unknown ${key} \`${value.value}\`; ${hint}`, suggestions.map((v) => ({ title: `Change to \`${v}\``, edits: [replaceScalarEdit(value, v)] })));
+}
