@@ -10,7 +10,7 @@ import { formatOfPath } from '../server/src/documents/classify';
 import { ExpressionCache } from '../server/src/documents/expression-cache';
 import { toPositions } from '../server/src/documents/positions';
 import { checkRuleset } from '../server/src/documents/ruleset';
-import { parseRuleset, type DocumentProblem } from '../server/src/documents/ruleset-model';
+import { parseRuleset, type DocumentProblem } from '../server/src/documents/parsed-ruleset';
 import type { HostFormat } from '../server/src/documents/host';
 
 // Properties of the whole pipeline on arbitrary input: nothing throws, every call finishes

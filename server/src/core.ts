@@ -11,7 +11,7 @@ export { classifyFile, formatOfDocument, formatOfPath, isRulesetFileName, isRule
 export { ExpressionCache } from './documents/expression-cache';
 export { toPositions, type PositionedProblem } from './documents/positions';
 export { checkRuleset } from './documents/ruleset';
-export { parseRuleset } from './documents/ruleset-model';
+export { parseRuleset } from './documents/parsed-ruleset';
 export { DEFAULT_SETTINGS, readSettings, type Settings } from './documents/settings';
 
 // ---------------------------------------------------------------- language

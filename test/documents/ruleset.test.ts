@@ -8,7 +8,7 @@ import { isRulesetFileName, looksLikeRuleset } from '../../server/src/documents/
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
 import { positionsIn, toPositions, type PositionedProblem } from '../../server/src/documents/positions';
 import { checkRuleset, type RulesetCheckOptions } from '../../server/src/documents/ruleset';
-import { parseRuleset } from '../../server/src/documents/ruleset-model';
+import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import type { HostFormat } from '../../server/src/documents/host';
 
 // Every expected line and character in this file is counted by hand from the literal

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 
 import { parsePacket, parseLists } from '../../server/src/evaluation/packet';
 import { evaluateRuleset, prepareRuleset, RuleEvaluationError, RulesetError } from '../../server/src/evaluation/ruleset-eval';
-import { parseRuleset } from '../../server/src/documents/ruleset-model';
+import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 
 function ruleset(rules: string): ReturnType<typeof parseRuleset> {
   return parseRuleset(`name: t\nkind: root\nphase: magic_transit\nrules:\n${rules}`, 'yaml');

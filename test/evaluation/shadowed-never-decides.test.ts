@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parsePacket } from '../../server/src/evaluation/packet';
 import { evaluateRuleset } from '../../server/src/evaluation/ruleset-eval';
-import { checkRulesetModel } from '../../server/src/documents/ruleset';
-import { parseRuleset } from '../../server/src/documents/ruleset-model';
+import { checkParsedRuleset } from '../../server/src/documents/ruleset';
+import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 
 const port = fc.constantFrom(22, 53, 80, 443, 8080);
 const network = fc.constantFrom('10.0.0.0/8', '10.1.0.0/16', '10.1.2.0/24', '192.0.2.0/24');
@@ -43,7 +43,7 @@ test('a rule reported as shadowed is never the deciding rule, for random ruleset
     fc.property(fc.array(rule, { minLength: 2, maxLength: 6 }), fc.array(packet, { minLength: 1, maxLength: 10 }), (rules, packets) => {
       const model = parseRuleset(`name: t\nkind: root\nphase: magic_transit\nrules:\n${rules.join('')}`, 'yaml');
       const shadowed = new Set(
-        checkRulesetModel(model)
+        checkParsedRuleset(model)
           .filter((p) => p.code === 'shadowed-rule')
           .map((p) => model.rules.findIndex((r) => r.start <= p.start && p.end <= r.end)),
       );

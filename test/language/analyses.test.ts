@@ -16,7 +16,7 @@ import type { Problem } from '../../server/src/language/problem';
 import { formatOfPath } from '../../server/src/documents/classify';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
 import { checkRuleset } from '../../server/src/documents/ruleset';
-import type { DocumentProblem } from '../../server/src/documents/ruleset-model';
+import type { DocumentProblem } from '../../server/src/documents/parsed-ruleset';
 import { DiagnosticTag } from 'vscode-languageserver';
 import { diagnostics } from '../../server/src/features/diagnostics';
 import { modelOf, settings, textOf } from '../features/harness';

@@ -22,7 +22,7 @@ import { FUNCTIONS } from '../../server/src/language/catalogue/functions';
 import { COMPARISON_OPERATORS, LOGICAL_OPERATOR_BY_SPELLING } from '../../server/src/language/catalogue/operators';
 import { KEYWORDS } from '../../server/src/language/lex';
 import { expressionTokens, type ExpressionToken } from '../../server/src/features/semantic-tokens';
-import { parseRuleset } from '../../server/src/documents/ruleset-model';
+import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import {
   allScopes,
   differencesOutsideExpressions,

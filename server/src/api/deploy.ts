@@ -6,7 +6,7 @@
  */
 import { toPositions, type PositionedProblem } from '../documents/positions';
 import { checkRuleset } from '../documents/ruleset';
-import { parseRuleset } from '../documents/ruleset-model';
+import { parseRuleset } from '../documents/parsed-ruleset';
 import { ApiError, type RulesetsClient } from './client';
 import { unifiedDiff } from './diff';
 import { lineColumn, WorkflowError, type LocalRuleset } from './local-ruleset';

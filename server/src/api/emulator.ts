@@ -40,8 +40,8 @@ import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse }
 import type { AddressInfo } from 'node:net';
 import { unmapOffset } from '../documents/offset-map';
 import { ExpressionCache } from '../documents/expression-cache';
-import { checkRulesetModel } from '../documents/ruleset';
-import { parseRuleset } from '../documents/ruleset-model';
+import { checkParsedRuleset } from '../documents/ruleset';
+import { parseRuleset } from '../documents/parsed-ruleset';
 import { lineColumnOf, pointerAtOffset } from './pointer';
 import { SERVICE_SET_RULE_FIELDS, type ApiMessage, type Rule, type Ruleset, type RulesetKind, type RulesetSummary, type WireMessage } from './types';
 
@@ -333,7 +333,7 @@ function toWire(message: ApiMessage): WireMessage {
 function validate(candidate: Record<string, unknown>, cache: ExpressionCache, pointer: (p: string) => string = (p) => p): ApiMessage[] {
   const model = parseRuleset(JSON.stringify(candidate, null, 1), 'json');
   const errors: ApiMessage[] = [];
-  for (const problem of checkRulesetModel(model, { cache })) {
+  for (const problem of checkParsedRuleset(model, { cache })) {
     if (problem.severity !== 'error') continue;
     const site = model.expressions.find((s) => problem.start >= s.node.start && problem.start < s.node.end);
     if (site) {

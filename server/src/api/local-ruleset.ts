@@ -6,7 +6,7 @@
 import * as YAML from 'yaml';
 import type { HostFormat } from '../documents/host';
 import { formatOfPath } from '../documents/classify';
-import { parseRuleset } from '../documents/ruleset-model';
+import { parseRuleset } from '../documents/parsed-ruleset';
 import { SERVICE_SET_RULE_FIELDS, type RuleInput, type RulesetKind } from './types';
 
 /** A user-facing problem: one clear line naming the file, the place and the fix. */

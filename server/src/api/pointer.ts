@@ -6,7 +6,7 @@
  */
 import type { HostFormat, HostNode } from '../documents/host';
 import { mapRange, type DecodedString } from '../documents/offset-map';
-import { parseRuleset } from '../documents/ruleset-model';
+import { parseRuleset } from '../documents/parsed-ruleset';
 
 export interface PointerRange {
   /** Document offsets (UTF-16 code units), end exclusive. */

@@ -1,5 +1,5 @@
 /** Offsets of a document as LSP positions, for the CLI's reports and the API's messages. */
-import type { DocumentProblem } from './ruleset-model';
+import type { DocumentProblem } from './parsed-ruleset';
 
 export interface Position {
   readonly line: number;

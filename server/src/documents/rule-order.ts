@@ -6,13 +6,13 @@ import type { CheckResult } from '../language/checker';
 import { findShadowedRules } from '../language/analyses';
 import type { ExpressionCache } from './expression-cache';
 import { property, type HostNode } from './host';
-import type { DocumentProblem, ExpressionSite, RulesetModel } from './ruleset-model';
+import type { DocumentProblem, ExpressionSite, ParsedRuleset } from './parsed-ruleset';
 
 /**
  * A rule whose action and expression repeat an earlier rule's can never decide anything the
  * earlier one did not: it is dead weight, or a copy that was meant to be edited.
  */
-export function checkRepeatedRules(model: RulesetModel, results: readonly CheckResult[], cache: ExpressionCache, problems: DocumentProblem[]): Set<number> {
+export function checkRepeatedRules(model: ParsedRuleset, results: readonly CheckResult[], cache: ExpressionCache, problems: DocumentProblem[]): Set<number> {
   const repeats = new Set<number>();
   const firstByDecision = new Map<string, Map<string, ExpressionSite>>();
   for (const [index, site] of model.expressions.entries()) {
@@ -63,7 +63,7 @@ function decisionOf(rule: HostNode | undefined): 'block' | 'skip' | undefined {
  * Rules that the order of the ruleset makes useless: a last `skip` of the current ruleset (there
  * is nothing after it to skip), and rules every packet of which an earlier rule decides first.
  */
-export function checkRuleOrder(model: RulesetModel, results: readonly CheckResult[], repeats: ReadonlySet<number>, problems: DocumentProblem[]): void {
+export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResult[], repeats: ReadonlySet<number>, problems: DocumentProblem[]): void {
   const enabledRules = model.rules.map((rule, i) => ({ rule, i })).filter(({ rule }) => rule.kind === 'object' && !isDisabled(rule));
   const last = enabledRules[enabledRules.length - 1];
   // A ruleset of one skip rule is being written; after other rules, the order is the mistake.

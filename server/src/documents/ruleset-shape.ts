@@ -7,14 +7,14 @@ import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { property, type HostNode, type HostObject } from './host';
 import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host-edits';
-import type { DocumentFix, DocumentProblem, RulesetModel } from './ruleset-model';
+import type { DocumentFix, DocumentProblem, ParsedRuleset } from './parsed-ruleset';
 
 const RULESET_KEY_NAMES = RULESET_KEYS.map((k) => k.key);
 const RULE_KEY_NAMES = RULE_KEYS.map((k) => k.key);
 
 type Report = (code: string, severity: Severity, start: number, end: number, message: string, fixes?: readonly DocumentFix[]) => void;
 
-export function checkShape(model: RulesetModel, problems: DocumentProblem[]): void {
+export function checkShape(model: ParsedRuleset, problems: DocumentProblem[]): void {
   const report: Report = (code, severity, start, end, message, fixes) =>
     problems.push(fixes && fixes.length > 0 ? { code, severity, start, end, message, fixes } : { code, severity, start, end, message });
   const root = model.root;
@@ -42,7 +42,7 @@ export function checkShape(model: RulesetModel, problems: DocumentProblem[]): vo
   }
 }
 
-function checkRule(model: RulesetModel, rule: HostNode, report: Report): void {
+function checkRule(model: ParsedRuleset, rule: HostNode, report: Report): void {
   if (rule.kind !== 'object') {
     report('invalid-type', 'error', rule.start, rule.end, 'expected a rule object with `action` and `expression`');
     return;

@@ -9,7 +9,7 @@ import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
 import type { DocumentEdit } from './host-edits';
 import { mapRange } from './offset-map';
 import { checkRepeatedRules, checkRuleOrder } from './rule-order';
-import { parseRuleset, type DocumentProblem, type ExpressionSite, type RulesetModel } from './ruleset-model';
+import { parseRuleset, type DocumentProblem, type ExpressionSite, type ParsedRuleset } from './parsed-ruleset';
 import { checkShape } from './ruleset-shape';
 
 export interface RulesetCheckOptions {
@@ -25,21 +25,21 @@ export interface RulesetCheckOptions {
 
 /** Every problem of one ruleset file: host syntax, ruleset shape, and each expression. */
 export function checkRuleset(text: string, format: HostFormat, options: RulesetCheckOptions = {}): DocumentProblem[] {
-  return checkRulesetModel(parseRuleset(text, format), options);
+  return checkParsedRuleset(parseRuleset(text, format), options);
 }
 
 /** The check options an expression of this ruleset is checked with. */
-export function expressionOptions(model: RulesetModel, options: RulesetCheckOptions): CheckOptions {
+export function expressionOptions(model: ParsedRuleset, options: RulesetCheckOptions): CheckOptions {
   return { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists };
 }
 
 /** The result for one expression site, from the cache when its text was checked before. */
-export function checkSite(site: ExpressionSite, model: RulesetModel, options: RulesetCheckOptions): CheckResult {
+export function checkSite(site: ExpressionSite, model: ParsedRuleset, options: RulesetCheckOptions): CheckResult {
   return (options.cache ?? new ExpressionCache()).check(site.text, expressionOptions(model, options));
 }
 
 /** Like checkRuleset, for a document already parsed (the language server keeps one a version). */
-export function checkRulesetModel(model: RulesetModel, given: RulesetCheckOptions = {}): DocumentProblem[] {
+export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOptions = {}): DocumentProblem[] {
   const cache = given.cache ?? new ExpressionCache();
   const options = { ...given, cache };
   const problems: DocumentProblem[] = [...model.syntaxProblems];

@@ -14,7 +14,7 @@
 import { property, type HostNode } from '../documents/host';
 import { mapRange } from '../documents/offset-map';
 import { checkSite, type RulesetCheckOptions } from '../documents/ruleset';
-import type { RulesetModel } from '../documents/ruleset-model';
+import type { ParsedRuleset } from '../documents/parsed-ruleset';
 import type { Expression } from '../language/ast';
 import { describeMissing, EvaluationError, evaluatePartial } from './evaluate';
 import type { Lists, Packet } from './packet';
@@ -79,7 +79,7 @@ interface PreparedRule {
 }
 
 export interface PreparedRuleset {
-  readonly model: RulesetModel;
+  readonly model: ParsedRuleset;
   readonly rules: readonly PreparedRule[];
 }
 
@@ -88,7 +88,7 @@ export interface PreparedRuleset {
  * the first thing that stops evaluation: a JSON/YAML syntax error, a rule that is not an
  * object or has no string `action`/`expression`, an expression with errors.
  */
-export function prepareRuleset(model: RulesetModel, options: RulesetCheckOptions = {}): PreparedRuleset {
+export function prepareRuleset(model: ParsedRuleset, options: RulesetCheckOptions = {}): PreparedRuleset {
   const syntax = model.syntaxProblems[0];
   if (syntax) throw new RulesetError(syntax.message, syntax.start, syntax.end);
   const rulesNode = property(model.root, 'rules')?.value;
@@ -100,7 +100,7 @@ export function prepareRuleset(model: RulesetModel, options: RulesetCheckOptions
   return { model, rules };
 }
 
-function prepareRule(model: RulesetModel, node: HostNode, index: number, options: RulesetCheckOptions): PreparedRule {
+function prepareRule(model: ParsedRuleset, node: HostNode, index: number, options: RulesetCheckOptions): PreparedRule {
   if (node.kind !== 'object') throw new RulesetError(`rule ${index + 1} is not an object`, node.start, node.end);
   const text = (key: string): string | undefined => {
     const value = property(node, key)?.value;
@@ -126,7 +126,7 @@ function prepareRule(model: RulesetModel, node: HostNode, index: number, options
 }
 
 /** The verdict of the ruleset on the packet. Throws RulesetError or RuleEvaluationError. */
-export function evaluateRuleset(ruleset: RulesetModel | PreparedRuleset, packet: Packet, lists: Lists = new Map()): RulesetVerdict {
+export function evaluateRuleset(ruleset: ParsedRuleset | PreparedRuleset, packet: Packet, lists: Lists = new Map()): RulesetVerdict {
   const prepared = 'model' in ruleset ? ruleset : prepareRuleset(ruleset);
   const trace: TraceEntry[] = [];
   for (const rule of prepared.rules) {

@@ -9,7 +9,7 @@
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import type { DocumentEdit } from '../documents/host-edits';
 import { expressionEdit } from '../documents/ruleset';
-import type { DocumentProblem } from '../documents/ruleset-model';
+import type { DocumentProblem } from '../documents/parsed-ruleset';
 import { formatExpression } from '../language/format';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
 import { toDiagnostic } from './diagnostics';

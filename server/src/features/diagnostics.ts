@@ -1,6 +1,6 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import type { Severity } from '../language/problem';
-import type { DocumentProblem } from '../documents/ruleset-model';
+import type { DocumentProblem } from '../documents/parsed-ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
 import { DIAGNOSTIC_SOURCE } from '../protocol';

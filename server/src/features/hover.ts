@@ -15,7 +15,7 @@ import type { Problem } from '../language/problem';
 import { describeExpression } from '../language/describe';
 import { property, type HostNode } from '../documents/host';
 import { mapRange } from '../documents/offset-map';
-import type { ExpressionSite } from '../documents/ruleset-model';
+import type { ExpressionSite } from '../documents/parsed-ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
 

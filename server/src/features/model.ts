@@ -7,8 +7,8 @@ import type { HostFormat, HostNode } from '../documents/host';
 import type { Settings } from '../documents/settings';
 import { unmapOffset } from '../documents/offset-map';
 import { ExpressionCache } from '../documents/expression-cache';
-import { checkRulesetModel, checkSite, contentExtent, type RulesetCheckOptions } from '../documents/ruleset';
-import { parseRuleset, type DocumentProblem, type ExpressionSite, type RulesetModel } from '../documents/ruleset-model';
+import { checkParsedRuleset, checkSite, contentExtent, type RulesetCheckOptions } from '../documents/ruleset';
+import { parseRuleset, type DocumentProblem, type ExpressionSite, type ParsedRuleset } from '../documents/parsed-ruleset';
 
 /** The path part of a document's URI, as patterns and file names are matched against it. */
 export function pathOfUri(uri: string): string {
@@ -22,7 +22,7 @@ export function pathOfUri(uri: string): string {
  */
 export class DocumentModel {
   readonly document: TextDocument;
-  private parsed?: RulesetModel;
+  private parsed?: ParsedRuleset;
   private problemsFor?: { key: string; problems: readonly DocumentProblem[] };
 
   constructor(
@@ -36,7 +36,7 @@ export class DocumentModel {
     this.document = TextDocument.create(uri, format, version, text);
   }
 
-  get ruleset(): RulesetModel {
+  get ruleset(): ParsedRuleset {
     return (this.parsed ??= parseRuleset(this.text, this.format));
   }
 
@@ -68,7 +68,7 @@ export class DocumentModel {
   problems(settings: Settings): readonly DocumentProblem[] {
     const key = JSON.stringify(settings);
     if (this.problemsFor?.key !== key) {
-      const all = checkRulesetModel(this.ruleset, this.checkOptions(settings));
+      const all = checkParsedRuleset(this.ruleset, this.checkOptions(settings));
       this.problemsFor = { key, problems: all.filter((p) => settings.hints[p.code] !== false) };
     }
     return this.problemsFor.problems;

@@ -1,7 +1,7 @@
 import { MarkupKind, type ParameterInformation, type Position, type SignatureHelp } from 'vscode-languageserver';
 import { FUNCTIONS } from '../language/catalogue/functions';
 import { callAt } from '../language/locate';
-import type { ExpressionSite } from '../documents/ruleset-model';
+import type { ExpressionSite } from '../documents/parsed-ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
 

@@ -10,7 +10,7 @@
 import { CompletionItemKind, DiagnosticSeverity, type CompletionItem, type CompletionList, type Diagnostic, type Position } from 'vscode-languageserver';
 import { rulesetPathsBesideTest } from '../documents/classify';
 import { property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
-import { parseRuleset } from '../documents/ruleset-model';
+import { parseRuleset } from '../documents/parsed-ruleset';
 import { LISTS_KEY, PacketError, parseLists, parsePacket, type Lists, type Packet } from '../evaluation/packet';
 import { MissingValuesError } from '../evaluation/evaluate';
 import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo } from '../evaluation/ruleset-eval';

@@ -50,7 +50,7 @@ export interface ExpressionSite {
   decoded(): DecodedString;
 }
 
-export interface RulesetModel {
+export interface ParsedRuleset {
   readonly format: HostFormat;
   readonly text: string;
   readonly root?: HostNode;
@@ -61,7 +61,7 @@ export interface RulesetModel {
   readonly syntaxProblems: readonly DocumentProblem[];
 }
 
-export function parseRuleset(text: string, format: HostFormat): RulesetModel {
+export function parseRuleset(text: string, format: HostFormat): ParsedRuleset {
   const host = parseHost(text, format);
   const root = host.root;
   const phaseNode = property(root, 'phase')?.value;
