@@ -27,13 +27,33 @@ export function textReport(results: readonly FileResult[]): string {
  * The source line a range starts on and a caret line under the range (to the line's end when
  * it runs on), both indented by two spaces. `lines` split as LSP counts lines.
  */
+/** The most of a source line a report quotes; a longer line is shown as a window around the span. */
+export const EXCERPT_WIDTH = 160;
+/** Characters of context kept before the span in a window. */
+const CONTEXT_BEFORE = 40;
+
+/**
+ * The source line of a range and a caret line under it. A line longer than `EXCERPT_WIDTH` (a
+ * ruleset saved as one line of JSON) is quoted as a window around the span, cut with `…`, as
+ * compilers do: a report grows with its findings, not with the length of the lines.
+ */
 export function excerpt(lines: readonly string[], range: { readonly start: { line: number; character: number }; readonly end: { line: number; character: number } }): string[] {
   const { start, end } = range;
   const line = lines[start.line] ?? '';
   const caretEnd = end.line === start.line ? Math.max(end.character, start.character + 1) : Math.max(line.length, start.character + 1);
+  let from = 0;
+  let to = line.length;
+  if (line.length > EXCERPT_WIDTH) {
+    from = Math.max(0, Math.min(start.character - CONTEXT_BEFORE, line.length - EXCERPT_WIDTH));
+    to = Math.min(line.length, from + EXCERPT_WIDTH);
+  }
+  const before = from > 0 ? '…' : '';
+  const after = to < line.length ? '…' : '';
+  const shown = line.slice(from, to);
   // Keep TABs in the lead so the carets line up under the same characters.
-  const lead = line.slice(0, start.character).replace(/[^\t]/g, ' ');
-  return [`  ${line}`, `  ${lead}${'^'.repeat(caretEnd - start.character)}`];
+  const lead = before.replace(/./, ' ') + line.slice(from, start.character).replace(/[^\t]/g, ' ');
+  const carets = Math.max(1, Math.min(caretEnd, to) - start.character);
+  return [`  ${before}${shown}${after}`, `  ${lead}${'^'.repeat(carets)}`];
 }
 
 /** The lines of a text as LSP positions count them, a lone CR included. */
