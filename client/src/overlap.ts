@@ -3,7 +3,7 @@
  * listed once. The rulesets server checks the host document's syntax too, because other editors
  * may have nothing else that does; in VS Code those diagnostics would be duplicates.
  */
-import { formatOfDocument, type HostFormat } from '../../server/src/core';
+import type { HostFormat } from '../../server/src/core';
 
 /** Which other language support is active, read from VS Code by the extension. */
 export interface OtherSupport {
@@ -23,9 +23,14 @@ const HOST_CODES = {
   yaml: ['yaml-syntax', 'duplicate-key'],
 } as const;
 
+/**
+ * By the language alone: VS Code's own JSON or YAML support is what reports here. (Not the
+ * core's formatOfDocument: this module stays free of the core, as the extension-host tests
+ * import it.)
+ */
 function hostOf(languageId: string): HostFormat | undefined {
-  // By the language alone: VS Code's own JSON or YAML support is what reports here.
-  return formatOfDocument(languageId, '');
+  if (languageId === 'json' || languageId === 'jsonc') return 'json';
+  return languageId === 'yaml' ? 'yaml' : undefined;
 }
 
 /** The codes of our diagnostics to leave out for a document of this language. */
