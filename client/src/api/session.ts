@@ -4,7 +4,7 @@
  * diagnostics, and the documents the commands read and write.
  */
 import * as vscode from 'vscode';
-import { type ApiMessage, redact, RulesetsClient, type ServiceProblem } from '../../../server/src/core';
+import { type ApiMessage, describeMessage, redact, RulesetsClient, type ServiceProblem } from '../../../server/src/core';
 import { CredentialStore } from './credentials';
 import { failureMessage, isCancellation } from './messages';
 import { connectionOf, type ApiSettings, type LastDeploy, type Scope } from './scope';
@@ -148,7 +148,7 @@ export class ApiSession implements vscode.Disposable {
   private warn(messages: readonly ApiMessage[], request: string): void {
     const fresh: string[] = [];
     for (const message of messages) {
-      const text = redact(`${message.message}${message.code !== undefined ? ` (code ${message.code})` : ''}${message.pointer ? ` at ${message.pointer}` : ''}`, this.credentials.secretsToRedact());
+      const text = redact(describeMessage(message), this.credentials.secretsToRedact());
       this.log.warn(`the service warns (${request}): ${text}`);
       if (!this.warned.has(text)) fresh.push(text);
       this.warned.add(text);

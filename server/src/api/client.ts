@@ -251,7 +251,7 @@ export class RulesetsClient {
   private readonly slowAnswerMs: number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
-  private readonly accountLevel: boolean;
+  private readonly scope: Scope;
 
   /** The write operations as dry runs: the service checks, nothing is stored, no ruleset comes back. */
   readonly dryRun: DryRuns;
@@ -260,7 +260,7 @@ export class RulesetsClient {
     const credentials = options.credentials;
     this.secrets = 'token' in credentials ? [credentials.token] : [credentials.email, credentials.key];
     this.base = parseBaseUrl(options.baseUrl, (text) => this.scrub(text));
-    this.accountLevel = options.scope.kind === 'account';
+    this.scope = options.scope;
     this.scopePath = `/${options.scope.kind}s/${segment(options.scope.id, `${options.scope.kind} id`)}`;
     this.headers = { accept: 'application/json', 'user-agent': `rulesets-tools/${toolVersion}`, ...authHeaders(credentials) };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -335,7 +335,7 @@ export class RulesetsClient {
 
   /** 5. The rules of one version of a (managed) ruleset that carry a tag; an account-level operation. */
   async rulesByTag(id: string, version: string | number, tag: string, options: CallOptions = {}): Promise<Ruleset> {
-    if (!this.accountLevel) {
+    if (this.scope.kind !== 'account') {
       throw new ApiError('rules by tag is an account-level operation of the API (there is no zone form): give an account (--account ID or RULESETS_ACCOUNT_ID) instead of a zone', 'config');
     }
     const path = `${rulesetPath(id)}/versions/${segment(String(version), 'version')}/by_tag/${segment(tag, 'tag')}`;
@@ -608,7 +608,7 @@ function withStringVersion<T extends { version?: unknown; rules?: readonly unkno
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = { ...value };
   if (typeof out.version === 'number') out.version = String(out.version);
-  if (Array.isArray(out.rules)) out.rules = out.rules.map((rule) => (typeof rule === 'object' && rule !== null && typeof (rule as { version?: unknown }).version === 'number' ? { ...rule, version: String((rule as { version: number }).version) } : rule));
+  if (Array.isArray(out.rules)) out.rules = out.rules.map((rule) => withStringVersion(rule as { version?: unknown }));
   return out as T;
 }
 
@@ -691,6 +691,12 @@ function toApiMessage(wire: unknown): ApiMessage {
   const message = typeof w.message === 'string' ? w.message : JSON.stringify(wire);
   const pointer = typeof w.source?.pointer === 'string' ? w.source.pointer : undefined;
   return { ...(typeof w.code === 'number' ? { code: w.code } : {}), message, ...(pointer !== undefined ? { pointer } : {}) };
+}
+
+/** A warning of the service on one line: `the text (code 20100) at /rules/3/expression`. */
+export function describeMessage(message: ApiMessage): string {
+  const text = message.message.replace(/\s*\n\s*/g, ' ').trim();
+  return `${text}${message.code !== undefined ? ` (code ${message.code})` : ''}${message.pointer ? ` at ${message.pointer}` : ''}`;
 }
 
 /** `rules/3/expression: Filter parsing error (1:15): …; name: …`, on one line. */

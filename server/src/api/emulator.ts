@@ -607,7 +607,7 @@ const updateRule: Operation = (ctx) => {
   const previous = latest.rules[index];
   // The body is the rule's whole new definition: what it leaves out is gone.
   const definition = ruleInput(fields);
-  validateRule({ ...definition }, latest, ctx.cache);
+  validateRule(definition, latest, ctx.cache);
   const others = latest.rules.filter((_, i) => i !== index);
   const drafts: RuleDraft[] = others.map((r) => ({ input: ruleFields(r), previous: r }));
   drafts.splice(positionIndex(position, others, index, previous.id), 0, { input: definition, previous });
@@ -781,9 +781,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   function takeNotices(method: string, path: string): WireMessage[] {
     const taken: WireMessage[] = [];
     for (let i = 0; i < notices.length; i++) {
-      const n = notices[i];
-      if ((!n.method || n.method.toUpperCase() === method) && (!n.path || n.path.test(path))) {
-        taken.push(n.message);
+      if (isFor(notices[i], method, path)) {
+        taken.push(notices[i].message);
         notices.splice(i--, 1);
       }
     }
@@ -810,8 +809,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     return new HttpError(429, [{ code: CODE.rateLimited, message: `rate limited: more than ${rateLimit.requests} requests in ${rateLimit.windowMs / 1000} s; try again in ${seconds} s` }], { 'retry-after': String(seconds) });
   }
 
+  /** Whether a fault or a notice is for this request. */
+  function isFor(filter: { readonly method?: string; readonly path?: RegExp }, method: string, path: string): boolean {
+    return (!filter.method || filter.method.toUpperCase() === method) && (!filter.path || filter.path.test(path));
+  }
+
   function takeFault(method: string, path: string): Fault | undefined {
-    const index = faults.findIndex((f) => (!f.method || f.method.toUpperCase() === method) && (!f.path || f.path.test(path)));
+    const index = faults.findIndex((f) => isFor(f, method, path));
     return index === -1 ? undefined : faults.splice(index, 1)[0];
   }
 

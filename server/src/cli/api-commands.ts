@@ -15,6 +15,7 @@ import {
   checkExpression,
   checkRuleset,
   conflictMessage,
+  describeMessage,
   DeployOutcomeUnknownError,
   describeDestination,
   formatOfPath,
@@ -155,7 +156,7 @@ function connect(io: Io, flags: ConnectionFlags): Context {
   const said = new Set<string>();
   const onMessages = (messages: readonly ApiMessage[]) => {
     for (const message of messages) {
-      const line = `rulesets: the service warns: ${message.message.replace(/\s*\n\s*/g, ' ').trim()}${message.code !== undefined ? ` (code ${message.code})` : ''}${message.pointer ? ` at ${message.pointer}` : ''}\n`;
+      const line = `rulesets: the service warns: ${describeMessage(message)}\n`;
       if (said.has(line)) continue;
       said.add(line);
       io.err(line);
@@ -719,7 +720,7 @@ function apiStatus(error: ApiError): { code: number; message: string } {
       if (error.status !== undefined && (error.status >= 500 || error.status === 429)) return { code: 3, message: error.message };
       return { code: 1, message: error.message };
     case 'timeout':
-      return { code: 3, message: `${error.message}; ${ENV.timeout} sets how long one request may take (now ${error.timeoutMs ?? 30000} ms)` };
+      return { code: 3, message: `${error.message}; ${ENV.timeout} sets how long one request may take${error.timeoutMs !== undefined ? ` (now ${error.timeoutMs} ms)` : ''}` };
     default:
       return { code: 3, message: error.message };
   }

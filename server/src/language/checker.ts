@@ -45,7 +45,8 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
 }
 
 /** Rust's `char::is_whitespace` (Unicode White_Space): what the reference trims from both ends before it parses. */
-const EDGE_WHITESPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const RUST_WHITESPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const EDGE_WHITESPACE = new RegExp(`^${RUST_WHITESPACE}+|${RUST_WHITESPACE}+$`, 'g');
 
 /**
  * The text with the whitespace at its ends, which the reference trims (a TAB, a no-break
