@@ -1,5 +1,6 @@
 // Bundles the CLI, the language server and the VS Code extension so they run without node_modules.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 
 mkdirSync('dist', { recursive: true });
@@ -18,6 +19,7 @@ const bundle = {
 await build({
   ...bundle,
   entryPoints: { cli: 'server/src/cli/main.ts', server: 'server/src/server/main.ts' },
+  minify: true,
   banner: { js: '#!/usr/bin/env node' },
 });
 // The VS Code extension: `vscode` is given by the editor at run time.
@@ -28,7 +30,9 @@ await build({
   // Smaller is faster to load when a JSON or YAML file activates the extension.
   minify: true,
 });
-// The grammar is read at run time from beside the bundle.
+// The grammar is read at run time from beside the bundle, and loaded from its compiled recipe
+// when the recipe was made from that grammar.
 copyFileSync('server/src/language/expression.ohm', 'dist/expression.ohm');
+execFileSync(process.execPath, ['--import', 'tsx', 'scripts/grammar-recipe.ts', 'dist'], { stdio: 'inherit' });
 chmodSync('dist/cli.js', 0o755);
 chmodSync('dist/server.js', 0o755);

@@ -104,7 +104,7 @@ describe('npm run package', () => {
     assert.ok(statSync(vsix).size < 1024 * 1024, `${statSync(vsix).size} bytes`);
     const names = [...files.keys()];
     for (const name of names) assert.doesNotMatch(name, /node_modules|\.ts$|\.map$|^extension\/(test|server\/src|client\/src|examples)\//, name);
-    for (const needed of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/expression.ohm', 'extension/images/icon.png', 'extension/schemas/ruleset.schema.json'])
+    for (const needed of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/expression.ohm', 'extension/dist/expression.recipe.json', 'extension/images/icon.png', 'extension/schemas/ruleset.schema.json'])
       assert.ok(files.has(needed), needed);
     for (const grammar of manifest.contributes.grammars as { path: string }[]) assert.ok(files.has(`extension/${grammar.path.replace(/^\.\//, '')}`), grammar.path);
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ohm from 'ohm-js';
@@ -5,35 +6,88 @@ import * as ohm from 'ohm-js';
 /** The longest raw-string fence the reference parser accepts (`r###"…"###`). */
 export const MAX_RAW_STRING_HASHES = 255;
 
-function loadGrammarSource(): string {
-  // Beside this module in the source tree, beside the bundle in dist/ (copied by the build).
-  for (const dir of [__dirname, join(__dirname, '..', '..', '..', 'server', 'src', 'language')]) {
+/** Where the grammar's files are: beside this module in the source tree, beside the bundle in dist/. */
+const SOURCE_DIRS = [__dirname, join(__dirname, '..', '..', '..', 'server', 'src', 'language')];
+/** Where a compiled recipe may be: beside the bundle, or in dist/ when run from the sources. */
+const RECIPE_DIRS = [__dirname, join(__dirname, '..', '..', '..', 'dist')];
+export const RECIPE_FILE_NAME = 'expression.recipe.json';
+
+function readFirst(dirs: readonly string[], name: string): string | undefined {
+  for (const dir of dirs) {
     try {
-      return readFileSync(join(dir, 'expression.ohm'), 'utf8');
+      return readFileSync(join(dir, name), 'utf8');
     } catch {
       // try the next place
     }
   }
-  throw new Error(`expression.ohm not found beside ${__dirname}`);
+  return undefined;
 }
 
-function buildGrammar(): ohm.Grammar {
+/** expression.ohm completed with one alternative per raw-string fence length (see the grammar). */
+export function grammarSource(): string {
+  const source = readFirst(SOURCE_DIRS, 'expression.ohm');
+  if (source === undefined) throw new Error(`expression.ohm not found beside ${__dirname}`);
   const fences = Array.from({ length: MAX_RAW_STRING_HASHES + 1 }, (_, n) => `rawStringFenced<"${'#'.repeat(n)}">`);
-  const source = `${loadGrammarSource()}
+  return `${source}
 ExpressionWithRawFences <: Expression {
   rawStringClosed := ${fences.join(' | ')}
 }`;
-  const grammars = ohm.grammars(source);
-  return grammars['ExpressionWithRawFences'];
+}
+
+function buildGrammar(source: string): ohm.Grammar {
+  return ohm.grammars(source)['ExpressionWithRawFences'];
+}
+
+/** What a recipe was made from: the grammar's text and the Ohm that compiled it. */
+function recipeKey(source: string): string {
+  return createHash('sha256').update(`${ohm.version}\n${source}`).digest('hex');
+}
+
+interface RecipeFile {
+  readonly key: string;
+  readonly recipe: unknown;
+}
+
+/**
+ * The compiled grammar as a file to ship beside the bundle (written at build time): compiling
+ * the grammar takes most of a second, loading its recipe a few milliseconds.
+ */
+export function recipeFileText(source = grammarSource()): string {
+  const file: RecipeFile = { key: recipeKey(source), recipe: JSON.parse(buildGrammar(source).toRecipe()) };
+  return JSON.stringify(file);
+}
+
+/** The grammar from a recipe file, or undefined when the file was made from another grammar or Ohm. */
+export function grammarFromRecipeFile(text: string, source: string): ohm.Grammar | undefined {
+  let file: RecipeFile;
+  try {
+    file = JSON.parse(text) as RecipeFile;
+  } catch {
+    return undefined;
+  }
+  if (file.key !== recipeKey(source)) return undefined;
+  return makeRecipe(file.recipe);
+}
+
+/**
+ * Ohm's loader of compiled grammars, which the bundles of `@ohm-js/cli generateBundles` call;
+ * it is missing from ohm-js's type declarations.
+ */
+function makeRecipe(recipe: unknown): ohm.Grammar {
+  return (ohm as unknown as { makeRecipe(recipe: unknown): ohm.Grammar }).makeRecipe(recipe);
 }
 
 let built: ohm.Grammar | undefined;
 
 /**
- * The compiled grammar, built on first use: compiling it takes a few hundred milliseconds, which
- * a module that merely imports the language core (the VS Code extension at activation, a CLI
- * command that makes no check) should not pay.
+ * The compiled grammar, loaded on first use from the recipe written at build time, or compiled
+ * from expression.ohm when there is no recipe for this grammar (a changed grammar in
+ * development): the recipe only saves time, it never decides what the grammar is.
  */
 export function grammar(): ohm.Grammar {
-  return (built ??= buildGrammar());
+  if (built) return built;
+  const source = grammarSource();
+  const recipe = readFirst(RECIPE_DIRS, RECIPE_FILE_NAME);
+  built = (recipe !== undefined ? grammarFromRecipeFile(recipe, source) : undefined) ?? buildGrammar(source);
+  return built;
 }
