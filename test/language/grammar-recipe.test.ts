@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { grammar, grammarFromRecipeFile, grammarSource, recipeFileText } from '../../server/src/language/grammar';
+import { grammar, grammarFromRecipeFile, grammarSource, recipeFileText, recipeOf } from '../../server/src/language/grammar';
 
 const SAMPLES = [
   'ip.src in {10.0.0.0/8 192.0.2.1} and tcp.dstport == 22',
@@ -15,11 +15,12 @@ describe('the compiled grammar shipped beside the bundle', () => {
     const source = grammarSource();
     const loaded = grammarFromRecipeFile(recipeFileText(source), source);
     assert.ok(loaded, 'a recipe made from this grammar loads');
-    assert.equal(loaded.toRecipe(), grammar().toRecipe());
+    assert.equal(recipeOf(loaded), recipeOf(grammar()));
     for (const text of SAMPLES) {
-      const [ours, theirs] = [loaded.match(text), grammar().match(text)];
+      const ours = loaded.match(text);
+      const theirs = grammar().match(text);
       assert.equal(ours.succeeded(), theirs.succeeded(), text);
-      if (ours.failed()) assert.equal(ours.getRightmostFailurePosition(), theirs.getRightmostFailurePosition(), text);
+      if (ours.failed() && theirs.failed()) assert.equal(ours.getRightmostFailurePosition(), theirs.getRightmostFailurePosition(), text);
     }
   });
 

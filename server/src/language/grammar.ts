@@ -53,7 +53,7 @@ interface RecipeFile {
  * the grammar takes most of a second, loading its recipe a few milliseconds.
  */
 export function recipeFileText(source = grammarSource()): string {
-  const file: RecipeFile = { key: recipeKey(source), recipe: JSON.parse(buildGrammar(source).toRecipe()) };
+  const file: RecipeFile = { key: recipeKey(source), recipe: JSON.parse(recipeOf(buildGrammar(source))) };
   return JSON.stringify(file);
 }
 
@@ -69,10 +69,14 @@ export function grammarFromRecipeFile(text: string, source: string): ohm.Grammar
   return makeRecipe(file.recipe);
 }
 
-/**
- * Ohm's loader of compiled grammars, which the bundles of `@ohm-js/cli generateBundles` call;
- * it is missing from ohm-js's type declarations.
- */
+// Ohm's compiled-grammar format, which the bundles of `@ohm-js/cli generateBundles` use, is
+// missing from ohm-js's type declarations.
+
+/** A grammar as Ohm's recipe (JSON text). */
+export function recipeOf(compiled: ohm.Grammar): string {
+  return (compiled as unknown as { toRecipe(): string }).toRecipe();
+}
+
 function makeRecipe(recipe: unknown): ohm.Grammar {
   return (ohm as unknown as { makeRecipe(recipe: unknown): ohm.Grammar }).makeRecipe(recipe);
 }
