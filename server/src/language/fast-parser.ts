@@ -1,0 +1,671 @@
+/**
+ * The fast path of parseExpression (parser.ts): a hand-written recursive-descent reading of
+ * exactly the PEG in expression.ohm, which builds the same tree and the same problems, in the
+ * same order, as the Ohm semantic actions. Ohm stays the grammar of record: parseExpression
+ * uses this parser's result only when it matched the whole input, and otherwise runs Ohm,
+ * whose rightmost-failure information the syntax errors are made of. A property test
+ * (test/language/fast-parser.test.ts) holds the two to the same verdicts, trees and problems.
+ *
+ * What a matched literal, operator or list means is in parse-semantics.ts, which the Ohm
+ * actions in parser.ts call too, so the meaning of the text is written once.
+ *
+ * How the descent mirrors Ohm:
+ * - Syntactic (capitalised) rules skip `[ \r\n\t]*` before each of their parts; lexical rules
+ *   skip nothing. A node's span starts after the skipped spaces and ends after its last part,
+ *   so no span starts or ends with whitespace (Ohm's source intervals are the same).
+ * - Ordered choice: alternatives are tried in the grammar's order, and a failed alternative
+ *   restores the position and drops the problems it pushed, as Ohm's backtracking discards
+ *   the nodes whose actions would have pushed them. Problems are pushed in the order the
+ *   actions push them, which is left to right with each action after its children.
+ * - Lexical rules are plain scans that return where the match ends (or -1); where the
+ *   grammar has a lookahead (`~identChar`, `~"="`, `&("#" | "\"")`) the scan checks it.
+ * - The recursion (Logical → Unary → `(` Logical `)`, `not` Unary) is one level per
+ *   parenthesis or `not`. Past `maxDepth` levels, or on any exception, this parser gives up
+ *   and parseExpression runs Ohm, which then behaves as it always has: parseExpression's scan
+ *   of the nesting can count fewer levels than there are (`not (a and not (a and …` counts
+ *   one per parenthesis), and on such text Ohm's stack may run out where this parser's would
+ *   not, which makes the text a nesting error rather than a tree.
+ */
+import type { Argument, Expression, FieldType, Literal, Operand, SetLiteral, Span, StringLiteral, Token, Value } from './ast';
+import { MAX_RAW_STRING_HASHES } from './grammar';
+import {
+  bareValue,
+  byPrecedence,
+  comparisonOperatorToken,
+  FUNCTION_RESULT_TYPE,
+  listInSet,
+  listReference,
+  quotedString,
+  rawRegexCheck,
+  rawString,
+  regexLiteral,
+  setComma,
+  wildcardCheck,
+  type FieldTypeOf,
+} from './parse-semantics';
+import type { Problem } from './problem';
+
+// ================================================================ the recursive descent
+
+export interface FastParse {
+  readonly ast: Expression;
+  readonly problems: Problem[];
+}
+
+/**
+ * Parses `text` as expression.ohm's `Filter` and builds what the Ohm actions build. Undefined
+ * when the text does not match (a syntax error, which only Ohm can describe), or when this
+ * parser gives up (more than `maxDepth` levels of `(` and `not`, or an exception): the caller
+ * then runs Ohm.
+ */
+export function parseFast(text: string, fieldType: FieldTypeOf, maxDepth: number): FastParse | undefined {
+  const parser = new Descent(text, fieldType, maxDepth);
+  try {
+    const ast = parser.filter();
+    return ast && { ast, problems: parser.problems };
+  } catch {
+    // GIVE_UP, a stack overflow, or an error of the semantics, which Ohm's path will then meet
+    // in the same functions on the same text (only if it matched there too).
+    return undefined;
+  }
+}
+
+/** Thrown where this parser stops and leaves the text to Ohm. */
+const GIVE_UP = new Error('the fast parser leaves this expression to Ohm');
+
+// Character codes.
+const TAB = 9;
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const BANG = 33; // !
+const QUOTE = 34; // "
+const HASH = 35; // #
+const DOLLAR = 36; // $
+const AMPERSAND = 38; // &
+const OPEN_PAREN = 40; // (
+const CLOSE_PAREN = 41; // )
+const COMMA = 44; // ,
+const DOT = 46; // .
+const LESS = 60; // <
+const EQUALS = 61; // =
+const GREATER = 62; // >
+const OPEN_BRACKET = 91; // [
+const BACKSLASH = 92; // \
+const CLOSE_BRACKET = 93; // ]
+const CARET = 94; // ^
+const LOWER_R = 114; // r
+const OPEN_BRACE = 123; // {
+const BAR = 124; // |
+const CLOSE_BRACE = 125; // }
+const TILDE = 126; // ~
+
+// Character classes of the lexical rules, by code unit (none includes a character past ASCII).
+const IDENT = 1; // identChar: a-z A-Z 0-9 _
+const BARE = 2; // bareValue: a-z A-Z 0-9 . : - /
+const DIGIT = 4; // asciiDigit
+const CLASSES = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  const alnum = /[A-Za-z0-9]/.test(ch);
+  CLASSES[c] = (alnum || ch === '_' ? IDENT : 0) | (alnum || /[.:\-/]/.test(ch) ? BARE : 0) | (/[0-9]/.test(ch) ? DIGIT : 0);
+}
+
+/** `keyword` in the grammar: never a field or function name. */
+const KEYWORDS: ReadonlySet<string> = new Set([
+  'and', 'or', 'xor', 'not', 'in', 'eq', 'ne', 'ge', 'le', 'gt', 'lt',
+  'contains', 'matches', 'wildcard', 'strict', 'bitwise_and', 'true', 'false',
+]);
+/** The word alternatives of `comparisonOp`. */
+const OPERATOR_WORDS: ReadonlySet<string> = new Set(['eq', 'ne', 'ge', 'le', 'gt', 'lt', 'in', 'contains', 'matches', 'wildcard', 'bitwise_and']);
+
+/** What closes a raw string with n `#`: `"` and the same n `#`. */
+const closingFences: string[] = [];
+function closingFence(hashes: number): string {
+  return (closingFences[hashes] ??= `"${'#'.repeat(hashes)}`);
+}
+
+function isIdent(c: number): boolean {
+  return c < 128 && (CLASSES[c] & IDENT) !== 0;
+}
+
+class Descent {
+  readonly problems: Problem[] = [];
+  private pos = 0;
+  private depth = 0;
+  private readonly length: number;
+
+  constructor(
+    private readonly text: string,
+    private readonly fieldType: FieldTypeOf,
+    private readonly maxDepth: number,
+  ) {
+    this.length = text.length;
+  }
+
+  // ---------------------------------------------------------------- syntactic rules
+
+  /** Filter = Logical end */
+  filter(): Expression | undefined {
+    this.skip();
+    const expression = this.logical();
+    if (!expression) return undefined;
+    this.skip();
+    return this.pos === this.length ? expression : undefined;
+  }
+
+  /** Logical = Unary (logicalOp Unary)* */
+  private logical(): Expression | undefined {
+    const first = this.unary();
+    if (!first) return undefined;
+    const operands: Expression[] = [first];
+    const operators: Token[] = [];
+    for (;;) {
+      const before = this.pos;
+      const mark = this.problems.length;
+      this.skip();
+      const start = this.pos;
+      const end = this.logicalOpEnd(start);
+      if (end < 0) {
+        this.pos = before;
+        break;
+      }
+      this.pos = end;
+      const operand = this.unary();
+      if (!operand) {
+        this.pos = before;
+        this.problems.length = mark;
+        break;
+      }
+      operators.push(this.token(start, end));
+      operands.push(operand);
+    }
+    return byPrecedence(operands, operators, 0);
+  }
+
+  /** Unary = Comparison | notOp Unary -- not | "(" Logical ")" -- group | booleanLiteral */
+  private unary(): Expression | undefined {
+    const entry = this.pos;
+    const mark = this.problems.length;
+    this.skip();
+    const start = this.pos;
+    const comparison = this.comparison();
+    if (comparison) {
+      return comparison;
+    }
+    const notEnd = this.notOpEnd(start);
+    const open = this.text.charCodeAt(start) === OPEN_PAREN;
+    if (notEnd >= 0 || open) {
+      if (++this.depth > this.maxDepth) throw GIVE_UP;
+      if (notEnd >= 0) {
+        this.pos = notEnd;
+        const operand = this.unary();
+        if (operand) {
+          this.depth--;
+          return { kind: 'not', span: { start, end: this.pos }, operatorToken: this.token(start, notEnd), operand };
+        }
+      } else {
+        this.pos = start + 1;
+        const inner = this.logical();
+        if (inner) {
+          this.skip();
+          if (this.text.charCodeAt(this.pos) === CLOSE_PAREN) {
+            this.pos++;
+            this.depth--;
+            return { kind: 'group', span: { start, end: this.pos }, inner };
+          }
+          this.problems.length = mark;
+        }
+      }
+      this.depth--;
+      this.pos = start;
+    }
+    // booleanLiteral = ("true" | "false") ~identChar
+    const end = this.wordEnd(start, 'true') >= 0 ? start + 4 : this.wordEnd(start, 'false') >= 0 ? start + 5 : -1;
+    if (end >= 0) {
+      this.pos = end;
+      return { kind: 'boolean', span: { start, end }, value: end - start === 4 };
+    }
+    this.pos = entry;
+    return undefined;
+  }
+
+  /**
+   * Comparison = Operand regexOp regexString -- regex
+   *            | Operand comparisonOp Value  -- binary
+   *            | Operand                     -- bare
+   * Called with the spaces before it skipped; the operand is read once for the three.
+   */
+  private comparison(): Expression | undefined {
+    const start = this.pos;
+    const lhs = this.operand();
+    if (!lhs) return undefined;
+    const lhsEnd = this.pos;
+    this.skip();
+    const regexEnd = this.regexOpEnd(this.pos);
+    if (regexEnd >= 0) {
+      const operatorSpan: Span = { start: this.pos, end: regexEnd };
+      this.pos = regexEnd;
+      this.skip();
+      if (this.text.charCodeAt(this.pos) === QUOTE) {
+        const operator = comparisonOperatorToken(this.text, operatorSpan, this.problems);
+        const rhs = this.regexString();
+        return { kind: 'comparison', span: { start, end: this.pos }, lhs, operator, rhs };
+      }
+      this.pos = lhsEnd;
+      this.skip();
+    }
+    const operatorEnd = this.comparisonOpEnd(this.pos);
+    if (operatorEnd >= 0) {
+      const mark = this.problems.length;
+      const operator = comparisonOperatorToken(this.text, { start: this.pos, end: operatorEnd }, this.problems);
+      this.pos = operatorEnd;
+      const lhsType = lhs.kind === 'field' ? this.fieldType(lhs.name) : FUNCTION_RESULT_TYPE;
+      const rhs = this.value(lhsType);
+      if (rhs) {
+        if (operator.operator === 'matches') {
+          // regexValue in parser.ts. A quoted string cannot get here (the `-- regex`
+          // alternative takes every `"` after `~`/`matches`), but were it to, only Ohm's
+          // semantics for it would be right.
+          if (this.valueKind === QUOTE) throw GIVE_UP;
+          if (this.valueKind === RAW_CLOSED && rhs.kind === 'string' && rhs.raw) rawRegexCheck(this.text, rhs, this.problems);
+        }
+        wildcardCheck(this.text, operator, rhs, this.problems);
+        return { kind: 'comparison', span: { start, end: this.pos }, lhs, operator, rhs };
+      }
+      this.problems.length = mark;
+    }
+    this.pos = lhsEnd;
+    return { kind: 'comparison', span: { start, end: lhsEnd }, lhs };
+  }
+
+  /** Operand = Call | field, with its spaces skipped. */
+  private operand(): Operand | undefined {
+    const start = this.pos;
+    const nameEnd = this.nameEnd(start);
+    if (nameEnd < 0) return undefined;
+    const call = this.call(start, nameEnd);
+    if (call) return call;
+    const end = this.dottedEnd(nameEnd);
+    this.pos = end;
+    return { kind: 'field', span: { start, end }, name: this.text.slice(start, end) };
+  }
+
+  /** Call = functionName "(" ListOf<Argument, ","> ")", the function name already read. */
+  private call(start: number, nameEnd: number): Operand | undefined {
+    this.pos = nameEnd;
+    this.skip();
+    if (this.text.charCodeAt(this.pos) !== OPEN_PAREN) {
+      this.pos = start;
+      return undefined;
+    }
+    this.pos++;
+    const mark = this.problems.length;
+    const args: Argument[] = [];
+    const first = this.argument();
+    if (first) {
+      args.push(first);
+      for (;;) {
+        const before = this.pos;
+        this.skip();
+        if (this.text.charCodeAt(this.pos) === COMMA) {
+          this.pos++;
+          const next = this.argument();
+          if (next) {
+            args.push(next);
+            continue;
+          }
+        }
+        this.pos = before;
+        break;
+      }
+    }
+    this.skip();
+    if (this.text.charCodeAt(this.pos) !== CLOSE_PAREN) {
+      this.problems.length = mark;
+      this.pos = start;
+      return undefined;
+    }
+    this.pos++;
+    return { kind: 'call', span: { start, end: this.pos }, name: this.token(start, nameEnd), args };
+  }
+
+  /** Argument = string | rawString | field | bareValue */
+  private argument(): Argument | undefined {
+    const entry = this.pos;
+    this.skip();
+    const start = this.pos;
+    const c = this.text.charCodeAt(start);
+    if (c === QUOTE) return this.quoted(start);
+    if (c === LOWER_R) {
+      const raw = this.raw(start);
+      if (raw) return raw;
+    }
+    const nameEnd = this.nameEnd(start);
+    if (nameEnd >= 0) {
+      const end = this.dottedEnd(nameEnd);
+      this.pos = end;
+      return { kind: 'field', span: { start, end }, name: this.text.slice(start, end) };
+    }
+    const literal = this.bare(start, undefined);
+    if (literal) return literal;
+    this.pos = entry;
+    return undefined;
+  }
+
+  /** Which alternative of Value (or SetItem) the last value() call matched. */
+  private valueKind = 0;
+
+  /** Value = Set | listRef | rawString | string | bareValue */
+  private value(type: FieldType | undefined): Value | undefined {
+    const entry = this.pos;
+    this.skip();
+    const start = this.pos;
+    const c = this.text.charCodeAt(start);
+    this.valueKind = c;
+    if (c === OPEN_BRACE) {
+      const set = this.set(type);
+      if (set) return set;
+    } else if (c === DOLLAR) {
+      const end = this.listRefEnd(start);
+      this.pos = end;
+      return listReference(this.text, { start, end }, this.problems);
+    } else if (c === LOWER_R) {
+      const raw = this.raw(start);
+      if (raw) {
+        this.valueKind = this.rawClosed ? RAW_CLOSED : 0;
+        return raw;
+      }
+    } else if (c === QUOTE) {
+      return this.quoted(start);
+    }
+    this.valueKind = 0;
+    const literal = this.bare(start, type);
+    if (literal) return literal;
+    this.pos = entry;
+    return undefined;
+  }
+
+  /** Set = "{" SetItem* "}", at its `{`. */
+  private set(type: FieldType | undefined): SetLiteral | undefined {
+    const start = this.pos;
+    const mark = this.problems.length;
+    this.pos++;
+    const items: Literal[] = [];
+    for (;;) {
+      const before = this.pos;
+      this.skip();
+      if (!this.setItem(type, items)) {
+        this.pos = before;
+        break;
+      }
+    }
+    this.skip();
+    if (this.text.charCodeAt(this.pos) !== CLOSE_BRACE) {
+      this.problems.length = mark;
+      this.pos = start;
+      return undefined;
+    }
+    this.pos++;
+    return { kind: 'set', span: { start, end: this.pos }, items };
+  }
+
+  /**
+   * SetItem = rawString | string | bareValue | listRef | setComma -- comma, at its first
+   * character; adds what it reads to `items` (a comma adds nothing) and says whether it matched.
+   */
+  private setItem(type: FieldType | undefined, items: Literal[]): boolean {
+    const start = this.pos;
+    const c = this.text.charCodeAt(start);
+    if (c === LOWER_R) {
+      const raw = this.raw(start);
+      if (raw) {
+        items.push(raw);
+        return true;
+      }
+    } else if (c === QUOTE) {
+      items.push(this.quoted(start));
+      return true;
+    } else if (c === DOLLAR) {
+      const end = this.listRefEnd(start);
+      this.pos = end;
+      items.push(listInSet(this.text, { start, end }, this.problems));
+      return true;
+    } else if (c === COMMA) {
+      this.pos = start + 1;
+      setComma(this.text, { start, end: start + 1 }, this.problems);
+      return true;
+    }
+    const literal = this.bare(start, type);
+    if (!literal) return false;
+    items.push(literal);
+    return true;
+  }
+
+  // ---------------------------------------------------------------- lexical rules
+
+  /** `spaces`, skipped before each part of a syntactic rule. */
+  private skip(): void {
+    const text = this.text;
+    let pos = this.pos;
+    for (;;) {
+      const c = text.charCodeAt(pos);
+      if (c === SPACE || c === LF || c === CR || c === TAB) pos++;
+      else break;
+    }
+    this.pos = pos;
+  }
+
+  private token(start: number, end: number): Token {
+    return { text: this.text.slice(start, end), span: { start, end } };
+  }
+
+  /** The end of `word` at `at` when it is there and no identChar follows, else -1. */
+  private wordEnd(at: number, word: string): number {
+    const end = at + word.length;
+    return this.text.startsWith(word, at) && !isIdent(this.text.charCodeAt(end)) ? end : -1;
+  }
+
+  /** The end of the run of identChars at `at` (`at` itself when there is none). */
+  private identEnd(at: number): number {
+    const text = this.text;
+    let end = at;
+    for (;;) {
+      const c = text.charCodeAt(end);
+      if (c < 128 && (CLASSES[c] & IDENT) !== 0) end++;
+      else return end;
+    }
+  }
+
+  /** `~asciiDigit ~keyword name`, the start of `field` and all of `functionName`: its end, or -1. */
+  private nameEnd(at: number): number {
+    const c = this.text.charCodeAt(at);
+    if (!(c < 128 && (CLASSES[c] & IDENT) !== 0 && (CLASSES[c] & DIGIT) === 0)) return -1;
+    const end = this.identEnd(at + 1);
+    // A keyword is one of the words above followed by no identChar: the whole run is one.
+    if (end - at >= 2 && end - at <= 11 && KEYWORDS.has(this.text.slice(at, end))) return -1;
+    return end;
+  }
+
+  /** `("." name)*` after the first name of a field: the end of the field. */
+  private dottedEnd(at: number): number {
+    let end = at;
+    while (this.text.charCodeAt(end) === DOT && isIdent(this.text.charCodeAt(end + 1))) end = this.identEnd(end + 2);
+    return end;
+  }
+
+  /** logicalOp = "||" | "^^" | "&&" | ("or" | "xor" | "and") ~identChar */
+  private logicalOpEnd(at: number): number {
+    const text = this.text;
+    const c = text.charCodeAt(at);
+    if (c === BAR || c === CARET || c === AMPERSAND) return text.charCodeAt(at + 1) === c ? at + 2 : -1;
+    const end = this.identEnd(at);
+    const length = end - at;
+    if (length === 2) return text.startsWith('or', at) ? end : -1;
+    if (length === 3) return text.startsWith('and', at) || text.startsWith('xor', at) ? end : -1;
+    return -1;
+  }
+
+  /** notOp = "!" ~"=" | "not" ~identChar */
+  private notOpEnd(at: number): number {
+    const c = this.text.charCodeAt(at);
+    if (c === BANG) return this.text.charCodeAt(at + 1) === EQUALS ? -1 : at + 1;
+    return this.wordEnd(at, 'not');
+  }
+
+  /** regexOp = "~" | "matches" ~identChar */
+  private regexOpEnd(at: number): number {
+    if (this.text.charCodeAt(at) === TILDE) return at + 1;
+    return this.wordEnd(at, 'matches');
+  }
+
+  /**
+   * comparisonOp = "==" | "!=" | ">=" | "<=" | ">" | "<" | "~" | "&" ~"&" | "=" ~"=" -- single
+   *              | (eq | ne | … | bitwise_and) ~identChar -- word
+   *              | "strict" (" " | "\r" | "\n" | "\t")+ "wildcard" ~identChar -- strictWildcard
+   */
+  private comparisonOpEnd(at: number): number {
+    const text = this.text;
+    const c = text.charCodeAt(at);
+    const next = text.charCodeAt(at + 1);
+    switch (c) {
+      case EQUALS:
+        return at + (next === EQUALS ? 2 : 1); // "==", or "=" ~"=" (single)
+      case BANG:
+        return next === EQUALS ? at + 2 : -1;
+      case GREATER:
+      case LESS:
+        return at + (next === EQUALS ? 2 : 1);
+      case TILDE:
+        return at + 1;
+      case AMPERSAND:
+        return next === AMPERSAND ? -1 : at + 1;
+    }
+    const end = this.identEnd(at);
+    const length = end - at;
+    if (length >= 2 && length <= 11 && OPERATOR_WORDS.has(text.slice(at, end))) return end;
+    if (length === 6 && text.startsWith('strict', at)) {
+      let gap = end;
+      for (;;) {
+        const s = text.charCodeAt(gap);
+        if (s === SPACE || s === CR || s === LF || s === TAB) gap++;
+        else break;
+      }
+      if (gap > end) return this.wordEnd(gap, 'wildcard');
+    }
+    return -1;
+  }
+
+  /** listRef = "$" (identChar | ".")*, at its `$`: its end. */
+  private listRefEnd(at: number): number {
+    let end = at + 1;
+    for (;;) {
+      const c = this.text.charCodeAt(end);
+      if (c === DOT || (c < 128 && (CLASSES[c] & IDENT) !== 0)) end++;
+      else return end;
+    }
+  }
+
+  /** bareValue = ("a".."z" | "A".."Z" | "0".."9" | "." | ":" | "-" | "/")+, read by `type`. */
+  private bare(start: number, type: FieldType | undefined): Literal | undefined {
+    const text = this.text;
+    let end = start;
+    for (;;) {
+      const c = text.charCodeAt(end);
+      if (c < 128 && (CLASSES[c] & BARE) !== 0) end++;
+      else break;
+    }
+    if (end === start) return undefined;
+    this.pos = end;
+    return bareValue(text, { start, end }, type, this.problems);
+  }
+
+  /**
+   * string = "\"" stringChar* "\"" -- closed | "\"" (stringChar | "\\")* end -- unterminated,
+   * at its `"`. It always matches: without a closing quote it runs to the end of the text.
+   */
+  private quoted(start: number): Literal {
+    const text = this.text;
+    const length = this.length;
+    let i = start + 1;
+    while (i < length) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) {
+        this.pos = i + 1;
+        return quotedString(text, { start, end: i + 1 }, true, this.problems);
+      }
+      // `"\\" any`; a `\` at the very end is no escape, and only the unterminated alternative takes it.
+      i += c === BACKSLASH ? 2 : 1;
+    }
+    this.pos = length;
+    return quotedString(text, { start, end: length }, false, this.problems);
+  }
+
+  /** Whether the last raw string read was closed. */
+  private rawClosed = false;
+
+  /**
+   * rawString = "r" &("#" | "\"") rawStringClosed -- closed | "r" "#"* "\"" any* end -- unterminated,
+   * at its `r`. rawStringClosed is one alternative per fence length 0..255, of which only the one
+   * with as many `#` as stand after the `r` can match; past 255 `#` only the unterminated one can.
+   */
+  private raw(start: number): StringLiteral | undefined {
+    const text = this.text;
+    let quote = start + 1;
+    while (text.charCodeAt(quote) === HASH) quote++;
+    if (text.charCodeAt(quote) !== QUOTE) return undefined;
+    const hashes = quote - start - 1;
+    if (hashes <= MAX_RAW_STRING_HASHES) {
+      const close = text.indexOf(closingFence(hashes), quote + 1);
+      if (close >= 0) {
+        this.pos = close + 1 + hashes;
+        this.rawClosed = true;
+        return rawString(text, { start, end: this.pos }, true, this.problems);
+      }
+    }
+    this.pos = this.length;
+    this.rawClosed = false;
+    return rawString(text, { start, end: this.length }, false, this.problems);
+  }
+
+  /**
+   * regexString = "\"" (regexClass | ~"[" stringChar)* "\"" -- closed | "\"" any* end -- unterminated
+   * regexClass = "[" (stringChar_escape | ~"]" any)* "]"
+   * at its `"`. It always matches; the value is the regex (regexLiteral).
+   */
+  private regexString(): Value {
+    const text = this.text;
+    const length = this.length;
+    const start = this.pos;
+    let i = start + 1;
+    while (i < length) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) {
+        this.pos = i + 1;
+        return regexLiteral({ start, end: i + 1 }, text.slice(start + 1, i), start + 1, false, this.problems);
+      }
+      if (c === BACKSLASH) {
+        if (i + 1 >= length) break;
+        i += 2;
+      } else if (c === OPEN_BRACKET) {
+        // A class must close: otherwise `~"["` stops the loop at its `[`, and the closed alternative fails there.
+        let j = i + 1;
+        for (;;) {
+          if (j >= length) break;
+          const d = text.charCodeAt(j);
+          if (d === CLOSE_BRACKET) break;
+          j += d === BACKSLASH && j + 1 < length ? 2 : 1;
+        }
+        if (j >= length) break;
+        i = j + 1;
+      } else {
+        i++;
+      }
+    }
+    this.pos = length;
+    return regexLiteral({ start, end: length }, text.slice(start + 1), start + 1, true, this.problems);
+  }
+}
+
+/** valueKind of a closed raw string (other kinds are the value's first character code). */
+const RAW_CLOSED = -1;
