@@ -1,0 +1,120 @@
+/**
+ * The CLI as a user runs it: whole processes, their CPU time and peak memory, each beside a
+ * floor measured in the same run (`node -e 0` for start-up, a bare tokenizer pass over the
+ * same text for throughput).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as YAML from 'yaml';
+import { rulesetObject } from './inputs';
+import { cpuMs, median } from './measure';
+import { printTable } from './table';
+
+const ROOT = join(__dirname, '..');
+execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
+const CLI = join(ROOT, 'dist', 'cli.js');
+const dir = mkdtempSync(join(tmpdir(), 'rulesets-bench-'));
+
+interface Usage {
+  readonly cpuMs: number;
+  readonly maxRssKiB: number;
+  readonly stdoutBytes: number;
+}
+
+/** One process: its own CPU time and peak RSS (reported by bench/usage.cjs at exit). */
+function runProcess(args: readonly string[]): Usage {
+  const report = join(dir, 'usage.json');
+  const result = spawnSync(process.execPath, ['-r', join(__dirname, 'usage.cjs'), ...args], {
+    env: { ...process.env, RULESETS_BENCH_USAGE: report },
+    maxBuffer: 1024 * 1024 * 1024,
+  });
+  if (result.status !== 0 && result.status !== 1) throw new Error(`${args.join(' ')}: exit ${result.status}\n${result.stderr}`);
+  const usage = JSON.parse(readFileSync(report, 'utf8')) as Omit<Usage, 'stdoutBytes'>;
+  return { ...usage, stdoutBytes: result.stdout.length };
+}
+
+function medianRun(runs: number, args: readonly string[]): Usage {
+  runProcess(args); // the file system cache and the CPU's clock, warmed
+  const usages = Array.from({ length: runs }, () => runProcess(args));
+  return {
+    cpuMs: median(usages.map((u) => u.cpuMs)),
+    maxRssKiB: median(usages.map((u) => u.maxRssKiB)),
+    stdoutBytes: usages[0].stdoutBytes,
+  };
+}
+
+/**
+ * The floor for throughput: a hand-written tokenizer's pass over the text (words, numbers,
+ * strings and punctuation, with their offsets), the least work any checker must do.
+ */
+const WORD = new Uint8Array(128);
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/$-') WORD[c.charCodeAt(0)] = 1;
+
+function tokenize(text: string): number {
+  let tokens = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    const start = i;
+    if (c === 32 || c === 10 || c === 13 || c === 9) {
+      i++;
+      continue;
+    }
+    if (c === 34) {
+      i++;
+      while (i < text.length && text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 ? 2 : 1;
+      i++;
+    } else if (WORD[c] === 1) {
+      while (i < text.length && WORD[text.charCodeAt(i)] === 1) i++;
+    } else i++;
+    if (i > start) tokens++;
+  }
+  return tokens;
+}
+
+function tokenizeMs(text: string): number {
+  tokenize(text);
+  return median(
+    Array.from({ length: 7 }, () => {
+      const start = cpuMs();
+      tokenize(text);
+      return cpuMs() - start;
+    }),
+  );
+}
+
+const rows: string[][] = [];
+const ms = (v: number) => `${Math.round(v).toLocaleString('en-US')} ms`;
+const mib = (kib: number) => `${Math.round(kib / 1024)} MiB`;
+
+{
+  const file = join(dir, 'small.ruleset.json');
+  writeFileSync(file, JSON.stringify(rulesetObject(5), null, 2));
+  const ours = medianRun(7, [CLI, 'check', file]);
+  const node = medianRun(7, ['-e', '0']);
+  rows.push(['`rulesets check` of a 5-rule file', ms(ours.cpuMs), `${ms(node.cpuMs)} (\`node -e 0\`)`, `${(ours.cpuMs / node.cpuMs).toFixed(1)}×`, '≤ 2×']);
+}
+
+for (const [rules, format, layout] of [
+  [10_000, 'json', 'pretty'],
+  [10_000, 'yaml', 'pretty'],
+  [50_000, 'json', 'pretty'],
+  [50_000, 'yaml', 'pretty'],
+  [50_000, 'json', 'one line'],
+] as const) {
+  const object = rulesetObject(rules);
+  const text = format === 'yaml' ? YAML.stringify(object) : layout === 'one line' ? JSON.stringify(object) : JSON.stringify(object, null, 2);
+  const file = join(dir, `large-${rules}-${layout.replace(' ', '-')}.ruleset.${format}`);
+  writeFileSync(file, text);
+  const ours = medianRun(rules >= 50_000 ? 1 : 3, [CLI, 'check', file]);
+  const floor = tokenizeMs(text);
+  const name = `\`rulesets check\` of ${rules.toLocaleString('en-US')} rules, ${format.toUpperCase()} ${layout} (${(statSync(file).size / 1024 / 1024).toFixed(1)} MiB)`;
+  const target = rules === 10_000 ? '≤ 20× the tokenizer' : '≤ 5 s CPU, ≤ 400 MiB';
+  rows.push([name, `${ms(ours.cpuMs)}, ${mib(ours.maxRssKiB)}, report ${(ours.stdoutBytes / 1024).toFixed(0)} KiB`, `${ms(floor)} (tokenizer over the file)`, `${Math.round(ours.cpuMs / floor)}×`, target]);
+}
+rmSync(dir, { recursive: true, force: true });
+
+console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, node ${process.version}`);
+printTable(['CLI (whole process: CPU time, peak RSS)', 'ours', 'floor (same run)', 'ratio', 'target'], rows);
