@@ -2,56 +2,194 @@ import { checkExpression, type CheckOptions, type CheckResult } from '../languag
 import { printExpression } from '../language/format';
 
 /**
+ * What one checked result keeps on the heap, estimated from its text's length: its tree,
+ * problems and fixes, its canonical form, the analyses' forms of its tree, and the cache's
+ * own entry. Measured by checking 3,000 different expressions of one shape, as rules of
+ * ruleset documents (so that every analysis ran), into one cache: the heap used after a full
+ * collection, less the heap used before, over the results kept: from 4.0 kB for a
+ * 19-character comparison, through 43 kB for 600 characters of `not (…)` comparisons (the
+ * most per character), to 68 kB for a 200-address set of 2,500 characters. These figures are
+ * above every shape measured, by 7% (comparisons) to 2.5 times (large sets): bench/memory.ts
+ * measures them again.
+ */
+const BYTES_PER_RESULT = 4_000;
+const BYTES_PER_CHARACTER = 68;
+
+/**
+ * The default budget: some 4,000 results of expressions of 60 to 80 characters. V8 lets
+ * garbage grow to a few times the live heap between full collections, and the server's RSS
+ * with it: at this budget it stays near 200 MB over a long session (bench/memory.ts); at
+ * twice it, above 300 MB at times.
+ */
+export const DEFAULT_CACHE_BYTES = 32 * 2 ** 20;
+
+interface Result {
+  /** The check options, as a key. */
+  readonly options: string;
+  readonly result: CheckResult;
+  normalized?: string;
+}
+
+/** One expression text's results: one per set of check options, nearly always one. */
+interface Entry {
+  /** The text, in memory of its own (see ownCopy). */
+  readonly text: string;
+  readonly results: Result[];
+  /** Estimated heap bytes of the results. */
+  bytes: number;
+  /** How many times the holds of open documents name the text. */
+  holders: number;
+}
+
+/**
  * Results of checking expression texts, shared by every document: an expression that did
  * not change is not parsed again (re-checking a file after one edit costs one expression).
+ *
+ * Bounded by an estimate of the bytes it keeps: the results of the texts open documents hold
+ * (`hold`), whatever their size, since each keystroke in a document checks every one of them
+ * again; and of the others, the most recently used up to `budget` bytes.
  */
 export class ExpressionCache {
-  // Options first, then the text itself as the key: no key string is built per lookup, and
-  // V8 hashes each text once.
-  private readonly byOptions = new Map<string, Map<string, CheckResult>>();
-  private readonly normalized = new Map<string, string>();
-  private entries = 0;
+  /** Texts some open document holds. */
+  private readonly held = new Map<string, Entry>();
+  /** The other texts, least recently used first. */
+  private readonly recent = new Map<string, Entry>();
+  private readonly holdings = new Map<string, readonly Entry[]>();
+  private recentBytes = 0;
+  private heldBytes = 0;
+  private results = 0;
 
-  constructor(private readonly capacity = 50_000) {}
+  constructor(readonly budget = DEFAULT_CACHE_BYTES) {}
 
   check(text: string, options: CheckOptions): CheckResult {
     const optionsKey = `${options.phase ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}`;
-    let results = this.byOptions.get(optionsKey);
-    if (!results) this.byOptions.set(optionsKey, (results = new Map()));
-    const cached = results.get(text);
-    if (cached) return cached;
-    if (this.entries >= this.capacity) this.clear();
-    const result = checkExpression(text, options);
-    results.set(text, result);
-    this.entries++;
+    const entry = this.find(text);
+    if (entry) for (const kept of entry.results) if (kept.options === optionsKey) return kept.result;
+    const own = entry?.text ?? ownCopy(text);
+    const result = checkExpression(own, options);
+    const target = entry ?? this.add(own);
+    target.results.push({ options: optionsKey, result });
+    this.results++;
+    const bytes = BYTES_PER_RESULT + BYTES_PER_CHARACTER * own.length;
+    target.bytes += bytes;
+    if (target.holders > 0) this.heldBytes += bytes;
+    else {
+      this.recentBytes += bytes;
+      this.evict();
+    }
     return result;
   }
 
   /**
    * The expression in canonical spacing (whitespace inside strings kept), or as written when
-   * it does not parse: what two rules are compared by.
+   * it does not parse: what two rules are compared by. `checked` is what check returned; kept
+   * with it while the cache keeps it.
    */
   normalize(text: string, checked: CheckResult): string {
-    let result = this.normalized.get(text);
-    if (result === undefined) {
-      // Printed from the tree the check already built: parsing again would double the cost
-      // of opening a file. Errors may have dropped text from the tree (a comma in a set).
-      const clean = checked.ast && !checked.problems.some((p) => p.severity === 'error');
-      result = clean ? printExpression(checked.ast!, text) : text.trim();
-      if (this.normalized.size >= this.capacity) this.normalized.clear();
-      this.normalized.set(text, result);
+    const entry = this.held.get(text) ?? this.recent.get(text);
+    const kept = entry?.results.find((r) => r.result === checked);
+    if (kept?.normalized !== undefined) return kept.normalized;
+    const source = entry?.text ?? text;
+    // Printed from the tree the check already built: parsing again would double the cost
+    // of opening a file. Errors may have dropped text from the tree (a comma in a set).
+    const clean = checked.ast && !checked.problems.some((p) => p.severity === 'error');
+    const normalized = clean ? printExpression(checked.ast!, source) : source.trim();
+    if (kept) kept.normalized = normalized;
+    return normalized;
+  }
+
+  /**
+   * Keeps the results of `texts` (an open document's expressions, checked again at each
+   * keystroke) whatever the budget, in place of what `holder` held before, until it holds
+   * others or is released.
+   */
+  hold(holder: string, texts: Iterable<string>): void {
+    const entries: Entry[] = [];
+    for (const text of texts) {
+      let entry = this.held.get(text);
+      if (!entry) {
+        entry = this.recent.get(text);
+        if (entry) {
+          this.recent.delete(text);
+          this.recentBytes -= entry.bytes;
+          this.heldBytes += entry.bytes;
+        } else entry = { text: ownCopy(text), results: [], bytes: 0, holders: 0 };
+        this.held.set(entry.text, entry);
+      }
+      entry.holders++;
+      entries.push(entry);
     }
-    return result;
+    const previous = this.holdings.get(holder);
+    this.holdings.set(holder, entries);
+    if (previous) this.unhold(previous);
   }
 
-  private clear(): void {
-    // Dropping everything at once is simpler than LRU order, and at this size it happens
-    // only in a long session that has seen tens of thousands of distinct expressions.
-    this.byOptions.clear();
-    this.entries = 0;
+  /** Lets go of what `holder` held (its document was closed): the results stay, within the budget. */
+  release(holder: string): void {
+    const entries = this.holdings.get(holder);
+    if (!entries) return;
+    this.holdings.delete(holder);
+    this.unhold(entries);
   }
 
+  /** How many results the cache keeps. */
   get size(): number {
-    return this.entries;
+    return this.results;
   }
+
+  /** The estimated heap bytes of the results kept, held or not. */
+  get bytes(): number {
+    return this.heldBytes + this.recentBytes;
+  }
+
+  /** The entry of the text, as most recently used. */
+  private find(text: string): Entry | undefined {
+    const held = this.held.get(text);
+    if (held) return held;
+    const entry = this.recent.get(text);
+    if (entry) {
+      this.recent.delete(text);
+      this.recent.set(entry.text, entry);
+    }
+    return entry;
+  }
+
+  private add(text: string): Entry {
+    const entry: Entry = { text, results: [], bytes: 0, holders: 0 };
+    this.recent.set(text, entry);
+    return entry;
+  }
+
+  private unhold(entries: readonly Entry[]): void {
+    for (const entry of entries) {
+      if (--entry.holders > 0) continue;
+      this.held.delete(entry.text);
+      this.heldBytes -= entry.bytes;
+      // Texts held but never checked (the document was closed first) leave nothing.
+      if (entry.results.length === 0) continue;
+      this.recent.set(entry.text, entry);
+      this.recentBytes += entry.bytes;
+    }
+    this.evict();
+  }
+
+  /** Drops the least recently used results no document holds until the rest fit the budget. */
+  private evict(): void {
+    for (const [text, entry] of this.recent) {
+      if (this.recentBytes <= this.budget) return;
+      this.recent.delete(text);
+      this.recentBytes -= entry.bytes;
+      this.results -= entry.results.length;
+    }
+  }
+}
+
+/**
+ * The text in memory of its own. A string cut from a document is, in V8, a view of the
+ * document's whole text: kept as a key, or parsed into a tree whose names and literals are
+ * cut from it in turn, it would keep every version of every document it came from alive as
+ * long as the cache keeps its result. Joined to another string and cut again, it is copied.
+ */
+function ownCopy(text: string): string {
+  return (' ' + text).slice(1);
 }

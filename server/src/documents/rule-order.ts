@@ -90,7 +90,7 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
       const rule = model.rules[site.ruleIndex];
       return {
         ast: results[i].ast,
-        text: site.text,
+        text: results[i].text,
         clean: !results[i].problems.some((p) => p.severity === 'error'),
         enabled: rule.kind === 'object' && !isDisabled(rule),
         decides: decisionOf(rule),

@@ -24,6 +24,11 @@ export interface CheckOptions {
 
 export interface CheckResult {
   readonly ast?: Expression;
+  /**
+   * The text the tree was read from, whose spans it indexes: passes over the tree (the ruleset's
+   * analyses) use this string and not the caller's, which may be a view of a whole document.
+   */
+  readonly text: string;
   /** Sorted by position. */
   readonly problems: readonly Problem[];
 }
@@ -41,7 +46,7 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
   // The static analyses reason about what the expression means: only when it surely means it.
   if (parsed.ast && !problems.some((p) => p.severity === 'error')) problems.push(...analyzeExpression(parsed.ast, text));
   problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
-  return parsed.ast ? { ast: parsed.ast, problems } : { problems };
+  return parsed.ast ? { ast: parsed.ast, text: source, problems } : { text: source, problems };
 }
 
 /** Rust's `char::is_whitespace` (Unicode White_Space): what the reference trims from both ends before it parses. */

@@ -40,7 +40,7 @@ const SLICE_MS = 8;
 export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
   const models = new Map<string, DocumentModel>();
-  /** Every document's expressions, checked once per text for as long as the server runs. */
+  /** Every document's expressions, checked once per text: an open document's kept, others within a budget of bytes. */
   const expressionCache = new ExpressionCache();
   let settings: Settings = DEFAULT_SETTINGS;
   let pullDiagnostics = false;
@@ -74,8 +74,13 @@ export function startServer(connection: Connection): void {
     const model = modelOf(uri);
     if (!model) return [];
     if (model.isRulesetTest()) return testFileDiagnostics(model, readRuleset);
-    if (!model.isRuleset(settings)) return [];
+    if (!model.isRuleset(settings)) {
+      expressionCache.release(uri);
+      return [];
+    }
     const sites = model.ruleset.expressions;
+    // Checked again at each keystroke: kept by the cache, whatever else passes through it.
+    expressionCache.hold(uri, sites.map((site) => site.text));
     let sliceStart = Date.now();
     for (const site of sites) {
       model.check(site, settings);
@@ -202,9 +207,12 @@ export function startServer(connection: Connection): void {
     recheckTestsOf(change.document.uri);
   });
 
+  // Everything kept for a document goes with it: a long session opens thousands.
   documents.onDidClose((event) => {
     models.delete(event.document.uri);
+    expressionCache.release(event.document.uri);
     clearTimeout(pushTimers.get(event.document.uri));
+    pushTimers.delete(event.document.uri);
     if (!pullDiagnostics) connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
     // A closed ruleset is read from disk from now on.
     recheckTestsOf(event.document.uri);
