@@ -1,3 +1,4 @@
+import { detached } from './host';
 import { checkExpression, type CheckOptions, type CheckResult } from '../language/checker';
 import { printExpression } from '../language/format';
 
@@ -32,7 +33,7 @@ interface Result {
 
 /** One expression text's results: one per set of check options, nearly always one. */
 interface Entry {
-  /** The text, in memory of its own (see ownCopy). */
+  /** The text, in memory of its own (see host.ts's detached). */
   readonly text: string;
   readonly results: Result[];
   /** Estimated heap bytes of the results. */
@@ -65,7 +66,7 @@ export class ExpressionCache {
     const optionsKey = `${options.phase ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}`;
     const entry = this.find(text);
     if (entry) for (const kept of entry.results) if (kept.options === optionsKey) return kept.result;
-    const own = entry?.text ?? ownCopy(text);
+    const own = entry?.text ?? detached(text);
     const result = checkExpression(own, options);
     const target = entry ?? this.add(own);
     target.results.push({ options: optionsKey, result });
@@ -113,7 +114,7 @@ export class ExpressionCache {
           this.recent.delete(text);
           this.recentBytes -= entry.bytes;
           this.heldBytes += entry.bytes;
-        } else entry = { text: ownCopy(text), results: [], bytes: 0, holders: 0 };
+        } else entry = { text: detached(text), results: [], bytes: 0, holders: 0 };
         this.held.set(entry.text, entry);
       }
       entry.holders++;
@@ -182,14 +183,4 @@ export class ExpressionCache {
       this.results -= entry.results.length;
     }
   }
-}
-
-/**
- * The text in memory of its own. A string cut from a document is, in V8, a view of the
- * document's whole text: kept as a key, or parsed into a tree whose names and literals are
- * cut from it in turn, it would keep every version of every document it came from alive as
- * long as the cache keeps its result. Joined to another string and cut again, it is copied.
- */
-function ownCopy(text: string): string {
-  return (' ' + text).slice(1);
 }

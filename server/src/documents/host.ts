@@ -51,6 +51,71 @@ export interface HostScalar extends HostNodeBase {
   readonly style?: ScalarStyle;
   /** For strings: the value with an offset map into the document (computed on demand). */
   readonly decode?: () => DecodedString | undefined;
+  /** For strings: what `decode` reads, kept as data so that a re-parse after an edit can move it. */
+  readonly source?: ScalarSource;
+}
+
+/**
+ * Where a string scalar is decoded from: `text` (the document, or a copy of the scalar alone)
+ * holds it at [start, end), and `shift` is added to every offset decoded, so that a scalar
+ * after an edit keeps decoding from the text it was parsed in.
+ */
+export interface ScalarSource {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  readonly shift: number;
+  /** The YAML library's node of the scalar, in `text`; undefined for JSON. */
+  readonly yaml?: YAML.Scalar;
+}
+
+function decoderOf(source: ScalarSource): () => DecodedString | undefined {
+  return () => {
+    const decoded = source.yaml ? decodeYamlScalar(source.text, source.yaml) : decodeJsonString(source.text, source.start, source.end);
+    return decoded && source.shift !== 0 ? shiftDecoded(decoded, source.shift) : decoded;
+  };
+}
+
+function shiftDecoded(decoded: DecodedString, by: number): DecodedString {
+  return {
+    ...decoded,
+    starts: decoded.starts.map((o) => o + by),
+    ends: decoded.ends.map((o) => o + by),
+    contentStart: decoded.contentStart + by,
+    contentEnd: decoded.contentEnd + by,
+  };
+}
+
+/** A string scalar read from `source`, at its place in the document. */
+export function stringScalar(value: string, style: ScalarStyle, source: ScalarSource): HostScalar {
+  return { kind: 'string', start: source.start + source.shift, end: source.end + source.shift, value, style, source, decode: decoderOf(source) };
+}
+
+/** The node `by` characters later in the document (an edit before it changed the length of the text). */
+export function shiftedNode<T extends HostNode>(node: T, by: number): T {
+  switch (node.kind) {
+    case 'object':
+      return {
+        ...node,
+        start: node.start + by,
+        end: node.end + by,
+        properties: node.properties.map((p) => ({ key: p.key, keyStart: p.keyStart + by, keyEnd: p.keyEnd + by, value: p.value && shiftedNode(p.value, by) })),
+      };
+    case 'array':
+      return { ...node, start: node.start + by, end: node.end + by, items: node.items.map((item) => shiftedNode(item, by)) };
+    default:
+      if (node.source) return stringScalar(node.value as string, node.style!, { ...node.source, shift: node.source.shift + by }) as T;
+      return { ...node, start: node.start + by, end: node.end + by };
+  }
+}
+
+/**
+ * The text in memory of its own. A string cut from a document is, in V8, a view of the
+ * document's whole text: kept, it keeps that whole text alive. Joined to another string and
+ * cut again, it is copied.
+ */
+export function detached(text: string): string {
+  return (' ' + text).slice(1);
 }
 
 export interface HostSyntaxError {
@@ -123,7 +188,7 @@ function fromJson(text: string, node: jsonc.Node): HostNode {
     case 'array':
       return { kind: 'array', start, end, items: (node.children ?? []).map((c) => fromJson(text, c)) };
     case 'string':
-      return { kind: 'string', start, end, value: String(node.value), style: 'json', decode: () => decodeJsonString(text, start, end) };
+      return stringScalar(String(node.value), 'json', { text, start, end, shift: 0 });
     case 'number':
       return { kind: 'number', start, end, value: Number(node.value) };
     case 'boolean':
@@ -204,7 +269,7 @@ function fromYaml(text: string, node: YAML.Node): HostNode | undefined {
     const value = node.value;
     const valueEnd = node.range ? node.range[1] : end;
     if (typeof value === 'string') {
-      return { kind: 'string', start, end: valueEnd, value, style: YAML_STYLES[node.type ?? 'PLAIN'] ?? 'plain', decode: () => decodeYamlScalar(text, node) };
+      return stringScalar(value, YAML_STYLES[node.type ?? 'PLAIN'] ?? 'plain', { text, start, end: valueEnd, shift: 0, yaml: node });
     }
     if (typeof value === 'number') return { kind: 'number', start, end: valueEnd, value };
     if (typeof value === 'boolean') return { kind: 'boolean', start, end: valueEnd, value };
@@ -214,7 +279,7 @@ function fromYaml(text: string, node: YAML.Node): HostNode | undefined {
   return undefined;
 }
 
-const YAML_STYLES: Partial<Record<string, ScalarStyle>> = {
+export const YAML_STYLES: Partial<Record<string, ScalarStyle>> = {
   PLAIN: 'plain',
   QUOTE_SINGLE: 'single-quoted',
   QUOTE_DOUBLE: 'double-quoted',

@@ -2,7 +2,7 @@
  * A ruleset document as every check and feature reads it: the host tree of its JSON or YAML,
  * its phase, its rules and the places of their expression strings, parsed once.
  */
-import { parseHost, property, type HostFormat, type HostNode, type HostScalar } from './host';
+import { parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostScalar } from './host';
 import type { DocumentEdit } from './host-edits';
 import { coarseDecodedString, type DecodedString } from './offset-map';
 import type { Severity } from '../language/problem';
@@ -62,8 +62,12 @@ export interface ParsedRuleset {
 }
 
 export function parseRuleset(text: string, format: HostFormat): ParsedRuleset {
-  const host = parseHost(text, format);
-  const root = host.root;
+  return rulesetOfHost(text, parseHost(text, format));
+}
+
+/** The ruleset a parsed host document holds. */
+export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
+  const { format, root } = host;
   const phaseNode = property(root, 'phase')?.value;
   const rulesNode = property(root, 'rules')?.value;
   const rules = rulesNode?.kind === 'array' ? rulesNode.items : [];

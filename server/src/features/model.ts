@@ -9,6 +9,7 @@ import { unmapOffset } from '../documents/offset-map';
 import { ExpressionCache } from '../documents/expression-cache';
 import { checkParsedRuleset, checkSite, contentExtent, type RulesetCheckOptions } from '../documents/ruleset';
 import { parseRuleset, type DocumentProblem, type ExpressionSite, type ParsedRuleset } from '../documents/parsed-ruleset';
+import { reparseAfterEdit } from '../documents/reparse';
 
 /** The path part of a document's URI, as patterns and file names are matched against it. */
 export function pathOfUri(uri: string): string {
@@ -32,12 +33,25 @@ export class DocumentModel {
     readonly format: HostFormat,
     /** The server's results of expressions already checked: an expression text is checked once, whatever file it is in. */
     private readonly cache: ExpressionCache,
+    /** The ruleset of the document's previous version, if it was read: typing in a string re-reads only that string. */
+    private previous?: ParsedRuleset,
   ) {
     this.document = TextDocument.create(uri, format, version, text);
   }
 
   get ruleset(): ParsedRuleset {
-    return (this.parsed ??= parseRuleset(this.text, this.format));
+    if (!this.parsed) {
+      const previous = this.previous;
+      // Let go of the previous version either way: a model must not keep its document's history.
+      this.previous = undefined;
+      this.parsed = (previous?.format === this.format ? reparseAfterEdit(previous, this.text) : undefined) ?? parseRuleset(this.text, this.format);
+    }
+    return this.parsed;
+  }
+
+  /** The ruleset, when something has read it already. */
+  get rulesetIfRead(): ParsedRuleset | undefined {
+    return this.parsed;
   }
 
   /** A ruleset by its name, by a configured pattern, or by its content. */

@@ -21,7 +21,7 @@ import { codeActions } from '../features/code-actions';
 import { completion, COMPLETION_TRIGGER_CHARACTERS } from '../features/completion';
 import { diagnostics } from '../features/diagnostics';
 import { hover } from '../features/hover';
-import { DEFAULT_SETTINGS, ExpressionCache, formatOfDocument, grammar, isRulesetTestFileName, readSettings, type Settings } from '../core';
+import { DEFAULT_SETTINGS, ExpressionCache, formatOfDocument, isRulesetTestFileName, readSettings, type Settings } from '../core';
 import { DocumentModel, pathOfUri } from '../features/model';
 import { semanticTokens, SEMANTIC_TOKENS_LEGEND } from '../features/semantic-tokens';
 import { signatureHelp } from '../features/signature-help';
@@ -60,7 +60,7 @@ export function startServer(connection: Connection): void {
     if (cached && cached.version === document.version) return cached;
     const format = formatOfDocument(document.languageId, uri);
     if (!format) return undefined;
-    const model = new DocumentModel(uri, document.version, document.getText(), format, expressionCache);
+    const model = new DocumentModel(uri, document.version, document.getText(), format, expressionCache, cached?.rulesetIfRead);
     models.set(uri, model);
     return model;
   }
@@ -292,9 +292,6 @@ if (require.main === module) {
   if (process.argv.includes('--version')) {
     process.stdout.write(`${version}\n`);
   } else {
-    // The grammar is compiled on first use (importers that may never parse pay nothing); a
-    // server is started ahead of its use, so it compiles it now, before the first document.
-    grammar();
     startServer(createConnection(ProposedFeatures.all));
   }
 }
