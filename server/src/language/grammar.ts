@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as ohm from 'ohm-js';
+import type * as ohm from 'ohm-js';
+
+/**
+ * ohm-js, loaded on first use: its module builds its own grammars as it loads, which a process
+ * whose expressions all take the fast path (fast-parser.ts) never needs.
+ */
+function ohmJs(): typeof ohm {
+  return require('ohm-js') as typeof ohm;
+}
 
 /** The longest raw-string fence the reference parser accepts (`r###"…"###`). */
 export const MAX_RAW_STRING_HASHES = 255;
@@ -35,12 +43,12 @@ ExpressionWithRawFences <: Expression {
 }
 
 function buildGrammar(source: string): ohm.Grammar {
-  return ohm.grammars(source)['ExpressionWithRawFences'];
+  return ohmJs().grammars(source)['ExpressionWithRawFences'];
 }
 
 /** What a recipe was made from: the grammar's text and the Ohm that compiled it. */
 function recipeKey(source: string): string {
-  return createHash('sha256').update(`${ohm.version}\n${source}`).digest('hex');
+  return createHash('sha256').update(`${ohmJs().version}\n${source}`).digest('hex');
 }
 
 interface RecipeFile {
@@ -78,7 +86,7 @@ export function recipeOf(compiled: ohm.Grammar): string {
 }
 
 function makeRecipe(recipe: unknown): ohm.Grammar {
-  return (ohm as unknown as { makeRecipe(recipe: unknown): ohm.Grammar }).makeRecipe(recipe);
+  return (ohmJs() as unknown as { makeRecipe(recipe: unknown): ohm.Grammar }).makeRecipe(recipe);
 }
 
 let built: ohm.Grammar | undefined;
