@@ -101,12 +101,32 @@ export function isEmpty(a: ValueSet): boolean {
 }
 
 export function isUniverse(a: ValueSet, universe: Universe): boolean {
-  return isEmpty(complement(a, universe));
+  if (a.kind === 'strings') return a.cofinite && a.values.size === 0;
+  if (universe.kind !== 'intervals') throw new Error('sets of different kinds');
+  return universe.items.every((u) => coversInterval(a.items, u));
 }
 
 /** Whether every value of `a` is in `b`. */
 export function isSubset(a: ValueSet, b: ValueSet, universe: Universe): boolean {
+  // Intervals are compared in place: the analyses ask this for every pair of rules they
+  // compare, and building the complement allocates a set of bigints each time.
+  if (a.kind === 'intervals' && b.kind === 'intervals' && universe.kind === 'intervals') {
+    // Only the part of `a` inside the universe counts, as with the complement.
+    return a.items.every(([lo, hi]) =>
+      universe.items.every(([ulo, uhi]) => {
+        const from = lo > ulo ? lo : ulo;
+        const to = hi < uhi ? hi : uhi;
+        return from > to || coversInterval(b.items, [from, to]);
+      }),
+    );
+  }
   return isEmpty(intersect(a, complement(b, universe)));
+}
+
+/** Whether the sorted, disjoint, non-adjacent `items` hold every value of `[lo, hi]`. */
+function coversInterval(items: readonly Interval[], [lo, hi]: Interval): boolean {
+  // Non-adjacent intervals leave a gap between them, so one interval must hold it all.
+  return items.some(([l, h]) => l <= lo && hi <= h);
 }
 
 export function contains(a: ValueSet, value: bigint | string): boolean {
