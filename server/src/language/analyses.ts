@@ -30,6 +30,7 @@ import {
   union,
   universeSet,
   type Interval,
+  type IntervalSet,
   type Universe,
   type ValueSet,
 } from './value-sets';
@@ -129,11 +130,16 @@ function fieldAtom(comparison: Comparison): Atom | undefined {
   const op = operator.operator;
   if (op === 'in') {
     if (rhs.kind !== 'set' || rhs.items.length === 0) return undefined;
+    const members: ValueSet[] = [];
     for (const item of rhs.items) {
       const one = read(item);
       if (!one) return undefined;
-      set = set ? union(set, one, universe) : one;
+      members.push(one);
     }
+    // One sort of every interval rather than a union per member: sets run to hundreds of members.
+    set = members.every((m) => m.kind === 'intervals')
+      ? intervals(members.flatMap((m) => (m as IntervalSet).items))
+      : members.reduce((all, one) => union(all, one, universe));
   } else if (op === 'eq' || op === 'ne') {
     if (rhs.kind === 'set' || rhs.kind === 'list') return undefined;
     const one = read(rhs);
