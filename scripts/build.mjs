@@ -18,8 +18,14 @@ const bundle = {
 };
 await build({
   ...bundle,
-  entryPoints: { cli: 'server/src/cli/main.ts', server: 'server/src/server/main.ts' },
+  entryPoints: { 'rulesets-cli': 'server/src/cli/main.ts', 'rulesets-server': 'server/src/server/main.ts' },
   minify: true,
+});
+// What `rulesets` and `rulesets-language-server` run: a few lines that start the bundles above
+// with V8's compile cache (server/src/launch/compile-cache.ts).
+await build({
+  ...bundle,
+  entryPoints: { cli: 'server/src/launch/cli.ts', server: 'server/src/launch/server.ts' },
   banner: { js: '#!/usr/bin/env node' },
 });
 // The VS Code extension: `vscode` is given by the editor at run time.

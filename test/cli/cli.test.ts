@@ -453,7 +453,7 @@ describe('rulesets check: output plumbing', () => {
 function cliReadableByAnyone(): string {
   const dir = tempFolder();
   chmodSync(dir, 0o755);
-  for (const file of ['cli.js', 'expression.ohm', 'expression.recipe.json']) {
+  for (const file of ['cli.js', 'rulesets-cli.js', 'expression.ohm', 'expression.recipe.json']) {
     copyFileSync(join(ROOT, 'dist', file), join(dir, file));
     chmodSync(join(dir, file), 0o644);
   }

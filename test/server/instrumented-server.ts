@@ -21,7 +21,7 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
-import { ROOT, SERVER } from './lsp-client';
+import { ROOT, SERVER, SERVER_BUNDLE } from './lsp-client';
 
 const MEMORY_REQUEST = 'test/memoryUsage';
 const SNAPSHOT_REQUEST = 'test/writeHeapSnapshot';
@@ -29,7 +29,7 @@ const SNAPSHOT_REQUEST = 'test/writeHeapSnapshot';
 const STARTER = `
 const { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter } = require('vscode-languageserver/node');
 const { writeHeapSnapshot } = require('node:v8');
-const { startServer } = require(${JSON.stringify(SERVER)});
+const { startServer } = require(${JSON.stringify(SERVER_BUNDLE)});
 const connection = createConnection(ProposedFeatures.all, new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
 connection.onRequest(${JSON.stringify(MEMORY_REQUEST)}, () => { gc(); return process.memoryUsage(); });
 connection.onRequest(${JSON.stringify(SNAPSHOT_REQUEST)}, (path) => writeHeapSnapshot(path));

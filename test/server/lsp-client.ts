@@ -24,6 +24,8 @@ import {
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const SERVER = join(ROOT, 'dist', 'server.js');
+/** The server bundle itself, which dist/server.js starts: what a program embedding the server requires. */
+export const SERVER_BUNDLE = join(ROOT, 'dist', 'rulesets-server.js');
 
 export interface TestClient {
   readonly connection: ProtocolConnection;
