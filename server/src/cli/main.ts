@@ -4,7 +4,7 @@ import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versi
 import { checkFiles, collectFiles, UsageError } from './check';
 import { ENV, refuseCredentialFlags } from './config';
 import { processIo, type Io } from './io';
-import { jsonReport, sarifReport, textReport, type ReportFormat } from './report';
+import { jsonReport, sarifReport, writeTextReport, type ReportFormat } from './report';
 import { test } from './test-command';
 import { version } from '../version';
 
@@ -62,6 +62,12 @@ Exit status: 0 done; 1 errors found, the service refused, a version conflict, or
 confirmed; 2 a usage, configuration or file problem; 3 the service failed or could not be
 reached (a failed deploy says whether it landed).`;
 
+/**
+ * The exit status of a `check` whose report is being written, decided before the first line
+ * of it: a reader that closes the pipe early stops the report, not the status.
+ */
+let decidedStatus: number | undefined;
+
 function check(args: string[], io: Io): number {
   const { values, positionals } = parseArgs({
     args,
@@ -84,9 +90,12 @@ function check(args: string[], io: Io): number {
   // pass on it.
   if (files.length === 0) throw new UsageError(`no ruleset files found in ${positionals.join(', ')}`);
   const results = checkFiles(files, { phase: values.phase });
-  const report = format === 'json' ? jsonReport(results) : format === 'sarif' ? sarifReport(results) : textReport(results);
-  io.out(report);
-  return results.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+  const status = results.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+  decidedStatus = status;
+  // The text report is written as it is made, in chunks: it can run to megabytes.
+  if (format === 'text') writeTextReport(results, io.out);
+  else io.out(format === 'json' ? jsonReport(results) : sarifReport(results));
+  return status;
 }
 
 const API_COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
@@ -152,7 +161,8 @@ if (require.main === module) {
   // Unix tools do, with the exit status already decided, instead of an EPIPE stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
-    process.exit();
+    // A check's report is written in several pieces: the pipe may close before main returns.
+    process.exit(decidedStatus);
   });
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;

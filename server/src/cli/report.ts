@@ -5,22 +5,45 @@ export type ReportFormat = 'text' | 'json' | 'sarif';
 
 /** `path:line:col: severity code message`, the source line, and carets under the span. */
 export function textReport(results: readonly FileResult[]): string {
-  const out: string[] = [];
+  const chunks: string[] = [];
+  writeTextReport(results, (chunk) => chunks.push(chunk));
+  return chunks.join('');
+}
+
+/** The characters of report written out at a time by writeTextReport. */
+const CHUNK_LENGTH = 64 * 1024;
+
+/**
+ * textReport, written out in chunks of some 64 kB as it is made: a report of tens of thousands
+ * of findings is never one string (with the lines it is joined from) in memory.
+ */
+export function writeTextReport(results: readonly FileResult[], write: (chunk: string) => void): void {
+  let pending: string[] = [];
+  let length = 0;
+  const line = (text: string) => {
+    pending.push(text);
+    length += text.length + 1;
+    if (length < CHUNK_LENGTH) return;
+    write(pending.join('\n') + '\n');
+    pending = [];
+    length = 0;
+  };
   let errors = 0;
   let warnings = 0;
   for (const file of results) {
-    const lines = splitLines(file.text);
+    // Split on first use: most files of a run have no findings.
+    let lines: string[] | undefined;
     for (const d of file.diagnostics) {
       if (d.severity === 'error') errors++;
       else if (d.severity === 'warning') warnings++;
       const { start } = d.range;
-      out.push(`${file.path}:${start.line + 1}:${start.character + 1}: ${d.severity} ${d.code} ${d.message}`);
-      out.push(...excerpt(lines, d.range));
+      line(`${file.path}:${start.line + 1}:${start.character + 1}: ${d.severity} ${d.code} ${d.message}`);
+      for (const quoted of excerpt((lines ??= splitLines(file.text)), d.range)) line(quoted);
     }
   }
   const checked = `${results.length} file${results.length === 1 ? '' : 's'} checked`;
-  out.push(errors + warnings === 0 ? `${checked}, no problems` : `${checked}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
-  return out.join('\n') + '\n';
+  line(errors + warnings === 0 ? `${checked}, no problems` : `${checked}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  if (pending.length > 0) write(pending.join('\n') + '\n');
 }
 
 /**

@@ -95,6 +95,7 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
         enabled: rule.kind === 'object' && !isDisabled(rule),
         decides: decisionOf(rule),
         duplicate: repeats.has(i),
+        forms: results[i].forms,
       };
     }),
   );

@@ -51,13 +51,31 @@ export interface Atom {
   readonly set: ValueSet;
 }
 
+interface FieldUniverse {
+  /** `f:<field>`, one string for every comparison of the field. */
+  readonly key: string;
+  readonly universe: Universe;
+  /** The universe as a set. */
+  readonly set: ValueSet;
+}
+
+/** The universes of the fields, by name, built once each: every comparison asks for its own. */
+const fieldUniverses = new Map<string, FieldUniverse>();
+
+function fieldUniverse(name: string): FieldUniverse {
+  let known = fieldUniverses.get(name);
+  if (!known) {
+    const field = FIELDS.get(name);
+    const universe: Universe = field?.type === 'Integer' && field.range ? { kind: 'intervals', items: [field.range] } : field?.type === 'Ip' ? IP_UNIVERSE : STRING_UNIVERSE;
+    fieldUniverses.set(name, (known = { key: `f:${name}`, universe, set: universeSet(universe) }));
+  }
+  return known;
+}
+
 /** The values a key ranges over; the same for every expression. */
 export function universeOf(key: string): Universe {
-  if (key.startsWith('a:')) return BOOLEAN_UNIVERSE;
-  const field = FIELDS.get(key.slice(2));
-  if (field?.type === 'Integer' && field.range) return { kind: 'intervals', items: [field.range] };
-  if (field?.type === 'Ip') return IP_UNIVERSE;
-  return STRING_UNIVERSE;
+  if (key.charCodeAt(0) === 97 /* a */ && key.charCodeAt(1) === 58 /* : */) return BOOLEAN_UNIVERSE;
+  return fieldUniverse(key.slice(2)).universe;
 }
 
 function ipInterval(literal: Literal): Interval | undefined {
@@ -102,8 +120,7 @@ function fieldAtom(comparison: Comparison): Atom | undefined {
   if (lhs.kind !== 'field' || !operator || !rhs) return undefined;
   const field = FIELDS.get(lhs.name);
   if (!field) return undefined;
-  const key = `f:${field.name}`;
-  const universe = universeOf(key);
+  const { key, universe, set: everything } = fieldUniverse(field.name);
   let read: ((literal: Literal) => ValueSet | undefined) | undefined;
   let outside = false;
   if (field.type === 'Integer' && field.range) {
@@ -156,11 +173,27 @@ function fieldAtom(comparison: Comparison): Atom | undefined {
     return undefined;
   }
   if (!set) return undefined;
-  set = intersect(set, universeSet(universe));
+  if (!insideUniverse(set, universe)) set = intersect(set, everything);
   // A value outside the field's range already has its `value-out-of-range` warning: the
   // comparison's constant truth would only repeat it.
   if (outside && (isEmpty(set) || isUniverse(set, universe))) return undefined;
   return { key, set };
+}
+
+/** Whether every interval of `set` lies within one interval of `universe` (then intersecting them changes nothing). */
+function insideUniverse(set: ValueSet, universe: Universe): boolean {
+  if (set.kind !== 'intervals' || universe.kind !== 'intervals') return false;
+  for (const [lo, hi] of set.items) {
+    let inside = false;
+    for (const [ulo, uhi] of universe.items) {
+      if (ulo <= lo && hi <= uhi) {
+        inside = true;
+        break;
+      }
+    }
+    if (!inside) return false;
+  }
+  return true;
 }
 
 function atomOf(comparison: Comparison, source: string): Atom {
@@ -170,7 +203,11 @@ function atomOf(comparison: Comparison, source: string): Atom {
 // ---------------------------------------------------------------- forms
 
 /** What is known of an expression: a constant, exactly the values of one key, or nothing. */
-export type Form = { readonly kind: 'const'; readonly value: boolean } | { readonly kind: 'field'; readonly key: string; readonly set: ValueSet } | { readonly kind: 'mixed' };
+export type Form =
+  /** `key`: the atom's key, for a comparison that is constant. */
+  | { readonly kind: 'const'; readonly value: boolean; readonly key?: string }
+  | { readonly kind: 'field'; readonly key: string; readonly set: ValueSet }
+  | { readonly kind: 'mixed' };
 
 const MIXED: Form = { kind: 'mixed' };
 const TRUE_FORM: Form = { kind: 'const', value: true };
@@ -195,28 +232,67 @@ interface Finding {
   readonly message: string;
 }
 
+/** Nodes whose forms a Forms keeps in a flat array before it switches to a Map. */
+const FLAT_FORMS = 24;
+
 /** The forms of one expression's nodes, computed once each; with findings when asked. */
 export class Forms {
-  private readonly forms = new Map<Expression, Form>();
-  private readonly canonical = new Map<Expression, string>();
-  private readonly keys = new Map<Expression, ReadonlySet<string>>();
-  readonly findings: Finding[] = [];
+  // A check result keeps its Forms (for the ruleset's analyses), so the caches that are not
+  // needed every time are made on first use, and those of the parts let go after the analysis:
+  // tens of thousands of rules keep tens of thousands of them.
+  /**
+   * The forms computed, as node, form, node, form…: most expressions have a few nodes, and a
+   * short array searched costs less to build and to keep than a Map. Past FLAT_FORMS nodes,
+   * `formMap` takes over.
+   */
+  private flatForms: (Expression | Form)[] = [];
+  private formMap?: Map<Expression, Form>;
+  private canonical?: Map<Expression, string>;
+  /** The root's anchors (see findShadowedRules), once asked for. */
+  anchors?: readonly string[];
+  findings: Finding[] = [];
 
   constructor(
     readonly source: string,
-    private readonly reporting = false,
+    private reporting = false,
   ) {}
 
+  /**
+   * Stops recording findings, and lets go of those recorded (they were read) and of the parts
+   * of the logical nodes (made again when asked for): what is kept is what is costly to compute.
+   */
+  doneReporting(): void {
+    this.reporting = false;
+    this.findings = [];
+    this.andParts = undefined;
+    this.orParts = undefined;
+  }
+
   form(node: Expression): Form {
-    let form = this.forms.get(node);
-    if (!form) {
-      form = this.compute(node);
-      this.forms.set(node, form);
+    const known = this.known(node);
+    if (known) return known;
+    const form = this.compute(node);
+    if (this.formMap) this.formMap.set(node, form);
+    else if (this.flatForms.length < 2 * FLAT_FORMS) this.flatForms.push(node, form);
+    else {
+      const map = new Map<Expression, Form>();
+      for (let i = 0; i < this.flatForms.length; i += 2) map.set(this.flatForms[i] as Expression, this.flatForms[i + 1] as Form);
+      map.set(node, form);
+      this.formMap = map;
+      this.flatForms = [];
     }
     return form;
   }
 
+  private known(node: Expression): Form | undefined {
+    if (this.formMap) return this.formMap.get(node);
+    const flat = this.flatForms;
+    for (let i = 0; i < flat.length; i += 2) if (flat[i] === node) return flat[i + 1] as Form;
+    return undefined;
+  }
+
   text(node: Expression): string {
+    this.canonical ??= new Map();
     let text = this.canonical.get(node);
     if (text === undefined) {
       text = printExpression(unwrap(node), this.source);
@@ -227,27 +303,26 @@ export class Forms {
 
   /** Every key the expression's comparisons depend on. */
   keysOf(node: Expression): ReadonlySet<string> {
-    let keys = this.keys.get(node);
-    if (!keys) {
-      const found = new Set<string>();
-      walkExpression(node, (n) => {
-        if (n.kind === 'comparison') found.add(atomOf(n, this.source).key);
-      });
-      this.keys.set(node, (keys = found));
-    }
-    return keys;
+    const found = new Set<string>();
+    walkExpression(node, (n) => {
+      if (n.kind !== 'comparison') return;
+      // A comparison's form carries its atom's key, constant or not.
+      const form = this.form(n) as { key: string };
+      found.add(form.key);
+    });
+    return found;
   }
 
   /** The parts of a chain of `operator`s below `node`, each tagged with its operand's index. */
   parts(node: Expression, operator: 'and' | 'or'): { parts: Part[]; mixed: boolean } {
-    const cache = operator === 'and' ? this.andParts : this.orParts;
+    const cache = operator === 'and' ? (this.andParts ??= new Map()) : (this.orParts ??= new Map());
     let result = cache.get(node);
     if (!result) cache.set(node, (result = this.collectParts(node, operator)));
     return result;
   }
 
-  private readonly andParts = new Map<Expression, { parts: Part[]; mixed: boolean }>();
-  private readonly orParts = new Map<Expression, { parts: Part[]; mixed: boolean }>();
+  private andParts?: Map<Expression, { parts: Part[]; mixed: boolean }>;
+  private orParts?: Map<Expression, { parts: Part[]; mixed: boolean }>;
 
   private collectParts(node: Expression, operator: 'and' | 'or'): { parts: Part[]; mixed: boolean } {
     const parts: Part[] = [];
@@ -294,44 +369,56 @@ export class Forms {
 
   private comparison(node: Comparison): Form {
     const atom = atomOf(node, this.source);
-    const universe = universeOf(atom.key);
     if (atom.key.startsWith('a:')) return { kind: 'field', key: atom.key, set: atom.set };
-    const text = this.source.slice(node.span.start, node.span.end);
-    const name = atom.key.slice(2);
-    const range = FIELDS.get(name)?.range;
-    const values = range ? `value of \`${name}\` (${range[0]}–${range[1]})` : `value of \`${name}\``;
-    if (isEmpty(atom.set)) {
-      this.report(false, node.span, `\`${text}\` is always false: no ${values} satisfies it, so it never matches`);
-      return FALSE_FORM;
+    const universe = universeOf(atom.key);
+    const value = isEmpty(atom.set) ? false : isUniverse(atom.set, universe) ? true : undefined;
+    if (value === undefined) return { kind: 'field', key: atom.key, set: atom.set };
+    if (this.reporting) {
+      const text = this.source.slice(node.span.start, node.span.end);
+      const name = atom.key.slice(2);
+      const range = FIELDS.get(name)?.range;
+      const values = range ? `value of \`${name}\` (${range[0]}–${range[1]})` : `value of \`${name}\``;
+      if (value) this.report(true, node.span, `\`${text}\` is always true: every ${values} satisfies it, so it tests nothing`);
+      else this.report(false, node.span, `\`${text}\` is always false: no ${values} satisfies it, so it never matches`);
     }
-    if (isUniverse(atom.set, universe)) {
-      this.report(true, node.span, `\`${text}\` is always true: every ${values} satisfies it, so it tests nothing`);
-      return TRUE_FORM;
-    }
-    return { kind: 'field', key: atom.key, set: atom.set };
+    return { kind: 'const', value, key: atom.key };
   }
 
   private andOr(node: LogicalExpression, operator: 'and' | 'or'): Form {
     const absorbing = operator === 'or';
-    const operandForms = node.operands.map((o) => this.form(o));
     // An operand that is constant has its own finding (or is a literal): this one would repeat it.
-    if (operandForms.some((f) => f.kind === 'const' && f.value === absorbing)) return absorbing ? TRUE_FORM : FALSE_FORM;
-    const { parts, mixed } = this.parts(node, operator);
-    const byKey = new Map<string, Part[]>();
-    for (const part of parts) {
-      const list = byKey.get(part.key);
-      if (list) list.push(part);
-      else byKey.set(part.key, [part]);
+    // (Every operand's form is computed first: the parts below need them all.)
+    let absorbed = false;
+    for (const operand of node.operands) {
+      const f = this.form(operand);
+      if (f.kind === 'const' && f.value === absorbing) absorbed = true;
     }
-    const combined = new Map<string, ValueSet>();
+    if (absorbed) return absorbing ? TRUE_FORM : FALSE_FORM;
+    const { parts, mixed } = this.parts(node, operator);
+    // Parts grouped by key, in the order their keys first appear: most chains have few keys.
+    const keys: string[] = [];
+    const groups: Part[][] = [];
+    for (const part of parts) {
+      const at = keys.indexOf(part.key);
+      if (at >= 0) groups[at].push(part);
+      else {
+        keys.push(part.key);
+        groups.push([part]);
+      }
+    }
     let collapsed = false;
-    for (const [key, list] of byKey) {
+    let onlySet: ValueSet | undefined;
+    for (let g = 0; g < groups.length; g++) {
+      const key = keys[g];
+      const list = groups[g];
       const universe = universeOf(key);
-      const set = list.slice(1).reduce((acc, p) => (operator === 'and' ? intersect(acc, p.set) : union(acc, p.set, universe)), list[0].set);
-      combined.set(key, set);
+      let set = list[0].set;
+      for (let i = 1; i < list.length; i++) set = operator === 'and' ? intersect(set, list[i].set) : union(set, list[i].set, universe);
+      onlySet = set;
       const constant = operator === 'and' ? isEmpty(set) : isUniverse(set, universe);
       if (!constant) continue;
       collapsed = true;
+      if (!this.reporting) continue;
       const first = Math.min(...list.map((p) => p.index));
       const last = Math.max(...list.map((p) => p.index));
       const span: Span = { start: node.operands[first].span.start, end: node.operands[last].span.end };
@@ -346,11 +433,8 @@ export class Forms {
       );
     }
     if (collapsed) return absorbing ? TRUE_FORM : FALSE_FORM;
-    if (!mixed && combined.size === 1) {
-      const [[key, set]] = [...combined];
-      return { kind: 'field', key, set };
-    }
-    if (!mixed && combined.size === 0) return absorbing ? FALSE_FORM : TRUE_FORM; // every operand the identity
+    if (!mixed && keys.length === 1) return { kind: 'field', key: keys[0], set: onlySet! };
+    if (!mixed && keys.length === 0) return absorbing ? FALSE_FORM : TRUE_FORM; // every operand the identity
     return MIXED;
   }
 
@@ -394,6 +478,14 @@ const MAX_SET_FOR_COVER = 64;
  * `always-true` and `redundant-set-member`.
  */
 export function analyzeExpression(root: Expression, source: string): Problem[] {
+  return analyze(root, source).problems;
+}
+
+/**
+ * analyzeExpression, with the forms of the tree's nodes it computed: the ruleset's analyses
+ * (findShadowedRules) reuse them instead of computing them again.
+ */
+export function analyze(root: Expression, source: string): { problems: Problem[]; forms: Forms } {
   const problems: Problem[] = [];
   const forms = new Forms(source, true);
   const rootForm = forms.form(root);
@@ -409,10 +501,11 @@ export function analyzeExpression(root: Expression, source: string): Problem[] {
       ),
     );
   }
+  forms.doneReporting();
   walkExpression(root, (node) => {
     if (node.kind === 'comparison' && node.rhs?.kind === 'set') redundantMembers(node.rhs, source, problems);
   });
-  return problems;
+  return { problems, forms };
 }
 
 function redundantMembers(set: SetLiteral, source: string, problems: Problem[]): void {
@@ -495,15 +588,6 @@ function canonicalValue(set: ValueSet): string {
 
 // ---------------------------------------------------------------- implication
 
-const summaries = new WeakMap<Expression, Forms>();
-
-/** The forms of a parsed expression, kept as long as its tree (trees are cached per text). */
-export function formsOf(root: Expression, source: string): Forms {
-  let forms = summaries.get(root);
-  if (!forms) summaries.set(root, (forms = new Forms(source)));
-  return forms;
-}
-
 interface Budget {
   left: number;
 }
@@ -568,20 +652,22 @@ function impliesCached(bf: Forms, b: Expression, af: Forms, a: Expression, budge
  * Keys that any `b` found to imply `a` mentions (a subset of them): for indexing the earlier
  * rules so that each later rule is compared with few of them.
  */
-function anchors(forms: Forms, node: Expression): ReadonlySet<string> {
+function anchors(forms: Forms, node: Expression): readonly string[] {
   node = unwrap(node);
   const form = forms.form(node);
-  if (form.kind === 'const') return new Set();
-  if (form.kind === 'field') return new Set([form.key]);
-  if (node.kind === 'logical' && node.operator === 'and') return new Set(node.operands.flatMap((o) => [...anchors(forms, o)]));
+  if (form.kind === 'const') return [];
+  if (form.kind === 'field') return [form.key];
+  if (node.kind === 'logical' && node.operator === 'and') {
+    const all: string[] = [];
+    for (const operand of node.operands) for (const key of anchors(forms, operand)) if (!all.includes(key)) all.push(key);
+    return all;
+  }
   if (node.kind === 'logical' && node.operator === 'or') {
     const [first, ...rest] = node.operands.map((o) => anchors(forms, o));
-    return new Set([...first].filter((k) => rest.every((s) => s.has(k))));
+    return first.filter((k, i) => first.indexOf(k) === i && rest.every((s) => s.includes(k)));
   }
-  return new Set();
+  return [];
 }
-
-const anchorsByTree = new WeakMap<Expression, readonly string[]>();
 
 export interface RuleForAnalysis {
   /** The parsed expression; undefined (or `clean` false) leaves the rule out. */
@@ -594,6 +680,11 @@ export interface RuleForAnalysis {
   readonly decides?: 'block' | 'skip';
   /** Already reported as a repeat of an earlier rule. */
   readonly duplicate?: boolean;
+  /**
+   * The forms of `ast` the expression's check computed (CheckResult's `forms`), read from
+   * `text`; without them they are computed here.
+   */
+  readonly forms?: Forms;
 }
 
 export interface Shadowing {
@@ -615,7 +706,7 @@ export function findShadowedRules(rules: readonly RuleForAnalysis[]): Shadowing[
   const byAnchor = new Map<string, { anchors: readonly string[]; rules: { index: number; forms: Forms; ast: Expression }[] }>();
   rules.forEach((rule, index) => {
     if (!rule.enabled || !rule.clean || !rule.ast) return;
-    const forms = formsOf(rule.ast, rule.text);
+    const forms = rule.forms ?? new Forms(rule.text);
     const form = forms.form(rule.ast);
     // A rule that never matches is already reported as always false.
     const root = unwrap(rule.ast);
@@ -634,8 +725,7 @@ export function findShadowedRules(rules: readonly RuleForAnalysis[]): Shadowing[
       }
     }
     if (!rule.decides) return;
-    let ruleAnchors = anchorsByTree.get(rule.ast);
-    if (!ruleAnchors) anchorsByTree.set(rule.ast, (ruleAnchors = [...anchors(forms, rule.ast)].sort()));
+    const ruleAnchors = (forms.anchors ??= anchors(forms, rule.ast).slice().sort());
     const key = ruleAnchors.join('\u0000');
     let bucket = byAnchor.get(key);
     if (!bucket) byAnchor.set(key, (bucket = { anchors: ruleAnchors, rules: [] }));

@@ -1,4 +1,4 @@
-import { analyzeExpression } from './analyses';
+import { analyze, type Forms } from './analyses';
 import type { Comparison, ComparisonOperator, Expression, FieldType, FunctionCall, Literal, Span, Value } from './ast';
 import { walkExpression } from './ast';
 import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
@@ -31,6 +31,11 @@ export interface CheckResult {
   readonly text: string;
   /** Sorted by position. */
   readonly problems: readonly Problem[];
+  /**
+   * The static analyses' forms of the tree's nodes, when they ran (the expression has no
+   * errors): the ruleset's analyses reuse them rather than compute them again.
+   */
+  readonly forms?: Forms;
 }
 
 /** Parses and checks one expression: every problem the service would reject, and more. */
@@ -44,9 +49,15 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
   const syntax = parsed.ast ? undefined : parsed.problems.find((p) => p.code === 'syntax-error');
   if (syntax) new Checker(source, options, problems).checkFieldNamesBefore(syntax.span.start);
   // The static analyses reason about what the expression means: only when it surely means it.
-  if (parsed.ast && !problems.some((p) => p.severity === 'error')) problems.push(...analyzeExpression(parsed.ast, text));
-  problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
-  return parsed.ast ? { ast: parsed.ast, text: source, problems } : { text: source, problems };
+  let forms: Forms | undefined;
+  if (parsed.ast && !problems.some((p) => p.severity === 'error')) {
+    const analysis = analyze(parsed.ast, text);
+    for (const p of analysis.problems) problems.push(p);
+    forms = analysis.forms;
+  }
+  if (problems.length > 1) problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+  if (!parsed.ast) return { text: source, problems };
+  return forms ? { ast: parsed.ast, text: source, problems, forms } : { ast: parsed.ast, text: source, problems };
 }
 
 /** Rust's `char::is_whitespace` (Unicode White_Space): what the reference trims from both ends before it parses. */
