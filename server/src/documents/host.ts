@@ -153,12 +153,26 @@ export function parseHost(text: string, format: HostFormat): HostDocument {
 
 // ---------------------------------------------------------------- JSON
 
+/**
+ * Deeper than any ruleset nests by far: past it a JSON document is reported as too deep, as
+ * the `yaml` library does for YAML, rather than handed to checks that recurse once per level.
+ */
+const MAX_JSON_DEPTH = 1_000;
+
+class TooDeep extends Error {}
+
 function parseJson(text: string): HostDocument {
   const errors: jsonc.ParseError[] = [];
-  const tree = jsonc.parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
+  let root: HostNode | undefined;
+  try {
+    root = readJson(text, errors);
+  } catch (error) {
+    if (!(error instanceof TooDeep)) throw error;
+    return { format: 'json', syntaxErrors: [{ start: 0, end: 1, message: TOO_DEEP }] };
+  }
   return {
     format: 'json',
-    root: tree ? fromJson(text, tree) : undefined,
+    root,
     // jsonc-parser often reports one mistake several times at one offset (a trailing comma, an
     // unterminated document); the first says it best.
     syntaxErrors: errors
@@ -167,35 +181,88 @@ function parseJson(text: string): HostDocument {
   };
 }
 
-function fromJson(text: string, node: jsonc.Node): HostNode {
-  const start = node.offset;
-  const end = node.offset + node.length;
-  switch (node.type) {
-    case 'object': {
-      const properties: HostProperty[] = [];
-      for (const child of node.children ?? []) {
-        const [keyNode, valueNode] = child.children ?? [];
-        if (!keyNode) continue;
-        properties.push({
-          key: String(keyNode.value),
-          keyStart: keyNode.offset,
-          keyEnd: keyNode.offset + keyNode.length,
-          value: valueNode ? fromJson(text, valueNode) : undefined,
-        });
-      }
-      return { kind: 'object', start, end, properties, block: false };
-    }
-    case 'array':
-      return { kind: 'array', start, end, items: (node.children ?? []).map((c) => fromJson(text, c)) };
-    case 'string':
-      return stringScalar(String(node.value), 'json', { text, start, end, shift: 0 });
-    case 'number':
-      return { kind: 'number', start, end, value: Number(node.value) };
-    case 'boolean':
-      return { kind: 'boolean', start, end, value: Boolean(node.value) };
-    default:
-      return { kind: 'null', start, end, value: null };
-  }
+/** An object, array or property being read; `end` is set when it closes. */
+interface OpenJson {
+  readonly parent?: OpenJson;
+  /** The node being built (undefined for a property, which becomes one of its object's properties). */
+  readonly node?: { kind: 'object'; start: number; end: number; properties: HostProperty[]; block: false } | { kind: 'array'; start: number; end: number; items: HostNode[] };
+  readonly property?: { key: string; keyStart: number; keyEnd: number; value?: HostNode };
+}
+
+/**
+ * The host tree of a JSON text, built as jsonc-parser's visitor reads it: the same tree its
+ * `parseTree` gives (with the same recovery from errors), without building that tree first,
+ * which for a large file is a second copy of it in memory (test/documents/host-json.test.ts
+ * holds the two to each other).
+ */
+function readJson(text: string, errors: jsonc.ParseError[]): HostNode | undefined {
+  let root: HostNode | undefined;
+  let open: OpenJson | undefined;
+  let depth = 0;
+  const deeper = () => {
+    if (++depth > MAX_JSON_DEPTH) throw new TooDeep();
+  };
+  const add = (value: HostNode) => {
+    if (!open) root ??= value;
+    else if (open.property) open.property.value ??= value;
+    else if (open.node?.kind === 'array') open.node.items.push(value);
+  };
+  // A property ends with its value, at a `,`, or when its object ends without one.
+  const closeProperty = () => {
+    if (open?.property) open = open.parent;
+  };
+  jsonc.visit(
+    text,
+    {
+      onObjectBegin: (offset) => {
+        deeper();
+        const node = { kind: 'object' as const, start: offset, end: offset - 1, properties: [], block: false as const };
+        add(node);
+        open = { parent: open, node };
+      },
+      onObjectProperty: (key, offset, length) => {
+        const property = { key, keyStart: offset, keyEnd: offset + length };
+        if (open?.node?.kind === 'object') open.node.properties.push(property);
+        open = { parent: open, property };
+      },
+      onObjectEnd: (offset, length) => {
+        depth--;
+        closeProperty();
+        if (open?.node) open.node.end = offset + length;
+        open = open?.parent;
+        closeProperty();
+      },
+      onArrayBegin: (offset) => {
+        deeper();
+        const node = { kind: 'array' as const, start: offset, end: offset - 1, items: [] };
+        add(node);
+        open = { parent: open, node };
+      },
+      onArrayEnd: (offset, length) => {
+        depth--;
+        if (open?.node) open.node.end = offset + length;
+        open = open?.parent;
+        closeProperty();
+      },
+      onLiteralValue: (value: unknown, offset, length) => {
+        const start = offset;
+        const end = offset + length;
+        if (typeof value === 'string') add(stringScalar(value, 'json', { text, start, end, shift: 0 }));
+        else if (typeof value === 'number') add({ kind: 'number', start, end, value });
+        else if (typeof value === 'boolean') add({ kind: 'boolean', start, end, value });
+        else add({ kind: 'null', start, end, value: null });
+        closeProperty();
+      },
+      onSeparator: (separator) => {
+        if (separator === ',') closeProperty();
+      },
+      onError: (error, offset, length) => {
+        errors.push({ error, offset, length });
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true },
+  );
+  return root;
 }
 
 function jsonErrorMessage(code: jsonc.ParseErrorCode): string {
