@@ -13,7 +13,9 @@ import * as YAML from 'yaml';
 import { checkExpression } from '../server/src/language/checker';
 import { grammar } from '../server/src/language/grammar';
 import { ExpressionCache } from '../server/src/documents/expression-cache';
-import { checkRuleset } from '../server/src/documents/ruleset';
+import { checkParsedRuleset, checkRuleset } from '../server/src/documents/ruleset';
+import { parseRuleset } from '../server/src/documents/parsed-ruleset';
+import { reparseAfterEdit } from '../server/src/documents/reparse';
 import { expression, rulesetObject } from './inputs';
 import { cpuMs, median } from './measure';
 import { printTable } from './table';
@@ -74,16 +76,18 @@ for (const rules of [1000, 10000]) {
       rules === 1000 ? '≤ 250 ms' : 'linear: ≈ 10× the 1,000-rule time',
     );
     if (rules === 1000) {
-      // One edited expression with every other expression already cached.
+      // One edited expression with every other expression already cached, the file re-read
+      // from its previous version as the language server does (documents/reparse.ts).
       const cache = new ExpressionCache();
-      checkRuleset(text, format, { cache });
+      const previous = parseRuleset(text, format);
+      checkParsedRuleset(previous, { cache });
       let edit = 0;
       const recheck = repeat(runs, () => {
         edit++;
         const edited = text.replace(expression(500), `tcp.dstport == ${edit}`);
-        checkRuleset(edited, format, { cache });
+        checkParsedRuleset(reparseAfterEdit(previous, edited) ?? parseRuleset(edited, format), { cache });
       });
-      row(`${rules.toLocaleString('en-US')}-rule ${format.toUpperCase()}: re-check after one edit`, ms(recheck), `${ms(bare)} (bare parse of the file)`, '≈ bare parse + one expression');
+      row(`${rules.toLocaleString('en-US')}-rule ${format.toUpperCase()}: re-check after one edit`, ms(recheck), `${ms(bare)} (bare parse of the file)`, '≤ the bare parse');
     }
   }
 }

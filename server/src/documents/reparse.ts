@@ -40,9 +40,13 @@ export function reparseAfterEdit(previous: ParsedRuleset, text: string): ParsedR
   return root && rulesetOfHost(text, { format: previous.format, root, syntaxErrors: [] });
 }
 
-/** Whether the edit lies inside the node, after its first character. */
+/**
+ * Whether the edit lies within the node. For a string, the re-read then decides whether the
+ * new text is still one string of the same style there (a first character changed to `-`, `&`,
+ * `#` or a quote is not).
+ */
 function holds(node: HostNode, edit: Edit): boolean {
-  return node.start < edit.start && edit.end <= node.end;
+  return node.start <= edit.start && edit.end <= node.end;
 }
 
 function rebuilt(node: HostNode, edit: Edit, previous: ParsedRuleset, inFlow: boolean): HostNode | undefined {
@@ -71,16 +75,18 @@ function rebuilt(node: HostNode, edit: Edit, previous: ParsedRuleset, inFlow: bo
 
 /** The index of the item the edit lies in (items are in document order), or -1. */
 function itemHolding(items: readonly HostNode[], edit: Edit): number {
+  // The last item starting at or before the edit is the only one that can hold it.
   let lo = 0;
   let hi = items.length - 1;
+  let last = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const item = items[mid];
-    if (item.end < edit.end) lo = mid + 1;
-    else if (item.start >= edit.start) hi = mid - 1;
-    else return holds(item, edit) ? mid : -1;
+    if (items[mid].start <= edit.start) {
+      last = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
-  return -1;
+  return last >= 0 && holds(items[last], edit) ? last : -1;
 }
 
 function shiftedProperty(property: HostProperty, by: number): HostProperty {
