@@ -19,6 +19,7 @@ export { FIELDS } from './language/catalogue/fields';
 export { checkExpression } from './language/checker';
 export { grammar } from './language/grammar';
 export { KNOWN_PHASES } from './language/catalogue/phases';
+export { closestMatches, quoteAlternatives } from './language/suggest';
 
 // ---------------------------------------------------------------- evaluation
 export { EvaluationError, MissingValuesError } from './evaluation/evaluate';

@@ -141,7 +141,7 @@ describe('configuration', () => {
     ['plain http to another host', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token, RULESETS_BASE_URL: 'http://api.example.com/client/v4' }), ['list'], /^rulesets: refusing to send credentials over plain http:\/\/ to api\.example\.com/],
     ['a token given as a flag', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token }), ['list', `--token=${SECRETS.token}`], /^rulesets: credentials are read from the environment only, never from flags .* instead of --token$/m],
     ['a key given as a flag', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token }), ['deploy', 'x.yaml', '--api-key', SECRETS.key], /^rulesets: credentials are read from the environment only/],
-    ['an unknown option', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token }), ['list', '--all'], /^rulesets: Unknown option '--all'/],
+    ['an unknown option', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token }), ['list', '--all'], /^rulesets: unknown option `--all` for `rulesets list`; see `rulesets list --help`$/m],
     ['an unknown rule command', () => ({ ...base(), RULESETS_API_TOKEN: SECRETS.token }), ['rule', 'rename'], /^rulesets: unknown rule command "rename"/],
   ];
   for (const [name, env, args, message] of cases) {

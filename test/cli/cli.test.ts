@@ -298,18 +298,35 @@ describe('rulesets check --phase', () => {
   const noPhase = 'name: x\nkind: root\nrules:\n  - action: block\n    expression: tcp.dstprt == 1\n';
   const codesOf = (r: Run) => (JSON.parse(r.stdout) as JsonReport).files[0].diagnostics.map((d) => d.code);
 
-  it('applies to a file without a phase', () => {
+  it('applies to a file without a phase, and counts as its phase: no missing-key for it', () => {
     const dir = tempFolder({ 'a.ruleset.yaml': noPhase });
     assert.deepEqual(codesOf(run(['check', 'a.ruleset.yaml', '--format', 'json'], dir)), ['missing-key']);
     const withPhase = JSON.parse(run(['check', 'a.ruleset.yaml', '--format', 'json', '--phase', 'magic_transit'], dir).stdout) as JsonReport;
     // `    expression: ` is 16 characters.
     assert.deepEqual(
       withPhase.files[0].diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character]),
-      [
-        ['missing-key', 0, 0, 1],
-        ['unknown-field', 4, 16, 26],
-      ],
+      [['unknown-field', 4, 16, 26]],
     );
+  });
+
+  it('still reports a missing `kind` when the phase comes from the flag', () => {
+    const dir = tempFolder({ 'a.ruleset.yaml': noPhase.replace('kind: root\n', '') });
+    const report = JSON.parse(run(['check', 'a.ruleset.yaml', '--format', 'json', '--phase', 'magic_transit'], dir).stdout) as JsonReport;
+    assert.deepEqual(report.files[0].diagnostics.filter((d) => d.code === 'missing-key').map((d) => d.message), ['this ruleset has no `kind`, which is required']);
+  });
+
+  it('a misspelt phase is a usage error that names the phase meant', () => {
+    const dir = tempFolder({ 'a.ruleset.yaml': noPhase });
+    const result = run(['check', 'a.ruleset.yaml', '--phase', 'magic_transitt'], dir);
+    assert.equal(result.status, 2);
+    assert.equal(result.stderr, 'rulesets: unknown phase `magic_transitt` for --phase; did you mean `magic_transit`?\n');
+  });
+
+  it('a phase this version does not know, and nothing like one it does, is used with a word on stderr', () => {
+    const dir = tempFolder({ 'a.ruleset.yaml': noPhase });
+    const result = run(['check', 'a.ruleset.yaml', '--phase', 'http_future_phase_2027'], dir);
+    assert.equal(result.stderr, 'rulesets: --phase http_future_phase_2027 is not a phase this version knows; checking with it anyway\n');
+    assert.match(result.stdout, /1 file checked/);
   });
 
   it('does not override the phase a file names', () => {
@@ -317,6 +334,41 @@ describe('rulesets check --phase', () => {
     const result = run(['check', 'a.ruleset.yaml', '--format', 'json', '--phase', 'magic_transit'], dir);
     assert.equal(result.status, 0);
     assert.deepEqual(codesOf(result), []);
+  });
+});
+
+describe('rulesets: a CLI that guides', () => {
+  const file = { 'a.ruleset.yaml': 'name: x\nkind: root\nphase: magic_transit\nrules: []\n' };
+  for (const [args, message] of [
+    [['check', 'a.ruleset.yaml', '--fromat', 'json'], 'rulesets: unknown option `--fromat` for `rulesets check`; did you mean `--format`?\n'],
+    [['check', 'a.ruleset.yaml', '--fromat=json'], 'rulesets: unknown option `--fromat` for `rulesets check`; did you mean `--format`?\n'],
+    [['check', 'a.ruleset.yaml', '--strict'], 'rulesets: unknown option `--strict` for `rulesets check`; see `rulesets check --help`\n'],
+    [['check', 'a.ruleset.yaml', '--format'], 'rulesets: `--format` needs a value; see `rulesets check --help`\n'],
+    [['deploy', 'a.ruleset.yaml', '--forse'], 'rulesets: unknown option `--forse` for `rulesets deploy`; did you mean `--force`?\n'],
+    [['test', 'a.ruleset.yaml', '--pakcet', '{}'], 'rulesets: unknown option `--pakcet` for `rulesets test`; did you mean `--packet`?\n'],
+  ] as const) {
+    it(`answers \`rulesets ${args.join(' ')}\` in its own words`, () => {
+      const result = run(args, tempFolder(file));
+      assert.equal(result.status, 2);
+      assert.equal(result.stderr, message);
+    });
+  }
+
+  it('`-v` prints the version, as `--version` does', () => {
+    const version = run(['--version'], ROOT);
+    assert.equal(run(['-v'], ROOT).stdout, version.stdout);
+    assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+  });
+
+  it('`check -` reads a ruleset from standard input, YAML or JSON', () => {
+    const yaml = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstprt == 22\n';
+    const fromYaml = run(['check', '-'], ROOT, { input: yaml });
+    assert.equal(fromYaml.status, 1);
+    assert.match(fromYaml.stdout, /^<stdin>:6:17: error unknown-field unknown field `tcp\.dstprt`/);
+    const json = JSON.stringify({ name: 'x', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'tcp.dstport == 22' }] });
+    const fromJson = run(['check', '-', '--format', 'json'], ROOT, { input: json });
+    assert.equal(fromJson.status, 0);
+    assert.deepEqual((JSON.parse(fromJson.stdout) as JsonReport).files.map((f) => [f.path, f.diagnostics.length]), [['<stdin>', 0]]);
   });
 });
 

@@ -7,7 +7,7 @@
  * Results go to stdout; problems, notes and questions to stderr. A command that stops
  * throws `CommandFailure` with the exit status (see `main.ts`).
  */
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './args';
 import {
   ApiError,
   applyCreate,
@@ -260,7 +260,7 @@ function updateLocalFile(io: Io, local: LocalRuleset, bom: boolean, newText: str
 // ---------------------------------------------------------------- pull, show, tags
 
 export async function pull(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('pull', {
     args,
     allowPositionals: true,
     options: { ...CONNECTION_OPTIONS, phase: { type: 'string' }, output: { type: 'string', short: 'o' }, force: { type: 'boolean' }, format: { type: 'string' } },
@@ -302,7 +302,7 @@ export async function pull(args: string[], io: Io): Promise<number> {
 }
 
 export async function show(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('show', {
     args,
     allowPositionals: true,
     options: { ...CONNECTION_OPTIONS, phase: { type: 'string' }, version: { type: 'string' }, format: { type: 'string' } },
@@ -319,7 +319,7 @@ export async function show(args: string[], io: Io): Promise<number> {
 }
 
 export async function tags(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, format: { type: 'string' } } });
+  const { values, positionals } = parseCommandArgs('tags', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, format: { type: 'string' } } });
   if (values.help) return (io.out(help('tags')), 0);
   expectPositionals(positionals, 3, 'rulesets tags <ruleset-id> <version> <tag>');
   const [id, version, tag] = positionals;
@@ -332,7 +332,7 @@ export async function tags(args: string[], io: Io): Promise<number> {
 // ---------------------------------------------------------------- list, versions
 
 export async function list(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, format: { type: 'string' } } });
+  const { values, positionals } = parseCommandArgs('list', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, format: { type: 'string' } } });
   if (values.help) return (io.out(help('list')), 0);
   expectPositionals(positionals, 0, 'rulesets list');
   const format = outputFormat(values.format, ['text', 'json'], 'text');
@@ -344,7 +344,7 @@ export async function list(args: string[], io: Io): Promise<number> {
 }
 
 export async function versions(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, phase: { type: 'string' }, format: { type: 'string' } } });
+  const { values, positionals } = parseCommandArgs('versions', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, phase: { type: 'string' }, format: { type: 'string' } } });
   if (values.help) return (io.out(help('versions')), 0);
   atMostPositionals(positionals, 1, 'rulesets versions <ruleset-id> | --phase NAME');
   const ref = rulesetRef(positionals[0], values.phase, 'versions');
@@ -365,7 +365,7 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 // ---------------------------------------------------------------- deploy, create
 
 export async function deploy(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('deploy', {
     args,
     allowPositionals: true,
     options: { ...CONNECTION_OPTIONS, 'dry-run': { type: 'boolean' }, force: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } },
@@ -412,7 +412,7 @@ export async function deploy(args: string[], io: Io): Promise<number> {
 }
 
 export async function create(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('create', {
     args,
     allowPositionals: true,
     options: { ...CONNECTION_OPTIONS, 'dry-run': { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } },
@@ -444,7 +444,7 @@ export async function create(args: string[], io: Io): Promise<number> {
 // ---------------------------------------------------------------- delete
 
 export async function remove(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('delete', {
     args,
     allowPositionals: true,
     options: { ...CONNECTION_OPTIONS, version: { type: 'string' }, yes: { type: 'boolean', short: 'y' } },
@@ -582,7 +582,7 @@ function ruleLabel(rule: Pick<Rule, 'id' | 'description'>): string {
 }
 
 async function ruleAdd(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, ...RULE_FIELD_OPTIONS, ...POSITION_OPTIONS, 'dry-run': { type: 'boolean' } } });
+  const { values, positionals } = parseCommandArgs('rule add', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, ...RULE_FIELD_OPTIONS, ...POSITION_OPTIONS, 'dry-run': { type: 'boolean' } } });
   if (values.help) return (io.out(help('rule')), 0);
   expectPositionals(positionals, 1, 'rulesets rule add <ruleset-id> --action A --expression E');
   const id = nonEmpty(positionals[0], 'the ruleset id');
@@ -608,7 +608,7 @@ async function ruleAdd(args: string[], io: Io): Promise<number> {
 }
 
 async function ruleUpdate(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, ...RULE_FIELD_OPTIONS, 'dry-run': { type: 'boolean' } } });
+  const { values, positionals } = parseCommandArgs('rule update', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, ...RULE_FIELD_OPTIONS, 'dry-run': { type: 'boolean' } } });
   if (values.help) return (io.out(help('rule')), 0);
   const [id, ruleId] = ruleArguments(positionals, 'rulesets rule update <ruleset-id> <rule-id> [--action A] [--expression E] …');
   const fields = ruleFields(values);
@@ -634,7 +634,7 @@ async function ruleUpdate(args: string[], io: Io): Promise<number> {
 }
 
 async function ruleMove(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, ...POSITION_OPTIONS, 'dry-run': { type: 'boolean' } } });
+  const { values, positionals } = parseCommandArgs('rule move', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, ...POSITION_OPTIONS, 'dry-run': { type: 'boolean' } } });
   if (values.help) return (io.out(help('rule')), 0);
   const [id, ruleId] = ruleArguments(positionals, 'rulesets rule move <ruleset-id> <rule-id> (--before ID | --after ID | --index N)');
   const at = position(values);
@@ -654,7 +654,7 @@ async function ruleMove(args: string[], io: Io): Promise<number> {
 }
 
 async function ruleDelete(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, yes: { type: 'boolean', short: 'y' }, 'dry-run': { type: 'boolean' } } });
+  const { values, positionals } = parseCommandArgs('rule delete', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, yes: { type: 'boolean', short: 'y' }, 'dry-run': { type: 'boolean' } } });
   if (values.help) return (io.out(help('rule')), 0);
   const [id, ruleId] = ruleArguments(positionals, 'rulesets rule delete <ruleset-id> <rule-id> [--yes]');
   const { client } = connect(io, values);

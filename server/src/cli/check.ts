@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, normalize, relative } from 'node:path';
-import { checkRuleset, classifyFile, ExpressionCache, formatOfPath, parseRuleset, toPositions, type PositionedProblem } from '../core';
+import { checkRuleset, classifyFile, ExpressionCache, formatOfPath, parseRuleset, toPositions, type HostFormat, type PositionedProblem } from '../core';
 
 /** A mistake in how the command was called or a file that cannot be read: exit code 2. */
 export class UsageError extends Error {}
@@ -22,6 +22,10 @@ const SKIPPED_DIRECTORIES = new Set(['node_modules']);
 export function collectFiles(paths: readonly string[]): string[] {
   const files: string[] = [];
   for (const path of paths) {
+    if (path === STDIN) {
+      files.push(STDIN);
+      continue;
+    }
     let stats;
     try {
       stats = statSync(path);
@@ -77,6 +81,22 @@ function isRulesetFile(path: string): boolean {
   return classifyFile(path, { root: () => parseRuleset(readText(path), format).root }).role === 'ruleset';
 }
 
+/** The path that means standard input, as in most Unix tools. */
+export const STDIN = '-';
+
+function readStdin(): string {
+  try {
+    return readFileSync(0, 'utf8').replace(/^\uFEFF/, '');
+  } catch (error) {
+    throw ioError('<stdin>', error, 'read standard input');
+  }
+}
+
+/** JSON when the text starts as JSON must (after any whitespace), YAML otherwise: YAML reads JSON too, but with its own messages. */
+function formatOfText(text: string): HostFormat {
+  return /^\s*[{[]/.test(text) ? 'json' : 'yaml';
+}
+
 function readText(path: string): string {
   try {
     return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
@@ -96,8 +116,9 @@ export function checkFiles(files: readonly string[], options: { phase?: string }
   // One run: an expression repeated across files is checked once.
   const cache = new ExpressionCache();
   return files.map((path) => {
-    const text = readText(path);
-    const problems = checkRuleset(text, formatOfPath(path)!, { defaultPhase: options.phase, cache });
-    return { path: relative(process.cwd(), path) || path, text, diagnostics: toPositions(text, problems) };
+    const text = path === STDIN ? readStdin() : readText(path);
+    const format = path === STDIN ? formatOfText(text) : formatOfPath(path)!;
+    const problems = checkRuleset(text, format, { defaultPhase: options.phase, cache });
+    return { path: path === STDIN ? '<stdin>' : relative(process.cwd(), path) || path, text, diagnostics: toPositions(text, problems) };
   });
 }

@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
-import { redact, runEmulatorCommand } from '../core';
+import { parseCommandArgs } from './args';
+import { closestMatches, KNOWN_PHASES, quoteAlternatives, redact, runEmulatorCommand } from '../core';
 import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versions } from './api-commands';
 import { checkFiles, collectFiles, UsageError } from './check';
 import { ENV, refuseCredentialFlags } from './config';
@@ -13,12 +13,12 @@ const CHECK_USAGE = `Usage: rulesets check <files or folders...> [--format text|
 Checks ruleset files (JSON or YAML) and the rule expressions in them.
 Folders are searched for *.ruleset.json, *.ruleset.yaml, *.ruleset.yml and any
 JSON/YAML file whose top level has "rules" and "phase" or "kind".
+\`-\` reads one ruleset from standard input (JSON or YAML).
 
 Options:
   --format text|json|sarif   output format (default: text)
-  --phase NAME               phase to assume for files that name none
+  --phase NAME               the phase of files that name none (magic_transit, …)
   -h, --help                 show this help
-  --version                  show the version
 
 Exit status: 0 no errors, 1 errors found, 2 usage or file problems.`;
 
@@ -56,7 +56,7 @@ Every command but check, test and emulator talks to the API:
   ${ENV.zone} (or --zone ID)         the zone
   ${ENV.timeout}                     per request, in milliseconds (default 30000)
 
-\`rulesets <command> --help\` shows a command's options; \`--version\` the version.
+\`rulesets <command> --help\` shows a command's options; \`rulesets -v\` (or \`--version\`) the version.
 
 Exit status: 0 done; 1 errors found, the service refused, a version conflict, or not
 confirmed; 2 a usage, configuration or file problem; 3 the service failed or could not be
@@ -69,7 +69,7 @@ reached (a failed deploy says whether it landed).`;
 let decidedStatus: number | undefined;
 
 function check(args: string[], io: Io): number {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('check', {
     args,
     allowPositionals: true,
     options: {
@@ -85,6 +85,7 @@ function check(args: string[], io: Io): number {
   const format = values.format as ReportFormat;
   if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`unknown --format "${values.format}": expected text, json or sarif`);
   if (positionals.length === 0) throw new UsageError('no files or folders to check: rulesets check <files or folders...>');
+  if (values.phase !== undefined) checkPhaseOption(values.phase, io);
   const files = collectFiles(positionals);
   // Checking nothing is more likely a wrong path than a clean project: a CI step must not
   // pass on it.
@@ -96,6 +97,17 @@ function check(args: string[], io: Io): number {
   if (format === 'text') writeTextReport(results, io.out);
   else io.out(format === 'json' ? jsonReport(results) : sarifReport(results));
   return status;
+}
+
+/**
+ * `--phase` names a phase: a misspelt one is a usage error with the phase meant; one that is
+ * merely unknown here (a phase newer than this version) is used, with a word on stderr.
+ */
+function checkPhaseOption(phase: string, io: Io): void {
+  if (KNOWN_PHASES.includes(phase)) return;
+  const meant = closestMatches(phase, KNOWN_PHASES);
+  if (meant.length > 0) throw new UsageError(`unknown phase \`${phase}\` for --phase; did you mean ${quoteAlternatives(meant)}?`);
+  io.err(`rulesets: --phase ${phase} is not a phase this version knows; checking with it anyway\n`);
 }
 
 const API_COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
@@ -120,6 +132,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         return test(rest, io);
       case 'emulator':
         return await runEmulatorCommand(rest, { out: io.out, err: io.err });
+      case '-v':
       case '--version':
         io.out(`${version}\n`);
         return 0;

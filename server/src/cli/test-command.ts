@@ -17,9 +17,9 @@
  * case failed, 2 bad input (a file, a case, a packet, or a packet that lacks a value the
  * verdict depends on), with `file:line:col` of the cause.
  */
+import { parseCommandArgs } from './args';
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, normalize, relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   describeRule,
   evaluateRuleset,
@@ -73,7 +73,7 @@ Exit status: 0 done (with --packet) or every case passed, 1 a case failed,
 2 bad input: a file, a case, or a packet without a value the verdict depends on.`;
 
 export function test(args: string[], io: Io): number {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('test', {
     args,
     allowPositionals: true,
     options: {

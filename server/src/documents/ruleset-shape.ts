@@ -14,7 +14,8 @@ const RULE_KEY_NAMES = RULE_KEYS.map((k) => k.key);
 
 type Report = (code: string, severity: Severity, start: number, end: number, message: string, fixes?: readonly DocumentFix[]) => void;
 
-export function checkShape(model: ParsedRuleset, problems: DocumentProblem[]): void {
+/** `defaultPhase`: the phase given for files that name none (`--phase`, `rulesets.defaultPhase`), which then need no `phase`. */
+export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], defaultPhase?: string): void {
   const report: Report = (code, severity, start, end, message, fixes) =>
     problems.push(fixes && fixes.length > 0 ? { code, severity, start, end, message, fixes } : { code, severity, start, end, message });
   const root = model.root;
@@ -28,7 +29,7 @@ export function checkShape(model: ParsedRuleset, problems: DocumentProblem[]): v
     return;
   }
   checkKeys(root, RULESET_KEY_NAMES, 'ruleset', report);
-  requireKeys(root, ['name', 'kind', 'phase', 'rules'], 'ruleset', report);
+  requireKeys(root, defaultPhase ? ['name', 'kind', 'rules'] : ['name', 'kind', 'phase', 'rules'], 'ruleset', report);
   // `kind` and `phase` too: the enum checks below look at strings only, so without this a
   // number there would pass unreported.
   for (const key of ['id', 'name', 'description', 'kind', 'phase', 'last_updated']) expectType(root, key, 'string', report);

@@ -43,7 +43,7 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
   const cache = given.cache ?? new ExpressionCache();
   const options = { ...given, cache };
   const problems: DocumentProblem[] = [...model.syntaxProblems];
-  checkShape(model, problems);
+  checkShape(model, problems, options.defaultPhase);
   const results = model.expressions.map((site) => checkSite(site, model, options));
   model.expressions.forEach((site, i) => {
     for (const p of results[i].problems) problems.push(mapExpressionProblem(site, p));
