@@ -337,6 +337,52 @@ describe('rulesets check --phase', () => {
   });
 });
 
+describe('rulesets check: --quiet, --max-warnings, colour', () => {
+  // One error (unknown field) and one warning (a lowercase country code).
+  const mixed = { 'a.ruleset.yaml': 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstprt == 22\n  - action: block\n    expression: ip.src.country == "br"\n' };
+  const warningOnly = { 'a.ruleset.yaml': 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src.country == "br"\n' };
+
+  it('--quiet reports errors only', () => {
+    const result = run(['check', 'a.ruleset.yaml', '--quiet'], tempFolder(mixed));
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /error unknown-field/);
+    assert.doesNotMatch(result.stdout, /: warning /);
+    assert.match(result.stdout, /1 file checked: 1 error, 0 warnings\n$/);
+  });
+
+  it('--max-warnings N fails the run when there are more warnings than N, and says so', () => {
+    const dir = tempFolder(warningOnly);
+    assert.equal(run(['check', 'a.ruleset.yaml', '--max-warnings', '1'], dir).status, 0);
+    const over = run(['check', 'a.ruleset.yaml', '--max-warnings', '0'], dir);
+    assert.equal(over.status, 1);
+    assert.equal(over.stderr, 'rulesets: 1 warning, more than --max-warnings 0 allows\n');
+    const bad = run(['check', 'a.ruleset.yaml', '--max-warnings', 'few'], dir);
+    assert.equal(bad.status, 2);
+    assert.equal(bad.stderr, 'rulesets: --max-warnings takes a whole number of warnings (0 or more), not "few"\n');
+  });
+
+  it('is plain text in a pipe, coloured with FORCE_COLOR, and plain again with NO_COLOR', () => {
+    const dir = tempFolder(mixed);
+    const env = (extra: Record<string, string>) => ({ env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...extra } });
+    assert.doesNotMatch(run(['check', 'a.ruleset.yaml'], dir, env({})).stdout, /\x1B\[/);
+    const coloured = run(['check', 'a.ruleset.yaml'], dir, env({ FORCE_COLOR: '1' })).stdout;
+    assert.match(coloured, /\x1B\[31merror\x1B\[0m unknown-field/);
+    assert.match(coloured, /\x1B\[33mwarning\x1B\[0m/);
+    assert.equal(coloured.replace(/\x1B\[[0-9;]*m/g, ''), run(['check', 'a.ruleset.yaml'], dir, env({})).stdout, 'the same report, with colour');
+    assert.doesNotMatch(run(['check', 'a.ruleset.yaml'], dir, env({ FORCE_COLOR: '1', NO_COLOR: '1' })).stdout, /\x1B\[/);
+  });
+
+  it('is coloured on a terminal, unless NO_COLOR is set', (t) => {
+    const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
+    if (probe.error || probe.status !== 0) return t.skip('`script` (util-linux) is not installed');
+    const dir = tempFolder(mixed);
+    const inTerminal = (env: Record<string, string>) =>
+      spawnSync('script', ['-qec', `'${process.execPath}' '${CLI}' check a.ruleset.yaml`, '/dev/null'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', TERM: 'xterm', ...env } }).stdout;
+    assert.match(inTerminal({}), /\x1B\[31merror/);
+    assert.doesNotMatch(inTerminal({ NO_COLOR: '1' }), /\x1B\[3[13]m/);
+  });
+});
+
 describe('rulesets: a CLI that guides', () => {
   const file = { 'a.ruleset.yaml': 'name: x\nkind: root\nphase: magic_transit\nrules: []\n' };
   for (const [args, message] of [

@@ -17,6 +17,8 @@ export interface Io {
   readonly interactive: boolean;
   /** stderr is a terminal: a person is watching, so say what a wait is for. */
   readonly watched?: boolean;
+  /** stdout is a terminal (the report may be coloured). */
+  readonly outIsTerminal?: boolean;
   /** Asks on stderr, answers from stdin (only when `interactive`). */
   readonly ask: (question: string) => Promise<string>;
 }
@@ -28,6 +30,7 @@ export function processIo(): Io {
     env: process.env,
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
     watched: process.stderr.isTTY === true,
+    outIsTerminal: process.stdout.isTTY === true,
     ask: (question) =>
       new Promise((resolve) => {
         const rl = createInterface({ input: process.stdin, output: process.stderr });

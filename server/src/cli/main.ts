@@ -4,7 +4,7 @@ import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versi
 import { checkFiles, collectFiles, UsageError } from './check';
 import { ENV, refuseCredentialFlags } from './config';
 import { processIo, type Io } from './io';
-import { jsonReport, sarifReport, writeTextReport, type ReportFormat } from './report';
+import { jsonReport, sarifReport, wantsColour, writeTextReport, type ReportFormat } from './report';
 import { test } from './test-command';
 import { version } from '../version';
 
@@ -18,7 +18,11 @@ JSON/YAML file whose top level has "rules" and "phase" or "kind".
 Options:
   --format text|json|sarif   output format (default: text)
   --phase NAME               the phase of files that name none (magic_transit, …)
+  -q, --quiet                report errors only
+  --max-warnings N           exit 1 when there are more than N warnings
   -h, --help                 show this help
+
+The text report is coloured on a terminal; NO_COLOR=1 turns colour off, FORCE_COLOR=1 on.
 
 Exit status: 0 no errors, 1 errors found, 2 usage or file problems.`;
 
@@ -75,6 +79,8 @@ function check(args: string[], io: Io): number {
     options: {
       format: { type: 'string', default: 'text' },
       phase: { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+      'max-warnings': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -90,12 +96,20 @@ function check(args: string[], io: Io): number {
   // Checking nothing is more likely a wrong path than a clean project: a CI step must not
   // pass on it.
   if (files.length === 0) throw new UsageError(`no ruleset files found in ${positionals.join(', ')}`);
-  const results = checkFiles(files, { phase: values.phase });
-  const status = results.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+  const maxWarnings = values['max-warnings'] === undefined ? undefined : Number(values['max-warnings']);
+  if (maxWarnings !== undefined && !(Number.isInteger(maxWarnings) && maxWarnings >= 0)) throw new UsageError(`--max-warnings takes a whole number of warnings (0 or more), not "${values['max-warnings']}"`);
+  const checked = checkFiles(files, { phase: values.phase });
+  const errors = checked.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 'error').length, 0);
+  const warnings = checked.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 'warning').length, 0);
+  const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;
+  const status = errors > 0 || tooManyWarnings ? 1 : 0;
   decidedStatus = status;
+  // --quiet: errors only, as linters have it; the warnings still count for --max-warnings.
+  const results = values.quiet ? checked.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') })) : checked;
   // The text report is written as it is made, in chunks: it can run to megabytes.
-  if (format === 'text') writeTextReport(results, io.out);
+  if (format === 'text') writeTextReport(results, io.out, { colour: wantsColour(io.outIsTerminal, io.env) });
   else io.out(format === 'json' ? jsonReport(results) : sarifReport(results));
+  if (tooManyWarnings) io.err(`rulesets: ${warnings} warning${warnings === 1 ? '' : 's'}, more than --max-warnings ${maxWarnings} allows\n`);
   return status;
 }
 

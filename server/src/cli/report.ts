@@ -4,10 +4,27 @@ import { version } from '../version';
 export type ReportFormat = 'text' | 'json' | 'sarif';
 
 /** `path:line:col: severity code message`, the source line, and carets under the span. */
-export function textReport(results: readonly FileResult[]): string {
+export function textReport(results: readonly FileResult[], options: TextReportOptions = {}): string {
   const chunks: string[] = [];
-  writeTextReport(results, (chunk) => chunks.push(chunk));
+  writeTextReport(results, (chunk) => chunks.push(chunk), options);
   return chunks.join('');
+}
+
+export interface TextReportOptions {
+  /** ANSI colours, for a terminal: the severity in red or yellow, the carets in the same colour. */
+  readonly colour?: boolean;
+}
+
+const ANSI = { error: '\u001b[31m', warning: '\u001b[33m', bold: '\u001b[1m', reset: '\u001b[0m' } as const;
+
+/**
+ * Whether a report to this stream is coloured: on a terminal, unless NO_COLOR is set
+ * (no-color.org) or the terminal says it is dumb; FORCE_COLOR colours any stream.
+ */
+export function wantsColour(isTTY: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
+  if (env.NO_COLOR) return false;
+  if (env.FORCE_COLOR && env.FORCE_COLOR !== '0') return true;
+  return isTTY === true && env.TERM !== 'dumb';
 }
 
 /** The characters of report written out at a time by writeTextReport. */
@@ -17,7 +34,8 @@ const CHUNK_LENGTH = 64 * 1024;
  * textReport, written out in chunks of some 64 kB as it is made: a report of tens of thousands
  * of findings is never one string (with the lines it is joined from) in memory.
  */
-export function writeTextReport(results: readonly FileResult[], write: (chunk: string) => void): void {
+export function writeTextReport(results: readonly FileResult[], write: (chunk: string) => void, options: TextReportOptions = {}): void {
+  const paint = (colour: string, text: string) => (options.colour ? `${colour}${text}${ANSI.reset}` : text);
   let pending: string[] = [];
   let length = 0;
   const line = (text: string) => {
@@ -37,8 +55,11 @@ export function writeTextReport(results: readonly FileResult[], write: (chunk: s
       if (d.severity === 'error') errors++;
       else if (d.severity === 'warning') warnings++;
       const { start } = d.range;
-      line(`${file.path}:${start.line + 1}:${start.character + 1}: ${d.severity} ${d.code} ${d.message}`);
-      for (const quoted of excerpt((lines ??= splitLines(file.text)), d.range)) line(quoted);
+      const colour = d.severity === 'error' ? ANSI.error : ANSI.warning;
+      line(`${paint(ANSI.bold, `${file.path}:${start.line + 1}:${start.character + 1}:`)} ${paint(colour, d.severity)} ${d.code} ${d.message}`);
+      const [source, carets] = excerpt((lines ??= splitLines(file.text)), d.range);
+      line(source);
+      line(paint(colour, carets));
     }
   }
   const checked = `${results.length} file${results.length === 1 ? '' : 's'} checked`;
