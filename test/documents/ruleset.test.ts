@@ -720,3 +720,32 @@ describe('positionsIn', () => {
     );
   });
 });
+
+// ------------------------------------------------------------------ rule counts
+
+describe('checkRuleset: more rules than the service allows in the phase', () => {
+  const ruleset = (phase: string, kind: string, rules: number) =>
+    JSON.stringify({ name: 'x', kind, phase, rules: Array.from({ length: rules }, (_, i) => ({ action: 'block', expression: `tcp.dstport == ${i + 1}` })) }, null, 2);
+  const tooMany = (text: string) => check(text, 'json').filter((p) => p.code === 'too-many-rules');
+
+  it('warns on `rules` past 200 rules in magic_transit, with the number', () => {
+    assert.deepEqual(tooMany(ruleset('magic_transit', 'root', 200)), []);
+    const over = tooMany(ruleset('magic_transit', 'root', 201));
+    assert.equal(over.length, 1);
+    assert.equal(over[0].severity, 'warning');
+    assert.equal(over[0].message, 'this ruleset has 201 rules; the service takes at most 200 in the `magic_transit` phase, unless your account team has raised the limit');
+    // On the `rules` key: line 4 is `  "rules": [`.
+    assert.deepEqual([over[0].range.start.line, over[0].range.start.character, over[0].range.end.character], [4, 2, 9]);
+  });
+
+  it('warns past one rule in the root ruleset of magic_transit_managed', () => {
+    assert.deepEqual(tooMany(ruleset('magic_transit_managed', 'root', 1)), []);
+    assert.equal(tooMany(ruleset('magic_transit_managed', 'root', 2))[0]?.message, 'this ruleset has 2 rules; a root ruleset of the `magic_transit_managed` phase holds one rule, whose overrides enable the managed rules');
+    assert.deepEqual(tooMany(ruleset('magic_transit_managed', 'managed', 5)), [], 'a managed ruleset is the service’s own');
+  });
+
+  it('counts the phase given by defaultPhase', () => {
+    const text = JSON.stringify({ name: 'x', kind: 'root', rules: Array.from({ length: 201 }, () => ({ action: 'block', expression: 'tcp' })) });
+    assert.equal(toPositions(text, checkRuleset(text, 'json', { cache: new ExpressionCache(), defaultPhase: 'magic_transit' })).filter((p) => p.code === 'too-many-rules').length, 1);
+  });
+});

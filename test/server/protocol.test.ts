@@ -322,14 +322,15 @@ describe('server over stdio, clients with less', () => {
         (error: { code?: number; data?: { retriggerRequest?: boolean } }) => ({ error }),
       );
       if ('report' in outcome) {
-        // Finished before the edit arrived: then it is the whole answer for version 1.
-        assert.equal(outcome.report.items.length, 5000);
+        // Finished before the edit arrived: then it is the whole answer for version 1 (a typo
+        // in each rule, and one warning that 5,000 rules are more than the phase takes).
+        assert.equal(outcome.report.items.filter((d) => d.code === 'unknown-field').length, 5000);
       } else {
         assert.equal(outcome.error.code, -32802, 'ServerCancelled');
         assert.equal(outcome.error.data?.retriggerRequest, true);
       }
       const second = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
-      assert.equal(second.items.length, 5000);
+      assert.equal(second.items.filter((d) => d.code === 'unknown-field').length, 5000);
     } finally {
       await client.stop();
     }

@@ -2,7 +2,7 @@
  * The shape of a ruleset file: required keys, types, known keys (with a did-you-mean), kinds,
  * phases and actions, and each action's parameters, with quick fixes.
  */
-import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
+import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULE_LIMITS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { property, type HostNode, type HostObject } from './host';
@@ -37,9 +37,16 @@ export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], de
   expectType(root, 'rules', 'array', report);
   expectOneOf(root, 'kind', RULESET_KINDS, 'error', 'unknown-kind', report);
   expectOneOf(root, 'phase', KNOWN_PHASES, 'warning', 'unknown-phase', report);
-  const rules = property(root, 'rules')?.value;
+  const rulesProperty = property(root, 'rules');
+  const rules = rulesProperty?.value;
   if (rules?.kind === 'array') {
     for (const rule of rules.items) checkRule(model, rule, report);
+    const phase = model.phase ?? defaultPhase;
+    const kind = property(root, 'kind')?.value;
+    const limit = RULE_LIMITS.find((l) => l.phase === phase && kind?.kind === 'string' && l.kinds.includes(String(kind.value)));
+    if (limit && rules.items.length > limit.limit) {
+      report('too-many-rules', 'warning', rulesProperty!.keyStart, rulesProperty!.keyEnd, `this ruleset has ${rules.items.length} rules; ${limit.why}`);
+    }
   }
 }
 

@@ -28,6 +28,18 @@ export const KNOWN_PHASES: readonly string[] = [
   'http_response_headers_transform',
 ];
 
+/**
+ * The most rules the service documents for a ruleset of a phase (and kind). Sources:
+ * developers.cloudflare.com/cloudflare-one/traffic-policies/packet-filtering/add-policies
+ * ("by default, you can create a maximum of 200 policies"; an account team can raise it) and
+ * …/packet-filtering/enable-managed-rulesets (the managed phase's root ruleset "can contain
+ * only one rule, but that single rule can include multiple overrides").
+ */
+export const RULE_LIMITS: readonly { readonly phase: string; readonly kinds: readonly string[]; readonly limit: number; readonly why: string }[] = [
+  { phase: 'magic_transit', kinds: ['root', 'custom', 'zone'], limit: 200, why: 'the service takes at most 200 in the `magic_transit` phase, unless your account team has raised the limit' },
+  { phase: 'magic_transit_managed', kinds: ['root'], limit: 1, why: 'a root ruleset of the `magic_transit_managed` phase holds one rule, whose overrides enable the managed rules' },
+];
+
 export const RULESET_KINDS: readonly string[] = ['root', 'custom', 'managed', 'zone'];
 
 /** Actions this tooling knows the parameters of; others are accepted with a warning. */
