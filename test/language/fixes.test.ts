@@ -71,6 +71,11 @@ const ROWS: readonly Row[] = [
   { before: 'tcp.dstport == 0X50', code: 'invalid-integer', after: 'tcp.dstport == 0x50' },
   { before: 'tcp.dstport == 0o17', code: 'invalid-integer', after: 'tcp.dstport == 017' },
   { before: 'tcp.dstport == 0b101', code: 'invalid-integer', after: 'tcp.dstport == 5' },
+  // Ranges written as other tools write them (issue 14).
+  { before: 'tcp.dstport in {80-90}', code: 'invalid-integer', after: 'tcp.dstport in {80..90}' },
+  { before: 'tcp.dstport in {80:90 443}', code: 'invalid-integer', after: 'tcp.dstport in {80..90 443}' },
+  { before: 'ip.src in {10.0.0.0-10.0.0.255}', code: 'invalid-ip', after: 'ip.src in {10.0.0.0..10.0.0.255}' },
+  { before: 'ip.src in {2001:db8::1-2001:db8::ff}', code: 'invalid-ip', after: 'ip.src in {2001:db8::1..2001:db8::ff}' },
   { before: 'cf.colo.name matches 74:63:70', code: 'type-mismatch', after: 'cf.colo.name matches "tcp"' },
   { before: 'cf.colo.name wildcard 61:2e:62', code: 'type-mismatch', after: 'cf.colo.name wildcard "a.b"' },
   { before: 'cf.colo.name wildcard {"a*" "b*"}', code: 'type-mismatch', after: '(cf.colo.name wildcard "a*" or cf.colo.name wildcard "b*")' },

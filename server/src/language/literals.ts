@@ -265,7 +265,15 @@ function invalid(text: string, span: Span, problems: Problem[]): BareValueResult
   return { literal: { kind: 'invalid', span, text }, problems };
 }
 
+/** A range written as other tools write it (`80-90`, `80:90`, `10.0.0.0-10.0.0.255`): what it meant, and the fix. */
+function rangeWrittenOtherwise(code: 'invalid-integer' | 'invalid-ip', text: string, span: Span, from: string, to: string, what: string): BareValueResult {
+  const range = `${from}..${to}`;
+  return invalid(text, span, [problem(code, 'error', span, `\`${text}\` is not ${what}; a range ${what === 'an integer' ? '' : 'of addresses '}is written \`${range}\``, [replaceFix(`Change to \`${range}\``, span, range)])]);
+}
+
 function readIntegerValue(text: string, span: Span): BareValueResult {
+  const otherRange = /^([0-9]+)[-:]([0-9]+)$/.exec(text);
+  if (otherRange) return rangeWrittenOtherwise('invalid-integer', text, span, otherRange[1], otherRange[2], 'an integer');
   const dots = text.indexOf('..');
   if (dots >= 0) {
     const fromText = text.slice(0, dots);
@@ -295,6 +303,12 @@ function looksLikeAddress(text: string): boolean {
 }
 
 function readIpValue(text: string, span: Span): BareValueResult {
+  const dash = text.indexOf('-');
+  if (dash > 0 && !text.includes('..')) {
+    const [from, to] = [text.slice(0, dash), text.slice(dash + 1)];
+    const [a, b] = [readAddress(from, span.start), readAddress(to, span.start + dash + 1)];
+    if (a.ok && b.ok && a.value.family === b.value.family) return rangeWrittenOtherwise('invalid-ip', text, span, from, to, 'an address');
+  }
   const slash = text.indexOf('/');
   if (slash >= 0) {
     const address = readAddress(text.slice(0, slash), span.start);
