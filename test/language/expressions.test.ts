@@ -166,6 +166,11 @@ table('§1 tokens and whitespace', [
   error('tcp.dstport == 22 ⟦Or⟧ sip', 'syntax-error', { fixed: 'tcp.dstport == 22 or sip' }),
   error('tcp.dstport ⟦IN⟧ {22}', 'syntax-error', { fixed: 'tcp.dstport in {22}' }),
   error('tcp.dstport ⟦EQ⟧ 22', 'syntax-error', { fixed: 'tcp.dstport eq 22' }),
+  // What users type from other tools (issue 14).
+  error('ip.src.country == ⟦“BR”⟧', 'syntax-error', { message: /typographic quotes .* straight double quotes: `"BR"`/, fixed: 'ip.src.country == "BR"' }),
+  error('ip.src.country in {"CN" ⟦‘BR’⟧}', 'syntax-error', { message: /typographic quotes/, fixed: 'ip.src.country in {"CN" "BR"}' }),
+  error("ip.src.country == ⟦'BR'⟧", 'syntax-error', { message: /strings are written in double quotes: `"BR"`/, fixed: 'ip.src.country == "BR"' }),
+  error('ip.src in ⟦$office-networks⟧', 'syntax-error', { message: /list names use `_`, not `-`: `\$office_networks`/, fixed: 'ip.src in $office_networks' }),
   error('⟦NOT⟧ sip', 'syntax-error', { message: /`NOT`.*keywords are lowercase: `not`/, fixed: 'not sip', name: 'a capitalised `not` reads as a field; the error is on it, not on what follows' }),
   error('sip and ⟦Not⟧ tcp.flags.syn', 'syntax-error', { fixed: 'sip and not tcp.flags.syn' }),
   error('⟦tcp.dstprot⟧ == 22', 'unknown-field', { message: /unknown field `tcp\.dstprot`.*did you mean `tcp\.dstport`/ }),

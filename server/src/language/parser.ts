@@ -310,6 +310,8 @@ function syntaxError(text: string, match: ohm.FailedMatchResult): Problem {
   }
   const found = span.start >= text.length ? 'the end of the expression' : `\`${text.slice(span.start, span.end)}\``;
   const expected = describeExpected(match);
+  const borrowed = borrowedSpelling(text, position, expected);
+  if (borrowed) return borrowed;
   const word = text.slice(span.start, span.end);
   if (KEYWORDS.has(word.toLowerCase()) && word !== word.toLowerCase()) {
     const lower = word.toLowerCase();
@@ -342,6 +344,35 @@ function syntaxError(text: string, match: ohm.FailedMatchResult): Problem {
     return problem('syntax-error', 'error', span, `expected ${expected}, found ${found}; \`${test}\` is already a complete test (true when any of those bits is set), so it cannot be compared again`);
   }
   return problem('syntax-error', 'error', span, `expected ${expected}, found ${found}`);
+}
+
+const TYPOGRAPHIC_QUOTES: Readonly<Record<string, string>> = { '“': '”', '‘': '’', '”': '”', '’': '’' };
+
+/**
+ * What users bring from other tools, at the place the parse failed: a string in typographic
+ * quotes (pasted from a document) or in single quotes, a list name with `-`. Undefined for
+ * anything else.
+ */
+function borrowedSpelling(text: string, position: number, expected: string): Problem | undefined {
+  const char = text[position];
+  const closing = TYPOGRAPHIC_QUOTES[char] ?? (char === "'" ? "'" : undefined);
+  if (closing) {
+    const end = text.indexOf(closing, position + 1);
+    if (end < 0) return undefined;
+    const span: Span = { start: position, end: end + 1 };
+    const straight = JSON.stringify(text.slice(position + 1, end));
+    const why = char === "'" ? 'strings are written in double quotes' : 'these are typographic quotes (a word processor or chat put them in); strings are written in straight double quotes';
+    return problem('syntax-error', 'error', span, `expected ${expected}, found \`${text.slice(span.start, span.end)}\`; ${why}: \`${straight}\``, [replaceFix(`Change to \`${straight}\``, span, straight)]);
+  }
+  const list = /\$[A-Za-z0-9_.]+$/.exec(text.slice(0, position));
+  const rest = /^(?:-[A-Za-z0-9_.]+)+/.exec(text.slice(position));
+  if (list && rest) {
+    const span: Span = { start: position - list[0].length, end: position + rest[0].length };
+    const name = text.slice(span.start, span.end);
+    const fixed = name.replace(/-/g, '_').toLowerCase();
+    return problem('syntax-error', 'error', span, `\`${name}\` is not a list name: list names use \`_\`, not \`-\`: \`${fixed}\``, [replaceFix(`Change to \`${fixed}\``, span, fixed)]);
+  }
+  return undefined;
 }
 
 function reverse(text: string): string {
