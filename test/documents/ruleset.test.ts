@@ -749,3 +749,42 @@ describe('checkRuleset: more rules than the service allows in the phase', () => 
     assert.equal(toPositions(text, checkRuleset(text, 'json', { cache: new ExpressionCache(), defaultPhase: 'magic_transit' })).filter((p) => p.code === 'too-many-rules').length, 1);
   });
 });
+
+// ------------------------------------------------------------------ quotes inside a string
+
+describe('checkRuleset: a `"` inside a string that ends it early', () => {
+  /** The text after the first fix of the document's first problem. */
+  const fixedBy = (text: string, format: HostFormat) => {
+    const [first] = checkRuleset(text, format, { cache: new ExpressionCache() });
+    const edits = [...first.fixes![0].edits].sort((a, b) => b.start - a.start);
+    return edits.reduce((t, e) => t.slice(0, e.start) + e.newText + t.slice(e.end), text);
+  };
+
+  it('JSON: one diagnostic on the expression that says to escape the quotes, with the fix', () => {
+    const text = '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [\n  {"action": "block", "expression": "ip.proto == "tcp""}\n]}\n';
+    const problems = check(text, 'json');
+    // `  {"action": "block", "expression": ` is 36 characters; the string runs to column 55.
+    assert.deepEqual(located(problems), [['unescaped-quote', 1, 36, 1, 55]]);
+    assert.equal(problems[0].message, 'this string has `"` inside it, which ends it early: write them as `\\"`');
+    const fixed = fixedBy(text, 'json');
+    assert.equal(fixed, '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [\n  {"action": "block", "expression": "ip.proto == \\"tcp\\""}\n]}\n');
+    assert.deepEqual(check(fixed, 'json'), []);
+  });
+
+  it('YAML: one diagnostic, and the fix puts the expression in single quotes', () => {
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: "ip.proto == "tcp""\n';
+    const problems = check(text, 'yaml');
+    assert.deepEqual(located(problems), [['unescaped-quote', 5, 16, 5, 35]]);
+    assert.equal(problems[0].message, 'this string has `"` inside it, which ends it early: put the expression in single quotes, or write them as `\\"`');
+    const fixed = fixedBy(text, 'yaml');
+    assert.equal(fixed, 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: \'ip.proto == "tcp"\'\n');
+    assert.deepEqual(check(fixed, 'yaml'), []);
+  });
+
+  it('leaves other syntax errors as they are', () => {
+    const text = '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [\n  {"action": "block" "expression": "tcp"}\n]}\n';
+    const codes = check(text, 'json').map((p) => p.code);
+    assert.ok(codes.includes('json-syntax'));
+    assert.ok(!codes.includes('unescaped-quote'));
+  });
+});

@@ -11,6 +11,7 @@ import { mapRange } from './offset-map';
 import { checkRepeatedRules, checkRuleOrder } from './rule-order';
 import { parseRuleset, type DocumentProblem, type ExpressionSite, type ParsedRuleset } from './parsed-ruleset';
 import { checkShape } from './ruleset-shape';
+import { unescapedQuotes } from './unescaped-quotes';
 
 export interface RulesetCheckOptions {
   /** Phase to assume when the file names none. */
@@ -40,6 +41,9 @@ export function checkSite(site: ExpressionSite, model: ParsedRuleset, options: R
 
 /** Like checkRuleset, for a document already parsed (the language server keeps one a version). */
 export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOptions = {}): DocumentProblem[] {
+  // Quotes inside a string that end it early: one problem that says so, not the parser's many.
+  const quotes = unescapedQuotes(model);
+  if (quotes) return quotes;
   const cache = given.cache ?? new ExpressionCache();
   const options = { ...given, cache };
   const problems: DocumentProblem[] = [...model.syntaxProblems];
