@@ -2,7 +2,7 @@
  * A ruleset document as every check and feature reads it: the host tree of its JSON or YAML,
  * its phase, its rules and the places of their expression strings, parsed once.
  */
-import { parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostScalar } from './host';
+import { detached, parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostScalar } from './host';
 import type { DocumentEdit } from './host-edits';
 import { coarseDecodedString, type DecodedString } from './offset-map';
 import type { Severity } from '../language/problem';
@@ -91,5 +91,7 @@ export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
     start: e.start,
     end: Math.min(e.end, text.length),
   }));
-  return { format, text, root, phase: phaseNode?.kind === 'string' ? String(phaseNode.value) : undefined, rules, expressions, syntaxProblems };
+  // Its own copy: the phase goes into the expression cache's keys, which outlive the document.
+  const phase = phaseNode?.kind === 'string' ? detached(String(phaseNode.value)) : undefined;
+  return { format, text, root, phase, rules, expressions, syntaxProblems };
 }
