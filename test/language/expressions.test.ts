@@ -483,6 +483,7 @@ table('§4 integer ranges', [
   ok('tcp.dstport in {0x10..0x20 1..2}'),
   error('tcp.dstport in {⟦10..0⟧}', 'range-order', { message: /starts after it ends/ }),
   error('tcp.dstport in {⟦80-90⟧}', 'invalid-integer', { message: /^`80-90` is not an integer; a range is written `80\.\.90`$/ }),
+  error('tcp.dstport in {⟦80 - 90⟧}', 'invalid-integer', { message: /^`80 - 90` is not a range: a range is written `80\.\.90`, without spaces$/ }),
   error('tcp.dstport in {⟦80:90⟧}', 'invalid-integer', { message: /^`80:90` is not an integer; a range is written `80\.\.90`$/ }),
   error('tcp.dstport in {22⟦..⟧}', 'invalid-integer', { message: /range `22\.\.`/ }),
   error('tcp.dstport in {⟦..⟧22}', 'invalid-integer', { message: /range `\.\.22`/ }),

@@ -42,7 +42,7 @@ export interface CheckResult {
 export function checkExpression(text: string, options: CheckOptions = {}): CheckResult {
   const source = withoutEdgeWhitespace(text);
   const parsed = parseExpression(source, { fieldType: (name) => FIELDS.get(name)?.type });
-  const problems = [...parsed.problems];
+  const problems = parsed.ast ? joinSpacedRanges(source, parsed.ast, parsed.problems) : [...parsed.problems];
   if (parsed.ast) new Checker(source, options, problems).check(parsed.ast);
   // The reference reads left to right and stops at its first error: a field it does not know
   // before the place the parse failed is what it reports. Both are worth a word.
@@ -58,6 +58,30 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
   if (problems.length > 1) problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   if (!parsed.ast) return { text: source, problems };
   return forms ? { ast: parsed.ast, text: source, problems, forms } : { ast: parsed.ast, text: source, problems };
+}
+
+/**
+ * A range written with spaces (`{80 - 90}`, `{10.0.0.0 - 10.0.0.255}`) reads as three members,
+ * the middle one a lone `-` or `:` with its own error: one mistake, said once, on the three,
+ * with the fix.
+ */
+function joinSpacedRanges(text: string, ast: Expression, problems: readonly Problem[]): Problem[] {
+  let result = [...problems];
+  walkExpression(ast, (node) => {
+    if (node.kind !== 'comparison' || node.rhs?.kind !== 'set') return;
+    const items = node.rhs.items;
+    for (let i = 0; i + 2 < items.length; i++) {
+      const [from, dash, to] = [items[i], items[i + 1], items[i + 2]];
+      if (dash.kind !== 'invalid' || (dash.text !== '-' && dash.text !== ':')) continue;
+      const family = from.kind === 'integer' && to.kind === 'integer' ? 'integer' : from.kind === 'ip' && to.kind === 'ip' ? 'ip' : undefined;
+      if (!family) continue;
+      const span: Span = { start: from.span.start, end: to.span.end };
+      const range = `${text.slice(from.span.start, from.span.end)}..${text.slice(to.span.start, to.span.end)}`;
+      const joined = problem(family === 'integer' ? 'invalid-integer' : 'invalid-ip', 'error', span, `\`${text.slice(span.start, span.end)}\` is not a range: a range is written \`${range}\`, without spaces`, [replaceFix(`Change to \`${range}\``, span, range)]);
+      result = [...result.filter((p) => p.span.start < dash.span.start || p.span.end > dash.span.end), joined];
+    }
+  });
+  return result;
 }
 
 /** Rust's `char::is_whitespace` (Unicode White_Space): what the reference trims from both ends before it parses. */
