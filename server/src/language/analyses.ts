@@ -21,6 +21,7 @@ import { printExpression } from './format';
 import { problem, type Problem } from './problem';
 import {
   complement,
+  coversInterval,
   intersect,
   intervals,
   isEmpty,
@@ -182,18 +183,7 @@ function fieldAtom(comparison: Comparison): Atom | undefined {
 
 /** Whether every interval of `set` lies within one interval of `universe` (then intersecting them changes nothing). */
 function insideUniverse(set: ValueSet, universe: Universe): boolean {
-  if (set.kind !== 'intervals' || universe.kind !== 'intervals') return false;
-  for (const [lo, hi] of set.items) {
-    let inside = false;
-    for (const [ulo, uhi] of universe.items) {
-      if (ulo <= lo && hi <= uhi) {
-        inside = true;
-        break;
-      }
-    }
-    if (!inside) return false;
-  }
-  return true;
+  return set.kind === 'intervals' && universe.kind === 'intervals' && set.items.every((interval) => coversInterval(universe.items, interval));
 }
 
 function atomOf(comparison: Comparison, source: string): Atom {

@@ -123,9 +123,11 @@ export function isSubset(a: ValueSet, b: ValueSet, universe: Universe): boolean 
   return isEmpty(intersect(a, complement(b, universe)));
 }
 
-/** Whether the sorted, disjoint, non-adjacent `items` hold every value of `[lo, hi]`. */
-function coversInterval(items: readonly Interval[], [lo, hi]: Interval): boolean {
-  // Non-adjacent intervals leave a gap between them, so one interval must hold it all.
+/**
+ * Whether one of `items` holds every value of `[lo, hi]`. For the items of a set (disjoint and
+ * not adjacent, so a gap lies between any two) that is whether the set holds them all.
+ */
+export function coversInterval(items: readonly Interval[], [lo, hi]: Interval): boolean {
   return items.some(([l, h]) => l <= lo && hi <= h);
 }
 
