@@ -63,14 +63,14 @@ export class ExpressionCache {
   constructor(readonly budget = DEFAULT_CACHE_BYTES) {}
 
   check(text: string, options: CheckOptions): CheckResult {
-    // Kept with the results: its own string, not one joined from parts that may be views of a document.
-    const optionsKey = detached(`${options.phase ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}`);
+    const optionsKey = `${options.phase ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}`;
     const entry = this.find(text);
     if (entry) for (const kept of entry.results) if (kept.options === optionsKey) return kept.result;
     const own = entry?.text ?? detached(text);
     const result = checkExpression(own, options);
     const target = entry ?? this.add(own);
-    target.results.push({ options: optionsKey, result });
+    // Kept with the result: its own string, not one joined from parts that may be views of a document.
+    target.results.push({ options: detached(optionsKey), result });
     this.results++;
     const bytes = BYTES_PER_RESULT + BYTES_PER_CHARACTER * own.length;
     target.bytes += bytes;

@@ -42,7 +42,8 @@ export interface CheckResult {
 export function checkExpression(text: string, options: CheckOptions = {}): CheckResult {
   const source = withoutEdgeWhitespace(text);
   const parsed = parseExpression(source, { fieldType: (name) => FIELDS.get(name)?.type });
-  const problems = parsed.ast ? joinSpacedRanges(source, parsed.ast, parsed.problems) : [...parsed.problems];
+  // A spaced range always leaves a problem on its `-`: most expressions have none, and no walk.
+  const problems = parsed.ast && parsed.problems.length > 0 ? joinSpacedRanges(source, parsed.ast, parsed.problems) : [...parsed.problems];
   if (parsed.ast) new Checker(source, options, problems).check(parsed.ast);
   // The reference reads left to right and stops at its first error: a field it does not know
   // before the place the parse failed is what it reports. Both are worth a word.
