@@ -14,6 +14,7 @@ import {
   regexLiteral,
   setComma,
   wildcardCheck,
+  type FieldTypeOf,
 } from './parse-semantics';
 import { parseFast } from './fast-parser';
 import { grammar } from './grammar';
@@ -32,8 +33,7 @@ export const MAX_NESTING_DEPTH = 128;
 const MAX_PARSED_LENGTH = 16 * MAX_EXPRESSION_LENGTH;
 
 export interface ParseOptions {
-  /** The type of a field, or undefined when the field is not known. */
-  readonly fieldType: (name: string) => FieldType | undefined;
+  readonly fieldType: FieldTypeOf;
 }
 
 export interface ParseResult {
