@@ -52,6 +52,8 @@ const validExpressions: string[] = [
     'ip.src in {10.0.0.0/8 192.0.2.1..192.0.2.9 2001:db8::/32} xor (ip.ttl le 5)',
     'cf.colo.name matches r#"^[a-z]+"# or ip.src.asnum in {13335 64512..65534}',
     'udp.dstport in {53 5353} and ip.proto eq "udp" and sip',
+    'ip.ttl > 3 and ip.proto == "udp" and (tcp.dstport == 22 or tcp.dstport == 23)',
+    'sip and ip.proto in {"tcp" "gre"} or icmp.type == 8 && tcp.flags.syn',
     'true',
   ]),
 ];
@@ -125,6 +127,7 @@ function assertExpressionResult(text: string): void {
     for (const fix of p.fixes ?? []) {
       for (const e of fix.edits) assert.ok(0 <= e.span.start && e.span.start <= e.span.end && e.span.end <= text.length, `fix of ${label}`);
     }
+    for (const r of p.related ?? []) assert.ok(0 <= r.span.start && r.span.start <= r.span.end && r.span.end <= text.length, `related of ${label}`);
   }
 }
 
@@ -143,6 +146,7 @@ function assertDocumentResult(text: string, format: HostFormat, problems: readon
     for (const fix of p.fixes ?? []) {
       for (const e of fix.edits) assert.ok(0 <= e.start && e.start <= e.end && e.end <= text.length, `fix of ${label}`);
     }
+    for (const r of p.related ?? []) assert.ok(0 <= r.start && r.start <= r.end && r.end <= text.length, `related of ${label}`);
   }
   const lines = lineLengths(text);
   for (const p of toPositions(text, problems)) {

@@ -189,10 +189,10 @@ describe('fix: text a plain YAML scalar cannot hold', () => {
   });
 
   it('does the same in a flow sequence, keeping the other rules', () => {
-    const text = 'name: x\nkind: root\nphase: magic_transit\nrules: [{action: block, expression: tcp.dstport == 22..80 and sip}, {action: block, expression: sip}]\n';
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules: [{action: block, expression: udp.dstport == 22..80 and sip}, {action: block, expression: sip}]\n';
     const after = fixed(text, 'yaml', 'set-required');
     assert.deepEqual(codes(after, 'yaml'), []);
-    assert.deepEqual(parseRuleset(after, 'yaml').expressions.map((e) => e.text), ['tcp.dstport in {22..80} and sip', 'sip']);
+    assert.deepEqual(parseRuleset(after, 'yaml').expressions.map((e) => e.text), ['udp.dstport in {22..80} and sip', 'sip']);
   });
 
   it('keeps a plain scalar plain where the fixed text fits', () => {

@@ -208,6 +208,9 @@ const CASES: readonly Case[] = [
   ['tcp.flags.syn', false, V6_PACKET],
   ['bit_slice(tcp, 0, 8) == 0', false, V6_PACKET],
   ['icmp.type == 8 or udp.dstport == 53', true, V6_PACKET],
+  ['sip', false, { 'ip.proto': 'tcp' }],
+  ['not sip', true, { 'ip.proto': 'icmp' }],
+  ['icmp.type == 8', false, { 'ip.proto': 'gre' }],
 ];
 
 function run(expression: string, packet: object = TCP_PACKET): boolean {
@@ -331,6 +334,27 @@ describe('packets', () => {
 
   it('says which key of the packet is wrong', () => {
     assert.throws(() => parsePacket({ 'ip.src': 'x' }), (error: unknown) => error instanceof PacketError && error.key === 'ip.src');
+  });
+
+  const contradictory: readonly [object, string, string][] = [
+    [{ 'ip.proto': 'udp', 'tcp.dstport': 22 }, 'tcp.dstport', '`tcp.dstport` is a field of the TCP header, but `ip.proto` is "udp": remove `tcp.dstport`, or give `ip.proto` as "tcp"'],
+    [{ 'tcp.dstport': 22, 'udp.srcport': 53 }, 'udp.srcport', '`tcp.dstport` is a field of the TCP header, and `udp.srcport` is a field of the UDP header, but a packet has one transport header: give the fields of one only'],
+    [{ 'ip.proto': 'tcp', sip: true }, 'sip', '`sip` is true only for UDP packets, but `ip.proto` is "tcp": give `sip` as false, or `ip.proto` as "udp"'],
+    [{ 'ip.proto': 'gre', 'icmp.type': 8 }, 'icmp.type', '`icmp.type` is a field of the ICMP header, but `ip.proto` is "gre": remove `icmp.type`, or give `ip.proto` as "icmp" or "ipv6-icmp"'],
+    [{ 'ip.proto': 'udp', tcp: '00 35' }, 'tcp', '`tcp` is a field of the TCP header, but `ip.proto` is "udp": remove `tcp`, or give `ip.proto` as "tcp"'],
+  ];
+  for (const [input, key, message] of contradictory) {
+    it(`refuses ${JSON.stringify(input)}: a packet has one transport header`, () => {
+      assert.throws(() => parsePacket(input), (error: unknown) => error instanceof PacketError && error.key === key && error.message === message);
+    });
+  }
+
+  it('is not given a protocol from its fields: a rule that tests it names it', () => {
+    assert.throws(() => run('ip.proto == "udp" and tcp.dstport == 22', { 'tcp.dstport': 22 }), /no value for `ip\.proto`/);
+  });
+
+  it('`"sip": false` fits a packet of any protocol', () => {
+    assert.equal(run('ip.proto == "tcp" and not sip', { 'ip.proto': 'tcp', sip: false }), true);
   });
 
   it('bit_slice counts from the most significant bit of the first byte', () => {

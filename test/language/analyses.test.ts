@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 
 import { checkExpression } from '../../server/src/language/checker';
+import { FIELDS } from '../../server/src/language/catalogue/fields';
+import { transportFieldOf } from '../../server/src/language/catalogue/transport';
 import type { Expression } from '../../server/src/language/ast';
 import type { Problem } from '../../server/src/language/problem';
 import { formatOfPath } from '../../server/src/documents/classify';
@@ -67,18 +69,23 @@ function applyEdits(text: string, edits: readonly { span: { start: number; end: 
 }
 
 describe('always-true and always-false: one comparison', () => {
-  row('⟦tcp.dstport in {0..65535}⟧', 'always-true');
-  row('⟦tcp.dstport >= 0⟧', 'always-true');
-  row('⟦tcp.dstport <= 65535⟧', 'always-true');
+  row('⟦ip.len in {0..65535}⟧', 'always-true');
+  row('⟦ip.len >= 0⟧', 'always-true');
+  row('⟦ip.len <= 65535⟧', 'always-true');
   row('⟦tcp.dstport > 65535⟧', 'always-false');
   row('⟦tcp.dstport < 0⟧', 'always-false');
   row('⟦ip.ttl ge 0⟧', 'always-true');
   row('⟦ip.ttl > 255⟧', 'always-false');
-  row('⟦icmp.type in {0..100 101..255}⟧', 'always-true');
+  row('⟦ip.ttl in {0..100 101..255}⟧', 'always-true');
   row('⟦ip.src in {0.0.0.0/0 ::/0}⟧', 'always-true');
   row('⟦ip.src.asnum >= 0⟧', 'always-true');
-  row('sip and ⟦tcp.dstport >= 0⟧', 'always-true');
-  row('⟦not ⟦tcp.dstport >= 0⟧⟧', 'always-false', 'always-true');
+  row('sip and ⟦ip.len >= 0⟧', 'always-true');
+  row('⟦not ⟦ip.len >= 0⟧⟧', 'always-false', 'always-true');
+  // A packet without a TCP header (a UDP one) has no `tcp.dstport`: every port is not every packet.
+  row('tcp.dstport in {0..65535}');
+  row('tcp.dstport >= 0');
+  row('not tcp.dstport >= 0');
+  row('icmp.type in {0..100 101..255}');
   // Narrower than the type: TTL is a byte, AS numbers are 32-bit.
   row('ip.ttl < 255');
   row('ip.src.asnum < 4294967295');
@@ -99,10 +106,11 @@ describe('always-true and always-false: one comparison', () => {
 
 describe('always-true and always-false: combinations on one field', () => {
   row('⟦tcp.dstport == 80 and tcp.dstport == 443⟧', 'always-false');
-  row('⟦tcp.dstport == 1 or tcp.dstport != 1⟧', 'always-true');
+  row('⟦ip.len == 1 or ip.len != 1⟧', 'always-true');
+  row('⟦tcp.dstport == 1 or not tcp.dstport == 1⟧', 'always-true');
   row('⟦tcp.dstport in {80} and not tcp.dstport in {80}⟧', 'always-false');
   row('⟦tcp.dstport > 100 && tcp.dstport < 50⟧', 'always-false');
-  row('⟦tcp.dstport < 1024 or tcp.dstport >= 1000⟧', 'always-true');
+  row('⟦ip.len < 1024 or ip.len >= 1000⟧', 'always-true');
   row('⟦tcp.flags.syn and not tcp.flags.syn⟧', 'always-false');
   row('⟦sip or !sip⟧', 'always-true');
   row('⟦ip.src.country == "BR" and ip.src.country == "DE"⟧', 'always-false');
@@ -112,12 +120,14 @@ describe('always-true and always-false: combinations on one field', () => {
   // A run inside a longer chain: the run, and the whole expression it collapses.
   row('⟦ip.ttl > 3 and ⟦tcp.dstport == 80 and tcp.dstport == 443⟧⟧', 'always-false', 'always-false');
   row('⟦⟦tcp.dstport == 80 and ip.ttl > 3 and tcp.dstport == 443⟧ and ip.len > 4⟧', 'always-false', 'always-false');
-  row('⟦ip.ttl > 3 or ⟦tcp.dstport < 10 or tcp.dstport > 5⟧⟧', 'always-true', 'always-true');
+  row('⟦ip.ttl > 3 or ⟦ip.len < 10 or ip.len > 5⟧⟧', 'always-true', 'always-true');
   row('ip.ttl > 3 or (⟦tcp.dstport == 1 and tcp.dstport == 2⟧)', 'always-false');
-  row('⟦not (⟦tcp.dstport == 1 or tcp.dstport != 1⟧)⟧', 'always-false', 'always-true');
+  row('⟦not (⟦ip.len == 1 or ip.len != 1⟧)⟧', 'always-false', 'always-true');
 
   row('tcp.dstport == 80 or tcp.dstport == 443');
-  row('tcp.dstport == 80 and udp.dstport == 443');
+  // Both false for a UDP packet, and `!=` of a field the packet lacks may be false (see the transport rows).
+  row('tcp.dstport == 1 or tcp.dstport != 1');
+  row('tcp.dstport < 1024 or tcp.dstport >= 1000');
   row('tcp.dstport >= 80 and tcp.dstport <= 80');
   row('tcp.dstport in {80 443} and not tcp.dstport in {80}');
   row('tcp.dstport != 80 and tcp.dstport != 443');
@@ -135,6 +145,87 @@ describe('always-true and always-false: combinations on one field', () => {
   row('tcp.dstport == 80 xor ip.ttl == 3');
   row('sip and false');
   row('sip or true');
+});
+
+describe('always-false: a packet has one transport header', () => {
+  row('⟦ip.proto == "udp" and tcp.dstport == 22⟧', 'always-false');
+  row('⟦tcp.dstport == 22 and udp.srcport == 53⟧', 'always-false');
+  row('⟦sip and ip.proto == "tcp"⟧', 'always-false');
+  row('⟦icmp.type == 8 and tcp.dstport == 22⟧', 'always-false');
+  row('⟦tcp.flags.syn and ip.proto != "tcp"⟧', 'always-false');
+  row('⟦tcp.flags & 0x02 and udp.dstport == 53⟧', 'always-false');
+  row('⟦bit_slice(tcp, 0, 16) == 53 and ip.proto == "udp"⟧', 'always-false');
+  row('⟦ip.proto in {"udp" "gre"} and tcp.dstport in {22 80}⟧', 'always-false');
+  row('⟦ip.proto == "udp" and (tcp.dstport == 22 or tcp.dstport == 23)⟧', 'always-false');
+  // `tcp.dstport >= 0` tests only that the packet has a TCP header.
+  row('⟦sip and tcp.dstport >= 0⟧', 'always-false');
+  row('⟦ip.ttl > 3 and ⟦ip.proto == "udp" and tcp.dstport == 22⟧⟧', 'always-false', 'always-false');
+  row('ip.proto == "tcp" and tcp.dstport == 22 or ⟦ip.proto == "udp" and tcp.dstport == 53⟧', 'always-false');
+
+  row('ip.proto == "tcp" and tcp.dstport == 22');
+  row('ip.proto in {"tcp" "udp"} and tcp.dstport == 22');
+  row('ip.proto == "icmp" and icmp.type == 8');
+  // `icmp.*` is taken to cover ICMPv6 too (catalogue/transport.ts says why).
+  row('ip.proto == "ipv6-icmp" and icmp.type == 128');
+  row('tcp.dstport == 22 or udp.dstport == 53');
+  row('sip or ip.proto == "tcp"');
+  // A packet without the header satisfies the negation.
+  row('not tcp.dstport == 22 and ip.proto == "udp"');
+  row('not tcp.flags.syn and udp.dstport == 53');
+  row('not sip and ip.proto == "tcp"');
+  // The reference engine takes `!=` of a field the packet lacks as true, unless configured otherwise.
+  row('tcp.dstport != 22 and ip.proto == "udp"');
+  row('bit_slice(tcp, 0, 8) != 0 and ip.proto == "udp"');
+  // A TCP packet need not carry its TCP header (a fragment after the first does not).
+  row('ip.proto == "tcp" and not tcp.dstport >= 0');
+  // A mistake that has its own warning is not made to contradict `ip.proto` too.
+  row('ip.proto == "udp" and tcp.dstport == ⟦70000⟧', 'value-out-of-range');
+
+  it('names the parts that contradict each other, as related information', () => {
+    const cases: [string, string, [string, string][]][] = [
+      [
+        'ip.proto == "udp" and tcp.dstport == 22',
+        '`ip.proto == "udp" and tcp.dstport == 22` is always false: `tcp.dstport == 22` holds only for TCP packets, which `ip.proto == "udp"` rules out, so no packet satisfies them all',
+        [['tcp.dstport == 22', '`tcp.dstport == 22`, which holds only for TCP packets'], ['ip.proto == "udp"', '`ip.proto == "udp"`, which rules out TCP packets']],
+      ],
+      [
+        'tcp.dstport == 22 and ip.ttl < 5 and udp.srcport == 53',
+        '`tcp.dstport == 22 and ip.ttl < 5 and udp.srcport == 53` is always false: `tcp.dstport == 22` holds only for TCP packets and `udp.srcport == 53` only for UDP ones, and no packet is both',
+        [['tcp.dstport == 22', '`tcp.dstport == 22`, which holds only for TCP packets'], ['udp.srcport == 53', '`udp.srcport == 53`, which holds only for UDP packets']],
+      ],
+      [
+        // Each allows one of ICMP's two protocols; together, neither.
+        'ip.proto in {"icmp" "tcp"} and ip.proto in {"ipv6-icmp" "tcp"} and icmp.type == 8',
+        '`ip.proto in {"icmp" "tcp"} and ip.proto in {"ipv6-icmp" "tcp"} and icmp.type == 8` is always false: `icmp.type == 8` holds only for ICMP packets, which `ip.proto in {"icmp" "tcp"}` and `ip.proto in {"ipv6-icmp" "tcp"}` together rule out, so no packet satisfies them all',
+        [
+          ['icmp.type == 8', '`icmp.type == 8`, which holds only for ICMP packets'],
+          ['ip.proto in {"icmp" "tcp"}', '`ip.proto in {"icmp" "tcp"}`, one of 2 parts that together rule out ICMP packets'],
+          ['ip.proto in {"ipv6-icmp" "tcp"}', '`ip.proto in {"ipv6-icmp" "tcp"}`, one of 2 parts that together rule out ICMP packets'],
+        ],
+      ],
+    ];
+    for (const [input, message, related] of cases) {
+      const found = check(input).filter((p) => p.code === 'always-false');
+      assert.equal(found.length, 1, input);
+      assert.equal(found[0].message, message);
+      assert.deepEqual(found[0].related?.map((r) => [input.slice(r.span.start, r.span.end), r.message]), related);
+    }
+  });
+
+  it('in a file, the related places are the parts', () => {
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: sip and ip.proto == "tcp"\n';
+    const problems = checkRuleset(text, 'yaml', { cache: new ExpressionCache() });
+    assert.deepEqual(problems.map((p) => p.code), ['always-false']);
+    assert.equal(text.slice(problems[0].start, problems[0].end), 'sip and ip.proto == "tcp"');
+    assert.deepEqual(problems[0].related?.map((r) => text.slice(r.start, r.end)), ['sip', 'ip.proto == "tcp"']);
+  });
+
+  it('every field of a transport header is in the table the analyses and the evaluator read', () => {
+    for (const name of FIELDS.keys()) {
+      const header = /^(tcp|udp|icmp)(\.|$)/.exec(name)?.[1];
+      assert.equal(transportFieldOf(name)?.header.name, header ?? (name === 'sip' ? 'udp' : undefined), name);
+    }
+  });
 });
 
 describe('redundant-set-member', () => {
@@ -281,6 +372,11 @@ describe('shadowed-rule', () => {
   it('the same expression after a block, with another action', () => shadowed([block('sip'), skip('sip'), block('ip.ttl < 3')], 1, 0));
   it('an earlier rule that is not the one before', () => shadowed([block('ip.src in {10.0.0.0/8}'), block('ip.ttl < 5'), block('ip.src == 10.1.2.3')], 2, 0));
   it('negations: not a superset implies not the subset', () => shadowed([block('not ip.src in {10.1.0.0/16}'), block('not ip.src in {10.0.0.0/8}')], 1, 0));
+  it('a TCP field after its protocol', () => shadowed([block('ip.proto == "tcp"'), block('tcp.dstport == 23')], 1, 0));
+  it('a UDP verdict after a set of protocols', () => shadowed([block('ip.proto in {"udp" "gre"}'), block('sip and ip.ttl < 5')], 1, 0));
+  it('TCP flags after a skip of every protocol but UDP', () => shadowed([skip('ip.proto != "udp"'), block('tcp.flags.syn and not tcp.flags.ack')], 1, 0));
+  it('ICMP types after both ICMP protocols', () => shadowed([block('ip.proto == "icmp" or ip.proto == "ipv6-icmp"'), block('icmp.type == 8')], 1, 0));
+  it('either header after both protocols', () => shadowed([block('ip.proto in {"tcp" "udp"}'), block('tcp.dstport == 22 or udp.dstport == 53')], 1, 0));
 
   const quiet: [string, Rule[]][] = [
     ['a later rule on a different field', [block('tcp.dstport == 22'), block('udp.dstport == 22')]],
@@ -297,7 +393,13 @@ describe('shadowed-rule', () => {
     ['a later rule that never matches', [block('tcp.dstport == 22'), block('tcp.dstport == 22 and tcp.dstport == 23')]],
     ['opaque tests that differ', [block('ip.src in $svc.vpn'), block('ip.src in $svc.malware')]],
     ['string patterns', [block('cf.colo.name contains "ams"'), block('cf.colo.name contains "ams0"')]],
-    ['an earlier rule that is always true only by value ranges (it has its own warning)', [block('tcp.dstport >= 0'), block('udp.dstport == 53')]],
+    ['an earlier rule true of every TCP packet, and a later UDP rule', [block('tcp.dstport >= 0'), block('udp.dstport == 53')]],
+    ['a protocol after a field of its header', [block('tcp.dstport == 23'), block('ip.proto == "tcp"')]],
+    ['a protocol after every value of its field (a fragment has no header)', [block('tcp.dstport >= 0'), block('ip.proto == "tcp"')]],
+    ['a negated TCP field after TCP', [block('ip.proto == "tcp"'), block('not tcp.dstport == 23')]],
+    ['a TCP `!=` after TCP (it may hold without the header)', [block('ip.proto == "tcp"'), block('tcp.dstport != 23')]],
+    ['ICMP types after ICMPv4 only', [block('ip.proto == "icmp"'), block('icmp.type == 8')]],
+    ['not SIP after UDP', [block('ip.proto == "udp"'), block('not sip')]],
     ['an earlier `false`', [block('false'), block('tcp.dstport == 22')]],
     ['a later rule on another address field', [block('ip.src in {10.0.0.0/8}'), block('ip.dst in {10.1.0.0/16}')]],
     ['an earlier country that differs', [block('ip.src.country == "BR"'), block('ip.src.country in {"BR" "AR"}')]],
@@ -310,7 +412,7 @@ describe('shadowed-rule', () => {
   }
 
   it('is no duplicate-rule too, and the repeat no shadowed-rule', () => {
-    const { problems } = rulesetProblems([block('tcp.dstport == 22'), block('tcp.dstport == 22'), block('tcp.dstport == 22 and sip')]);
+    const { problems } = rulesetProblems([block('tcp.dstport == 22'), block('tcp.dstport == 22'), block('tcp.dstport == 22 and ip.ttl < 5')]);
     assert.deepEqual(problems.map((p) => p.code), ['duplicate-rule', 'shadowed-rule']);
   });
 });
@@ -347,8 +449,15 @@ type Node =
   | { kind: 'not'; operand: Node }
   | { kind: 'and' | 'or' | 'xor'; operands: readonly Node[] };
 
+/**
+ * A packet without the field's transport header: every comparison of the field is false, but
+ * `!=`, which is false as the evaluator takes it (`ne-false`) and true as the reference engine
+ * does by default (`ne-true`).
+ */
+type Absent = 'absent, ne-false' | 'absent, ne-true';
+
 /** The truth of a parsed expression for one value of its only field (comparisons on it only). */
-function evaluate(node: Expression, v: bigint): boolean {
+function evaluate(node: Expression, v: bigint | Absent): boolean {
   switch (node.kind) {
     case 'group':
       return evaluate(node.inner, v);
@@ -364,6 +473,7 @@ function evaluate(node: Expression, v: bigint): boolean {
     }
     case 'comparison': {
       const rhs = node.rhs!;
+      if (typeof v === 'string') return node.operator!.operator === 'ne' && v === 'absent, ne-true';
       switch (node.operator!.operator) {
         case 'in':
           assert.equal(rhs.kind, 'set');
@@ -417,14 +527,14 @@ function criticalValues(text: string, min: number, max: number): bigint[] {
 }
 
 describe('property: always-false and always-true are never wrong', () => {
-  for (const [field, max] of [['ip.ttl', 255], ['tcp.dstport', 65535]] as const) {
-    it(`on random expressions over ${field}`, () => {
+  for (const [field, max, absent] of [['ip.ttl', 255, []], ['tcp.dstport', 65535, ['absent, ne-false', 'absent, ne-true']]] as const) {
+    it(`on random expressions over ${field}${absent.length > 0 ? ', in packets without its header too' : ''}`, () => {
       fc.assert(
         fc.property(nodes(max), (tree) => {
           const text = print(tree, field);
           const result = checkExpression(text, { phase: 'magic_transit' });
           if (result.problems.some((p) => p.severity === 'error')) return;
-          const values = criticalValues(text, 0, max);
+          const values: (bigint | Absent)[] = [...criticalValues(text, 0, max), ...absent];
           for (const p of result.problems) {
             if (p.code !== 'always-false' && p.code !== 'always-true') continue;
             const part = text.slice(p.span.start, p.span.end);

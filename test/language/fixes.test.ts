@@ -37,7 +37,7 @@ const ROWS: readonly Row[] = [
   { before: 'tcp.dstport in {22, 443}', code: 'comma-in-set', after: 'tcp.dstport in {22 443}' },
   { before: 'tcp.dstport in {22,443}', code: 'comma-in-set', after: 'tcp.dstport in {22 443}' },
   { before: 'tcp.dstport in {22 ,443}', code: 'comma-in-set', after: 'tcp.dstport in {22  443}' },
-  { before: 'sip\tand tcp.flags.syn', code: 'tab-whitespace', after: 'sip and tcp.flags.syn' },
+  { before: 'tcp.flags.ack\tand tcp.flags.syn', code: 'tab-whitespace', after: 'tcp.flags.ack and tcp.flags.syn' },
   { before: 'ip.src in 10.0.0.0/8', code: 'set-required', after: 'ip.src in {10.0.0.0/8}' },
   { before: 'ip.src == 10.0.0.0/8', code: 'set-required', after: 'ip.src in {10.0.0.0/8}' },
   { before: 'tcp.dstport == 22..80', code: 'set-required', after: 'tcp.dstport in {22..80}' },
@@ -47,7 +47,7 @@ const ROWS: readonly Row[] = [
   { before: 'ip.src = 192.0.2.1', code: 'single-equals', after: 'ip.src == 192.0.2.1' },
   { before: 'ip.src == $svc.vpn', code: 'set-requires-in', after: 'ip.src in $svc.vpn' },
   { before: 'tcp.dstport == {22 443}', code: 'set-requires-in', after: 'tcp.dstport in {22 443}' },
-  { before: 'tcp.dstport == 22 AND sip', code: 'syntax-error', after: 'tcp.dstport == 22 and sip' },
+  { before: 'udp.dstport == 5060 AND sip', code: 'syntax-error', after: 'udp.dstport == 5060 and sip' },
   { before: 'tcp.dstport IN {22}', code: 'syntax-error', after: 'tcp.dstport in {22}' },
   { before: 'NOT sip', code: 'syntax-error', after: 'not sip' },
   { before: 'cf.colo.name strict  wildcard "a*"', code: 'strict-wildcard-spacing', after: 'cf.colo.name strict wildcard "a*"' },
@@ -56,7 +56,7 @@ const ROWS: readonly Row[] = [
   { before: 'tcp.flags.syn == true', code: 'boolean-comparison', after: 'tcp.flags.syn' },
   { before: 'tcp.flags.syn == false', code: 'boolean-comparison', after: 'not tcp.flags.syn' },
   { before: 'tcp.flags.syn != false', code: 'boolean-comparison', after: 'tcp.flags.syn' },
-  { before: 'sip and tcp.flags.ack == 0', code: 'boolean-comparison', after: 'sip and not tcp.flags.ack' },
+  { before: 'tcp.flags.syn and tcp.flags.ack == 0', code: 'boolean-comparison', after: 'tcp.flags.syn and not tcp.flags.ack' },
   // values
   { before: 'tcp.dstport == "22"', code: 'type-mismatch', after: 'tcp.dstport == 22' },
   { before: 'ip.src == "192.0.2.1"', code: 'type-mismatch', after: 'ip.src == 192.0.2.1' },
@@ -137,11 +137,11 @@ describe('the first fix of each problem makes it go away', () => {
 
 describe('fixes in context', () => {
   it('every TAB between tokens has its own fix; applying all of them leaves none', () => {
-    const text = 'tcp.dstport\t==\t22\tand\tsip';
+    const text = 'udp.dstport\t==\t5060\tand\tsip';
     const problems = checkExpression(text, MAGIC_TRANSIT).problems;
     assert.deepEqual(codes(problems), ['tab-whitespace', 'tab-whitespace', 'tab-whitespace', 'tab-whitespace']);
     const fixed = applyEdits(text, problems.flatMap((p) => p.fixes![0].edits));
-    assert.equal(fixed, 'tcp.dstport == 22 and sip');
+    assert.equal(fixed, 'udp.dstport == 5060 and sip');
     assert.deepEqual(checkExpression(fixed, MAGIC_TRANSIT).problems, []);
   });
 

@@ -27,14 +27,18 @@
  *   `ip.src in $list` and `ip.dst in $list` without the address.
  * - A field of a transport header the packet does not have is *absent*, not unknown: when
  *   the packet gives `ip.proto` and it is not `"tcp"`, the `tcp.*` fields and `tcp` are absent
- *   (likewise `udp`, and `icmp` for `"icmp"` or `"ipv6-icmp"`). Every comparison of an absent
- *   value is false, whatever the operator (`!=` too), and `not` negates that false. This is
- *   our choice: what the service does with such fields is not documented.
+ *   (likewise `udp.*`, `udp` and `sip`, and `icmp.*` and `icmp` for `"icmp"` or `"ipv6-icmp"`;
+ *   language/catalogue/transport.ts has the table). Every comparison of an absent value is
+ *   false, whatever the operator (`!=` too), and `not` negates that false. The reference
+ *   engine agrees except for `!=`: wirefilter takes `!=` of a missing value as true unless
+ *   the scheme sets it false (`SchemeBuilder::set_nil_not_equal_behavior`), and which the
+ *   service does is not documented. The static analyses claim nothing that depends on it.
  */
 import { RE2JS } from 're2js';
 import type { Comparison, Expression, FunctionCall, Literal, Value } from '../language/ast';
 import { checkExpression, type CheckOptions } from '../language/checker';
 import { FIELDS } from '../language/catalogue/fields';
+import { transportFieldOf } from '../language/catalogue/transport';
 import type { FieldValue, IpRange, ListContents, Lists, Packet } from './packet';
 import { checkRegex } from '../language/regex';
 
@@ -96,13 +100,6 @@ type Truth = boolean | undefined;
 /** The value of a field of a header the packet does not have. */
 const ABSENT = Symbol('absent');
 type Operand = FieldValue | typeof ABSENT | undefined;
-
-/** The transport headers, and the `ip.proto` names that have each. */
-const HEADER_PROTOCOLS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['tcp', ['tcp']],
-  ['udp', ['udp']],
-  ['icmp', ['icmp', 'ipv6-icmp']],
-]);
 
 class Evaluator {
   constructor(
@@ -196,7 +193,7 @@ class Evaluator {
 
   /** Whether `name` is (a field of) a transport header that the packet's `ip.proto` rules out. */
   private headerAbsent(name: string): boolean {
-    const protocols = HEADER_PROTOCOLS.get(name.split('.')[0]);
+    const protocols = transportFieldOf(name)?.header.protocols;
     const proto = this.packet.fields.get('ip.proto');
     if (!protocols || proto?.type !== 'Bytes') return false;
     const protoName = new TextDecoder().decode(proto.bytes);

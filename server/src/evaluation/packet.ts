@@ -12,6 +12,11 @@
  *   take hex bytes: `"45 00 00 54"`, `"4500:0054"` or `"45000054"`.
  * - Boolean fields: `true` or `false`. The `tcp.flags.*` flags are derived from `tcp.flags`
  *   when only the byte is given (and must agree with it when both are).
+ * - A packet has one transport header (language/catalogue/transport.ts): fields of two
+ *   headers (`tcp.dstport` and `udp.srcport`) are an error, and so is a field of a header
+ *   that the packet's `ip.proto` does not have (`"ip.proto": "udp"` with `tcp.dstport`);
+ *   `"sip": false` fits any packet. A packet that gives no `ip.proto` is not given one from
+ *   its fields: a rule that tests it says the packet has no value for it.
  * - `"$lists"`: which lists the packet's addresses are in, by list name (`$` optional):
  *   `true` (both `ip.src` and `ip.dst` are in it), `false` (neither), or the list's
  *   contents, an array of addresses, CIDR blocks and `a..b` ranges.
@@ -22,6 +27,7 @@
 import type { IpFamily } from '../language/ast';
 import { FIELDS } from '../language/catalogue/fields';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';
+import { transportFieldOf, type TransportField, type TransportHeader } from '../language/catalogue/transport';
 import { readBareValue, readInteger } from '../language/literals';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 
@@ -89,8 +95,37 @@ export function parsePacket(input: unknown): Packet {
       throw error instanceof PacketError && error.key === undefined ? new PacketError(error.message, key) : error;
     }
   }
+  checkTransport(fields);
   deriveFlags(fields);
   return { fields, lists };
+}
+
+/** Fields of one transport header at most, and of one that `ip.proto` has. */
+function checkTransport(fields: Map<string, FieldValue>): void {
+  let header: TransportHeader | undefined;
+  let by = '';
+  for (const [name, value] of fields) {
+    const transport = transportFieldOf(name);
+    if (!transport || (transport.verdict && value.type === 'Boolean' && !value.value)) continue;
+    if (!header) {
+      header = transport.header;
+      by = name;
+    } else if (transport.header !== header) {
+      throw new PacketError(`${needs(by, transportFieldOf(by)!)}, and ${needs(name, transport)}, but a packet has one transport header: give the fields of one only`, name);
+    }
+  }
+  const proto = fields.get('ip.proto');
+  if (!header || proto?.type !== 'Bytes') return;
+  const given = new TextDecoder().decode(proto.bytes);
+  if (header.protocols.includes(given)) return;
+  const protocols = header.protocols.map((p) => `"${p}"`).join(' or ');
+  const fix = transportFieldOf(by)!.verdict ? `give \`${by}\` as false, or \`ip.proto\` as ${protocols}` : `remove \`${by}\`, or give \`ip.proto\` as ${protocols}`;
+  throw new PacketError(`${needs(by, transportFieldOf(by)!)}, but \`ip.proto\` is "${given}": ${fix}`, by);
+}
+
+/** `\`tcp.dstport\` is a field of the TCP header`: what a field needs of the packet. */
+function needs(name: string, transport: TransportField): string {
+  return transport.verdict ? `\`${name}\` is true only for ${transport.header.label} packets` : `\`${name}\` is a field of the ${transport.header.label} header`;
 }
 
 /** Reads one field's value by the field's type. Throws PacketError. */

@@ -7,9 +7,14 @@
  * 0–65535, TTL 0–255, IPv4 or IPv6 addresses, any byte string), and a comparison whose truth
  * this module cannot compute exactly (a list, a pattern, `&`, a Boolean field, a function) is
  * an opaque proposition: the same text is true for the same packet, and that is all.
+ * The fields of a transport header (catalogue/transport.ts) are the exception: a packet
+ * without the header has no value for them (see ABSENT_NE_FALSE), and a packet with one has
+ * an `ip.proto` of the header's protocols.
  *
  * - `always-false` / `always-true`: a comparison, or a run of `and` / `or` operands on one
- *   field, that no value (every value) satisfies; the whole expression too when it collapses.
+ *   field, that no value (every value) satisfies; a run of `and` operands that need two
+ *   transport headers, or one its `ip.proto` rules out; the whole expression too when it
+ *   collapses.
  * - `redundant-set-member`: a `{…}` member already covered by the other members.
  * - `shadowed-rule` (ruleset level, see findShadowedRules): a rule every packet of which an
  *   earlier enabled `block` or `skip` rule decides first.
@@ -17,10 +22,12 @@
 import type { Comparison, Expression, Literal, LogicalExpression, SetLiteral, Span } from './ast';
 import { walkExpression } from './ast';
 import { FIELDS } from './catalogue/fields';
+import { TRANSPORT_HEADERS, transportFieldOf, transportHeaderNamed, type TransportHeader } from './catalogue/transport';
 import { printExpression } from './format';
 import { problem, type Problem } from './problem';
 import {
   complement,
+  contains,
   coversInterval,
   intersect,
   intervals,
@@ -32,6 +39,7 @@ import {
   universeSet,
   type Interval,
   type IntervalSet,
+  type StringSet,
   type Universe,
   type ValueSet,
 } from './value-sets';
@@ -44,9 +52,36 @@ const BOOLEAN_UNIVERSE: Universe = { kind: 'intervals', items: [[0n, 1n]] };
 const STRING_UNIVERSE: Universe = { kind: 'strings' };
 const TRUE_SET = intervals([[1n, 1n]]);
 
+/**
+ * A field of a transport header the packet does not have is absent. The evaluator takes every
+ * comparison of an absent value as false, and `not` turns that into true; the reference engine
+ * does the same except for `!=`, which it takes as true unless the scheme says otherwise
+ * (wirefilter's `SchemeBuilder::set_nil_not_equal_behavior`), and which way the service goes
+ * is not documented. So a transport field ranges over two values beyond its catalogue range,
+ * just below it: ABSENT_NE_FALSE, absent where `!=` is false, and ABSENT_NE_TRUE, absent where
+ * `!=` is true. A finding true over both holds whichever the service does.
+ *
+ * An opaque test of a transport header (`tcp.flags.syn`, `tcp.flags & 0x02`,
+ * `bit_slice(tcp, 0, 8) == 0`) has the same two values beside false (0) and true (1), under a
+ * key that names the header: `h:tcp:<canonical text>`.
+ */
+const ABSENT_NE_FALSE = -2n;
+const ABSENT_NE_TRUE = -1n;
+const OPAQUE_TRANSPORT_UNIVERSE: Universe = { kind: 'intervals', items: [[ABSENT_NE_FALSE, 1n]] };
+const TRUE_OR_ABSENT_NE_TRUE = intervals([[ABSENT_NE_TRUE, ABSENT_NE_TRUE], [1n, 1n]]);
+
+/** The key of `ip.proto`, which every transport header's fields constrain. */
+const PROTO_KEY = 'f:ip.proto';
+
+/** The `ip.proto` values of the packets that have each header. */
+const PROTOCOL_SETS: ReadonlyMap<TransportHeader, StringSet> = new Map(TRANSPORT_HEADERS.map((header) => [header, strings(header.protocols)]));
+
 /** What the truth of a comparison depends on: one field's value, or the comparison itself. */
 export interface Atom {
-  /** `f:<field>` for a field whose values are modelled, `a:<canonical text>` for an opaque test. */
+  /**
+   * `f:<field>` for a field whose values are modelled, `a:<canonical text>` for an opaque test,
+   * `h:<header>:<canonical text>` for an opaque test of a transport header.
+   */
   readonly key: string;
   /** The values of the key for which the comparison is true. */
   readonly set: ValueSet;
@@ -55,27 +90,80 @@ export interface Atom {
 interface FieldUniverse {
   /** `f:<field>`, one string for every comparison of the field. */
   readonly key: string;
+  /** Every value the key takes: the field's values, and for a transport field its two absent ones. */
   readonly universe: Universe;
-  /** The universe as a set. */
-  readonly set: ValueSet;
+  /** The values a packet can give the field, as a universe and as a set. */
+  readonly values: Universe;
+  readonly valueSet: ValueSet;
+  /** Where `!=` is true: the universe less ABSENT_NE_FALSE. */
+  readonly notEqual: Universe;
+  /** The field's transport header, and the key's two absent values. */
+  readonly transport?: Transport;
+  /** A transport field not modelled by value (a raw header, `tcp == …`): its tests are opaque. */
+  readonly opaque?: boolean;
 }
+
+interface Transport {
+  readonly header: TransportHeader;
+  /** ABSENT_NE_FALSE and ABSENT_NE_TRUE of the key. */
+  readonly absent: readonly [bigint, bigint];
+}
+
+/** The key prefix of each header's opaque tests (`h:tcp:`), and what transportOf says of them. */
+const OPAQUE_TRANSPORT_PREFIXES: readonly (readonly [string, Transport])[] = TRANSPORT_HEADERS.map((header) => [`h:${header.name}:`, { header, absent: [ABSENT_NE_FALSE, ABSENT_NE_TRUE] }]);
 
 /** The universes of the fields, by name, built once each: every comparison asks for its own. */
 const fieldUniverses = new Map<string, FieldUniverse>();
+/** The transport fields' keys (`f:tcp.dstport`), filled as fieldUniverse builds them (and it builds every `f:` key). */
+const transportKeys = new Map<string, Transport>();
 
 function fieldUniverse(name: string): FieldUniverse {
   let known = fieldUniverses.get(name);
   if (!known) {
     const field = FIELDS.get(name);
-    const universe: Universe = field?.type === 'Integer' && field.range ? { kind: 'intervals', items: [field.range] } : field?.type === 'Ip' ? IP_UNIVERSE : STRING_UNIVERSE;
-    fieldUniverses.set(name, (known = { key: `f:${name}`, universe, set: universeSet(universe) }));
+    const values: Universe = field?.type === 'Integer' && field.range ? { kind: 'intervals', items: [field.range] } : field?.type === 'Ip' ? IP_UNIVERSE : STRING_UNIVERSE;
+    const header = transportFieldOf(name)?.header;
+    const key = `f:${name}`;
+    // Only Integer transport fields are modelled by value; the others are opaque tests (atomOf).
+    if (header && values.kind === 'intervals' && field?.type === 'Integer') {
+      const [min, max] = values.items[0];
+      const absent: readonly [bigint, bigint] = [min - 2n, min - 1n];
+      const transport: Transport = { header, absent };
+      transportKeys.set(key, transport);
+      known = { key, universe: { kind: 'intervals', items: [[absent[0], max]] }, values, valueSet: universeSet(values), notEqual: { kind: 'intervals', items: [[absent[1], max]] }, transport };
+    } else {
+      known = { key, universe: values, values, valueSet: universeSet(values), notEqual: values, opaque: header !== undefined };
+    }
+    fieldUniverses.set(name, known);
   }
   return known;
 }
 
+/** The transport header and absent values of a key, when it is a transport field's or test's. */
+function transportOf(key: string): Transport | undefined {
+  const first = key.charCodeAt(0);
+  if (first === 102 /* f */) return transportKeys.get(key);
+  if (first !== 104 /* h */) return undefined;
+  for (const [prefix, transport] of OPAQUE_TRANSPORT_PREFIXES) if (key.startsWith(prefix)) return transport;
+  return undefined;
+}
+
+/**
+ * The transport header a part needs: the one of its key, when no packet without that header
+ * (in either reading of `!=`) satisfies it. `tcp.dstport == 22` needs TCP; `not tcp.dstport ==
+ * 22` and `tcp.dstport != 22` do not.
+ */
+function neededHeader(key: string, set: ValueSet): TransportHeader | undefined {
+  const transport = transportOf(key);
+  if (!transport || contains(set, transport.absent[0]) || contains(set, transport.absent[1])) return undefined;
+  return transport.header;
+}
+
 /** The values a key ranges over; the same for every expression. */
 export function universeOf(key: string): Universe {
-  if (key.charCodeAt(0) === 97 /* a */ && key.charCodeAt(1) === 58 /* : */) return BOOLEAN_UNIVERSE;
+  const first = key.charCodeAt(0);
+  if (first === 97 /* a */) return BOOLEAN_UNIVERSE;
+  if (first === 104 /* h */) return OPAQUE_TRANSPORT_UNIVERSE;
   return fieldUniverse(key.slice(2)).universe;
 }
 
@@ -115,13 +203,19 @@ function memberFamily(literal: Literal): string | undefined {
   return undefined;
 }
 
-/** The set of values of a modelled field for which `comparison` holds, or undefined. */
-function fieldAtom(comparison: Comparison): Atom | undefined {
+/**
+ * The set of values of a modelled field for which `comparison` holds, or undefined; `outside`
+ * for a constant truth that only a value outside the field's range makes.
+ */
+function fieldAtom(comparison: Comparison): Atom | 'outside' | undefined {
   const { lhs, operator, rhs } = comparison;
   if (lhs.kind !== 'field' || !operator || !rhs) return undefined;
   const field = FIELDS.get(lhs.name);
   if (!field) return undefined;
-  const { key, universe, set: everything } = fieldUniverse(field.name);
+  const known = fieldUniverse(field.name);
+  // A raw header (`tcp == …`) is an opaque test: its absent values have no place among strings.
+  if (known.opaque) return undefined;
+  const { key, universe } = known;
   let read: ((literal: Literal) => ValueSet | undefined) | undefined;
   let outside = false;
   if (field.type === 'Integer' && field.range) {
@@ -162,7 +256,7 @@ function fieldAtom(comparison: Comparison): Atom | undefined {
     if (rhs.kind === 'set' || rhs.kind === 'list') return undefined;
     const one = read(rhs);
     if (!one || (one.kind === 'intervals' && (rhs.kind === 'integer-range' || rhs.kind === 'ip-range'))) return undefined;
-    set = op === 'eq' ? one : complement(one, universe);
+    set = one;
   } else if (field.type === 'Integer' && field.range && rhs.kind === 'integer' && (op === 'lt' || op === 'le' || op === 'gt' || op === 'ge')) {
     // Ordering bounds inside the field's range are not flagged by value-out-of-range.
     const [min, max] = field.range;
@@ -174,10 +268,13 @@ function fieldAtom(comparison: Comparison): Atom | undefined {
     return undefined;
   }
   if (!set) return undefined;
-  if (!insideUniverse(set, universe)) set = intersect(set, everything);
+  if (!insideUniverse(set, known.values)) set = intersect(set, known.valueSet);
+  // `!=` is true where `==` is false, except for a transport field's absent value where the
+  // service may take it as false (ABSENT_NE_FALSE).
+  if (op === 'ne') set = complement(set, known.notEqual);
   // A value outside the field's range already has its `value-out-of-range` warning: the
   // comparison's constant truth would only repeat it.
-  if (outside && (isEmpty(set) || isUniverse(set, universe))) return undefined;
+  if (outside && (isEmpty(set) || isUniverse(set, universe))) return 'outside';
   return { key, set };
 }
 
@@ -187,7 +284,23 @@ function insideUniverse(set: ValueSet, universe: Universe): boolean {
 }
 
 function atomOf(comparison: Comparison, source: string): Atom {
-  return fieldAtom(comparison) ?? { key: `a:${printExpression(comparison, source)}`, set: TRUE_SET };
+  const atom = fieldAtom(comparison);
+  if (atom && atom !== 'outside') return atom;
+  const text = printExpression(comparison, source);
+  // `udp.dstport == 70000` has its warning: it is not made to contradict `ip.proto` too.
+  const header = atom === 'outside' ? undefined : testedHeader(comparison);
+  if (!header) return { key: `a:${text}`, set: TRUE_SET };
+  // False without the header, as every comparison of an absent value; `!=` maybe true (ABSENT_NE_TRUE).
+  return { key: `h:${header.name}:${text}`, set: comparison.operator?.operator === 'ne' ? TRUE_OR_ABSENT_NE_TRUE : TRUE_SET };
+}
+
+/** The transport header whose field (`tcp.flags.syn`) or raw bytes (`bit_slice(tcp, …)`) a comparison reads. */
+function testedHeader(comparison: Comparison): TransportHeader | undefined {
+  const lhs = comparison.lhs;
+  if (lhs.kind === 'field') return transportFieldOf(lhs.name)?.header;
+  const header = lhs.args[0];
+  if (lhs.name.text !== 'bit_slice' || !header) return undefined;
+  return transportHeaderNamed(header.kind === 'field' ? header.name : header.kind === 'string' ? header.value : '');
 }
 
 // ---------------------------------------------------------------- forms
@@ -220,6 +333,8 @@ interface Finding {
   readonly value: boolean;
   readonly span: Span;
   readonly message: string;
+  /** The parts that contradict each other, when there is more to say than the span. */
+  readonly related?: readonly { readonly span: Span; readonly message: string }[];
 }
 
 /** Nodes whose forms a Forms keeps in a flat array before it switches to a Map. */
@@ -299,6 +414,8 @@ export class Forms {
       // A comparison's form carries its atom's key, constant or not.
       const form = this.form(n) as { key: string };
       found.add(form.key);
+      // A transport field can imply `ip.proto` (conjunctSet): a rule on it is compared with those on `ip.proto`.
+      if (transportOf(form.key)) found.add(PROTO_KEY);
     });
     return found;
   }
@@ -333,8 +450,8 @@ export class Forms {
     return { parts, mixed };
   }
 
-  private report(value: boolean, span: Span, message: string): void {
-    if (this.reporting) this.findings.push({ value, span, message });
+  private report(value: boolean, span: Span, message: string, related?: Finding['related']): void {
+    if (this.reporting) this.findings.push(related ? { value, span, message, related } : { value, span, message });
   }
 
   private compute(node: Expression): Form {
@@ -359,7 +476,7 @@ export class Forms {
 
   private comparison(node: Comparison): Form {
     const atom = atomOf(node, this.source);
-    if (atom.key.startsWith('a:')) return { kind: 'field', key: atom.key, set: atom.set };
+    if (atom.key.charCodeAt(0) !== 102 /* f */) return { kind: 'field', key: atom.key, set: atom.set };
     const universe = universeOf(atom.key);
     const value = isEmpty(atom.set) ? false : isUniverse(atom.set, universe) ? true : undefined;
     if (value === undefined) return { kind: 'field', key: atom.key, set: atom.set };
@@ -398,6 +515,12 @@ export class Forms {
     }
     let collapsed = false;
     let onlySet: ValueSet | undefined;
+    // For a run of `and`: the first group that needs a transport header, the first that needs
+    // another one, and the group on `ip.proto` (made only when the run has them).
+    let needs: HeaderGroup | undefined;
+    let needsOther: HeaderGroup | undefined;
+    let proto: Part[] | undefined;
+    let protoSet: ValueSet | undefined;
     for (let g = 0; g < groups.length; g++) {
       const key = keys[g];
       const list = groups[g];
@@ -406,6 +529,16 @@ export class Forms {
       for (let i = 1; i < list.length; i++) set = operator === 'and' ? intersect(set, list[i].set) : union(set, list[i].set, universe);
       onlySet = set;
       const constant = operator === 'and' ? isEmpty(set) : isUniverse(set, universe);
+      if (operator === 'and' && !constant) {
+        if (key === PROTO_KEY) {
+          proto = list;
+          protoSet = set;
+        } else {
+          const header = neededHeader(key, set);
+          if (header && !needs) needs = { header, key, parts: list };
+          else if (header && needs && !needsOther && isEmpty(intersect(PROTOCOL_SETS.get(header)!, PROTOCOL_SETS.get(needs.header)!))) needsOther = { header, key, parts: list };
+        }
+      }
       if (!constant) continue;
       collapsed = true;
       if (!this.reporting) continue;
@@ -422,10 +555,47 @@ export class Forms {
           : `\`${this.source.slice(span.start, span.end)}\` is always true: every packet satisfies one of ${listed}${on}, so it tests nothing`,
       );
     }
+    if (!collapsed && needs && (needsOther || proto)) collapsed = this.transportClash(node, needs, needsOther, proto, protoSet);
     if (collapsed) return absorbing ? TRUE_FORM : FALSE_FORM;
     if (!mixed && keys.length === 1) return { kind: 'field', key: keys[0], set: onlySet! };
     if (!mixed && keys.length === 0) return absorbing ? FALSE_FORM : TRUE_FORM; // every operand the identity
     return MIXED;
+  }
+
+  /**
+   * Whether a run of `and` needs two transport headers (`tcp.dstport == 22 and udp.srcport ==
+   * 53`: a packet has one), or a header that its `ip.proto` parts rule out (`ip.proto == "udp"
+   * and tcp.dstport == 22`); reported when so, with the parts that contradict each other.
+   */
+  private transportClash(node: LogicalExpression, needs: HeaderGroup, other: HeaderGroup | undefined, proto: readonly Part[] | undefined, protoSet: ValueSet | undefined): boolean {
+    const protocols = PROTOCOL_SETS.get(needs.header)!;
+    if (!other && (!protoSet || !isEmpty(intersect(protoSet, protocols)))) return false;
+    if (!this.reporting) return true;
+    const quoted = (part: Part) => `\`${this.source.slice(part.node.span.start, part.node.span.end)}\``;
+    const listed = (parts: readonly Part[]) => quoteList(parts.map((p) => this.source.slice(p.node.span.start, p.node.span.end)));
+    // Parts that need the header only together (`tcp.dstport != 1 and not tcp.dstport != 2`) are said to.
+    const verb = (parts: readonly Part[], one: string, many: string) => (parts.length === 1 ? one : `together ${many}`);
+    const explain = (parts: readonly Part[], one: string, many: string) =>
+      parts.map((p) => ({ span: p.node.span, message: parts.length === 1 ? `${quoted(p)}, which ${one}` : `${quoted(p)}, one of ${parts.length} parts that together ${many}` }));
+    const onlyFor = (parts: readonly Part[], header: TransportHeader) => explain(parts, `holds only for ${header.label} packets`, `hold only for ${header.label} packets`);
+    const headerParts = (group: HeaderGroup) => smallestCause(group.parts, (set) => neededHeader(group.key, set) !== undefined);
+    const first = headerParts(needs);
+    let second: readonly Part[];
+    let message: string;
+    let related: { span: Span; message: string }[];
+    if (other) {
+      second = headerParts(other);
+      message = `${listed(first)} ${verb(first, 'holds', 'hold')} only for ${needs.header.label} packets and ${listed(second)} only for ${other.header.label} ones, and no packet is both`;
+      related = [...onlyFor(first, needs.header), ...onlyFor(second, other.header)];
+    } else {
+      second = smallestCause(proto!, (set) => isEmpty(intersect(set, protocols)));
+      message = `${listed(first)} ${verb(first, 'holds', 'hold')} only for ${needs.header.label} packets, which ${listed(second)} ${verb(second, 'rules', 'rule')} out, so no packet satisfies them all`;
+      related = [...onlyFor(first, needs.header), ...explain(second, `rules out ${needs.header.label} packets`, `rule out ${needs.header.label} packets`)];
+    }
+    const indexes = [...first, ...second].map((p) => p.index);
+    const span: Span = { start: node.operands[Math.min(...indexes)].span.start, end: node.operands[Math.max(...indexes)].span.end };
+    this.report(false, span, `\`${this.source.slice(span.start, span.end)}\` is always false: ${message}`, related);
+    return true;
   }
 
   private xor(node: LogicalExpression): Form {
@@ -449,6 +619,19 @@ export class Forms {
     }
     return { kind: 'field', key: first.key, set };
   }
+}
+
+/** Parts of one key, in a run of `and`, that need a transport header. */
+interface HeaderGroup {
+  readonly header: TransportHeader;
+  readonly key: string;
+  readonly parts: readonly Part[];
+}
+
+/** One part that is enough for `holds` by itself, when there is one; else all of them. */
+function smallestCause(parts: readonly Part[], holds: (set: ValueSet) => boolean): readonly Part[] {
+  const one = parts.find((p) => holds(p.set));
+  return one ? [one] : parts;
 }
 
 function quoteList(texts: readonly string[]): string {
@@ -479,7 +662,10 @@ export function analyze(root: Expression, source: string): { problems: Problem[]
   const problems: Problem[] = [];
   const forms = new Forms(source, true);
   const rootForm = forms.form(root);
-  for (const f of forms.findings) problems.push(problem(f.value ? 'always-true' : 'always-false', 'warning', f.span, f.message));
+  for (const f of forms.findings) {
+    const found = problem(f.value ? 'always-true' : 'always-false', 'warning', f.span, f.message);
+    problems.push(f.related ? { ...found, related: f.related } : found);
+  }
   const whole = unwrap(root);
   if (rootForm.kind === 'const' && !forms.findings.some((f) => f.span.start === whole.span.start && f.span.end === whole.span.end)) {
     problems.push(
@@ -582,18 +768,27 @@ interface Budget {
   left: number;
 }
 
-/** The intersection of the sets of `key` over the conjuncts of `node`, when any is on `key`. */
+/**
+ * The intersection of the sets of `key` over the conjuncts of `node`, when any is on `key`.
+ * For `ip.proto`, a conjunct that needs a transport header counts as the header's protocols.
+ */
 function conjunctSet(forms: Forms, node: Expression, key: string): ValueSet | undefined {
   let set: ValueSet | undefined;
   for (const part of forms.parts(node, 'and').parts) {
-    if (part.key === key) set = set ? intersect(set, part.set) : part.set;
+    let partSet: ValueSet | undefined = part.key === key ? part.set : undefined;
+    if (!partSet && key === PROTO_KEY) {
+      const header = neededHeader(part.key, part.set);
+      if (header) partSet = PROTOCOL_SETS.get(header);
+    }
+    if (partSet) set = set ? intersect(set, partSet) : partSet;
   }
   return set;
 }
 
 /**
  * Whether every packet `b` matches, `a` matches too (sound, not complete): identical
- * expressions, conjunctions of more, set, range and CIDR containment on one field, and `true`.
+ * expressions, conjunctions of more, set, range and CIDR containment on one field, a transport
+ * field's protocol (`tcp.dstport == 23` implies `ip.proto == "tcp"`), and `true`.
  */
 export function implies(bf: Forms, b: Expression, af: Forms, a: Expression, budget: Budget = { left: 10_000 }): boolean {
   if (--budget.left < 0) return false;
