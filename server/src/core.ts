@@ -12,11 +12,13 @@ export { ExpressionCache } from './documents/expression-cache';
 export { toPositions, type PositionedProblem } from './documents/positions';
 export { checkRuleset } from './documents/ruleset';
 export { parseRuleset } from './documents/parsed-ruleset';
-export { DEFAULT_SETTINGS, readSettings, type Settings } from './documents/settings';
+export { DEFAULT_SETTINGS, patternInFolder, readSettings, type Settings } from './documents/settings';
+export { isProjectConfigPath, PROJECT_CONFIG_FILE_NAME, readProjectConfig, type ProjectConfig, type RuleSeverity } from './documents/project-config';
 
 // ---------------------------------------------------------------- language
 export { FIELDS } from './language/catalogue/fields';
 export { checkExpression } from './language/checker';
+export { plainText, PROBLEM_CODES } from './language/problem';
 export { grammar } from './language/grammar';
 export { KNOWN_PHASES } from './language/catalogue/phases';
 export { closestMatches, quoteAlternatives } from './language/suggest';
@@ -25,6 +27,7 @@ export { closestMatches, quoteAlternatives } from './language/suggest';
 export { EvaluationError, MissingValuesError } from './evaluation/evaluate';
 export { PacketError, parseLists, parsePacket, type Lists } from './evaluation/packet';
 export { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './evaluation/ruleset-eval';
+export { describeVerdict, isTestProblem, lineAndCharacter, linePosition, listsOfTestFile, loadTestRuleset, readTestFile, runTestCase, traceLines, type CaseOutcome, type RulesetRead, type TestCase, type TestFile, type TestProblem, type TestRuleset } from './evaluation/test-file-run';
 
 // ---------------------------------------------------------------- the Rulesets API
 export { ApiError, describeMessage, redact, RulesetsClient, type ApiMessage, type ClientOptions, type Credentials, type RulesetRef, type Scope } from './api/client';

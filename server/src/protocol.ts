@@ -1,6 +1,6 @@
 /**
  * What the rulesets language server answers beyond LSP. Plain LSP clients need none of it;
- * the VS Code extension uses it for its language status item.
+ * the VS Code extension uses it for its language status item and "Check Workspace".
  */
 import type { RulesetEvidence } from './documents/classify';
 
@@ -20,4 +20,43 @@ export interface DocumentStatus {
   readonly ruleset?: RulesetEvidence;
   /** The phase the file names, if any. */
   readonly phase?: string;
+}
+
+/**
+ * "Check Workspace": the server reads these files from disk, open in the editor or not, checks
+ * those that are rulesets (by name, `rulesets.files` or content, as an open document) and
+ * publishes their diagnostics (textDocument/publishDiagnostics); other files are skipped. The
+ * diagnostics of a file checked this way stay when it is closed (then from the file on disk),
+ * and follow the file while the editor reports its changes (workspace/didChangeWatchedFiles,
+ * registered by the server). Progress goes to the request's `workDoneToken`, or to one the
+ * server creates when the editor supports that; cancelling the request stops the run.
+ */
+export const CHECK_FILES_REQUEST = 'rulesets/checkFiles';
+
+/**
+ * The files a workspace check reads: every JSON and YAML file, since a ruleset may be one by its
+ * content or a `rulesets.files` pattern as well as by its name. The server decides which are.
+ */
+export const CHECK_FILES_GLOB = '**/*.{json,yaml,yml}';
+
+export interface CheckFilesParams {
+  /** `file:` URIs of JSON and YAML files: the workspace's, for the whole workspace. */
+  readonly uris: readonly string[];
+  /** LSP work-done progress (WorkDoneProgressParams). */
+  readonly workDoneToken?: string | number;
+}
+
+export interface CheckFilesResult {
+  /** How many of the files were rulesets, and checked. */
+  readonly rulesets: number;
+  /** How many of those have at least one problem. */
+  readonly withProblems: number;
+  readonly errors: number;
+  readonly warnings: number;
+  /** Information and hints. */
+  readonly others: number;
+  /** Files that could not be read (gone, or not readable), by URI. */
+  readonly unreadable: readonly string[];
+  /** The run stopped early: cancelled, or replaced by a newer run. */
+  readonly cancelled: boolean;
 }

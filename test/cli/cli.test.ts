@@ -282,6 +282,16 @@ describe('rulesets check --format sarif', () => {
     );
   });
 
+  it('gives plain text as SARIF asks, the backticked form as its markdown, and what each rule means', () => {
+    const dir = tempFolder({ 'a.ruleset.yaml': 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstprt == 22\n' });
+    const run0 = JSON.parse(run(['check', '.', '--format', 'sarif'], dir).stdout).runs[0];
+    assert.deepEqual(run0.results[0].message, {
+      text: 'unknown field ‘tcp.dstprt’ in phase ‘magic_transit’; did you mean ‘tcp.dstport’ or ‘udp.dstport’?',
+      markdown: 'unknown field `tcp.dstprt` in phase `magic_transit`; did you mean `tcp.dstport` or `udp.dstport`?',
+    });
+    assert.deepEqual(run0.tool.driver.rules, [{ id: 'unknown-field', name: 'unknown-field', shortDescription: { text: 'A field the phase does not have.' } }]);
+  });
+
   it('prints a valid log with no results for clean files', () => {
     const dir = tempFolder();
     copyFileSync(join(EXAMPLES, 'block-country.ruleset.yaml'), join(dir, 'a.ruleset.yaml'));
@@ -613,5 +623,248 @@ describe('rulesets check: unreadable files', () => {
     if (!result) return;
     assert.equal(result.status, 2, result.stdout + result.stderr);
     assert.equal(result.stderr, `rulesets: ${join('locked', 'b.ruleset.yaml')}: cannot access it (EACCES)\n`);
+  });
+});
+
+describe('rulesets check: the project configuration, .rulesets.yaml', () => {
+  // No phase of its own, and a lowercase country code (a warning).
+  const EDGE = 'name: edge\nkind: root\nrules:\n  - action: block\n    expression: ip.src.country == "br"\n';
+  /** A repository: `.git` ends the search for `.rulesets.yaml`, as it would in a real one. */
+  const repository = (files: Record<string, string>) => tempFolder({ '.git/HEAD': 'ref: refs/heads/main\n', ...files });
+  const found = (r: Run) => parseText(r.stdout).diagnostics.map((d) => [d.path, d.line, d.col, d.severity, d.code]);
+
+  it('gives files without a phase its phase, and makes a warning an error that fails the run', () => {
+    const phaseOnly = run(['check', '.'], repository({ '.rulesets.yaml': 'phase: magic_transit\n', 'edge.ruleset.yaml': EDGE }));
+    assert.equal(phaseOnly.status, 0, phaseOnly.stderr);
+    assert.equal(phaseOnly.stderr, '');
+    assert.deepEqual(found(phaseOnly), [['edge.ruleset.yaml', 5, 35, 'warning', 'country-code-case']]);
+
+    const strict = run(['check', '.'], repository({ '.rulesets.yaml': 'phase: magic_transit\nrules:\n  country-code-case: error\n', 'edge.ruleset.yaml': EDGE }));
+    assert.equal(strict.status, 1);
+    assert.deepEqual(found(strict), [['edge.ruleset.yaml', 5, 35, 'error', 'country-code-case']]);
+    assert.match(strict.stdout, /1 file checked: 1 error, 0 warnings\n$/);
+  });
+
+  it('without it, the same file has no phase', () => {
+    const result = run(['check', '.'], repository({ 'edge.ruleset.yaml': EDGE }));
+    assert.deepEqual(found(result).map((d) => d[4]), ['missing-key', 'country-code-case']);
+  });
+
+  it('turns a code off, so that --max-warnings no longer counts it, and --quiet shows a warning made an error', () => {
+    const files = { 'edge.ruleset.yaml': EDGE.replace('kind: root', 'kind: root\nphase: magic_transit') };
+    const off = run(['check', '.', '--max-warnings', '0'], repository({ ...files, '.rulesets.yaml': 'rules:\n  country-code-case: off\n' }));
+    assert.equal(off.status, 0, off.stdout + off.stderr);
+    assert.equal(off.stdout, '1 file checked, no problems\n');
+    const quiet = run(['check', '.', '--quiet'], repository({ ...files, '.rulesets.yaml': 'rules:\n  country-code-case: error\n' }));
+    assert.equal(quiet.status, 1);
+    assert.deepEqual(found(quiet).map((d) => [d[3], d[4]]), [['error', 'country-code-case']]);
+  });
+
+  it('is found in a parent folder, up to the folder that holds `.git`', () => {
+    const dir = repository({ '.rulesets.yaml': 'phase: magic_transit\n', 'firewall/edge.ruleset.yaml': EDGE });
+    const inside = run(['check', '.'], join(dir, 'firewall'));
+    assert.deepEqual(found(inside).map((d) => d[4]), ['country-code-case']);
+    // Above the repository's root it is someone else's.
+    const outer = tempFolder({ '.rulesets.yaml': 'phase: magic_transit\n', 'repo/.git/HEAD': 'ref: refs/heads/main\n', 'repo/edge.ruleset.yaml': EDGE });
+    assert.deepEqual(found(run(['check', '.'], join(outer, 'repo'))).map((d) => d[4]), ['missing-key', 'country-code-case']);
+  });
+
+  it('takes the account\'s list names from `lists`', () => {
+    const dir = repository({
+      '.rulesets.yaml': 'phase: magic_transit\nlists: [office_networks]\n',
+      'a.ruleset.yaml': 'name: a\nkind: root\nrules:\n  - action: block\n    expression: ip.src in $office_network\n',
+    });
+    const result = run(['check', '.'], dir);
+    assert.deepEqual(found(result).map((d) => d[4]), ['unknown-list']);
+    assert.match(result.stdout, /did you mean `\$office_networks`\?/);
+  });
+
+  it('finds more ruleset files by the patterns of `files`, relative to its folder', () => {
+    // Without `kind` or `phase`, nothing but a pattern makes the file a ruleset.
+    const bare = 'rules:\n  - action: block\n    expression: ip.src.country == "br"\n';
+    const dir = repository({ '.rulesets.yaml': 'phase: magic_transit\nfiles: ["firewall/*.yaml"]\n', 'firewall/edge.yaml': bare, 'other/edge.yaml': bare });
+    assert.deepEqual([...new Set(found(run(['check', '.'], dir)).map((d) => d[0]))], [join('firewall', 'edge.yaml')]);
+  });
+
+  it('--config names the file to use, wherever it is; --no-config uses none', () => {
+    const dir = repository({ 'ci/strict.yaml': 'phase: magic_transit\nrules:\n  country-code-case: error\n', '.rulesets.yaml': 'phase: magic_transit\n', 'edge.ruleset.yaml': EDGE });
+    assert.deepEqual(found(run(['check', '.', '--config', 'ci/strict.yaml'], dir)).map((d) => [d[3], d[4]]), [['error', 'country-code-case']]);
+    assert.deepEqual(found(run(['check', '.', '--no-config'], dir)).map((d) => d[4]), ['missing-key', 'country-code-case']);
+    const both = run(['check', '.', '--config', 'ci/strict.yaml', '--no-config'], dir);
+    assert.equal(both.status, 2);
+    assert.equal(both.stderr, 'rulesets: --config and --no-config were both given: pass one\n');
+    const missing = run(['check', '.', '--config', 'ci/lax.yaml'], dir);
+    assert.equal(missing.status, 2);
+    assert.equal(missing.stderr, 'rulesets: ci/lax.yaml: no such file or folder\n');
+  });
+
+  it('--phase wins over the phase of the file', () => {
+    const dir = repository({ '.rulesets.yaml': 'phase: http_request_firewall_custom\n', 'edge.ruleset.yaml': EDGE });
+    const report = JSON.parse(run(['check', '.', '--format', 'json', '--phase', 'magic_transit'], dir).stdout) as JsonReport;
+    assert.deepEqual(report.files[0].diagnostics.map((d) => d.code), ['country-code-case']);
+  });
+
+  it('a broken configuration exits 2, with each mistake at its file:line:col and the fix, before checking anything', () => {
+    const dir = repository({ '.rulesets.yaml': 'phase: magic_transit\nrulse:\n  always-true: off\n', 'edge.ruleset.yaml': EDGE });
+    const result = run(['check', '.'], dir);
+    assert.equal(result.status, 2);
+    assert.equal(result.stdout, '');
+    assert.equal(
+      result.stderr,
+      [
+        '.rulesets.yaml:2:1: error unknown-key unknown key `rulse` in `.rulesets.yaml`; did you mean `rules`?',
+        '  rulse:',
+        '  ^^^^^',
+        'rulesets: .rulesets.yaml has 1 error: fix it, or pass --no-config to check without it',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says that an error the service would reject cannot be turned off', () => {
+    const dir = repository({ '.rulesets.yaml': 'rules:\n  unknown-field: off\n', 'edge.ruleset.yaml': EDGE });
+    const result = run(['check', '.'], dir);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /^\.rulesets\.yaml:2:18: error error-not-configurable `unknown-field` is a mistake the service rejects, so it stays an error: fix the rule instead of turning it off\n/);
+  });
+
+  it('a configuration with warnings only is used, with the warnings on stderr', () => {
+    const dir = repository({ '.rulesets.yaml': 'phase: magic_transit\nrules:\n  rule-from-the-future: off\n', 'edge.ruleset.yaml': EDGE });
+    const result = run(['check', '.'], dir);
+    assert.equal(result.status, 0);
+    assert.match(result.stderr, /^\.rulesets\.yaml:3:3: warning unknown-code `rule-from-the-future` is not a code this version reports, so this line does nothing\n {4}rule-from-the-future: off\n {4}\^+\n$/);
+    assert.deepEqual(found(result).map((d) => d[4]), ['country-code-case']);
+  });
+
+  it('is not itself checked as a ruleset', () => {
+    const dir = repository({ '.rulesets.yaml': 'phase: magic_transit\nfiles: ["*.yaml"]\n', 'edge.ruleset.yaml': EDGE });
+    assert.deepEqual(parseText(run(['check', '.'], dir).stdout).summary, '1 file checked: 0 errors, 1 warning');
+  });
+});
+
+describe('rulesets check: # rulesets-disable comments in YAML', () => {
+  // Rule 2 and rule 3 are shadowed by rule 1; rule 2 is meant to be (the directive says so).
+  // The second directive names a code its rule does not have.
+  const TELNET = [
+    'name: edge',
+    'kind: root',
+    'phase: magic_transit',
+    'rules:',
+    '  - action: block',
+    '    expression: ip.proto == "tcp"',
+    '  # rulesets-disable-next-line shadowed-rule -- telnet is counted apart',
+    '  - action: block',
+    '    expression: tcp.dstport == 23',
+    '  # rulesets-disable-next-line always-true',
+    '  - action: block',
+    '    expression: tcp.dstport == 25',
+    '',
+  ].join('\n');
+  const found = (r: Run) => parseText(r.stdout).diagnostics.map((d) => [d.line, d.col, d.severity, d.code]);
+
+  it('text: a silenced finding is not printed; a directive that silences nothing is, on its code', () => {
+    const result = run(['check', 'telnet.ruleset.yaml'], tempFolder({ 'telnet.ruleset.yaml': TELNET }));
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(found(result), [
+      // `  # rulesets-disable-next-line ` is 31 characters: the code at column 32
+      [10, 32, 'warning', 'unused-disable'],
+      [12, 17, 'warning', 'shadowed-rule'],
+    ]);
+    const unused = parseText(result.stdout).diagnostics[0];
+    assert.equal(unused.message, 'no `always-true` on the next line, so the directive has nothing to silence');
+    assert.equal(unused.carets, `${' '.repeat(33)}${'^'.repeat('always-true'.length)}`);
+    assert.equal(parseText(result.stdout).summary, '1 file checked: 0 errors, 2 warnings');
+  });
+
+  it('json and sarif report the same', () => {
+    const dir = tempFolder({ 'telnet.ruleset.yaml': TELNET });
+    const json = JSON.parse(run(['check', 'telnet.ruleset.yaml', '--format', 'json'], dir).stdout) as JsonReport;
+    assert.deepEqual(json.files[0].diagnostics.map((d) => [d.range.start.line + 1, d.range.start.character + 1, d.code]), [
+      [10, 32, 'unused-disable'],
+      [12, 17, 'shadowed-rule'],
+    ]);
+    const sarif = JSON.parse(run(['check', 'telnet.ruleset.yaml', '--format', 'sarif'], dir).stdout);
+    const results = sarif.runs[0].results as { ruleId: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[];
+    assert.deepEqual(results.map((r) => [r.locations[0].physicalLocation.region.startLine, r.ruleId]), [
+      [10, 'unused-disable'],
+      [12, 'shadowed-rule'],
+    ]);
+  });
+
+  it('--max-warnings counts what is left after silencing, and --quiet hides the directive warnings', () => {
+    const meant = TELNET.replace('always-true', 'shadowed-rule');
+    const dir = tempFolder({ 'telnet.ruleset.yaml': meant });
+    const clean = run(['check', 'telnet.ruleset.yaml', '--max-warnings', '0'], dir);
+    assert.equal(clean.status, 0, clean.stdout);
+    assert.equal(clean.stdout, '1 file checked, no problems\n');
+    const unusedDir = tempFolder({ 'telnet.ruleset.yaml': TELNET });
+    const over = run(['check', 'telnet.ruleset.yaml', '--max-warnings', '1'], unusedDir);
+    assert.equal(over.status, 1);
+    assert.equal(over.stderr, 'rulesets: 2 warnings, more than --max-warnings 1 allows\n');
+    assert.equal(run(['check', 'telnet.ruleset.yaml', '--quiet'], unusedDir).stdout, '1 file checked, no problems\n');
+  });
+
+  it('an error cannot be silenced: it still fails the run, and the directive says why', () => {
+    const text = TELNET.replace('tcp.dstport == 23', 'tcp.dstprt == 23').replace('shadowed-rule -- telnet is counted apart', 'unknown-field');
+    const result = run(['check', 'telnet.ruleset.yaml'], tempFolder({ 'telnet.ruleset.yaml': text }));
+    assert.equal(result.status, 1);
+    const diagnostics = parseText(result.stdout).diagnostics;
+    assert.deepEqual(diagnostics.map((d) => [d.line, d.severity, d.code]).slice(0, 2), [
+      [7, 'warning', 'unused-disable'],
+      [9, 'error', 'unknown-field'],
+    ]);
+    assert.equal(diagnostics[0].message, '`unknown-field` here is an error, and an error cannot be silenced: the service rejects this rule, so fix it instead');
+  });
+});
+
+describe('rulesets check --cache', () => {
+  const EDGE = 'name: edge\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src.country == "br"\n';
+  const messages = (r: Run) => parseText(r.stdout).diagnostics.map((d) => `${d.code} ${d.message}`);
+  /** What the cache holds for the one file in it, changed as a person (or a bug) might: proof of whether a run read it. */
+  function markCachedFindings(location: string): void {
+    const stored = JSON.parse(readFileSync(location, 'utf8'));
+    for (const entry of Object.values(stored.files) as { diagnostics: { message: string }[] }[]) for (const d of entry.diagnostics) d.message = 'from the cache';
+    writeFileSync(location, JSON.stringify(stored));
+  }
+
+  it('keeps the findings in .rulesets-cache and gives them back while the file is unchanged', () => {
+    const dir = tempFolder({ 'edge.ruleset.yaml': EDGE });
+    const first = run(['check', '--cache', '.'], dir);
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(messages(first)[0], /^country-code-case country codes are uppercase/);
+    markCachedFindings(join(dir, '.rulesets-cache'));
+    const second = run(['check', '--cache', '.'], dir);
+    assert.deepEqual(messages(second), ['country-code-case from the cache']);
+    assert.equal(second.status, 0);
+    assert.match(second.stdout, /1 file checked: 0 errors, 1 warning\n$/);
+  });
+
+  it('checks a file again when its text or the options change, and never without --cache', () => {
+    const dir = tempFolder({ 'edge.ruleset.yaml': EDGE });
+    run(['check', '--cache', '.'], dir);
+    markCachedFindings(join(dir, '.rulesets-cache'));
+    assert.match(messages(run(['check', '.'], dir))[0], /^country-code-case country codes are uppercase/);
+    assert.match(messages(run(['check', '--cache', '--phase', 'magic_transit_managed', '.'], dir))[0], /^country-code-case country codes are uppercase/);
+    markCachedFindings(join(dir, '.rulesets-cache'));
+    writeFileSync(join(dir, 'edge.ruleset.yaml'), EDGE.replace('"br"', '"cn"'));
+    const changed = run(['check', '--cache', '.'], dir);
+    assert.match(messages(changed)[0], /^country-code-case country codes are uppercase: `"cn"`/);
+  });
+
+  it('--cache-location puts it elsewhere, and means nothing without --cache', () => {
+    const dir = tempFolder({ 'edge.ruleset.yaml': EDGE, 'build/.keep': '' });
+    assert.equal(run(['check', '--cache', '--cache-location', 'build/findings', '.'], dir).status, 0);
+    assert.ok(JSON.parse(readFileSync(join(dir, 'build/findings'), 'utf8')).files);
+    const alone = run(['check', '--cache-location', 'build/findings', '.'], dir);
+    assert.equal(alone.status, 2);
+    assert.equal(alone.stderr, 'rulesets: --cache-location names where --cache keeps its findings: add --cache\n');
+  });
+
+  it('a cache it cannot write is one line on stderr; the check and its exit status stand', () => {
+    const dir = tempFolder({ 'edge.ruleset.yaml': EDGE.replace('ip.src.country', 'ip.src.contry') });
+    const result = run(['check', '--cache', '--cache-location', 'missing/findings', '.'], dir);
+    assert.equal(result.status, 1);
+    assert.deepEqual(parseText(result.stdout).diagnostics.map((d) => d.code), ['unknown-field']);
+    assert.equal(result.stderr, 'rulesets: could not write the cache missing/findings (ENOENT); the next run checks every file again\n');
   });
 });

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { SSH_TCP_BAD_RULESET } from '../fixtures/rulesets';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -41,22 +42,6 @@ after(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
-const RULESET = `name: t
-kind: root
-phase: magic_transit
-rules:
-  - action: skip
-    action_parameters:
-      ruleset: current
-    expression: tcp.dstport in {22}
-    description: Let SSH through
-  - action: block
-    expression: ip.proto == "tcp"
-    description: Block TCP
-  - action: block
-    expression: ip.src in $bad
-    description: Bad sources
-`;
 
 /** A stack trace has lines like `    at fn (file:1:2)`. */
 function assertNoStack(text: string): void {
@@ -85,14 +70,14 @@ describe('rulesets test FILE --packet JSON', () => {
   });
 
   it('reads lists from --lists FILE', () => {
-    const dir = tempFolder({ 'a.ruleset.yaml': RULESET, 'lists.json': '{"$bad": ["10.0.0.0/8"]}' });
+    const dir = tempFolder({ 'a.ruleset.yaml': SSH_TCP_BAD_RULESET, 'lists.json': '{"$bad": ["10.0.0.0/8"]}' });
     const packet = '{"ip.src": "10.1.2.3", "ip.proto": "udp"}';
     const result = run(['test', 'a.ruleset.yaml', '--packet', packet, '--lists', 'lists.json'], dir);
     assert.equal(result.stdout, 'block by rule 3 (Bad sources) at a.ruleset.yaml:13:5\n');
   });
 
   it('reads the packet from @FILE (JSON or YAML)', () => {
-    const dir = tempFolder({ 'a.ruleset.yaml': RULESET, 'p.yaml': 'ip.proto: tcp\ntcp.dstport: 22\n', 'bad.yaml': 'a: [\n' });
+    const dir = tempFolder({ 'a.ruleset.yaml': SSH_TCP_BAD_RULESET, 'p.yaml': 'ip.proto: tcp\ntcp.dstport: 22\n', 'bad.yaml': 'a: [\n' });
     assert.equal(run(['test', 'a.ruleset.yaml', '--packet', '@p.yaml'], dir).stdout, 'pass by rule 1 (Let SSH through) at a.ruleset.yaml:5:5 (a skip rule: the rest of the ruleset is skipped)\n');
     const bad = run(['test', 'a.ruleset.yaml', '--packet', '@bad.yaml'], dir);
     assert.equal(bad.status, 2);
@@ -139,7 +124,7 @@ describe('rulesets test <test files>', () => {
 
   it('a failing case exits 1 and says what was expected and what happened', () => {
     const dir = tempFolder({
-      'a.ruleset.yaml': RULESET,
+      'a.ruleset.yaml': SSH_TCP_BAD_RULESET,
       'a.ruleset.test.yaml': `- name: ssh
   packet: {ip.proto: tcp, tcp.dstport: 22}
   expect: pass
@@ -173,7 +158,7 @@ describe('rulesets test <test files>', () => {
 
   it('bad input exits 2 with the place of the bad case, and runs the other cases', () => {
     const dir = tempFolder({
-      'a.ruleset.yaml': RULESET,
+      'a.ruleset.yaml': SSH_TCP_BAD_RULESET,
       'a.ruleset.test.yaml': `- packet: {ip.proto: tcp, tcp.dstport: 22}
   expect: pass
 - packet: {ip.proto: tcp, tcp.dstport: 99999}
@@ -205,7 +190,7 @@ describe('rulesets test <test files>', () => {
 
   it('the object form names the ruleset and holds lists', () => {
     const dir = tempFolder({
-      'rules/main.yaml': RULESET,
+      'rules/main.yaml': SSH_TCP_BAD_RULESET,
       'main.test.yaml': `ruleset: rules/main.yaml
 lists:
   bad: [10.0.0.0/8]
@@ -237,7 +222,7 @@ cases:
   });
 
   it('usage problems exit 2 in one line', () => {
-    const dir = tempFolder({ 'x.ruleset.yaml': RULESET, 'empty/readme.txt': '' });
+    const dir = tempFolder({ 'x.ruleset.yaml': SSH_TCP_BAD_RULESET, 'empty/readme.txt': '' });
     for (const [args, message] of [
       [[], /^rulesets: nothing to test/],
       [['x.ruleset.yaml'], /^rulesets: x\.ruleset\.yaml: no test file beside it: expected x\.ruleset\.test\.yaml/],

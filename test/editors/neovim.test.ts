@@ -61,8 +61,8 @@ vim.cmd('qa!')
     assert.ok(ok, `diagnostics arrived: ${JSON.stringify(diagnostics)}`);
     assert.equal(diagnostics.length, 2);
     assert.deepEqual([diagnostics[0].line, diagnostics[0].col], [5, 26]);
-    assert.match(diagnostics[0].message, /did you mean `\$office_networks`/, 'the knownLists setting reached the server');
+    assert.match(diagnostics[0].message, /did you mean ‘\$office_networks’/, 'the knownLists setting reached the server');
     assert.deepEqual([diagnostics[1].line, diagnostics[1].col], [7, 16]);
-    assert.match(diagnostics[1].message, /unknown field `tcp\.dstprt`/);
+    assert.match(diagnostics[1].message, /unknown field ‘tcp\.dstprt’/);
   });
 });

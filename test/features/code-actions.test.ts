@@ -72,22 +72,22 @@ interface FixRow {
 
 /** The fixes LANGUAGE.md and the issue promise, one or more rows each. */
 const FIX_ROWS: readonly FixRow[] = [
-  { name: 'unknown field → the closest field', before: 'ip.sc|r == 192.0.2.1', code: 'unknown-field', title: 'Change to `ip.src`', after: 'ip.src == 192.0.2.1' },
-  { name: 'unknown field in a longer expression', before: 'sip and tcp.dstprot| in {5060}', code: 'unknown-field', title: 'Change to `tcp.dstport`', after: 'sip and tcp.dstport in {5060}' },
+  { name: 'unknown field → the closest field', before: 'ip.sc|r == 192.0.2.1', code: 'unknown-field', title: 'Change to ‘ip.src’', after: 'ip.src == 192.0.2.1' },
+  { name: 'unknown field in a longer expression', before: 'sip and udp.dstprot| in {5060}', code: 'unknown-field', title: 'Change to ‘udp.dstport’', after: 'sip and udp.dstport in {5060}' },
   { name: 'comma in a set → space', before: 'tcp.dstport in {22,| 443}', code: 'comma-in-set', title: 'Separate set items with spaces', after: 'tcp.dstport in {22 443}' },
   { name: 'comma without a space → space', before: 'tcp.dstport in {22|,443}', code: 'comma-in-set', title: 'Separate set items with spaces', after: 'tcp.dstport in {22 443}' },
-  { name: 'CIDR outside {} → set', before: 'ip.src in 10.0.0.0|/8', code: 'set-required', title: 'Wrap in a set: `{10.0.0.0/8}`', after: 'ip.src in {10.0.0.0/8}' },
-  { name: 'CIDR compared with == → in a set', before: 'ip.src == 10.0.0.0|/8', code: 'set-required', title: 'Change to `in {10.0.0.0/8}`', after: 'ip.src in {10.0.0.0/8}' },
-  { name: 'range outside {} → set', before: 'tcp.dstport == 22..|80', code: 'set-required', title: 'Change to `in {22..80}`', after: 'tcp.dstport in {22..80}' },
-  { name: 'address range outside {} → set', before: 'ip.dst in 192.0.2.1..|192.0.2.9', code: 'set-required', title: 'Wrap in a set: `{192.0.2.1..192.0.2.9}`', after: 'ip.dst in {192.0.2.1..192.0.2.9}' },
-  { name: 'lowercase country code → uppercase', before: 'ip.src.country == "b|r"', code: 'country-code-case', title: 'Change to `"BR"` (Brazil)', after: 'ip.src.country == "BR"' },
-  { name: 'lowercase country code in a set', before: 'ip.geoip.country in {"DE" "f|r"}', code: 'country-code-case', title: 'Change to `"FR"` (France)', after: 'ip.geoip.country in {"DE" "FR"}' },
-  { name: 'wrong country code → the right one', before: 'ip.dst.country == "U|K"', code: 'unknown-country-code', title: 'Change to `"GB"` (United Kingdom)', after: 'ip.dst.country == "GB"' },
-  { name: 'TAB → space', before: 'sip|\tand tcp.flags.syn', code: 'tab-whitespace', title: 'Replace the TAB with a space', after: 'sip and tcp.flags.syn' },
-  { name: 'field == true on a Boolean field → field', before: 'tcp.flags.syn =|= true', code: 'boolean-comparison', title: 'Change to `tcp.flags.syn`', after: 'tcp.flags.syn' },
-  { name: 'field == false on a Boolean field → not field', before: 'sip and tcp.flags.ack == fal|se', code: 'boolean-comparison', title: 'Change to `not tcp.flags.ack`', after: 'sip and not tcp.flags.ack' },
+  { name: 'CIDR outside {} → set', before: 'ip.src in 10.0.0.0|/8', code: 'set-required', title: 'Wrap in a set: ‘{10.0.0.0/8}’', after: 'ip.src in {10.0.0.0/8}' },
+  { name: 'CIDR compared with == → in a set', before: 'ip.src == 10.0.0.0|/8', code: 'set-required', title: 'Change to ‘in {10.0.0.0/8}’', after: 'ip.src in {10.0.0.0/8}' },
+  { name: 'range outside {} → set', before: 'tcp.dstport == 22..|80', code: 'set-required', title: 'Change to ‘in {22..80}’', after: 'tcp.dstport in {22..80}' },
+  { name: 'address range outside {} → set', before: 'ip.dst in 192.0.2.1..|192.0.2.9', code: 'set-required', title: 'Wrap in a set: ‘{192.0.2.1..192.0.2.9}’', after: 'ip.dst in {192.0.2.1..192.0.2.9}' },
+  { name: 'lowercase country code → uppercase', before: 'ip.src.country == "b|r"', code: 'country-code-case', title: 'Change to ‘"BR"’ (Brazil)', after: 'ip.src.country == "BR"' },
+  { name: 'lowercase country code in a set', before: 'ip.geoip.country in {"DE" "f|r"}', code: 'country-code-case', title: 'Change to ‘"FR"’ (France)', after: 'ip.geoip.country in {"DE" "FR"}' },
+  { name: 'wrong country code → the right one', before: 'ip.dst.country == "U|K"', code: 'unknown-country-code', title: 'Change to ‘"GB"’ (United Kingdom)', after: 'ip.dst.country == "GB"' },
+  { name: 'TAB → space', before: 'tcp.flags.ack|\tand tcp.flags.syn', code: 'tab-whitespace', title: 'Replace the TAB with a space', after: 'tcp.flags.ack and tcp.flags.syn' },
+  { name: 'field == true on a Boolean field → field', before: 'tcp.flags.syn =|= true', code: 'boolean-comparison', title: 'Change to ‘tcp.flags.syn’', after: 'tcp.flags.syn' },
+  { name: 'field == false on a Boolean field → not field', before: 'tcp.flags.syn and tcp.flags.ack == fal|se', code: 'boolean-comparison', title: 'Change to ‘not tcp.flags.ack’', after: 'tcp.flags.syn and not tcp.flags.ack' },
   // Text with characters each host escapes differently: `"` and `\`.
-  { name: 'unterminated string ending in a backslash', before: 'cf.colo.name == "dir\\|', code: 'unterminated-string', title: 'Close the string with `\\"`', after: 'cf.colo.name == "dir\\\\"' },
+  { name: 'unterminated string ending in a backslash', before: 'cf.colo.name == "dir\\|', code: 'unterminated-string', title: 'Close the string with ‘\\"’', after: 'cf.colo.name == "dir\\\\"' },
 ];
 
 describe('quick fixes: each fix applied leaves a clean document', () => {
@@ -161,7 +161,7 @@ describe('quick fixes: which are offered', () => {
     const sent = diagnostics(model, settings());
     const start = { line: 0, character: 0 };
     const actions = codeActions(model, { start, end: start }, { diagnostics: sent }, settings());
-    assert.deepEqual(actions.map((a) => a.title), ['Change to `"BR"` (Brazil)']);
+    assert.deepEqual(actions.map((a) => a.title), ['Change to ‘"BR"’ (Brazil)']);
   });
 
   it('ignores diagnostics of other sources, and offers nothing away from a problem', () => {
@@ -204,6 +204,51 @@ describe('quick fixes: which are offered', () => {
   });
 });
 
+describe('quick fixes: Silence `code` on this line (YAML)', () => {
+  const YAML_HOSTS = HOSTS.filter((h) => h !== 'json');
+
+  for (const host of YAML_HOSTS) {
+    it(`comes after the fix of a warning, not preferred, and leaves the warning silenced (${host})`, () => {
+      const { model, actions } = actionsAt(host, 'ip.src.country == "b|r"');
+      assert.deepEqual(actions.map((a) => a.title), ['Change to ‘"BR"’ (Brazil)', 'Silence ‘country-code-case’ on this line']);
+      const silence = actions[1];
+      assert.equal(silence.kind, 'quickfix');
+      assert.equal(silence.isPreferred, undefined);
+      assert.equal(silence.diagnostics?.[0].code, 'country-code-case');
+      const silenced = apply(model, silence);
+      assert.deepEqual(problemCodes(silenced), [], silenced.text);
+      assert.equal(expressionText(silenced), 'ip.src.country == "br"');
+      // Above the line where the expression starts, indented like it: in a `|` or `>` block
+      // the line of the finding is the block's text.
+      assert.match(silenced.text, /\n {4}# rulesets-disable-next-line country-code-case\n {4}expression: /);
+    });
+  }
+
+  it('is offered with the diagnostics VS Code sends, for a finding without a fix too', () => {
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.proto == "tcp"\n  - action: block\n    expression: tcp.dstport == 23\n';
+    const model = modelOf(text, 'yaml');
+    const offset = text.indexOf('tcp.dstport');
+    const actions = actionsWithDiagnostics(model, cursorRange(model, offset));
+    assert.deepEqual(actions.map((a) => a.title), ['Silence ‘shadowed-rule’ on this line']);
+    const silenced = apply(model, actions[0]);
+    assert.equal(silenced.text, text.replace('    expression: tcp.dstport', '    # rulesets-disable-next-line shadowed-rule\n    expression: tcp.dstport'));
+    assert.deepEqual(problemCodes(silenced), []);
+  });
+
+  it('is not offered in JSON, which has no comments, nor for an error the service would reject', () => {
+    assert.deepEqual(actionsAt('json', 'ip.src.country == "b|r"').actions.map((a) => a.title), ['Change to ‘"BR"’ (Brazil)']);
+    assert.deepEqual(actionsAt('yaml-plain', 'ip.sc|r == 192.0.2.1').actions.map((a) => a.title), ['Change to ‘ip.src’']);
+  });
+
+  it('is not offered for a directive that silences nothing, whose fix removes it', () => {
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  # rulesets-disable-next-line shadowed-rule\n  - action: block\n    expression: tcp.dstport == 23\n';
+    const model = modelOf(text, 'yaml');
+    const actions = codeActions(model, cursorRange(model, text.indexOf('shadowed-rule')), NO_DIAGNOSTICS, settings());
+    assert.deepEqual(actions.map((a) => a.title), ['Remove the directive']);
+    assert.equal(apply(model, actions[0]).text, text.replace('  # rulesets-disable-next-line shadowed-rule\n', ''));
+  });
+});
+
 describe('quick fixes: a skip rule without action_parameters', () => {
   const DOCUMENTS: readonly { name: string; format: 'json' | 'yaml'; text: string }[] = [
     {
@@ -228,7 +273,7 @@ describe('quick fixes: a skip rule without action_parameters', () => {
       assert.deepEqual(problemCodes(model), ['missing-action-parameters']);
       const offset = document.text.indexOf('skip') + 2;
       const actions = codeActions(model, cursorRange(model, offset), NO_DIAGNOSTICS, settings());
-      assert.deepEqual(actions.map((a) => a.title), ['Add `action_parameters: {"ruleset": "current"}`']);
+      assert.deepEqual(actions.map((a) => a.title), ['Add ‘action_parameters: {"ruleset": "current"}’']);
       assert.equal(actions[0].isPreferred, true);
       const fixed = apply(model, actions[0]);
       assert.deepEqual(problemCodes(fixed), [], fixed.text);
@@ -243,7 +288,7 @@ describe('quick fixes: in a YAML flow mapping', () => {
     const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - {action: block, expression: ip.src in 10.0.0.0/8}\n';
     const model = modelOf(text, 'yaml');
     const actions = codeActions(model, cursorRange(model, text.indexOf('/8')), NO_DIAGNOSTICS, settings());
-    const fixed = apply(model, titled(actions, 'Wrap in a set: `{10.0.0.0/8}`'));
+    const fixed = apply(model, titled(actions, 'Wrap in a set: ‘{10.0.0.0/8}’'));
     assert.equal(fixed.text, text.replace('ip.src in 10.0.0.0/8', '"ip.src in {10.0.0.0/8}"'));
     assert.deepEqual(problemCodes(fixed), []);
   });
@@ -311,11 +356,11 @@ describe('quick fixes: fix all in this file', () => {
   });
 
   it('fixes adjacent TABs and every skip rule without parameters', () => {
-    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: skip\n    expression: "sip\\t\\tand\\ttcp.flags.syn"\n  - action: skip\n    expression: sip\n';
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: skip\n    expression: "tcp.flags.ack\\t\\tand\\ttcp.flags.syn"\n  - action: skip\n    expression: sip\n';
     const model = modelOf(text, 'yaml');
     const tabs = codeActions(model, cursorRange(model, text.indexOf('\\t')), NO_DIAGNOSTICS, settings());
     const fixedTabs = apply(model, titled(tabs, 'Fix all 3 tab-whitespace problems in this file'));
-    assert.equal(expressionText(fixedTabs), 'sip  and tcp.flags.syn');
+    assert.equal(expressionText(fixedTabs), 'tcp.flags.ack  and tcp.flags.syn');
     const skips = codeActions(fixedTabs, cursorRange(fixedTabs, fixedTabs.text.indexOf('skip')), NO_DIAGNOSTICS, settings());
     const fixed = apply(fixedTabs, titled(skips, 'Fix all 2 missing-action-parameters problems in this file'));
     // Only the order is left: the last rule is a skip with nothing after it to skip.
@@ -355,7 +400,7 @@ describe('format expression', () => {
   });
 
   it('is offered with the cursor just inside either quote', () => {
-    for (const marked of ['|sip  and tcp.flags.syn', 'sip  and tcp.flags.syn|']) {
+    for (const marked of ['|tcp.flags.ack  and tcp.flags.syn', 'tcp.flags.ack  and tcp.flags.syn|']) {
       for (const host of HOSTS) {
         const { actions } = actionsAt(host, marked);
         assert.deepEqual(actions.map((a) => a.title), [FORMAT_EXPRESSION_TITLE], `${host} ${marked}`);
@@ -365,10 +410,10 @@ describe('format expression', () => {
 
   it('is not offered for a canonical expression, one with a syntax error, or outside expressions', () => {
     for (const host of HOSTS) {
-      assert.deepEqual(actionsAt(host, 'sip and |tcp.flags.syn').actions, [], host);
-      assert.deepEqual(actionsAt(host, 'sip  and  |').actions, [], host);
+      assert.deepEqual(actionsAt(host, 'tcp.flags.ack and |tcp.flags.syn').actions, [], host);
+      assert.deepEqual(actionsAt(host, 'tcp.flags.ack  and  |').actions, [], host);
     }
-    const { model } = at('json', 'sip  and  tcp.flags.syn|');
+    const { model } = at('json', 'tcp.flags.ack  and  tcp.flags.syn|');
     const start = { line: 1, character: 2 };
     assert.deepEqual(codeActions(model, { start, end: start }, NO_DIAGNOSTICS, settings()), []);
   });
@@ -382,33 +427,33 @@ describe('format expression', () => {
 
   it('drops whitespace around the expression inside a quoted string, and joins lines', () => {
     const cases: readonly { text: string; format: 'json' | 'yaml' }[] = [
-      { format: 'json', text: '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [{"action": "block", "expression": "  sip\\n and  tcp.flags.syn \\r\\n"}]}' },
-      { format: 'yaml', text: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: " sip\n      and\n\n      tcp.flags.syn  "\n' },
-      { format: 'yaml', text: "name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: 'sip  and\n      tcp.flags.syn '\n" },
-      { format: 'yaml', text: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: sip\n      and   tcp.flags.syn\n' },
-      { format: 'yaml', text: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: |\n      sip\n        and tcp.flags.syn\n    description: keeps the final line break\n' },
-      { format: 'yaml', text: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: >\n      sip   and\n      tcp.flags.syn\n' },
+      { format: 'json', text: '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [{"action": "block", "expression": "  tcp.flags.ack\\n and  tcp.flags.syn \\r\\n"}]}' },
+      { format: 'yaml', text: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: " tcp.flags.ack\n      and\n\n      tcp.flags.syn  "\n' },
+      { format: 'yaml', text: "name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: 'tcp.flags.ack  and\n      tcp.flags.syn '\n" },
+      { format: 'yaml', text: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.flags.ack\n      and   tcp.flags.syn\n' },
+      { format: 'yaml', text: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: |\n      tcp.flags.ack\n        and tcp.flags.syn\n    description: keeps the final line break\n' },
+      { format: 'yaml', text: 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: >\n      tcp.flags.ack   and\n      tcp.flags.syn\n' },
     ];
     for (const { text, format } of cases) {
       const model = modelOf(text, format);
-      const offset = text.indexOf('sip') + 1;
+      const offset = text.indexOf('tcp.flags.ack') + 1;
       const actions = codeActions(model, cursorRange(model, offset), NO_DIAGNOSTICS, settings());
       const formatted = apply(model, titled(actions, FORMAT_EXPRESSION_TITLE));
-      assert.equal(expressionText(formatted).trim(), 'sip and tcp.flags.syn', formatted.text);
+      assert.equal(expressionText(formatted).trim(), 'tcp.flags.ack and tcp.flags.syn', formatted.text);
       assert.deepEqual(problemCodes(formatted), [], formatted.text);
-      if (text.includes('"  sip') || text.includes('" sip') || text.includes("'sip")) assert.equal(expressionText(formatted), 'sip and tcp.flags.syn');
+      if (text.includes('"  tcp.flags.ack') || text.includes('" tcp.flags.ack') || text.includes("'tcp.flags.ack")) assert.equal(expressionText(formatted), 'tcp.flags.ack and tcp.flags.syn');
       if (text.includes('description')) {
-        assert.equal(expressionText(formatted), 'sip and tcp.flags.syn\n');
+        assert.equal(expressionText(formatted), 'tcp.flags.ack and tcp.flags.syn\n');
         assert.equal(formatted.ruleset.rules.length, 1);
       }
     }
   });
 
   it('formats in a file with several rules only the rule under the cursor', () => {
-    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: sip  and  tcp.flags.syn\n  - action: block\n    expression: ip.ttl<5\n';
+    const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.flags.ack  and  tcp.flags.syn\n  - action: block\n    expression: ip.ttl<5\n';
     const model = modelOf(text, 'yaml');
     const formatted = apply(model, titled(codeActions(model, cursorRange(model, text.indexOf('ip.ttl')), NO_DIAGNOSTICS, settings()), FORMAT_EXPRESSION_TITLE));
-    assert.equal(expressionText(formatted, 0), 'sip  and  tcp.flags.syn');
+    assert.equal(expressionText(formatted, 0), 'tcp.flags.ack  and  tcp.flags.syn');
     assert.equal(expressionText(formatted, 1), 'ip.ttl < 5');
   });
 });

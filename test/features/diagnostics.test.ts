@@ -1,7 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DiagnosticSeverity, DiagnosticTag } from 'vscode-languageserver';
 import { diagnostics } from '../../server/src/features/diagnostics';
+import { plainText } from '../../server/src/language/problem';
 import { readSettings } from '../../server/src/documents/settings';
 import { modelOf, settings, textOf } from './harness';
 
@@ -47,7 +50,7 @@ describe('diagnostics feature', () => {
     assert.deepEqual(diagnostics(modelOf(text, 'yaml'), settings()), []);
     const found = diagnostics(modelOf(text, 'yaml'), settings({ knownLists: ['offices'] }));
     assert.deepEqual(found.map((d) => d.code), ['unknown-list']);
-    assert.match(found[0].message, /did you mean `\$offices`/);
+    assert.match(found[0].message, /did you mean ‘\$offices’/);
   });
 
   it('uses defaultPhase for a file without a phase', () => {
@@ -88,5 +91,52 @@ describe('DocumentModel.expressionAt', () => {
       assert.equal(model.expressionAt(lastChar)?.offset, 'ip.src in $svc.vpn'.length, `${indicator}: the end of the content is in the expression`);
       assert.equal(model.expressionAt(text.indexOf('    description')), undefined, `${indicator}: the next line is not`);
     }
+  });
+});
+
+/**
+ * The Problems panel, the marker hover and the quick fix menu show an LSP message as plain
+ * text: the Markdown backticks the CLI prints around code would show as they are. Code is
+ * quoted ‘…’ there, which no expression uses, so an expression's own quotes stay readable.
+ */
+describe('diagnostic messages are plain text', () => {
+  const ruleset = (expression: string) => modelOf(JSON.stringify({ name: 'x', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression }] }), 'json');
+  const messagesOf = (expression: string) => diagnostics(ruleset(expression), settings()).map((d) => d.message);
+
+  it('quotes names in ‘…’, not in backticks', () => {
+    assert.deepEqual(messagesOf('tcp.dstprt == 22'), ["unknown field ‘tcp.dstprt’ in phase ‘magic_transit’; did you mean ‘tcp.dstport’ or ‘udp.dstport’?"]);
+    assert.deepEqual(messagesOf('tcp.dstport in {80-90}'), ['‘80-90’ is not an integer; a range is written ‘80..90’']);
+  });
+
+  it("keeps the expression's own quotes inside the quoted code", () => {
+    assert.deepEqual(messagesOf('ip.src.country == "br"'), ['country codes are uppercase: ‘"br"’ never matches; write ‘"BR"’ (Brazil)']);
+    assert.deepEqual(messagesOf("ip.proto == 'tcp'"), [
+      'expected a value (a number, an address, a ‘"string"’, a ‘{…}’ set or a ‘$list’), found ‘\'tcp\'’; strings are written in double quotes: ‘"tcp"’',
+    ]);
+  });
+
+  it('writes the related information as plain text too', () => {
+    const [repeated] = diagnostics(ruleset('tcp.dstport in {22 22}'), settings());
+    assert.equal(repeated.code, 'redundant-set-member');
+    assert.deepEqual(
+      repeated.relatedInformation?.map((r) => r.message),
+      ['‘22’, which it repeats'],
+    );
+  });
+
+  it('quotes a backtick the expression holds as code, and leaves a lone backtick', () => {
+    assert.match(messagesOf('ip.src == `')[0], /found ‘`’$/);
+    assert.equal(plainText('`cf.colo.name == "a`b"` never matches'), '‘cf.colo.name == "a`b"’ never matches');
+    assert.equal(plainText('`and`/`or`/`xor`'), '‘and’/‘or’/‘xor’');
+    assert.equal(plainText('a ` alone, and `paired`.'), 'a ` alone, and ‘paired’.');
+  });
+
+  it('leaves no backtick in any message of the mistakes example', () => {
+    const text = readFileSync(join(__dirname, '..', '..', 'examples', 'mistakes.ruleset.yaml'), 'utf8');
+    const found = diagnostics(modelOf(text, 'yaml', 'file:///work/examples/mistakes.ruleset.yaml'), settings());
+    assert.ok(found.length > 5, `the example has mistakes: ${found.length}`);
+    const texts = found.flatMap((d) => [d.message, ...(d.relatedInformation ?? []).map((r) => r.message)]);
+    assert.deepEqual(texts.filter((m) => m.includes('`')), []);
+    assert.ok(texts.some((m) => m.includes('‘')), 'code is quoted');
   });
 });

@@ -54,6 +54,12 @@ export interface StartOptions {
   /** Pull diagnostics without refresh support, and no handler for the refresh request. */
   readonly noRefresh?: boolean;
   readonly initializationOptions?: unknown;
+  /** Let the server register file watchers (workspace/didChangeWatchedFiles), as VS Code and Neovim do. */
+  readonly watchedFiles?: boolean;
+  /** Show progress the server creates (window/workDoneProgress/create). */
+  readonly workDoneProgress?: boolean;
+  /** The workspace folders opened, by URI (none by default). */
+  readonly workspaceFolders?: readonly string[];
 }
 
 export async function startClient(options: StartOptions = {}): Promise<TestClient> {
@@ -77,7 +83,12 @@ export async function startClient(options: StartOptions = {}): Promise<TestClien
   connection.listen();
 
   const capabilities: ClientCapabilities = {
-    workspace: { configuration: !options.noConfiguration, diagnostics: { refreshSupport: !options.noRefresh } },
+    workspace: {
+      configuration: !options.noConfiguration,
+      diagnostics: { refreshSupport: !options.noRefresh },
+      ...(options.watchedFiles ? { didChangeWatchedFiles: { dynamicRegistration: true } } : {}),
+    },
+    ...(options.workDoneProgress ? { window: { workDoneProgress: true } } : {}),
     textDocument: {
       synchronization: { dynamicRegistration: false },
       completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
@@ -91,7 +102,7 @@ export async function startClient(options: StartOptions = {}): Promise<TestClien
     processId: process.pid,
     rootUri: null,
     capabilities,
-    workspaceFolders: null,
+    workspaceFolders: options.workspaceFolders?.map((uri) => ({ uri, name: uri.slice(uri.lastIndexOf('/') + 1) })) ?? null,
     initializationOptions: options.initializationOptions,
   });
   await connection.sendNotification(InitializedNotification.type, {});

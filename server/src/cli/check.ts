@@ -1,6 +1,22 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, normalize, relative } from 'node:path';
-import { checkRuleset, classifyFile, ExpressionCache, formatOfPath, parseRuleset, toPositions, type HostFormat, type PositionedProblem } from '../core';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative, resolve } from 'node:path';
+import {
+  checkRuleset,
+  classifyFile,
+  ExpressionCache,
+  formatOfPath,
+  isProjectConfigPath,
+  parseRuleset,
+  patternInFolder,
+  PROJECT_CONFIG_FILE_NAME,
+  readProjectConfig,
+  toPositions,
+  type HostFormat,
+  type PositionedProblem,
+  type ProjectConfig,
+  type RuleSeverity,
+} from '../core';
+import { resultKey, type ResultCache } from './result-cache';
 
 /** A mistake in how the command was called or a file that cannot be read: exit code 2. */
 export class UsageError extends Error {}
@@ -16,10 +32,11 @@ const SKIPPED_DIRECTORIES = new Set(['node_modules']);
 
 /**
  * The files to check. A file named on the command line is checked whatever its name (as
- * ESLint does); folders are searched for ruleset files: `*.ruleset.{json,yaml,yml}`, or
- * any JSON/YAML file whose top level has `rules` and `phase` or `kind`.
+ * ESLint does); folders are searched for ruleset files: `*.ruleset.{json,yaml,yml}`, any
+ * JSON/YAML file whose top level has `rules` and `phase` or `kind`, and the files `patterns`
+ * (the project configuration's `files`, as whole-path globs) match.
  */
-export function collectFiles(paths: readonly string[]): string[] {
+export function collectFiles(paths: readonly string[], patterns: readonly string[] = []): string[] {
   const files: string[] = [];
   for (const path of paths) {
     if (path === STDIN) {
@@ -33,7 +50,7 @@ export function collectFiles(paths: readonly string[]): string[] {
       throw ioError(path, error, 'access it');
     }
     if (stats.isDirectory()) {
-      files.push(...searchFolder(path));
+      files.push(...searchFolder(path, patterns));
     } else if (formatOfPath(path)) {
       // Normalized like the paths the folder search yields, so `./a.yaml` and `a.yaml`, or a
       // file named beside its folder, are checked and counted once.
@@ -45,7 +62,7 @@ export function collectFiles(paths: readonly string[]): string[] {
   return [...new Set(files)];
 }
 
-function searchFolder(folder: string): string[] {
+function searchFolder(folder: string, patterns: readonly string[]): string[] {
   const found: string[] = [];
   let entries;
   try {
@@ -58,8 +75,8 @@ function searchFolder(folder: string): string[] {
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('.')) found.push(...searchFolder(path));
-    } else if ((entry.isFile() || (entry.isSymbolicLink() && isFileBehindLink(path))) && isRulesetFile(path)) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('.')) found.push(...searchFolder(path, patterns));
+    } else if ((entry.isFile() || (entry.isSymbolicLink() && isFileBehindLink(path))) && isRulesetFile(path, patterns)) {
       found.push(path);
     }
   }
@@ -75,10 +92,12 @@ function isFileBehindLink(path: string): boolean {
   }
 }
 
-function isRulesetFile(path: string): boolean {
+function isRulesetFile(path: string, patterns: readonly string[]): boolean {
   const format = formatOfPath(path);
-  if (!format) return false;
-  return classifyFile(path, { root: () => parseRuleset(readText(path), format).root }).role === 'ruleset';
+  // The project configuration is YAML too, and a pattern such as `*.yaml` would match it.
+  if (!format || isProjectConfigPath(path)) return false;
+  // Whole paths, as the configuration's patterns are anchored at its folder.
+  return classifyFile(resolve(path), { patterns, root: () => parseRuleset(readText(path), format).root }).role === 'ruleset';
 }
 
 /** The path that means standard input, as in most Unix tools. */
@@ -112,13 +131,78 @@ function ioError(path: string, error: unknown, action: string): UsageError {
   return new UsageError(`${path}: cannot ${action} (${code ?? 'error'})`);
 }
 
-export function checkFiles(files: readonly string[], options: { phase?: string }): FileResult[] {
+export interface CheckFilesOptions {
+  readonly phase?: string;
+  readonly knownLists?: readonly string[];
+  readonly severities?: Readonly<Record<string, RuleSeverity>>;
+}
+
+export function checkFiles(files: readonly string[], options: CheckFilesOptions, results?: ResultCache): FileResult[] {
   // One run: an expression repeated across files is checked once.
   const cache = new ExpressionCache();
+  // No list names means any account list is accepted, as in the editor.
+  const knownLists = options.knownLists && options.knownLists.length > 0 ? options.knownLists : undefined;
+  const checkOptions = { defaultPhase: options.phase, knownLists, severities: options.severities };
   return files.map((path) => {
     const text = path === STDIN ? readStdin() : readText(path);
     const format = path === STDIN ? formatOfText(text) : formatOfPath(path)!;
-    const problems = checkRuleset(text, format, { defaultPhase: options.phase, cache });
-    return { path: path === STDIN ? '<stdin>' : relative(process.cwd(), path) || path, text, diagnostics: toPositions(text, problems) };
+    const shown = path === STDIN ? '<stdin>' : relative(process.cwd(), path) || path;
+    // Standard input has no path to keep findings under.
+    const key = results && path !== STDIN ? resultKey(text, format, checkOptions) : undefined;
+    const kept = key !== undefined ? results!.get(path, key) : undefined;
+    if (kept) return { path: shown, text, diagnostics: kept };
+    const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache }));
+    if (key !== undefined) results!.set(path, key, diagnostics);
+    return { path: shown, text, diagnostics };
   });
+}
+
+// ---------------------------------------------------------------- the project configuration
+
+/** A `.rulesets.yaml` as read: what is right in it, and its mistakes with their positions. */
+export interface LoadedProjectConfig {
+  /** As the report names it: relative to the current folder. */
+  readonly path: string;
+  readonly text: string;
+  readonly config: ProjectConfig;
+  /** The configuration's patterns of more ruleset files, anchored at its folder. */
+  readonly patterns: readonly string[];
+  readonly problems: readonly PositionedProblem[];
+}
+
+/**
+ * The `.rulesets.yaml` that applies in `folder`: there, or in the nearest parent that has one,
+ * looking no higher than the repository's root (the folder holding `.git`), as ESLint and
+ * Prettier look for theirs.
+ */
+export function findProjectConfig(folder: string): string | undefined {
+  let current = resolve(folder);
+  for (;;) {
+    const candidate = join(current, PROJECT_CONFIG_FILE_NAME);
+    if (isFile(candidate)) return candidate;
+    const parent = dirname(current);
+    if (parent === current || existsSync(join(current, '.git'))) return undefined;
+    current = parent;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export function loadProjectConfig(path: string): LoadedProjectConfig {
+  const text = readText(path);
+  const { config, problems } = readProjectConfig(text);
+  const folder = dirname(resolve(path));
+  return {
+    path: relative(process.cwd(), path) || path,
+    text,
+    config,
+    patterns: (config.files ?? []).map((pattern) => patternInFolder(pattern, folder)),
+    problems: toPositions(text, problems),
+  };
 }

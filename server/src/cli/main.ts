@@ -1,14 +1,15 @@
 import { parseCommandArgs } from './args';
 import { closestMatches, KNOWN_PHASES, quoteAlternatives, redact, runEmulatorCommand } from '../core';
 import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versions } from './api-commands';
-import { checkFiles, collectFiles, UsageError } from './check';
+import { checkFiles, collectFiles, findProjectConfig, loadProjectConfig, UsageError, type LoadedProjectConfig } from './check';
 import { ENV, refuseCredentialFlags } from './config';
 import { processIo, type Io } from './io';
-import { jsonReport, sarifReport, wantsColour, writeTextReport, type ReportFormat } from './report';
+import { DEFAULT_CACHE_LOCATION, ResultCache } from './result-cache';
+import { excerpt, jsonReport, sarifReport, splitLines, wantsColour, writeTextReport, type ReportFormat } from './report';
 import { test } from './test-command';
 import { version } from '../version';
 
-const CHECK_USAGE = `Usage: rulesets check <files or folders...> [--format text|json|sarif] [--phase NAME]
+const CHECK_USAGE = `Usage: rulesets check <files or folders...> [--format text|json|sarif] [--phase NAME] [--config FILE]
 
 Checks ruleset files (JSON or YAML) and the rule expressions in them.
 Folders are searched for *.ruleset.json, *.ruleset.yaml, *.ruleset.yml and any
@@ -20,7 +21,18 @@ Options:
   --phase NAME               the phase of files that name none (magic_transit, …)
   -q, --quiet                report errors only
   --max-warnings N           exit 1 when there are more than N warnings
+  --config FILE              the project configuration to use (default: .rulesets.yaml
+                             in this folder or the nearest parent, up to the one with .git)
+  --no-config                use no project configuration
+  --cache                    keep each file's findings in .rulesets-cache and re-check
+                             only files that changed (or the options, or this tool)
+  --cache-location FILE      where --cache keeps them
   -h, --help                 show this help
+
+The project configuration sets the phase of files that name none (phase:), the
+account's list names (lists:), more ruleset file patterns (files:) and severities by
+code (rules:, e.g. shadowed-rule: error); --phase wins over its phase. Errors the
+service would reject stay errors.
 
 The text report is coloured on a terminal; NO_COLOR=1 turns colour off, FORCE_COLOR=1 on.
 
@@ -81,6 +93,10 @@ function check(args: string[], io: Io): number {
       phase: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       'max-warnings': { type: 'string' },
+      config: { type: 'string' },
+      'no-config': { type: 'boolean' },
+      cache: { type: 'boolean' },
+      'cache-location': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -92,13 +108,18 @@ function check(args: string[], io: Io): number {
   if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`unknown --format "${values.format}": expected text, json or sarif`);
   if (positionals.length === 0) throw new UsageError('no files or folders to check: rulesets check <files or folders...>');
   if (values.phase !== undefined) checkPhaseOption(values.phase, io);
-  const files = collectFiles(positionals);
+  const project = projectConfig(values.config, values['no-config'] === true, io);
+  const files = collectFiles(positionals, project?.patterns);
   // Checking nothing is more likely a wrong path than a clean project: a CI step must not
   // pass on it.
   if (files.length === 0) throw new UsageError(`no ruleset files found in ${positionals.join(', ')}`);
   const maxWarnings = values['max-warnings'] === undefined ? undefined : Number(values['max-warnings']);
   if (maxWarnings !== undefined && !(Number.isInteger(maxWarnings) && maxWarnings >= 0)) throw new UsageError(`--max-warnings takes a whole number of warnings (0 or more), not "${values['max-warnings']}"`);
-  const checked = checkFiles(files, { phase: values.phase });
+  if (values['cache-location'] !== undefined && !values.cache) throw new UsageError('--cache-location names where --cache keeps its findings: add --cache');
+  const kept = values.cache ? ResultCache.open(values['cache-location'] ?? DEFAULT_CACHE_LOCATION) : undefined;
+  const checked = checkFiles(files, { phase: values.phase ?? project?.config.phase, knownLists: project?.config.lists, severities: project?.config.rules }, kept);
+  const unsaved = kept?.save();
+  if (unsaved) io.err(`rulesets: ${unsaved}\n`);
   const errors = checked.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 'error').length, 0);
   const warnings = checked.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 'warning').length, 0);
   const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;
@@ -122,6 +143,26 @@ function checkPhaseOption(phase: string, io: Io): void {
   const meant = closestMatches(phase, KNOWN_PHASES);
   if (meant.length > 0) throw new UsageError(`unknown phase \`${phase}\` for --phase; did you mean ${quoteAlternatives(meant)}?`);
   io.err(`rulesets: --phase ${phase} is not a phase this version knows; checking with it anyway\n`);
+}
+
+/**
+ * The project configuration of a check: the one `--config` names, else the nearest
+ * `.rulesets.yaml`. Its warnings go to stderr and the check goes on; an error stops the run
+ * before any file is checked (exit 2), each mistake at its place, as the report shows one.
+ */
+function projectConfig(named: string | undefined, none: boolean, io: Io): LoadedProjectConfig | undefined {
+  if (none && named !== undefined) throw new UsageError('--config and --no-config were both given: pass one');
+  const path = none ? undefined : (named ?? findProjectConfig(process.cwd()));
+  if (path === undefined) return undefined;
+  const loaded = loadProjectConfig(path);
+  const lines = loaded.problems.length > 0 ? splitLines(loaded.text) : [];
+  for (const p of loaded.problems) {
+    const { start } = p.range;
+    io.err(`${loaded.path}:${start.line + 1}:${start.character + 1}: ${p.severity} ${p.code} ${p.message}\n${excerpt(lines, p.range).join('\n')}\n`);
+  }
+  const errors = loaded.problems.filter((p) => p.severity === 'error').length;
+  if (errors > 0) throw new UsageError(`${loaded.path} has ${errors} error${errors === 1 ? '' : 's'}: fix ${errors === 1 ? 'it' : 'them'}, or pass --no-config to check without it`);
+  return loaded;
 }
 
 const API_COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {

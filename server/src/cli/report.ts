@@ -1,3 +1,4 @@
+import { plainText, PROBLEM_CODES } from '../core';
 import type { FileResult } from './check';
 import { version } from '../version';
 
@@ -123,7 +124,7 @@ export function sarifReport(results: readonly FileResult[]): string {
           driver: {
             name: 'rulesets',
             version,
-            rules: codes.map((id) => ({ id, name: id, shortDescription: { text: id.replace(/-/g, ' ') } })),
+            rules: codes.map((id) => ({ id, name: id, shortDescription: sarifMessage(PROBLEM_CODES.get(id)?.description ?? id.replace(/-/g, ' ')) })),
           },
         },
         columnKind: 'utf16CodeUnits',
@@ -133,7 +134,7 @@ export function sarifReport(results: readonly FileResult[]): string {
             ruleId: d.code,
             ruleIndex: codes.indexOf(d.code),
             level: SARIF_LEVEL[d.severity],
-            message: { text: d.message },
+            message: sarifMessage(d.message),
             locations: [
               {
                 physicalLocation: {
@@ -157,4 +158,10 @@ export function sarifReport(results: readonly FileResult[]): string {
 
 function toUri(path: string): string {
   return path.split(/[\\/]/).map(encodeURIComponent).join('/');
+}
+
+/** SARIF's `text` is plain text; its `markdown` (GitHub Flavored) keeps the backticks around code. */
+function sarifMessage(message: string): { text: string; markdown?: string } {
+  const text = plainText(message);
+  return text === message ? { text } : { text, markdown: message };
 }

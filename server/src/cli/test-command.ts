@@ -16,17 +16,22 @@
  * to the test file; `lists` as in a `--lists` file). Exit status: 0 every case passed, 1 a
  * case failed, 2 bad input (a file, a case, a packet, or a packet that lacks a value the
  * verdict depends on), with `file:line:col` of the cause.
+ *
+ * Running a test file is evaluation/test-file-run.ts's, which VS Code's Test Explorer runs too;
+ * here the files are found and read from disk, and the outcomes printed and counted.
  */
 import { parseCommandArgs } from './args';
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, normalize, relative } from 'node:path';
 import {
-  describeRule,
+  describeVerdict,
   evaluateRuleset,
-  findRule,
   formatOfPath,
   isTestFileName,
-  MissingValuesError,
+  isTestProblem,
+  linePosition,
+  listsOfTestFile,
+  loadTestRuleset,
   PacketError,
   parseHost,
   parseLists,
@@ -34,15 +39,15 @@ import {
   parseRuleset,
   plain,
   prepareRuleset,
-  property,
+  readTestFile,
   RuleEvaluationError,
   RulesetError,
-  rulesetPathsBesideTest,
-  type HostNode,
+  runTestCase,
+  traceLines,
   type Lists,
-  type PreparedRuleset,
-  type RuleInfo,
+  type RulesetRead,
   type RulesetVerdict,
+  type TestRuleset,
 } from '../core';
 import { UsageError } from './check';
 import { readTextFile, type Io } from './io';
@@ -122,7 +127,7 @@ function testPacket(path: string, packetText: string, lists: Lists, trace: boole
   try {
     verdict = evaluateRuleset(ruleset.prepared, packet, lists);
   } catch (error) {
-    if (error instanceof RuleEvaluationError) throw new UsageError(`${ruleset.display}:${position(ruleset.text, error.rule.start)}: ${error.message}`);
+    if (error instanceof RuleEvaluationError) throw new UsageError(`${ruleset.display}:${linePosition(ruleset.text, error.rule.start)}: ${error.message}`);
     throw error;
   }
   if (trace) io.out(traceLines(verdict));
@@ -130,41 +135,17 @@ function testPacket(path: string, packetText: string, lists: Lists, trace: boole
   return 0;
 }
 
-/** Each rule looked at and what came of it, one indented line each. */
-function traceLines(verdict: RulesetVerdict): string {
-  return verdict.trace
-    .map((entry) => {
-      const what = entry.outcome === 'disabled' ? 'disabled, skipped' : entry.outcome === 'no-match' ? 'no match' : entry.effect === 'continue' ? `match; \`${entry.rule.action}\` does not decide here, next rule` : 'match';
-      return `  rule ${describeRule(entry.rule)} [${entry.rule.action}]: ${what}\n`;
-    })
-    .join('');
-}
-
-/** `block by rule 2 (…) at FILE:16:5`, `pass by rule 1 (…) at FILE:8:5 (a skip rule: …)`, `pass: no rule matched`. */
-function describeVerdict(verdict: RulesetVerdict, ruleset: LoadedRuleset): string {
-  if (!verdict.rule) return `pass: no rule ${verdict.trace.some((t) => t.outcome === 'match') ? 'decided' : 'matched'}`;
-  const where = `at ${ruleset.display}:${position(ruleset.text, verdict.rule.start)}`;
-  const skip = verdict.verdict === 'pass' ? ' (a skip rule: the rest of the ruleset is skipped)' : '';
-  return `${verdict.verdict} by rule ${describeRule(verdict.rule)} ${where}${skip}`;
-}
-
 // ---------------------------------------------------------------- files
 
-interface LoadedRuleset {
-  readonly display: string;
-  readonly text: string;
-  readonly prepared: PreparedRuleset;
-}
-
-function loadRuleset(path: string): LoadedRuleset {
+function loadRuleset(path: string): TestRuleset {
   const format = formatOfPath(path);
   if (!format) throw new UsageError(`${path}: not a JSON or YAML file (expected .json, .yaml or .yml)`);
   const { text } = readTextFile(path);
   const display = displayPath(path);
   try {
-    return { display, text, prepared: prepareRuleset(parseRuleset(text, format)) };
+    return { path, display, text, prepared: prepareRuleset(parseRuleset(text, format)) };
   } catch (error) {
-    if (error instanceof RulesetError) throw new UsageError(`${display}:${position(text, error.start)}: ${error.message}`);
+    if (error instanceof RulesetError) throw new UsageError(`${display}:${linePosition(text, error.start)}: ${error.message}`);
     throw error;
   }
 }
@@ -176,7 +157,7 @@ function readDataFile(path: string): unknown {
   const { text } = readTextFile(path);
   const host = parseHost(text, format);
   const syntax = host.syntaxErrors[0];
-  if (syntax) throw new UsageError(`${displayPath(path)}:${position(text, syntax.start)}: ${syntax.message}`);
+  if (syntax) throw new UsageError(`${displayPath(path)}:${linePosition(text, syntax.start)}: ${syntax.message}`);
   return plain(host.root);
 }
 
@@ -245,14 +226,6 @@ function displayPath(path: string): string {
   return relative(process.cwd(), path) || path;
 }
 
-/** `line:col`, 1-based, columns in UTF-16 code units. */
-export function position(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const col = offset - (before.lastIndexOf('\n') + 1) + 1;
-  return `${line}:${col}`;
-}
-
 
 // ---------------------------------------------------------------- test files
 
@@ -271,56 +244,23 @@ function runTestFiles(files: readonly string[], lists: Lists, io: Io): number {
   return counts.errors > 0 ? 2 : counts.failed > 0 ? 1 : 0;
 }
 
-const CASE_KEYS = ['name', 'packet', 'expect', 'rule'];
-
 function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts): void {
   const display = displayPath(file);
   const { text } = readTextFile(file);
-  const at = (offset: number) => `${display}:${position(text, offset)}`;
-  /** A problem of the whole file: reported, counted as one case with bad input. */
-  const fileError = (offset: number, message: string) => {
-    io.out(`ERROR ${at(offset)}: ${message}\n`);
+  const at = (offset: number) => `${display}:${linePosition(text, offset)}`;
+  const testFile = readTestFile(text, formatOfPath(file)!, { path: file, resolve: (named) => join(dirname(file), named) });
+  const ruleset = loadTestRuleset(testFile, readRuleset);
+  if (isTestProblem(ruleset)) {
+    // A problem of the whole file: reported, counted as one case with bad input.
+    const where = ruleset.ruleset ? `${at(0)}: ${ruleset.ruleset.display}:${linePosition(ruleset.ruleset.text, ruleset.offset)}` : at(ruleset.offset);
+    io.out(`ERROR ${where}: ${ruleset.message}\n`);
     counts.errors++;
-  };
-  const host = parseHost(text, formatOfPath(file)!);
-  if (host.syntaxErrors[0]) return fileError(host.syntaxErrors[0].start, host.syntaxErrors[0].message);
-  const root = host.root;
-  const casesNode = root?.kind === 'object' ? property(root, 'cases')?.value : root;
-  if (casesNode?.kind !== 'array') {
-    return fileError(root?.start ?? 0, 'expected a list of cases (`- packet: {...}` / `expect: block|pass`), or an object with `cases`');
+    return;
   }
-  let rulesetPath = rulesetBeside(file);
-  let lists = cliLists;
-  if (root?.kind === 'object') {
-    const unknown = root.properties.find((p) => !['ruleset', 'lists', 'cases'].includes(p.key));
-    if (unknown) return fileError(unknown.keyStart, `unknown key \`${unknown.key}\`; a test file has \`ruleset\`, \`lists\` and \`cases\``);
-    const named = property(root, 'ruleset')?.value;
-    if (named) {
-      if (named.kind !== 'string') return fileError(named.start, 'expected `ruleset` as the path of the ruleset file, relative to this file');
-      rulesetPath = join(dirname(file), String(named.value));
-    }
-    const listsNode = property(root, 'lists')?.value;
-    if (listsNode) {
-      try {
-        lists = new Map([...cliLists, ...parseLists(plain(listsNode))]);
-      } catch (error) {
-        if (error instanceof PacketError) return fileError(listsNode.start, error.message);
-        throw error;
-      }
-    }
-  }
-  if (!rulesetPath) return fileError(0, `no ruleset beside this test file: expected ${basename(rulesetPathsBesideTest(file)[0])} (or name it with \`ruleset:\`)`);
-  let ruleset: LoadedRuleset;
-  try {
-    ruleset = loadRuleset(rulesetPath);
-  } catch (error) {
-    if (error instanceof UsageError) return fileError(0, error.message);
-    throw error;
-  }
-  for (const caseNode of casesNode.items) {
-    const outcome = runCase(caseNode, ruleset, lists);
-    const name = caseName(caseNode);
-    const label = `${at(outcome.offset ?? caseNode.start)}${name ? ` ${name}` : ''}`;
+  const lists = listsOfTestFile(testFile, cliLists);
+  for (const testCase of testFile.cases) {
+    const outcome = runTestCase(testCase, ruleset, lists);
+    const label = `${at(outcome.offset ?? testCase.start)}${testCase.name ? ` ${testCase.name}` : ''}`;
     if (outcome.kind === 'pass') counts.passed++;
     else if (outcome.kind === 'fail') counts.failed++;
     else counts.errors++;
@@ -330,61 +270,17 @@ function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts): voi
   }
 }
 
-/** `NAME.ruleset.test.yaml` → `NAME.ruleset.yaml`, `.yml` or `.json`, whichever exists. */
-function rulesetBeside(testFile: string): string | undefined {
-  return rulesetPathsBesideTest(testFile).find(isFile);
-}
-
-function caseName(node: HostNode): string | undefined {
-  const name = property(node, 'name')?.value;
-  return name?.kind === 'string' ? String(name.value) : undefined;
-}
-
-interface CaseOutcome {
-  readonly kind: 'pass' | 'fail' | 'error';
-  readonly message: string;
-  /** Where the cause is, when not the case itself. */
-  readonly offset?: number;
-  readonly verdict?: RulesetVerdict;
-}
-
-function runCase(node: HostNode, ruleset: LoadedRuleset, lists: Lists): CaseOutcome {
-  const error = (message: string, offset?: number): CaseOutcome => ({ kind: 'error', message, offset });
-  if (node.kind !== 'object') return error('expected a case: an object with `packet` and `expect`');
-  const unknown = node.properties.find((p) => !CASE_KEYS.includes(p.key));
-  if (unknown) return error(`unknown key \`${unknown.key}\`; a case has ${CASE_KEYS.map((k) => `\`${k}\``).join(', ')}`, unknown.keyStart);
-  const packetProperty = property(node, 'packet');
-  const expectNode = property(node, 'expect')?.value;
-  if (!packetProperty?.value) return error('the case has no `packet`');
-  if (expectNode?.kind !== 'string' || (expectNode.value !== 'block' && expectNode.value !== 'pass')) {
-    return error('expected `expect: block` or `expect: pass`', expectNode?.start);
-  }
-  const expected = expectNode.value;
-  const ruleNode = property(node, 'rule')?.value;
-  let expectedRule: RuleInfo | undefined;
-  if (ruleNode) {
-    const found = findRule(ruleset.prepared, ruleNode);
-    if (typeof found === 'string') return error(found, ruleNode.start);
-    expectedRule = found;
-  }
-  let packet;
+/** A ruleset file beside or named by a test file, read from disk. */
+function readRuleset(path: string): RulesetRead {
   try {
-    packet = parsePacket(plain(packetProperty.value));
-  } catch (e) {
-    if (!(e instanceof PacketError)) throw e;
-    const key = e.key !== undefined ? property(packetProperty.value, e.key) : undefined;
-    return error(`packet: ${e.message}`, key?.value?.start ?? key?.keyStart ?? packetProperty.value.start);
+    statSync(path);
+  } catch {
+    return undefined;
   }
-  let verdict: RulesetVerdict;
   try {
-    verdict = evaluateRuleset(ruleset.prepared, packet, lists);
-  } catch (e) {
-    if (e instanceof RuleEvaluationError || e instanceof MissingValuesError) return error(e.message, packetProperty.value.start);
-    throw e;
+    return { text: readTextFile(path).text, display: displayPath(path) };
+  } catch (error) {
+    if (error instanceof UsageError) return { problem: error.message };
+    throw error;
   }
-  const got = describeVerdict(verdict, ruleset);
-  const want = `${expected}${expectedRule ? ` by rule ${describeRule(expectedRule)}` : ''}`;
-  const ok = verdict.verdict === expected && (!expectedRule || verdict.rule?.index === expectedRule.index);
-  return ok ? { kind: 'pass', message: got, verdict } : { kind: 'fail', message: `expected ${want}, got ${got}`, verdict };
 }
-

@@ -4,12 +4,14 @@
  * in the host text.
  */
 import type { CheckOptions, CheckResult } from '../language/checker';
+import { applyDisableDirectives } from './directives';
 import { ExpressionCache } from './expression-cache';
 import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
 import type { DocumentEdit } from './host-edits';
 import { mapRange } from './offset-map';
 import { checkRepeatedRules, checkRuleOrder } from './rule-order';
 import { parseRuleset, type DocumentProblem, type ExpressionSite, type ParsedRuleset } from './parsed-ruleset';
+import { applyRuleSeverities, type RuleSeverity } from './project-config';
 import { checkShape } from './ruleset-shape';
 import { unescapedQuotes } from './unescaped-quotes';
 
@@ -22,6 +24,8 @@ export interface RulesetCheckOptions {
    * long as it does, the CLI's for one run. Without one, a check starts afresh.
    */
   readonly cache?: ExpressionCache;
+  /** Severities by code, from the project's `.rulesets.yaml`: `off` drops a code's findings; an error stays an error. */
+  readonly severities?: Readonly<Record<string, RuleSeverity>>;
 }
 
 /** Every problem of one ruleset file: host syntax, ruleset shape, and each expression. */
@@ -55,6 +59,9 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
   const repeats = checkRepeatedRules(model, results, cache, problems);
   checkRuleOrder(model, results, repeats, problems);
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
+  if (options.severities) applyRuleSeverities(problems, options.severities);
+  // Last: a directive that silences nothing must see what the configuration left.
+  applyDisableDirectives(model, problems, options.severities);
   return problems;
 }
 

@@ -3,6 +3,8 @@
  * them: one reader, so that the server's diagnostics and the extension's Test a packet see the
  * same files as rulesets, the same default phase and the same lists.
  */
+import { escape } from 'minimatch';
+import type { ProjectConfig, RuleSeverity } from './project-config';
 
 /** The server's settings (`rulesets.*` in the editor's configuration). */
 export interface Settings {
@@ -14,6 +16,8 @@ export interface Settings {
   readonly defaultPhase?: string;
   /** Optional hints by diagnostic code (the information-level ones); all on by default. */
   readonly hints: Readonly<Record<string, boolean>>;
+  /** Severities by diagnostic code, from the project's `.rulesets.yaml` (no editor setting sets them). */
+  readonly rules?: Readonly<Record<string, RuleSeverity>>;
 }
 
 export const DEFAULT_SETTINGS: Settings = { files: [], knownLists: [], hints: {} };
@@ -29,4 +33,30 @@ export function readSettings(raw: unknown): Settings {
     defaultPhase: typeof section.defaultPhase === 'string' && section.defaultPhase !== '' ? section.defaultPhase : undefined,
     hints: Object.fromEntries(Object.entries(hints).filter(([, on]) => typeof on === 'boolean')) as Record<string, boolean>,
   };
+}
+
+/**
+ * The settings of a file in the folder of a `.rulesets.yaml`: each key the file sets wins over
+ * the editor's setting, as ESLint's and Prettier's files win over the editor's defaults. The
+ * file is in the repository, shared by everyone who checks it and by `rulesets check` in CI;
+ * a personal setting that overrode it would show one person findings that CI does not.
+ */
+export function withProjectConfig(settings: Settings, config: ProjectConfig, folder: string): Settings {
+  return {
+    ...settings,
+    ...(config.phase !== undefined ? { defaultPhase: config.phase } : {}),
+    ...(config.lists !== undefined ? { knownLists: config.lists } : {}),
+    ...(config.files !== undefined ? { files: config.files.map((pattern) => patternInFolder(pattern, folder)) } : {}),
+    ...(config.rules !== undefined ? { rules: config.rules } : {}),
+  };
+}
+
+/**
+ * A pattern of `.rulesets.yaml` as the ruleset patterns are matched, against whole paths: one
+ * with a `/` is relative to the file's folder (as in `.gitignore` and ESLint), one without
+ * matches the file name in any folder, as `rulesets.files` does.
+ */
+export function patternInFolder(pattern: string, folder: string): string {
+  if (!pattern.includes('/')) return pattern;
+  return `${escape(folder.replace(/\\/g, '/').replace(/\/+$/, ''))}/${pattern.replace(/^\.?\//, '')}`;
 }

@@ -1,6 +1,7 @@
 /**
- * Code actions: the quick fixes that come with problems, "fix all" for a kind of problem
- * whose fix is unambiguous, and "Format expression".
+ * Code actions: the quick fixes that come with problems, "Silence `code` on this line" for a
+ * warning in a YAML file (documents/directives.ts), "fix all" for a kind of problem whose fix
+ * is unambiguous, and "Format expression".
  *
  * Every edit is a document edit made by the ruleset layer (DocumentProblem.fixes, or
  * `expressionEdit` for formatting), so text that lands inside a JSON or YAML string is
@@ -8,11 +9,13 @@
  */
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import type { DocumentEdit } from '../documents/host-edits';
+import { silenceFix } from '../documents/directives';
 import { expressionEdit } from '../documents/ruleset';
 import type { DocumentProblem } from '../documents/parsed-ruleset';
 import { formatExpression } from '../language/format';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
 import { toDiagnostic } from './diagnostics';
+import { plainText } from '../language/problem';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
 
@@ -49,17 +52,21 @@ function quickFixes(model: DocumentModel, start: number, end: number, context: C
   const actions: CodeAction[] = [];
   const offered: DocumentProblem[] = [];
   for (const problem of problems) {
-    if (!problem.fixes || problem.fixes.length === 0) continue;
     const range = model.range(problem.start, problem.end);
     const named = context.diagnostics.find((d) => isDiagnosticOf(d, problem, range));
     if (!named && !(problem.start <= end && start <= problem.end)) continue;
+    const silence = silenceFix(model.ruleset, problem);
+    if ((!problem.fixes || problem.fixes.length === 0) && !silence) continue;
     const diagnostic = named ?? toDiagnostic(model, problem);
     offered.push(problem);
-    problem.fixes.forEach((fix, i) => {
-      const action: CodeAction = { title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: workspaceEdit(model, fix.edits) };
+    problem.fixes?.forEach((fix, i) => {
+      // Titles are plain text in every quick fix menu, as messages are in the Problems panel.
+      const action: CodeAction = { title: plainText(fix.title), kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: workspaceEdit(model, fix.edits) };
       if (i === 0) action.isPreferred = true;
       actions.push(action);
     });
+    // After the fixes, never preferred: saying "I meant that" is a choice, not the repair.
+    if (silence) actions.push({ title: plainText(silence.title), kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: workspaceEdit(model, silence.edits) });
   }
   actions.push(...fixAllActions(model, problems, offered));
   return actions;

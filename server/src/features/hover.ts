@@ -45,7 +45,12 @@ interface HoverContext {
   readonly text: string;
   readonly phase?: string;
   readonly settings: Settings;
-  /** The checker's problems on the hovered token. */
+  /**
+   * The checker's problems on the hovered token. Their messages are not repeated here: every
+   * LSP editor shows a diagnostic's message itself when the pointer is over it (VS Code in its
+   * marker hover, Neovim with vim.diagnostic), so a note that says the same as the problem is
+   * left out when there is one.
+   */
   readonly problems: readonly Problem[];
 }
 
@@ -58,9 +63,9 @@ function expressionHover(model: DocumentModel, site: ExpressionSite, offset: num
   const problems = result.problems.filter((p) => p.span.end > p.span.start && (container ? sameSpan(p.span, target.span) : within(p.span, target.span)));
   const context: HoverContext = { text: site.text, phase: model.ruleset.phase ?? settings.defaultPhase, settings, problems };
   const sections = describeTarget(target, context);
-  if (sections.length === 0 && problems.length === 0) return null;
+  if (sections.length === 0) return null;
   const { start, end } = mapRange(site.decoded(), target.span.start, target.span.end);
-  return markdown(model, [...sections, ...problemNotes(problems, sections)], start, end);
+  return markdown(model, sections, start, end);
 }
 
 function within(inner: Span, outer: Span): boolean {
@@ -69,14 +74,6 @@ function within(inner: Span, outer: Span): boolean {
 
 function sameSpan(a: Span, b: Span): boolean {
   return a.start === b.start && a.end === b.end;
-}
-
-const SEVERITY_LABEL: Record<Problem['severity'], string> = { error: 'Error', warning: 'Warning', information: 'Note', hint: 'Hint' };
-
-function problemNotes(problems: readonly Problem[], sections: readonly string[]): string[] {
-  const notes = problems.slice(0, 3).map((p) => `**${SEVERITY_LABEL[p.severity]}:** ${p.message}`);
-  // A horizontal rule between what the token is and what is wrong with it.
-  return notes.length > 0 && sections.length > 0 ? ['---', ...notes] : notes;
 }
 
 function describeTarget(target: Target, context: HoverContext): string[] {

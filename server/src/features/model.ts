@@ -74,6 +74,7 @@ export class DocumentModel {
     return {
       defaultPhase: settings.defaultPhase,
       knownLists: settings.knownLists.length > 0 ? settings.knownLists : undefined,
+      severities: settings.rules,
       cache: this.cache,
     };
   }

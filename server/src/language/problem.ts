@@ -35,3 +35,25 @@ export function problem(code: string, severity: Severity, span: Span, message: s
 export function replaceFix(title: string, span: Span, newText: string): Fix {
   return { title, edits: [{ span, newText }] };
 }
+
+/**
+ * A span of code in a message: text between a pair of backticks, the opening one at the start
+ * or after a space, bracket or slash, the closing one at the end or before a space, bracket,
+ * slash or punctuation, and the text neither starting nor ending with a space unless it is all
+ * spaces (a key ` `). So a backtick inside quoted code (`"a`b"`, or a backtick quoted as
+ * ```) is part of the span, and a lone backtick is left as it is.
+ */
+const CODE_SPAN = /(?<=^|[\s([{/])`(\S(?:.*?\S)??|\s+)`(?=$|[\s)\]},.;:!?/])/gu;
+
+/**
+ * The core's text as LSP clients show it. Messages, related information and code action
+ * titles are plain text: the Problems panel and the quick fix menu show Markdown backticks as
+ * they are. The core writes code in backticks, which the CLI prints and hovers render; here a
+ * span `x` becomes ‘x’. Typographic quotes, as no expression uses them: "…" and '…' would run
+ * into the expression's own quotes (`"tcp"` is ‘"tcp"’, not ""tcp"").
+ */
+export function plainText(text: string): string {
+  return text.includes('`') ? text.replace(CODE_SPAN, '‘$1’') : text;
+}
+
+export { PROBLEM_CODES, type ProblemCodeInfo } from './problem-codes';

@@ -2,6 +2,7 @@ import {
   CodeActionKind,
   createConnection,
   DiagnosticRefreshRequest,
+  DidChangeWatchedFilesNotification,
   DocumentDiagnosticReportKind,
   LSPErrorCodes,
   ResponseError,
@@ -19,18 +20,31 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { codeActions } from '../features/code-actions';
 import { completion, COMPLETION_TRIGGER_CHARACTERS } from '../features/completion';
-import { diagnostics } from '../features/diagnostics';
+import { diagnostics, withPlainText } from '../features/diagnostics';
 import { hover } from '../features/hover';
 import { DEFAULT_SETTINGS, ExpressionCache, formatOfDocument, isRulesetTestFileName, readSettings, type Settings } from '../core';
 import { DocumentModel, pathOfUri } from '../features/model';
+import {
+  isProjectConfigDocument,
+  PROJECT_CONFIG_FILE_NAME,
+  projectConfigCodeActions,
+  projectConfigCompletion,
+  projectConfigDiagnostics,
+  projectConfigHover,
+  projectConfigOf,
+  projectConfigUriOf,
+  settingsForDocument,
+  type ProjectConfig,
+} from '../features/project-config';
 import { semanticTokens, SEMANTIC_TOKENS_LEGEND } from '../features/semantic-tokens';
 import { signatureHelp } from '../features/signature-help';
 import { documentSymbols } from '../features/symbols';
 import { rulesetCandidates, testFileCompletion, testFileDiagnostics, type RulesetReader } from '../features/test-file';
-import { DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../protocol';
+import { CHECK_FILES_REQUEST, DOCUMENT_STATUS_REQUEST, type CheckFilesParams, type DocumentStatus, type DocumentStatusParams } from '../protocol';
 import { version } from '../version';
 import { guarded } from './guard';
 import { runInIdleTime, warmUpSteps } from './warm-up';
+import { WorkspaceCheck } from './workspace-check';
 
 /** How long push diagnostics wait for typing to pause. */
 const PUSH_DEBOUNCE_MS = 150;
@@ -46,7 +60,21 @@ export function startServer(connection: Connection): void {
   let pullDiagnostics = false;
   let refreshSupport = false;
   let configurationRequests = false;
+  let watchedFilesRegistration = false;
   const pushTimers = new Map<string, NodeJS.Timeout>();
+  /** The `.rulesets.yaml` at the root of each workspace folder, as saved (undefined: none), by the folder's URI. */
+  const projectConfigs = new Map<string, ProjectConfig | undefined>();
+  /** The settings a document is checked with: the user's, and its folder's `.rulesets.yaml` over them. */
+  const settingsOf = (uri: string): Settings => settingsForDocument(uri, settings, projectConfigs);
+  /** "Check Workspace": files checked from disk, whose diagnostics outlive their documents. */
+  const workspaceCheck = new WorkspaceCheck({
+    connection,
+    cache: expressionCache,
+    settingsFor: settingsOf,
+    isOpen: (uri) => documents.get(uri) !== undefined,
+    pullsDiagnostics: () => pullDiagnostics,
+    watchesFiles: () => watchedFilesRegistration,
+  });
 
   const log = (message: string) => connection.console.log(message);
 
@@ -73,7 +101,9 @@ export function startServer(connection: Connection): void {
   async function computeDiagnostics(uri: string, token?: CancellationToken): Promise<Diagnostic[] | undefined> {
     const model = modelOf(uri);
     if (!model) return [];
-    if (model.isRulesetTest()) return testFileDiagnostics(model, readRuleset);
+    if (isProjectConfigDocument(uri)) return projectConfigDiagnostics(model);
+    const settings = settingsOf(uri);
+    if (model.isRulesetTest()) return testFileDiagnostics(model, readRuleset).map(withPlainText);
     if (!model.isRuleset(settings)) {
       expressionCache.release(uri);
       return [];
@@ -158,6 +188,7 @@ export function startServer(connection: Connection): void {
     // Settings hold no secrets (credentials live elsewhere), and this line answers most
     // "why is my setting ignored" questions.
     log(`settings: ${JSON.stringify(settings)}`);
+    workspaceCheck.settingsChanged();
     if (pullDiagnostics) {
       requestRefresh();
     } else {
@@ -165,11 +196,36 @@ export function startServer(connection: Connection): void {
     }
   }
 
+  /** Reads the folder's `.rulesets.yaml` from disk: the saved file is what `rulesets check` reads too. */
+  function loadProjectConfig(folder: string): void {
+    const uri = projectConfigUriOf(folder);
+    let text: string | undefined;
+    try {
+      text = uri.startsWith('file:') ? readFileSync(fileURLToPath(uri), 'utf8').replace(/^\uFEFF/, '') : undefined;
+    } catch {
+      text = undefined; // no file: the user's settings alone
+    }
+    const config = projectConfigOf(text);
+    projectConfigs.set(folder, config);
+    if (config) log(`project configuration ${uri}: ${JSON.stringify(config)}`);
+  }
+
+  /** A `.rulesets.yaml` of a workspace folder was saved, created or deleted: read it again, check again. */
+  function projectConfigsChanged(changes: readonly { uri: string }[]): void {
+    const folders = [...projectConfigs.keys()].filter((folder) => changes.some((c) => c.uri === projectConfigUriOf(folder)));
+    if (folders.length === 0) return;
+    for (const folder of folders) loadProjectConfig(folder);
+    refreshSettings().catch((error) => connection.console.error(`settings: ${String(error)}`));
+  }
+
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const capabilities = params.capabilities;
+    const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    for (const folder of folders) loadProjectConfig(folder);
     pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
     refreshSupport = capabilities.workspace?.diagnostics?.refreshSupport === true;
     configurationRequests = capabilities.workspace?.configuration === true;
+    watchedFilesRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     // Editors that send their server config at start (Helix's `config`) pass it here, in the
     // shape of the `rulesets` settings section; workspace/configuration, if any, follows.
     const options = params.initializationOptions as { rulesets?: unknown } | undefined;
@@ -192,6 +248,12 @@ export function startServer(connection: Connection): void {
   connection.onInitialized(() => {
     runInIdleTime(warmUpSteps(), (error) => connection.console.error(`warm-up failed: ${String(error)}`));
     if (configurationRequests) refreshSettings().catch((error) => connection.console.error(`settings: ${String(error)}`));
+    // Editors other than VS Code (whose client watches it) learn of changes to the file this way.
+    if (watchedFilesRegistration && projectConfigs.size > 0) {
+      connection.client
+        .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_CONFIG_FILE_NAME}` }] })
+        .catch((error: unknown) => connection.console.error(`watching ${PROJECT_CONFIG_FILE_NAME}: ${String(error)}`));
+    }
     log(`rulesets-language-server ${version}: ${pullDiagnostics ? 'pull' : 'push'} diagnostics`);
   });
 
@@ -207,13 +269,16 @@ export function startServer(connection: Connection): void {
     recheckTestsOf(change.document.uri);
   });
 
+  documents.onDidOpen((event) => workspaceCheck.opened(event.document.uri));
+
   // Everything kept for a document goes with it: a long session opens thousands.
   documents.onDidClose((event) => {
     models.delete(event.document.uri);
     expressionCache.release(event.document.uri);
     clearTimeout(pushTimers.get(event.document.uri));
     pushTimers.delete(event.document.uri);
-    if (!pullDiagnostics) connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+    // A file of "Check Workspace" keeps its diagnostics, from the file on disk.
+    if (!workspaceCheck.closed(event.document.uri) && !pullDiagnostics) connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
     // A closed ruleset is read from disk from now on.
     recheckTestsOf(event.document.uri);
   });
@@ -236,52 +301,62 @@ export function startServer(connection: Connection): void {
     guard('completion', null, () => {
       const model = modelOf(params.textDocument.uri);
       if (model?.isRulesetTest()) return testFileCompletion(model, params.position);
-      return model ? completion(model, params.position, settings) : null;
+      if (model && isProjectConfigDocument(model.uri)) return projectConfigCompletion(model, params.position);
+      return model ? completion(model, params.position, settingsOf(params.textDocument.uri)) : null;
     }),
   );
 
   connection.onHover((params) =>
     guard('hover', null, () => {
       const model = modelOf(params.textDocument.uri);
-      return model ? hover(model, params.position, settings) : null;
+      if (model && isProjectConfigDocument(model.uri)) return projectConfigHover(model, params.position);
+      return model ? hover(model, params.position, settingsOf(params.textDocument.uri)) : null;
     }),
   );
 
   connection.onSignatureHelp((params) =>
     guard('signature help', null, () => {
       const model = modelOf(params.textDocument.uri);
-      return model ? signatureHelp(model, params.position, settings) : null;
+      return model ? signatureHelp(model, params.position, settingsOf(params.textDocument.uri)) : null;
     }),
   );
 
   connection.onCodeAction((params) =>
     guard('code actions', [], () => {
       const model = modelOf(params.textDocument.uri);
-      return model ? codeActions(model, params.range, params.context, settings) : [];
+      if (model && isProjectConfigDocument(model.uri)) return projectConfigCodeActions(model, params.range);
+      return model ? codeActions(model, params.range, params.context, settingsOf(params.textDocument.uri)) : [];
     }),
   );
 
   connection.languages.semanticTokens.on((params) =>
     guard('semantic tokens', { data: [] }, () => {
       const model = modelOf(params.textDocument.uri);
-      return model ? semanticTokens(model, settings) : { data: [] };
+      return model ? semanticTokens(model, settingsOf(params.textDocument.uri)) : { data: [] };
     }),
   );
 
   connection.onDocumentSymbol((params) =>
     guard('document symbols', [], () => {
       const model = modelOf(params.textDocument.uri);
-      return model ? documentSymbols(model, settings) : [];
+      return model ? documentSymbols(model, settingsOf(params.textDocument.uri)) : [];
     }),
   );
 
   connection.onRequest(DOCUMENT_STATUS_REQUEST, (params: DocumentStatusParams) =>
     guard('document status', {}, (): DocumentStatus => {
       const model = modelOf(params.uri);
-      const ruleset = model?.rulesetBy(settings);
+      const ruleset = model?.rulesetBy(settingsOf(params.uri));
       return ruleset ? { ruleset, phase: model?.ruleset.phase } : {};
     }),
   );
+
+  connection.onRequest(CHECK_FILES_REQUEST, (params: CheckFilesParams, token) => workspaceCheck.run(params, token));
+
+  connection.onDidChangeWatchedFiles((params) => {
+    workspaceCheck.filesChanged(params.changes);
+    projectConfigsChanged(params.changes);
+  });
 
   documents.listen(connection);
   connection.listen();

@@ -1,0 +1,284 @@
+/**
+ * The project configuration, `.rulesets.yaml`: what a team agrees on for all its ruleset
+ * files (the phase of files that name none, the account's lists, more ruleset file patterns,
+ * codes turned off or made stricter), read the same way by `rulesets check` and the language
+ * server. Text in, configuration and problems out: each mistake is reported at its place with
+ * the fix, and the rest of the file is still used.
+ */
+import { KNOWN_PHASES } from '../language/catalogue/phases';
+import { PROBLEM_CODES } from '../language/problem-codes';
+import type { Severity } from '../language/problem';
+import { closestMatches, quoteAlternatives } from '../language/suggest';
+import { parseHost, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
+import { renameKeyEdit, replaceScalarEdit } from './host-edits';
+import type { DocumentFix, DocumentProblem } from './parsed-ruleset';
+
+/** The file's name: at the root of a workspace folder (the editor), or in the current folder or a parent of it (the CLI). */
+export const PROJECT_CONFIG_FILE_NAME = '.rulesets.yaml';
+
+/** What a code can be set to under `rules`: `off` drops its findings. */
+export type RuleSeverity = 'off' | 'error' | 'warning' | 'information';
+
+export const RULE_SEVERITIES: readonly RuleSeverity[] = ['off', 'error', 'warning', 'information'];
+
+/** Other spellings taken without complaint: ESLint's `warn`, and the short `info`. */
+const SEVERITY_SYNONYMS: Readonly<Record<string, RuleSeverity>> = { warn: 'warning', info: 'information' };
+
+/** The configuration as read: a key is present only when the file sets it (so that it overrides). */
+export interface ProjectConfig {
+  readonly phase?: string;
+  readonly lists?: readonly string[];
+  readonly files?: readonly string[];
+  readonly rules?: Readonly<Record<string, RuleSeverity>>;
+}
+
+export interface ProjectConfigReading {
+  readonly config: ProjectConfig;
+  readonly problems: readonly DocumentProblem[];
+}
+
+/**
+ * The file's shape, as a JSON schema would give it: each key with the type of its value, what
+ * it means and an example (for completion and hover, and the messages of a wrong value).
+ */
+export const PROJECT_CONFIG_SCHEMA = {
+  phase: {
+    type: 'string',
+    values: 'a phase (KNOWN_PHASES); one this version does not know is used with a warning',
+    description: 'The phase of a ruleset file that names none: it decides which fields and functions exist.',
+    example: 'phase: magic_transit',
+  },
+  lists: {
+    type: 'array of string',
+    values: 'account list names: lowercase letters, digits and `_`, without `$`',
+    description: "The account's list names: `$name` in an expression must then be one of them (or a managed `$svc.…` list).",
+    example: 'lists: [office_networks, blocked_asns]',
+  },
+  files: {
+    type: 'array of string',
+    values: 'glob patterns, relative to the folder of `.rulesets.yaml`; one without `/` matches the file name in any folder',
+    description: 'More ruleset files, beside `*.ruleset.json`, `*.ruleset.yaml` and `*.ruleset.yml`.',
+    example: 'files: ["firewall/*.yaml"]',
+  },
+  rules: {
+    type: 'object of code: severity',
+    values: 'a code (PROBLEM_CODES) to `off`, `error`, `warning` or `information` (`warn` and `info` are taken too); an error stays an error',
+    description: 'Severities by diagnostic code: `off` turns a warning off, `error` makes it fail `rulesets check`. Errors the service would reject cannot be turned off or lowered.',
+    example: 'rules:\n  shadowed-rule: error\n  always-true: off',
+  },
+} as const;
+
+export type ProjectConfigKey = keyof typeof PROJECT_CONFIG_SCHEMA;
+export const PROJECT_CONFIG_KEYS = Object.keys(PROJECT_CONFIG_SCHEMA) as ProjectConfigKey[];
+
+/** The names of the editor settings, which people carry over: where the same thing is set here. */
+const SETTING_NAMES: Readonly<Record<string, string>> = {
+  knownLists: "the account's list names are `lists`",
+  defaultPhase: 'the phase of files that name none is `phase`',
+  hints: 'codes are turned off under `rules`, e.g. `always-true: off`',
+};
+
+/** Account list names: managed lists (`svc.…`) are always known, and account lists have no dots. */
+const ACCOUNT_LIST_NAME = /^[a-z0-9_]+$/;
+
+/** Whether the path (or URI path) names a project configuration file. */
+export function isProjectConfigPath(path: string): boolean {
+  return path === PROJECT_CONFIG_FILE_NAME || path.endsWith(`/${PROJECT_CONFIG_FILE_NAME}`) || path.endsWith(`\\${PROJECT_CONFIG_FILE_NAME}`);
+}
+
+type Report = (severity: Severity, code: string, start: number, end: number, message: string, fixes?: readonly DocumentFix[]) => void;
+
+export function readProjectConfig(text: string): ProjectConfigReading {
+  const problems: DocumentProblem[] = [];
+  const report: Report = (severity, code, start, end, message, fixes) =>
+    problems.push(fixes && fixes.length > 0 ? { code, severity, message, start, end, fixes } : { code, severity, message, start, end });
+  const host = parseHost(text, 'yaml');
+  for (const e of host.syntaxErrors) report('error', 'yaml-syntax', e.start, Math.min(e.end, text.length), e.message);
+  // Half a file is not read: a broken mapping could shift what the rest of it means.
+  if (host.syntaxErrors.length > 0) return { config: {}, problems };
+  const root = host.root;
+  if (!root || root.kind === 'null') return { config: {}, problems };
+  if (root.kind !== 'object') {
+    report('error', 'invalid-type', root.start, root.end, `expected a mapping of ${quoteAlternatives(PROJECT_CONFIG_KEYS).replace(' or ', ' and ')} in \`${PROJECT_CONFIG_FILE_NAME}\`, found ${describe(root)}`);
+    return { config: {}, problems };
+  }
+  const config: { phase?: string; lists?: string[]; files?: string[]; rules?: Record<string, RuleSeverity> } = {};
+  const seen = new Set<string>();
+  for (const p of root.properties) {
+    if (seen.has(p.key)) {
+      report('error', 'duplicate-key', p.keyStart, p.keyEnd, `\`${p.key}\` appears twice in \`${PROJECT_CONFIG_FILE_NAME}\`; only the first is used`);
+      continue;
+    }
+    seen.add(p.key);
+    // A key without a value is one being typed: it sets nothing yet.
+    if (!p.value || p.value.kind === 'null') continue;
+    switch (p.key) {
+      case 'phase': {
+        const phase = readPhase(p.value, report);
+        if (phase !== undefined) config.phase = phase;
+        break;
+      }
+      case 'lists': {
+        const lists = readStrings(p, report, (node) => readListName(node, report));
+        if (lists) config.lists = lists;
+        break;
+      }
+      case 'files': {
+        const files = readStrings(p, report, (node) => node.value as string);
+        if (files) config.files = files;
+        break;
+      }
+      case 'rules': {
+        const rules = readRules(p.value, report);
+        if (rules) config.rules = rules;
+        break;
+      }
+      default:
+        reportUnknownKey(p, root, report);
+    }
+  }
+  return { config, problems };
+}
+
+function reportUnknownKey(p: HostProperty, root: HostObject, report: Report): void {
+  const message = `unknown key \`${p.key}\` in \`${PROJECT_CONFIG_FILE_NAME}\``;
+  if (Object.hasOwn(SETTING_NAMES, p.key)) {
+    report('error', 'unknown-key', p.keyStart, p.keyEnd, `${message}; ${SETTING_NAMES[p.key]}`);
+    return;
+  }
+  const meant = closestMatches(p.key, PROJECT_CONFIG_KEYS).filter((k) => !root.properties.some((other) => other.key === k));
+  const hint = meant.length > 0 ? `; did you mean ${quoteAlternatives(meant)}?` : `; the keys are ${quoteAlternatives(PROJECT_CONFIG_KEYS)}`;
+  report('error', 'unknown-key', p.keyStart, p.keyEnd, message + hint, meant.map((k) => ({ title: `Change to \`${k}\``, edits: [renameKeyEdit(p, k)] })));
+}
+
+/**
+ * A misspelt phase is an error, as `--phase` is; a phase like none this version knows is
+ * used, with a warning: the service adds phases, and a stale list must not block anyone.
+ */
+function readPhase(node: HostNode, report: Report): string | undefined {
+  if (node.kind !== 'string') {
+    report('error', 'invalid-type', node.start, node.end, `expected \`phase\` to be a phase name, e.g. \`magic_transit\`, found ${describe(node)}`);
+    return undefined;
+  }
+  const phase = node.value as string;
+  if (KNOWN_PHASES.includes(phase)) return phase;
+  const meant = closestMatches(phase, KNOWN_PHASES);
+  if (meant.length > 0) {
+    report('error', 'unknown-phase', node.start, node.end, `unknown phase \`${phase}\`; did you mean ${quoteAlternatives(meant)}?`, meant.map((m) => replaceFix(node, m)));
+    return undefined;
+  }
+  report('warning', 'unknown-phase', node.start, node.end, `\`${phase}\` is not a phase this version knows; files without a phase are checked with it anyway`);
+  return phase;
+}
+
+/** The strings of an array value, each read by `read` (undefined: left out). */
+function readStrings(p: HostProperty, report: Report, read: (node: HostScalar) => string | undefined): string[] | undefined {
+  const node = p.value!;
+  if (node.kind !== 'array') {
+    const what = p.key === 'lists' ? 'list names, e.g. `[office_networks]`' : 'glob patterns, e.g. `["firewall/*.yaml"]`';
+    report('error', 'invalid-type', node.start, node.end, `expected \`${p.key}\` to be a list of ${what}, found ${describe(node)}`);
+    return undefined;
+  }
+  const values: string[] = [];
+  for (const item of node.items) {
+    if (item.kind !== 'string') {
+      report('error', 'invalid-type', item.start, item.end, `expected a string in \`${p.key}\`, found ${describe(item)}`);
+      continue;
+    }
+    const value = read(item);
+    if (value !== undefined) values.push(value);
+  }
+  return values;
+}
+
+function readListName(node: HostScalar, report: Report): string | undefined {
+  const written = node.value as string;
+  const name = written.startsWith('$') ? written.slice(1) : written;
+  if (name.includes('.') && ACCOUNT_LIST_NAME.test(name.replace(/\./g, ''))) {
+    report('error', 'invalid-list-name', node.start, node.end, `\`${written}\` is not an account list name: account list names have no \`.\`, and the managed lists (\`$svc.…\`) are always known`);
+    return undefined;
+  }
+  if (!ACCOUNT_LIST_NAME.test(name)) {
+    const meant = name.toLowerCase().replace(/[-\s]+/g, '_');
+    const fixable = ACCOUNT_LIST_NAME.test(meant);
+    const hint = fixable ? `; did you mean \`${meant}\`?` : '';
+    report('error', 'invalid-list-name', node.start, node.end, `\`${written}\` is not a list name: list names use lowercase letters, digits and \`_\`${hint}`, fixable ? [replaceFix(node, meant)] : []);
+    return undefined;
+  }
+  if (name !== written) report('warning', 'invalid-list-name', node.start, node.end, `list names are written here without \`$\`: \`${name}\``, [replaceFix(node, name)]);
+  return name;
+}
+
+function readRules(node: HostNode, report: Report): Record<string, RuleSeverity> | undefined {
+  if (node.kind !== 'object') {
+    report('error', 'invalid-type', node.start, node.end, `expected \`rules\` to be a mapping of codes to severities, e.g. \`always-true: off\`, found ${describe(node)}`);
+    return undefined;
+  }
+  const rules: Record<string, RuleSeverity> = {};
+  const seen = new Set<string>();
+  for (const p of node.properties) {
+    if (seen.has(p.key)) {
+      report('error', 'duplicate-key', p.keyStart, p.keyEnd, `\`${p.key}\` appears twice under \`rules\`; only the first is used`);
+      continue;
+    }
+    seen.add(p.key);
+    const info = PROBLEM_CODES.get(p.key);
+    if (!info) {
+      const meant = closestMatches(p.key, PROBLEM_CODES.keys());
+      if (meant.length > 0) report('error', 'unknown-code', p.keyStart, p.keyEnd, `unknown code \`${p.key}\`; did you mean ${quoteAlternatives(meant)}?`, meant.map((m) => ({ title: `Change to \`${m}\``, edits: [renameKeyEdit(p, m)] })));
+      // Not an error: a configuration written for a newer version must not stop an older one.
+      else report('warning', 'unknown-code', p.keyStart, p.keyEnd, `\`${p.key}\` is not a code this version reports, so this line does nothing`);
+      continue;
+    }
+    if (!p.value || p.value.kind === 'null') continue;
+    const severity = readSeverity(p, report);
+    if (severity === undefined) continue;
+    if (info.severity === 'error' && severity !== 'error') {
+      // The promise of the tools: a mistake the service would reject is found here, never by the API.
+      const how = severity === 'off' ? 'turning it off' : 'lowering it';
+      report('error', 'error-not-configurable', p.value.start, p.value.end, `\`${p.key}\` is a mistake the service rejects, so it stays an error: fix the rule instead of ${how}`);
+      continue;
+    }
+    rules[p.key] = severity;
+  }
+  return rules;
+}
+
+function readSeverity(p: HostProperty, report: Report): RuleSeverity | undefined {
+  const value = p.value!;
+  const written = value.kind === 'string' ? (value.value as string) : undefined;
+  if (written !== undefined && (RULE_SEVERITIES as readonly string[]).includes(written)) return written as RuleSeverity;
+  if (written !== undefined && Object.hasOwn(SEVERITY_SYNONYMS, written)) return SEVERITY_SYNONYMS[written];
+  const shown = value.kind === 'object' || value.kind === 'array' ? describe(value) : `\`${String((value as HostScalar).value)}\``;
+  const expected = `expected ${quoteAlternatives(RULE_SEVERITIES)} for \`${p.key}\`, found ${shown}`;
+  const meant = value.kind === 'boolean' && value.value === false ? ['off'] : written !== undefined ? closestMatches(written, RULE_SEVERITIES) : [];
+  const hint = meant.length > 0 ? `; did you mean ${quoteAlternatives(meant)}?` : '';
+  report('error', 'invalid-severity', value.start, value.end, expected + hint, meant.map((m) => ({ title: `Change to \`${m}\``, edits: [{ start: value.start, end: value.end, newText: m }] })));
+  return undefined;
+}
+
+function replaceFix(node: HostScalar, value: string): DocumentFix {
+  return { title: `Change to \`${value}\``, edits: [replaceScalarEdit(node, value)] };
+}
+
+function describe(node: HostNode): string {
+  if (node.kind === 'object') return 'a mapping';
+  if (node.kind === 'array') return 'a list';
+  if (node.kind === 'string') return 'a string';
+  return `\`${String(node.value)}\``;
+}
+
+/**
+ * The findings of a ruleset under the configured severities, in place: codes set to `off`
+ * are dropped, the others take their new severity. An error is never turned off or lowered,
+ * whatever the configuration says: the service would reject the file.
+ */
+export function applyRuleSeverities(problems: DocumentProblem[], severities: Readonly<Record<string, RuleSeverity>>): void {
+  let kept = 0;
+  for (const p of problems) {
+    const configured = Object.hasOwn(severities, p.code) ? severities[p.code] : undefined;
+    if (configured === undefined || p.severity === 'error') problems[kept++] = p;
+    else if (configured !== 'off') problems[kept++] = configured === p.severity ? p : { ...p, severity: configured };
+  }
+  problems.length = kept;
+}

@@ -1,0 +1,231 @@
+/**
+ * The editor's features in `.rulesets.yaml`, the project configuration: its mistakes as
+ * diagnostics (with their quick fixes), completion of its keys, phases, codes and severities,
+ * and hovers that say what a key or a code means. And the settings a ruleset file is checked
+ * with once its workspace folder has such a file.
+ */
+import {
+  CodeActionKind,
+  CompletionItemKind,
+  InsertTextFormat,
+  MarkupKind,
+  type CodeAction,
+  type CompletionItem,
+  type CompletionList,
+  type Diagnostic,
+  type Hover,
+  type Position,
+  type Range,
+} from 'vscode-languageserver';
+import { KNOWN_PHASES } from '../language/catalogue/phases';
+import { PROBLEM_CODES, type ProblemCodeInfo } from '../language/problem-codes';
+import { parseHost, type HostNode } from '../documents/host';
+import { eolOf } from '../documents/host-edits';
+import { isProjectConfigPath, PROJECT_CONFIG_FILE_NAME, PROJECT_CONFIG_KEYS, PROJECT_CONFIG_SCHEMA, readProjectConfig, RULE_SEVERITIES, type ProjectConfig, type ProjectConfigKey } from '../documents/project-config';
+import { withProjectConfig, type Settings } from '../documents/settings';
+import { toDiagnostic } from './diagnostics';
+import { plainText } from '../language/problem';
+import { pathOfUri, type DocumentModel } from './model';
+
+export { PROJECT_CONFIG_FILE_NAME, type ProjectConfig };
+
+/** Whether the document is a project configuration (by its name, wherever it is). */
+export function isProjectConfigDocument(uri: string): boolean {
+  return isProjectConfigPath(pathOfUri(uri));
+}
+
+/** The configuration a `.rulesets.yaml` text gives (what is right in it), or none for no file. */
+export function projectConfigOf(text: string | undefined): ProjectConfig | undefined {
+  return text === undefined ? undefined : readProjectConfig(text).config;
+}
+
+/** The workspace folder (of `folders`, by URI) that holds the document: the innermost one. */
+export function folderOf(uri: string, folders: readonly string[]): string | undefined {
+  const inside = folders.filter((folder) => uri.startsWith(folder.endsWith('/') ? folder : `${folder}/`));
+  return inside.sort((a, b) => b.length - a.length)[0];
+}
+
+/** The URI of the `.rulesets.yaml` at the root of a workspace folder. */
+export function projectConfigUriOf(folder: string): string {
+  return `${folder.replace(/\/+$/, '')}/${PROJECT_CONFIG_FILE_NAME}`;
+}
+
+/**
+ * The settings a document is checked with: the user's, with the keys that its workspace
+ * folder's `.rulesets.yaml` sets taken from there (see withProjectConfig for why the file wins).
+ */
+export function settingsForDocument(uri: string, settings: Settings, configs: ReadonlyMap<string, ProjectConfig | undefined>): Settings {
+  const folder = folderOf(uri, [...configs.keys()]);
+  const config = folder === undefined ? undefined : configs.get(folder);
+  return config ? withProjectConfig(settings, config, pathOfUri(folder!)) : settings;
+}
+
+// ---------------------------------------------------------------- diagnostics and fixes
+
+export function projectConfigDiagnostics(model: DocumentModel): Diagnostic[] {
+  return readProjectConfig(model.text).problems.map((p) => toDiagnostic(model, p));
+}
+
+/** The quick fixes of the configuration's problems in the range (a misspelt key, code or phase). */
+export function projectConfigCodeActions(model: DocumentModel, range: Range): CodeAction[] {
+  const start = model.offsetAt(range.start);
+  const end = model.offsetAt(range.end);
+  const actions: CodeAction[] = [];
+  for (const problem of readProjectConfig(model.text).problems) {
+    if (!problem.fixes || !(problem.start <= end && start <= problem.end)) continue;
+    const diagnostic = toDiagnostic(model, problem);
+    problem.fixes.forEach((fix, i) => {
+      const edits = fix.edits.map((e) => ({ range: model.range(e.start, e.end), newText: e.newText }));
+      actions.push({ title: plainText(fix.title), kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: { changes: { [model.uri]: edits } }, ...(i === 0 ? { isPreferred: true } : {}) });
+    });
+  }
+  return actions;
+}
+
+// ---------------------------------------------------------------- completion
+
+/**
+ * Where the cursor is, read from the lines rather than the YAML tree: a file being typed is
+ * often not valid YAML yet (`rules:` with a half-written code under it).
+ */
+type Place =
+  | { readonly kind: 'top-key' }
+  | { readonly kind: 'code' }
+  | { readonly kind: 'phase' }
+  | { readonly kind: 'severity'; readonly code: string };
+
+const WORD = /[A-Za-z0-9_.$-]*$/;
+const KEY_LINE = /^([ \t]*)([A-Za-z0-9_-]+)[ \t]*:[ \t]*(?:#.*)?$/;
+
+function placeAt(text: string, offset: number): Place | undefined {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const before = text.slice(lineStart, offset);
+  const key = /^([ \t]*)[A-Za-z0-9_-]*$/.exec(before);
+  if (key) {
+    const indent = key[1].length;
+    if (indent === 0) return { kind: 'top-key' };
+    return parentKey(text, lineStart, indent) === 'rules' ? { kind: 'code' } : undefined;
+  }
+  const value = /^([ \t]*)([A-Za-z0-9_-]+)[ \t]*:[ \t]+[A-Za-z0-9_]*$/.exec(before);
+  if (!value) return undefined;
+  if (value[1].length === 0) return value[2] === 'phase' ? { kind: 'phase' } : undefined;
+  return parentKey(text, lineStart, value[1].length) === 'rules' ? { kind: 'severity', code: value[2] } : undefined;
+}
+
+/** The key of the nearest line above `lineStart` indented less than `indent`, when it opens a block (`rules:`). */
+function parentKey(text: string, lineStart: number, indent: number): string | undefined {
+  const lines = text.slice(0, lineStart).split(/\r?\n/).reverse();
+  for (const line of lines) {
+    if (/^\s*(#.*)?$/.test(line)) continue;
+    const lead = /^[ \t]*/.exec(line)![0].length;
+    if (lead >= indent) continue;
+    return KEY_LINE.exec(line)?.[2];
+  }
+  return undefined;
+}
+
+export function projectConfigCompletion(model: DocumentModel, position: Position): CompletionList {
+  const offset = model.offsetAt(position);
+  const text = model.text;
+  const place = placeAt(text, offset);
+  if (!place) return { isIncomplete: false, items: [] };
+  const typed = WORD.exec(text.slice(0, offset))![0];
+  const rest = /^[A-Za-z0-9_.$-]*/.exec(text.slice(offset))![0];
+  const range = model.range(offset - typed.length, offset + rest.length);
+  const present = presentKeys(text);
+  switch (place.kind) {
+    case 'top-key': {
+      const eol = eolOf(text);
+      return list(
+        PROJECT_CONFIG_KEYS.filter((key) => !present.top.has(key) || key === typed).map((key, i) => ({
+          label: key,
+          kind: CompletionItemKind.Property,
+          detail: PROJECT_CONFIG_SCHEMA[key].type,
+          documentation: keyDocumentation(key),
+          sortText: String(i).padStart(2, '0'),
+          insertTextFormat: InsertTextFormat.Snippet,
+          textEdit: { range, newText: KEY_SNIPPETS[key].replace('\n', eol) },
+        })),
+      );
+    }
+    case 'code':
+      // Only codes whose severity can change: an error code could only be set to `error` again.
+      return list(
+        [...PROBLEM_CODES]
+          .filter(([code, info]) => info.severity !== 'error' && (!present.codes.has(code) || code === typed))
+          .map(([code, info]) => ({
+            label: code,
+            kind: CompletionItemKind.Property,
+            detail: info.description,
+            documentation: codeDocumentation(code, info),
+            textEdit: { range, newText: `${code}: ` },
+          })),
+      );
+    case 'phase':
+      return list(KNOWN_PHASES.map((phase) => ({ label: phase, kind: CompletionItemKind.EnumMember, textEdit: { range, newText: phase } })));
+    case 'severity': {
+      const info = PROBLEM_CODES.get(place.code);
+      const allowed = info?.severity === 'error' ? ['error'] : RULE_SEVERITIES;
+      return list(allowed.map((severity, i) => ({ label: severity, kind: CompletionItemKind.EnumMember, detail: SEVERITY_DETAIL[severity], sortText: String(i), textEdit: { range, newText: severity } })));
+    }
+  }
+}
+
+const KEY_SNIPPETS: Record<ProjectConfigKey, string> = {
+  phase: 'phase: $0',
+  lists: 'lists: [$0]',
+  files: 'files: ["$0"]',
+  rules: 'rules:\n  $0',
+};
+
+const SEVERITY_DETAIL: Record<string, string> = {
+  off: 'not reported',
+  error: 'reported as an error: `rulesets check` fails',
+  warning: 'reported as a warning',
+  information: 'reported as information',
+};
+
+function list(items: CompletionItem[]): CompletionList {
+  return { isIncomplete: false, items };
+}
+
+/** The keys already in the file, at the top and under `rules`, when it parses. */
+function presentKeys(text: string): { top: Set<string>; codes: Set<string> } {
+  const root = parseHost(text, 'yaml').root;
+  const keys = (node: HostNode | undefined) => new Set(node?.kind === 'object' ? node.properties.map((p) => p.key) : []);
+  const rules = root?.kind === 'object' ? root.properties.find((p) => p.key === 'rules')?.value : undefined;
+  return { top: keys(root), codes: keys(rules) };
+}
+
+function keyDocumentation(key: ProjectConfigKey): { kind: typeof MarkupKind.Markdown; value: string } {
+  const schema = PROJECT_CONFIG_SCHEMA[key];
+  return { kind: MarkupKind.Markdown, value: `${schema.description}\n\n\`\`\`yaml\n${schema.example}\n\`\`\`` };
+}
+
+function codeDocumentation(code: string, info: ProblemCodeInfo): { kind: typeof MarkupKind.Markdown; value: string } {
+  const can =
+    info.severity === 'error'
+      ? 'An error: the service rejects the rule, so it cannot be turned off or lowered.'
+      : 'A warning: can be set to `off`, `error`, `warning` or `information`.';
+  return { kind: MarkupKind.Markdown, value: `**\`${code}\`** — ${info.description}\n\n${can}` };
+}
+
+// ---------------------------------------------------------------- hover
+
+/** What a key of the file, or a code under `rules`, means. */
+export function projectConfigHover(model: DocumentModel, position: Position): Hover | null {
+  const offset = model.offsetAt(position);
+  const root = parseHost(model.text, 'yaml').root;
+  if (root?.kind !== 'object') return null;
+  for (const p of root.properties) {
+    if (offset >= p.keyStart && offset <= p.keyEnd && Object.hasOwn(PROJECT_CONFIG_SCHEMA, p.key)) {
+      return { contents: keyDocumentation(p.key as ProjectConfigKey), range: model.range(p.keyStart, p.keyEnd) };
+    }
+    if (p.key !== 'rules' || p.value?.kind !== 'object') continue;
+    for (const rule of p.value.properties) {
+      const info = PROBLEM_CODES.get(rule.key);
+      if (info && offset >= rule.keyStart && offset <= rule.keyEnd) return { contents: codeDocumentation(rule.key, info), range: model.range(rule.keyStart, rule.keyEnd) };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,30 @@
+/**
+ * A ruleset file on disk, checked as an open document would be ("Check Workspace",
+ * rulesets/checkFiles): the same model, the same checks and the same diagnostics, from the
+ * file's text, whether or not an editor has it open.
+ */
+import type { Diagnostic } from 'vscode-languageserver';
+import { classifyFile, formatOfPath } from '../documents/classify';
+import type { ExpressionCache } from '../documents/expression-cache';
+import type { Settings } from '../documents/settings';
+import { diagnostics } from './diagnostics';
+import { DocumentModel, pathOfUri } from './model';
+
+/**
+ * The diagnostics of the file at `uri` with this text, or undefined when it is not a ruleset
+ * (by its name, a `rulesets.files` pattern or its content), a test file among them: those
+ * have checks that run their cases.
+ */
+export function fileDiagnostics(uri: string, text: string, settings: Settings, cache: ExpressionCache): Diagnostic[] | undefined {
+  const path = pathOfUri(uri);
+  const format = formatOfPath(path);
+  if (!format) return undefined;
+  const byName = classifyFile(path, { patterns: settings.files });
+  if (byName.role === 'ruleset-test') return undefined;
+  // Most JSON and YAML files of a workspace are something else: without `rules` a file cannot
+  // be a ruleset by its content, and is not parsed.
+  if (byName.role === 'other' && !text.includes('rules')) return undefined;
+  // As `rulesets check` reads a file: an editor never shows the byte order mark.
+  const model = new DocumentModel(uri, 0, text.replace(/^\uFEFF/, ''), format, cache);
+  return model.isRuleset(settings) ? diagnostics(model, settings) : undefined;
+}

@@ -1,0 +1,95 @@
+/**
+ * Every code the checks of a ruleset file report, with the severity they report it at and
+ * what it means in one line. The project configuration (`.rulesets.yaml`) checks the codes of
+ * its `rules` against this list and completes them from it; comments that silence a finding
+ * can do the same. test/language/problem-codes.test.ts holds the list to the checks' sources,
+ * so a new code cannot be left out of it.
+ */
+
+export interface ProblemCodeInfo {
+  /**
+   * The severity the checks give it. An error is a mistake the service rejects (or a file it
+   * cannot read): configuration cannot turn it off or lower it, or the author would learn of
+   * the mistake from the API. A warning is a rule the service takes but that does not do what
+   * it seems to.
+   */
+  readonly severity: 'error' | 'warning';
+  /** What the finding says, in one line. */
+  readonly description: string;
+}
+
+const error = (description: string): ProblemCodeInfo => ({ severity: 'error', description });
+const warning = (description: string): ProblemCodeInfo => ({ severity: 'warning', description });
+
+export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
+  // ---------------------------------------------------------------- the file
+  ['json-syntax', error('The file is not valid JSON.')],
+  ['yaml-syntax', error('The file is not valid YAML.')],
+  ['unescaped-quote', error('A `"` inside a string ends it early.')],
+  ['empty-document', error('The file holds no ruleset.')],
+  ['invalid-type', error('A key of the ruleset or of a rule has a value of the wrong type.')],
+  ['missing-key', error('A key the service requires is missing.')],
+  ['duplicate-key', error('A key appears twice in one object; only one is kept.')],
+  ['unknown-key', warning('A key the service does not know (often a misspelling).')],
+  ['unknown-kind', error('`kind` is not one of the kinds of ruleset.')],
+  ['unknown-phase', warning('`phase` is not a phase this version knows.')],
+  ['unknown-action', warning('`action` is not an action this version knows.')],
+  ['missing-action-parameters', error('A `skip` or `execute` rule lacks the `action_parameters` it needs.')],
+  ['invalid-action-parameters', error('A value of `action_parameters` the service rejects.')],
+  ['logging-not-allowed', error('`logging` on a rule that is not a `skip` rule.')],
+  ['too-many-rules', warning('More rules than the service documents for the phase.')],
+  // ---------------------------------------------------------------- rules against each other
+  ['duplicate-rule', warning('A rule repeats an earlier one, so it never decides anything.')],
+  ['shadowed-rule', warning('Every packet a rule matches is decided by an earlier rule.')],
+  ['skip-skips-nothing', warning('A `skip` of the current ruleset with no rule after it to skip.')],
+  // ---------------------------------------------------------------- expression syntax
+  ['syntax-error', error('The expression does not parse.')],
+  ['empty-expression', error('The expression is empty.')],
+  ['expression-too-long', error('The expression is longer than the service accepts.')],
+  ['nesting-too-deep', error('More levels of parentheses and `not` than the service accepts.')],
+  ['tab-whitespace', error('A TAB between tokens, where only spaces and line breaks may be.')],
+  ['single-equals', error('`=` where a comparison needs `==`.')],
+  ['unterminated-string', error('A string without its closing quote.')],
+  ['invalid-escape', error('An escape a string may not hold.')],
+  ['invalid-integer', error('A number that is not an integer, or a range not written `a..b`.')],
+  ['integer-overflow', error('An integer too large for 64 bits.')],
+  ['invalid-ip', error('Not an IP address, or an address range not written `a..b`.')],
+  ['invalid-cidr', error('A CIDR block that is malformed or has host bits set.')],
+  ['range-order', error('A range that starts after it ends.')],
+  ['range-family', error('A range from an IPv4 to an IPv6 address.')],
+  ['invalid-value', error('Something that is not a value.')],
+  ['invalid-list-name', error('A `$list` name with characters list names cannot have.')],
+  ['list-in-set', error('A `$list` inside a `{…}` set.')],
+  ['comma-in-set', error('Commas between the items of a set, which takes spaces.')],
+  ['invalid-regex', error('A regular expression the service cannot compile.')],
+  ['invalid-wildcard', error('A wildcard pattern the service rejects.')],
+  ['bit-slice-arguments', error('`bit_slice` called with the wrong arguments.')],
+  ['bit-slice-range', error('A `bit_slice` reaching outside what it can read.')],
+  // ---------------------------------------------------------------- expression meaning
+  ['unknown-field', error('A field the phase does not have.')],
+  ['unknown-function', error('A function the phase does not have.')],
+  ['missing-arguments', error('A function named without calling it.')],
+  ['missing-operator', error('A field that is not a Boolean, with no comparison.')],
+  ['invalid-operator', error('An operator the field\'s type does not take.')],
+  ['strict-wildcard-spacing', error('`strict wildcard` not written with one space.')],
+  ['boolean-comparison', error('A Boolean field compared with a value.')],
+  ['set-required', error('`in` without a `{…}` set or a `$list`.')],
+  ['set-requires-in', error('A set compared with `==` or another one-value operator.')],
+  ['type-mismatch', error('A value of the wrong type for the field or operator.')],
+  ['list-not-allowed', error('A `$list` with a field other than `ip.src` or `ip.dst`.')],
+  ['ip-ordering', warning('IP addresses compared with `<`, `>` and the like, which the service does not support.')],
+  ['value-out-of-range', warning('A value the field never has, so the comparison never matches.')],
+  ['empty-set', warning('`in {}`, which never matches.')],
+  ['country-code-case', warning('A lowercase country code, which never matches.')],
+  ['unknown-country-code', warning('A country code that is not assigned.')],
+  ['protocol-case', warning('An uppercase protocol name, which never matches.')],
+  ['unknown-protocol', warning('A protocol name the service does not know, which never matches.')],
+  ['unknown-list', warning('A `$list` the account or the managed lists do not have.')],
+  ['always-true', warning('A condition that every packet meets.')],
+  ['always-false', warning('A condition that no packet meets.')],
+  ['redundant-set-member', warning('A set item that another item of the set already covers.')],
+  // ---------------------------------------------------------------- `# rulesets-disable…` comments (YAML)
+  ['unused-disable', warning('A disable comment, or a code in it, that silences nothing there.')],
+  ['unknown-disable-code', warning('A disable comment names a code that no check reports.')],
+  ['invalid-disable', warning('A disable comment written wrong: no codes, not on a line of its own, or misplaced.')],
+]);

@@ -1,0 +1,260 @@
+/**
+ * Reading `.rulesets.yaml`: what the CLI and the language server both take from it, and each
+ * mistake in it said at its place, with the fix; a mistake never costs the rest of the file.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { toPositions } from '../../server/src/documents/positions';
+import { applyRuleSeverities, isProjectConfigPath, readProjectConfig } from '../../server/src/documents/project-config';
+import type { DocumentProblem } from '../../server/src/documents/parsed-ruleset';
+import { checkRuleset } from '../../server/src/documents/ruleset';
+
+/** Each problem as `[code, severity, the text it marks, line:col (1-based), message]`. */
+function problemsOf(text: string): [string, string, string, string, string][] {
+  const { problems } = readProjectConfig(text);
+  const positioned = toPositions(text, problems);
+  return problems.map((p, i) => {
+    const { line, character } = positioned[i].range.start;
+    return [p.code, p.severity, text.slice(p.start, p.end), `${line + 1}:${character + 1}`, p.message];
+  });
+}
+
+/** The text after applying a problem's first fix. */
+function fixed(text: string, problem: DocumentProblem): string {
+  const edits = [...problem.fixes![0].edits].sort((a, b) => b.start - a.start);
+  return edits.reduce((t, e) => t.slice(0, e.start) + e.newText + t.slice(e.end), text);
+}
+
+describe('readProjectConfig: a correct file', () => {
+  it('reads the phase, the lists, the file patterns and the severities', () => {
+    const text = [
+      '# shared by the CLI and the editor',
+      'phase: magic_transit',
+      'lists: [office_networks, blocked_asns]',
+      'files:',
+      '  - "firewall/*.yaml"',
+      'rules:',
+      '  country-code-case: error',
+      '  always-true: off',
+      '  shadowed-rule: information',
+      '',
+    ].join('\n');
+    assert.deepEqual(readProjectConfig(text), {
+      config: {
+        phase: 'magic_transit',
+        lists: ['office_networks', 'blocked_asns'],
+        files: ['firewall/*.yaml'],
+        rules: { 'country-code-case': 'error', 'always-true': 'off', 'shadowed-rule': 'information' },
+      },
+      problems: [],
+    });
+  });
+
+  it('takes an empty file, or one with comments only, as no configuration', () => {
+    assert.deepEqual(readProjectConfig(''), { config: {}, problems: [] });
+    assert.deepEqual(readProjectConfig('# nothing set yet\n'), { config: {}, problems: [] });
+  });
+
+  it('leaves a key with no value unset, as while it is being typed', () => {
+    assert.deepEqual(readProjectConfig('phase:\nrules:\n'), { config: {}, problems: [] });
+  });
+
+  it('accepts ESLint\'s `warn` and the short `info` for the severities', () => {
+    assert.deepEqual(readProjectConfig('rules:\n  empty-set: warn\n  unknown-list: info\n'), {
+      config: { rules: { 'empty-set': 'warning', 'unknown-list': 'information' } },
+      problems: [],
+    });
+  });
+
+  it('lets an error code be set to `error`, which changes nothing', () => {
+    assert.deepEqual(readProjectConfig('rules:\n  syntax-error: error\n'), { config: { rules: { 'syntax-error': 'error' } }, problems: [] });
+  });
+
+  it('knows its file by name', () => {
+    assert.ok(isProjectConfigPath('/work/repo/.rulesets.yaml'));
+    assert.ok(isProjectConfigPath('.rulesets.yaml'));
+    assert.ok(!isProjectConfigPath('/work/repo/main.rulesets.yaml'));
+    assert.ok(!isProjectConfigPath('/work/repo/.rulesets.yaml.bak'));
+  });
+});
+
+describe('readProjectConfig: mistakes, at their place', () => {
+  it('reports broken YAML where it is broken, and reads nothing from it', () => {
+    const text = 'phase: magic_transit\nrules: [always-true: off\n';
+    const { config, problems } = readProjectConfig(text);
+    assert.deepEqual(config, {});
+    assert.ok(problems.length > 0);
+    assert.ok(problems.every((p) => p.code === 'yaml-syntax' && p.severity === 'error'));
+  });
+
+  it('wants a mapping at the top', () => {
+    assert.deepEqual(problemsOf('- phase: magic_transit\n'), [
+      ['invalid-type', 'error', '- phase: magic_transit\n', '1:1', 'expected a mapping of `phase`, `lists`, `files` and `rules` in `.rulesets.yaml`, found a list'],
+    ]);
+  });
+
+  it('says which key was meant by a misspelt one, with the fix, and reads the others', () => {
+    const text = 'phase: magic_transit\nrulse:\n  always-true: off\n';
+    const { config, problems } = readProjectConfig(text);
+    assert.deepEqual(config, { phase: 'magic_transit' });
+    assert.deepEqual(problemsOf(text), [['unknown-key', 'error', 'rulse', '2:1', 'unknown key `rulse` in `.rulesets.yaml`; did you mean `rules`?']]);
+    assert.equal(fixed(text, problems[0]), 'phase: magic_transit\nrules:\n  always-true: off\n');
+  });
+
+  it('points the names of the editor settings to the keys of the file', () => {
+    assert.deepEqual(
+      problemsOf('knownLists: [office]\ndefaultPhase: magic_transit\nhints: {}\n').map((p) => p[4]),
+      [
+        'unknown key `knownLists` in `.rulesets.yaml`; the account\'s list names are `lists`',
+        'unknown key `defaultPhase` in `.rulesets.yaml`; the phase of files that name none is `phase`',
+        'unknown key `hints` in `.rulesets.yaml`; codes are turned off under `rules`, e.g. `always-true: off`',
+      ],
+    );
+  });
+
+  it('reports a key given twice', () => {
+    assert.deepEqual(problemsOf('phase: magic_transit\nphase: ddos_l4\n').map((p) => p.slice(0, 4)), [['duplicate-key', 'error', 'phase', '2:1']]);
+  });
+
+  it('says which phase was meant by a misspelt one, and does not use it', () => {
+    const text = 'phase: magic_transitt\n';
+    const { config, problems } = readProjectConfig(text);
+    assert.deepEqual(config, {});
+    assert.deepEqual(problemsOf(text), [['unknown-phase', 'error', 'magic_transitt', '1:8', 'unknown phase `magic_transitt`; did you mean `magic_transit`?']]);
+    assert.equal(fixed(text, problems[0]), 'phase: magic_transit\n');
+  });
+
+  it('uses a phase it does not know but that is like none it knows, with a warning (the service adds phases)', () => {
+    const text = 'phase: zero_trust_gateway\n';
+    assert.deepEqual(readProjectConfig(text).config, { phase: 'zero_trust_gateway' });
+    assert.deepEqual(problemsOf(text), [['unknown-phase', 'warning', 'zero_trust_gateway', '1:8', '`zero_trust_gateway` is not a phase this version knows; files without a phase are checked with it anyway']]);
+  });
+
+  it('wants the phase as a name', () => {
+    assert.deepEqual(problemsOf('phase: [magic_transit]\n').map((p) => p.slice(0, 3)), [['invalid-type', 'error', '[magic_transit]']]);
+  });
+
+  it('wants the lists as a list, and says so for a single name', () => {
+    assert.deepEqual(problemsOf('lists: office_networks\n'), [
+      ['invalid-type', 'error', 'office_networks', '1:8', 'expected `lists` to be a list of list names, e.g. `[office_networks]`, found a string'],
+    ]);
+  });
+
+  it('corrects list names with characters list names cannot have, and leaves them out', () => {
+    const text = 'lists: [Office-Networks, blocked_asns, svc.vpn]\n';
+    const { config, problems } = readProjectConfig(text);
+    assert.deepEqual(config, { lists: ['blocked_asns'] });
+    assert.deepEqual(problemsOf(text), [
+      ['invalid-list-name', 'error', 'Office-Networks', '1:9', '`Office-Networks` is not a list name: list names use lowercase letters, digits and `_`; did you mean `office_networks`?'],
+      ['invalid-list-name', 'error', 'svc.vpn', '1:40', '`svc.vpn` is not an account list name: account list names have no `.`, and the managed lists (`$svc.…`) are always known'],
+    ]);
+    assert.equal(fixed(text, problems[0]), 'lists: [office_networks, blocked_asns, svc.vpn]\n');
+  });
+
+  it('takes a list name written with `$`, and says it is written without', () => {
+    const text = 'lists: [$office_networks]\n';
+    assert.deepEqual(readProjectConfig(text).config, { lists: ['office_networks'] });
+    assert.deepEqual(problemsOf(text), [['invalid-list-name', 'warning', '$office_networks', '1:9', 'list names are written here without `$`: `office_networks`']]);
+  });
+
+  it('wants the file patterns as strings', () => {
+    const text = 'files: ["*.yaml", 3]\n';
+    assert.deepEqual(readProjectConfig(text).config, { files: ['*.yaml'] });
+    assert.deepEqual(problemsOf(text).map((p) => p.slice(0, 4)), [['invalid-type', 'error', '3', '1:19']]);
+  });
+
+  it('wants the rules as a mapping of codes to severities', () => {
+    assert.deepEqual(problemsOf('rules: [always-true]\n'), [
+      ['invalid-type', 'error', '[always-true]', '1:8', 'expected `rules` to be a mapping of codes to severities, e.g. `always-true: off`, found a list'],
+    ]);
+  });
+
+  it('says which code was meant by a misspelt one, with the fix', () => {
+    const text = 'rules:\n  shadowed-rules: off\n';
+    const { config, problems } = readProjectConfig(text);
+    assert.deepEqual(config, { rules: {} });
+    assert.deepEqual(problemsOf(text), [['unknown-code', 'error', 'shadowed-rules', '2:3', 'unknown code `shadowed-rules`; did you mean `shadowed-rule`?']]);
+    assert.equal(fixed(text, problems[0]), 'rules:\n  shadowed-rule: off\n');
+  });
+
+  it('passes over a code it does not know and that is like none it knows, with a warning (a newer version may know it)', () => {
+    assert.deepEqual(problemsOf('rules:\n  rule-from-the-future: off\n'), [
+      ['unknown-code', 'warning', 'rule-from-the-future', '2:3', '`rule-from-the-future` is not a code this version reports, so this line does nothing'],
+    ]);
+  });
+
+  it('lists the severities for a value that is none of them', () => {
+    const text = 'rules:\n  always-true: silent\n  empty-set: 0\n  unknown-list: false\n';
+    const { config, problems } = readProjectConfig(text);
+    assert.deepEqual(config, { rules: {} });
+    assert.deepEqual(problemsOf(text), [
+      ['invalid-severity', 'error', 'silent', '2:16', 'expected `off`, `error`, `warning` or `information` for `always-true`, found `silent`'],
+      ['invalid-severity', 'error', '0', '3:14', 'expected `off`, `error`, `warning` or `information` for `empty-set`, found `0`'],
+      ['invalid-severity', 'error', 'false', '4:17', 'expected `off`, `error`, `warning` or `information` for `unknown-list`, found `false`; did you mean `off`?'],
+    ]);
+    assert.equal(fixed(text, problems[2]), 'rules:\n  always-true: silent\n  empty-set: 0\n  unknown-list: off\n');
+  });
+
+  it('refuses to turn off or lower an error the service would reject, and keeps it an error', () => {
+    const text = 'rules:\n  unknown-field: off\n  syntax-error: warning\n  always-true: off\n';
+    const { config } = readProjectConfig(text);
+    assert.deepEqual(config, { rules: { 'always-true': 'off' } });
+    assert.deepEqual(problemsOf(text), [
+      ['error-not-configurable', 'error', 'off', '2:18', '`unknown-field` is a mistake the service rejects, so it stays an error: fix the rule instead of turning it off'],
+      ['error-not-configurable', 'error', 'warning', '3:17', '`syntax-error` is a mistake the service rejects, so it stays an error: fix the rule instead of lowering it'],
+    ]);
+  });
+
+  it('reads what is right in a file with mistakes', () => {
+    const text = 'phase: magic_transit\nlists: [Bad-Name, good]\ncolour: red\nrules:\n  always-true: off\n  empty-set: loud\n';
+    assert.deepEqual(readProjectConfig(text).config, { phase: 'magic_transit', lists: ['good'], rules: { 'always-true': 'off' } });
+  });
+});
+
+describe('applyRuleSeverities: the findings of a ruleset under the configured severities', () => {
+  const RULESET = [
+    'name: x',
+    'kind: root',
+    'phase: magic_transit',
+    'rules:',
+    '  - action: block',
+    '    expression: ip.geoip.country == "br"',
+    '  - action: block',
+    '    expression: tcp.dstprt == 22 or ip.src in {}',
+    '',
+  ].join('\n');
+
+  it('turns codes off and changes the severity of warnings', () => {
+    const problems = checkRuleset(RULESET, 'yaml');
+    assert.deepEqual(problems.map((p) => [p.code, p.severity]), [
+      ['country-code-case', 'warning'],
+      ['unknown-field', 'error'],
+      ['empty-set', 'warning'],
+    ]);
+    applyRuleSeverities(problems, { 'country-code-case': 'error', 'empty-set': 'off' });
+    assert.deepEqual(problems.map((p) => [p.code, p.severity]), [
+      ['country-code-case', 'error'],
+      ['unknown-field', 'error'],
+    ]);
+  });
+
+  it('never turns off or lowers an error, whoever asks', () => {
+    const problems = checkRuleset(RULESET, 'yaml');
+    applyRuleSeverities(problems, { 'unknown-field': 'off' });
+    assert.deepEqual(problems.map((p) => [p.code, p.severity]), [
+      ['country-code-case', 'warning'],
+      ['unknown-field', 'error'],
+      ['empty-set', 'warning'],
+    ]);
+    applyRuleSeverities(problems, { 'unknown-field': 'information' });
+    assert.equal(problems[1].severity, 'error');
+  });
+
+  it('is applied by checkRuleset with the `severities` option', () => {
+    const problems = checkRuleset(RULESET, 'yaml', { severities: { 'country-code-case': 'off', 'empty-set': 'error' } });
+    assert.deepEqual(problems.map((p) => [p.code, p.severity]), [
+      ['unknown-field', 'error'],
+      ['empty-set', 'error'],
+    ]);
+  });
+});

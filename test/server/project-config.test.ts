@@ -1,0 +1,95 @@
+/**
+ * The bundled server with a workspace folder that has a `.rulesets.yaml`, spoken to over stdio
+ * as an editor would: the file decides the phase and severities of an open ruleset, saving a
+ * change to it re-checks the open documents, and the file itself gets its own diagnostics,
+ * completion and fixes.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CompletionRequest, DidChangeWatchedFilesNotification, FileChangeType, type CompletionItem, type CompletionList, type Diagnostic } from 'vscode-languageserver-protocol/node';
+import { ROOT, startClient, type TestClient } from './lsp-client';
+
+before(() => {
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
+});
+
+// No phase of its own; a lowercase country code is a warning, `tcp.dstprt` an unknown field in
+// the magic_transit phase (with no phase, the checker cannot know).
+const RULESET = 'name: edge\nkind: root\nrules:\n  - action: block\n    expression: ip.src.country == "br" or tcp.dstprt == 22\n';
+
+function shown(diagnostics: readonly Diagnostic[]): [unknown, unknown][] {
+  return diagnostics.map((d) => [d.code, d.severity]);
+}
+
+describe('server: the .rulesets.yaml of a workspace folder', () => {
+  let folder: string;
+  let client: TestClient;
+  const uriOf = (name: string) => pathToFileURL(join(folder, name)).href;
+
+  before(async () => {
+    folder = realpathSync(mkdtempSync(join(tmpdir(), 'rulesets-project-')));
+    writeFileSync(join(folder, '.rulesets.yaml'), 'phase: magic_transit\nrules:\n  country-code-case: error\n');
+    client = await startClient({ workspaceFolders: [pathToFileURL(folder).href] });
+  });
+  after(async () => {
+    await client.stop();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('checks an open ruleset with the phase and the severities of the file', async () => {
+    const uri = uriOf('edge.ruleset.yaml');
+    const published = client.nextDiagnostics(uri, 1);
+    client.open(uri, 'yaml', RULESET);
+    assert.deepEqual(shown((await published).diagnostics), [
+      ['country-code-case', 1],
+      ['unknown-field', 1],
+    ]);
+  });
+
+  it('checks the open ruleset again when a change to the file is saved', async () => {
+    const uri = uriOf('edge.ruleset.yaml');
+    writeFileSync(join(folder, '.rulesets.yaml'), 'phase: magic_transit\nrules:\n  country-code-case: off\n');
+    const published = client.nextDiagnostics(uri);
+    await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf('.rulesets.yaml'), type: FileChangeType.Changed }] });
+    assert.deepEqual(shown((await published).diagnostics), [['unknown-field', 1]]);
+  });
+
+  it('falls back to the user\'s settings when the file is deleted', async () => {
+    const uri = uriOf('edge.ruleset.yaml');
+    rmSync(join(folder, '.rulesets.yaml'));
+    const published = client.nextDiagnostics(uri);
+    await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf('.rulesets.yaml'), type: FileChangeType.Deleted }] });
+    // No phase any more: the file is missing one, and the field is not checked.
+    assert.deepEqual(shown((await published).diagnostics), [
+      ['missing-key', 1],
+      ['country-code-case', 2],
+    ]);
+  });
+
+  it('shows the mistakes of the file itself while it is edited', async () => {
+    const uri = uriOf('.rulesets.yaml');
+    const published = client.nextDiagnostics(uri, 1);
+    client.open(uri, 'yaml', 'phase: magic_transitt\nrules:\n  unknown-field: off\n');
+    const { diagnostics } = await published;
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.range.start.line, d.message]),
+      [
+        ['unknown-phase', 0, 'unknown phase ‘magic_transitt’; did you mean ‘magic_transit’?'],
+        ['error-not-configurable', 2, '‘unknown-field’ is a mistake the service rejects, so it stays an error: fix the rule instead of turning it off'],
+      ],
+    );
+  });
+
+  it('completes the codes under `rules` in the file', async () => {
+    const uri = uriOf('.rulesets.yaml');
+    client.change(uri, 2, [{ text: 'rules:\n  shad\n' }]);
+    const list = (await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: 1, character: 6 } })) as CompletionList | CompletionItem[];
+    const labels = (Array.isArray(list) ? list : list.items).map((i) => i.label);
+    assert.ok(labels.includes('shadowed-rule'), JSON.stringify(labels));
+  });
+});
