@@ -11,12 +11,15 @@ import {
   type Middleware,
   type ServerOptions,
 } from 'vscode-languageclient/node';
+import { PROJECT_CONFIG_FILE_NAME } from '../../server/src/core';
 import { DIAGNOSTIC_SOURCE, DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../../server/src/protocol';
 import { registerApiCommands, type ApiTestHooks } from './api/commands';
+import { registerCheckWorkspace } from './check-workspace-command';
 import { DOCUMENT_SELECTOR } from './documents';
 import { registerPacketTesting } from './packet-commands';
 import { codeOf, codesReportedElsewhere, symbolsProvidedElsewhere, type OtherSupport } from './overlap';
 import { describeStatus, type ProblemCounts } from './status-text';
+import { registerTestExplorer } from './test-explorer';
 
 let client: LanguageClient | undefined;
 
@@ -25,8 +28,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<ApiTes
   context.subscriptions.push(log);
   const api = registerApiCommands(context, log);
   registerPacketTesting(context);
+  registerTestExplorer(context);
 
   client = createClient(context, log);
+  registerCheckWorkspace(context, () => client, log);
   const status = new RulesetStatusItem(() => client);
   context.subscriptions.push(
     status,
@@ -61,11 +66,18 @@ function createClient(context: vscode.ExtensionContext, log: vscode.LogOutputCha
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
-    synchronize: { configurationSection: 'rulesets' },
+    // The server reads a workspace folder's `.rulesets.yaml` from disk: it must hear when one is saved.
+    synchronize: { configurationSection: 'rulesets', fileEvents: projectConfigWatcher(context) },
     outputChannel: log,
     middleware: withoutDuplicates(),
   };
   return new LanguageClient('rulesets', 'Rulesets', serverOptions, clientOptions);
+}
+
+function projectConfigWatcher(context: vscode.ExtensionContext): vscode.FileSystemWatcher {
+  const watcher = vscode.workspace.createFileSystemWatcher(`**/${PROJECT_CONFIG_FILE_NAME}`);
+  context.subscriptions.push(watcher);
+  return watcher;
 }
 
 /** What the other JSON and YAML support in this VS Code does, read when it is needed. */

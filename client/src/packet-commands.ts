@@ -5,7 +5,7 @@
  * With `{ uri, packet }` the command asks nothing, so tests and other extensions can drive it.
  */
 import * as vscode from 'vscode';
-import { readSettings, type Settings } from '../../server/src/core';
+import { plainText, readSettings, type Settings } from '../../server/src/core';
 import { DOCUMENT_SELECTOR, formatOf } from './documents';
 import { isFailure, packetLensOffset, rememberPacket, testPacket, type PacketVerdict } from './packet-test';
 
@@ -77,7 +77,8 @@ export function registerPacketTesting(context: vscode.ExtensionContext): void {
       const result = testPacket(document.getText(), format, packet, settingsOf(document));
       if (isFailure(result)) {
         const what = result.cause === 'packet' ? 'the packet' : 'the ruleset';
-        void vscode.window.showErrorMessage(`Rulesets: ${what}: ${result.error}`);
+        // Notifications show plain text: code quoted as in the Problems panel.
+        void vscode.window.showErrorMessage(`Rulesets: ${what}: ${plainText(result.error)}`);
         clear(document.uri);
         return { error: result.error };
       }
@@ -89,7 +90,7 @@ export function registerPacketTesting(context: vscode.ExtensionContext): void {
         decorated.add(document.uri.toString());
         for (const editor of vscode.window.visibleTextEditors) if (editor.document.uri.toString() === document.uri.toString()) editor.setDecorations(decoration, [options]);
       }
-      void vscode.window.showInformationMessage(`Rulesets: ${result.message}`);
+      void vscode.window.showInformationMessage(`Rulesets: ${plainText(result.message)}`);
       return { verdict: result.verdict, rule: result.rule, message: result.message };
     }),
   );

@@ -10,12 +10,20 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { toPositions } from '../../server/src/documents/positions';
 import { checkRuleset } from '../../server/src/documents/ruleset';
+import { plainText } from '../../server/src/language/problem';
 import { makeWorkspace, startWorkbench, type Problem, type Workbench } from './workbench';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'examples');
 const MISTAKES = 'mistakes.ruleset.yaml';
 const BROKEN_JSON = '{\n  "name": "edge",\n  "kind": "root",\n  "phase": "magic_transit",\n  "rules": [\n    {"action": "block", "expression": "ip.src.country in {\\"BR\\" \\"CU\\"}"}\n    {"action": "block", "expression": "tcp.dstport == 23"}\n  ]\n}\n';
+
+/** Files no test opens: only "Rulesets: Check Workspace" lists their problems (one is a ruleset by its content; one is a dependency's). */
+const NEVER_OPENED: Record<string, string> = {
+  'firewall/edge.ruleset.yaml': 'name: edge\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstprt == 22\n',
+  'firewall/office.yaml': 'name: office\nkind: custom\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in {10.0.0.1/8}\n',
+  'node_modules/some-package/fixture.ruleset.yaml': 'name: fixture\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstprt == 1\n',
+};
 
 /** What `rulesets check` finds in a file, as the Problems panel shows it (1-based). */
 function expectedProblems(file: string, text: string): Problem[] {
@@ -25,7 +33,8 @@ function expectedProblems(file: string, text: string): Problem[] {
     line: p.range.start.line + 1,
     column: p.range.start.character + 1,
     severity: severity[p.severity],
-    message: p.message,
+    // Plain text, code quoted ‘…’: the panel shows no Markdown.
+    message: plainText(p.message),
     source: 'rulesets',
     code: p.code,
   }));
@@ -41,7 +50,7 @@ describe('the extension in a real VS Code (code-server)', () => {
     execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'pipe' });
     const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const files = Object.fromEntries(readdirSync(EXAMPLES).map((file) => [file, readFileSync(join(EXAMPLES, file), 'utf8')]));
-    workspace = makeWorkspace({ ...files, 'broken.ruleset.json': BROKEN_JSON, 'notes.json': '{\n  "rules": "none yet",\n  "expression": "tcp.dstprt == 22"\n}\n' });
+    workspace = makeWorkspace({ ...files, ...NEVER_OPENED, 'broken.ruleset.json': BROKEN_JSON, 'notes.json': '{\n  "rules": "none yet",\n  "expression": "tcp.dstprt == 22"\n}\n' });
     wb = await startWorkbench({ workspace, vsix: join(ROOT, `${name}-${version}.vsix`), name: 'extension' });
   });
 
@@ -199,5 +208,48 @@ describe('the extension in a real VS Code (code-server)', () => {
     const rows = await wb!.problems();
     await wb!.screenshot('9-not-a-ruleset');
     assert.deepEqual(rows.filter((row) => row.file === 'notes.json'), []);
+  });
+
+  it('shows a problem\'s message once in the hover: VS Code\'s marker, then what the field is', async () => {
+    await wb!.openFile(MISTAKES);
+    const lines = (await wb!.editorText()).split('\n');
+    const line = lines.findIndex((l) => l.includes('tcp.dstprt')) + 1;
+    const text = await wb!.hover(line, lines[line - 1].indexOf('tcp.dstprt') + 3, { until: (t) => t.includes('unknown field') && t.includes('(field)') });
+    await wb!.screenshot('12-hover-on-a-problem');
+    assert.equal(text.split('unknown field').length - 1, 1, `the message once in:\n${text}`);
+    assert.doesNotMatch(text, /Error:/, text);
+    await wb!.closeWidgets();
+  });
+
+  it('writes messages and quick fix titles as plain text: code in ‘…’, no Markdown backticks', async () => {
+    await wb!.openFile(MISTAKES);
+    const rows = (await wb!.problems({ until: (all) => all.some((row) => row.file === MISTAKES && row.code === 'unknown-field') })).filter((row) => row.file === MISTAKES);
+    await wb!.screenshot('13-problems-plain-text');
+    assert.deepEqual(rows.filter((row) => row.message.includes('`')).map((row) => row.message), []);
+    assert.ok(rows.some((row) => row.message.includes('unknown field ‘tcp.dstprt’')), JSON.stringify(rows.map((row) => row.message)));
+    const lines = (await wb!.editorText()).split('\n');
+    const line = lines.findIndex((l) => l.includes('tcp.dstprt')) + 1;
+    await wb!.goTo(line, lines[line - 1].indexOf('tcp.dstprt') + 1);
+    const titles = await wb!.quickFixes({ until: (list) => list.some((title) => title.includes('tcp.dstport')) });
+    await wb!.screenshot('14-quick-fix-titles-plain-text');
+    await wb!.closeWidgets();
+    assert.ok(titles.includes('Change to ‘tcp.dstport’'), JSON.stringify(titles));
+    assert.deepEqual(titles.filter((title) => title.includes('`')), []);
+  });
+
+  it('"Rulesets: Check Workspace" lists the problems of rulesets no editor has opened', async () => {
+    await wb!.runCommand('Rulesets: Check Workspace');
+    const rows = await wb!.problems({ until: (all) => all.some((row) => row.file === 'firewall/edge.ruleset.yaml') && all.some((row) => row.file === 'firewall/office.yaml') });
+    await wb!.screenshot('15-check-workspace');
+    const codesIn = (file: string) => rows.filter((row) => row.file === file).map((row) => row.code);
+    assert.deepEqual(codesIn('firewall/edge.ruleset.yaml'), ['unknown-field']);
+    assert.deepEqual(codesIn('firewall/office.yaml'), ['invalid-cidr'], 'a ruleset by its content');
+    assert.deepEqual(codesIn('node_modules/some-package/fixture.ruleset.yaml'), [], 'dependencies are not searched');
+    assert.deepEqual(codesIn('notes.json'), [], 'not a ruleset');
+    // The summary the command leaves when it is done.
+    const summary = wb!.page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'rulesets checked' });
+    await summary.first().waitFor({ timeout: 20_000 });
+    await wb!.screenshot('16-check-workspace-summary');
+    assert.match(await summary.first().innerText(), /Rulesets: \d+ rulesets checked: \d+ errors? and \d+ warnings? in \d+ files/);
   });
 });

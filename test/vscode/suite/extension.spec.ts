@@ -63,7 +63,7 @@ export function registerExtensionTests(root: Mocha.Suite): void {
     const found = await diagnosticsWhere(uri, (all) => all.some((d) => codeOf(d) === 'unknown-field'), 'the unknown-field diagnostic');
     const unknown = found.find((d) => codeOf(d) === 'unknown-field')!;
     assert.deepEqual(unknown.range, new vscode.Range(positionOf(editor.document, 'tcp.dstprt'), positionOf(editor.document, 'tcp.dstprt', 10)));
-    assert.match(unknown.message, /did you mean `tcp\.dstport`/);
+    assert.match(unknown.message, /did you mean ‘tcp\.dstport’/);
     assert.equal(unknown.severity, vscode.DiagnosticSeverity.Error);
     for (const code of ['missing-action-parameters', 'comma-in-set', 'set-required']) assert.ok(found.some((d) => codeOf(d) === code), code);
   });
