@@ -77,18 +77,30 @@ const expression = fc.constantFrom(
 
 interface RuleSpec {
   readonly expression: string;
-  readonly style: 'plain' | 'single' | 'double' | 'block' | 'flow';
+  readonly style: 'plain' | 'single' | 'double' | 'block' | 'flow' | 'plain-lines' | 'single-lines' | 'double-lines';
   readonly description: string;
 }
 
 const rule = fc.record({
   expression,
-  style: fc.constantFrom('plain', 'single', 'double', 'block', 'flow') as fc.Arbitrary<RuleSpec['style']>,
+  style: fc.constantFrom('plain', 'single', 'double', 'block', 'flow', 'plain-lines', 'single-lines', 'double-lines') as fc.Arbitrary<RuleSpec['style']>,
   description: fc.constantFrom('', 'blocks the scanners', "it's # not a comment"),
 });
 
 function yamlScalar(value: string, style: RuleSpec['style'], indent: string): string {
+  // Over two lines, folded at the middle space as an editor or YAML.stringify folds a long string.
+  const space = value.indexOf(' ', value.length >> 1);
+  const folded = (scalar: string) => {
+    const at = scalar.indexOf(' ', scalar.length >> 1);
+    return at < 0 ? scalar : `${scalar.slice(0, at)}\n${indent}  ${scalar.slice(at + 1)}`;
+  };
   switch (style) {
+    case 'plain-lines':
+      return space < 0 ? yamlScalar(value, 'plain', indent) : folded(yamlScalar(value, 'plain', indent));
+    case 'single-lines':
+      return folded(yamlScalar(value, 'single', indent));
+    case 'double-lines':
+      return folded(yamlScalar(value, 'double', indent));
     case 'single':
       return `'${value.replace(/'/g, "''")}'`;
     case 'double':
@@ -110,7 +122,7 @@ function yamlDocument(rules: readonly RuleSpec[]): string {
     }
     lines.push('  - action: block');
     lines.push(`    expression: ${yamlScalar(r.expression, r.style, '    ')}`);
-    if (r.description) lines.push(`    description: ${yamlScalar(r.description, r.style === 'block' ? 'double' : r.style, '    ')}`);
+    if (r.description) lines.push(`    description: ${yamlScalar(r.description, r.style === 'block' ? 'double' : r.style.replace('-lines', '') as RuleSpec['style'], '    ')}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -188,6 +200,8 @@ describe('re-reading one string after an edit', () => {
     ['`: ` makes a plain YAML scalar a mapping', 'yaml', 'rules:\n  - expression: a == b\n', 'rules:\n  - expression: a: b\n'],
     ['` #` starts a YAML comment', 'yaml', 'rules:\n  - expression: a == b\n', 'rules:\n  - expression: a #= b\n'],
     ['a line break inside a YAML string', 'yaml', 'rules:\n  - expression: "a == b"\n', 'rules:\n  - expression: "a =\n= b"\n'],
+    ['the indentation of a folded string changes', 'yaml', 'rules:\n  - expression: a ==\n      b\n', 'rules:\n  - expression: a ==\n     b\n'],
+    ['a line break is typed into a folded string', 'yaml', 'rules:\n  - expression: a ==\n      b c\n', 'rules:\n  - expression: a ==\n      b\n c\n'],
     ['the edit is in a key', 'yaml', 'rules:\n  - expression: a\n', 'rules:\n  - expresion: a\n'],
     ['a plain scalar that becomes a number', 'yaml', 'rules:\n  - expression: 1a2\n', 'rules:\n  - expression: 102\n'],
     ['`,` in a plain scalar inside `{…}`', 'yaml', 'rules:\n  - {expression: a b}\n', 'rules:\n  - {expression: a, b}\n'],
@@ -201,6 +215,14 @@ describe('re-reading one string after an edit', () => {
     const before = parseRuleset('{"rules": [{"expression": "a == b"}]', 'json');
     assert.ok(before.syntaxProblems.length > 0);
     assert.equal(reparseAfterEdit(before, '{"rules": [{"expression": "a == c"}]'), undefined);
+  });
+
+  it('re-reads an expression folded over two lines, as YAML.stringify writes a long one', () => {
+    const text = YAML.stringify({ rules: [{ action: 'block', expression: `tcp.flags.syn and not tcp.flags.ack and tcp.dstport in {382} and ip.ttl < 182` }] });
+    assert.match(text, /and\n +ip\.ttl/);
+    const before = parseRuleset(text, 'yaml');
+    assert.ok(assertSameAsFullParse(before, text.replace('{382}', '{383}')));
+    assert.equal(reparseAfterEdit(before, text.replace('{382}', '{383}'))?.expressions[0].text, 'tcp.flags.syn and not tcp.flags.ack and tcp.dstport in {383} and ip.ttl < 182');
   });
 
   it('keeps the YAML library honest: the generated documents parse', () => {

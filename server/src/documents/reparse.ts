@@ -23,6 +23,11 @@ interface Edit {
   readonly start: number;
   readonly end: number;
   readonly delta: number;
+  /**
+   * Whether the edit stays within the text of one line: it removes and inserts no line break,
+   * and has text before it on its line, so that no line's indentation changes.
+   */
+  readonly inOneLine: boolean;
 }
 
 /** The ruleset of `text`, read from `previous` (an earlier version of the same document), or undefined. */
@@ -35,9 +40,21 @@ export function reparseAfterEdit(previous: ParsedRuleset, text: string): ParsedR
   while (start < limit && old.charCodeAt(start) === text.charCodeAt(start)) start++;
   let same = 0;
   while (same < limit - start && old.charCodeAt(old.length - 1 - same) === text.charCodeAt(text.length - 1 - same)) same++;
-  const edit: Edit = { text, start, end: old.length - same, delta: text.length - old.length };
+  const end = old.length - same;
+  const delta = text.length - old.length;
+  const edit: Edit = { text, start, end, delta, inOneLine: withinOneLine(old, text, start, end, delta) };
   const root = rebuilt(previous.root, edit, previous, false);
   return root && rulesetOfHost(text, { format: previous.format, root, syntaxErrors: [] });
+}
+
+function withinOneLine(old: string, text: string, start: number, end: number, delta: number): boolean {
+  if (/[\r\n]/.test(old.slice(start, end)) || /[\r\n]/.test(text.slice(start, end + delta))) return false;
+  for (let i = start - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return false;
+    if (c !== 32 && c !== 9) return true;
+  }
+  return false;
 }
 
 /**
@@ -107,9 +124,12 @@ function reread(node: HostScalar, edit: Edit, inFlow: boolean): HostScalar | und
     if (token !== jsonc.SyntaxKind.StringLiteral || scanner.getTokenLength() !== own.length || scanner.getTokenError() !== jsonc.ScanError.None) return undefined;
     return stringScalar(scanner.getTokenValue(), 'json', { text: own, start: 0, end: own.length, shift: start });
   }
-  // One line, and not a plain scalar in a `{…}` or `[…]`, whose end depends on where it stands.
+  // Not a plain scalar in a `{…}` or `[…]`, whose end depends on where it stands. A string
+  // over several lines (a long expression that an editor or YAML.stringify folded) only when
+  // the edit stays within one line: the line breaks and indentation then are the ones the
+  // full parse accepted, and folding the lines alone gives the value they give in place.
   const rereadable = node.style === 'double-quoted' || node.style === 'single-quoted' || (node.style === 'plain' && !inFlow);
-  if (!rereadable || /[\r\n]/.test(own) || !closedAtItsEnd(own, node.style)) return undefined;
+  if (!rereadable || (!edit.inOneLine && /[\r\n]/.test(own)) || !closedAtItsEnd(own, node.style)) return undefined;
   const document = YAML.parseDocument(own, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: false });
   const scalar = document.contents;
   if (document.errors.length > 0 || !YAML.isScalar(scalar) || typeof scalar.value !== 'string') return undefined;
