@@ -42,6 +42,28 @@ function diagnosticsWhere(uri: vscode.Uri, ready: (all: vscode.Diagnostic[]) => 
   });
 }
 
+/**
+ * The quick fixes at `range` once one satisfies `ready`. VS Code asks again whenever the
+ * document or its markers change, and a request it cancels (another test's revert, the
+ * server still reading the document) answers none: so do the same, up to `timeoutMs`.
+ */
+async function quickFixWhere(uri: vscode.Uri, range: vscode.Range, ready: (action: vscode.CodeAction) => boolean, timeoutMs = 30_000): Promise<vscode.CodeAction> {
+  const deadline = Date.now() + timeoutMs;
+  let titles: string[] = [];
+  for (;;) {
+    const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range, vscode.CodeActionKind.QuickFix.value)) ?? [];
+    const found = actions.find(ready);
+    if (found) return found;
+    titles = actions.map((a) => a.title);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for the quick fix; the quick fixes were: ${titles.join(' | ') || 'none'}`);
+    await new Promise<void>((resolve) => {
+      const subscription = vscode.languages.onDidChangeDiagnostics(() => done());
+      const timer = setTimeout(() => done(), 250);
+      const done = () => (subscription.dispose(), clearTimeout(timer), resolve());
+    });
+  }
+}
+
 async function open(name: string): Promise<vscode.TextEditor> {
   const document = await vscode.workspace.openTextDocument(workspaceFile(name));
   return vscode.window.showTextDocument(document);
@@ -95,10 +117,8 @@ export function registerExtensionTests(root: Mocha.Suite): void {
     const uri = editor.document.uri;
     await diagnosticsWhere(uri, (all) => all.some((d) => codeOf(d) === 'unknown-field'), 'the unknown-field diagnostic');
     const range = new vscode.Range(positionOf(editor.document, 'tcp.dstprt'), positionOf(editor.document, 'tcp.dstprt', 10));
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range, vscode.CodeActionKind.QuickFix.value);
-    const fix = actions.find((a) => a.title.includes('tcp.dstport'));
-    assert.ok(fix?.edit, `quick fixes: ${actions.map((a) => a.title).join(' | ')}`);
-    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    const fix = await quickFixWhere(uri, range, (a) => a.title.includes('tcp.dstport') && a.edit !== undefined);
+    assert.ok(await vscode.workspace.applyEdit(fix.edit!));
     assert.match(editor.document.getText(), /expression: tcp\.dstport == 22/);
     await diagnosticsWhere(uri, (all) => all.length > 0 && !all.some((d) => codeOf(d) === 'unknown-field'), 'the unknown-field diagnostic to go');
     await vscode.commands.executeCommand('workbench.action.files.revert');
