@@ -16,15 +16,28 @@ import { hover } from '../../server/src/features/hover';
 import { semanticTokens } from '../../server/src/features/semantic-tokens';
 import { signatureHelp } from '../../server/src/features/signature-help';
 import { documentSymbols } from '../../server/src/features/symbols';
+import { projectConfigCodeActions, projectConfigCompletion, projectConfigDiagnostics, projectConfigHover } from '../../server/src/features/project-config';
 import { modelOf, settings } from './harness';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const documents = readdirSync(EXAMPLES)
   .filter((name) => /\.(json|ya?ml)$/.test(name))
-  .map((name) => ({ name, text: readFileSync(join(EXAMPLES, name), 'utf8'), format: name.endsWith('.json') ? ('json' as const) : ('yaml' as const) }));
+  .map((name) => ({ name, text: readFileSync(join(EXAMPLES, name), 'utf8'), format: name.endsWith('.json') ? ('json' as const) : ('yaml' as const) }))
+  .concat({
+    // Disable directives, right and wrong, which the checks and the quick fixes read.
+    name: 'directives.ruleset.yaml',
+    format: 'yaml',
+    text: '# rulesets-disable redundant-set-member\nname: d\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.proto == "tcp"\n  # rulesets-disable-next-line shadowed-rule, always-tru -- why\n  - action: block\n    expression: |\n      tcp.dstport in {22 22}\n  - action: block # rulesets-disable-next-line\n    expression: udp.dstport == 53 and tcp.dstport == 1\n',
+  });
+
+/** Project configurations, as the editor holds `.rulesets.yaml` while it is typed. */
+const CONFIGS = [
+  'phase: magic_transit\nlists: [office_networks, $bad, Bad-Name]\nfiles: ["firewall/*.yaml"]\nrules:\n  shadowed-rule: error\n  always-true: off\n  unknown-field: off\n  country-code-case: warn\n',
+  'phse: magic_transitt\nrules: [a, b]\nlists: {a: 1}\n',
+];
 
 /** Characters that matter to the host formats and to the expression language. */
-const INTERESTING = ['"', "'", '\\', '{', '}', '[', ']', '(', ')', '$', ',', ':', '#', '\t', '\n', '\r\n', ' ', '|', '>', '-', '!', '=', '&', 'é', '😀', 'r#"', '\\u00e9', 'and ', 'in '];
+const INTERESTING = ['"', "'", '\\', '{', '}', '[', ']', '(', ')', '$', ',', ':', '#', '\t', '\n', '\r\n', ' ', '|', '>', '-', '!', '=', '&', 'é', '😀', 'r#"', '\\u00e9', 'and ', 'in ', '# rulesets-disable-next-line ', '# rulesets-disable ', 'shadowed-rule', 'off'];
 
 // Positions are integers taken modulo the length: fast-check's doubles favour 0 and 1, which
 // would put nearly every cursor and edit at the ends of the file.
@@ -77,6 +90,29 @@ describe('every feature, on random edits of real rulesets', () => {
           signatureHelp(model, position, s);
           const range = { start: position, end: position };
           for (const action of codeActions(model, range, { diagnostics: [] }, s)) {
+            for (const e of action.edit?.changes?.[model.uri] ?? []) assertRangeInside(lines, e.range, `code action ${action.title}`);
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('never throws on a project configuration being typed, and keeps every range inside it', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...CONFIGS), fc.array(edit, { minLength: 1, maxLength: 4 }), fc.array(fc.nat({ max: 1_000_000 }), { minLength: 1, maxLength: 6 }), (config, edits, cursors) => {
+        const text = applyRandomEdits(config, edits);
+        const model = modelOf(text, 'yaml', 'file:///work/.rulesets.yaml');
+        const lines = text.split(/\r\n|\r|\n/);
+        for (const d of projectConfigDiagnostics(model)) assertRangeInside(lines, d.range, `diagnostic ${d.code}`);
+        for (const c of cursors) {
+          const position = model.positionAt(c % (text.length + 1));
+          for (const item of projectConfigCompletion(model, position).items) {
+            if (item.textEdit && 'range' in item.textEdit) assertRangeInside(lines, item.textEdit.range, `completion ${item.label}`);
+          }
+          const h = projectConfigHover(model, position);
+          if (h?.range) assertRangeInside(lines, h.range, 'hover');
+          for (const action of projectConfigCodeActions(model, { start: position, end: position })) {
             for (const e of action.edit?.changes?.[model.uri] ?? []) assertRangeInside(lines, e.range, `code action ${action.title}`);
           }
         }
