@@ -42,6 +42,7 @@ const expression = fc.oneof(
   { weight: 4, arbitrary: fc.tuple(comparison, comparison).map(([a, b]) => `${a} and ${b}`) },
   { weight: 1, arbitrary: fc.tuple(comparison, comparison).map(([a, b]) => `(${a}) or (${b})`) },
   { weight: 1, arbitrary: fc.tuple(comparison, comparison, comparison).map(([a, b, c]) => `${a} and (${b} or ${c})`) },
+  { weight: 1, arbitrary: fc.tuple(comparison, comparison, comparison, comparison).map(([a, b, c, d]) => `(${a} or ${b}) and (${c} or ${d})`) },
 );
 
 const rule = fc.tuple(fc.constantFrom('block', 'skip'), expression).map(([action, text]) =>

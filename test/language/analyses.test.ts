@@ -157,6 +157,11 @@ describe('always-false: a packet has one transport header', () => {
   row('⟦bit_slice(tcp, 0, 16) == 53 and ip.proto == "udp"⟧', 'always-false');
   row('⟦ip.proto in {"udp" "gre"} and tcp.dstport in {22 80}⟧', 'always-false');
   row('⟦ip.proto == "udp" and (tcp.dstport == 22 or tcp.dstport == 23)⟧', 'always-false');
+  // A group every alternative of which needs the header needs it too; one that needs it in one part of an `and`.
+  row('⟦ip.proto == "udp" and (tcp.dstport == 22 or tcp.srcport == 22)⟧', 'always-false');
+  row('⟦(tcp.dstport == 22 or tcp.srcport == 22) and (udp.dstport == 53 or udp.srcport == 53)⟧', 'always-false');
+  row('⟦sip and (tcp.flags.syn or tcp.dstport == 22)⟧', 'always-false');
+  row('⟦ip.proto == "udp" and (tcp.dstport == 22 and ip.ttl > 3 or tcp.srcport == 22)⟧', 'always-false');
   // `tcp.dstport >= 0` tests only that the packet has a TCP header.
   row('⟦sip and tcp.dstport >= 0⟧', 'always-false');
   row('⟦ip.ttl > 3 and ⟦ip.proto == "udp" and tcp.dstport == 22⟧⟧', 'always-false', 'always-false');
@@ -168,6 +173,10 @@ describe('always-false: a packet has one transport header', () => {
   // `icmp.*` is taken to cover ICMPv6 too (catalogue/transport.ts says why).
   row('ip.proto == "ipv6-icmp" and icmp.type == 128');
   row('tcp.dstport == 22 or udp.dstport == 53');
+  row('ip.proto == "udp" and (tcp.dstport == 22 or udp.srcport == 22)');
+  row('ip.proto == "udp" and (tcp.dstport == 22 or ip.ttl > 3)');
+  row('ip.proto == "udp" and not (tcp.dstport == 22 or tcp.srcport == 22)');
+  row('ip.proto == "udp" and (tcp.dstport == 22 or tcp.srcport == 22 xor ip.ttl > 3)');
   row('sip or ip.proto == "tcp"');
   // A packet without the header satisfies the negation.
   row('not tcp.dstport == 22 and ip.proto == "udp"');
@@ -192,6 +201,11 @@ describe('always-false: a packet has one transport header', () => {
         'tcp.dstport == 22 and ip.ttl < 5 and udp.srcport == 53',
         '`tcp.dstport == 22 and ip.ttl < 5 and udp.srcport == 53` is always false: `tcp.dstport == 22` holds only for TCP packets and `udp.srcport == 53` only for UDP ones, and no packet is both',
         [['tcp.dstport == 22', '`tcp.dstport == 22`, which holds only for TCP packets'], ['udp.srcport == 53', '`udp.srcport == 53`, which holds only for UDP packets']],
+      ],
+      [
+        'ip.proto == "udp" and (tcp.dstport == 22 or tcp.srcport == 22)',
+        '`ip.proto == "udp" and (tcp.dstport == 22 or tcp.srcport == 22)` is always false: `tcp.dstport == 22 or tcp.srcport == 22` holds only for TCP packets, which `ip.proto == "udp"` rules out, so no packet satisfies them all',
+        [['tcp.dstport == 22 or tcp.srcport == 22', '`tcp.dstport == 22 or tcp.srcport == 22`, which holds only for TCP packets'], ['ip.proto == "udp"', '`ip.proto == "udp"`, which rules out TCP packets']],
       ],
       [
         // Each allows one of ICMP's two protocols; together, neither.

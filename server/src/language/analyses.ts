@@ -310,7 +310,11 @@ export type Form =
   /** `key`: the atom's key, for a comparison that is constant. */
   | { readonly kind: 'const'; readonly value: boolean; readonly key?: string }
   | { readonly kind: 'field'; readonly key: string; readonly set: ValueSet }
-  | { readonly kind: 'mixed' };
+  /**
+   * `needs`: a transport header every packet that satisfies it has (`tcp.dstport == 22 or
+   * tcp.srcport == 22` needs TCP), when one does.
+   */
+  | { readonly kind: 'mixed'; readonly needs?: TransportHeader };
 
 const MIXED: Form = { kind: 'mixed' };
 const TRUE_FORM: Form = { kind: 'const', value: true };
@@ -327,6 +331,17 @@ interface Part {
   /** The operand of the logical node it comes from. */
   readonly index: number;
   readonly node: Expression;
+}
+
+/** The parts of a chain of one operator, and what its other operands (not on one key) are. */
+interface Parts {
+  readonly parts: Part[];
+  /** Whether some operand is on several keys. */
+  readonly mixed: boolean;
+  /** Those operands that need a transport header, with it; `mixed` without all of them here means some need none. */
+  readonly needing: readonly { readonly header: TransportHeader; readonly index: number; readonly node: Expression }[];
+  /** Whether every operand on several keys needs a transport header. */
+  readonly allMixedNeed: boolean;
 }
 
 interface Finding {
@@ -421,19 +436,21 @@ export class Forms {
   }
 
   /** The parts of a chain of `operator`s below `node`, each tagged with its operand's index. */
-  parts(node: Expression, operator: 'and' | 'or'): { parts: Part[]; mixed: boolean } {
+  parts(node: Expression, operator: 'and' | 'or'): Parts {
     const cache = operator === 'and' ? (this.andParts ??= new Map()) : (this.orParts ??= new Map());
     let result = cache.get(node);
     if (!result) cache.set(node, (result = this.collectParts(node, operator)));
     return result;
   }
 
-  private andParts?: Map<Expression, { parts: Part[]; mixed: boolean }>;
-  private orParts?: Map<Expression, { parts: Part[]; mixed: boolean }>;
+  private andParts?: Map<Expression, Parts>;
+  private orParts?: Map<Expression, Parts>;
 
-  private collectParts(node: Expression, operator: 'and' | 'or'): { parts: Part[]; mixed: boolean } {
+  private collectParts(node: Expression, operator: 'and' | 'or'): Parts {
     const parts: Part[] = [];
     let mixed = false;
+    const needing: { header: TransportHeader; index: number; node: Expression }[] = [];
+    let allMixedNeed = true;
     const collect = (e: Expression, index: number): void => {
       const inner = unwrap(e);
       if (inner.kind === 'logical' && inner.operator === operator) {
@@ -442,12 +459,16 @@ export class Forms {
       }
       const form = this.form(inner);
       if (form.kind === 'field') parts.push({ key: form.key, set: form.set, index, node: inner });
-      else if (form.kind === 'mixed') mixed = true;
+      else if (form.kind === 'mixed') {
+        mixed = true;
+        if (form.needs) needing.push({ header: form.needs, index, node: inner });
+        else allMixedNeed = false;
+      }
     };
     const top = unwrap(node);
     if (top.kind === 'logical' && top.operator === operator) top.operands.forEach((child, i) => collect(child, i));
     else collect(top, 0);
-    return { parts, mixed };
+    return { parts, mixed, needing, allMixedNeed };
   }
 
   private report(value: boolean, span: Span, message: string, related?: Finding['related']): void {
@@ -501,7 +522,7 @@ export class Forms {
       if (f.kind === 'const' && f.value === absorbing) absorbed = true;
     }
     if (absorbed) return absorbing ? TRUE_FORM : FALSE_FORM;
-    const { parts, mixed } = this.parts(node, operator);
+    const { parts, mixed, needing, allMixedNeed } = this.parts(node, operator);
     // Parts grouped by key, in the order their keys first appear: most chains have few keys.
     const keys: string[] = [];
     const groups: Part[][] = [];
@@ -521,6 +542,8 @@ export class Forms {
     let needsOther: HeaderGroup | undefined;
     let proto: Part[] | undefined;
     let protoSet: ValueSet | undefined;
+    // For a run of `or`: the header every group needs, while they all need the same one.
+    let common: TransportHeader | undefined | null = allMixedNeed ? undefined : null;
     for (let g = 0; g < groups.length; g++) {
       const key = keys[g];
       const list = groups[g];
@@ -529,6 +552,10 @@ export class Forms {
       for (let i = 1; i < list.length; i++) set = operator === 'and' ? intersect(set, list[i].set) : union(set, list[i].set, universe);
       onlySet = set;
       const constant = operator === 'and' ? isEmpty(set) : isUniverse(set, universe);
+      if (operator === 'or' && common !== null) {
+        const header = neededHeader(key, set);
+        common = header && (common === undefined || common === header) ? header : null;
+      }
       if (operator === 'and' && !constant) {
         if (key === PROTO_KEY) {
           proto = list;
@@ -555,11 +582,23 @@ export class Forms {
           : `\`${this.source.slice(span.start, span.end)}\` is always true: every packet satisfies one of ${listed}${on}, so it tests nothing`,
       );
     }
+    if (operator === 'and') {
+      // Operands on several keys that need a header (`(tcp.dstport == 22 or tcp.srcport == 22)`)
+      // count as a group of their own.
+      for (const n of needing) {
+        const group: HeaderGroup = { header: n.header, key: '', parts: [{ key: '', set: TRUE_SET, index: n.index, node: n.node }] };
+        if (!needs) needs = group;
+        else if (!needsOther && isEmpty(intersect(PROTOCOL_SETS.get(n.header)!, PROTOCOL_SETS.get(needs.header)!))) needsOther = group;
+      }
+    } else if (common !== null) {
+      for (const n of needing) common = common === undefined || common === n.header ? n.header : null;
+    }
     if (!collapsed && needs && (needsOther || proto)) collapsed = this.transportClash(node, needs, needsOther, proto, protoSet);
     if (collapsed) return absorbing ? TRUE_FORM : FALSE_FORM;
     if (!mixed && keys.length === 1) return { kind: 'field', key: keys[0], set: onlySet! };
     if (!mixed && keys.length === 0) return absorbing ? FALSE_FORM : TRUE_FORM; // every operand the identity
-    return MIXED;
+    const header = operator === 'and' ? needs?.header : (common ?? undefined);
+    return header ? { kind: 'mixed', needs: header } : MIXED;
   }
 
   /**
