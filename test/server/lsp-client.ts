@@ -87,6 +87,7 @@ export async function startClient(options: StartOptions = {}): Promise<TestClien
       configuration: !options.noConfiguration,
       diagnostics: { refreshSupport: !options.noRefresh },
       ...(options.watchedFiles ? { didChangeWatchedFiles: { dynamicRegistration: true } } : {}),
+      ...(options.workspaceFolders ? { workspaceFolders: true } : {}),
     },
     ...(options.workDoneProgress ? { window: { workDoneProgress: true } } : {}),
     textDocument: {

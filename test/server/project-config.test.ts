@@ -11,7 +11,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CompletionRequest, DidChangeWatchedFilesNotification, FileChangeType, type CompletionItem, type CompletionList, type Diagnostic } from 'vscode-languageserver-protocol/node';
+import { CompletionRequest, DidChangeWatchedFilesNotification, DidChangeWorkspaceFoldersNotification, FileChangeType, type CompletionItem, type CompletionList, type Diagnostic } from 'vscode-languageserver-protocol/node';
 import { ROOT, startClient, type TestClient } from './lsp-client';
 
 before(() => {
@@ -91,5 +91,33 @@ describe('server: the .rulesets.yaml of a workspace folder', () => {
     const list = (await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: 1, character: 6 } })) as CompletionList | CompletionItem[];
     const labels = (Array.isArray(list) ? list : list.items).map((i) => i.label);
     assert.ok(labels.includes('shadowed-rule'), JSON.stringify(labels));
+  });
+});
+
+describe('server: workspace folders added and removed while it runs', () => {
+  it('reads the .rulesets.yaml of a folder added to the workspace, and forgets it when the folder is removed', async () => {
+    const first = realpathSync(mkdtempSync(join(tmpdir(), 'rulesets-first-')));
+    const added = realpathSync(mkdtempSync(join(tmpdir(), 'rulesets-added-')));
+    writeFileSync(join(added, '.rulesets.yaml'), 'phase: magic_transit\nrules:\n  country-code-case: error\n');
+    const client = await startClient({ workspaceFolders: [pathToFileURL(first).href] });
+    try {
+      const uri = pathToFileURL(join(added, 'edge.ruleset.yaml')).href;
+      const opened = client.nextDiagnostics(uri, 1);
+      client.open(uri, 'yaml', RULESET);
+      // Not yet a folder of the workspace: no phase, so only the country code, as a warning.
+      assert.deepEqual(shown((await opened).diagnostics), [['missing-key', 1], ['country-code-case', 2]]);
+
+      const withFolder = client.nextDiagnostics(uri);
+      await client.connection.sendNotification(DidChangeWorkspaceFoldersNotification.type, { event: { added: [{ uri: pathToFileURL(added).href, name: 'added' }], removed: [] } });
+      assert.deepEqual(shown((await withFolder).diagnostics), [['country-code-case', 1], ['unknown-field', 1]]);
+
+      const withoutFolder = client.nextDiagnostics(uri);
+      await client.connection.sendNotification(DidChangeWorkspaceFoldersNotification.type, { event: { added: [], removed: [{ uri: pathToFileURL(added).href, name: 'added' }] } });
+      assert.deepEqual(shown((await withoutFolder).diagnostics), [['missing-key', 1], ['country-code-case', 2]]);
+    } finally {
+      await client.stop();
+      rmSync(first, { recursive: true, force: true });
+      rmSync(added, { recursive: true, force: true });
+    }
   });
 });

@@ -61,6 +61,7 @@ export function startServer(connection: Connection): void {
   let refreshSupport = false;
   let configurationRequests = false;
   let watchedFilesRegistration = false;
+  let workspaceFolderChanges = false;
   const pushTimers = new Map<string, NodeJS.Timeout>();
   /** The `.rulesets.yaml` at the root of each workspace folder, as saved (undefined: none), by the folder's URI. */
   const projectConfigs = new Map<string, ProjectConfig | undefined>();
@@ -210,6 +211,16 @@ export function startServer(connection: Connection): void {
     if (config) log(`project configuration ${uri}: ${JSON.stringify(config)}`);
   }
 
+  /** Editors other than VS Code (whose client watches it) learn of changes to the file this way; once there is a folder. */
+  function watchProjectConfigs(): void {
+    if (!watchedFilesRegistration || projectConfigWatched || projectConfigs.size === 0) return;
+    projectConfigWatched = true;
+    connection.client
+      .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_CONFIG_FILE_NAME}` }] })
+      .catch((error: unknown) => connection.console.error(`watching ${PROJECT_CONFIG_FILE_NAME}: ${String(error)}`));
+  }
+  let projectConfigWatched = false;
+
   /** A `.rulesets.yaml` of a workspace folder was saved, created or deleted: read it again, check again. */
   function projectConfigsChanged(changes: readonly { uri: string }[]): void {
     const folders = [...projectConfigs.keys()].filter((folder) => changes.some((c) => c.uri === projectConfigUriOf(folder)));
@@ -226,6 +237,7 @@ export function startServer(connection: Connection): void {
     refreshSupport = capabilities.workspace?.diagnostics?.refreshSupport === true;
     configurationRequests = capabilities.workspace?.configuration === true;
     watchedFilesRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    workspaceFolderChanges = capabilities.workspace?.workspaceFolders === true;
     // Editors that send their server config at start (Helix's `config`) pass it here, in the
     // shape of the `rulesets` settings section; workspace/configuration, if any, follows.
     const options = params.initializationOptions as { rulesets?: unknown } | undefined;
@@ -241,6 +253,8 @@ export function startServer(connection: Connection): void {
         semanticTokensProvider: { legend: SEMANTIC_TOKENS_LEGEND, full: true },
         documentSymbolProvider: { label: 'Rulesets' },
         diagnosticProvider: pullDiagnostics ? { identifier: 'rulesets', interFileDependencies: false, workspaceDiagnostics: false } : undefined,
+        // Folders added later bring their own `.rulesets.yaml`.
+        ...(workspaceFolderChanges ? { workspace: { workspaceFolders: { supported: true, changeNotifications: true } } } : {}),
       },
     };
   });
@@ -248,11 +262,14 @@ export function startServer(connection: Connection): void {
   connection.onInitialized(() => {
     runInIdleTime(warmUpSteps(), (error) => connection.console.error(`warm-up failed: ${String(error)}`));
     if (configurationRequests) refreshSettings().catch((error) => connection.console.error(`settings: ${String(error)}`));
-    // Editors other than VS Code (whose client watches it) learn of changes to the file this way.
-    if (watchedFilesRegistration && projectConfigs.size > 0) {
-      connection.client
-        .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_CONFIG_FILE_NAME}` }] })
-        .catch((error: unknown) => connection.console.error(`watching ${PROJECT_CONFIG_FILE_NAME}: ${String(error)}`));
+    watchProjectConfigs();
+    if (workspaceFolderChanges) {
+      connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        for (const folder of event.removed) projectConfigs.delete(folder.uri);
+        for (const folder of event.added) loadProjectConfig(folder.uri);
+        watchProjectConfigs();
+        refreshSettings().catch((error) => connection.console.error(`settings: ${String(error)}`));
+      });
     }
     log(`rulesets-language-server ${version}: ${pullDiagnostics ? 'pull' : 'push'} diagnostics`);
   });
