@@ -42,7 +42,6 @@ after(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
-
 /** A stack trace has lines like `    at fn (file:1:2)`. */
 function assertNoStack(text: string): void {
   assert.doesNotMatch(text, /^\s+at .+:\d+:\d+\)?$/m);

@@ -11,20 +11,11 @@ import { minimatch } from 'minimatch';
 
 import type { RulesetRead, TestFile } from '../../server/src/core';
 import { caseItems, parseTestFile, runTestFile, TEST_FILE_GLOB, testFilesAffected, type CaseResult } from '../../client/src/test-cases';
-import { EDGE_RULESET } from '../fixtures/rulesets';
+import { EDGE_RULESET, EDGE_TESTS } from '../fixtures/rulesets';
 
 const ROOT = join(__dirname, '..', '..');
 
-
-const TESTS = `# Cases for edge.ruleset.yaml
-- name: SSH gets through
-  packet: {ip.proto: tcp, tcp.dstport: 22}
-  expect: pass
-  rule: Let SSH through
-- name: web gets through
-  packet: {ip.proto: tcp, tcp.dstport: 443}
-  expect: pass
-- packet: {ip.proto: udp, udp.dstport: 53}
+const TESTS = `${EDGE_TESTS}- packet: {ip.proto: udp, udp.dstport: 53}
   expect: pass
 `;
 

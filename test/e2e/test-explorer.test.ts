@@ -13,20 +13,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeWorkspace, startWorkbench, type Workbench } from './workbench';
-import { EDGE_RULESET } from '../fixtures/rulesets';
+import { EDGE_RULESET, EDGE_TESTS } from '../fixtures/rulesets';
 
 const ROOT = join(__dirname, '..', '..');
 const RULESET_FILE = 'edge.ruleset.yaml';
 const TEST_FILE = 'edge.ruleset.test.yaml';
-const TESTS = `# Cases for edge.ruleset.yaml
-- name: SSH gets through
-  packet: {ip.proto: tcp, tcp.dstport: 22}
-  expect: pass
-  rule: Let SSH through
-- name: web gets through
-  packet: {ip.proto: tcp, tcp.dstport: 443}
-  expect: pass
-`;
+const TESTS = EDGE_TESTS;
 const FAILURE = 'expected pass, got block by rule 2 (Block TCP) at edge.ruleset.yaml:9:5';
 
 interface Row {

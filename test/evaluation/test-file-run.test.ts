@@ -22,7 +22,6 @@ import {
 import { parseLists } from '../../server/src/evaluation/packet';
 import { SSH_TCP_BAD_RULESET } from '../fixtures/rulesets';
 
-
 const CASES = `- name: ssh
   packet: {ip.proto: tcp, tcp.dstport: 22}
   expect: pass
