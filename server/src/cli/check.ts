@@ -16,6 +16,7 @@ import {
   type ProjectConfig,
   type RuleSeverity,
 } from '../core';
+import { isFile } from './files';
 import { resultKey, type ResultCache } from './result-cache';
 
 /** A mistake in how the command was called or a file that cannot be read: exit code 2. */
@@ -74,22 +75,14 @@ function searchFolder(folder: string, patterns: readonly string[]): string[] {
   entries.sort((a, b) => a.name.localeCompare(b.name));
   for (const entry of entries) {
     const path = join(folder, entry.name);
+    // A link to a file is followed; a link to a folder is not (it could loop).
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('.')) found.push(...searchFolder(path, patterns));
-    } else if ((entry.isFile() || (entry.isSymbolicLink() && isFileBehindLink(path))) && isRulesetFile(path, patterns)) {
+    } else if ((entry.isFile() || (entry.isSymbolicLink() && isFile(path))) && isRulesetFile(path, patterns)) {
       found.push(path);
     }
   }
   return found;
-}
-
-/** A link to a file is followed; a link to a folder is not (it could loop). */
-function isFileBehindLink(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false; // a dangling link
-  }
 }
 
 function isRulesetFile(path: string, patterns: readonly string[]): boolean {
@@ -183,14 +176,6 @@ export function findProjectConfig(folder: string): string | undefined {
     const parent = dirname(current);
     if (parent === current || existsSync(join(current, '.git'))) return undefined;
     current = parent;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
   }
 }
 

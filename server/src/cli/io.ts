@@ -3,11 +3,10 @@
  * when a person is there to answer it, and files read and written whole (a write goes to a
  * temporary file beside the target and is renamed over it, so no reader ever sees half).
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UsageError } from './check';
+import { replaceFile } from './files';
 
 export interface Io {
   readonly out: (text: string) => void;
@@ -80,20 +79,11 @@ export function currentText(path: string): string | undefined {
   }
 }
 
-/** Writes `text` to `path` through a temporary file and a rename; the file keeps its mode. */
+/** Writes `text` to `path` through a temporary file and a rename (replaceFile); the file keeps its mode. */
 export function writeFileAtomic(path: string, text: string, bom = false): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  let mode: number | undefined;
   try {
-    mode = statSync(path).mode & 0o7777;
-  } catch {
-    mode = undefined;
-  }
-  try {
-    writeFileSync(temp, bom ? `\uFEFF${text}` : text, mode !== undefined ? { mode } : {});
-    renameSync(temp, path);
+    replaceFile(path, bom ? `\uFEFF${text}` : text);
   } catch (error) {
-    rmSync(temp, { force: true });
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`${path}: cannot write the file (${code ?? (error as Error).message})`);
   }

@@ -8,10 +8,11 @@
  * cannot be read, means checking afresh: the cache can make a run faster, never different.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PositionedProblem } from '../core';
 import { version } from '../version';
+import { replaceFile } from './files';
 
 /** Where the cache lives unless `--cache-location` says otherwise (ESLint's is `.eslintcache`). */
 export const DEFAULT_CACHE_LOCATION = '.rulesets-cache';
@@ -58,21 +59,19 @@ export class ResultCache {
 
   /**
    * Writes the cache when it changed, dropping the entries of files that are gone. Written
-   * to a temporary file and renamed, so a run that is killed never leaves half a cache.
+   * with replaceFile, so a run that is killed never leaves half a cache.
    * Returns why it could not be written, for one line on stderr; the check stands anyway.
    */
   save(): string | undefined {
     for (const path of Object.keys(this.files)) {
-      if (!exists(path)) {
+      if (!existsSync(path)) {
         delete this.files[path];
         this.changed = true;
       }
     }
     if (!this.changed) return undefined;
-    const temporary = `${this.location}.${process.pid}.tmp`;
     try {
-      writeFileSync(temporary, JSON.stringify({ tool: this.tool, files: this.files } satisfies CacheFile));
-      renameSync(temporary, this.location);
+      replaceFile(this.location, JSON.stringify({ tool: this.tool, files: this.files } satisfies CacheFile));
       this.changed = false;
       return undefined;
     } catch (error) {
@@ -97,14 +96,5 @@ function toolIdentity(): string {
     return `${version}:${script.size}:${Math.round(script.mtimeMs)}`;
   } catch {
     return version;
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -21,7 +21,7 @@
  * here the files are found and read from disk, and the outcomes printed and counted.
  */
 import { parseCommandArgs } from './args';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, normalize, relative } from 'node:path';
 import {
   describeVerdict,
@@ -50,6 +50,7 @@ import {
   type TestRuleset,
 } from '../core';
 import { UsageError } from './check';
+import { isFile } from './files';
 import { readTextFile, type Io } from './io';
 
 export const TEST_USAGE = `Usage: rulesets test FILE --packet JSON [--lists FILE] [--trace]
@@ -214,14 +215,6 @@ function searchFolder(folder: string): string[] {
   });
 }
 
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 function displayPath(path: string): string {
   return relative(process.cwd(), path) || path;
 }
@@ -272,11 +265,7 @@ function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts): voi
 
 /** A ruleset file beside or named by a test file, read from disk. */
 function readRuleset(path: string): RulesetRead {
-  try {
-    statSync(path);
-  } catch {
-    return undefined;
-  }
+  if (!existsSync(path)) return undefined;
   try {
     return { text: readTextFile(path).text, display: displayPath(path) };
   } catch (error) {
