@@ -7,13 +7,13 @@
 // ---------------------------------------------------------------- documents
 export { parseHost, property, type HostFormat, type HostNode } from './documents/host';
 export { eolOf } from './documents/host-edits';
-export { classifyFile, formatOfDocument, formatOfPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, rulesetPathsBesideTest, type FileRole, type RulesetEvidence } from './documents/classify';
+export { classifyFile, formatOfDocument, formatOfPath, isProjectConfigPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, PROJECT_CONFIG_FILE_NAME, rulesetPathsBesideTest, type FileRole, type RulesetEvidence } from './documents/classify';
 export { ExpressionCache } from './documents/expression-cache';
 export { toPositions, type PositionedProblem } from './documents/positions';
 export { checkRuleset } from './documents/ruleset';
 export { parseRuleset } from './documents/parsed-ruleset';
 export { DEFAULT_SETTINGS, patternInFolder, readSettings, type Settings } from './documents/settings';
-export { isProjectConfigPath, PROJECT_CONFIG_FILE_NAME, readProjectConfig, type ProjectConfig, type RuleSeverity } from './documents/project-config';
+export { readProjectConfig, type ProjectConfig, type RuleSeverity } from './documents/project-config';
 
 // ---------------------------------------------------------------- language
 export { FIELDS } from './language/catalogue/fields';

@@ -5,7 +5,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { toPositions } from '../../server/src/documents/positions';
-import { applyRuleSeverities, isProjectConfigPath, readProjectConfig } from '../../server/src/documents/project-config';
+import { isProjectConfigPath } from '../../server/src/documents/classify';
+import { applyRuleSeverities, readProjectConfig } from '../../server/src/documents/project-config';
 import type { DocumentProblem } from '../../server/src/documents/parsed-ruleset';
 import { checkRuleset } from '../../server/src/documents/ruleset';
 

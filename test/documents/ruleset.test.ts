@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as YAML from 'yaml';
 
-import { isRulesetFileName, looksLikeRuleset } from '../../server/src/documents/classify';
+import { classifyFile, isRulesetFileName, looksLikeRuleset } from '../../server/src/documents/classify';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
 import { positionsIn, toPositions, type PositionedProblem } from '../../server/src/documents/positions';
 import { checkRuleset, type RulesetCheckOptions } from '../../server/src/documents/ruleset';
@@ -608,6 +608,14 @@ describe('ruleset file detection', () => {
     for (const no of ['a.json', 'a.yaml', 'ruleset.json', 'a.ruleset', 'a.ruleset.json.bak', 'a.ruleset.toml', 'a-ruleset.json', 'a.rulesets.json']) {
       assert.equal(isRulesetFileName(no), false, no);
     }
+  });
+
+  it('the project configuration is never a ruleset, whatever the patterns of ruleset files say', () => {
+    const root = () => parseRuleset('phase: magic_transit\nrules:\n  - action: block\n', 'yaml').root;
+    for (const path of ['/w/.rulesets.yaml', 'C:\\w\\.rulesets.yaml', '.rulesets.yaml']) {
+      assert.equal(classifyFile(path, { patterns: ['*.yaml', '**/*'], root }).role, 'other', path);
+    }
+    assert.equal(classifyFile('/w/rulesets.yaml', { patterns: ['*.yaml'] }).role, 'ruleset');
   });
 
   it('looksLikeRuleset', () => {

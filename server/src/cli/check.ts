@@ -5,7 +5,6 @@ import {
   classifyFile,
   ExpressionCache,
   formatOfPath,
-  isProjectConfigPath,
   parseRuleset,
   patternInFolder,
   PROJECT_CONFIG_FILE_NAME,
@@ -87,8 +86,7 @@ function searchFolder(folder: string, patterns: readonly string[]): string[] {
 
 function isRulesetFile(path: string, patterns: readonly string[]): boolean {
   const format = formatOfPath(path);
-  // The project configuration is YAML too, and a pattern such as `*.yaml` would match it.
-  if (!format || isProjectConfigPath(path)) return false;
+  if (!format) return false;
   // Whole paths, as the configuration's patterns are anchored at its folder.
   return classifyFile(resolve(path), { patterns, root: () => parseRuleset(readText(path), format).root }).role === 'ruleset';
 }

@@ -54,14 +54,24 @@ export interface ClassifyOptions {
   readonly root?: () => HostNode | undefined;
 }
 
+/** The project configuration's name: at the root of a workspace folder (the editor), or in the current folder or a parent of it (the CLI). */
+export const PROJECT_CONFIG_FILE_NAME = '.rulesets.yaml';
+
+/** Whether the path (or URI path) names a project configuration file. */
+export function isProjectConfigPath(path: string): boolean {
+  return path === PROJECT_CONFIG_FILE_NAME || path.endsWith(`/${PROJECT_CONFIG_FILE_NAME}`) || path.endsWith(`\\${PROJECT_CONFIG_FILE_NAME}`);
+}
+
 /**
  * What the file at `path` is. A test file is never a ruleset, whatever a pattern or its content
- * says: it has checks of its own. Without `root`, a file that only its content could make a
- * ruleset is `other`.
+ * says: it has checks of its own; nor is the project configuration, which a pattern such as
+ * `*.yaml` matches too. Without `root`, a file that only its content could make a ruleset is
+ * `other`.
  */
 export function classifyFile(path: string, options: ClassifyOptions = {}): FileRole {
   if (!formatOfPath(path) && !options.root) return { role: 'other' };
   if (isRulesetTestFileName(path)) return { role: 'ruleset-test' };
+  if (isProjectConfigPath(path)) return { role: 'other' };
   if (isRulesetFileName(path)) return { role: 'ruleset', why: 'name' };
   if ((options.patterns ?? []).some((pattern) => minimatch(path, pattern, { matchBase: !pattern.includes('/'), dot: true }))) return { role: 'ruleset', why: 'pattern' };
   if (options.root && looksLikeRuleset(options.root())) return { role: 'ruleset', why: 'content' };

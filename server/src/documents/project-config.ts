@@ -9,12 +9,10 @@ import { KNOWN_PHASES } from '../language/catalogue/phases';
 import { PROBLEM_CODES } from '../language/problem-codes';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
+import { PROJECT_CONFIG_FILE_NAME } from './classify';
 import { parseHost, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
 import { renameKeyEdit, replaceScalarEdit } from './host-edits';
 import type { DocumentFix, DocumentProblem } from './parsed-ruleset';
-
-/** The file's name: at the root of a workspace folder (the editor), or in the current folder or a parent of it (the CLI). */
-export const PROJECT_CONFIG_FILE_NAME = '.rulesets.yaml';
 
 /** What a code can be set to under `rules`: `off` drops its findings. */
 export type RuleSeverity = 'off' | 'error' | 'warning' | 'information';
@@ -80,11 +78,6 @@ const SETTING_NAMES: Readonly<Record<string, string>> = {
 
 /** Account list names: managed lists (`svc.…`) are always known, and account lists have no dots. */
 const ACCOUNT_LIST_NAME = /^[a-z0-9_]+$/;
-
-/** Whether the path (or URI path) names a project configuration file. */
-export function isProjectConfigPath(path: string): boolean {
-  return path === PROJECT_CONFIG_FILE_NAME || path.endsWith(`/${PROJECT_CONFIG_FILE_NAME}`) || path.endsWith(`\\${PROJECT_CONFIG_FILE_NAME}`);
-}
 
 type Report = (severity: Severity, code: string, start: number, end: number, message: string, fixes?: readonly DocumentFix[]) => void;
 
