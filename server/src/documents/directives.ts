@@ -42,7 +42,7 @@
 import { PROBLEM_CODES } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import type { HostNode, HostScalar } from './host';
-import { isBlockScalar } from './host';
+import { isBlockScalar, lastStartingBy } from './host';
 import { eolOf, type DocumentEdit } from './host-edits';
 import type { DocumentFix, DocumentProblem, ParsedRuleset } from './parsed-ruleset';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
@@ -193,24 +193,6 @@ function scalarAt(root: HostNode | undefined, offset: number, inside: (s: Span) 
     }
   }
   return undefined;
-}
-
-/**
- * The index of the last of `nodes` (in document order) that starts at or before `offset`, or
- * -1: a file of a thousand rules with a directive above each is read in a few milliseconds.
- */
-function lastStartingBy<T>(nodes: readonly T[], startOf: (node: T) => number, offset: number): number {
-  let lo = 0;
-  let hi = nodes.length - 1;
-  let last = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (startOf(nodes[mid]) <= offset) {
-      last = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return last;
 }
 
 /**

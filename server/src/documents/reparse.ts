@@ -13,7 +13,7 @@
  */
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
-import { detached, shiftedNode, stringScalar, YAML_STYLES, type HostNode, type HostProperty, type HostScalar } from './host';
+import { detached, lastStartingBy, shiftedNode, stringScalar, YAML_STYLES, type HostNode, type HostProperty, type HostScalar } from './host';
 import { rulesetOfHost, type ParsedRuleset } from './parsed-ruleset';
 
 interface Edit {
@@ -93,16 +93,7 @@ function rebuilt(node: HostNode, edit: Edit, previous: ParsedRuleset, inFlow: bo
 /** The index of the item the edit lies in (items are in document order), or -1. */
 function itemHolding(items: readonly HostNode[], edit: Edit): number {
   // The last item starting at or before the edit is the only one that can hold it.
-  let lo = 0;
-  let hi = items.length - 1;
-  let last = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (items[mid].start <= edit.start) {
-      last = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
+  const last = lastStartingBy(items, (item) => item.start, edit.start);
   return last >= 0 && holds(items[last], edit) ? last : -1;
 }
 
