@@ -118,7 +118,8 @@ function clash(a: DocumentEdit, b: DocumentEdit): boolean {
   return (a.start < b.end && b.start < a.end) || a.start === b.start;
 }
 
-function workspaceEdit(model: DocumentModel, edits: readonly DocumentEdit[]): WorkspaceEdit {
+/** Document edits (offsets) as the workspace edit of a code action on the model's document. */
+export function workspaceEdit(model: DocumentModel, edits: readonly DocumentEdit[]): WorkspaceEdit {
   const textEdits: TextEdit[] = edits.map((e) => ({ range: model.range(e.start, e.end), newText: e.newText }));
   return { changes: { [model.uri]: textEdits } };
 }

@@ -24,6 +24,7 @@ import { eolOf } from '../documents/host-edits';
 import { isProjectConfigPath, PROJECT_CONFIG_FILE_NAME } from '../documents/classify';
 import { PROJECT_CONFIG_KEYS, PROJECT_CONFIG_SCHEMA, readProjectConfig, RULE_SEVERITIES, type ProjectConfig, type ProjectConfigKey } from '../documents/project-config';
 import { withProjectConfig, type Settings } from '../documents/settings';
+import { workspaceEdit } from './code-actions';
 import { toDiagnostic } from './diagnostics';
 import { plainText } from '../language/problem';
 import { pathOfUri, type DocumentModel } from './model';
@@ -76,8 +77,7 @@ export function projectConfigCodeActions(model: DocumentModel, range: Range): Co
     if (!problem.fixes || !(problem.start <= end && start <= problem.end)) continue;
     const diagnostic = toDiagnostic(model, problem);
     problem.fixes.forEach((fix, i) => {
-      const edits = fix.edits.map((e) => ({ range: model.range(e.start, e.end), newText: e.newText }));
-      actions.push({ title: plainText(fix.title), kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: { changes: { [model.uri]: edits } }, ...(i === 0 ? { isPreferred: true } : {}) });
+      actions.push({ title: plainText(fix.title), kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: workspaceEdit(model, fix.edits), ...(i === 0 ? { isPreferred: true } : {}) });
     });
   }
   return actions;
