@@ -44,7 +44,7 @@ import {
 import { UsageError } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, ENV, makeClient, type ConnectionFlags } from './config';
 import { currentText, readTextFile, writeFileAtomic, type Io } from './io';
-import { excerpt, splitLines, textReport } from './report';
+import { excerpt, findingLines, splitLines, textReport } from './report';
 
 /** Stops a command: `rulesets: <message>` on stderr (nothing when empty) and this exit status. */
 export class CommandFailure extends Error {
@@ -561,10 +561,7 @@ function checkCommandLineExpression(io: Io, expression: string, phase: string | 
     expression,
     problems.map((p) => ({ code: p.code, severity: p.severity, message: p.message, start: p.span.start, end: p.span.end })),
   );
-  for (const p of positioned) {
-    io.err(`--expression:${p.range.start.line + 1}:${p.range.start.character + 1}: ${p.severity} ${p.code} ${p.message}\n`);
-    io.err(`${excerpt(lines, p.range).join('\n')}\n`);
-  }
+  for (const p of positioned) io.err(`${findingLines('--expression', p, lines).join('\n')}\n`);
   if (positioned.some((p) => p.severity === 'error')) throw new CommandFailure(`--expression has ${phase ? `errors in phase ${phase}` : 'errors'}; nothing was sent`, 1);
 }
 

@@ -6,7 +6,7 @@ import { checkFiles, collectFiles, findProjectConfig, loadProjectConfig, STDIN, 
 import { ENV, refuseCredentialFlags } from './config';
 import { processIo, type Io } from './io';
 import { DEFAULT_CACHE_LOCATION, ResultCache } from './result-cache';
-import { excerpt, jsonReport, sarifReport, splitLines, wantsColour, writeTextReport, type ReportFormat } from './report';
+import { findingLines, jsonReport, sarifReport, splitLines, wantsColour, writeTextReport, type ReportFormat } from './report';
 import { test } from './test-command';
 import { version } from '../version';
 import { optimiseOnlyWhatRunsLong } from '../launch/tiering';
@@ -177,10 +177,7 @@ function projectConfig(named: string | undefined, none: boolean, io: Io): Loaded
   if (path === undefined) return undefined;
   const loaded = loadProjectConfig(path);
   const lines = loaded.problems.length > 0 ? splitLines(loaded.text) : [];
-  for (const p of loaded.problems) {
-    const { start } = p.range;
-    io.err(`${loaded.path}:${start.line + 1}:${start.character + 1}: ${p.severity} ${p.code} ${p.message}\n${excerpt(lines, p.range).join('\n')}\n`);
-  }
+  for (const p of loaded.problems) io.err(`${findingLines(loaded.path, p, lines).join('\n')}\n`);
   const errors = loaded.problems.filter((p) => p.severity === 'error').length;
   if (errors > 0) throw new UsageError(`${loaded.path} has ${errors} error${errors === 1 ? '' : 's'}: fix ${errors === 1 ? 'it' : 'them'}, or pass --no-config to check without it`);
   return loaded;

@@ -36,7 +36,6 @@ const CHUNK_LENGTH = 64 * 1024;
  * of findings is never one string (with the lines it is joined from) in memory.
  */
 export function writeTextReport(results: readonly FileResult[], write: (chunk: string) => void, options: TextReportOptions = {}): void {
-  const paint = (colour: string, text: string) => (options.colour ? `${colour}${text}${ANSI.reset}` : text);
   let pending: string[] = [];
   let length = 0;
   const line = (text: string) => {
@@ -55,17 +54,21 @@ export function writeTextReport(results: readonly FileResult[], write: (chunk: s
     for (const d of file.diagnostics) {
       if (d.severity === 'error') errors++;
       else if (d.severity === 'warning') warnings++;
-      const { start } = d.range;
-      const colour = d.severity === 'error' ? ANSI.error : ANSI.warning;
-      line(`${paint(ANSI.bold, `${file.path}:${start.line + 1}:${start.character + 1}:`)} ${paint(colour, d.severity)} ${d.code} ${d.message}`);
-      const [source, carets] = excerpt((lines ??= splitLines(file.text)), d.range);
-      line(source);
-      line(paint(colour, carets));
+      for (const text of findingLines(file.path, d, (lines ??= splitLines(file.text)), options)) line(text);
     }
   }
   const checked = `${results.length} file${results.length === 1 ? '' : 's'} checked`;
   line(errors + warnings === 0 ? `${checked}, no problems` : `${checked}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   if (pending.length > 0) write(pending.join('\n') + '\n');
+}
+
+/** One finding as the report prints it: `path:line:col: severity code message`, the source line, and the carets. */
+export function findingLines(path: string, d: FileResult['diagnostics'][number], lines: readonly string[], options: TextReportOptions = {}): string[] {
+  const paint = (colour: string, text: string) => (options.colour ? `${colour}${text}${ANSI.reset}` : text);
+  const { start } = d.range;
+  const colour = d.severity === 'error' ? ANSI.error : ANSI.warning;
+  const [source, carets] = excerpt(lines, d.range);
+  return [`${paint(ANSI.bold, `${path}:${start.line + 1}:${start.character + 1}:`)} ${paint(colour, d.severity)} ${d.code} ${d.message}`, source, paint(colour, carets)];
 }
 
 /**
