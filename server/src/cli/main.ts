@@ -1,7 +1,7 @@
 import { parseCommandArgs } from './args';
 import { closestMatches, KNOWN_PHASES, quoteAlternatives, redact, runEmulatorCommand } from '../core';
-import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versions } from './api-commands';
 import { statSync } from 'node:fs';
+import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versions } from './api-commands';
 import { checkFiles, collectFiles, findProjectConfig, loadProjectConfig, STDIN, UsageError, type LoadedProjectConfig } from './check';
 import { ENV, refuseCredentialFlags } from './config';
 import { processIo, type Io } from './io';

@@ -19,7 +19,7 @@ import {
 } from 'vscode-languageserver';
 import { KNOWN_PHASES } from '../language/catalogue/phases';
 import { PROBLEM_CODES, type ProblemCodeInfo } from '../language/problem-codes';
-import { parseHost, type HostNode } from '../documents/host';
+import type { HostNode } from '../documents/host';
 import { eolOf } from '../documents/host-edits';
 import { isProjectConfigPath, PROJECT_CONFIG_FILE_NAME } from '../documents/classify';
 import { PROJECT_CONFIG_KEYS, PROJECT_CONFIG_SCHEMA, readProjectConfig, RULE_SEVERITIES, type ProjectConfig, type ProjectConfigKey } from '../documents/project-config';
@@ -133,7 +133,7 @@ export function projectConfigCompletion(model: DocumentModel, position: Position
   const typed = WORD.exec(text.slice(0, offset))![0];
   const rest = /^[A-Za-z0-9_.$-]*/.exec(text.slice(offset))![0];
   const range = model.range(offset - typed.length, offset + rest.length);
-  const present = presentKeys(text);
+  const present = presentKeys(model);
   switch (place.kind) {
     case 'top-key': {
       const eol = eolOf(text);
@@ -191,8 +191,9 @@ function list(items: CompletionItem[]): CompletionList {
 }
 
 /** The keys already in the file, at the top and under `rules`, when it parses. */
-function presentKeys(text: string): { top: Set<string>; codes: Set<string> } {
-  const root = parseHost(text, 'yaml').root;
+function presentKeys(model: DocumentModel): { top: Set<string>; codes: Set<string> } {
+  // The model's reading of the file, made once per version.
+  const root = model.ruleset.root;
   const keys = (node: HostNode | undefined) => new Set(node?.kind === 'object' ? node.properties.map((p) => p.key) : []);
   const rules = root?.kind === 'object' ? root.properties.find((p) => p.key === 'rules')?.value : undefined;
   return { top: keys(root), codes: keys(rules) };
@@ -216,7 +217,7 @@ function codeDocumentation(code: string, info: ProblemCodeInfo): { kind: typeof 
 /** What a key of the file, or a code under `rules`, means. */
 export function projectConfigHover(model: DocumentModel, position: Position): Hover | null {
   const offset = model.offsetAt(position);
-  const root = parseHost(model.text, 'yaml').root;
+  const root = model.ruleset.root;
   if (root?.kind !== 'object') return null;
   for (const p of root.properties) {
     if (offset >= p.keyStart && offset <= p.keyEnd && Object.hasOwn(PROJECT_CONFIG_SCHEMA, p.key)) {
