@@ -85,6 +85,15 @@ function decodeFromSource(
   }
 }
 
+/** The styles of YAML scalars that stand on their own lines' text (not `|` or `>`). */
+export type FlowScalarStyle = 'plain' | 'single-quoted' | 'double-quoted';
+
+/** A flow scalar at [start, end) of `text`, decoded as the library decodes it, read without the library. */
+export function decodeFlowScalar(text: string, start: number, end: number, style: FlowScalarStyle): YamlDecodedString {
+  const decoded = style === 'plain' ? decodePlain(text, start, end) : style === 'single-quoted' ? decodeSingleQuoted(text, start, end) : decodeDoubleQuoted(text, start, end);
+  return { ...decoded, exact: true };
+}
+
 function decodePlain(text: string, start: number, end: number): DecodedString {
   const out = new DecodedStringBuilder(start);
   unfoldLines(text, start, end, out, false);
@@ -272,12 +281,23 @@ function decodeDoubleQuoted(text: string, start: number, end: number): DecodedSt
   return out.finish(closed ? end - 1 : end);
 }
 
-interface BlockHeader {
+export interface BlockHeader {
   readonly folded: boolean;
   readonly indent: number;
   readonly chomp: '' | '-' | '+';
   /** Length of the header line including its comment and line break. */
   readonly length: number;
+}
+
+/** A block scalar (`|` or `>`) where it stands: what its decoding needs, from the library's token or read without it. */
+export interface BlockScalarLayout {
+  /** The offset of its header (`|`, `>-`, …). */
+  readonly offset: number;
+  /** The indentation of the collection it is a value of (the token's `indent`). */
+  readonly indent: number;
+  readonly header: BlockHeader;
+  /** Its lines after the header, up to the line break of its last line. */
+  readonly source: string;
 }
 
 /** The library's `parseBlockScalarHeader`, without the error reporting. */
@@ -303,15 +323,24 @@ function parseBlockHeader(token: CST.BlockScalar): BlockHeader | undefined {
   return { folded: source[0] === '>', indent, chomp, length };
 }
 
+/** A block scalar read without the library (documents/block-yaml.ts), decoded as the library decodes it. */
+export function decodeBlockScalarExact(text: string, layout: BlockScalarLayout): YamlDecodedString | undefined {
+  const decoded = decodeBlockScalarAt(text, layout);
+  return decoded && { ...decoded, exact: true };
+}
+
+function decodeBlockScalar(text: string, token: CST.BlockScalar): DecodedString | undefined {
+  const header = parseBlockHeader(token);
+  return header && decodeBlockScalarAt(text, { offset: token.offset, indent: token.indent, header, source: token.source });
+}
+
 /**
  * The library's `resolveBlockScalar`, with every unit mapped to its source. Lines are kept as
  * offsets into the document (start, indentation length, end before `\n`) to avoid copies.
  */
-function decodeBlockScalar(text: string, token: CST.BlockScalar): DecodedString | undefined {
-  const header = parseBlockHeader(token);
-  if (!header) return undefined;
-  const base = token.offset + header.length;
-  const source = token.source;
+export function decodeBlockScalarAt(text: string, layout: BlockScalarLayout): DecodedString | undefined {
+  const { header, source } = layout;
+  const base = layout.offset + header.length;
   if (!text.startsWith(source, base)) return undefined;
   const sourceEnd = base + source.length;
 
@@ -374,7 +403,7 @@ function decodeBlockScalar(text: string, token: CST.BlockScalar): DecodedString 
     return out.finish(sourceEnd);
   }
 
-  let trimIndent = token.indent + header.indent;
+  let trimIndent = layout.indent + header.indent;
   let contentStart = 0;
   for (let i = 0; i < chompStart; ++i) {
     if (isEmptyContent(i)) {

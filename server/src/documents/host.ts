@@ -1,8 +1,9 @@
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
-import { decodeJsonString } from './decode-json';
-import { decodeYamlScalar } from './decode-yaml';
-import type { DecodedString } from './offset-map';
+import { readBlockYaml } from './block-yaml';
+import { stringScalar, type HostNode, type HostProperty, type ScalarStyle } from './host-node';
+
+export * from './host-node';
 
 /**
  * A JSON or YAML document reduced to what ruleset checks need: values with their document
@@ -10,86 +11,6 @@ import type { DecodedString } from './offset-map';
  * JSON and YAML produce the same tree, so every check is written once.
  */
 export type HostFormat = 'json' | 'yaml';
-
-export type HostNode = HostObject | HostArray | HostScalar;
-
-interface HostNodeBase {
-  readonly start: number;
-  readonly end: number;
-}
-
-export interface HostObject extends HostNodeBase {
-  readonly kind: 'object';
-  readonly properties: readonly HostProperty[];
-  /** A YAML block mapping (one key a line), as opposed to JSON or a YAML `{…}` mapping. */
-  readonly block: boolean;
-}
-
-export interface HostProperty {
-  readonly key: string;
-  readonly keyStart: number;
-  readonly keyEnd: number;
-  readonly value?: HostNode;
-}
-
-export interface HostArray extends HostNodeBase {
-  readonly kind: 'array';
-  readonly items: readonly HostNode[];
-}
-
-/** How a string is written: it decides how text inserted into it must be escaped. */
-export type ScalarStyle = 'json' | 'plain' | 'single-quoted' | 'double-quoted' | 'block-literal' | 'block-folded';
-
-/** `|` and `>` scalars: their value's final line breaks belong to chomping, not to the text. */
-export function isBlockScalar(style: ScalarStyle | undefined): boolean {
-  return style === 'block-literal' || style === 'block-folded';
-}
-
-export interface HostScalar extends HostNodeBase {
-  readonly kind: 'string' | 'number' | 'boolean' | 'null';
-  readonly value: string | number | boolean | null;
-  readonly style?: ScalarStyle;
-  /** For strings: the value with an offset map into the document (computed on demand). */
-  readonly decode?: () => DecodedString | undefined;
-  /** For strings: what `decode` reads, kept as data so that a re-parse after an edit can move it. */
-  readonly source?: ScalarSource;
-}
-
-/**
- * Where a string scalar is decoded from: `text` (the document, or a copy of the scalar alone)
- * holds it at [start, end), and `shift` is added to every offset decoded, so that a scalar
- * after an edit keeps decoding from the text it was parsed in.
- */
-export interface ScalarSource {
-  readonly text: string;
-  readonly start: number;
-  readonly end: number;
-  readonly shift: number;
-  /** The YAML library's node of the scalar, in `text`; undefined for JSON. */
-  readonly yaml?: YAML.Scalar;
-}
-
-function decoderOf(source: ScalarSource): () => DecodedString | undefined {
-  return () => {
-    const decoded = source.yaml ? decodeYamlScalar(source.text, source.yaml) : decodeJsonString(source.text, source.start, source.end);
-    return decoded && source.shift !== 0 ? shiftDecoded(decoded, source.shift) : decoded;
-  };
-}
-
-function shiftDecoded(decoded: DecodedString, by: number): DecodedString {
-  return {
-    ...decoded,
-    starts: decoded.starts.map((o) => o + by),
-    ends: decoded.ends.map((o) => o + by),
-    contentStart: decoded.contentStart + by,
-    contentEnd: decoded.contentEnd + by,
-  };
-}
-
-/** A string scalar read from `source`, at its place in the document. */
-export function stringScalar(value: string, style: ScalarStyle, source: ScalarSource): HostScalar {
-  return { kind: 'string', start: source.start + source.shift, end: source.end + source.shift, value, style, source, decode: decoderOf(source) };
-}
 
 /** The node `by` characters later in the document (an edit before it changed the length of the text). */
 export function shiftedNode<T extends HostNode>(node: T, by: number): T {
@@ -316,6 +237,13 @@ function jsonErrorMessage(code: jsonc.ParseErrorCode): string {
 // ---------------------------------------------------------------- YAML
 
 function parseYaml(text: string): HostDocument {
+  const root = readBlockYaml(text);
+  if (root) return { format: 'yaml', root, syntaxErrors: [] };
+  return parseYamlWithLibrary(text);
+}
+
+/** The host tree of any YAML text, from the `yaml` library's parse (exported for the tests that hold block-yaml.ts to it). */
+export function parseYamlWithLibrary(text: string): HostDocument {
   // Duplicate keys are left to the shape checks, which report them the same way for JSON.
   const doc = YAML.parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: false });
   const syntaxErrors = doc.errors.map((e) => ({

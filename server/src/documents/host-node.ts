@@ -1,0 +1,98 @@
+import type * as YAML from 'yaml';
+import { decodeJsonString } from './decode-json';
+import { decodeBlockScalarExact, decodeFlowScalar, decodeYamlScalar, type BlockScalarLayout, type FlowScalarStyle } from './decode-yaml';
+import type { DecodedString } from './offset-map';
+
+/**
+ * The nodes of the host tree that host.ts reads JSON and YAML into, kept apart from the
+ * readers so that each reader (host.ts's, block-yaml.ts) builds them without importing another.
+ */
+export type HostNode = HostObject | HostArray | HostScalar;
+
+interface HostNodeBase {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface HostObject extends HostNodeBase {
+  readonly kind: 'object';
+  readonly properties: readonly HostProperty[];
+  /** A YAML block mapping (one key a line), as opposed to JSON or a YAML `{…}` mapping. */
+  readonly block: boolean;
+}
+
+export interface HostProperty {
+  readonly key: string;
+  readonly keyStart: number;
+  readonly keyEnd: number;
+  readonly value?: HostNode;
+}
+
+export interface HostArray extends HostNodeBase {
+  readonly kind: 'array';
+  readonly items: readonly HostNode[];
+}
+
+/** How a string is written: it decides how text inserted into it must be escaped. */
+export type ScalarStyle = 'json' | 'plain' | 'single-quoted' | 'double-quoted' | 'block-literal' | 'block-folded';
+
+/** `|` and `>` scalars: their value's final line breaks belong to chomping, not to the text. */
+export function isBlockScalar(style: ScalarStyle | undefined): boolean {
+  return style === 'block-literal' || style === 'block-folded';
+}
+
+export interface HostScalar extends HostNodeBase {
+  readonly kind: 'string' | 'number' | 'boolean' | 'null';
+  readonly value: string | number | boolean | null;
+  readonly style?: ScalarStyle;
+  /** For strings: the value with an offset map into the document (computed on demand). */
+  readonly decode?: () => DecodedString | undefined;
+  /** For strings: what `decode` reads, kept as data so that a re-parse after an edit can move it. */
+  readonly source?: ScalarSource;
+}
+
+/**
+ * Where a string scalar is decoded from: `text` (the document, or a copy of the scalar alone)
+ * holds it at [start, end), and `shift` is added to every offset decoded, so that a scalar
+ * after an edit keeps decoding from the text it was parsed in.
+ */
+export interface ScalarSource {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  readonly shift: number;
+  /** The YAML library's node of the scalar, in `text`; undefined for JSON. */
+  readonly yaml?: YAML.Scalar;
+  /** A YAML scalar read without the library (documents/block-yaml.ts): its style, or where its block (`|`, `>`) stands. */
+  readonly flow?: FlowScalarStyle;
+  readonly block?: BlockScalarLayout;
+}
+
+function decoderOf(source: ScalarSource): () => DecodedString | undefined {
+  return () => {
+    const decoded = source.yaml
+      ? decodeYamlScalar(source.text, source.yaml)
+      : source.flow
+        ? decodeFlowScalar(source.text, source.start, source.end, source.flow)
+        : source.block
+          ? decodeBlockScalarExact(source.text, source.block)
+          : decodeJsonString(source.text, source.start, source.end);
+    return decoded && source.shift !== 0 ? shiftDecoded(decoded, source.shift) : decoded;
+  };
+}
+
+function shiftDecoded(decoded: DecodedString, by: number): DecodedString {
+  return {
+    ...decoded,
+    starts: decoded.starts.map((o) => o + by),
+    ends: decoded.ends.map((o) => o + by),
+    contentStart: decoded.contentStart + by,
+    contentEnd: decoded.contentEnd + by,
+  };
+}
+
+/** A string scalar read from `source`, at its place in the document. */
+export function stringScalar(value: string, style: ScalarStyle, source: ScalarSource): HostScalar {
+  return { kind: 'string', start: source.start + source.shift, end: source.end + source.shift, value, style, source, decode: decoderOf(source) };
+}
+
