@@ -105,6 +105,10 @@ describe('YAML read without the library', () => {
     fc.assert(fc.property(realistic, (text) => sameAsLibrary(text)), { numRuns: 1_000 });
   });
 
+  it('gives the library tree with Windows line breaks', () => {
+    fc.assert(fc.property(fc.oneof(written, commented, damaged), (text) => void sameAsLibrary(text.replace(/\n/g, '\r\n'))), { numRuns: 3_000 });
+  });
+
   it('gives the library tree with comments and blank lines among the lines', () => {
     fc.assert(fc.property(commented, (text) => void sameAsLibrary(text)), { numRuns: 3_000 });
   });
@@ -135,6 +139,7 @@ describe('YAML read without the library', () => {
     ['a single-quoted scalar with a quote', "a: 'it''s'   # why\n"],
     ['a comment less indented than the mapping', 'a:\n    b: 1\n# c\n    c: 2\n'],
     ['no final line break', 'a: b'],
+    ['Windows line breaks', 'a: b  \r\nc:\r\n  - "x\r\n\r\n    y" # z\r\n  - >-\r\n    p\r\n\r\n    q\r\nd: e\r\n  f\r\n'],
     ['a folded block expression', 'rules:\n  - expression: >-\n      ip.src in {192.0.2.1}\n\n      and tcp.dstport == 22\n    # a comment between the collection and the scalar\n    description: x\n'],
     ['a literal block scalar with a comment on its header, at the end', 'a: | # why\n  x\n    y\n\n  z\n\n\n'],
     ['a block scalar as a sequence item', 'a:\n  - |-\n    x\n  - y\n'],
@@ -146,7 +151,7 @@ describe('YAML read without the library', () => {
 
   for (const [what, text] of [
     ['a tab', 'a:\tb\n'],
-    ['Windows line breaks', 'a: b\r\nc: d\r\n'],
+    ['a carriage return alone', 'a: b\rc: d\n'],
     ['an anchor', 'a: &x b\n'],
     ['a flow collection', 'a: {b: 1}\n'],
     ['a flow collection with spaces', 'a: [ ]\n'],

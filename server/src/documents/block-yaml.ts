@@ -11,7 +11,7 @@
  * What it must give: for every text it accepts, exactly the tree the library's parse gives
  * (keys, values, styles and every offset), and it accepts only texts the library reads without
  * an error. test/documents/host-yaml.test.ts holds the two to each other over generated and
- * damaged rulesets. So it is strict: a tab, a `\r`, a document marker, an anchor, a tag, a
+ * damaged rulesets. So it is strict: a tab, a `\r` outside a `\r\n`, a document marker, an anchor, a tag, a
  * flow collection other than `[]` and `{}`, a block scalar that keeps its final line breaks
  * (`|+`) or states its indentation (`|2`), an empty item, or any line it does not expect sends
  * the whole document to the library.
@@ -24,6 +24,7 @@ const MAX_DEPTH = 64;
 
 const SPACE = 0x20;
 const LF = 0x0a;
+const CR = 0x0d;
 const HASH = 0x23;
 const COLON = 0x3a;
 const DASH = 0x2d;
@@ -37,8 +38,8 @@ const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
-/** Characters outside the subset anywhere in the text: tabs, carriage returns, other controls, a byte order mark. */
-const UNSUPPORTED_CHARACTER = /[\x00-\x09\x0b-\x1f\x7f\ufeff]/;
+/** Characters outside the subset anywhere in the text: tabs, other controls, a carriage return not before a line feed, a byte order mark. */
+const UNSUPPORTED_CHARACTER = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\ufeff]|\r(?!\n)/;
 /** Document markers and directives, at the start of a line. */
 const DOCUMENT_MARKER = /^(?:---|\.\.\.|%)/m;
 /** A plain scalar may not start with an indicator (`-`, `?` and `:` only before a space, but no ruleset needs them). */
@@ -115,8 +116,7 @@ class BlockYamlReader {
     const text = this.text;
     while (this.line < text.length) {
       const first = this.line + this.indentOf(this.line);
-      const c = text.charCodeAt(first);
-      if (first < text.length && c !== LF && c !== HASH) return;
+      if (!this.isLineEnd(first) && text.charCodeAt(first) !== HASH) return;
       this.line = this.nextLine(first);
     }
   }
@@ -130,9 +130,9 @@ class BlockYamlReader {
     const text = this.text;
     let i = from;
     while (text.charCodeAt(i) === SPACE) i++;
-    if (i < text.length && text.charCodeAt(i) === HASH) {
+    if (text.charCodeAt(i) === HASH) {
       if (i === from) unsupported();
-    } else if (i < text.length && text.charCodeAt(i) !== LF) unsupported();
+    } else if (!this.isLineEnd(i)) unsupported();
     return this.nextLine(i);
   }
 
@@ -147,9 +147,8 @@ class BlockYamlReader {
     while (line < text.length) {
       const lineIndent = this.indentOf(line);
       const first = line + lineIndent;
-      const c = text.charCodeAt(first);
-      if (first < text.length && c !== LF) {
-        if (c !== HASH) break;
+      if (!this.isLineEnd(first)) {
+        if (text.charCodeAt(first) !== HASH) break;
         if (lineIndent > indent) unsupported();
       }
       line = this.nextLine(first);
@@ -169,8 +168,13 @@ class BlockYamlReader {
   }
 
   private isSpaceOrEnd(offset: number): boolean {
+    return this.text.charCodeAt(offset) === SPACE || this.isLineEnd(offset);
+  }
+
+  /** Whether a line ends at `offset`: a line break (`\n`, or `\r\n`: a lone `\r` is not read here) or the end of the text. */
+  private isLineEnd(offset: number): boolean {
     const c = this.text.charCodeAt(offset);
-    return offset >= this.text.length || c === SPACE || c === LF;
+    return offset >= this.text.length || c === LF || c === CR;
   }
 
   /** The end of the key starting at `at`, if a key (`name:` or a quoted name, then `:` and a space or a line break) starts there. */
@@ -182,12 +186,12 @@ class BlockYamlReader {
       i = at + 1;
       for (;;) {
         const c = text.charCodeAt(i);
-        if (i >= text.length || c === LF) return undefined;
+        if (this.isLineEnd(i)) return undefined;
         if (c === first) {
           if (first === SINGLE_QUOTE && text.charCodeAt(i + 1) === SINGLE_QUOTE) i += 2;
           else break;
         } else if (c === BACKSLASH && first === DOUBLE_QUOTE) {
-          if (text.charCodeAt(i + 1) === LF) return undefined;
+          if (this.isLineEnd(i + 1)) return undefined;
           i = this.escapeEnd(i);
         } else i++;
       }
@@ -242,7 +246,7 @@ class BlockYamlReader {
     const text = this.text;
     let i = afterColon;
     while (text.charCodeAt(i) === SPACE) i++;
-    if (i < text.length && text.charCodeAt(i) !== LF && text.charCodeAt(i) !== HASH) return this.scalar(i, indent);
+    if (!this.isLineEnd(i) && text.charCodeAt(i) !== HASH) return this.scalar(i, indent);
     // The value is on the lines below: more indented, or a sequence at the key's own column.
     this.line = this.nextLine(i);
     this.skipBlankLines();
@@ -269,7 +273,7 @@ class BlockYamlReader {
       let i = dash + 1;
       while (text.charCodeAt(i) === SPACE) i++;
       // An empty item, an item on the lines below, a comment after the dash, a nested sequence: outside the subset.
-      if (i === dash + 1 || i >= text.length || text.charCodeAt(i) === LF || text.charCodeAt(i) === HASH) unsupported();
+      if (i === dash + 1 || this.isLineEnd(i) || text.charCodeAt(i) === HASH) unsupported();
       if (text.charCodeAt(i) === DASH && this.isSpaceOrEnd(i + 1)) unsupported();
       const column = i - (text.lastIndexOf('\n', i - 1) + 1);
       const item = this.keyEnd(i) !== undefined ? this.nested(() => this.mapping(i, column)) : this.scalar(i, indent);
@@ -338,7 +342,7 @@ class BlockYamlReader {
         // Every further line of the scalar is indented more than its collection.
         const next = i + 1;
         const lineIndent = this.indentOf(next);
-        if (lineIndent <= indent && text.charCodeAt(next + lineIndent) !== LF) unsupported();
+        if (lineIndent <= indent && !this.isLineEnd(next + lineIndent)) unsupported();
       }
       i++;
     }
@@ -364,14 +368,14 @@ class BlockYamlReader {
     if (!this.isSpaceOrEnd(headerEnd)) unsupported();
     const bodyStart = this.endOfLine(headerEnd);
     const contentIndent = this.indentOf(bodyStart);
-    if (contentIndent <= indent || bodyStart + contentIndent >= text.length || text.charCodeAt(bodyStart + contentIndent) === LF) unsupported();
+    if (contentIndent <= indent || this.isLineEnd(bodyStart + contentIndent)) unsupported();
     // The scalar's lines: up to the last one at least as indented as the first, blank lines among them.
     let bodyEnd = this.nextLine(bodyStart);
     let line = bodyEnd;
     while (line < text.length) {
       const lineIndent = this.indentOf(line);
       const first = line + lineIndent;
-      if (first >= text.length || text.charCodeAt(first) === LF) {
+      if (this.isLineEnd(first)) {
         line = this.nextLine(first);
         continue;
       }
@@ -401,7 +405,7 @@ class BlockYamlReader {
     const c = this.text[at + 1];
     if (c === undefined) return unsupported();
     // An escaped line break: the line break itself is read next, as any other in the scalar.
-    if (c === '\n') return at + 1;
+    if (c === '\n' || c === '\r') return at + 1;
     if (SIMPLE_ESCAPES.includes(c)) return at + 2;
     const digits = c === 'x' ? 2 : c === 'u' ? 4 : c === 'U' ? 8 : unsupported();
     if (!/^[0-9a-fA-F]+$/.test(this.text.substr(at + 2, digits)) || this.text.substr(at + 2, digits).length !== digits) unsupported();
@@ -421,12 +425,11 @@ class BlockYamlReader {
       while (line < text.length) {
         const lineIndent = this.indentOf(line);
         const first = line + lineIndent;
-        const c = text.charCodeAt(first);
-        if (first >= text.length || c === LF) {
+        if (this.isLineEnd(first)) {
           line = this.nextLine(first);
           continue;
         }
-        if (lineIndent <= indent || c === HASH) break;
+        if (lineIndent <= indent || text.charCodeAt(first) === HASH) break;
         const lineValueEnd = this.plainLineEnd(first);
         if (text.charCodeAt(this.afterSpaces(lineValueEnd)) === HASH) unsupported();
         valueEnd = lineValueEnd;
@@ -454,7 +457,7 @@ class BlockYamlReader {
     let last = from;
     for (; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (c === LF) break;
+      if (c === LF || c === CR) break;
       if (c === HASH && text.charCodeAt(i - 1) === SPACE) break;
       if (c === COLON && this.isSpaceOrEnd(i + 1)) unsupported();
       if (c !== SPACE) last = i + 1;
