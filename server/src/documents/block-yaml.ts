@@ -111,6 +111,17 @@ class BlockYamlReader {
     return nl < 0 ? this.text.length : nl + 1;
   }
 
+  /** The start of the first line from `from` (a line's start) that holds more than spaces, or the end of the text. */
+  private nextNonBlankLine(from: number): number {
+    let line = from;
+    while (line < this.text.length) {
+      const first = line + this.indentOf(line);
+      if (!this.isLineEnd(first)) return line;
+      line = this.nextLine(first);
+    }
+    return line;
+  }
+
   /** Moves `line` past empty lines, lines of spaces, and comment lines. */
   private skipBlankLines(): void {
     const text = this.text;
@@ -160,11 +171,7 @@ class BlockYamlReader {
 
   /** The block node starting at `at` (the first character of a line's content, whose indentation is `indent`). */
   private blockNode(at: number, indent: number): Read {
-    if (++this.depth > MAX_DEPTH) unsupported();
-    const c = this.text.charCodeAt(at);
-    const read = c === DASH && this.isSpaceOrEnd(at + 1) ? this.sequence(at, indent) : this.mapping(at, indent);
-    this.depth--;
-    return read;
+    return this.nested(() => (this.isDash(at) ? this.sequence(at, indent) : this.mapping(at, indent)));
   }
 
   private isSpaceOrEnd(offset: number): boolean {
@@ -219,7 +226,6 @@ class BlockYamlReader {
    * sequence item, `- key: …`, the key's column, not the line's indentation).
    */
   private mapping(at: number, indent: number): Read {
-    const text = this.text;
     const properties: HostProperty[] = [];
     let keyStart = at;
     let end: number;
@@ -229,13 +235,9 @@ class BlockYamlReader {
       const value = this.mappingValue(keyEnd + 1, indent);
       properties.push({ key, keyStart, keyEnd, value: value.node });
       end = value.end;
-      this.line = end;
-      this.skipBlankLines();
-      if (this.line >= text.length) break;
-      const next = this.indentOf(this.line);
-      if (next < indent) break;
-      if (next > indent) unsupported();
-      keyStart = this.line + next;
+      const next = this.nextEntry(end, indent);
+      if (next === undefined) break;
+      keyStart = next;
     }
     end = this.trailingComments(end, indent);
     return { node: { kind: 'object', start: at, end, properties, block: true }, end };
@@ -253,8 +255,7 @@ class BlockYamlReader {
     if (this.line < text.length) {
       const next = this.indentOf(this.line);
       const first = this.line + next;
-      const dash = text.charCodeAt(first) === DASH && this.isSpaceOrEnd(first + 1);
-      if (dash && next >= indent) return this.blockNode(first, next);
+      if (this.isDash(first) && next >= indent) return this.blockNode(first, next);
       if (next > indent) return this.keyEnd(first) !== undefined ? this.blockNode(first, next) : this.scalar(first, indent);
     }
     // An empty value: the library places its null right after the `:`, and takes comment
@@ -274,22 +275,37 @@ class BlockYamlReader {
       while (text.charCodeAt(i) === SPACE) i++;
       // An empty item, an item on the lines below, a comment after the dash, a nested sequence: outside the subset.
       if (i === dash + 1 || this.isLineEnd(i) || text.charCodeAt(i) === HASH) unsupported();
-      if (text.charCodeAt(i) === DASH && this.isSpaceOrEnd(i + 1)) unsupported();
+      if (this.isDash(i)) unsupported();
       const column = i - (text.lastIndexOf('\n', i - 1) + 1);
       const item = this.keyEnd(i) !== undefined ? this.nested(() => this.mapping(i, column)) : this.scalar(i, indent);
       items.push(item.node);
       end = item.end;
-      this.line = end;
-      this.skipBlankLines();
-      if (this.line >= text.length) break;
-      const next = this.indentOf(this.line);
-      if (next < indent) break;
-      if (next > indent) unsupported();
-      dash = this.line + next;
-      if (!(text.charCodeAt(dash) === DASH && this.isSpaceOrEnd(dash + 1))) break;
+      const next = this.nextEntry(end, indent);
+      if (next === undefined || !this.isDash(next)) break;
+      dash = next;
     }
     end = this.trailingComments(end, indent);
     return { node: { kind: 'array', start: at, end, items }, end };
+  }
+
+  /**
+   * Where the next entry of a collection in column `indent` starts, after an entry that ended
+   * at `end`: undefined when the collection ends there (the text ends, or a line less indented
+   * comes); a line more indented is outside the subset.
+   */
+  private nextEntry(end: number, indent: number): number | undefined {
+    this.line = end;
+    this.skipBlankLines();
+    if (this.line >= this.text.length) return undefined;
+    const next = this.indentOf(this.line);
+    if (next < indent) return undefined;
+    if (next > indent) unsupported();
+    return this.line + next;
+  }
+
+  /** Whether a sequence item's `-` stands at `offset`. */
+  private isDash(offset: number): boolean {
+    return this.text.charCodeAt(offset) === DASH && this.isSpaceOrEnd(offset + 1);
   }
 
   private nested(read: () => Read): Read {
@@ -371,21 +387,17 @@ class BlockYamlReader {
     if (contentIndent <= indent || this.isLineEnd(bodyStart + contentIndent)) unsupported();
     // The scalar's lines: up to the last one at least as indented as the first, blank lines among them.
     let bodyEnd = this.nextLine(bodyStart);
-    let line = bodyEnd;
-    while (line < text.length) {
+    let line: number;
+    for (;;) {
+      line = this.nextNonBlankLine(bodyEnd);
+      if (line >= text.length) break;
       const lineIndent = this.indentOf(line);
-      const first = line + lineIndent;
-      if (this.isLineEnd(first)) {
-        line = this.nextLine(first);
-        continue;
-      }
       if (lineIndent < contentIndent) {
         // A line between the collection's column and the scalar's: only a comment may stand there.
-        if (lineIndent > indent && text.charCodeAt(first) !== HASH) unsupported();
+        if (lineIndent > indent && text.charCodeAt(line + lineIndent) !== HASH) unsupported();
         break;
       }
-      line = this.nextLine(first);
-      bodyEnd = line;
+      bodyEnd = this.nextLine(line);
     }
     // Blank lines of spaces after the last line: the library keeps some of them.
     for (let i = bodyEnd; i < line; i = this.nextLine(i)) if (text.charCodeAt(i) === SPACE) unsupported();
@@ -421,21 +433,17 @@ class BlockYamlReader {
     let multiline = false;
     // Further lines, more indented, continue the scalar (folded into one line) unless a comment ended it.
     if (text.charCodeAt(this.afterSpaces(valueEnd)) !== HASH) {
-      let line = end;
-      while (line < text.length) {
+      for (;;) {
+        const line = this.nextNonBlankLine(end);
+        if (line >= text.length) break;
         const lineIndent = this.indentOf(line);
         const first = line + lineIndent;
-        if (this.isLineEnd(first)) {
-          line = this.nextLine(first);
-          continue;
-        }
         if (lineIndent <= indent || text.charCodeAt(first) === HASH) break;
         const lineValueEnd = this.plainLineEnd(first);
         if (text.charCodeAt(this.afterSpaces(lineValueEnd)) === HASH) unsupported();
         valueEnd = lineValueEnd;
         end = this.endOfLine(valueEnd);
         multiline = true;
-        line = end;
       }
     }
     const raw = multiline ? this.decodedValue(at, valueEnd, 'plain') : text.slice(at, valueEnd);
