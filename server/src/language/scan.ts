@@ -13,11 +13,29 @@ export interface LexicalStructure {
 
 const GUARD_DEPTH = 128;
 
+const NOTHING_FOUND: LexicalStructure = { tabs: [] };
+
+/**
+ * Whether the scan could find anything: a TAB, or more `(`, `!` and `n` (of `not`) than the
+ * guard allows. Counting characters costs a fraction of reading tokens, and almost every
+ * expression has neither.
+ */
+function mayFindAnything(text: string): boolean {
+  let openers = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x09) return true;
+    if (c === 0x28 || c === 0x21 || c === 0x6e) openers++;
+  }
+  return openers > GUARD_DEPTH;
+}
+
 /**
  * A single pass over the expression's tokens. It finds what the grammar deliberately
  * tolerates (TABs) and guards the recursive parser against depth.
  */
 export function scanLexicalStructure(text: string): LexicalStructure {
+  if (!mayFindAnything(text)) return NOTHING_FOUND;
   const tabs: number[] = [];
   let depth = 0;
   let notChain = 0;
