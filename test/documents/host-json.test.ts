@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import * as jsonc from 'jsonc-parser';
 import { parseHost, type HostNode, type HostProperty } from '../../server/src/documents/host';
+import { readStrictJson } from '../../server/src/documents/strict-json';
 
 /** The host tree from jsonc-parser's tree, as the data the checks read. */
 function fromTree(node: jsonc.Node): unknown {
@@ -71,7 +72,26 @@ describe('the JSON host tree', () => {
   it('is the tree jsonc-parser gives, for rulesets', () => fc.assert(fc.property(ruleset, same), { numRuns: 500 }));
   it('is the tree jsonc-parser gives, for damaged rulesets (its recovery from errors included)', () => fc.assert(fc.property(damaged, same), { numRuns: 5_000 }));
   it('is the tree jsonc-parser gives, for any text', () => fc.assert(fc.property(fc.string({ unit: fc.constantFrom('{', '}', '[', ']', ',', ':', '"', 'a', '1', ' ', 'true') }), same), { numRuns: 5_000 }));
-  for (const text of ['{"a": 1 2}', '{"a": 1 {"b": 2}}', '{"a": [1, 2', '{"a"', '[{"a": }]', '', '{} {}', '{"a": {"b": }']) {
+  it('is read in one pass, without jsonc-parser, when the text is well-formed JSON', () =>
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(0, 2, '\t'), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        assert.ok(readStrictJson(text) !== undefined, text);
+      }),
+      { numRuns: 2_000 },
+    ));
+  it('is left to jsonc-parser when the text has a mistake it reports', () =>
+    fc.assert(
+      fc.property(damaged, (text) => {
+        const errors: jsonc.ParseError[] = [];
+        jsonc.parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
+        if (errors.length > 0) assert.equal(readStrictJson(text), undefined, JSON.stringify(text));
+      }),
+      { numRuns: 3_000 },
+    ));
+  it('is the tree jsonc-parser gives, for JSON values of every kind, escapes and numbers included', () =>
+    fc.assert(fc.property(fc.jsonValue(), fc.constantFrom(0, 2), (value, indent) => same(JSON.stringify(value, null, indent) ?? 'null')), { numRuns: 2_000 }));
+  for (const text of ['{"a": 1 2}', '{"a": 1 {"b": 2}}', '{"a": [1, 2', '{"a"', '[{"a": }]', '', '{} {}', '{"a": {"b": }', '{"a": 1,}', '[1,]', '{"a" : -0.5e+3, "b\\u00e9\\n": "x\\"y"}', '01', '[1 2]', 'true false', '\ufeff{}', '{"a": "\u0001"}', ' \n\t ']) {
     it(`is the tree jsonc-parser gives for ${JSON.stringify(text)}`, () => same(text));
   }
 });

@@ -1,6 +1,7 @@
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
 import { readBlockYaml } from './block-yaml';
+import { readStrictJson } from './strict-json';
 import { stringScalar, type HostNode, type HostProperty, type ScalarStyle } from './host-node';
 
 export * from './host-node';
@@ -102,6 +103,8 @@ const MAX_JSON_DEPTH = 1_000;
 class TooDeep extends Error {}
 
 function parseJson(text: string): HostDocument {
+  const strict = readStrictJson(text);
+  if (strict) return { format: 'json', root: strict, syntaxErrors: [] };
   const errors: jsonc.ParseError[] = [];
   let root: HostNode | undefined;
   try {
