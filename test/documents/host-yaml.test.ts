@@ -71,7 +71,9 @@ const options = fc.record({
   defaultKeyType: fc.constantFrom(null, 'PLAIN'),
   doubleQuotedAsJSON: fc.boolean(),
 });
-const written = fc.tuple(fc.oneof(ruleset, value), options).map(([object, o]) => YAML.stringify(object, o as YAML.ToStringOptions));
+const written = fc
+  .tuple(fc.oneof(ruleset, value), options, fc.boolean())
+  .map(([object, o, marker]) => YAML.stringify(object, { ...(o as YAML.ToStringOptions), directives: marker }));
 
 /** The text with comments and blank lines among its lines, at any indentation. */
 const commented = fc.tuple(written, fc.array(fc.record({ line: fc.nat(), text: fc.constantFrom('# note', '   # note', '', '  ', ' #', '#'), after: fc.constantFrom('', ' # trailing', '  #x', '#x') }), { maxLength: 4 })).map(([text, additions]) => {
@@ -139,6 +141,8 @@ describe('YAML read without the library', () => {
     ['a single-quoted scalar with a quote', "a: 'it''s'   # why\n"],
     ['a comment less indented than the mapping', 'a:\n    b: 1\n# c\n    c: 2\n'],
     ['no final line break', 'a: b'],
+    ['a document start marker', '---\nname: x\n'],
+    ['comments around the document start marker', '# c\n--- # start\n\nname: x\nrules:\n  - action: block\n'],
     ['Windows line breaks', 'a: b  \r\nc:\r\n  - "x\r\n\r\n    y" # z\r\n  - >-\r\n    p\r\n\r\n    q\r\nd: e\r\n  f\r\n'],
     ['a folded block expression', 'rules:\n  - expression: >-\n      ip.src in {192.0.2.1}\n\n      and tcp.dstport == 22\n    # a comment between the collection and the scalar\n    description: x\n'],
     ['a literal block scalar with a comment on its header, at the end', 'a: | # why\n  x\n    y\n\n  z\n\n\n'],
@@ -155,7 +159,10 @@ describe('YAML read without the library', () => {
     ['an anchor', 'a: &x b\n'],
     ['a flow collection', 'a: {b: 1}\n'],
     ['a flow collection with spaces', 'a: [ ]\n'],
-    ['a document marker', '---\na: b\n'],
+    ['several documents', '---\na: 1\n---\nb: 2\n'],
+    ['a document end marker', 'a: 1\n...\n'],
+    ['a directive', '%YAML 1.2\n---\na: 1\n'],
+    ['content on the document marker’s line', '--- |\n  x\n'],
     ['a block scalar that keeps its line breaks', 'a: |+\n  x\n\nb: 1\n'],
     ['a block scalar with an indentation indicator', 'a: |2\n   x\n'],
     ['a float', 'a: 1.5\n'],

@@ -11,7 +11,8 @@
  * What it must give: for every text it accepts, exactly the tree the library's parse gives
  * (keys, values, styles and every offset), and it accepts only texts the library reads without
  * an error. test/documents/host-yaml.test.ts holds the two to each other over generated and
- * damaged rulesets. So it is strict: a tab, a `\r` outside a `\r\n`, a document marker, an anchor, a tag, a
+ * damaged rulesets. So it is strict: a tab, a `\r` outside a `\r\n`, a document marker other
+ * than one `---` before the content, an anchor, a tag, a
  * flow collection other than `[]` and `{}`, a block scalar that keeps its final line breaks
  * (`|+`) or states its indentation (`|2`), an empty item, or any line it does not expect sends
  * the whole document to the library.
@@ -40,8 +41,8 @@ const CLOSE_BRACE = 0x7d;
 
 /** Characters outside the subset anywhere in the text: tabs, other controls, a carriage return not before a line feed, a byte order mark. */
 const UNSUPPORTED_CHARACTER = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\ufeff]|\r(?!\n)/;
-/** Document markers and directives, at the start of a line. */
-const DOCUMENT_MARKER = /^(?:---|\.\.\.|%)/m;
+/** Document markers and directives, at the start of a line (a `---` before the content is read apart). */
+const DOCUMENT_MARKER = /^(?:---|\.\.\.|%)/gm;
 /** A plain scalar may not start with an indicator (`-`, `?` and `:` only before a space, but no ruleset needs them). */
 const INDICATOR_START = new Set([...'-?:,[]{}#&*!|>\'"%@`'].map((c) => c.charCodeAt(0)));
 /** What may follow a `\\` in a double-quoted scalar, besides `x`, `u` and `U` with their digits (a line break continues the line). */
@@ -52,7 +53,7 @@ const NON_STRING_KEY = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
 class Unsupported extends Error {}
 
 export function readBlockYaml(text: string): HostNode | undefined {
-  if (UNSUPPORTED_CHARACTER.test(text) || DOCUMENT_MARKER.test(text)) return undefined;
+  if (UNSUPPORTED_CHARACTER.test(text)) return undefined;
   try {
     const reader = new BlockYamlReader(text);
     return reader.document();
@@ -88,8 +89,17 @@ class BlockYamlReader {
   constructor(private readonly text: string) {}
 
   document(): HostNode | undefined {
+    const text = this.text;
     this.skipBlankLines();
-    if (this.line >= this.text.length) return unsupported();
+    // A `---` before the content, as yamllint asks for by default; any other marker or
+    // directive is outside the subset.
+    if (text.startsWith('---', this.line) && this.isSpaceOrEnd(this.line + 3)) {
+      this.line = this.endOfLine(this.line + 3);
+      this.skipBlankLines();
+    }
+    DOCUMENT_MARKER.lastIndex = this.line;
+    if (DOCUMENT_MARKER.test(text)) return unsupported();
+    if (this.line >= text.length) return unsupported();
     const indent = this.indentOf(this.line);
     const read = this.blockNode(this.line + indent, indent);
     this.skipBlankLines();
