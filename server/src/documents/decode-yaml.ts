@@ -338,7 +338,7 @@ function decodeBlockScalar(text: string, token: CST.BlockScalar): DecodedString 
  * The library's `resolveBlockScalar`, with every unit mapped to its source. Lines are kept as
  * offsets into the document (start, indentation length, end before `\n`) to avoid copies.
  */
-export function decodeBlockScalarAt(text: string, layout: BlockScalarLayout): DecodedString | undefined {
+function decodeBlockScalarAt(text: string, layout: BlockScalarLayout): DecodedString | undefined {
   const { header, source } = layout;
   const base = layout.offset + header.length;
   if (!text.startsWith(source, base)) return undefined;

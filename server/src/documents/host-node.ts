@@ -5,7 +5,8 @@ import type { DecodedString } from './offset-map';
 
 /**
  * The nodes of the host tree that host.ts reads JSON and YAML into, kept apart from the
- * readers so that each reader (host.ts's, block-yaml.ts) builds them without importing another.
+ * readers so that each of them (host.ts, block-yaml.ts, strict-json.ts) builds them without
+ * importing another.
  */
 export type HostNode = HostObject | HostArray | HostScalar;
 
@@ -95,4 +96,3 @@ function shiftDecoded(decoded: DecodedString, by: number): DecodedString {
 export function stringScalar(value: string, style: ScalarStyle, source: ScalarSource): HostScalar {
   return { kind: 'string', start: source.start + source.shift, end: source.end + source.shift, value, style, source, decode: decoderOf(source) };
 }
-
