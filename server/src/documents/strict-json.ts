@@ -139,47 +139,41 @@ class StrictJsonReader {
   }
 
   private object(): HostNode {
-    const text = this.text;
-    const start = this.pos++;
-    this.deeper();
+    const start = this.pos;
     const properties: HostProperty[] = [];
-    this.skipWhitespace();
-    if (text.charCodeAt(this.pos) !== CLOSE_BRACE) {
-      for (;;) {
-        if (text.charCodeAt(this.pos) !== QUOTE) notStrict();
-        const keyStart = this.pos;
-        const key = this.string();
-        const keyEnd = this.pos;
-        this.skipWhitespace();
-        if (text.charCodeAt(this.pos) !== COLON) notStrict();
-        this.pos++;
-        this.skipWhitespace();
-        properties.push({ key, keyStart, keyEnd, value: this.value() });
-        this.skipWhitespace();
-        const c = text.charCodeAt(this.pos);
-        if (c === CLOSE_BRACE) break;
-        if (c !== COMMA) notStrict();
-        this.pos++;
-        this.skipWhitespace();
-      }
-    }
-    this.pos++;
-    this.depth--;
+    this.items(CLOSE_BRACE, () => {
+      if (this.text.charCodeAt(this.pos) !== QUOTE) notStrict();
+      const keyStart = this.pos;
+      const key = this.string();
+      const keyEnd = this.pos;
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.pos) !== COLON) notStrict();
+      this.pos++;
+      this.skipWhitespace();
+      properties.push({ key, keyStart, keyEnd, value: this.value() });
+    });
     return { kind: 'object', start, end: this.pos, properties, block: false };
   }
 
   private array(): HostNode {
-    const text = this.text;
-    const start = this.pos++;
-    this.deeper();
+    const start = this.pos;
     const items: HostNode[] = [];
+    this.items(CLOSE_BRACKET, () => items.push(this.value()));
+    return { kind: 'array', start, end: this.pos, items };
+  }
+
+  /** The comma-separated items of an object or array whose opening bracket is at `pos`; `pos` ends after `close`. */
+  private items(close: number, item: () => void): void {
+    const text = this.text;
+    this.pos++;
+    this.deeper();
     this.skipWhitespace();
-    if (text.charCodeAt(this.pos) !== CLOSE_BRACKET) {
+    if (text.charCodeAt(this.pos) !== close) {
       for (;;) {
-        items.push(this.value());
+        item();
         this.skipWhitespace();
         const c = text.charCodeAt(this.pos);
-        if (c === CLOSE_BRACKET) break;
+        if (c === close) break;
         if (c !== COMMA) notStrict();
         this.pos++;
         this.skipWhitespace();
@@ -187,6 +181,5 @@ class StrictJsonReader {
     }
     this.pos++;
     this.depth--;
-    return { kind: 'array', start, end: this.pos, items };
   }
 }
