@@ -88,7 +88,7 @@ class BlockYamlReader {
 
   constructor(private readonly text: string) {}
 
-  document(): HostNode | undefined {
+  document(): HostNode {
     const text = this.text;
     this.skipBlankLines();
     // A `---` before the content, as yamllint asks for by default; any other marker or
@@ -158,11 +158,11 @@ class BlockYamlReader {
   }
 
   /**
-   * Where a collection in column `indent` ends, given the end of its last entry. The library
-   * counts some of the comment lines after it into it (some of those indented more than the
-   * collection): such comments are outside the subset.
+   * Refuses the comment lines after a collection's last entry (which ended at `end`) that are
+   * indented more than its column: the library counts some of those into the collection, so
+   * where it ends is not known here.
    */
-  private trailingComments(end: number, indent: number): number {
+  private refuseTrailingIndentedComments(end: number, indent: number): void {
     const text = this.text;
     let line = end;
     while (line < text.length) {
@@ -174,7 +174,6 @@ class BlockYamlReader {
       }
       line = this.nextLine(first);
     }
-    return end;
   }
 
   // ---------------------------------------------------------------- collections
@@ -249,7 +248,7 @@ class BlockYamlReader {
       if (next === undefined) break;
       keyStart = next;
     }
-    end = this.trailingComments(end, indent);
+    this.refuseTrailingIndentedComments(end, indent);
     return { node: { kind: 'object', start: at, end, properties, block: true }, end };
   }
 
@@ -294,7 +293,7 @@ class BlockYamlReader {
       if (next === undefined || !this.isDash(next)) break;
       dash = next;
     }
-    end = this.trailingComments(end, indent);
+    this.refuseTrailingIndentedComments(end, indent);
     return { node: { kind: 'array', start: at, end, items }, end };
   }
 
