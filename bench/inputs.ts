@@ -1,8 +1,13 @@
-/** The generated rulesets the benchmarks measure: realistic, and no two expressions alike. */
+/**
+ * The generated rulesets the benchmarks measure: realistic expressions, all different up to 1,000
+ * rules. Past that some repeat (10,000 rules have 6,695 different texts, 50,000 have 31,695), as
+ * rules are copied in a real file: the repeats are answered from the expression cache and
+ * reported as duplicate rules.
+ */
 
 const COUNTRIES = ['BR', 'CN', 'RU', 'KP', 'IR', 'DE', 'FR', 'GB', 'US', 'IN'];
 
-/** Realistic expressions, varied by `i` so that no two are the same text. */
+/** A realistic expression, varied by `i`: the first 1,000 are all different texts. */
 export function expression(i: number): string {
   const port = 1 + (i % 65000);
   const octet = i % 256;
