@@ -17,21 +17,8 @@ import { checkParsedRuleset, checkRuleset } from '../server/src/documents/rulese
 import { parseRuleset } from '../server/src/documents/parsed-ruleset';
 import { reparseAfterEdit } from '../server/src/documents/reparse';
 import { expression, rulesetObject } from './inputs';
-import { cpuMs, median } from './measure';
+import { repeat, time } from './measure';
 import { printTable } from './table';
-
-// ---------------------------------------------------------------- timing
-
-function time(fn: () => void): number {
-  const start = cpuMs();
-  fn();
-  return cpuMs() - start;
-}
-
-function repeat(runs: number, fn: () => void): number {
-  fn(); // warm the JIT: we measure steady-state cost, and report the first run separately
-  return median(Array.from({ length: runs }, () => time(fn)));
-}
 
 const rows: [string, string, string, string][] = [];
 function row(metric: string, result: string, baseline: string, target: string): void {

@@ -11,3 +11,16 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 }
+
+/** CPU time of one call of `fn`. */
+export function time(fn: () => void): number {
+  const start = cpuMs();
+  fn();
+  return cpuMs() - start;
+}
+
+/** The median CPU time of `runs` calls of `fn`, after one call that warms the JIT: steady-state cost. */
+export function repeat(runs: number, fn: () => void): number {
+  fn();
+  return median(Array.from({ length: runs }, () => time(fn)));
+}
