@@ -11,7 +11,7 @@ import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnosti
 import type { DocumentEdit } from '../documents/host-edits';
 import { silenceFix } from '../documents/directives';
 import { expressionEdit } from '../documents/ruleset';
-import type { DocumentProblem } from '../documents/parsed-ruleset';
+import type { DocumentFix, DocumentProblem } from '../documents/parsed-ruleset';
 import { formatExpression } from '../language/format';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
 import { toDiagnostic } from './diagnostics';
@@ -59,14 +59,9 @@ function quickFixes(model: DocumentModel, start: number, end: number, context: C
     if ((!problem.fixes || problem.fixes.length === 0) && !silence) continue;
     const diagnostic = named ?? toDiagnostic(model, problem);
     offered.push(problem);
-    problem.fixes?.forEach((fix, i) => {
-      // Titles are plain text in every quick fix menu, as messages are in the Problems panel.
-      const action: CodeAction = { title: plainText(fix.title), kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: workspaceEdit(model, fix.edits) };
-      if (i === 0) action.isPreferred = true;
-      actions.push(action);
-    });
+    if (problem.fixes) actions.push(...fixActions(model, diagnostic, problem.fixes));
     // After the fixes, never preferred: saying "I meant that" is a choice, not the repair.
-    if (silence) actions.push({ title: plainText(silence.title), kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: workspaceEdit(model, silence.edits) });
+    if (silence) actions.push(quickFix(model, diagnostic, silence));
   }
   actions.push(...fixAllActions(model, problems, offered));
   return actions;
@@ -118,8 +113,22 @@ function clash(a: DocumentEdit, b: DocumentEdit): boolean {
   return (a.start < b.end && b.start < a.end) || a.start === b.start;
 }
 
+/** A problem's fixes as quick fixes of its diagnostic, the first one preferred. */
+export function fixActions(model: DocumentModel, diagnostic: Diagnostic, fixes: readonly DocumentFix[]): CodeAction[] {
+  return fixes.map((fix, i) => {
+    const action = quickFix(model, diagnostic, fix);
+    if (i === 0) action.isPreferred = true;
+    return action;
+  });
+}
+
+function quickFix(model: DocumentModel, diagnostic: Diagnostic, fix: DocumentFix): CodeAction {
+  // Titles are plain text in every quick fix menu, as messages are in the Problems panel.
+  return { title: plainText(fix.title), kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: workspaceEdit(model, fix.edits) };
+}
+
 /** Document edits (offsets) as the workspace edit of a code action on the model's document. */
-export function workspaceEdit(model: DocumentModel, edits: readonly DocumentEdit[]): WorkspaceEdit {
+function workspaceEdit(model: DocumentModel, edits: readonly DocumentEdit[]): WorkspaceEdit {
   const textEdits: TextEdit[] = edits.map((e) => ({ range: model.range(e.start, e.end), newText: e.newText }));
   return { changes: { [model.uri]: textEdits } };
 }

@@ -5,7 +5,6 @@
  * with once its workspace folder has such a file.
  */
 import {
-  CodeActionKind,
   CompletionItemKind,
   InsertTextFormat,
   MarkupKind,
@@ -24,9 +23,8 @@ import { eolOf } from '../documents/host-edits';
 import { isProjectConfigPath, PROJECT_CONFIG_FILE_NAME } from '../documents/classify';
 import { PROJECT_CONFIG_KEYS, PROJECT_CONFIG_SCHEMA, readProjectConfig, RULE_SEVERITIES, type ProjectConfig, type ProjectConfigKey } from '../documents/project-config';
 import { withProjectConfig, type Settings } from '../documents/settings';
-import { workspaceEdit } from './code-actions';
+import { fixActions } from './code-actions';
 import { toDiagnostic } from './diagnostics';
-import { plainText } from '../language/problem';
 import { pathOfUri, type DocumentModel } from './model';
 
 export { PROJECT_CONFIG_FILE_NAME, type ProjectConfig };
@@ -75,10 +73,7 @@ export function projectConfigCodeActions(model: DocumentModel, range: Range): Co
   const actions: CodeAction[] = [];
   for (const problem of readProjectConfig(model.text).problems) {
     if (!problem.fixes || !(problem.start <= end && start <= problem.end)) continue;
-    const diagnostic = toDiagnostic(model, problem);
-    problem.fixes.forEach((fix, i) => {
-      actions.push({ title: plainText(fix.title), kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: workspaceEdit(model, fix.edits), ...(i === 0 ? { isPreferred: true } : {}) });
-    });
+    actions.push(...fixActions(model, toDiagnostic(model, problem), problem.fixes));
   }
   return actions;
 }
