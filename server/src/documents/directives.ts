@@ -43,7 +43,7 @@ import { PROBLEM_CODES } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import type { HostNode, HostScalar } from './host';
 import { isBlockScalar, lastStartingBy } from './host';
-import { eolOf, type DocumentEdit } from './host-edits';
+import { eolOf, lineIndent, type DocumentEdit } from './host-edits';
 import type { DocumentFix, DocumentProblem, ParsedRuleset } from './parsed-ruleset';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
 
@@ -107,11 +107,10 @@ function readDirectives(model: ParsedRuleset): Reading {
     if (!/^[ \t]*$/.test(indent)) {
       // Moved as it is, above the line it trails, where it is read.
       const blanksBefore = hash - /[ \t]*$/.exec(indent)![0].length;
-      const lineIndent = /^[ \t]*/.exec(indent)![0];
       const move: DocumentFix = {
         title: 'Move the directive above this line',
         edits: [
-          { start: lineStart, end: lineStart, newText: `${lineIndent}${text.slice(hash, contentEnd)}${eol}` },
+          { start: lineStart, end: lineStart, newText: `${lineIndent(text, hash)}${text.slice(hash, contentEnd)}${eol}` },
           { start: blanksBefore, end: contentEnd, newText: '' },
         ],
       };
