@@ -6,6 +6,8 @@
  */
 import { dirname, join } from 'node:path';
 import {
+  caseOutput,
+  fileProblemOutput,
   formatOfDocument,
   isTestProblem,
   lineAndCharacter,
@@ -16,7 +18,6 @@ import {
   property,
   readTestFile,
   runTestCase,
-  traceLines,
   type HostNode,
   type RulesetRead,
   type TestCase,
@@ -125,26 +126,22 @@ export function runTestFile(file: TestFile, read: (path: string) => RulesetRead,
   return {
     results: selected.map(({ testCase, id }): CaseResult => {
       const outcome = runTestCase(testCase, loaded, lists);
-      const offset = outcome.offset ?? testCase.start;
-      const label = `${at(offset)}${testCase.name ? ` ${testCase.name}` : ''}`;
-      const where = place(file.path, file.text, offset);
-      if (outcome.kind === 'pass') return { id, outcome: 'passed', message: outcome.message, output: `ok    ${label}: ${outcome.message}\n` };
-      if (outcome.kind === 'fail') {
-        const output = `FAIL  ${label}: ${outcome.message}\n${outcome.verdict ? traceLines(outcome.verdict) : ''}`;
-        return { id, outcome: 'failed', message: outcome.message, expected: outcome.expected ?? '', actual: outcome.actual ?? '', place: where, output };
-      }
-      return { id, outcome: 'errored', message: outcome.message, place: where, output: `ERROR ${label}: ${outcome.message}\n` };
+      const output = caseOutput(at, testCase, outcome);
+      if (outcome.kind === 'pass') return { id, outcome: 'passed', message: outcome.message, output };
+      const where = place(file.path, file.text, outcome.offset ?? testCase.start);
+      if (outcome.kind === 'fail') return { id, outcome: 'failed', message: outcome.message, expected: outcome.expected ?? '', actual: outcome.actual ?? '', place: where, output };
+      return { id, outcome: 'errored', message: outcome.message, place: where, output };
     }),
   };
 }
 
 function problemOf(file: TestFile, problem: TestProblem, at: (offset: number) => string): NonNullable<FileRun['problem']> {
+  const output = fileProblemOutput(at, problem);
   if (problem.ruleset) {
     const { path, display, text } = problem.ruleset;
-    const message = `${display}: ${problem.message}`;
-    return { message, place: place(path, text, problem.offset), output: `ERROR ${at(0)}: ${display}:${linePosition(text, problem.offset)}: ${problem.message}\n` };
+    return { message: `${display}: ${problem.message}`, place: place(path, text, problem.offset), output };
   }
-  return { message: problem.message, place: place(file.path, file.text, problem.offset), output: `ERROR ${at(problem.offset)}: ${problem.message}\n` };
+  return { message: problem.message, place: place(file.path, file.text, problem.offset), output };
 }
 
 /**

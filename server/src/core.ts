@@ -27,7 +27,7 @@ export { closestMatches, quoteAlternatives } from './language/suggest';
 export { EvaluationError, MissingValuesError } from './evaluation/evaluate';
 export { PacketError, parseLists, parsePacket, type Lists } from './evaluation/packet';
 export { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './evaluation/ruleset-eval';
-export { describeVerdict, isTestProblem, lineAndCharacter, linePosition, listsOfTestFile, loadTestRuleset, readTestFile, runTestCase, traceLines, type CaseOutcome, type RulesetRead, type TestCase, type TestFile, type TestProblem, type TestRuleset } from './evaluation/test-file-run';
+export { caseOutput, describeVerdict, fileProblemOutput, isTestProblem, lineAndCharacter, linePosition, listsOfTestFile, loadTestRuleset, readTestFile, runTestCase, traceLines, type CaseOutcome, type RulesetRead, type TestCase, type TestFile, type TestProblem, type TestRuleset } from './evaluation/test-file-run';
 
 // ---------------------------------------------------------------- the Rulesets API
 export { ApiError, describeMessage, redact, RulesetsClient, type ApiMessage, type ClientOptions, type Credentials, type RulesetRef, type Scope } from './api/client';

@@ -24,7 +24,9 @@ import { parseCommandArgs } from './args';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, normalize, relative } from 'node:path';
 import {
+  caseOutput,
   describeVerdict,
+  fileProblemOutput,
   evaluateRuleset,
   formatOfPath,
   isTestFileName,
@@ -245,21 +247,17 @@ function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts): voi
   const ruleset = loadTestRuleset(testFile, readRuleset);
   if (isTestProblem(ruleset)) {
     // A problem of the whole file: reported, counted as one case with bad input.
-    const where = ruleset.ruleset ? `${at(0)}: ${ruleset.ruleset.display}:${linePosition(ruleset.ruleset.text, ruleset.offset)}` : at(ruleset.offset);
-    io.out(`ERROR ${where}: ${ruleset.message}\n`);
+    io.out(fileProblemOutput(at, ruleset));
     counts.errors++;
     return;
   }
   const lists = listsOfTestFile(testFile, cliLists);
   for (const testCase of testFile.cases) {
     const outcome = runTestCase(testCase, ruleset, lists);
-    const label = `${at(outcome.offset ?? testCase.start)}${testCase.name ? ` ${testCase.name}` : ''}`;
     if (outcome.kind === 'pass') counts.passed++;
     else if (outcome.kind === 'fail') counts.failed++;
     else counts.errors++;
-    io.out(`${outcome.kind === 'pass' ? 'ok   ' : outcome.kind === 'fail' ? 'FAIL ' : 'ERROR'} ${label}: ${outcome.message}\n`);
-    // A failing case shows how the verdict came about.
-    if (outcome.verdict && outcome.kind === 'fail') io.out(traceLines(outcome.verdict));
+    io.out(caseOutput(at, testCase, outcome));
   }
 }
 

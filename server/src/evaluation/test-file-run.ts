@@ -238,6 +238,22 @@ export function describeVerdict(verdict: RulesetVerdict, ruleset?: RulesetSource
   return `${verdict.verdict} by rule ${describeRule(verdict.rule)} ${where}${skip}`;
 }
 
+/**
+ * What `rulesets test` prints for a case, and the Test Explorer shows as its output: the case's
+ * line, and for a failure how the verdict came about. `at` names an offset of the test file.
+ */
+export function caseOutput(at: (offset: number) => string, testCase: TestCase, outcome: CaseOutcome): string {
+  const label = `${at(outcome.offset ?? testCase.start)}${testCase.name ? ` ${testCase.name}` : ''}`;
+  const tag = outcome.kind === 'pass' ? 'ok   ' : outcome.kind === 'fail' ? 'FAIL ' : 'ERROR';
+  return `${tag} ${label}: ${outcome.message}\n${outcome.kind === 'fail' && outcome.verdict ? traceLines(outcome.verdict) : ''}`;
+}
+
+/** What `rulesets test` prints for a problem of the whole test file (its ruleset's, at the ruleset's place). */
+export function fileProblemOutput(at: (offset: number) => string, problem: TestProblem): string {
+  const where = problem.ruleset ? `${at(0)}: ${problem.ruleset.display}:${linePosition(problem.ruleset.text, problem.offset)}` : at(problem.offset);
+  return `ERROR ${where}: ${problem.message}\n`;
+}
+
 /** Each rule looked at and what came of it, one indented line each. */
 export function traceLines(verdict: RulesetVerdict): string {
   return verdict.trace
