@@ -9,7 +9,7 @@
  * What a run finds is computed in test-cases.ts; this file only shows it.
  */
 import * as vscode from 'vscode';
-import type { RulesetRead, TestFile } from '../../server/src/core';
+import { isRulesetTestFileName, type RulesetRead, type TestFile } from '../../server/src/core';
 import { caseItems, parseTestFile, runTestFile, TEST_FILE_GLOB, testFilesAffected, type CaseResult, type Place } from './test-cases';
 
 const CONTROLLER_ID = 'rulesets';
@@ -268,7 +268,7 @@ function crlf(text: string): string {
 }
 
 function isTestFile(uri: vscode.Uri): boolean {
-  return uri.scheme === 'file' && /\.ruleset\.test\.(json|ya?ml)$/i.test(uri.path);
+  return uri.scheme === 'file' && isRulesetTestFileName(uri.path);
 }
 
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {

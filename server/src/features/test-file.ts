@@ -13,6 +13,7 @@ import { property, type HostFormat, type HostNode, type HostProperty } from '../
 import { parseRuleset } from '../documents/parsed-ruleset';
 import { LISTS_KEY, PacketError, parseLists, parsePacket, type Lists, type Packet } from '../evaluation/packet';
 import { MissingValuesError } from '../evaluation/evaluate';
+import { TEST_CASE_KEYS, TEST_FILE_KEYS } from '../evaluation/test-file-run';
 import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo } from '../evaluation/ruleset-eval';
 import { FIELDS } from '../language/catalogue/fields';
 import { COUNTRIES } from '../language/catalogue/countries';
@@ -46,9 +47,6 @@ export function rulesetCandidates(model: DocumentModel): string[] {
  */
 export type TestFileCode = 'test-failed' | 'test-no-ruleset' | 'test-bad-input';
 
-const CASE_KEYS = ['name', 'packet', 'expect', 'rule'];
-const FILE_KEYS = ['ruleset', 'lists', 'cases'];
-
 export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): Diagnostic[] {
   const out: Diagnostic[] = [];
   const report = (start: number, end: number, message: string, severity: DiagnosticSeverity = DiagnosticSeverity.Error, code: TestFileCode = 'test-bad-input'): void => {
@@ -68,7 +66,7 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
   }
   let lists: Lists = new Map();
   if (root?.kind === 'object') {
-    for (const p of root.properties) if (!FILE_KEYS.includes(p.key)) onKey(p, `unknown key \`${p.key}\`; a test file has \`ruleset\`, \`lists\` and \`cases\``);
+    for (const p of root.properties) if (!(TEST_FILE_KEYS as readonly string[]).includes(p.key)) onKey(p, `unknown key \`${p.key}\`; a test file has \`ruleset\`, \`lists\` and \`cases\``);
     const named = property(root, 'ruleset')?.value;
     if (named && named.kind !== 'string') on(named, 'expected `ruleset` as the path of the ruleset file, relative to this file');
     const listsNode = property(root, 'lists')?.value;
@@ -108,7 +106,7 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
 
   function checkCase(node: HostNode): void {
     if (node.kind !== 'object') return on(node, 'expected a case: an object with `packet` and `expect`');
-    for (const p of node.properties) if (!CASE_KEYS.includes(p.key)) onKey(p, `unknown key \`${p.key}\`; a case has ${CASE_KEYS.map((k) => `\`${k}\``).join(', ')}`);
+    for (const p of node.properties) if (!(TEST_CASE_KEYS as readonly string[]).includes(p.key)) onKey(p, `unknown key \`${p.key}\`; a case has ${TEST_CASE_KEYS.map((k) => `\`${k}\``).join(', ')}`);
     const caseStart = { start: node.start, end: node.start + 1 };
     const packetProperty = property(node, 'packet');
     const packet = packetProperty ? checkPacket(packetProperty) : (on(caseStart, 'the case has no `packet`'), undefined);
