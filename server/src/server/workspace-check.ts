@@ -53,11 +53,6 @@ export class WorkspaceCheck {
 
   constructor(private readonly host: WorkspaceCheckHost) {}
 
-  /** Whether `uri` was checked from disk: its diagnostics outlive the editor's document. */
-  has(uri: string): boolean {
-    return this.checked.has(uri);
-  }
-
   async run(params: CheckFilesParams, token: CancellationToken): Promise<CheckFilesResult> {
     // One run at a time: a new one (the command run again) replaces the one under way.
     this.running?.cancel();
@@ -130,12 +125,6 @@ export class WorkspaceCheck {
   /** The settings decide what a file is and what is wrong in it: every checked file that is not open is checked again. */
   settingsChanged(): void {
     for (const uri of this.checked) if (!this.host.isOpen(uri)) this.recheck(uri);
-  }
-
-  dispose(): void {
-    this.running?.cancel();
-    for (const timer of this.diskTimers.values()) clearTimeout(timer);
-    this.diskTimers.clear();
   }
 
   private recheck(uri: string, delayMs = 0): void {
