@@ -97,8 +97,6 @@ interface FieldUniverse {
   readonly valueSet: ValueSet;
   /** Where `!=` is true: the universe less ABSENT_NE_FALSE. */
   readonly notEqual: Universe;
-  /** The field's transport header, and the key's two absent values. */
-  readonly transport?: Transport;
   /** A transport field not modelled by value (a raw header, `tcp == …`): its tests are opaque. */
   readonly opaque?: boolean;
 }
@@ -130,7 +128,7 @@ function fieldUniverse(name: string): FieldUniverse {
       const absent: readonly [bigint, bigint] = [min - 2n, min - 1n];
       const transport: Transport = { header, absent };
       transportKeys.set(key, transport);
-      known = { key, universe: { kind: 'intervals', items: [[absent[0], max]] }, values, valueSet: universeSet(values), notEqual: { kind: 'intervals', items: [[absent[1], max]] }, transport };
+      known = { key, universe: { kind: 'intervals', items: [[absent[0], max]] }, values, valueSet: universeSet(values), notEqual: { kind: 'intervals', items: [[absent[1], max]] } };
     } else {
       known = { key, universe: values, values, valueSet: universeSet(values), notEqual: values, opaque: header !== undefined };
     }
