@@ -534,10 +534,9 @@ export class Forms {
     }
     let collapsed = false;
     let onlySet: ValueSet | undefined;
-    // For a run of `and`: the first group that needs a transport header, the first that needs
-    // another one, and the group on `ip.proto` (made only when the run has them).
-    let needs: HeaderGroup | undefined;
-    let needsOther: HeaderGroup | undefined;
+    // For a run of `and`: the groups that need transport headers (see noteNeed), and the group
+    // on `ip.proto` (made only when the run has them).
+    const need: Needs = {};
     let proto: Part[] | undefined;
     let protoSet: ValueSet | undefined;
     // For a run of `or`: the header every group needs, while they all need the same one.
@@ -550,18 +549,14 @@ export class Forms {
       for (let i = 1; i < list.length; i++) set = operator === 'and' ? intersect(set, list[i].set) : union(set, list[i].set, universe);
       onlySet = set;
       const constant = operator === 'and' ? isEmpty(set) : isUniverse(set, universe);
-      if (operator === 'or' && common !== null) {
-        const header = neededHeader(key, set);
-        common = header && (common === undefined || common === header) ? header : null;
-      }
+      if (operator === 'or' && common !== null) common = sameHeader(common, neededHeader(key, set));
       if (operator === 'and' && !constant) {
         if (key === PROTO_KEY) {
           proto = list;
           protoSet = set;
         } else {
           const header = neededHeader(key, set);
-          if (header && !needs) needs = { header, key, parts: list };
-          else if (header && needs && !needsOther && isEmpty(intersect(PROTOCOL_SETS.get(header)!, PROTOCOL_SETS.get(needs.header)!))) needsOther = { header, key, parts: list };
+          if (header) noteNeed(need, { header, key, parts: list });
         }
       }
       if (!constant) continue;
@@ -583,19 +578,15 @@ export class Forms {
     if (operator === 'and') {
       // Operands on several keys that need a header (`(tcp.dstport == 22 or tcp.srcport == 22)`)
       // count as a group of their own.
-      for (const n of needing) {
-        const group: HeaderGroup = { header: n.header, key: '', parts: [{ key: '', set: TRUE_SET, index: n.index, node: n.node }] };
-        if (!needs) needs = group;
-        else if (!needsOther && isEmpty(intersect(PROTOCOL_SETS.get(n.header)!, PROTOCOL_SETS.get(needs.header)!))) needsOther = group;
-      }
+      for (const n of needing) noteNeed(need, { header: n.header, key: '', parts: [{ key: '', set: TRUE_SET, index: n.index, node: n.node }] });
     } else if (common !== null) {
-      for (const n of needing) common = common === undefined || common === n.header ? n.header : null;
+      for (const n of needing) common = sameHeader(common, n.header);
     }
-    if (!collapsed && needs && (needsOther || proto)) collapsed = this.transportClash(node, needs, needsOther, proto, protoSet);
+    if (!collapsed && need.first && (need.other || proto)) collapsed = this.transportClash(node, need.first, need.other, proto, protoSet);
     if (collapsed) return absorbing ? TRUE_FORM : FALSE_FORM;
     if (!mixed && keys.length === 1) return { kind: 'field', key: keys[0], set: onlySet! };
     if (!mixed && keys.length === 0) return absorbing ? FALSE_FORM : TRUE_FORM; // every operand the identity
-    const header = operator === 'and' ? needs?.header : (common ?? undefined);
+    const header = operator === 'and' ? need.first?.header : (common ?? undefined);
     return header ? { kind: 'mixed', needs: header } : MIXED;
   }
 
@@ -663,6 +654,25 @@ interface HeaderGroup {
   readonly header: TransportHeader;
   readonly key: string;
   readonly parts: readonly Part[];
+}
+
+/** In a run of `and`: the first group that needs a transport header, and the first that needs one of other protocols. */
+interface Needs {
+  first?: HeaderGroup;
+  other?: HeaderGroup;
+}
+
+function noteNeed(need: Needs, group: HeaderGroup): void {
+  if (!need.first) need.first = group;
+  else if (!need.other && isEmpty(intersect(PROTOCOL_SETS.get(group.header)!, PROTOCOL_SETS.get(need.first.header)!))) need.other = group;
+}
+
+/**
+ * In a run of `or`: the header every group seen so far needs (undefined before the first), with
+ * one more group that needs `header`; null once two differ or one needs none.
+ */
+function sameHeader(common: TransportHeader | undefined | null, header: TransportHeader | undefined): TransportHeader | null {
+  return header && (common === undefined || common === header) ? header : null;
 }
 
 /** One part that is enough for `holds` by itself, when there is one; else all of them. */
