@@ -1,7 +1,7 @@
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
 import { readBlockYaml } from './block-yaml';
-import { readStrictJson } from './strict-json';
+import { MAX_JSON_DEPTH, readStrictJson } from './strict-json';
 import { stringScalar, type HostNode, type HostProperty, type ScalarStyle } from './host-node';
 
 export * from './host-node';
@@ -93,12 +93,6 @@ export function parseHost(text: string, format: HostFormat): HostDocument {
 }
 
 // ---------------------------------------------------------------- JSON
-
-/**
- * Deeper than any ruleset nests by far: past it a JSON document is reported as too deep, as
- * the `yaml` library does for YAML, rather than handed to checks that recurse once per level.
- */
-const MAX_JSON_DEPTH = 1_000;
 
 class TooDeep extends Error {}
 

@@ -11,8 +11,12 @@
  */
 import { stringScalar, type HostNode, type HostProperty } from './host-node';
 
-/** As deep as host.ts reads JSON; deeper texts go to it, which reports them. */
-const MAX_DEPTH = 1_000;
+/**
+ * Deeper than any ruleset nests by far: past it a JSON document is reported as too deep (by
+ * host.ts, which this reader leaves such a text to), as the `yaml` library does for YAML,
+ * rather than handed to checks that recurse once per level.
+ */
+export const MAX_JSON_DEPTH = 1_000;
 
 const SPACE = 0x20;
 const TAB = 0x09;
@@ -135,7 +139,7 @@ class StrictJsonReader {
   }
 
   private deeper(): void {
-    if (++this.depth > MAX_DEPTH) notStrict();
+    if (++this.depth > MAX_JSON_DEPTH) notStrict();
   }
 
   private object(): HostNode {
