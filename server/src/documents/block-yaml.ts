@@ -414,7 +414,7 @@ class BlockYamlReader {
       offset: at,
       indent,
       header: { folded, indent: 0, chomp: strip ? '-' : '', length: bodyStart - at },
-      source: text.slice(bodyStart, bodyEnd),
+      end: bodyEnd,
     };
     const value = decodeBlockScalarExact(text, layout)?.value ?? unsupported();
     const node = stringScalar(value, folded ? 'block-folded' : 'block-literal', { text, start: at, end: bodyEnd, shift: 0, block: layout });

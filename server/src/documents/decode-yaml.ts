@@ -296,8 +296,8 @@ export interface BlockScalarLayout {
   /** The indentation of the collection it is a value of (the token's `indent`). */
   readonly indent: number;
   readonly header: BlockHeader;
-  /** Its lines after the header, up to the line break of its last line. */
-  readonly source: string;
+  /** Where its lines after the header end: at the line break of its last line. */
+  readonly end: number;
 }
 
 /** The library's `parseBlockScalarHeader`, without the error reporting. */
@@ -331,7 +331,11 @@ export function decodeBlockScalarExact(text: string, layout: BlockScalarLayout):
 
 function decodeBlockScalar(text: string, token: CST.BlockScalar): DecodedString | undefined {
   const header = parseBlockHeader(token);
-  return header && decodeBlockScalarAt(text, { offset: token.offset, indent: token.indent, header, source: token.source });
+  if (!header) return undefined;
+  // The token's lines must be the document's where the token says they stand.
+  const base = token.offset + header.length;
+  if (!text.startsWith(token.source, base)) return undefined;
+  return decodeBlockScalarAt(text, { offset: token.offset, indent: token.indent, header, end: base + token.source.length });
 }
 
 /**
@@ -339,17 +343,15 @@ function decodeBlockScalar(text: string, token: CST.BlockScalar): DecodedString 
  * offsets into the document (start, indentation length, end before `\n`) to avoid copies.
  */
 function decodeBlockScalarAt(text: string, layout: BlockScalarLayout): DecodedString | undefined {
-  const { header, source } = layout;
+  const { header, end: sourceEnd } = layout;
   const base = layout.offset + header.length;
-  if (!text.startsWith(source, base)) return undefined;
-  const sourceEnd = base + source.length;
 
   // Lines as the library's splitLines sees them: `indent` counts spaces only, content may end
   // with the `\r` of a CRLF line break.
   const lineStart: number[] = [];
   const lineIndent: number[] = [];
   const lineEnd: number[] = [];
-  if (source) {
+  if (sourceEnd > base) {
     let pos = base;
     for (;;) {
       const nl = indexOfLineFeed(text, pos, sourceEnd);
