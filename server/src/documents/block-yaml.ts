@@ -17,7 +17,7 @@
  * (`|+`) or states its indentation (`|2`), an empty item, or any line it does not expect sends
  * the whole document to the library.
  */
-import { decodeBlockScalarExact, decodeFlowScalar, type BlockScalarLayout, type FlowScalarStyle } from './decode-yaml';
+import { decodeBlockScalarExact, decodeFlowScalar, isYamlSimpleEscape, type BlockScalarLayout, type FlowScalarStyle } from './decode-yaml';
 import { stringScalar, type HostNode, type HostProperty, type HostScalar } from './host-node';
 
 /** Deeper than a ruleset nests; the library reports what is deeper still. */
@@ -45,8 +45,6 @@ const UNSUPPORTED_CHARACTER = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\ufeff]|\r(?!\n)/;
 const DOCUMENT_MARKER = /^(?:---|\.\.\.|%)/gm;
 /** A plain scalar may not start with an indicator (`-`, `?` and `:` only before a space, but no ruleset needs them). */
 const INDICATOR_START = new Set([...'-?:,[]{}#&*!|>\'"%@`'].map((c) => c.charCodeAt(0)));
-/** What may follow a `\\` in a double-quoted scalar, besides `x`, `u` and `U` with their digits (a line break continues the line). */
-const SIMPLE_ESCAPES = '0abefnrtvN_LP "/\\';
 /** Keys the core schema reads as something other than their text. */
 const NON_STRING_KEY = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
 
@@ -427,11 +425,12 @@ class BlockYamlReader {
     if (c === undefined) return unsupported();
     // An escaped line break: the line break itself is read next, as any other in the scalar.
     if (c === '\n' || c === '\r') return at + 1;
-    if (SIMPLE_ESCAPES.includes(c)) return at + 2;
+    if (isYamlSimpleEscape(c)) return at + 2;
     const digits = c === 'x' ? 2 : c === 'u' ? 4 : c === 'U' ? 8 : unsupported();
-    if (!/^[0-9a-fA-F]+$/.test(this.text.substr(at + 2, digits)) || this.text.substr(at + 2, digits).length !== digits) unsupported();
+    const hex = this.text.slice(at + 2, at + 2 + digits);
+    if (hex.length !== digits || !/^[0-9a-fA-F]+$/.test(hex)) unsupported();
     // An astral escape past U+10FFFF is an error too.
-    if (digits === 8 && parseInt(this.text.substr(at + 2, 8), 16) > 0x10ffff) unsupported();
+    if (digits === 8 && parseInt(hex, 16) > 0x10ffff) unsupported();
     return at + 2 + digits;
   }
 

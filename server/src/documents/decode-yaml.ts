@@ -208,6 +208,11 @@ const YAML_ESCAPES: Readonly<Record<string, string>> = {
   '\t': '\t',
 };
 
+/** Whether `\c` is one of the library's one-character escapes in a double-quoted scalar. */
+export function isYamlSimpleEscape(c: string): boolean {
+  return Object.hasOwn(YAML_ESCAPES, c);
+}
+
 /**
  * The library's `doubleQuotedValue`, index for index (including its handling of malformed
  * escapes and of an unterminated scalar), with every unit mapped to its source.
