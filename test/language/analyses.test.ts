@@ -485,6 +485,8 @@ function evaluate(node: Expression, v: bigint | Absent): boolean {
       if (node.operator === 'or') return values.some(Boolean);
       return values.reduce((a, b) => a !== b);
     }
+    case 'quantifier':
+      throw new Error('no quantifier in these tests');
     case 'comparison': {
       const rhs = node.rhs!;
       if (typeof v === 'string') return node.operator!.operator === 'ne' && v === 'absent, ne-true';

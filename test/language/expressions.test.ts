@@ -135,6 +135,7 @@ function shape(text: string): string {
       case 'boolean':
         return String(e.value);
       case 'comparison':
+      case 'quantifier':
         return text.slice(e.span.start, e.span.end);
     }
   };

@@ -11,11 +11,11 @@ import assert from 'node:assert/strict';
 
 import { FIELDS } from '../../server/src/language/catalogue/fields';
 import { FUNCTIONS } from '../../server/src/language/catalogue/functions';
-import type { FieldType } from '../../server/src/language/ast';
+import type { ScalarType } from '../../server/src/language/ast';
 import { missingOracle, ORACLE_SCHEME, startOracle, type Oracle, type SchemaInfo } from './engine';
 
 /** Our type names in the engine's spelling. */
-const ENGINE_TYPE: Record<FieldType, string> = {
+const ENGINE_TYPE: Record<ScalarType, string> = {
   Integer: 'INT',
   Ip: 'IP',
   Bytes: 'STRING',

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 
 import { FIELDS } from '../../server/src/language/catalogue/fields';
-import type { FieldType } from '../../server/src/language/ast';
+import type { ScalarType } from '../../server/src/language/ast';
 
 type Arb = fc.Arbitrary<string>;
 
@@ -138,7 +138,7 @@ function set(item: Arb): Arb {
 }
 
 /** A right-hand side that fits a field of this type (and, rarely, one that does not). */
-function valueFor(type: FieldType): Arb {
+function valueFor(type: ScalarType): Arb {
   switch (type) {
     case 'Integer':
       return integer;
@@ -150,7 +150,7 @@ function valueFor(type: FieldType): Arb {
       return pick('true', 'false', '1', '0');
   }
 }
-function setItemFor(type: FieldType): Arb {
+function setItemFor(type: ScalarType): Arb {
   switch (type) {
     case 'Integer':
       return weighted([3, integer], [2, integerRange]);
@@ -168,7 +168,7 @@ const anyValue: Arb = weighted([2, integer], [2, ip], [2, stringLiteral], [1, ci
 // ------------------------------------------------------------------ comparisons
 
 const FIELD_LIST = [...FIELDS.values()];
-const fieldsOf = (type: FieldType) => FIELD_LIST.filter((f) => f.type === type).map((f) => f.name);
+const fieldsOf = (type: ScalarType) => FIELD_LIST.filter((f) => f.type === type).map((f) => f.name);
 
 const EQUALITY = ['==', 'eq', '!=', 'ne'];
 const ORDERING = ['<', 'lt', '<=', 'le', '>', 'gt', '>=', 'ge'];

@@ -173,12 +173,15 @@ class Evaluator {
   }
 
   private name(node: Comparison): string {
-    return node.lhs.kind === 'field' ? node.lhs.name : `${node.lhs.name.text}(…)`;
+    const lhs = node.lhs;
+    if (lhs.kind === 'index') throw new EvaluationError('index expressions are not evaluated yet');
+    return lhs.kind === 'field' ? lhs.name : `${lhs.name.text}(…)`;
   }
 
   private operand(node: Comparison): Operand {
     const lhs = node.lhs;
     if (lhs.kind === 'call') return this.call(lhs);
+    if (lhs.kind === 'index') throw new EvaluationError('index expressions are not evaluated yet');
     return this.field(lhs.name);
   }
 

@@ -1,5 +1,5 @@
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
-import type { ComparisonOperator, FieldType, Literal, LogicalOperator, Span } from '../language/ast';
+import type { ComparisonOperator, ScalarType, Literal, LogicalOperator, Span } from '../language/ast';
 import { COUNTRIES, RESERVED_COUNTRY_HINTS } from '../language/catalogue/countries';
 import { describeType, FIELDS, hasCompleteFieldTable, hexByte, TCP_FLAG_BITS, type FieldInfo } from '../language/catalogue/fields';
 import { FUNCTIONS, type FunctionInfo } from '../language/catalogue/functions';
@@ -126,7 +126,7 @@ function formatCount(value: bigint | number): string {
 
 // ---------------------------------------------------------------- fields
 
-function operatorList(type: FieldType): string {
+function operatorList(type: ScalarType): string {
   if (type === 'Boolean') return 'Operators: none — the field alone is the test; negate it with `not`.';
   const list = supportedOperators(type).map((o) => COMPARISON_OPERATORS.get(o)!.spellings.map(code).join('/')).join(', ');
   const ordering = type === 'Ip' ? ' (ordering with `<` `<=` `>` `>=` parses, but the service does not support it for addresses)' : '';
@@ -181,7 +181,7 @@ function argumentNote(call: CallContext | undefined): string[] {
 // ---------------------------------------------------------------- operators
 
 /** What goes on the right of `in`, by the type on the left (LANGUAGE.md §3). */
-const IN_VALUES: Record<FieldType, string> = {
+const IN_VALUES: Record<ScalarType, string> = {
   Integer: 'a set of integers and `a..b` ranges',
   Ip: 'a set of addresses, CIDR blocks and `a..b` ranges, or a `$list`',
   Bytes: 'a set of quoted strings',

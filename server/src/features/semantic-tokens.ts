@@ -1,5 +1,5 @@
 import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver';
-import { walkExpression, type Comparison, type Expression, type FieldType, type Literal, type Span, type Token } from '../language/ast';
+import { isExpression, isOperand, walkExpression, type Comparison, type Expression, type ScalarType, type Literal, type Span, type Token } from '../language/ast';
 import { FIELDS } from '../language/catalogue/fields';
 import { FUNCTIONS } from '../language/catalogue/functions';
 import { MANAGED_LIST_NAMESPACE } from '../language/catalogue/lists';
@@ -176,10 +176,10 @@ function comparisonTokens(node: Comparison, out: ExpressionToken[]): void {
   const { lhs, operator, rhs } = node;
   if (lhs.kind === 'field') {
     out.push(token(lhs.span, 'property'));
-  } else {
+  } else if (lhs.kind === 'call') {
     out.push(functionToken(lhs.name.span, lhs.name.text));
     for (const arg of lhs.args) {
-      const t = arg.kind === 'field' ? token(arg.span, 'property') : literalToken(arg);
+      const t = arg.kind === 'field' ? token(arg.span, 'property') : isExpression(arg) || isOperand(arg) ? undefined : literalToken(arg);
       if (t) out.push(t);
     }
   }
@@ -223,7 +223,7 @@ function textTokens(text: string): ExpressionToken[] {
   let inSet = false;
   const parens: ('call' | 'group')[] = [];
   let afterFunctionName = false;
-  let lhsType: FieldType | undefined;
+  let lhsType: ScalarType | undefined;
   const inCall = () => parens[parens.length - 1] === 'call';
   const afterValue = () => {
     if (!inSet) expectValue = false;

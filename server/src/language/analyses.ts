@@ -296,6 +296,7 @@ function atomOf(comparison: Comparison, source: string): Atom {
 function testedHeader(comparison: Comparison): TransportHeader | undefined {
   const lhs = comparison.lhs;
   if (lhs.kind === 'field') return transportFieldOf(lhs.name)?.header;
+  if (lhs.kind !== 'call') return undefined;
   const header = lhs.args[0];
   if (lhs.name.text !== 'bit_slice' || !header) return undefined;
   return transportHeaderNamed(header.kind === 'field' ? header.name : header.kind === 'string' ? header.value : '');
@@ -490,6 +491,8 @@ export class Forms {
       }
       case 'logical':
         return node.operator === 'xor' ? this.xor(node) : this.andOr(node, node.operator);
+      case 'quantifier':
+        return MIXED;
     }
   }
 

@@ -7,9 +7,17 @@ export interface Span {
   readonly end: number;
 }
 
-export type FieldType = 'Integer' | 'Ip' | 'Bytes' | 'Boolean';
+/** The type of a single value: what a comparison compares, and what a literal is read as. */
+export type ScalarType = 'Integer' | 'Ip' | 'Bytes' | 'Boolean';
 
-export type Expression = LogicalExpression | NotExpression | GroupExpression | BooleanLiteral | Comparison;
+/**
+ * The type of a field, a call or an index expression: a scalar, or an array or map of values
+ * (`Array<Bytes>`, `Map<Array<Bytes>>`). Map keys are always strings. Written as text so that a
+ * type is one comparable, printable value (types.ts reads and builds them).
+ */
+export type ValueType = ScalarType | `Array<${string}>` | `Map<${string}>`;
+
+export type Expression = LogicalExpression | NotExpression | GroupExpression | BooleanLiteral | Comparison | QuantifierExpression;
 
 export type LogicalOperator = 'or' | 'xor' | 'and';
 
@@ -55,7 +63,19 @@ export interface OperatorToken extends Token {
   readonly operator: ComparisonOperator;
 }
 
-/** `lhs op rhs`, or a lone `lhs` (which must then be Boolean). */
+/**
+ * `any(…)` or `all(…)`: reduces an array of Booleans (a Boolean array field, or a comparison
+ * over `[*]`) to one Boolean. A logical term, not a function call: `any(…) == 1` is no comparison.
+ */
+export interface QuantifierExpression {
+  readonly kind: 'quantifier';
+  readonly span: Span;
+  /** `any` or `all`, as written. */
+  readonly name: Token;
+  readonly argument: Argument;
+}
+
+/** `lhs op rhs`, or a lone `lhs` (which must then be Boolean, or an array of Booleans). */
 export interface Comparison {
   readonly kind: 'comparison';
   readonly span: Span;
@@ -64,7 +84,8 @@ export interface Comparison {
   readonly rhs?: Value;
 }
 
-export type Operand = FieldReference | FunctionCall;
+/** What stands on the left of a comparison: a field, a call, or either of them indexed. */
+export type Operand = FieldReference | FunctionCall | IndexedOperand;
 
 export interface FieldReference {
   readonly kind: 'field';
@@ -79,7 +100,50 @@ export interface FunctionCall {
   readonly args: readonly Argument[];
 }
 
-export type Argument = FieldReference | Literal;
+/**
+ * A field or a call with one or more index steps: `http.request.headers["x-api-key"][0]`,
+ * `http.request.uri.args["q"][*]`, `split(http.host, ".", 3)[0]`.
+ */
+export interface IndexedOperand {
+  readonly kind: 'index';
+  readonly span: Span;
+  readonly target: FieldReference | FunctionCall;
+  /** In the order written; never empty. */
+  readonly steps: readonly IndexStep[];
+}
+
+/** One `[…]`; its span covers the brackets. */
+export type IndexStep = MapKeyStep | ArrayIndexStep | EachStep;
+
+/** `["x-api-key"]`: the values of a map under one key. */
+export interface MapKeyStep {
+  readonly kind: 'key';
+  readonly span: Span;
+  /** The key after escapes. */
+  readonly key: string;
+  /** The span of the quoted key inside the brackets. */
+  readonly keySpan: Span;
+}
+
+/** `[0]`: one element of an array. */
+export interface ArrayIndexStep {
+  readonly kind: 'element';
+  readonly span: Span;
+  readonly index: number;
+  readonly indexSpan: Span;
+}
+
+/** `[*]`: every element of an array, or every value of a map. */
+export interface EachStep {
+  readonly kind: 'each';
+  readonly span: Span;
+}
+
+/**
+ * An argument of a call (or of `any`/`all`): a field, call or index expression; a literal; or
+ * a logical expression (`any(http.request.headers.names[*] == "x")`, `not …`, `(…)`).
+ */
+export type Argument = Operand | Literal | Expression;
 
 export type Value = Literal | SetLiteral | ListReference;
 
@@ -166,9 +230,33 @@ export interface InvalidLiteral {
   readonly text: string;
 }
 
-/** Calls `visit` for the node and every node below it, depth first, parents first. */
+const EXPRESSION_KINDS: ReadonlySet<string> = new Set(['logical', 'not', 'group', 'boolean', 'comparison', 'quantifier']);
+
+/** Whether an argument is a logical expression (rather than an operand or a literal). */
+export function isExpression(argument: Argument): argument is Expression {
+  return EXPRESSION_KINDS.has(argument.kind);
+}
+
+const OPERAND_KINDS: ReadonlySet<string> = new Set(['field', 'call', 'index']);
+
+/** Whether an argument is a field, a call or an index expression. */
+export function isOperand(argument: Argument): argument is Operand {
+  return OPERAND_KINDS.has(argument.kind);
+}
+
+/**
+ * Calls `visit` for the node and every expression below it, depth first, parents first:
+ * operands of logical operators, `not` and groups, and the logical expressions that stand as
+ * arguments of `any`/`all` and of calls (`concat(…)`'s arguments may hold a comparison), however
+ * deeply the calls nest. No recursion: the depth is the user's.
+ */
 export function walkExpression(root: Expression, visit: (node: Expression) => void): void {
   const stack: Expression[] = [root];
+  const operands: Operand[] = [];
+  const pushArgument = (argument: Argument) => {
+    if (isExpression(argument)) stack.push(argument);
+    else if (isOperand(argument)) operands.push(argument);
+  };
   while (stack.length > 0) {
     const node = stack.pop()!;
     visit(node);
@@ -182,8 +270,26 @@ export function walkExpression(root: Expression, visit: (node: Expression) => vo
       case 'group':
         stack.push(node.inner);
         break;
+      case 'quantifier':
+        pushArgument(node.argument);
+        break;
+      case 'comparison':
+        operands.push(node.lhs);
+        break;
       default:
         break;
     }
+    // The expressions inside this node's operands, nearest first (the stack is last in, first out).
+    const found: Expression[] = [];
+    while (operands.length > 0) {
+      const operand = operands.pop()!;
+      const call = operand.kind === 'index' ? operand.target : operand;
+      if (call.kind !== 'call') continue;
+      for (const argument of call.args) {
+        if (isExpression(argument)) found.push(argument);
+        else if (isOperand(argument)) operands.push(argument);
+      }
+    }
+    for (let i = found.length - 1; i >= 0; i--) stack.push(found[i]);
   }
 }

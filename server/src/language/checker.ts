@@ -1,5 +1,5 @@
 import { analyze, type Forms } from './analyses';
-import type { Comparison, ComparisonOperator, Expression, FieldType, FunctionCall, Literal, Span, Value } from './ast';
+import type { Comparison, ComparisonOperator, Expression, ScalarType, FunctionCall, Literal, Span, Value } from './ast';
 import { walkExpression } from './ast';
 import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { describeType, FIELDS, hasCompleteFieldTable, type FieldInfo } from './catalogue/fields';
@@ -124,7 +124,7 @@ function patternOfBytes(bytes: readonly number[], operator: ComparisonOperator):
 
 /** What the left side of a comparison is, as far as the checker knows. */
 interface LeftSide {
-  readonly type: FieldType;
+  readonly type: ScalarType;
   readonly name: string;
   readonly field?: FieldInfo;
   /** Inclusive bounds of the values it can take (Integer). */
@@ -174,6 +174,7 @@ class Checker {
   private leftSide(comparison: Comparison): LeftSide | undefined {
     const { lhs } = comparison;
     if (lhs.kind === 'call') return this.checkCall(lhs);
+    if (lhs.kind === 'index') return undefined;
     const field = FIELDS.get(lhs.name);
     if (field) return { type: field.type, name: field.name, field, range: field.range };
     if (FUNCTIONS.has(lhs.name)) {
@@ -238,7 +239,8 @@ class Checker {
     if (!operator || !rhs) {
       if (left && left.type !== 'Boolean') {
         const example = left.field?.example ?? `${left.name} == 1`;
-        const subject = comparison.lhs.kind === 'field' ? `\`${left.name}\`` : `the call of \`${comparison.lhs.name.text}\``;
+        const lhs = comparison.lhs;
+        const subject = lhs.kind === 'call' ? `the call of \`${lhs.name.text}\`` : `\`${left.name}\``;
         this.report('missing-operator', 'error', comparison.lhs.span, `expected a comparison after ${subject}, which is ${article(left.type)} ${describeType(left.type)}, not a Boolean: e.g. \`${example}\``);
       }
       return;
@@ -501,14 +503,14 @@ class Checker {
 
 const COMMON_PROTOCOLS = ['tcp', 'udp', 'icmp', 'ipv6-icmp', 'gre', 'esp', 'ah', 'sctp', 'igmp', 'ipv6', 'ipv4', 'ospfigp', 'pim', 'vrrp', 'l2tp'];
 
-const EXPECTED_LITERAL: Record<FieldType, string> = {
+const EXPECTED_LITERAL: Record<ScalarType, string> = {
   Integer: 'an integer',
   Ip: 'an IP address',
   Bytes: 'a quoted string',
   Boolean: 'no value',
 };
 
-function article(type: FieldType): string {
+function article(type: ScalarType): string {
   return type === 'Integer' || type === 'Ip' ? 'an' : 'a';
 }
 

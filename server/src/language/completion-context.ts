@@ -10,7 +10,7 @@
  *
  * Pure: offsets are into the expression's decoded text; hosts map them to documents.
  */
-import type { ComparisonOperator, FieldType, Span } from './ast';
+import type { ComparisonOperator, ScalarType, Span } from './ast';
 import { FIELDS, type FieldInfo } from './catalogue/fields';
 import { FUNCTIONS } from './catalogue/functions';
 import { COMPARISON_OPERATORS, comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING, supportedOperators } from './catalogue/operators';
@@ -25,7 +25,7 @@ export interface LeftSide {
   /** The field's name, or the function's. */
   readonly name: string;
   /** Undefined when the field (or function) is not known. */
-  readonly type?: FieldType;
+  readonly type?: ScalarType;
   readonly field?: FieldInfo;
 }
 
@@ -70,7 +70,7 @@ export interface ExpressionCompletionContext {
  * parses but the service does not support it, so it is not offered. An unknown type takes
  * any operator.
  */
-export function operatorsFor(type: FieldType | undefined): readonly ComparisonOperator[] {
+export function operatorsFor(type: ScalarType | undefined): readonly ComparisonOperator[] {
   return type === undefined ? [...COMPARISON_OPERATORS.keys()] : supportedOperators(type);
 }
 

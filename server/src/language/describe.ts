@@ -60,6 +60,8 @@ function clause(node: Expression, context: Context): string {
       return logicalClause(n, context);
     case 'group':
       return clause(n.inner, context);
+    case 'quantifier':
+      return `for which \`${n.name.text}(…)\` holds`;
   }
 }
 
@@ -154,6 +156,7 @@ function noun(comparison: Comparison, context: Context): string {
     }
     return `\`${lhs.name.text}(…)\``;
   }
+  if (lhs.kind === 'index') return `\`${lhs.target.kind === 'field' ? lhs.target.name : `${lhs.target.name.text}(…)`}[…]\``;
   const name = NOUNS[lhs.name];
   if (!name) return `\`${lhs.name}\``;
   // "TCP packets whose destination port": the protocol is already said.

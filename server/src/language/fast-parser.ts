@@ -26,7 +26,7 @@
  *   one per parenthesis), and on such text Ohm's stack may run out where this parser's would
  *   not, which makes the text a nesting error rather than a tree.
  */
-import type { Argument, Expression, FieldType, Literal, Operand, SetLiteral, Span, StringLiteral, Token, Value } from './ast';
+import type { Argument, Expression, ScalarType, Literal, Operand, SetLiteral, Span, StringLiteral, Token, Value } from './ast';
 import { MAX_RAW_STRING_HASHES } from './grammar';
 import {
   bareValue,
@@ -357,7 +357,7 @@ class Descent {
   private valueKind = 0;
 
   /** Value = Set | listRef | rawString | string | bareValue */
-  private value(type: FieldType | undefined): Value | undefined {
+  private value(type: ScalarType | undefined): Value | undefined {
     const entry = this.pos;
     this.skip();
     const start = this.pos;
@@ -387,7 +387,7 @@ class Descent {
   }
 
   /** Set = "{" SetItem* "}", at its `{`. */
-  private set(type: FieldType | undefined): SetLiteral | undefined {
+  private set(type: ScalarType | undefined): SetLiteral | undefined {
     const start = this.pos;
     const mark = this.problems.length;
     this.pos++;
@@ -414,7 +414,7 @@ class Descent {
    * SetItem = rawString | string | bareValue | listRef | setComma -- comma, at its first
    * character; adds what it reads to `items` (a comma adds nothing) and says whether it matched.
    */
-  private setItem(type: FieldType | undefined, items: Literal[]): boolean {
+  private setItem(type: ScalarType | undefined, items: Literal[]): boolean {
     const start = this.pos;
     const c = this.text.charCodeAt(start);
     if (c === LOWER_R) {
@@ -567,7 +567,7 @@ class Descent {
   }
 
   /** bareValue = ("a".."z" | "A".."Z" | "0".."9" | "." | ":" | "-" | "/")+, read by `type`. */
-  private bare(start: number, type: FieldType | undefined): Literal | undefined {
+  private bare(start: number, type: ScalarType | undefined): Literal | undefined {
     const text = this.text;
     let end = start;
     for (;;) {

@@ -1,4 +1,4 @@
-import type { FieldType, IpFamily, Literal, Span } from './ast';
+import type { ScalarType, IpFamily, Literal, Span } from './ast';
 import { problem, replaceFix, type Fix, type Problem } from './problem';
 
 /**
@@ -245,7 +245,7 @@ export interface BareValueResult {
  * the shape of the text decides). Ranges and CIDR blocks are read wherever they appear;
  * whether they are allowed there (only inside `{}`) is the checker's business.
  */
-export function readBareValue(text: string, span: Span, type: FieldType | undefined): BareValueResult {
+export function readBareValue(text: string, span: Span, type: ScalarType | undefined): BareValueResult {
   switch (type) {
     case 'Integer':
       return readIntegerValue(text, span);

@@ -4,7 +4,7 @@ import type {
   ComparisonOperator,
   Expression,
   FieldReference,
-  FieldType,
+  ScalarType,
   FunctionCall,
   ListReference,
   Literal,
@@ -15,6 +15,7 @@ import type {
   Span,
   Token,
 } from './ast';
+import { isExpression, isOperand } from './ast';
 import { isKeyword, scanTokens, type LexicalToken } from './lex';
 import { readBareValue, readQuotedString } from './literals';
 import { comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/operators';
@@ -128,6 +129,7 @@ function inComparison(comparison: Comparison, offset: number): Target | undefine
   const context: ComparisonContext = { lhs, operator, comparison };
   if (contains(lhs.span, offset)) {
     if (lhs.kind === 'field') return { kind: 'field', span: lhs.span, field: lhs, context };
+    if (lhs.kind === 'index') return undefined;
     return inCall(lhs, offset);
   }
   if (operator && contains(operator.span, offset)) return { kind: 'operator', span: operator.span, token: operator, context };
@@ -152,6 +154,7 @@ function inCall(call: FunctionCall, offset: number): Target {
   const argument = call.args[index];
   const callContext: CallContext = { name: call.name, argumentIndex: index, call };
   if (argument.kind === 'field') return { kind: 'field', span: argument.span, field: argument, context: {}, call: callContext };
+  if (isExpression(argument) || isOperand(argument)) return { kind: 'call', span: call.span, name: call.name, call };
   return { kind: 'literal', span: argument.span, literal: argument, context: {}, call: callContext };
 }
 
@@ -161,7 +164,7 @@ const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/;
 
 export interface TextLocateOptions {
   /** The type of a field, or undefined when the field is not known. */
-  readonly fieldType: (name: string) => FieldType | undefined;
+  readonly fieldType: (name: string) => ScalarType | undefined;
 }
 
 /** A call or set being read: its span grows until its `)` or `}` (or the end of the text). */
@@ -212,7 +215,7 @@ function textTargets(text: string, options: TextLocateOptions): Target[] {
     operator = undefined;
     valuePosition = false;
   };
-  const lhsType = (): FieldType | undefined => (lhs?.kind === 'field' ? options.fieldType(lhs.name) : lhs ? 'Integer' : undefined);
+  const lhsType = (): ScalarType | undefined => (lhs?.kind === 'field' ? options.fieldType(lhs.name) : lhs ? 'Integer' : undefined);
   const addOperator = (written: string, spelled: ComparisonOperator, span: Span) => {
     const token: OperatorToken = { text: written, span, operator: spelled };
     operator = token;

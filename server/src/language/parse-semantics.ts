@@ -3,7 +3,7 @@
  * tree node of a literal, operator or list, and the problems it has. Each function takes the
  * whole expression text and the span of what matched.
  */
-import type { Expression, FieldType, ListReference, Literal, LogicalOperator, OperatorToken, Span, StringLiteral, Token, Value } from './ast';
+import type { Expression, ScalarType, ListReference, Literal, LogicalOperator, OperatorToken, Span, StringLiteral, Token, Value } from './ast';
 import { comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/operators';
 import { readBareValue, readQuotedString } from './literals';
 import { regexProblem, wildcardProblem } from './patterns';
@@ -11,11 +11,11 @@ import { problem, replaceFix, type Problem } from './problem';
 import { regexFromQuoted } from './regex';
 
 /** The type of a field, or undefined when the field is not known. */
-export type FieldTypeOf = (name: string) => FieldType | undefined;
+export type FieldTypeOf = (name: string) => ScalarType | undefined;
 
 
 /** Functions return Integer (bit_slice is the only one); their arguments are read by shape. */
-export const FUNCTION_RESULT_TYPE: FieldType = 'Integer';
+export const FUNCTION_RESULT_TYPE: ScalarType = 'Integer';
 
 /** Logical operators from the lowest precedence to the highest (`not` binds tighter still). */
 const PRECEDENCE: readonly LogicalOperator[] = ['or', 'xor', 'and'];
@@ -92,7 +92,7 @@ export function rawString(source: string, span: Span, closed: boolean, problems:
 }
 
 /** A bare value (number, address, range, bytes), read by the type of the field on the left. */
-export function bareValue(source: string, span: Span, type: FieldType | undefined, problems: Problem[]): Literal {
+export function bareValue(source: string, span: Span, type: ScalarType | undefined, problems: Problem[]): Literal {
   const { literal, problems: found } = readBareValue(source.slice(span.start, span.end), span, type);
   problems.push(...found);
   return literal;

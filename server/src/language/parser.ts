@@ -1,5 +1,5 @@
 import type * as ohm from 'ohm-js';
-import type { Argument, Expression, FieldType, Literal, Operand, SetLiteral, Span, Token, Value } from './ast';
+import type { Argument, Expression, ScalarType, Literal, Operand, SetLiteral, Span, Token, Value } from './ast';
 import { LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/operators';
 import {
   bareValue,
@@ -150,7 +150,7 @@ function addOperations(semantics: ohm.Semantics): void {
       return inner.value(this.args.type);
     },
     Set(_open, items, _close) {
-      const type: FieldType | undefined = this.args.type;
+      const type: ScalarType | undefined = this.args.type;
       const literals = items.children.map((item) => item.setItem(type) as Literal | undefined).filter((l): l is Literal => l !== undefined);
       const set: SetLiteral = { kind: 'set', span: spanOf(this), items: literals };
       return set;
@@ -211,7 +211,7 @@ const LITERAL_BY_TYPE: ohm.ActionDict<Literal> = {
  * The value after `matches`/`~` when it is not the `"…"` of the `-- regex` alternative: a
  * quoted string is read as a regex (regexLiteral), a closed raw string's body is the regex.
  */
-function regexValue(valueNode: ohm.Node, type: FieldType | undefined): Value {
+function regexValue(valueNode: ohm.Node, type: ScalarType | undefined): Value {
   const inner = valueNode.children[0];
   const string = inner?.ctorName === 'string' ? inner.children[0] : undefined;
   if (!string) {

@@ -1,11 +1,11 @@
-import type { FieldType } from '../ast';
+import type { ScalarType } from '../ast';
 
 /** What a field's values are, beyond their type: drives value checks, hover and completion. */
 export type FieldValueKind = 'country' | 'protocol' | 'port' | 'tcp-flags' | 'icmp-type' | 'icmp-code' | 'raw-header';
 
 export interface FieldInfo {
   readonly name: string;
-  readonly type: FieldType;
+  readonly type: ScalarType;
   /** One line: what the field is. */
   readonly doc: string;
   readonly example: string;
@@ -35,7 +35,7 @@ export function hexByte(value: number): string {
   return `0x${value.toString(16).padStart(2, '0')}`;
 }
 
-function field(name: string, type: FieldType, doc: string, example: string, extra: Partial<FieldInfo> = {}): FieldInfo {
+function field(name: string, type: ScalarType, doc: string, example: string, extra: Partial<FieldInfo> = {}): FieldInfo {
   return { name, type, doc, example, ...extra };
 }
 
@@ -89,7 +89,7 @@ export function hasCompleteFieldTable(phase: string | undefined): boolean {
   return phase !== undefined && PHASES_WITH_COMPLETE_FIELD_TABLE.has(phase);
 }
 
-export function describeType(type: FieldType): string {
+export function describeType(type: ScalarType): string {
   switch (type) {
     case 'Integer':
       return 'Integer';

@@ -1,4 +1,4 @@
-import type { FieldType, FunctionCall } from '../ast';
+import type { ScalarType, FunctionCall } from '../ast';
 import { problem, replaceFix, type Problem } from '../problem';
 
 export interface FunctionInfo {
@@ -7,7 +7,7 @@ export interface FunctionInfo {
   readonly doc: string;
   readonly example: string;
   readonly parameters: readonly { readonly name: string; readonly doc: string }[];
-  readonly resultType: FieldType;
+  readonly resultType: ScalarType;
   /** Checks a call's arguments (`text` is the expression); tells the range of the values it can return. */
   check(call: FunctionCall, text: string): { problems: Problem[]; resultRange?: readonly [bigint, bigint] };
 }

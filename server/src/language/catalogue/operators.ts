@@ -1,4 +1,4 @@
-import type { ComparisonOperator, FieldType, LogicalOperator } from '../ast';
+import type { ComparisonOperator, ScalarType, LogicalOperator } from '../ast';
 
 /**
  * The operators of the language (LANGUAGE.md §3): how each is written, what it means, and
@@ -88,7 +88,7 @@ export function comparisonOperatorOf(text: string): ComparisonOperator | undefin
 }
 
 /** The comparison operators each type of left side allows: what the checker holds comparisons to. */
-export const OPERATORS_BY_TYPE: Record<FieldType, readonly ComparisonOperator[]> = {
+export const OPERATORS_BY_TYPE: Record<ScalarType, readonly ComparisonOperator[]> = {
   Integer: ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'in', 'bitwise_and'],
   Ip: ['eq', 'ne', 'in', 'lt', 'le', 'gt', 'ge'],
   Bytes: ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'matches', 'wildcard', 'strict_wildcard', 'in'],
@@ -101,7 +101,7 @@ export const ORDERING_OPERATORS: readonly ComparisonOperator[] = ['lt', 'le', 'g
 export const WHOLE_VALUE_OPERATORS: readonly ComparisonOperator[] = ['eq', 'ne', 'in'];
 
 /** Ordering IP addresses parses, and the checker only warns, but the service does not support it. */
-export function supportedOperators(type: FieldType): readonly ComparisonOperator[] {
+export function supportedOperators(type: ScalarType): readonly ComparisonOperator[] {
   const allowed = OPERATORS_BY_TYPE[type];
   return type === 'Ip' ? allowed.filter((operator) => !ORDERING_OPERATORS.includes(operator)) : allowed;
 }
