@@ -21,6 +21,7 @@ export { checkExpression } from './language/checker';
 export { plainText, PROBLEM_CODES } from './language/problem';
 export { grammar } from './language/grammar';
 export { KNOWN_PHASES } from './language/catalogue/phases';
+export { isPlan, PLANS, type Plan } from './language/catalogue/plans';
 export { closestMatches, quoteAlternatives } from './language/suggest';
 
 // ---------------------------------------------------------------- evaluation

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { LANGUAGES } from '../../client/src/documents';
 import { KNOWN_PHASES } from '../../server/src/language/catalogue/phases';
+import { PLANS } from '../../server/src/language/catalogue/plans';
 import { DEFAULT_SETTINGS } from '../../server/src/documents/settings';
 
 const ROOT = join(__dirname, '..', '..');
@@ -18,7 +19,7 @@ const settings = manifest.contributes.configuration.properties as Record<string,
 
 describe('extension manifest', () => {
   it('offers every setting the server reads, and the trace setting', () => {
-    const read = Object.keys(DEFAULT_SETTINGS).concat('defaultPhase').map((key) => `rulesets.${key}`);
+    const read = Object.keys(DEFAULT_SETTINGS).concat('defaultPhase', 'plan').map((key) => `rulesets.${key}`);
     const server = Object.keys(settings).filter((key) => !key.startsWith('rulesets.api.'));
     assert.deepEqual(server.sort(), [...new Set([...read, 'rulesets.trace.server'])].sort());
   });
@@ -33,6 +34,10 @@ describe('extension manifest', () => {
 
   it('lists the phases the checker knows for rulesets.defaultPhase', () => {
     assert.deepEqual(settings['rulesets.defaultPhase'].enum, [...KNOWN_PHASES]);
+  });
+
+  it('lists the plans the checker knows for rulesets.plan', () => {
+    assert.deepEqual(settings['rulesets.plan'].enum, [...PLANS]);
   });
 
   it('activates lazily: on the languages it serves and in folders with ruleset files, never on start-up', () => {

@@ -90,7 +90,7 @@ describe('readProjectConfig: mistakes, at their place', () => {
 
   it('wants a mapping at the top', () => {
     assert.deepEqual(problemsOf('- phase: magic_transit\n'), [
-      ['invalid-type', 'error', '- phase: magic_transit\n', '1:1', 'expected a mapping of `phase`, `lists`, `files` and `rules` in `.rulesets.yaml`, found a list'],
+      ['invalid-type', 'error', '- phase: magic_transit\n', '1:1', 'expected a mapping of `phase`, `plan`, `lists`, `files` and `rules` in `.rulesets.yaml`, found a list'],
     ]);
   });
 
@@ -204,6 +204,19 @@ describe('readProjectConfig: mistakes, at their place', () => {
       ['error-not-configurable', 'error', 'off', '2:18', '`unknown-field` is a mistake the service rejects, so it stays an error: fix the rule instead of turning it off'],
       ['error-not-configurable', 'error', 'warning', '3:17', '`syntax-error` is a mistake the service rejects, so it stays an error: fix the rule instead of lowering it'],
     ]);
+  });
+
+  it('reads the plan, and names the plan meant by a misspelt or miscased one, with the fix', () => {
+    assert.deepEqual(readProjectConfig('plan: business\n').config, { plan: 'business' });
+    assert.deepEqual(problemsOf('plan: business\n'), []);
+    const misspelt = 'plan: buisness\n';
+    assert.deepEqual(readProjectConfig(misspelt).config, {});
+    assert.deepEqual(problemsOf(misspelt), [['invalid-plan', 'error', 'buisness', '1:7', 'expected `plan` to be `free`, `pro`, `business` or `enterprise`, found `buisness`; did you mean `business`?']]);
+    assert.equal(fixed(misspelt, readProjectConfig(misspelt).problems[0]), 'plan: business\n');
+    const upper = 'plan: Enterprise\n';
+    assert.deepEqual(problemsOf(upper), [['invalid-plan', 'error', 'Enterprise', '1:7', 'plans are written in lowercase: `enterprise`']]);
+    assert.equal(fixed(upper, readProjectConfig(upper).problems[0]), 'plan: enterprise\n');
+    assert.deepEqual(problemsOf('plan: [pro]\n').map((p) => p.slice(0, 4)), [['invalid-plan', 'error', '[pro]', '1:7']]);
   });
 
   it('reads what is right in a file with mistakes', () => {

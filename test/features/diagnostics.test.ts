@@ -72,13 +72,15 @@ describe('diagnostics feature', () => {
   });
 
   it('reads settings defensively', () => {
-    assert.deepEqual(readSettings(undefined), { files: [], knownLists: [], defaultPhase: undefined, hints: {} });
-    assert.deepEqual(readSettings({ files: ['x', 3], knownLists: ['$a', 'b', null], defaultPhase: '', hints: { 'cidr-host-bits': false, other: 'yes' } }), {
+    assert.deepEqual(readSettings(undefined), { files: [], knownLists: [], defaultPhase: undefined, plan: undefined, hints: {} });
+    assert.deepEqual(readSettings({ files: ['x', 3], knownLists: ['$a', 'b', null], defaultPhase: '', plan: 'gold', hints: { 'cidr-host-bits': false, other: 'yes' } }), {
       files: ['x'],
       knownLists: ['a', 'b'],
       defaultPhase: undefined,
+      plan: undefined,
       hints: { 'cidr-host-bits': false },
     });
+    assert.equal(readSettings({ plan: 'pro' }).plan, 'pro');
   });
 });
 

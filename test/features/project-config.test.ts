@@ -89,8 +89,8 @@ describe('.rulesets.yaml diagnostics', () => {
 
 describe('.rulesets.yaml completion', () => {
   it('offers the keys at the top, without those already set', () => {
-    assert.deepEqual(labels(itemsAt('|')), ['phase', 'lists', 'files', 'rules']);
-    assert.deepEqual(labels(itemsAt('phase: magic_transit\nru|')), ['lists', 'files', 'rules']);
+    assert.deepEqual(labels(itemsAt('|')), ['phase', 'plan', 'lists', 'files', 'rules']);
+    assert.deepEqual(labels(itemsAt('phase: magic_transit\nru|')), ['plan', 'lists', 'files', 'rules']);
   });
 
   it('writes the key with the start of its value', () => {
@@ -106,6 +106,11 @@ describe('.rulesets.yaml completion', () => {
   it('offers the phases after `phase:`', () => {
     assert.deepEqual(labels(itemsAt('phase: |')), [...KNOWN_PHASES]);
     assert.equal(chosen('phase: magic_tr|', 'magic_transit'), 'phase: magic_transit');
+  });
+
+  it('offers the plans after `plan:`, from the least', () => {
+    assert.deepEqual(labels(itemsAt('plan: |')), ['free', 'pro', 'business', 'enterprise']);
+    assert.equal(chosen('plan: bus|', 'business'), 'plan: business');
   });
 
   it('offers the codes that can be changed under `rules`, with what each means', () => {

@@ -63,7 +63,7 @@ export class ExpressionCache {
   constructor(readonly budget = DEFAULT_CACHE_BYTES) {}
 
   check(text: string, options: CheckOptions): CheckResult {
-    const optionsKey = `${options.phase ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}`;
+    const optionsKey = `${options.phase ?? ''}\u0000${options.plan ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}`;
     const entry = this.find(text);
     if (entry) for (const kept of entry.results) if (kept.options === optionsKey) return kept.result;
     const own = entry?.text ?? detached(text);

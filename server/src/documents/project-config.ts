@@ -6,6 +6,7 @@
  * the fix, and the rest of the file is still used.
  */
 import { KNOWN_PHASES } from '../language/catalogue/phases';
+import { isPlan, PLANS, type Plan } from '../language/catalogue/plans';
 import { PROBLEM_CODES } from '../language/problem-codes';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
@@ -25,6 +26,7 @@ const SEVERITY_SYNONYMS: Readonly<Record<string, RuleSeverity>> = { warn: 'warni
 /** The configuration as read: a key is present only when the file sets it (so that it overrides). */
 export interface ProjectConfig {
   readonly phase?: string;
+  readonly plan?: Plan;
   readonly lists?: readonly string[];
   readonly files?: readonly string[];
   readonly rules?: Readonly<Record<string, RuleSeverity>>;
@@ -45,6 +47,12 @@ export const PROJECT_CONFIG_SCHEMA = {
     values: 'a phase (KNOWN_PHASES); one this version does not know is used with a warning',
     description: 'The phase of a ruleset file that names none: it decides which fields and functions exist.',
     example: 'phase: magic_transit',
+  },
+  plan: {
+    type: 'string',
+    values: '`free`, `pro`, `business` or `enterprise`',
+    description: "The account's plan: a field, operator or function that needs a higher plan (`matches` needs Business) is reported. Without it, no plan is assumed and none is reported.",
+    example: 'plan: business',
   },
   lists: {
     type: 'array of string',
@@ -95,7 +103,7 @@ export function readProjectConfig(text: string): ProjectConfigReading {
     report('error', 'invalid-type', root.start, root.end, `expected a mapping of ${quoteAlternatives(PROJECT_CONFIG_KEYS).replace(' or ', ' and ')} in \`${PROJECT_CONFIG_FILE_NAME}\`, found ${describe(root)}`);
     return { config: {}, problems };
   }
-  const config: { phase?: string; lists?: string[]; files?: string[]; rules?: Record<string, RuleSeverity> } = {};
+  const config: { phase?: string; plan?: Plan; lists?: string[]; files?: string[]; rules?: Record<string, RuleSeverity> } = {};
   const seen = new Set<string>();
   for (const p of root.properties) {
     if (seen.has(p.key)) {
@@ -109,6 +117,11 @@ export function readProjectConfig(text: string): ProjectConfigReading {
       case 'phase': {
         const phase = readPhase(p.value, report);
         if (phase !== undefined) config.phase = phase;
+        break;
+      }
+      case 'plan': {
+        const plan = readPlan(p.value, report);
+        if (plan !== undefined) config.plan = plan;
         break;
       }
       case 'lists': {
@@ -162,6 +175,22 @@ function readPhase(node: HostNode, report: Report): string | undefined {
   }
   report('warning', 'unknown-phase', node.start, node.end, `\`${phase}\` is not a phase this version knows; files without a phase are checked with it anyway`);
   return phase;
+}
+
+/** A plan is one of four words; anything else is an error, with the word meant. */
+function readPlan(node: HostNode, report: Report): Plan | undefined {
+  const written = node.kind === 'string' ? (node.value as string) : undefined;
+  if (written !== undefined && isPlan(written)) return written;
+  if (written !== undefined && isPlan(written.toLowerCase())) {
+    const plan = written.toLowerCase() as Plan;
+    report('error', 'invalid-plan', node.start, node.end, `plans are written in lowercase: \`${plan}\``, [replaceFix(node as HostScalar, plan)]);
+    return undefined;
+  }
+  const meant = written !== undefined ? closestMatches(written, PLANS) : [];
+  const hint = meant.length > 0 ? `; did you mean ${quoteAlternatives(meant)}?` : '';
+  const shown = node.kind === 'string' ? `\`${written}\`` : describe(node);
+  report('error', 'invalid-plan', node.start, node.end, `expected \`plan\` to be ${quoteAlternatives(PLANS)}, found ${shown}${hint}`, meant.map((m) => replaceFix(node as HostScalar, m)));
+  return undefined;
 }
 
 /** The strings of an array value, each read by `read` (undefined: left out). */

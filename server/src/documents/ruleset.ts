@@ -4,6 +4,7 @@
  * in the host text.
  */
 import type { CheckOptions, CheckResult } from '../language/checker';
+import type { Plan } from '../language/catalogue/plans';
 import { applyDisableDirectives } from './directives';
 import { ExpressionCache } from './expression-cache';
 import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
@@ -19,6 +20,8 @@ export interface RulesetCheckOptions {
   /** Phase to assume when the file names none. */
   readonly defaultPhase?: string;
   readonly knownLists?: readonly string[];
+  /** The account's plan (CheckOptions.plan). */
+  readonly plan?: Plan;
   /**
    * Results of expressions already checked, kept by the caller: the language server's lives as
    * long as it does, the CLI's for one run. Without one, a check starts afresh.
@@ -35,7 +38,7 @@ export function checkRuleset(text: string, format: HostFormat, options: RulesetC
 
 /** The check options an expression of this ruleset is checked with. */
 export function expressionOptions(model: ParsedRuleset, options: RulesetCheckOptions): CheckOptions {
-  return { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists };
+  return { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists, plan: options.plan };
 }
 
 /** The result for one expression site, from the cache when its text was checked before. */

@@ -4,6 +4,7 @@
  * same files as rulesets, the same default phase and the same lists.
  */
 import { escape } from 'minimatch';
+import { isPlan, type Plan } from '../language/catalogue/plans';
 import type { ProjectConfig, RuleSeverity } from './project-config';
 
 /** The server's settings (`rulesets.*` in the editor's configuration). */
@@ -14,6 +15,8 @@ export interface Settings {
   readonly knownLists: readonly string[];
   /** Phase to assume for a file that names none. */
   readonly defaultPhase?: string;
+  /** The account's plan: what needs a higher one is reported. Undefined: no plan is assumed. */
+  readonly plan?: Plan;
   /** Optional hints by diagnostic code (the information-level ones); all on by default. */
   readonly hints: Readonly<Record<string, boolean>>;
   /** Severities by diagnostic code, from the project's `.rulesets.yaml` (no editor setting sets them). */
@@ -31,6 +34,7 @@ export function readSettings(raw: unknown): Settings {
     files: strings(section.files),
     knownLists: strings(section.knownLists).map((name) => name.replace(/^\$/, '')),
     defaultPhase: typeof section.defaultPhase === 'string' && section.defaultPhase !== '' ? section.defaultPhase : undefined,
+    plan: typeof section.plan === 'string' && isPlan(section.plan) ? section.plan : undefined,
     hints: Object.fromEntries(Object.entries(hints).filter(([, on]) => typeof on === 'boolean')) as Record<string, boolean>,
   };
 }
@@ -45,6 +49,7 @@ export function withProjectConfig(settings: Settings, config: ProjectConfig, fol
   return {
     ...settings,
     ...(config.phase !== undefined ? { defaultPhase: config.phase } : {}),
+    ...(config.plan !== undefined ? { plan: config.plan } : {}),
     ...(config.lists !== undefined ? { knownLists: config.lists } : {}),
     ...(config.files !== undefined ? { files: config.files.map((pattern) => patternInFolder(pattern, folder)) } : {}),
     ...(config.rules !== undefined ? { rules: config.rules } : {}),

@@ -73,6 +73,7 @@ export class DocumentModel {
   checkOptions(settings: Settings): RulesetCheckOptions {
     return {
       defaultPhase: settings.defaultPhase,
+      plan: settings.plan,
       knownLists: settings.knownLists.length > 0 ? settings.knownLists : undefined,
       severities: settings.rules,
       cache: this.cache,

@@ -17,6 +17,7 @@ import {
   type Range,
 } from 'vscode-languageserver';
 import { KNOWN_PHASES } from '../language/catalogue/phases';
+import { PLANS, planName } from '../language/catalogue/plans';
 import { PROBLEM_CODES, type ProblemCodeInfo } from '../language/problem-codes';
 import type { HostNode } from '../documents/host';
 import { eolOf } from '../documents/host-edits';
@@ -88,6 +89,7 @@ type Place =
   | { readonly kind: 'top-key' }
   | { readonly kind: 'code' }
   | { readonly kind: 'phase' }
+  | { readonly kind: 'plan' }
   | { readonly kind: 'severity'; readonly code: string };
 
 const WORD = /[A-Za-z0-9_.$-]*$/;
@@ -104,7 +106,7 @@ function placeAt(text: string, offset: number): Place | undefined {
   }
   const value = /^([ \t]*)([A-Za-z0-9_-]+)[ \t]*:[ \t]+[A-Za-z0-9_]*$/.exec(before);
   if (!value) return undefined;
-  if (value[1].length === 0) return value[2] === 'phase' ? { kind: 'phase' } : undefined;
+  if (value[1].length === 0) return value[2] === 'phase' ? { kind: 'phase' } : value[2] === 'plan' ? { kind: 'plan' } : undefined;
   return parentKey(text, lineStart, value[1].length) === 'rules' ? { kind: 'severity', code: value[2] } : undefined;
 }
 
@@ -159,6 +161,8 @@ export function projectConfigCompletion(model: DocumentModel, position: Position
       );
     case 'phase':
       return list(KNOWN_PHASES.map((phase) => ({ label: phase, kind: CompletionItemKind.EnumMember, textEdit: { range, newText: phase } })));
+    case 'plan':
+      return list(PLANS.map((plan, i) => ({ label: plan, kind: CompletionItemKind.EnumMember, detail: planName(plan), sortText: String(i), textEdit: { range, newText: plan } })));
     case 'severity': {
       const info = PROBLEM_CODES.get(place.code);
       const allowed = info?.severity === 'error' ? ['error'] : RULE_SEVERITIES;
@@ -169,6 +173,7 @@ export function projectConfigCompletion(model: DocumentModel, position: Position
 
 const KEY_SNIPPETS: Record<ProjectConfigKey, string> = {
   phase: 'phase: $0',
+  plan: 'plan: $0',
   lists: 'lists: [$0]',
   files: 'files: ["$0"]',
   rules: 'rules:\n  $0',

@@ -9,6 +9,7 @@ import { isWellFormedListName, MANAGED_LIST_NAMESPACE, MANAGED_LISTS } from './c
 import { IP_PROTOCOL_ALIASES, IP_PROTOCOLS } from './catalogue/protocols';
 import { isKeyword, scanTokens } from './lex';
 import { MAX_NESTING_DEPTH, nestingTooDeep, parseExpression } from './parser';
+import type { Plan } from './catalogue/plans';
 import { problem, replaceFix, type Fix, type Problem } from './problem';
 import { closestMatches, quoteAlternatives } from './suggest';
 
@@ -20,6 +21,8 @@ export interface CheckOptions {
    * when not, any well-formed account list name is accepted.
    */
   readonly knownLists?: readonly string[];
+  /** The account's plan: what needs a higher plan is reported. Undefined: no plan is assumed. */
+  readonly plan?: Plan;
 }
 
 export interface CheckResult {
