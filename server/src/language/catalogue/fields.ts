@@ -1,7 +1,10 @@
 import type { ScalarType } from '../ast';
 
-/** What a field's values are, beyond their type: drives value checks, hover and completion. */
-export type FieldValueKind = 'country' | 'protocol' | 'port' | 'tcp-flags' | 'icmp-type' | 'icmp-code' | 'raw-header';
+import type { FieldValueKind } from './entries';
+import { TCP_FLAG_BITS, hexByte } from './tcp-flags';
+
+export type { FieldValueKind } from './entries';
+export { TCP_FLAG_BITS, hexByte } from './tcp-flags';
 
 export interface FieldInfo {
   readonly name: string;
@@ -17,23 +20,6 @@ export interface FieldInfo {
 const PORT: readonly [bigint, bigint] = [0n, 65535n];
 const BYTE: readonly [bigint, bigint] = [0n, 255n];
 const AS_NUMBER: readonly [bigint, bigint] = [0n, 4294967295n];
-
-/** The bits of the TCP flags byte, for `tcp.flags & …` (LANGUAGE.md §5). */
-export const TCP_FLAG_BITS: readonly { readonly value: number; readonly name: string; readonly description: string }[] = [
-  { value: 0x01, name: 'FIN', description: 'no more data from the sender' },
-  { value: 0x02, name: 'SYN', description: 'synchronise sequence numbers (connection setup)' },
-  { value: 0x04, name: 'RST', description: 'reset the connection' },
-  { value: 0x08, name: 'PSH', description: 'push buffered data to the application' },
-  { value: 0x10, name: 'ACK', description: 'the acknowledgment field is significant' },
-  { value: 0x20, name: 'URG', description: 'the urgent pointer field is significant' },
-  { value: 0x40, name: 'ECE', description: 'ECN echo' },
-  { value: 0x80, name: 'CWR', description: 'congestion window reduced' },
-];
-
-/** `0x02`: how a flag bit, or a byte of them, is written. */
-export function hexByte(value: number): string {
-  return `0x${value.toString(16).padStart(2, '0')}`;
-}
 
 function field(name: string, type: ScalarType, doc: string, example: string, extra: Partial<FieldInfo> = {}): FieldInfo {
   return { name, type, doc, example, ...extra };
