@@ -220,7 +220,9 @@ export interface ProbedFunction {
 /** More arguments than any documented signature has: past this, a function takes any number. */
 export const PROBE_LIMIT = 12;
 
-type Classified = 'accepted-complete' | 'accepted-needs-more' | 'rejected' | 'too-many';
+/** `accepted-value`: kind and type accepted, the value refused (so no word on the count). */
+type Classified = 'accepted-complete' | 'accepted-needs-more' | 'accepted-value' | 'rejected' | 'too-many';
+const ACCEPTED: ReadonlySet<Classified> = new Set(['accepted-complete', 'accepted-needs-more', 'accepted-value']);
 
 function call(name: string, args: readonly string[]): string {
   return `${name}(${args.join(', ')})`;
@@ -235,7 +237,7 @@ function classify(verdict: Verdict | null, text: string, candidateStart: number,
     if (verdict!.start === text.length - 1) return 'accepted-needs-more';
   }
   const argument = /^invalid (kind|type|value) of argument #(\d+)/.exec(message);
-  if (argument && Number(argument[2]) === position) return argument[1] === 'value' ? 'accepted-complete' : 'rejected';
+  if (argument && Number(argument[2]) === position) return argument[1] === 'value' ? 'accepted-value' : 'rejected';
   throw new Error(`unexpected verdict on \`${text}\`: ${message} at ${verdict!.start}`);
 }
 
@@ -281,18 +283,21 @@ export async function probeFunctions(
       for (const candidate of candidates(fields, position)) asked.push({ state, candidate, text: call(state.name, [...head, candidate.text]), start });
     }
     const verdicts = await engine.check(scheme, asked.map((a) => a.text));
+    const classified = asked.map((a, i) => ({ ...a, verdict: classify(verdicts[i], a.text, a.start, position) }));
     for (const state of states.filter((s) => !s.done)) {
-      const mine = asked.map((a, i) => ({ ...a, verdict: classify(verdicts[i], a.text, a.start, position) })).filter((a) => a.state === state);
+      const mine = classified.filter((a) => a.state === state);
       if (mine.every((a) => a.verdict === 'too-many')) {
         state.maxArgs = position;
         state.done = true;
         continue;
       }
-      const accepted = mine.filter((a) => a.verdict === 'accepted-complete' || a.verdict === 'accepted-needs-more');
-      if (accepted.length === 0) throw new Error(`${state.name}: no argument is accepted at position ${position}`);
+      const accepted = mine.filter((a) => ACCEPTED.has(a.verdict));
+      // The next positions are probed after an argument the engine took whole, value included.
+      const next = accepted.find((a) => a.verdict !== 'accepted-value');
+      if (!next) throw new Error(`${state.name}: no argument is accepted at position ${position}`);
       if (state.minArgs === undefined && accepted.some((a) => a.verdict === 'accepted-complete')) state.minArgs = position + 1;
       state.positions.push(accepted.map((a) => a.candidate));
-      state.prefix.push(accepted[0].candidate);
+      state.prefix.push(next.candidate);
     }
   }
 
@@ -307,9 +312,8 @@ export async function probeFunctions(
     const typesAfter = new Map<ValueType, Set<ValueType>>();
     asked.forEach((a, i) => {
       if (a.state !== state) return;
-      const verdict = classify(verdicts[i], a.text, a.start, 1);
       const set = typesAfter.get(a.first.type) ?? new Set<ValueType>();
-      if (verdict === 'accepted-complete' || verdict === 'accepted-needs-more') set.add(a.candidate.type);
+      if (ACCEPTED.has(classify(verdicts[i], a.text, a.start, 1))) set.add(a.candidate.type);
       typesAfter.set(a.first.type, set);
     });
     const sets = [...typesAfter.values()].map((set) => [...set].sort(compareTypes).join());
