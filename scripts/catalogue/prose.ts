@@ -50,8 +50,6 @@ export const MAGIC_FIELD_PROSE: Readonly<Record<string, Prose>> = {
   icmp: ['The raw ICMP header, for use with bit_slice.', 'bit_slice(icmp, 0, 8) == 8'],
 };
 
-const ENT_EXAMPLE_HOST = 'http.host == "api.example.com"';
-
 /** The fields of the HTTP phases. */
 export const HTTP_FIELD_PROSE: Readonly<Record<string, Prose>> = {
   // Request line, host and URI
@@ -141,12 +139,12 @@ export const HTTP_FIELD_PROSE: Readonly<Record<string, Prose>> = {
   // Cloudflare
   'cf.edge.server_ip': ['Cloudflare address the request arrived at (of use with BYOIP).', 'cf.edge.server_ip == 203.0.113.10'],
   'cf.edge.server_port': ['Port the request arrived at on Cloudflare (1 to 65535).', 'cf.edge.server_port != 443'],
-  'cf.edge.client_tcp': ['The client connected over TCP (not QUIC).', 'not cf.edge.client_tcp'],
+  'cf.edge.client_tcp': ['The client connected over TCP.', 'not cf.edge.client_tcp'],
   'cf.edge.l4.delivery_rate': ['Latest estimate of the rate data reaches the client, in bytes per second (0 when unknown).', 'cf.edge.l4.delivery_rate < 100000'],
   'cf.hostname.metadata': ['Custom metadata of the hostname (SSL for SaaS), as a JSON string.', 'lookup_json_string(cf.hostname.metadata, "tier") == "gold"'],
   'cf.random_seed': ['Random bytes, fresh for each request, to feed uuidv4().', 'uuidv4(cf.random_seed)'],
   'cf.ray_id': ['Ray ID that identifies the request at Cloudflare.', 'cf.ray_id == "8c5b2f1e9a3d4b7c"'],
-  'cf.threat_score': ['Former threat score; always 0 now.', 'cf.threat_score gt 10'],
+  'cf.threat_score': ['Former threat score; the docs say it is always 0 now, so a test above 0 never matches.', 'cf.threat_score gt 10'],
   'cf.worker.upstream_zone': ['Zone of the Worker that sent the request ("" when no Worker did).', 'cf.worker.upstream_zone != ""'],
   'cf.zone.name': ['Name of the zone the request is for; used to scope rules deployed at the account level.', 'cf.zone.name in {"example.com" "example.net"}'],
   'cf.zone.plan': ['Plan of the zone the request is for (e.g. "ENT"); account-level rulesets end with a test of it.', 'cf.zone.name eq "example.com" and cf.zone.plan eq "ENT"'],
@@ -192,23 +190,23 @@ export const HTTP_FIELD_PROSE: Readonly<Record<string, Prose>> = {
   'cf.api_gateway.fallthrough_detected': ['The request matched no saved endpoint of Endpoint Management.', 'cf.api_gateway.fallthrough_detected'],
   'cf.schema_validation.learned.violated': ['The request breaks the learned profile of its endpoint (schema validation).', 'cf.schema_validation.learned.violated'],
   'cf.schema_validation.uploaded.violated': ['The request breaks the schema you uploaded (schema validation).', 'cf.schema_validation.uploaded.violated'],
-  'http.request.jwt.claims.aud': ['Audience (aud) claims of the validated JSON Web Tokens, by token configuration.', `any(http.request.jwt.claims.aud["6f4a2d1c-1c2b-4d1e-9f3a-0a1b2c3d4e5f"][*] == "api")`],
-  'http.request.jwt.claims.aud.names': ['Token configurations that gave audience (aud) claims.', 'any(http.request.jwt.claims.aud.names[*] != "")'],
+  'http.request.jwt.claims.aud': ['Audience (aud) claims of the validated JSON Web Tokens, as a map of arrays.', 'any(http.request.jwt.claims.aud[*][*] == "api")'],
+  'http.request.jwt.claims.aud.names': ['Keys of the map of audience (aud) claims.', 'any(http.request.jwt.claims.aud.names[*] != "")'],
   'http.request.jwt.claims.aud.values': ['Audience (aud) claims of the validated JSON Web Tokens.', 'any(http.request.jwt.claims.aud.values[*] == "api")'],
-  'http.request.jwt.claims.iat.sec': ['Issued-at (iat) times of the validated JSON Web Tokens in Unix seconds, by token configuration.', `any(http.request.jwt.claims.iat.sec["6f4a2d1c-1c2b-4d1e-9f3a-0a1b2c3d4e5f"][*] < 1704067200)`],
-  'http.request.jwt.claims.iat.sec.names': ['Token configurations that gave issued-at (iat) claims.', 'any(http.request.jwt.claims.iat.sec.names[*] != "")'],
+  'http.request.jwt.claims.iat.sec': ['Issued-at (iat) times in Unix seconds of the validated JSON Web Tokens, as a map of arrays.', 'any(http.request.jwt.claims.iat.sec[*][*] < 1704067200)'],
+  'http.request.jwt.claims.iat.sec.names': ['Keys of the map of issued-at (iat) times in Unix seconds.', 'any(http.request.jwt.claims.iat.sec.names[*] != "")'],
   'http.request.jwt.claims.iat.sec.values': ['Issued-at (iat) times of the validated JSON Web Tokens in Unix seconds.', 'any(http.request.jwt.claims.iat.sec.values[*] < 1704067200)'],
-  'http.request.jwt.claims.iss': ['Issuer (iss) claims of the validated JSON Web Tokens, by token configuration.', `any(http.request.jwt.claims.iss["6f4a2d1c-1c2b-4d1e-9f3a-0a1b2c3d4e5f"][*] == "https://auth.example.com")`],
-  'http.request.jwt.claims.iss.names': ['Token configurations that gave issuer (iss) claims.', 'any(http.request.jwt.claims.iss.names[*] != "")'],
+  'http.request.jwt.claims.iss': ['Issuer (iss) claims of the validated JSON Web Tokens, as a map of arrays.', 'any(http.request.jwt.claims.iss[*][*] == "https://auth.example.com")'],
+  'http.request.jwt.claims.iss.names': ['Keys of the map of issuer (iss) claims.', 'any(http.request.jwt.claims.iss.names[*] != "")'],
   'http.request.jwt.claims.iss.values': ['Issuer (iss) claims of the validated JSON Web Tokens.', 'any(http.request.jwt.claims.iss.values[*] == "https://auth.example.com")'],
-  'http.request.jwt.claims.jti': ['Token ID (jti) claims of the validated JSON Web Tokens, by token configuration.', `any(http.request.jwt.claims.jti["6f4a2d1c-1c2b-4d1e-9f3a-0a1b2c3d4e5f"][*] == "revoked-1")`],
-  'http.request.jwt.claims.jti.names': ['Token configurations that gave token ID (jti) claims.', 'any(http.request.jwt.claims.jti.names[*] != "")'],
+  'http.request.jwt.claims.jti': ['Token ID (jti) claims of the validated JSON Web Tokens, as a map of arrays.', 'any(http.request.jwt.claims.jti[*][*] == "revoked-1")'],
+  'http.request.jwt.claims.jti.names': ['Keys of the map of token ID (jti) claims.', 'any(http.request.jwt.claims.jti.names[*] != "")'],
   'http.request.jwt.claims.jti.values': ['Token ID (jti) claims of the validated JSON Web Tokens.', 'any(http.request.jwt.claims.jti.values[*] in {"revoked-1" "revoked-2"})'],
-  'http.request.jwt.claims.nbf.sec': ['Not-before (nbf) times of the validated JSON Web Tokens in Unix seconds, by token configuration.', `any(http.request.jwt.claims.nbf.sec["6f4a2d1c-1c2b-4d1e-9f3a-0a1b2c3d4e5f"][*] > 1767225600)`],
-  'http.request.jwt.claims.nbf.sec.names': ['Token configurations that gave not-before (nbf) claims.', 'any(http.request.jwt.claims.nbf.sec.names[*] != "")'],
+  'http.request.jwt.claims.nbf.sec': ['Not-before (nbf) times in Unix seconds of the validated JSON Web Tokens, as a map of arrays.', 'any(http.request.jwt.claims.nbf.sec[*][*] > 1767225600)'],
+  'http.request.jwt.claims.nbf.sec.names': ['Keys of the map of not-before (nbf) times in Unix seconds.', 'any(http.request.jwt.claims.nbf.sec.names[*] != "")'],
   'http.request.jwt.claims.nbf.sec.values': ['Not-before (nbf) times of the validated JSON Web Tokens in Unix seconds.', 'any(http.request.jwt.claims.nbf.sec.values[*] > 1767225600)'],
-  'http.request.jwt.claims.sub': ['Subject (sub) claims of the validated JSON Web Tokens, by token configuration.', `any(http.request.jwt.claims.sub["6f4a2d1c-1c2b-4d1e-9f3a-0a1b2c3d4e5f"][*] == "user-1")`],
-  'http.request.jwt.claims.sub.names': ['Token configurations that gave subject (sub) claims.', 'any(http.request.jwt.claims.sub.names[*] != "")'],
+  'http.request.jwt.claims.sub': ['Subject (sub) claims of the validated JSON Web Tokens, as a map of arrays.', 'any(http.request.jwt.claims.sub[*][*] == "user-1")'],
+  'http.request.jwt.claims.sub.names': ['Keys of the map of subject (sub) claims.', 'any(http.request.jwt.claims.sub.names[*] != "")'],
   'http.request.jwt.claims.sub.values': ['Subject (sub) claims of the validated JSON Web Tokens.', 'any(http.request.jwt.claims.sub.values[*] == "user-1")'],
   // WAF detections
   'cf.waf.score': ['WAF attack score from 1 (surely an attack) to 99 (surely clean); 100 when the request was not scored.', 'cf.waf.score le 20'],
@@ -230,7 +228,7 @@ export const HTTP_FIELD_PROSE: Readonly<Record<string, Prose>> = {
   'cf.waf.content_scan.obj_types': ['File type of each content object, in the order found.', 'any(cf.waf.content_scan.obj_types[*] == "application/x-msdownload")'],
   'cf.waf.content_scan.obj_results': ['Scan result of each content object: "clean", "suspicious", "infected" or "not scanned".', 'any(cf.waf.content_scan.obj_results[*] in {"suspicious" "infected"})'],
   // AI Security for Apps
-  'cf.llm.prompt.detected': ['The request carries a prompt for a large language model.', `cf.llm.prompt.detected and ${ENT_EXAMPLE_HOST}`],
+  'cf.llm.prompt.detected': ['The request carries a prompt for a large language model.', 'cf.llm.prompt.detected and http.host == "api.example.com"'],
   'cf.llm.prompt.pii_detected': ['Personal data was found in the LLM prompt of the request.', 'cf.llm.prompt.pii_detected'],
   'cf.llm.prompt.pii_categories': ['Categories of personal data found in the LLM prompt (e.g. "EMAIL_ADDRESS", "CREDIT_CARD").', 'any(cf.llm.prompt.pii_categories[*] in {"CREDIT_CARD" "US_SSN"})'],
   'cf.llm.prompt.unsafe_topic_detected': ['An unsafe topic was found in the LLM prompt of the request.', 'cf.llm.prompt.unsafe_topic_detected'],

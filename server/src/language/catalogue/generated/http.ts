@@ -733,7 +733,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'cf.edge.client_tcp',
     type: 'Boolean',
-    doc: 'The client connected over TCP (not QUIC).',
+    doc: 'The client connected over TCP.',
     example: 'not cf.edge.client_tcp',
     group: 'Cloudflare',
     inEngine: true,
@@ -773,7 +773,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'cf.threat_score',
     type: 'Integer',
-    doc: 'Former threat score; always 0 now.',
+    doc: 'Former threat score; the docs say it is always 0 now, so a test above 0 never matches.',
     example: 'cf.threat_score gt 10',
     group: 'Cloudflare',
     range: [0n, 100n],
@@ -1112,8 +1112,8 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'http.request.jwt.claims.aud',
     type: 'Map<Array<Bytes>>',
-    doc: 'Audience (aud) claims of the validated JSON Web Tokens, by token configuration.',
-    example: 'any(http.request.jwt.claims.aud["6f4a2d1c-1c2b-4d1e-9f3a-0a1b2c3d4e5f"][*] == "api")',
+    doc: 'Audience (aud) claims of the validated JSON Web Tokens, as a map of arrays.',
+    example: 'any(http.request.jwt.claims.aud[*][*] == "api")',
     group: 'JWT',
     plan: 'enterprise',
     planNote: 'Enterprise add-on: API Shield',
@@ -1122,7 +1122,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'http.request.jwt.claims.aud.names',
     type: 'Array<Bytes>',
-    doc: 'Token configurations that gave audience (aud) claims.',
+    doc: 'Keys of the map of audience (aud) claims.',
     example: 'any(http.request.jwt.claims.aud.names[*] != "")',
     group: 'JWT',
     plan: 'enterprise',
@@ -1142,8 +1142,8 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'http.request.jwt.claims.iat.sec',
     type: 'Map<Array<Integer>>',
-    doc: 'Issued-at (iat) times of the validated JSON Web Tokens in Unix seconds, by token configuration.',
-    example: 'any(http.request.jwt.claims.iat.sec["6f4a2d1c-1c2b-4d1e-9f3a-0a1b2c3d4e5f"][*] < 1704067200)',
+    doc: 'Issued-at (iat) times in Unix seconds of the validated JSON Web Tokens, as a map of arrays.',
+    example: 'any(http.request.jwt.claims.iat.sec[*][*] < 1704067200)',
     group: 'JWT',
     plan: 'enterprise',
     planNote: 'Enterprise add-on: API Shield',
@@ -1152,7 +1152,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'http.request.jwt.claims.iat.sec.names',
     type: 'Array<Bytes>',
-    doc: 'Token configurations that gave issued-at (iat) claims.',
+    doc: 'Keys of the map of issued-at (iat) times in Unix seconds.',
     example: 'any(http.request.jwt.claims.iat.sec.names[*] != "")',
     group: 'JWT',
     plan: 'enterprise',
@@ -1172,8 +1172,8 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'http.request.jwt.claims.iss',
     type: 'Map<Array<Bytes>>',
-    doc: 'Issuer (iss) claims of the validated JSON Web Tokens, by token configuration.',
-    example: 'any(http.request.jwt.claims.iss["6f4a2d1c-1c2b-4d1e-9f3a-0a1b2c3d4e5f"][*] == "https://auth.example.com")',
+    doc: 'Issuer (iss) claims of the validated JSON Web Tokens, as a map of arrays.',
+    example: 'any(http.request.jwt.claims.iss[*][*] == "https://auth.example.com")',
     group: 'JWT',
     plan: 'enterprise',
     planNote: 'Enterprise add-on: API Shield',
@@ -1182,7 +1182,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'http.request.jwt.claims.iss.names',
     type: 'Array<Bytes>',
-    doc: 'Token configurations that gave issuer (iss) claims.',
+    doc: 'Keys of the map of issuer (iss) claims.',
     example: 'any(http.request.jwt.claims.iss.names[*] != "")',
     group: 'JWT',
     plan: 'enterprise',
@@ -1202,8 +1202,8 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'http.request.jwt.claims.jti',
     type: 'Map<Array<Bytes>>',
-    doc: 'Token ID (jti) claims of the validated JSON Web Tokens, by token configuration.',
-    example: 'any(http.request.jwt.claims.jti["6f4a2d1c-1c2b-4d1e-9f3a-0a1b2c3d4e5f"][*] == "revoked-1")',
+    doc: 'Token ID (jti) claims of the validated JSON Web Tokens, as a map of arrays.',
+    example: 'any(http.request.jwt.claims.jti[*][*] == "revoked-1")',
     group: 'JWT',
     plan: 'enterprise',
     planNote: 'Enterprise add-on: API Shield',
@@ -1212,7 +1212,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'http.request.jwt.claims.jti.names',
     type: 'Array<Bytes>',
-    doc: 'Token configurations that gave token ID (jti) claims.',
+    doc: 'Keys of the map of token ID (jti) claims.',
     example: 'any(http.request.jwt.claims.jti.names[*] != "")',
     group: 'JWT',
     plan: 'enterprise',
@@ -1232,8 +1232,8 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'http.request.jwt.claims.nbf.sec',
     type: 'Map<Array<Integer>>',
-    doc: 'Not-before (nbf) times of the validated JSON Web Tokens in Unix seconds, by token configuration.',
-    example: 'any(http.request.jwt.claims.nbf.sec["6f4a2d1c-1c2b-4d1e-9f3a-0a1b2c3d4e5f"][*] > 1767225600)',
+    doc: 'Not-before (nbf) times in Unix seconds of the validated JSON Web Tokens, as a map of arrays.',
+    example: 'any(http.request.jwt.claims.nbf.sec[*][*] > 1767225600)',
     group: 'JWT',
     plan: 'enterprise',
     planNote: 'Enterprise add-on: API Shield',
@@ -1242,7 +1242,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'http.request.jwt.claims.nbf.sec.names',
     type: 'Array<Bytes>',
-    doc: 'Token configurations that gave not-before (nbf) claims.',
+    doc: 'Keys of the map of not-before (nbf) times in Unix seconds.',
     example: 'any(http.request.jwt.claims.nbf.sec.names[*] != "")',
     group: 'JWT',
     plan: 'enterprise',
@@ -1262,8 +1262,8 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'http.request.jwt.claims.sub',
     type: 'Map<Array<Bytes>>',
-    doc: 'Subject (sub) claims of the validated JSON Web Tokens, by token configuration.',
-    example: 'any(http.request.jwt.claims.sub["6f4a2d1c-1c2b-4d1e-9f3a-0a1b2c3d4e5f"][*] == "user-1")',
+    doc: 'Subject (sub) claims of the validated JSON Web Tokens, as a map of arrays.',
+    example: 'any(http.request.jwt.claims.sub[*][*] == "user-1")',
     group: 'JWT',
     plan: 'enterprise',
     planNote: 'Enterprise add-on: API Shield',
@@ -1272,7 +1272,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
   {
     name: 'http.request.jwt.claims.sub.names',
     type: 'Array<Bytes>',
-    doc: 'Token configurations that gave subject (sub) claims.',
+    doc: 'Keys of the map of subject (sub) claims.',
     example: 'any(http.request.jwt.claims.sub.names[*] != "")',
     group: 'JWT',
     plan: 'enterprise',
