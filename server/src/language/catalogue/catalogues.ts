@@ -5,7 +5,7 @@ import { HTTP_FIELDS, HTTP_FUNCTION_NAMES } from './generated/http';
 import { MAGIC_FIELDS, MAGIC_FUNCTION_NAMES } from './generated/magic';
 
 export type { Catalogue, ExpressionKind, FieldInfo, FieldValueKind, FunctionInfo, ParameterInfo, PhaseFamily, Plan } from './entries';
-export { PLANS } from './entries';
+export { PLANS } from './plans';
 export { MAGIC_PHASES, phaseFamily } from './families';
 export { CATALOGUE_SOURCES, DOCUMENTED_PHASES, OPERATOR_PLANS } from './generated/sources';
 

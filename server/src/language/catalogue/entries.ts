@@ -1,13 +1,13 @@
 import type { ValueType } from '../ast';
+import type { Plan } from './plans';
+
+export type { Plan } from './plans';
 
 /**
  * The shapes of the catalogue's entries: what the generated data (generated/*.ts, written by
  * `npm run catalogue`) holds and catalogues.ts serves per phase. A module of its own so that the
  * generated data and the code that indexes it both depend on it and not on each other.
  */
-
-export type Plan = 'free' | 'pro' | 'business' | 'enterprise';
-export const PLANS: readonly Plan[] = ['free', 'pro', 'business', 'enterprise'];
 
 export type PhaseFamily = 'magic' | 'http';
 export type ExpressionKind = 'filter' | 'value';
