@@ -1,20 +1,20 @@
-import type { ValueType } from '../ast';
-import type { Plan } from './plans';
-
-export type { Plan } from './plans';
-
 /**
  * The shapes of the catalogue's entries: what the generated data (generated/*.ts, written by
  * `npm run catalogue`) holds and catalogues.ts serves per phase. A module of its own so that the
  * generated data and the code that indexes it both depend on it and not on each other.
  */
 
+import type { ValueType } from '../ast';
+import type { Plan } from './plans';
+
+export type { Plan } from './plans';
+
 export type PhaseFamily = 'magic' | 'http';
 export type ExpressionKind = 'filter' | 'value';
 
 /**
  * What a field's values are, beyond their type: drives value checks, hover and completion.
- * `method`: uppercase letters; `lowercase`: never holds an uppercase letter; `continent` and
+ * `method`: never holds a lowercase letter; `lowercase`: never holds an uppercase letter; `continent` and
  * `one-of`: exactly one of FieldInfo.oneOf.
  */
 export type FieldValueKind =
