@@ -12,8 +12,16 @@ import { createInterface } from 'node:readline';
 export const ORACLE_PACKAGE = 'octorules-wirefilter';
 /** The version .ci/run installs; another one still runs, with a note. */
 export const ORACLE_VERSION = '0.7.0';
+/**
+ * The engine's field sets: `magic_firewall` for the magic_transit phases, `http` for ddos_l7 and
+ * the `http_*` phases (the bindings' default scheme, which has no name of its own; oracle.py
+ * sends it as none).
+ */
+export type EngineScheme = 'magic_firewall' | 'http';
 /** The engine's name for the field set of the magic_transit phases. */
-export const ORACLE_SCHEME = 'magic_firewall';
+export const ORACLE_SCHEME: EngineScheme = 'magic_firewall';
+/** The field set of the HTTP phases. */
+export const HTTP_SCHEME: EngineScheme = 'http';
 
 export type OracleResult =
   | { readonly ok: true }
@@ -89,7 +97,7 @@ export class Oracle {
   }
 
   /** The engine's verdict on each expression, in order. */
-  async check(exprs: readonly string[], scheme: string = ORACLE_SCHEME): Promise<OracleResult[]> {
+  async check(exprs: readonly string[], scheme: EngineScheme = ORACLE_SCHEME): Promise<OracleResult[]> {
     const batches: Promise<Response>[] = [];
     for (let i = 0; i < exprs.length; i += BATCH) batches.push(this.request({ scheme, exprs: exprs.slice(i, i + BATCH) }));
     const responses = await Promise.all(batches);
@@ -97,7 +105,7 @@ export class Oracle {
     return responses.flatMap((response) => response.results!);
   }
 
-  async schema(scheme: string = ORACLE_SCHEME): Promise<SchemaInfo> {
+  async schema(scheme: EngineScheme = ORACLE_SCHEME): Promise<SchemaInfo> {
     return (await this.request({ schema: scheme })).schema!;
   }
 

@@ -2,26 +2,28 @@
  * fast-check arbitraries of rule expressions, from the grammar of LANGUAGE.md §2–§7: mostly
  * well-formed, typed by the field on the left, and some mutated (a character or a token
  * deleted, inserted or swapped). Used by the differential test against the reference engine.
+ * The literal, whitespace and mutation arbitraries are exported for generate-http.ts, which writes
+ * the same literals for the HTTP phases.
  */
 import fc from 'fast-check';
 
 import { FIELDS } from '../../server/src/language/catalogue/fields';
 import type { ScalarType } from '../../server/src/language/ast';
 
-type Arb = fc.Arbitrary<string>;
+export type Arb = fc.Arbitrary<string>;
 
-const join = (...parts: Arb[]): Arb => fc.tuple(...parts).map((p) => p.join(''));
-const weighted = (...pairs: [number, Arb][]): Arb => fc.oneof(...pairs.map(([weight, arbitrary]) => ({ weight, arbitrary })));
-const pick = (...values: string[]): Arb => fc.constantFrom(...values);
+export const join = (...parts: Arb[]): Arb => fc.tuple(...parts).map((p) => p.join(''));
+export const weighted = (...pairs: [number, Arb][]): Arb => fc.oneof(...pairs.map(([weight, arbitrary]) => ({ weight, arbitrary })));
+export const pick = (...values: string[]): Arb => fc.constantFrom(...values);
 
 // ------------------------------------------------------------------ whitespace
 
 /** Between two tokens that need a separator. */
-const sp: Arb = weighted([300, fc.constant(' ')], [20, pick('  ', '\n', '\r\n', ' \n  ', '\r', ' \r\n\n ')], [1, fc.constant('\t')], [2, fc.constant('')]);
+export const sp: Arb = weighted([300, fc.constant(' ')], [20, pick('  ', '\n', '\r\n', ' \n  ', '\r', ' \r\n\n ')], [1, fc.constant('\t')], [2, fc.constant('')]);
 /** Around a symbol or a bracket: often nothing. */
-const osp: Arb = weighted([100, fc.constant('')], [100, fc.constant(' ')], [10, pick('  ', '\n', '\r\n')], [1, fc.constant('\t')]);
+export const osp: Arb = weighted([100, fc.constant('')], [100, fc.constant(' ')], [10, pick('  ', '\n', '\r\n')], [1, fc.constant('\t')]);
 /** Around the whole expression. */
-const edge: Arb = weighted([40, fc.constant('')], [2, pick(' ', '\n', '  ', '\r\n')], [1, pick('\t', '\u00a0')]);
+export const edge: Arb = weighted([40, fc.constant('')], [2, pick(' ', '\n', '  ', '\r\n')], [1, pick('\t', '\u00a0')]);
 
 // ------------------------------------------------------------------ integers
 
@@ -46,7 +48,7 @@ const octal: Arb = weighted(
 );
 const negative: Arb = weighted([20, join(fc.constant('-'), decimal)], [1, join(fc.constant('-'), pick('0x10', '010', '0X10', ''))], [1, pick('--1', '-', '+1')]);
 export const integer: Arb = weighted([10, decimal], [4, hex], [3, octal], [2, negative]);
-const integerRange: Arb = weighted(
+export const integerRange: Arb = weighted(
   [20, fc.tuple(fc.integer({ min: 0, max: 70000 }), fc.integer({ min: 0, max: 70000 })).map(([a, b]) => `${Math.min(a, b)}..${Math.max(a, b)}`)],
   [1, join(integer, fc.constant('..'), integer)],
   [1, join(integer, pick('..', '...', '.', '..-'), integer)],
@@ -58,18 +60,18 @@ const byte = fc.integer({ min: 0, max: 255 });
 const v4Int = fc.integer({ min: 0, max: 0xffffffff });
 const v4 = (n: number) => [24, 16, 8, 0].map((s) => (n >>> s) & 255).join('.');
 const mask4 = (n: number, prefix: number) => (prefix === 0 ? 0 : (n & (~0 << (32 - prefix))) >>> 0);
-const ipv4: Arb = weighted(
+export const ipv4: Arb = weighted(
   [40, v4Int.map(v4)],
   [1, fc.tuple(byte, byte, byte, fc.integer({ min: 250, max: 300 })).map((p) => p.join('.'))],
   [1, fc.ipV4Extended()],
   [1, pick('1.2.3', '1.2.3.4.5', '01.2.3.4', '1..2.3', '1.2.3.4.')],
 );
-const ipv6: Arb = weighted([40, fc.ipV6()], [1, pick('::', '::1', '::ffff:1.2.3.4', '2001:db8::1::2', '2001:db8:::1', 'fe80::1%eth0', '2001:DB8::A', ':1', '1:2:3:4:5:6:7:8:9')]);
+export const ipv6: Arb = weighted([40, fc.ipV6()], [1, pick('::', '::1', '::ffff:1.2.3.4', '2001:db8::1::2', '2001:db8:::1', 'fe80::1%eth0', '2001:DB8::A', ':1', '1:2:3:4:5:6:7:8:9')]);
 const group16 = fc.integer({ min: 0, max: 0xffff });
 const v6Groups = fc.array(group16, { minLength: 8, maxLength: 8 });
 const v6 = (g: number[]) => g.map((x) => x.toString(16)).join(':');
 const mask6 = (g: number[], prefix: number) => g.map((x, i) => (prefix >= (i + 1) * 16 ? x : prefix <= i * 16 ? 0 : x & (0xffff << (16 - (prefix - i * 16))) & 0xffff));
-const cidr: Arb = weighted(
+export const cidr: Arb = weighted(
   [30, fc.tuple(v4Int, fc.integer({ min: 0, max: 32 })).map(([n, p]) => `${v4(mask4(n, p))}/${p}`)],
   [15, fc.tuple(v6Groups, fc.integer({ min: 0, max: 128 })).map(([g, p]) => `${v6(mask6(g, p))}/${p}`)],
   [1, fc.tuple(v4Int, fc.integer({ min: 0, max: 32 })).map(([n, p]) => `${v4(n)}/${p}`)],
@@ -77,18 +79,18 @@ const cidr: Arb = weighted(
   [1, join(ipv4, pick('/33', '/-1', '/', '/08', '/ 8'))],
   [1, join(ipv6, pick('/129', '/200', '/'))],
 );
-const ipRange: Arb = weighted(
+export const ipRange: Arb = weighted(
   [20, fc.tuple(v4Int, v4Int).map(([a, b]) => `${v4(Math.min(a, b))}..${v4(Math.max(a, b))}`)],
   [8, fc.tuple(v6Groups, v6Groups).map(([a, b]) => (a.join(',') < b.join(',') || a.map((x) => x.toString(16).padStart(4, '0')).join('') <= b.map((x) => x.toString(16).padStart(4, '0')).join('') ? `${v6(a)}..${v6(b)}` : `${v6(b)}..${v6(a)}`))],
   [1, fc.tuple(v4Int, v4Int).map(([a, b]) => `${v4(a)}..${v4(b)}`)],
   [1, join(ipv4, fc.constant('..'), ipv6)],
 );
-const ip: Arb = weighted([3, ipv4], [2, ipv6]);
+export const ip: Arb = weighted([3, ipv4], [2, ipv6]);
 
 // ------------------------------------------------------------------ strings
 
-const plainChar = pick('a', 'b', 'z', 'A', 'Z', '0', '9', ' ', '.', '-', '_', '*', '/', '#', "'", '{', '}', '$', ':', 'é', '😀', 'ü', '\u00a0');
-const escape = weighted(
+export const plainChar = pick('a', 'b', 'z', 'A', 'Z', '0', '9', ' ', '.', '-', '_', '*', '/', '#', "'", '{', '}', '$', ':', 'é', '😀', 'ü', '\u00a0');
+export const escape = weighted(
   [4, pick('\\"', '\\\\')],
   [3, byte.map((b) => `\\x${b.toString(16).padStart(2, '0')}`)],
   [1, byte.map((b) => `\\x${b.toString(16).padStart(2, '0').toUpperCase()}`)],
@@ -96,22 +98,22 @@ const escape = weighted(
   [1, pick('\\n', '\\t', '\\x', '\\x4', '\\xgg', '\\4', '\\41', '\\400', '\\777', '\\8', '\\ ', '\\u0041', '\\')],
 );
 const stringBody = fc.array(weighted([30, plainChar], [3, escape], [1, pick('\n', '\t', '\r')]), { maxLength: 8 }).map((c) => c.join(''));
-const quoted: Arb = weighted([40, stringBody.map((s) => `"${s}"`)], [1, stringBody.map((s) => `"${s}`)], [1, stringBody.map((s) => `"${s}\\"`)]);
+export const quoted: Arb = weighted([40, stringBody.map((s) => `"${s}"`)], [1, stringBody.map((s) => `"${s}`)], [1, stringBody.map((s) => `"${s}\\"`)]);
 const rawBody = fc.array(weighted([12, plainChar], [2, pick('\\', '\\n', '"', '#', '"#', '\\"')]), { maxLength: 8 }).map((c) => c.join(''));
-const rawString: Arb = weighted(
+export const rawString: Arb = weighted(
   [6, rawBody.map((s) => `r"${s.replace(/"/g, '')}"`)],
   [4, fc.tuple(fc.integer({ min: 1, max: 3 }), rawBody).map(([n, s]) => `r${'#'.repeat(n)}"${s.split(`"${'#'.repeat(n)}`).join('')}"${'#'.repeat(n)}`)],
   [1, fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 3 }), rawBody).map(([a, b, s]) => `r${'#'.repeat(a)}"${s}"${'#'.repeat(b)}`)],
   [1, pick('r"', 'r#"a"', 'r#a#', 'R"a"', 'r "a"', `r${'#'.repeat(255)}"a"${'#'.repeat(255)}`, `r${'#'.repeat(256)}"a"${'#'.repeat(256)}`)],
 );
 const hexPair = byte.map((b) => b.toString(16).padStart(2, '0'));
-const bytes: Arb = weighted(
+export const bytes: Arb = weighted(
   [12, fc.array(hexPair, { minLength: 2, maxLength: 6 }).map((p) => p.join(':'))],
   [2, fc.tuple(fc.array(hexPair, { minLength: 2, maxLength: 6 }), pick('-', '.')).map(([p, s]) => p.join(s))],
   [1, fc.array(hexPair, { minLength: 2, maxLength: 4 }).map((p) => p.join(':').toUpperCase())],
   [1, pick('aa', 'aa:', 'aa:b', 'aa:bb-cc', 'a:b:c', 'gg:hh', 'aa::bb')],
 );
-const stringLiteral: Arb = weighted([8, quoted], [3, rawString], [2, bytes]);
+export const stringLiteral: Arb = weighted([8, quoted], [3, rawString], [2, bytes]);
 
 // Regular expressions (Rust `regex` syntax) and wildcard patterns.
 const regexPiece = weighted(
@@ -119,18 +121,18 @@ const regexPiece = weighted(
   [1, pick('(', ')', '((', '[', 'a{2,1}', '*', '+', '?', '\\', '(?=a)', '\\1', '\\101', '"')],
 );
 const regex = fc.array(regexPiece, { minLength: 1, maxLength: 5 }).map((p) => p.join(''));
-const regexLiteral: Arb = weighted([12, regex.map((r) => `"${r}"`)], [2, regex.map((r) => `r#"${r}"#`)], [1, regex.map((r) => `r"${r.replace(/"/g, '')}"`)], [1, bytes]);
+export const regexLiteral: Arb = weighted([12, regex.map((r) => `"${r}"`)], [2, regex.map((r) => `r#"${r}"#`)], [1, regex.map((r) => `r"${r.replace(/"/g, '')}"`)], [1, bytes]);
 const wildcardPiece = weighted([30, pick('a', 'b', 'Z', '.', '/', '*', '\\*', '\\\\', '?', 'é', ' ')], [1, pick('**', '\\', '\\a')]);
 const wildcard = fc.array(wildcardPiece, { maxLength: 5 }).map((p) => p.join(''));
 // In a `"…"` string the pattern's backslashes are string escapes first: `\*` is written `"\\*"`.
-const wildcardLiteral: Arb = weighted([12, wildcard.map((w) => `"${w.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)], [1, wildcard.map((w) => `"${w}"`)], [2, wildcard.map((w) => `r#"${w}"#`)], [1, bytes]);
+export const wildcardLiteral: Arb = weighted([12, wildcard.map((w) => `"${w.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)], [1, wildcard.map((w) => `"${w}"`)], [2, wildcard.map((w) => `r#"${w}"#`)], [1, bytes]);
 
 // ------------------------------------------------------------------ values, sets, lists
 
 export const LIST_NAMES = ['svc.anonymizer', 'svc.botnetcc', 'svc.malware', 'svc.open_proxies', 'svc.vpn', 'my_list', 'blocked_ips_2', 'svc.unknown', 'a.b', 'Foo', 'foo.', '.foo', 'foo..bar', '', 'foo-bar'];
-const listRef: Arb = weighted([20, pick(...LIST_NAMES.slice(0, 7)).map((n) => `$${n}`)], [2, pick(...LIST_NAMES.slice(7)).map((n) => `$${n}`)]);
+export const listRef: Arb = weighted([20, pick(...LIST_NAMES.slice(0, 7)).map((n) => `$${n}`)], [2, pick(...LIST_NAMES.slice(7)).map((n) => `$${n}`)]);
 
-function set(item: Arb): Arb {
+export function set(item: Arb): Arb {
   const sep = weighted([60, fc.constant(' ')], [4, pick('  ', '\n', '')], [1, pick(',', ', ', '\t')]);
   return fc.array(fc.tuple(item, sep), { maxLength: 5 }).chain((items) =>
     join(fc.constant('{'), osp, fc.constant(items.map(([v, s], i) => (i === items.length - 1 ? v : v + s)).join('')), osp, fc.constant('}')),
@@ -170,16 +172,16 @@ const anyValue: Arb = weighted([2, integer], [2, ip], [2, stringLiteral], [1, ci
 const FIELD_LIST = [...FIELDS.values()];
 const fieldsOf = (type: ScalarType) => FIELD_LIST.filter((f) => f.type === type).map((f) => f.name);
 
-const EQUALITY = ['==', 'eq', '!=', 'ne'];
-const ORDERING = ['<', 'lt', '<=', 'le', '>', 'gt', '>=', 'ge'];
-const BITWISE = ['&', 'bitwise_and'];
-const MATCHES = ['matches', '~'];
-const WILDCARD = ['wildcard', 'strict wildcard'];
+export const EQUALITY = ['==', 'eq', '!=', 'ne'];
+export const ORDERING = ['<', 'lt', '<=', 'le', '>', 'gt', '>=', 'ge'];
+export const BITWISE = ['&', 'bitwise_and'];
+export const MATCHES = ['matches', '~'];
+export const WILDCARD = ['wildcard', 'strict wildcard'];
 export const OPERATOR_SPELLINGS = [...EQUALITY, ...ORDERING, ...BITWISE, 'in', 'contains', ...MATCHES, ...WILDCARD];
-const isWord = (op: string) => /^[a-z]/.test(op);
+export const isWord = (op: string) => /^[a-z]/.test(op);
 
 /** `field op value`, with spaces that a word operator needs and a symbol does not. */
-function comparison(lhs: Arb, op: Arb, rhs: Arb): Arb {
+export function comparison(lhs: Arb, op: Arb, rhs: Arb): Arb {
   return fc.tuple(lhs, op, rhs, sp, sp, osp, osp).map(([l, o, r, s1, s2, o1, o2]) => (isWord(o) ? `${l}${s1}${o}${s2}${r}` : `${l}${o1}${o}${o2}${r}`));
 }
 
@@ -246,8 +248,8 @@ export const comparisonExpression: Arb = weighted([6, integerComparison], [5, ip
 
 // ------------------------------------------------------------------ logic
 
-const NOT = ['not', '!'];
-const LOGICAL = ['and', '&&', 'or', '||', 'xor', '^^'];
+export const NOT = ['not', '!'];
+export const LOGICAL = ['and', '&&', 'or', '||', 'xor', '^^'];
 
 const { expression } = fc.letrec<{ expression: string; unary: string }>((tie) => ({
   unary: fc.oneof(
@@ -271,15 +273,15 @@ const limits: Arb = weighted(
 
 // ------------------------------------------------------------------ mutations
 
-const MUTATION_CHARS = ['"', '\\', '{', '}', '(', ')', '$', '\t', ' ', '\n', '#', ',', '.', ':', '/', '&', '!', '=', '<', '~', 'r', '0', 'x', '-', '^', '|', 'a', '😀'];
+export const MUTATION_CHARS = ['"', '\\', '{', '}', '(', ')', '$', '\t', ' ', '\n', '#', ',', '.', ':', '/', '&', '!', '=', '<', '~', 'r', '0', 'x', '-', '^', '|', 'a', '😀'];
 const TOKEN = /r(#*)"[\s\S]*?"\1|r#*"|"(?:\\[\s\S]|[^"\\])*"?|[A-Za-z0-9_.:/-]+|\$[A-Za-z0-9_.]*|==|!=|<=|>=|&&|\|\||\^\^|\S/gu;
 
 export function tokenSpans(text: string): [number, number][] {
   return [...text.matchAll(TOKEN)].map((m) => [m.index!, m.index! + m[0].length]);
 }
 
-type Mutation = { kind: 'delete-char' | 'insert-char' | 'swap-chars' | 'delete-token' | 'duplicate-token' | 'swap-tokens'; at: number; char: string };
-const mutation: fc.Arbitrary<Mutation> = fc.record({
+export type Mutation = { kind: 'delete-char' | 'insert-char' | 'swap-chars' | 'delete-token' | 'duplicate-token' | 'swap-tokens'; at: number; char: string };
+export const mutation: fc.Arbitrary<Mutation> = fc.record({
   kind: pick('delete-char', 'insert-char', 'swap-chars', 'delete-token', 'duplicate-token', 'swap-tokens') as fc.Arbitrary<Mutation['kind']>,
   at: fc.nat({ max: 1 << 20 }),
   char: pick(...MUTATION_CHARS),

@@ -16,6 +16,9 @@ Requests:
     {"id": 2, "schema": "magic_firewall"}
       -> {"id": 2, "schema": {"fields": [{"name", "type"}], "functions": [...]}}
 
+A scheme is "magic_firewall" or "http". The bindings' HTTP scheme has no name (it is what they
+use when no scheme is given), so "http" is this protocol's name for it and is sent as None.
+
 RESULT is {"ok": true} when the engine accepts the expression, or
     {"ok": false, "message": "unknown identifier", "error": "<the engine's whole text>",
      "line": 1, "col": 7, "start": 6, "end": 9}
@@ -32,6 +35,11 @@ import sys
 import time
 
 SCHEME_DEFAULT = "magic_firewall"
+
+
+def binding_scheme(name):
+    """The bindings' `scheme` argument for a scheme of this protocol."""
+    return None if name == "http" else name
 
 # Rust's `str::trim` (char::is_whitespace), which the engine applies before parsing; Python's
 # str.strip would also strip \x1c-\x1f.
@@ -114,9 +122,9 @@ def main():
         response = {"id": request.get("id")}
         try:
             if "schema" in request:
-                response["schema"] = wirefilter.get_schema_info(scheme=request["schema"])
+                response["schema"] = wirefilter.get_schema_info(scheme=binding_scheme(request["schema"]))
             else:
-                scheme = request.get("scheme", SCHEME_DEFAULT)
+                scheme = binding_scheme(request.get("scheme", SCHEME_DEFAULT))
                 started = time.perf_counter()
                 response["results"] = [check(wirefilter, expr, scheme) for expr in request["exprs"]]
                 response["seconds"] = time.perf_counter() - started
