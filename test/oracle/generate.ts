@@ -140,7 +140,7 @@ export function set(item: Arb): Arb {
 }
 
 /** A right-hand side that fits a field of this type (and, rarely, one that does not). */
-function valueFor(type: ScalarType): Arb {
+export function valueFor(type: ScalarType): Arb {
   switch (type) {
     case 'Integer':
       return integer;
@@ -152,7 +152,7 @@ function valueFor(type: ScalarType): Arb {
       return pick('true', 'false', '1', '0');
   }
 }
-function setItemFor(type: ScalarType): Arb {
+export function setItemFor(type: ScalarType): Arb {
   switch (type) {
     case 'Integer':
       return weighted([3, integer], [2, integerRange]);
@@ -165,7 +165,7 @@ function setItemFor(type: ScalarType): Arb {
   }
 }
 
-const anyValue: Arb = weighted([2, integer], [2, ip], [2, stringLiteral], [1, cidr], [1, integerRange], [1, listRef], [1, pick('true', 'tcp', 'ip.src', '{}', '()')]);
+export const anyValue: Arb = weighted([2, integer], [2, ip], [2, stringLiteral], [1, cidr], [1, integerRange], [1, listRef], [1, pick('true', 'tcp', 'ip.src', '{}', '()')]);
 
 // ------------------------------------------------------------------ comparisons
 
