@@ -1,36 +1,48 @@
 /**
  * Differential test: our checker against Cloudflare's own engine (`wirefilter`, through the
- * `octorules-wirefilter` bindings; see oracle.py and engine.ts).
+ * `octorules-wirefilter` bindings; see oracle.py and engine.ts), in two runs with the same
+ * comparison, report and shrinking:
+ *   - magic_transit against the engine's `magic_firewall` scheme (expressions of generate.ts);
+ *   - http_request_firewall_custom against its default (HTTP) scheme (generate-http.ts, with the
+ *     engine's own field list). ONLY WHEN ORACLE_HTTP=1 for now: the checker does not read the
+ *     HTTP language yet (issue 21), and this run's unexplained disagreements are the list of what
+ *     it must learn. Its coverage and examples tests run always.
  *
- * Generates expressions from the grammar (generate.ts), asks both for a verdict, and compares:
+ * Generates expressions from the grammar, asks both for a verdict, and compares:
  *   - the verdict: we reject iff we report a problem of severity `error`;
  *   - when both reject, the place: the engine's error must start on a token of our first error's
  *     span, or on the token just before or after it (the engine stops at its first error).
- * Every disagreement must be explained by an entry of KNOWN_DISAGREEMENTS (deliberate per
- * LANGUAGE.md §9, or a bug with its status); anything else fails the test, with the first
- * failing expression shrunk by fast-check and printed with both verdicts.
+ * Every disagreement must be explained by an entry of the run's known disagreements
+ * (KNOWN_DISAGREEMENTS, httpKnownDisagreements(): deliberate per LANGUAGE.md §9, or a bug with
+ * its status); anything else fails the test, with the first failing expression shrunk by
+ * fast-check and printed with both verdicts.
  *
  *   node scripts/test.mjs test/oracle/differential.test.ts
  *   ORACLE_SEED=123 ORACLE_RUNS=1000000 node scripts/test.mjs test/oracle/differential.test.ts
  *   ORACLE_SEED=random …                          a new seed (printed)
- *   ORACLE_REPORT=/tmp/report.txt …               the report, unescaped, in a file too
+ *   ORACLE_HTTP=1 …                               the HTTP run too
+ *   ORACLE_REPORT=/tmp/report.txt …               the report, unescaped, in a file too (the HTTP
+ *                                                 run's in /tmp/report.http.txt)
  *   ORACLE_VERBOSE=1 …                            an example per entry, several per unexplained class
  *
  * The default seed is fixed so that CI is deterministic; long runs with other seeds find more.
  * Without the engine installed it skips with one line; with CI=true (or ORACLE_REQUIRED=1, as
  * .ci/run sets) it fails instead.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 
 import { checkExpression } from '../../server/src/language/checker';
 import { FIELDS } from '../../server/src/language/catalogue/fields';
-import { missingOracle, ORACLE_SCHEME, ORACLE_VERSION, startOracle, type Oracle, type OracleResult } from './engine';
-import { generatedExpression, OPERATOR_SPELLINGS, tokenSpans } from './generate';
+import { HTTP_SCHEME, missingOracle, ORACLE_SCHEME, ORACLE_VERSION, startOracle, type EngineScheme, type Oracle, type OracleResult, type Started } from './engine';
+import { generatedExpression, OPERATOR_SPELLINGS, tokenSpans, type Arb } from './generate';
+import { httpExpressions } from './generate-http';
+import { ENGINE_FUNCTIONS, httpFieldsFromSchema, type GenField } from './http-scheme';
 
 const PHASE = 'magic_transit';
+const HTTP_PHASE = 'http_request_firewall_custom';
 const DEFAULT_SEED = 20261123;
 const DEFAULT_RUNS = 20_000;
 /** Expressions per fast-check run: chunk k uses seed + k, so memory stays flat in long runs. */
@@ -61,8 +73,8 @@ interface OurVerdict {
   readonly errors: readonly OurError[];
 }
 
-function ourVerdict(expr: string): OurVerdict {
-  const errors = checkExpression(expr, { phase: PHASE })
+function ourVerdict(expr: string, phase: string): OurVerdict {
+  const errors = checkExpression(expr, { phase })
     .problems.filter((p) => p.severity === 'error')
     .map((p) => ({ code: p.code, message: p.message, start: p.span.start, end: p.span.end }));
   return { rejected: errors.length > 0, errors };
@@ -155,6 +167,48 @@ const engineAt = (d: Disagreement): string => (d.oracle.ok || d.oracle.start ===
 const first = (d: Disagreement): OurError | undefined => d.ours.errors[0];
 /** Text of our first error's span. */
 const oursAt = (d: Disagreement): string => (first(d) ? d.expr.slice(first(d)!.start, first(d)!.end) : '');
+
+/**
+ * A keyword glued to a word (`nottcp.flags.syn`, `ip.ttl lt5`): decided in issue 11 for every
+ * phase. What counts as a name (field or function) depends on the phase's scheme.
+ */
+function gluedKeyword(isName: (name: string) => boolean, isField: (name: string) => boolean): (d: Disagreement) => boolean {
+  return (d) => {
+    const e = first(d);
+    if (!weObject(d) || !e) return false;
+    const before = d.expr.slice(0, e.start);
+    // `nottcp.flags.syn`, `notbit_slice(…)`: one unknown field or function to us.
+    const glued = /^(?:not|and|x?or)([A-Za-z0-9_.]+)$/.exec(wordAt(d.expr, e.start));
+    const known = (name: string) => isName(name) || name === 'not';
+    if (['unknown-field', 'unknown-function', 'syntax-error'].includes(e.code) && glued !== null && known(glued[1])) return true;
+    if (e.code !== 'syntax-error') return false;
+    // `notnot sip`: a field named `notnot` to us, so the error comes after it.
+    if (/(?:^|[^A-Za-z0-9_.])not(?:not|and|x?or)[ \r\n]*$/.test(before)) return true;
+    // `notnot (a lt b)`: a call of `notnot` to us, whose argument cannot hold a comparison.
+    if (/^expected `\)` or `,`/.test(e.message) && /(?:^|[^A-Za-z0-9_.])not(?:not|and|x?or)[ \r\n]*\([^()]*$/.test(before)) return true;
+    // A number, address or bytes glued to the keyword after it: `6xor`, `0d:31or`, `1.2.3.4and`.
+    if (/(?:^|[ \r\n{(=<>!~&])[-0-9A-Fa-fx:.]*[0-9][-0-9A-Fa-fx:.]*(?:and|x?or)[ \r\n]*$/.test(before)) return true;
+    // A word operator glued to a value or a field: `lt5`, `ne8ab1::1`, `matchesr"…"`, `letcp`.
+    const operator = /^(?:strict )?(?:eq|ne|lt|le|gt|ge|bitwise_and|contains|matches|wildcard)([A-Za-z0-9_.]*)/.exec(d.expr.slice(e.start));
+    if (operator && isField(operator[1])) return true;
+    return /^expected a space after `(?:not|and|x?or)`/.test(e.message) || /^(?:strict )?(?:eq|ne|lt|le|gt|ge|bitwise_and|contains|matches|wildcard)(?:[0-9A-Fa-f:]|r[#" ])/.test(d.expr.slice(e.start));
+  };
+}
+
+/** `{1.2.3}`, `{01.2.3.4}` after one of these IP fields: decided in issue 11 for every phase. */
+function shortAddressInSet(ipFields: readonly string[]): (d: Disagreement) => boolean {
+  const setAfterField = new RegExp(`\\b(?:${ipFields.map((f) => f.replace(/\./g, '\\.')).join('|')})[ \r\n]*in[ \r\n]*\\{[^{}]*$`);
+  return (d) =>
+    weObject(d) &&
+    (first(d)?.code === 'invalid-ip' || first(d)?.code === 'type-mismatch') &&
+    /^[0-9]+(?:\.[0-9]+){0,3}$/.test(oursAt(d)) &&
+    setAfterField.test(withoutStrings(d.expr.slice(0, first(d)!.start)));
+}
+
+/** `ip.src.country == ip.dst.country`: decided in issue 11 for every phase. */
+function fieldOnTheRight(isField: (name: string) => boolean): (d: Disagreement) => boolean {
+  return (d) => weObject(d) && ['type-mismatch', 'invalid-ip', 'invalid-integer'].includes(first(d)?.code ?? '') && isField(oursAt(d));
+}
 
 /**
  * `deliberate (LANGUAGE.md §9)`: a row of the spec's table. `deliberate (decided in issue 11)`:
@@ -263,37 +317,14 @@ const KNOWN_DISAGREEMENTS: readonly KnownDisagreement[] = [
     status: 'deliberate (decided in issue 11)',
     reason: 'inside `{…}` the engine reads `0`, `1.2`, `1.2.3` as network prefixes and accepts `01.2.3.4`; after `==` it rejects them. We read an IPv4 address in its dotted-quad form only, everywhere: `1.2.3` is not what a person means by 1.2.3.0',
     example: 'ip.src in {1.2.3}',
-    when: (d) =>
-      weObject(d) &&
-      (first(d)?.code === 'invalid-ip' || first(d)?.code === 'type-mismatch') &&
-      /^[0-9]+(?:\.[0-9]+){0,3}$/.test(oursAt(d)) &&
-      /\bip\.(?:src|dst)[ \r\n]*in[ \r\n]*\{[^{}]*$/.test(withoutStrings(d.expr.slice(0, first(d)!.start))),
+    when: shortAddressInSet(['ip.src', 'ip.dst']),
   },
   {
     name: 'keyword glued to a word (`nottcp.flags.syn`, `sip orlower(…)`, `ip.ttl lt5`, `tcp.flags & 6xor sip`)',
     status: 'deliberate (decided in issue 11)',
     reason: 'the engine needs no space around a keyword (`nottcp.flags.syn`, `ip.ttl lt5`); a person reads `nottcp.flags.syn` as one unknown name, so we ask for the space (with a fix where we can tell)',
     example: 'ip.ttl lt5',
-    when: (d) => {
-      const e = first(d);
-      if (!weObject(d) || !e) return false;
-      const before = d.expr.slice(0, e.start);
-      // `nottcp.flags.syn`, `notbit_slice(…)`: one unknown field or function to us.
-      const glued = /^(?:not|and|x?or)([A-Za-z0-9_.]+)$/.exec(wordAt(d.expr, e.start));
-      const known = (name: string) => FIELDS.has(name) || name === 'bit_slice' || ENGINE_ONLY_FUNCTIONS.has(name) || name === 'not';
-      if (['unknown-field', 'unknown-function', 'syntax-error'].includes(e.code) && glued !== null && known(glued[1])) return true;
-      if (e.code !== 'syntax-error') return false;
-      // `notnot sip`: a field named `notnot` to us, so the error comes after it.
-      if (/(?:^|[^A-Za-z0-9_.])not(?:not|and|x?or)[ \r\n]*$/.test(before)) return true;
-      // `notnot (a lt b)`: a call of `notnot` to us, whose argument cannot hold a comparison.
-      if (/^expected `\)` or `,`/.test(e.message) && /(?:^|[^A-Za-z0-9_.])not(?:not|and|x?or)[ \r\n]*\([^()]*$/.test(before)) return true;
-      // A number, address or bytes glued to the keyword after it: `6xor`, `0d:31or`, `1.2.3.4and`.
-      if (/(?:^|[ \r\n{(=<>!~&])[-0-9A-Fa-fx:.]*[0-9][-0-9A-Fa-fx:.]*(?:and|x?or)[ \r\n]*$/.test(before)) return true;
-      // A word operator glued to a value or a field: `lt5`, `ne8ab1::1`, `matchesr"…"`, `letcp`.
-      const operator = /^(?:strict )?(?:eq|ne|lt|le|gt|ge|bitwise_and|contains|matches|wildcard)([A-Za-z0-9_.]*)/.exec(d.expr.slice(e.start));
-      if (operator && FIELDS.has(operator[1])) return true;
-      return /^expected a space after `(?:not|and|x?or)`/.test(e.message) || /^(?:strict )?(?:eq|ne|lt|le|gt|ge|bitwise_and|contains|matches|wildcard)(?:[0-9A-Fa-f:]|r[#" ])/.test(d.expr.slice(e.start));
-    },
+    when: gluedKeyword((name) => FIELDS.has(name) || name === 'bit_slice' || ENGINE_ONLY_FUNCTIONS.has(name), (name) => FIELDS.has(name)),
   },
   {
     name: 'set items without whitespace between them (`{1-2}`)',
@@ -317,7 +348,7 @@ const KNOWN_DISAGREEMENTS: readonly KnownDisagreement[] = [
     status: 'deliberate (decided in issue 11)',
     reason: 'the engine compares a field with another of the same type (`ip.src.country == ip.dst.country`); the service documents comparisons of a field with a value only, so we expect a value',
     example: 'ip.src < ip.dst',
-    when: (d) => weObject(d) && ['type-mismatch', 'invalid-ip', 'invalid-integer'].includes(first(d)?.code ?? '') && FIELDS.has(oursAt(d)),
+    when: fieldOnTheRight((name) => FIELDS.has(name)),
   },
   {
     name: '`+` before a number',
@@ -357,39 +388,264 @@ function describeVerdicts(d: Disagreement): string {
   return `${show(d.expr)} (${d.kind})\n    ${oracle}\n    ${ours}`;
 }
 
-/** A key that groups unexplained disagreements into classes for the report. */
-function classOf(d: Disagreement): string {
+/** Words that say what kind of mistake a message is about: kept in class keys. */
+const KEYWORDS = new Set(['and', 'or', 'xor', 'not', 'in', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'matches', 'wildcard', 'strict', 'bitwise_and', 'any', 'all', 'true', 'false']);
+
+/** `name` is one of `names` with a character left out (the generator's misspellings). */
+function misspelt(name: string, names: ReadonlySet<string>): boolean {
+  for (const known of names) {
+    if (known.length !== name.length + 1) continue;
+    let i = 0;
+    while (i < name.length && name[i] === known[i]) i++;
+    if (name.slice(i) === known.slice(i + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * A key that groups unexplained disagreements into classes for the report: the kind, and the
+ * engine's message or our code and message, with the parts that vary blanked (strings, numbers,
+ * names; a misspelt name of the run's scheme as "(misspelt)").
+ */
+function classOf(d: Disagreement, names: ReadonlySet<string>): string {
   const message = engineSays(d)
     .split('\n')[0]
     .replace(/"[^"]*"/g, '"…"')
     .replace(/[0-9]+/g, 'N');
-  if (engineObjects(d)) return `${d.kind} | engine: ${message}${message === 'unknown identifier' ? ` ${engineAt(d)}` : ''}`;
-  return `${d.kind} | ours: ${first(d)!.code}`;
+  if (engineObjects(d)) {
+    if (message !== 'unknown identifier') return `${d.kind} | engine: ${message}`;
+    const name = engineAt(d);
+    return `${d.kind} | engine: ${message} ${misspelt(name, names) ? '(misspelt)' : name}`;
+  }
+  // Our message too: one code (`syntax-error`) covers many mistakes.
+  const ours = first(d)!
+    .message.replace(/"[^"]*"/g, '"…"')
+    .replace(/`([^`\s]+)`/g, (whole, inside: string) => (KEYWORDS.has(inside) || !/[A-Za-z0-9]/.test(inside) ? whole : '`…`'))
+    .replace(/[0-9]+/g, 'N')
+    .slice(0, 110);
+  return `${d.kind} | ours: ${first(d)!.code}: ${ours}`;
 }
 
-const explain = (d: Disagreement) => KNOWN_DISAGREEMENTS.find((k) => k.when(d));
+/**
+ * The known disagreements of the HTTP run: the decided rows that hold in every phase, taken over
+ * from the packet run or, where they name fields, made for the HTTP scheme's. The rows of the
+ * packet run that are about that scheme (`ip.geoip.country`, lists on non-IP fields, the HTTP
+ * functions, `[…]` and logical arguments our packet parser refuses) do not apply here. New
+ * decisions of issue 21 (functions outside their phases, lists by kind, …) become rows here as
+ * the checker learns them.
+ */
+function httpKnownDisagreements(fields: readonly GenField[]): KnownDisagreement[] {
+  const fieldNames = new Set(fields.map((f) => f.name));
+  const functionNames = new Set(ENGINE_FUNCTIONS.map((f) => f.name));
+  const carried = (name: string): KnownDisagreement => {
+    const row = KNOWN_DISAGREEMENTS.find((k) => k.name === name);
+    if (!row) throw new Error(`no known disagreement named ${name}`);
+    return row;
+  };
+  return [
+    carried('`true` / `false` as Boolean literals'),
+    { ...carried('expression longer than 4,096 characters'), example: `http.host in {${'"a" '.repeat(1100)}}` },
+    carried('empty or whitespace-only expression'),
+    { ...carried('a syntax error: an earlier literal or type the engine stops at first'), example: 'ip.src.asnum in {0x0..0X0} and )' },
+    carried('list names with `..`'),
+    { ...carried('hex bytes separated by `-` or `.`'), example: 'http.host == 61-62' },
+    {
+      ...carried('short or zero-padded IPv4 addresses inside a set'),
+      example: 'ip.src in {1.2.3}',
+      when: shortAddressInSet(fields.filter((f) => f.type === 'Ip').map((f) => f.name)),
+    },
+    {
+      ...carried('keyword glued to a word (`nottcp.flags.syn`, `sip orlower(…)`, `ip.ttl lt5`, `tcp.flags & 6xor sip`)'),
+      example: 'ip.src.asnum lt5',
+      when: gluedKeyword((name) => fieldNames.has(name) || functionNames.has(name), (name) => fieldNames.has(name)),
+    },
+    { ...carried('set items without whitespace between them (`{1-2}`)'), example: 'ip.src.asnum in {0x4-234}' },
+    { ...carried('a field on the right of a comparison'), example: 'ip.src.asnum < ip.geoip.asnum', when: fieldOnTheRight((name) => fieldNames.has(name)) },
+    { ...carried('`+` before a number'), example: 'ip.src.country <= +1 or ssl' },
+  ];
+}
+
+/** One differential run: a phase of ours, a scheme of the engine, a generator and what explains their differences. */
+interface Run {
+  readonly phase: string;
+  readonly scheme: EngineScheme;
+  readonly generator: Arb;
+  readonly known: readonly KnownDisagreement[];
+  /** The scheme's field and function names (to tell a misspelt one in the report). */
+  readonly names: ReadonlySet<string>;
+  /** Where the report goes besides the console, if anywhere. */
+  readonly reportFile?: string;
+}
+
+const explain = (run: Run, d: Disagreement) => run.known.find((k) => k.when(d));
+
+/** Each entry's example must be a disagreement that this very entry explains (or, for a bug, agree). */
+async function checkExamples(engine: Oracle, run: Run): Promise<void> {
+  const verdicts = await engine.check(run.known.map((k) => k.example), run.scheme);
+  run.known.forEach((k, i) => {
+    const d = compare(k.example, ourVerdict(k.example, run.phase), verdicts[i]);
+    if (d) assert.equal(explain(run, d)?.name, k.name, `example of "${k.name}" is explained by another entry: ${describeVerdicts(d)}`);
+    // A deliberate difference is a decision: when it stops differing, the entry is stale.
+    // A bug's example agrees once the bug is fixed, which is the point; say so.
+    else if (k.status === 'deliberate (LANGUAGE.md §9)' || k.status === 'oracle artefact') assert.fail(`example of "${k.name}" (${k.status}) no longer disagrees: ${show(k.example)}`);
+    else console.log(`"${k.name}" (${k.status}): its example now agrees with the engine; remove the entry once it matches nothing`);
+  });
+}
+
+/**
+ * Compares `RUNS` generated expressions; prints the count of each known disagreement and each
+ * class of unexplained ones (with its shortest example); fails, with a shrunk example, when any
+ * is unexplained.
+ */
+async function agreement(t: TestContext, engine: Oracle, run: Run): Promise<void> {
+  // Printed, and written to the run's report file too when set (the test runner escapes `\` and `#`).
+  const lines: string[] = [];
+  const log = (line: string) => {
+    console.log(line);
+    lines.push(line);
+  };
+  t.after(() => {
+    if (run.reportFile) writeFileSync(run.reportFile, `${lines.join('\n')}\n`);
+  });
+  log(`seed ${SEED}, ${RUNS} expressions (reproduce: ORACLE_SEED=${SEED} ORACLE_RUNS=${RUNS}); engine ${ORACLE_VERSION === engine.version ? '' : 'UNPINNED '}octorules-wirefilter ${engine.version}`);
+
+  const counts = new Map<string, { count: number; shortest?: Disagreement }>(run.known.map((k) => [k.name, { count: 0 }]));
+  const unexplained = new Map<string, { count: number; shortest: Disagreement; chunk: number; some: Disagreement[] }>();
+  let oursMs = 0;
+  let oracleMs = 0;
+  let engineRejected = 0;
+  let disagreements = 0;
+  /** Engine errors whose place could not be read back from its message (their place is not compared). */
+  let unplaced = 0;
+  const long = RUNS > 100_000;
+
+  for (let chunk = 0; chunk * CHUNK < RUNS; chunk++) {
+    const size = Math.min(CHUNK, RUNS - chunk * CHUNK);
+    const exprs = fc.sample(run.generator, { seed: SEED + chunk, numRuns: size });
+    let start = performance.now();
+    const verdicts = await engine.check(exprs, run.scheme);
+    oracleMs += performance.now() - start;
+    start = performance.now();
+    const ours = exprs.map((expr) => ourVerdict(expr, run.phase));
+    oursMs += performance.now() - start;
+    exprs.forEach((expr, i) => {
+      const verdict = verdicts[i];
+      if (!verdict.ok) engineRejected++;
+      if (!verdict.ok && verdict.start === undefined) unplaced++;
+      const d = compare(expr, ours[i], verdicts[i]);
+      if (!d) return;
+      disagreements++;
+      const known = explain(run, d);
+      if (known) {
+        const c = counts.get(known.name)!;
+        c.count++;
+        if (!c.shortest || d.expr.length < c.shortest.expr.length) c.shortest = d;
+        return;
+      }
+      const key = classOf(d, run.names);
+      const u = unexplained.get(key);
+      if (!u) unexplained.set(key, { count: 1, shortest: d, chunk, some: [d] });
+      else {
+        u.count++;
+        if (u.some.length < 8) u.some.push(d);
+        if (d.expr.length < u.shortest.expr.length) u.shortest = d;
+      }
+    });
+    if (long && (chunk + 1) % 10 === 0) log(`… ${(chunk + 1) * CHUNK} expressions, ${disagreements} disagreements, ${[...unexplained.values()].reduce((n, u) => n + u.count, 0)} unexplained`);
+  }
+
+  log(
+    `${RUNS} expressions: the engine rejected ${engineRejected} (${((100 * engineRejected) / RUNS).toFixed(1)}%); ` +
+      `${disagreements} disagreements (${((100 * disagreements) / RUNS).toFixed(2)}%); ${unplaced} engine errors without a readable place. ` +
+      `Time: ours ${(oursMs / 1000).toFixed(1)} s, oracle ${(oracleMs / 1000).toFixed(1)} s (engine alone ${engine.engineSeconds.toFixed(1)} s)`,
+  );
+  for (const k of run.known) {
+    const c = counts.get(k.name)!;
+    log(`  ${String(c.count).padStart(7)}  ${k.name} — ${k.status}${c.count === 0 ? ' (matched nothing in this run)' : ''}`);
+    if (c.shortest && process.env.ORACLE_VERBOSE) log(`           e.g. ${describeVerdicts(c.shortest).replace(/\n/g, '\n           ')}`);
+  }
+  if (unexplained.size === 0) return;
+
+  const classes = [...unexplained].sort((a, b) => b[1].count - a[1].count);
+  log(`UNEXPLAINED disagreements, ${classes.length} classes:`);
+  for (const [key, u] of classes) {
+    log(`  ${String(u.count).padStart(7)}  ${key}\n           e.g. ${describeVerdicts(u.shortest).replace(/\n/g, '\n           ')}`);
+    if (process.env.ORACLE_VERBOSE) for (const d of u.some) log(`           ${describeVerdicts(d).replace(/\n/g, '\n           ')}`);
+  }
+
+  // Shrink the first unexplained disagreement of the first chunk that has one, with fast-check.
+  const chunk = Math.min(...classes.map(([, u]) => u.chunk));
+  const size = Math.min(CHUNK, RUNS - chunk * CHUNK);
+  const again = fc.sample(run.generator, { seed: SEED + chunk, numRuns: size });
+  const cache = new Map<string, OracleResult>();
+  (await engine.check(again, run.scheme)).forEach((verdict, i) => cache.set(again[i], verdict));
+  let shrunk: Disagreement | undefined;
+  const outcome = await fc.check(
+    fc.asyncProperty(run.generator, async (expr) => {
+      const verdict = cache.get(expr) ?? (await engine.check([expr], run.scheme))[0];
+      cache.set(expr, verdict);
+      const d = compare(expr, ourVerdict(expr, run.phase), verdict);
+      if (d && !explain(run, d)) {
+        shrunk = d;
+        return false;
+      }
+      return true;
+    }),
+    { seed: SEED + chunk, numRuns: size },
+  );
+  if (outcome.failed && outcome.counterexample) {
+    const d = compare(outcome.counterexample[0], ourVerdict(outcome.counterexample[0], run.phase), (await engine.check([outcome.counterexample[0]], run.scheme))[0])!;
+    shrunk = d;
+  }
+  assert.fail(
+    `${classes.reduce((n, [, u]) => n + u.count, 0)} disagreements with the reference engine are not explained by the known disagreements` +
+      (shrunk ? `; shrunk: ${describeVerdicts(shrunk)}` : '') +
+      ` (seed ${SEED})`,
+  );
+}
+
+/** The regular expression of a word (`xor`, a field name) standing alone. */
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const word = (w: string) => new RegExp(`(?:^|[^A-Za-z0-9_.])${escapeRegExp(w)}(?:$|[^A-Za-z0-9_.])`);
+/** Each operator spelling, spaced as a word operator must be or glued as a symbol may be. */
+const operatorForms = (): [string, RegExp][] =>
+  OPERATOR_SPELLINGS.map((op): [string, RegExp] => [`operator ${op}`, /^[a-z]/.test(op) ? new RegExp(`[ \r\n]${escapeRegExp(op)}[ \r\n]`) : new RegExp(`[A-Za-z0-9_.)\\]] ?${escapeRegExp(op)}(?![=&~])`)]);
+const logicalForms = (): [string, RegExp][] => [
+  ...['and', 'or', 'xor', 'not'].map((op): [string, RegExp] => [`logical ${op}`, new RegExp(`[ \r\n]${op}[ \r\n]`)]),
+  ...['&&', '||', '^^', '!', '('].map((op): [string, RegExp] => [`logical ${op}`, new RegExp(escapeRegExp(op))]),
+];
+
+// One engine process for the file; both runs ask it, each with its scheme.
+let started: Promise<Started> | undefined;
+const oracleStarted = () => (started ??= startOracle());
+after(async () => (await started)?.oracle?.close());
+
+const MAGIC: Run = {
+  phase: PHASE,
+  scheme: ORACLE_SCHEME,
+  generator: generatedExpression,
+  known: KNOWN_DISAGREEMENTS,
+  names: new Set([...FIELDS.keys(), ...ENGINE_FUNCTIONS.map((f) => f.name)]),
+  reportFile: process.env.ORACLE_REPORT,
+};
 
 describe(`differential: checker (phase ${PHASE}) against the reference engine (scheme ${ORACLE_SCHEME})`, () => {
   let oracle: Oracle | undefined;
   let missing: string | undefined;
 
   before(async () => {
-    const started = await startOracle();
-    if (started.oracle) oracle = started.oracle;
-    else missing = started.missing;
+    const result = await oracleStarted();
+    if (result.oracle) oracle = result.oracle;
+    else missing = result.missing;
   });
-  after(() => oracle?.close());
 
   it('generates every field, operator spelling and literal form', () => {
     // The generator, not the engine: a run that never writes `xor` or `r#"…"#` compares nothing there.
     const sample = fc.sample(generatedExpression, { seed: SEED, numRuns: 5000 }).join('\n');
-    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const word = (w: string) => new RegExp(`(?:^|[^A-Za-z0-9_.])${escape(w)}(?:$|[^A-Za-z0-9_.])`);
     const wanted: [string, RegExp][] = [
       ...[...FIELDS.keys()].map((f): [string, RegExp] => [`field ${f}`, word(f)]),
-      ...OPERATOR_SPELLINGS.map((op): [string, RegExp] => [`operator ${op}`, /^[a-z]/.test(op) ? new RegExp(`[ \r\n]${escape(op)}[ \r\n]`) : new RegExp(`[A-Za-z0-9_.)] ?${escape(op)}(?![=&~])`)]),
-      ...['and', 'or', 'xor', 'not'].map((op): [string, RegExp] => [`logical ${op}`, new RegExp(`[ \r\n]${op}[ \r\n]`)]),
-      ...['&&', '||', '^^', '!', '('].map((op): [string, RegExp] => [`logical ${op}`, new RegExp(escape(op))]),
+      ...operatorForms(),
+      ...logicalForms(),
       ['decimal integer', /[=<> ]\d+(?:[ )]|$)/m],
       ['negative integer', /[ {]-\d/],
       ['hex integer', /0x[0-9a-f]/],
@@ -416,123 +672,132 @@ describe(`differential: checker (phase ${PHASE}) against the reference engine (s
 
   it('each KNOWN_DISAGREEMENTS example is a disagreement its own entry explains', async (t) => {
     if (!oracle) return missingOracle(missing ?? 'not started', (m) => t.skip(m));
-    const verdicts = await oracle.check(KNOWN_DISAGREEMENTS.map((k) => k.example));
-    KNOWN_DISAGREEMENTS.forEach((k, i) => {
-      const d = compare(k.example, ourVerdict(k.example), verdicts[i]);
-      if (d) assert.equal(explain(d)?.name, k.name, `example of "${k.name}" is explained by another entry: ${describeVerdicts(d)}`);
-      // A deliberate difference is a decision: when it stops differing, the entry is stale.
-      // A bug's example agrees once the bug is fixed, which is the point; say so.
-      else if (k.status === 'deliberate (LANGUAGE.md §9)' || k.status === 'oracle artefact') assert.fail(`example of "${k.name}" (${k.status}) no longer disagrees: ${show(k.example)}`);
-      else console.log(`"${k.name}" (${k.status}): its example now agrees with the engine; remove the entry once it matches nothing`);
-    });
+    await checkExamples(oracle, MAGIC);
   });
 
   it(`agrees with the engine on ${RUNS} generated expressions (seed ${SEED})`, { timeout: 24 * 3600 * 1000 }, async (t) => {
     if (!oracle) return missingOracle(missing ?? 'not started', (m) => t.skip(m));
-    const engine = oracle;
-    // Printed, and written to $ORACLE_REPORT too when set (the test runner escapes `\` and `#`).
-    const lines: string[] = [];
-    const log = (line: string) => {
-      console.log(line);
-      lines.push(line);
+    await agreement(t, oracle, MAGIC);
+  });
+});
+
+describe(`differential: checker (phase ${HTTP_PHASE}) against the reference engine (scheme ${HTTP_SCHEME})`, () => {
+  let oracle: Oracle | undefined;
+  let missing: string | undefined;
+  let run: Run | undefined;
+  let fields: GenField[] = [];
+
+  before(async () => {
+    const result = await oracleStarted();
+    if (!result.oracle) {
+      missing = result.missing;
+      return;
+    }
+    oracle = result.oracle;
+    // The engine's own field list (and the fields it leaves out of it): the catalogue is not
+    // written yet; once it is, its HTTP fields are compared with these by catalogue.test.ts.
+    fields = httpFieldsFromSchema(await oracle.schema(HTTP_SCHEME));
+    const report = process.env.ORACLE_REPORT?.replace(/(\.[^./]*)?$/, (ext) => `.http${ext}`);
+    run = {
+      phase: HTTP_PHASE,
+      scheme: HTTP_SCHEME,
+      generator: httpExpressions(fields).expression,
+      known: httpKnownDisagreements(fields),
+      names: new Set([...fields.map((f) => f.name), ...ENGINE_FUNCTIONS.map((f) => f.name)]),
+      reportFile: report,
     };
-    t.after(() => {
-      if (process.env.ORACLE_REPORT) writeFileSync(process.env.ORACLE_REPORT, `${lines.join('\n')}\n`);
-    });
-    log(`seed ${SEED}, ${RUNS} expressions (reproduce: ORACLE_SEED=${SEED} ORACLE_RUNS=${RUNS}); engine ${ORACLE_VERSION === engine.version ? '' : 'UNPINNED '}octorules-wirefilter ${engine.version}`);
+  });
 
-    const counts = new Map<string, { count: number; shortest?: Disagreement }>(KNOWN_DISAGREEMENTS.map((k) => [k.name, { count: 0 }]));
-    const unexplained = new Map<string, { count: number; shortest: Disagreement; chunk: number; some: Disagreement[] }>();
-    let oursMs = 0;
-    let oracleMs = 0;
-    let engineRejected = 0;
-    let disagreements = 0;
-    /** Engine errors whose place could not be read back from its message (their place is not compared). */
-    let unplaced = 0;
-    const long = RUNS > 100_000;
+  it('generates every field type, field, function, index form, operator spelling and literal form', (t) => {
+    if (!run) return missingOracle(missing ?? 'not started', (m) => t.skip(m));
+    const sample = fc.sample(run.generator, { seed: SEED, numRuns: 5000 }).join('\n');
+    const call = (name: string) => new RegExp(`(?:^|[^A-Za-z0-9_.])${escapeRegExp(name)}[ \n\t]?\\(`);
+    const quantifiers = new Set(ENGINE_FUNCTIONS.filter((f) => f.quantifier).map((f) => f.name));
+    const wanted: [string, RegExp][] = [
+      ...fields.map((f): [string, RegExp] => [`field ${f.name}`, word(f.name)]),
+      ...ENGINE_FUNCTIONS.filter((f) => !quantifiers.has(f.name)).map((f): [string, RegExp] => [`call of ${f.name}`, call(f.name)]),
+      ...operatorForms(),
+      ...logicalForms(),
+      // Index access of every kind, on fields and on call results.
+      ['map key ["…"]', /[a-z]\["[a-z-]+"\]/],
+      ['array index [0]', /[a-z\]]\[ ?[0-3] ?\]/],
+      ['[*] on a field', /[a-z]\[ ?\* ?\]/],
+      ['[*] twice', /\[ ?\* ?\] ?\[ ?\* ?\]/],
+      ['an index on a call result', /\) ?\[ ?(?:[0-9]|"|\*)/],
+      ['a key of the wrong kind (raw string, bare word)', /\[ ?(?:r#?"|'|q ?\])/],
+      ['an index that does not fit 32 bits', /\[ ?4294967296 ?\]/],
+      ['a negative index', /\[ ?-1 ?\]/],
+      ['a hex index', /\[ ?0x/],
+      ['a space before [', /[a-z)\]] \[/],
+      ['an index on a String or Integer (wrong step)', /(?:http\.host|ip\.src\.[a-z_]+|cf\.[a-z_.]+score)\[/],
+      // `[*]` with and without a quantifier; quantifiers over logical expressions and Boolean arrays.
+      ['any(…[*] …)', /any ?\( ?[^()]*\[ ?\* ?\]/],
+      ['all(…[*] …)', /all ?\( ?[^()]*\[ ?\* ?\]/],
+      ['[*] outside a quantifier', /(?:^|and |or |\( ?)[a-z._]+\[ ?\* ?\][^()\n]*(?:==|eq|contains)/m],
+      ['a quantifier over a parenthesised logical expression', /(?:any|all) ?\( ?\(/],
+      ['a quantifier over `not`', /(?:any|all) ?\( ?(?:not |!)/],
+      ['a quantifier over a Boolean array call', /(?:any|all) ?\( ?[a-z_]+\([a-z._]+\[ ?\* ?\]/],
+      ['a bare quantifier name', /(?:^|[ (])(?:any|all)(?:$|[ )])/m],
+      ['a nested quantifier', /(?:any|all)\((?:any|all)\(/],
+      // Calls: nested, indexed, mapped, with arguments of every kind and wrong ones.
+      ['a call inside a call', /[a-z_]+ ?\( ?[a-z_0-9]+ ?\(/],
+      ['a call with a mapped first argument', /[a-z_]+ ?\( ?[a-z._]+(?:\[[^\]]*\])*\[ ?\* ?\]/],
+      ['[*] in a later argument', /, ?[a-z._]+(?:\[[^\]\n]*\])*\[ ?\* ?\][^\n]*\)/],
+      ['a logical expression as an argument', /\((?:not |!|\()[a-z._]+/],
+      ['a comparison as an argument', /coalesce ?\([^()]*(?:==|eq|contains|matches) /],
+      ['a literal where a field is expected', /(?:lower|upper|len|trim|sha256) ?\( ?(?:"|r"|r#"|[0-9])/],
+      ['a field where a literal is expected', /(?:substring|split|regex_replace|remove_bytes|lookup_json_string) ?\( ?[a-z._]+(?:\[[^\]]*\])*, ?[a-z]+\.[a-z]/],
+      ['an argument of the wrong type', /(?:lower|upper|len) ?\( ?(?:ip\.src|ssl|cf\.bot_management\.score)\b/],
+      ['too few arguments', /(?:lower|len|concat|substring|split) ?\( ?\)/],
+      ['too many arguments', /(?:lower|upper|len|sha256) ?\( ?[a-z._]+[^(),\n]*, ?[^\s)]/],
+      ['concat of arrays', /concat ?\( ?(?:http\.request\.headers\.names|http\.request\.uri\.args\.values|cf\.bot_management\.detection_ids)\b/],
+      ['coalesce of Booleans', /coalesce ?\( ?(?:ssl|cf\.[a-z_.]+|not |!)/],
+      ['hash_in_range with bounds in the wrong order', /hash_in_range ?\( ?(-?\d+), ?(-?\d+),/],
+      ['a trim set with a byte twice', /trim(?:_start|_end)? ?\([^,()]+, ?"(?:\/\/|aa|éé)"/],
+      ['a call on the right of a comparison', /(?:==|eq|<|gt) ?[a-z_]+ ?\(/],
+      ['a field on the right of a comparison', /(?:==|eq|!=|ne) ?(?:http|cf|ip|raw)\.[a-z]/],
+      ['hex integer as an argument', /, ?0x[0-9a-f]/],
+      ['bytes as an argument', /[(,] ?[0-9a-f]{2}:[0-9a-f]{2}/],
+      ['IP address as an argument', /[(,] ?\d+\.\d+\.\d+\.\d+ ?[,)]/],
+      ['raw string as an argument', /[(,] ?r#?"/],
+      // Literals and lists on the right, as in the packet phases.
+      ['decimal integer', /[=<> ]\d+(?:[ )]|$)/m],
+      ['negative integer', /[ {]-\d/],
+      ['hex integer', /0x[0-9a-f]/],
+      ['octal integer', /[ {]0[0-7]+(?:[ )}]|$)/m],
+      ['integer range', /\{[^}]*\d\.\.\d/],
+      ['IPv4 address', /\b\d+\.\d+\.\d+\.\d+\b/],
+      ['IPv6 address', /[0-9a-f]*::[0-9a-f]/],
+      ['CIDR block', /\d\/\d+/],
+      ['address range', /\d\.\d+\.\.\d/],
+      ['string with an \\xHH escape', /"[^"]*\\x[0-9a-f]{2}/],
+      ['string with an \\OOO escape', /"[^"]*\\[0-3][0-7]{2}/],
+      ['raw string r"…"', /r"[^"]*"/],
+      ['raw string r#"…"#', /r#"[^"]*"#/],
+      ['hex bytes', /[ {=][0-9a-f]{2}:[0-9a-f]{2}:[0-9a-f]{2}/],
+      ['managed list', /\$svc\.[a-z]/],
+      ['account list', /\$my_list/],
+      ['line break between tokens', /[^\s]\r?\n[^\s]/],
+      ['nesting', /\( ?\( ?\(/],
+      ['nesting beyond 128 levels of calls', /(?:lower\(){129}/],
+      ['a misspelt field', /(?:^|[ (])htp\.|http\.hst|ip\.sr\b/],
+      ['a misspelt function', /(?:^|[ (])(?:lowr|lowe|uper|cncat|concat_) ?\(/],
+    ];
+    const absent = wanted.filter(([, pattern]) => !pattern.test(sample)).map(([what]) => what);
+    assert.deepEqual(absent, [], 'forms the generator never wrote in 5,000 expressions');
+    // Every type of the scheme's fields is on some left side (the field list above holds them all).
+    const types = new Set(fields.map((f) => f.type));
+    assert.ok(['Bytes', 'Integer', 'Boolean', 'Ip', 'Array<Bytes>', 'Array<Integer>', 'Array<Array<Bytes>>', 'Map<Array<Bytes>>', 'Map<Array<Integer>>', 'Map<Integer>'].every((type) => types.has(type as GenField['type'])), `field types: ${[...types].join(' ')}`);
+  });
 
-    for (let chunk = 0; chunk * CHUNK < RUNS; chunk++) {
-      const size = Math.min(CHUNK, RUNS - chunk * CHUNK);
-      const exprs = fc.sample(generatedExpression, { seed: SEED + chunk, numRuns: size });
-      let start = performance.now();
-      const verdicts = await engine.check(exprs);
-      oracleMs += performance.now() - start;
-      start = performance.now();
-      const ours = exprs.map(ourVerdict);
-      oursMs += performance.now() - start;
-      exprs.forEach((expr, i) => {
-        const verdict = verdicts[i];
-        if (!verdict.ok) engineRejected++;
-        if (!verdict.ok && verdict.start === undefined) unplaced++;
-        const d = compare(expr, ours[i], verdicts[i]);
-        if (!d) return;
-        disagreements++;
-        const known = explain(d);
-        if (known) {
-          const c = counts.get(known.name)!;
-          c.count++;
-          if (!c.shortest || d.expr.length < c.shortest.expr.length) c.shortest = d;
-          return;
-        }
-        const key = classOf(d);
-        const u = unexplained.get(key);
-        if (!u) unexplained.set(key, { count: 1, shortest: d, chunk, some: [d] });
-        else {
-          u.count++;
-          if (u.some.length < 8) u.some.push(d);
-          if (d.expr.length < u.shortest.expr.length) u.shortest = d;
-        }
-      });
-      if (long && (chunk + 1) % 10 === 0) log(`… ${(chunk + 1) * CHUNK} expressions, ${disagreements} disagreements, ${[...unexplained.values()].reduce((n, u) => n + u.count, 0)} unexplained`);
-    }
+  it('each example of httpKnownDisagreements() is a disagreement its own entry explains', async (t) => {
+    if (!oracle || !run) return missingOracle(missing ?? 'not started', (m) => t.skip(m));
+    await checkExamples(oracle, run);
+  });
 
-    log(
-      `${RUNS} expressions: the engine rejected ${engineRejected} (${((100 * engineRejected) / RUNS).toFixed(1)}%); ` +
-        `${disagreements} disagreements (${((100 * disagreements) / RUNS).toFixed(2)}%); ${unplaced} engine errors without a readable place. ` +
-        `Time: ours ${(oursMs / 1000).toFixed(1)} s, oracle ${(oracleMs / 1000).toFixed(1)} s (engine alone ${engine.engineSeconds.toFixed(1)} s)`,
-    );
-    for (const k of KNOWN_DISAGREEMENTS) {
-      const c = counts.get(k.name)!;
-      log(`  ${String(c.count).padStart(7)}  ${k.name} — ${k.status}${c.count === 0 ? ' (matched nothing in this run)' : ''}`);
-      if (c.shortest && process.env.ORACLE_VERBOSE) log(`           e.g. ${describeVerdicts(c.shortest).replace(/\n/g, '\n           ')}`);
-    }
-    if (unexplained.size === 0) return;
-
-    const classes = [...unexplained].sort((a, b) => b[1].count - a[1].count);
-    log(`UNEXPLAINED disagreements, ${classes.length} classes:`);
-    for (const [key, u] of classes) {
-      log(`  ${String(u.count).padStart(7)}  ${key}\n           e.g. ${describeVerdicts(u.shortest).replace(/\n/g, '\n           ')}`);
-      if (process.env.ORACLE_VERBOSE) for (const d of u.some) log(`           ${describeVerdicts(d).replace(/\n/g, '\n           ')}`);
-    }
-
-    // Shrink the first unexplained disagreement of the first chunk that has one, with fast-check.
-    const chunk = Math.min(...classes.map(([, u]) => u.chunk));
-    const size = Math.min(CHUNK, RUNS - chunk * CHUNK);
-    const again = fc.sample(generatedExpression, { seed: SEED + chunk, numRuns: size });
-    const cache = new Map<string, OracleResult>();
-    (await engine.check(again)).forEach((verdict, i) => cache.set(again[i], verdict));
-    let shrunk: Disagreement | undefined;
-    const outcome = await fc.check(
-      fc.asyncProperty(generatedExpression, async (expr) => {
-        const verdict = cache.get(expr) ?? (await engine.check([expr]))[0];
-        cache.set(expr, verdict);
-        const d = compare(expr, ourVerdict(expr), verdict);
-        if (d && !explain(d)) {
-          shrunk = d;
-          return false;
-        }
-        return true;
-      }),
-      { seed: SEED + chunk, numRuns: size },
-    );
-    if (outcome.failed && outcome.counterexample) {
-      const d = compare(outcome.counterexample[0], ourVerdict(outcome.counterexample[0]), (await engine.check([outcome.counterexample[0]]))[0])!;
-      shrunk = d;
-    }
-    assert.fail(
-      `${classes.reduce((n, [, u]) => n + u.count, 0)} disagreements with the reference engine are not explained by KNOWN_DISAGREEMENTS` +
-        (shrunk ? `; shrunk: ${describeVerdicts(shrunk)}` : '') +
-        ` (seed ${SEED})`,
-    );
+  it(`agrees with the engine on ${RUNS} generated expressions (seed ${SEED}) — only with ORACLE_HTTP=1`, { timeout: 24 * 3600 * 1000 }, async (t) => {
+    if (process.env.ORACLE_HTTP !== '1') return t.skip('the checker does not read the HTTP language yet (issue 21): set ORACLE_HTTP=1 to run');
+    if (!oracle || !run) return missingOracle(missing ?? 'not started', (m) => t.skip(m));
+    await agreement(t, oracle, run);
   });
 });
