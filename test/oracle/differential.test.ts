@@ -615,6 +615,18 @@ const logicalForms = (): [string, RegExp][] => [
   ...['&&', '||', '^^', '!', '('].map((op): [string, RegExp] => [`logical ${op}`, new RegExp(escapeRegExp(op))]),
 ];
 
+/** The name of the innermost call whose parentheses hold this offset, by the tokens before it. */
+function enclosingCall(expr: string, offset: number): string | undefined {
+  const tokens = tokenSpans(expr).filter(([start]) => start < offset).map(([start, end]) => expr.slice(start, end));
+  const open: number[] = [];
+  tokens.forEach((token, i) => {
+    if (token === '(') open.push(i);
+    else if (token === ')') open.pop();
+  });
+  const at = open.pop();
+  return at !== undefined && at > 0 && /^[a-z_0-9]+$/.test(tokens[at - 1]) ? tokens[at - 1] : undefined;
+}
+
 // One engine process for the file; both runs ask it, each with its scheme.
 let started: Promise<Started> | undefined;
 const oracleStarted = () => (started ??= startOracle());
@@ -724,9 +736,9 @@ describe(`differential: checker (phase ${HTTP_PHASE}) against the reference engi
       ['[*] on a field', /[a-z]\[ ?\* ?\]/],
       ['[*] twice', /\[ ?\* ?\] ?\[ ?\* ?\]/],
       ['an index on a call result', /\) ?\[ ?(?:[0-9]|"|\*)/],
-      ['a key of the wrong kind (raw string, bare word)', /\[ ?(?:r#?"|'|q ?\])/],
-      ['an index that does not fit 32 bits', /\[ ?4294967296 ?\]/],
-      ['a negative index', /\[ ?-1 ?\]/],
+      ['a key of the wrong kind (raw string, bare word, bytes)', /\[ ?(?:r#?"|'|q ?\]|61:62)/],
+      ['an index that does not fit 32 bits', /\[ ?(?:4294967296|0x100000000|9223372036854775808) ?\]/],
+      ['a negative index', /\[ ?-[01] ?\]/],
       ['a hex index', /\[ ?0x/],
       ['a space before [', /[a-z)\]] \[/],
       ['an index on a String or Integer (wrong step)', /(?:http\.host|ip\.src\.[a-z_]+|cf\.[a-z_.]+score)\[/],
@@ -744,11 +756,11 @@ describe(`differential: checker (phase ${HTTP_PHASE}) against the reference engi
       ['a call with a mapped first argument', /[a-z_]+ ?\( ?[a-z._]+(?:\[[^\]]*\])*\[ ?\* ?\]/],
       ['[*] in a later argument', /, ?[a-z._]+(?:\[[^\]\n]*\])*\[ ?\* ?\][^\n]*\)/],
       ['a logical expression as an argument', /\((?:not |!|\()[a-z._]+/],
-      ['a comparison as an argument', /coalesce ?\([^()]*(?:==|eq|contains|matches) /],
+      ['a comparison as an argument', /(?:coalesce|concat) ?\( ?[^()]*(?:==|eq|!=|ne|contains|matches|<|>) /],
       ['a literal where a field is expected', /(?:lower|upper|len|trim|sha256) ?\( ?(?:"|r"|r#"|[0-9])/],
       ['a field where a literal is expected', /(?:substring|split|regex_replace|remove_bytes|lookup_json_string) ?\( ?[a-z._]+(?:\[[^\]]*\])*, ?[a-z]+\.[a-z]/],
       ['an argument of the wrong type', /(?:lower|upper|len) ?\( ?(?:ip\.src|ssl|cf\.bot_management\.score)\b/],
-      ['too few arguments', /(?:lower|len|concat|substring|split) ?\( ?\)/],
+      ['too few arguments (none)', new RegExp(`(?:^|[^a-z_.])(?:${ENGINE_FUNCTIONS.filter((f) => !f.quantifier).map((f) => f.name).join('|')}) ?\\( ?\\)`)],
       ['too many arguments', /(?:lower|upper|len|sha256) ?\( ?[a-z._]+[^(),\n]*, ?[^\s)]/],
       ['concat of arrays', /concat ?\( ?(?:http\.request\.headers\.names|http\.request\.uri\.args\.values|cf\.bot_management\.detection_ids)\b/],
       ['coalesce of Booleans', /coalesce ?\( ?(?:ssl|cf\.[a-z_.]+|not |!)/],
@@ -780,14 +792,39 @@ describe(`differential: checker (phase ${HTTP_PHASE}) against the reference engi
       ['line break between tokens', /[^\s]\r?\n[^\s]/],
       ['nesting', /\( ?\( ?\(/],
       ['nesting beyond 128 levels of calls', /(?:lower\(){129}/],
-      ['a misspelt field', /(?:^|[ (])htp\.|http\.hst|ip\.sr\b/],
-      ['a misspelt function', /(?:^|[ (])(?:lowr|lowe|uper|cncat|concat_) ?\(/],
     ];
     const absent = wanted.filter(([, pattern]) => !pattern.test(sample)).map(([what]) => what);
+    // Names one character short of a field's or a function's (the generator's misspellings).
+    const words = [...sample.matchAll(/[A-Za-z_][A-Za-z0-9_.]*(?= ?\()?/g)].map((m) => m[0]);
+    if (!words.some((w) => misspelt(w, new Set(fields.map((f) => f.name))))) absent.push('a misspelt field');
+    if (!words.some((w) => misspelt(w, new Set(ENGINE_FUNCTIONS.map((f) => f.name))))) absent.push('a misspelt function');
     assert.deepEqual(absent, [], 'forms the generator never wrote in 5,000 expressions');
     // Every type of the scheme's fields is on some left side (the field list above holds them all).
     const types = new Set(fields.map((f) => f.type));
     assert.ok(['Bytes', 'Integer', 'Boolean', 'Ip', 'Array<Bytes>', 'Array<Integer>', 'Array<Array<Bytes>>', 'Map<Array<Bytes>>', 'Map<Array<Integer>>', 'Map<Integer>'].every((type) => types.has(type as GenField['type'])), `field types: ${[...types].join(' ')}`);
+  });
+
+  it('writes a call of every function with a wrong argument and with a wrong number of them (by the engine\'s verdicts)', async (t) => {
+    if (!oracle || !run) return missingOracle(missing ?? 'not started', (m) => t.skip(m));
+    // Which mistakes reach the engine as such is the engine's to say: a wrong argument elsewhere
+    // may stop it first. So count its messages, each by the call around the place it names.
+    // The expressions of a default run (chunks of CHUNK, seed + k): a rare mistake needs them all.
+    const sample = Array.from({ length: DEFAULT_RUNS / CHUNK }, (_, k) => fc.sample(run!.generator, { seed: SEED + k, numRuns: CHUNK })).flat();
+    const verdicts = await oracle.check(sample, HTTP_SCHEME);
+    const seen = new Map<string, Set<string>>();
+    sample.forEach((expr, i) => {
+      const v = verdicts[i];
+      if (v.ok || v.start === undefined) return;
+      const what = /^invalid (?:kind|type) of argument/.test(v.message) ? 'a wrong argument' : /^invalid number of arguments/.test(v.message) ? 'a wrong number of arguments' : undefined;
+      const callee = what && enclosingCall(expr, v.start);
+      if (!what || !callee) return;
+      if (!seen.has(callee)) seen.set(callee, new Set());
+      seen.get(callee)!.add(what);
+    });
+    const absent = ENGINE_FUNCTIONS.filter((f) => !f.quantifier).flatMap((f) =>
+      ['a wrong argument', 'a wrong number of arguments'].filter((what) => !seen.get(f.name)?.has(what)).map((what) => `${f.name}: ${what}`),
+    );
+    assert.deepEqual(absent, [], `calls the engine never refused so in ${sample.length} expressions`);
   });
 
   it('each example of httpKnownDisagreements() is a disagreement its own entry explains', async (t) => {

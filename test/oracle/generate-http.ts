@@ -72,11 +72,11 @@ const MAP_KEYS = ['x-api-key', 'cookie', 'user-agent', 'host', 'content-type', '
 const mapKey: Arb = weighted(
   [40, pick(...MAP_KEYS).map((k) => `"${k}"`)],
   [3, fc.array(weighted([10, plainChar], [2, escape]), { maxLength: 4 }).map((c) => `"${c.join('')}"`)],
-  [1, pick('r"q"', 'r#"q"#', "'q'", 'q', '"\\xff"', '"\\377"', '"é"', '"a\\"b"', '"\\x41"', '61:62', '0', '"q', '"\\n"')],
+  [2, pick('r"q"', 'r#"q"#', "'q'", 'q', '"\\xff"', '"\\377"', '"é"', '"a\\"b"', '"\\x41"', '61:62', '0', '"q', '"\\n"')],
 );
 const arrayIndex: Arb = weighted(
   [40, fc.integer({ min: 0, max: 3 }).map(String)],
-  [1, pick('4294967295', '4294967296', '-1', '-0', '0x1', '0xFFFFFFFF', '0x100000000', '01', '08', '0777', '9223372036854775808', '+1', '1.2', '"0"', '', '1 2')],
+  [2, pick('4294967295', '4294967296', '-1', '-0', '0x1', '0xFFFFFFFF', '0x100000000', '01', '08', '0777', '9223372036854775808', '+1', '1.2', '"0"', '', '1 2')],
 );
 /** Inside brackets the engine skips spaces and line breaks (a TAB is an error). */
 const bracket = (inner: Arb): Arb => fc.tuple(osp, inner, osp).map(([a, i, b]) => `[${a}${i}${b}]`);
@@ -239,7 +239,8 @@ export function httpExpressions(fields: readonly GenField[], functions: readonly
       return options(
         [names.length > 0 ? 12 : 0, names.length > 0 ? pick(...names) : undefined],
         [indexed.length > 0 ? 5 : 0, indexed.length > 0 ? fc.constantFrom(...indexed).chain(([name, p]) => pathText(p.steps).map((s) => name + s)) : undefined],
-        [depth > 0 ? 4 : 0, depth > 0 ? call(type, depth) : undefined],
+        // Calls as often as the functions that give this type are many (some twenty give a String).
+        [depth > 0 ? Math.min(12, 2 + Math.floor(calls.filter((f) => resultsOf(f).includes(type)).length / 2)) : 0, depth > 0 ? call(type, depth) : undefined],
         [depth > 0 ? 1 : 0, depth > 0 ? indexedCall(type, depth, false) : undefined],
       );
     });
@@ -306,7 +307,7 @@ export function httpExpressions(fields: readonly GenField[], functions: readonly
   /**
    * A call of `f` whose value has type `type` (for a mapped call, its first argument is
    * `type`-valued with `[*]` in it, and the call is an array of `f`'s result). Mostly right;
-   * about one call in ten has a wrong argument, one too few or one too many.
+   * about one call in six has a wrong argument, one too few or one too many.
    */
   function callOf(f: GenFunction, type: ValueType, depth: number, mapsFirstArgument: boolean): Arb | undefined {
     const firstType = f.result === 'first-argument' ? type : (mapsFirstArgument ? f.parameters[0].types[0] : undefined);
@@ -324,7 +325,7 @@ export function httpExpressions(fields: readonly GenField[], functions: readonly
     const countArb = fc.integer({ min: f.minArgs, max: Math.max(f.minArgs, maxArgs) });
     let args: fc.Arbitrary<string[]> = countArb.chain(right);
     if (f.name === 'hash_in_range') args = fc.tuple(right(3), hashBounds).map(([a, [min, max]]) => [min, max, a[2]]);
-    const broken: fc.Arbitrary<string[]> = fc.tuple(args, fc.nat(), fc.constantFrom('wrong', 'fewer', 'more', 'mapped-later')).chain(([a, at, how]) => {
+    const broken: fc.Arbitrary<string[]> = fc.tuple(args, fc.nat(), fc.constantFrom('wrong', 'wrong', 'fewer', 'more', 'mapped-later')).chain(([a, at, how]) => {
       if (how === 'fewer' || a.length === 0) return fc.constant(a.slice(0, Math.max(0, Math.min(a.length, f.minArgs) - 1)));
       if (how === 'more') return fc.oneof(literalOf('Bytes'), variable('Bytes', 0)!).map((extra) => [...a, ...Array.from({ length: Math.max(1, (f.maxArgs ?? a.length) + 1 - a.length) }, () => extra)]);
       const i = at % a.length;
@@ -332,7 +333,7 @@ export function httpExpressions(fields: readonly GenField[], functions: readonly
       if (how === 'mapped-later') return (mapped(paramAt(Math.max(1, i)).types[0], 0) ?? fc.constant('http.request.headers.names[*]')).map((m) => (a.length < 2 ? [...a, m] : a.map((x, j) => (j === Math.max(1, i) ? m : x))));
       return wrongArgument(paramAt(i), depth).map((w) => a.map((x, j) => (j === i ? w : x)));
     });
-    return callText(f.name, fc.oneof({ weight: 10, arbitrary: args }, { weight: 1, arbitrary: broken }).chain(commaList));
+    return callText(f.name, fc.oneof({ weight: 5, arbitrary: args }, { weight: 1, arbitrary: broken }).chain(commaList));
   }
 
   // ---------------------------------------------------------------- comparisons
@@ -438,7 +439,7 @@ export function httpExpressions(fields: readonly GenField[], functions: readonly
     return memoised(`ba|${depth}`, () =>
       weighted(
         [6, variable('Boolean', Math.max(0, depth))!],
-        [2, rhsComparison(variable('Bytes', 0)!, 'Bytes')],
+        [3, rhsComparison(variable('Bytes', 0)!, 'Bytes')],
         [1, fc.tuple(pick(...NOT), sp, variable('Boolean', 0)!).map(([n, s, b]) => (n === 'not' ? `not${s}${b}` : `!${b}`))],
         [1, fc.tuple(variable('Boolean', 0)!, pick(...LOGICAL), variable('Boolean', 0)!, fc.boolean()).map(([a, op, b, paren]) => (paren ? `(${a} ${op} ${b})` : `not ${a} ${op} ${b}`))],
         // Unparenthesised `and` after a field: the engine ends the argument at the first test.
@@ -485,7 +486,7 @@ export function httpExpressions(fields: readonly GenField[], functions: readonly
   const opener = pick('(', 'not ', '!', 'coalesce(');
   const limits: Arb = weighted(
     [2, fc.tuple(fc.integer({ min: 120, max: 135 }), pick('(', 'not ', '!')).map(([n, open]) => `${open.repeat(n)}ssl${open === '(' ? ')'.repeat(n) : ''}`)],
-    [2, fc.integer({ min: 120, max: 135 }).map((n) => `${'lower('.repeat(n)}http.host${')'.repeat(n)} == "a"`)],
+    [3, fc.integer({ min: 124, max: 133 }).map((n) => `${'lower('.repeat(n)}http.host${')'.repeat(n)} == "a"`)],
     // Levels of every kind around a quantifier (one level more): `coalesce(` keeps a Boolean inside.
     [2, fc.array(opener, { minLength: 118, maxLength: 132 }).map((levels) =>
       levels.reduceRight((inner, o) => (o === '(' ? `(${inner})` : o === 'coalesce(' ? `coalesce(${inner}, ssl)` : `${o}${inner}`), 'any(http.request.headers.names[*] == "a")'),
@@ -499,7 +500,7 @@ export function httpExpressions(fields: readonly GenField[], functions: readonly
     expression: weighted(
       [300, wellFormed],
       [100, fc.tuple(expression, fc.array(mutation, { minLength: 1, maxLength: 2 })).map(([e, ms]) => ms.reduce(mutate, e))],
-      [2, limits],
+      [3, limits],
     ),
   };
 }
