@@ -35,6 +35,7 @@ import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 
 import { checkExpression } from '../../server/src/language/checker';
+import { catalogueFor } from '../../server/src/language/catalogue/catalogues';
 import { FIELDS } from '../../server/src/language/catalogue/fields';
 import { HTTP_SCHEME, missingOracle, ORACLE_SCHEME, ORACLE_VERSION, startOracle, type EngineScheme, type Oracle, type OracleResult, type Started } from './engine';
 import { generatedExpression, OPERATOR_SPELLINGS, tokenSpans, type Arb } from './generate';
@@ -215,7 +216,7 @@ function fieldOnTheRight(isField: (name: string) => boolean): (d: Disagreement) 
  * found by this test and decided, with the reason, in README "Where we differ from the
  * reference engine" (for LANGUAGE.md §9). A bug is never an entry: it is fixed, test first.
  */
-type Status = 'deliberate (LANGUAGE.md §9)' | 'deliberate (decided in issue 11)' | 'position only (both reject)' | 'oracle artefact';
+type Status = 'deliberate (LANGUAGE.md §9)' | 'deliberate (decided in issue 11)' | 'deliberate (decided in issue 21)' | 'position only (both reject)' | 'oracle artefact';
 
 interface KnownDisagreement {
   readonly name: string;
@@ -430,13 +431,15 @@ function classOf(d: Disagreement, names: ReadonlySet<string>): string {
  * The known disagreements of the HTTP run: the decided rows that hold in every phase, taken over
  * from the packet run or, where they name fields, made for the HTTP scheme's. The rows of the
  * packet run that are about that scheme (`ip.geoip.country`, lists on non-IP fields, the HTTP
- * functions, `[…]` and logical arguments our packet parser refuses) do not apply here. New
- * decisions of issue 21 (functions outside their phases, lists by kind, …) become rows here as
- * the checker learns them.
+ * functions, `[…]` and logical arguments our packet parser refuses) do not apply here. Then the
+ * catalogue's decisions (scripts/catalogue/overlay.ts): fields and signatures where it follows
+ * the docs. Other decisions of issue 21 (functions outside their phases, lists by kind, …) become
+ * rows here as the checker learns them.
  */
 function httpKnownDisagreements(fields: readonly GenField[]): KnownDisagreement[] {
   const fieldNames = new Set(fields.map((f) => f.name));
   const functionNames = new Set(ENGINE_FUNCTIONS.map((f) => f.name));
+  const docsOnlyFields = new Set([...catalogueFor(HTTP_PHASE).fields.values()].filter((f) => !f.inEngine).map((f) => f.name));
   const carried = (name: string): KnownDisagreement => {
     const row = KNOWN_DISAGREEMENTS.find((k) => k.name === name);
     if (!row) throw new Error(`no known disagreement named ${name}`);
@@ -462,8 +465,116 @@ function httpKnownDisagreements(fields: readonly GenField[]): KnownDisagreement[
     { ...carried('set items without whitespace between them (`{1-2}`)'), example: 'ip.src.asnum in {0x4-234}' },
     { ...carried('a field on the right of a comparison'), example: 'ip.src.asnum < ip.geoip.asnum', when: fieldOnTheRight((name) => fieldNames.has(name)) },
     { ...carried('`+` before a number'), example: 'ip.src.country <= +1 or ssl' },
+    // ---- the catalogue's decisions (issue 21): where it follows the docs, not the engine
+    {
+      name: 'fields the docs list and the engine lacks',
+      status: 'deliberate (decided in issue 21)',
+      reason: 'the catalogue has the fields of the docs\' field list that the engine\'s scheme does not have yet (scripts/catalogue/overlay.ts)',
+      example: [...docsOnlyFields][0] ?? 'cf.bot_management.signed_agent',
+      when: (d) => engineObjects(d) && engineSays(d) === 'unknown identifier' && docsOnlyFields.has(engineAt(d)),
+    },
+    {
+      name: '`substring(field, start)` without `end`',
+      status: 'deliberate (decided in issue 21)',
+      reason: 'the docs make `end` optional; the engine wants three arguments',
+      example: 'substring(http.host, 1) == "a"',
+      when: docsSignature('substring', (message, args) => message === 'invalid number of arguments' && args.length === 2),
+    },
+    {
+      name: '`to_string` of a Boolean or an IP address',
+      status: 'deliberate (decided in issue 21)',
+      reason: 'the docs list Integer, Boolean and IP address; the engine takes an Integer only',
+      example: 'to_string(ssl) == "1"',
+      when: docsSignature('to_string', (message) => /^invalid type of argument #0: expected value of type Int, but got (?:Bool|Ip)$/.test(message)),
+    },
+    {
+      name: '`len` of an array',
+      status: 'deliberate (decided in issue 21)',
+      reason: 'the docs count an array\'s elements; the engine takes a String only',
+      example: 'len(http.request.headers.names) > 1',
+      when: docsSignature('len', (message) => /^invalid type of argument #0: expected value of type Bytes, but got Array<(?:Bytes|Int|Array<Bytes>)>$/.test(message)),
+    },
+    {
+      name: '`url_decode(field, options)`',
+      status: 'deliberate (decided in issue 21)',
+      reason: 'the docs document the options `r` and `u`; the engine takes one argument',
+      example: 'url_decode(http.request.uri.query, "r") == "a"',
+      when: docsSignature('url_decode', (message, args) => message === 'invalid number of arguments' && args.length === 2 && isLiteralArgument(args[1])),
+    },
+    {
+      name: '`lookup_json_string` / `lookup_json_integer` with integer or several keys',
+      status: 'deliberate (decided in issue 21)',
+      reason: 'the docs walk nested objects and arrays with several keys and positions; the engine takes one String key',
+      example: 'lookup_json_string(http.request.body.raw, "a", 0) == "a"',
+      when: (d) =>
+        ['lookup_json_string', 'lookup_json_integer'].some((name) =>
+          docsSignature(name, (message, args) => (message === 'invalid number of arguments' && args.length > 2 && args.slice(1).every(isLiteralArgument)) || /^invalid type of argument #1: expected value of type Bytes, but got Int$/.test(message))(d),
+        ),
+    },
+    {
+      name: '`remove_query_args` with more than 8 names',
+      status: 'deliberate (decided in issue 21)',
+      reason: 'the docs take any number of names; the engine\'s binding stops at nine arguments',
+      example: 'remove_query_args(http.request.uri.query, "a", "b", "c", "d", "e", "f", "g", "h", "i") == "a"',
+      when: docsSignature('remove_query_args', (message, args) => message === 'invalid number of arguments' && args.length > 9),
+    },
+    {
+      name: '`is_timed_hmac_valid_v0` with the documented arguments',
+      status: 'deliberate (decided in issue 21)',
+      reason: 'the docs put a literal key first; the engine\'s binding wants a field first',
+      example: 'is_timed_hmac_valid_v0("secret", http.request.uri, 100000, http.request.timestamp.sec)',
+      when: docsSignature('is_timed_hmac_valid_v0', (message, args) => message === 'invalid kind of argument #0: expected argument of kind Field, but got Literal' && /^(?:r#*)?"/.test(args[0] ?? '')),
+    },
   ];
 }
+
+/**
+ * The innermost call whose parentheses hold this offset: its name and its arguments' texts
+ * (split at the commas of its own level). By tokens, so a `(` or `,` in a string is no bracket.
+ */
+function callAround(expr: string, offset: number): { readonly name: string; readonly args: readonly string[] } | undefined {
+  const spans = tokenSpans(expr);
+  const text = ([start, end]: [number, number]) => expr.slice(start, end);
+  const open: number[] = [];
+  spans.forEach((span, i) => {
+    if (span[0] >= offset) return;
+    if (text(span) === '(') open.push(i);
+    else if (text(span) === ')') open.pop();
+  });
+  const at = open.pop();
+  if (at === undefined || at === 0 || !/^[a-z_0-9]+$/.test(text(spans[at - 1]))) return undefined;
+  const args: string[] = [];
+  let depth = 0;
+  let from = spans[at][1];
+  for (let i = at + 1; i < spans.length; i++) {
+    const token = text(spans[i]);
+    if (token === '(' || token === '[' || token === '{') depth++;
+    else if ((token === ')' || token === ']' || token === '}') && depth > 0) depth--;
+    else if ((token === ')' && depth === 0) || (token === ',' && depth === 0)) {
+      args.push(expr.slice(from, spans[i][0]).trim());
+      if (token === ')') return { name: text(spans[at - 1]), args };
+      from = spans[i][1];
+    }
+  }
+  args.push(expr.slice(from).trim());
+  return { name: text(spans[at - 1]), args };
+}
+
+/**
+ * A function signature where the catalogue follows the docs rather than the engine (decided in
+ * issue 21, scripts/catalogue/overlay.ts DECIDED_DIFFERENCES): the engine refuses, inside a call
+ * of `name`, with a message `test` accepts.
+ */
+function docsSignature(name: string, test: (message: string, args: readonly string[]) => boolean): (d: Disagreement) => boolean {
+  return (d) => {
+    if (!engineObjects(d) || d.oracle.ok || d.oracle.start === undefined) return false;
+    const call = callAround(d.expr, d.oracle.start);
+    return call?.name === name && test(d.oracle.message, call.args);
+  };
+}
+
+/** A string literal (`"…"`, `r"…"`, `r#"…"#`) or an integer, as an argument. */
+const isLiteralArgument = (arg: string) => /^(?:r#*)?"/.test(arg) || /^-?[0-9]+$/.test(arg);
 
 /** One differential run: a phase of ours, a scheme of the engine, a generator and what explains their differences. */
 interface Run {
@@ -614,18 +725,6 @@ const logicalForms = (): [string, RegExp][] => [
   ...['and', 'or', 'xor', 'not'].map((op): [string, RegExp] => [`logical ${op}`, new RegExp(`[ \r\n]${op}[ \r\n]`)]),
   ...['&&', '||', '^^', '!', '('].map((op): [string, RegExp] => [`logical ${op}`, new RegExp(escapeRegExp(op))]),
 ];
-
-/** The name of the innermost call whose parentheses hold this offset, by the tokens before it. */
-function enclosingCall(expr: string, offset: number): string | undefined {
-  const tokens = tokenSpans(expr).filter(([start]) => start < offset).map(([start, end]) => expr.slice(start, end));
-  const open: number[] = [];
-  tokens.forEach((token, i) => {
-    if (token === '(') open.push(i);
-    else if (token === ')') open.pop();
-  });
-  const at = open.pop();
-  return at !== undefined && at > 0 && /^[a-z_0-9]+$/.test(tokens[at - 1]) ? tokens[at - 1] : undefined;
-}
 
 // One engine process for the file; both runs ask it, each with its scheme.
 let started: Promise<Started> | undefined;
@@ -816,7 +915,7 @@ describe(`differential: checker (phase ${HTTP_PHASE}) against the reference engi
       const v = verdicts[i];
       if (v.ok || v.start === undefined) return;
       const what = /^invalid (?:kind|type) of argument/.test(v.message) ? 'a wrong argument' : /^invalid number of arguments/.test(v.message) ? 'a wrong number of arguments' : undefined;
-      const callee = what && enclosingCall(expr, v.start);
+      const callee = what && callAround(expr, v.start)?.name;
       if (!what || !callee) return;
       if (!seen.has(callee)) seen.set(callee, new Set());
       seen.get(callee)!.add(what);
