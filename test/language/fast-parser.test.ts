@@ -12,12 +12,24 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-import type { Expression } from '../../server/src/language/ast';
+import type { Argument, Operand, ValueType } from '../../server/src/language/ast';
 import { FIELDS } from '../../server/src/language/catalogue/fields';
 import { parseFast } from '../../server/src/language/fast-parser';
 import { grammar } from '../../server/src/language/grammar';
-import { MAX_EXPRESSION_LENGTH, MAX_NESTING_DEPTH, parseExpression, parseExpressionWithOhm, type ParseOptions } from '../../server/src/language/parser';
+import { operandTypesOfFields } from '../../server/src/language/parse-semantics';
+import {
+  MAX_EXPRESSION_LENGTH,
+  MAX_NESTING_DEPTH,
+  parseExpression,
+  parseExpressionWithOhm,
+  parseValueExpression,
+  parseValueExpressionWithOhm,
+  type ParseOptions,
+  type ParseResult,
+  type ValueParseResult,
+} from '../../server/src/language/parser';
 import { scanLexicalStructure } from '../../server/src/language/scan';
+import { typeAfterStep } from '../../server/src/language/types';
 import { generatedExpression, mutate } from '../oracle/generate';
 
 const RUNS = Number(process.env.FAST_PARSER_RUNS ?? 1_500);
@@ -25,11 +37,33 @@ const SEED = process.env.FAST_PARSER_SEED === undefined ? undefined : Number(pro
 
 // ---------------------------------------------------------------- the comparison
 
-/** Field types as the checker passes them, and two others so that every reading of a value is met. */
+/** A made-up phase with arrays and maps, so that index expressions and call results type the values after them. */
+const HTTP_LIKE_FIELDS: Readonly<Record<string, ValueType>> = {
+  'http.host': 'Bytes',
+  'http.request.headers': 'Map<Array<Bytes>>',
+  'http.request.headers.names': 'Array<Bytes>',
+  'http.request.uri.args': 'Map<Array<Bytes>>',
+  'ip.src': 'Ip',
+  'tcp.dstport': 'Integer',
+  sip: 'Boolean',
+  x: 'Map<Array<Integer>>',
+  y: 'Array<Ip>',
+  z: 'Array<Boolean>',
+};
+const HTTP_LIKE_RESULTS: Readonly<Record<string, ValueType>> = { lower: 'Bytes', len: 'Integer', split: 'Array<Bytes>', f: 'Array<Ip>', g: 'Map<Integer>' };
+function httpLikeType(operand: Operand): ValueType | undefined {
+  const target = operand.kind === 'index' ? operand.target : operand;
+  let type: ValueType | undefined = target.kind === 'field' ? HTTP_LIKE_FIELDS[target.name] : HTTP_LIKE_RESULTS[target.name.text];
+  if (operand.kind === 'index') for (const step of operand.steps) type = type && typeAfterStep(type, step.kind);
+  return type;
+}
+
+/** Field types as the checker passes them, others so that every reading of a value is met, and operand types of arrays and maps. */
 const FIELD_TYPES: readonly [string, ParseOptions][] = [
   ['catalogue', { fieldType: (name) => FIELDS.get(name)?.type }],
   ['by name', { fieldType: (name) => (['Integer', 'Ip', 'Bytes', 'Boolean', undefined] as const)[name.length % 5] }],
   ['unknown', { fieldType: () => undefined }],
+  ['arrays and maps', { operandType: httpLikeType }],
 ];
 
 const show = (text: string) => JSON.stringify(text);
@@ -37,42 +71,59 @@ const show = (text: string) => JSON.stringify(text);
 /** Counts of what was compared, which each property reports: how much of each outcome it met. */
 const tally = { accepted: 0, rejected: 0, tooDeep: 0, withProblems: 0 };
 
-/** The most `not` and group nodes on one path from the root: the levels the fast parser recurses. */
-function nesting(node: Expression | undefined): number {
-  switch (node?.kind) {
+/**
+ * The most `not`, group, call and quantifier nodes on one path from the root: the levels the
+ * reference counts, and the fast parser recurses.
+ */
+function nesting(node: Argument | undefined): number {
+  if (node === undefined) return 0;
+  switch (node.kind) {
     case 'not':
       return 1 + nesting(node.operand);
     case 'group':
       return 1 + nesting(node.inner);
+    case 'quantifier':
+      return 1 + nesting(node.argument);
     case 'logical':
       return Math.max(...node.operands.map(nesting));
+    case 'comparison':
+      return nesting(node.lhs);
+    case 'index':
+      return nesting(node.target);
+    case 'call':
+      return 1 + Math.max(0, ...node.args.map(nesting));
     default:
       return 0;
   }
 }
 
-/** Asserts that both paths agree on `text`; returns Ohm's verdict (undefined when neither parses it). */
-function agree(text: string, options: ParseOptions = FIELD_TYPES[0][1]): boolean | undefined {
-  const ohm = parseExpressionWithOhm(text, options);
-  const both = parseExpression(text, options);
-  assert.deepStrictEqual(both, ohm, `parseExpression with the fast path differs from Ohm on ${show(text)}`);
-  // What parseExpression does not parse at all (too deep, too long, empty), or where Ohm's stack
+type Start = 'Filter' | 'ValueExpression';
+
+/**
+ * Asserts that both paths agree on `text` read from `start`; returns Ohm's verdict (undefined
+ * when neither parses it).
+ */
+function agree(text: string, options: ParseOptions = FIELD_TYPES[0][1], start: Start = 'Filter'): boolean | undefined {
+  const ohm: ParseResult | ValueParseResult = start === 'Filter' ? parseExpressionWithOhm(text, options) : parseValueExpressionWithOhm(text, options);
+  const both: ParseResult | ValueParseResult = start === 'Filter' ? parseExpression(text, options) : parseValueExpression(text, options);
+  assert.deepStrictEqual(both, ohm, `parsing with the fast path differs from Ohm on ${show(text)}`);
+  // What the parser does not parse at all (too deep, too long, empty), or where Ohm's stack
   // ran out, is the same either way.
   const unparsed = scanLexicalStructure(text).deepest || text.length > 16 * MAX_EXPRESSION_LENGTH || text.trim() === '';
   if (unparsed || ohm.problems.some((p) => p.code === 'nesting-too-deep')) {
     tally.tooDeep++;
     return undefined;
   }
-  // Ohm built a tree exactly when the whole text matched Filter.
+  // Ohm built a tree exactly when the whole text matched the start rule.
   const accepted = ohm.ast !== undefined;
-  const fast = parseFast(text, options.fieldType, MAX_NESTING_DEPTH);
-  // Past MAX_NESTING_DEPTH levels of `(` and `not` (which the scan before parsing can miss) the
-  // fast parser leaves the text to Ohm, and parseExpression is Ohm alone: nothing to compare.
+  const fast = parseFast(text, 'operandType' in options ? options.operandType : operandTypesOfFields(options.fieldType), MAX_NESTING_DEPTH, start);
+  // Past MAX_NESTING_DEPTH levels (which the scan before parsing can miss) the fast parser
+  // leaves the text to Ohm, and the parser is Ohm alone: nothing to compare.
   const givesUp = accepted && nesting(ohm.ast) > MAX_NESTING_DEPTH;
   assert.equal(fast !== undefined, accepted && !givesUp, `the fast parser ${fast ? 'accepts' : 'rejects'} ${show(text)}, which Ohm ${accepted ? 'accepts' : 'rejects'}`);
-  assert.equal(grammar().match(text).succeeded(), accepted, `Ohm's match and its parse disagree on ${show(text)}`);
+  assert.equal(grammar().match(text, start).succeeded(), accepted, `Ohm's match and its parse disagree on ${show(text)}`);
   if (fast) {
-    // The fast parser's own result, without the problems parseExpression finds before parsing.
+    // The fast parser's own result, without the problems the parser finds before parsing.
     const before = ohm.problems.filter((p) => p.code === 'tab-whitespace' || p.code === 'expression-too-long').length;
     assert.deepStrictEqual(fast.ast, ohm.ast, `the trees of ${show(text)}`);
     assert.deepStrictEqual(fast.problems, ohm.problems.slice(before), `the problems of ${show(text)}`);
@@ -197,14 +248,93 @@ const TRICKY: readonly [string, boolean, string][] = [
   ['f(,a) == 1', false, 'a leading comma'],
   ['f(a b) == 1', false, 'no comma'],
   ['f(in) == 1', true, 'a keyword argument is a bare value'],
-  ['f(1.2.3.4, a-b) == 1', false, 'a field then `-`: the field alternative comes first'],
+  ['f(1.2.3.4, a-b) == 1', true, 'a name run into `-` is a value (`~bareWord`), as the reference reads `aa:bb`'],
   ['f(1.2.3.4, 5-6, "x\\q")', true, 'bare values read by shape, and a bad escape'],
   ['f("a', false, 'an unterminated string swallows the `)`'],
   ['not(a) == 1', false, '`not` is no function'],
   ['ip.src(1) == 1', false, 'a dotted name is no function'],
   ['f (1) == 1', true, 'a space before `(`'],
   ['f(1) matches "a"', true, 'a call before `matches`'],
-  ['f(g(1))', false, 'no nested calls'],
+  ['f(g(1))', true, 'a nested call'],
+  ['f (x)', true, 'a space before a call\'s `(`'],
+  ['f\n(x) == 1', true, 'a line break before a call\'s `(`'],
+  ['f(x)(y) == 1', false, 'a call of a call'],
+  ['lower(lower(http.host)) == "a"', true, 'calls in calls'],
+  ['f(x == "a") == 1', true, 'a comparison as an argument'],
+  ['f(x == "a" and y) == 1', false, 'an argument is at most one comparison: no `and` after it'],
+  ['f(sip and y) == 1', false, 'nor after a lone operand'],
+  ['f((x == "a") and y) == 1', true, 'a logical argument led by `(` runs on'],
+  ['f(not x and y, !z) == 1', true, 'led by `not` or `!`'],
+  ['f(any(x[*] == 1) or y)', true, 'led by a quantifier'],
+  ['f(any)', true, '`any` without `(` is a field'],
+  ['f(anyx, nothing, notx)', true, 'names that start like keywords'],
+  ['f(not)', true, '`not` with nothing after it is a value'],
+  ['f(not ) == 1', true, 'the same with a space'],
+  ['f(!) == 1', false, '`!` alone is neither'],
+  ['f(x ~ "a(", y matches r"(", z wildcard "a**")', true, 'patterns in arguments, with their problems'],
+  ['f(x in {1 2}, y in $l, z in {$l})', true, 'sets and lists in arguments'],
+  ['f(aa:bb, fe80::1, 10:20:30:40:50:60:70:80, ab-cd)', true, 'names run into a value\'s characters are values (`~bareWord`)'],
+  ['f(ip.src-1, a.., a./8)', true, 'the same after a dotted name'],
+  ['f(a.b.c, a.1)', true, 'dotted names are fields'],
+  ['f(true, in, 0x10)', true, 'keywords and hex as values'],
+  ['f(x == )', false, 'an operator without its value'],
+  ['f({1})', false, 'a set is no argument'],
+  ['f($l)', false, 'nor a list'],
+  ['f("a" "b")', false, 'two strings'],
+  ['f(r#"a"#, "b\\x41", r)', true, 'strings and a lone `r`'],
+  ['contains(http.host, "a")', true, '`contains` is a function name too'],
+  ['wildcard(http.host, "a*") and sip', true, 'and so is `wildcard`'],
+  ['http.host contains(1)', false, '… which does not make `contains(` a value'],
+  ['matches(x) == 1', false, 'other keywords are no function names'],
+  ['in(x) == 1', false, '`in` neither'],
+  ['split(http.host, ".", 3)[0] == "a"', true, 'an index after a call'],
+  ['split(http.host, ".", 3) [0] == "a"', false, 'no space before an index'],
+  ['f(x)[0][*] == 1', true, 'several steps after a call'],
+  // Index steps.
+  ['http.request.headers["x"][0] == "a"', true, 'a key, then an index'],
+  ['http.request.headers ["x"] == "a"', false, 'no space before `[`'],
+  ['x["a"] [0] == 1', false, 'nor between steps'],
+  ['x[ "a" ][ 0 ][ * ] == 1', true, 'spaces inside the brackets'],
+  ['x[\r\n"a"\t] == 1', true, 'line breaks and a TAB (reported) inside the brackets'],
+  ['x[*][*] == 1', true, '`[*]` twice'],
+  ['x["a\\"b]"] == 1', true, 'an escaped quote and a `]` inside a key'],
+  ['x["\\xff"] == 1', true, 'a key that is not UTF-8 (reported)'],
+  ['x["\\xc3\\xa9", "é"] == 1', false, 'a comma inside the brackets'],
+  ['x["\\xc3\\xa9"]["é"] == 1', true, 'escaped and typed UTF-8'],
+  ['x["\\q"] == 1', true, 'a bad escape in a key'],
+  ['x["a', false, 'an unterminated key runs to the end'],
+  ['x["a"', false, 'an unclosed `[`'],
+  ['x[0x1f][010][-0] == 1', true, 'hex, octal and `-0` indexes'],
+  ['x[0X1f] == 1', false, '`0X`'],
+  ['x[0x] == 1', false, '`0x` without digits'],
+  ['x[08] == 1', true, 'an octal index with an 8 (reported)'],
+  ['x[-1][4294967296][99999999999999999999] == 1', true, 'indexes out of range (reported)'],
+  ['x[1a] == 1', false, 'digits run into a letter'],
+  ['x[1.5] == 1', false, 'a fraction'],
+  ['x[] == 1', false, 'nothing inside the brackets'],
+  ['x[r"a"] == 1', false, 'a raw string is no key'],
+  ['x[a] == 1', false, 'nor a word'],
+  ['x[-] == 1', false, 'nor a minus'],
+  ['x[0]', true, 'an index expression alone'],
+  ['x[0] matches "a" or y[0] ~ r"b" or x[0]in{1}', true, 'index expressions before every kind of operator'],
+  ['x.[0] == 1', false, 'a dot before `[`'],
+  ['x[0]y == 1', false, 'a name after `]`'],
+  ['true[0]', false, '`true` is no field'],
+  // Quantifiers.
+  ['any(x[*] == 1)', true, 'a quantifier'],
+  ['all (x[*] == 1) and sip', true, 'a space before `(`, and more after it'],
+  ['any\n(x[*] == 1)', true, 'a line break before `(`'],
+  ['not any(z)', true, '`not` before a quantifier'],
+  ['any(x[*] == 1) == 1', false, 'a quantifier is no operand'],
+  ['any(x, y)', false, 'one argument'],
+  ['any()', false, 'not none'],
+  ['any(x', false, 'an unclosed quantifier'],
+  ['any', true, '`any` alone is a field'],
+  ['any == 1 and any.x == 1', true, 'so is `any` before an operator, and `any.x`'],
+  ['anyx(1) == 1 and ALL(z)', true, 'other names are functions'],
+  ['any(any(all(z)))', true, 'quantifiers in quantifiers'],
+  ['any((x[*] == 1) or (y[*] == 2))', true, 'a logical argument'],
+  ['any(x[*] == 1 or y)', false, 'a comparison argument takes no `or` after it'],
   // Unicode and strays.
   ['http.host == "😀 é \u00a0"', true, 'non-ASCII inside a string'],
   ['http.host == "\ud83d"', true, 'a lone surrogate inside a string'],
@@ -220,7 +350,34 @@ const TRICKY: readonly [string, boolean, string][] = [
   ['   ', false, 'only spaces'],
 ];
 
+/** [value expression, whether Ohm matches it, what could set the two parsers apart]. */
+const VALUES: readonly [string, boolean, string][] = [
+  ['lower(http.host)', true, 'a call'],
+  [' http.request.headers["x"][0] ', true, 'an index expression with spaces around it'],
+  ['concat(http.host, "a")[0]', true, 'an index after a call'],
+  ['x[*]', true, '`[*]` (the checker says it gives no single value)'],
+  ['http.host', true, 'a field'],
+  ['x == 1', false, 'no comparison'],
+  ['x and y', false, 'no logical operator'],
+  ['not x', false, 'no `not`'],
+  ['(x)', false, 'no parentheses'],
+  ['any(z)', false, 'no quantifier'],
+  ['"a"', false, 'no literal'],
+  ['1', false, 'no number'],
+  ['lower(x', false, 'an unclosed call'],
+  ['x [0]', false, 'no space before `[`'],
+];
+
 describe('fast parser: tricky cases', () => {
+  for (const [text, accepted, why] of VALUES) {
+    it(`a value expression, ${why}: ${show(text)}`, () => {
+      for (const [, options] of FIELD_TYPES) {
+        const verdict = agree(text, options, 'ValueExpression');
+        assert.equal(verdict ?? false, accepted, `Ohm ${verdict ? 'accepts' : 'rejects'} ${show(text)}`);
+      }
+    });
+  }
+
   for (const [text, accepted, why] of TRICKY) {
     it(`${why}: ${show(text.length > 60 ? `${text.slice(0, 57)}…` : text)}`, () => {
       for (const [, options] of FIELD_TYPES) {
