@@ -858,7 +858,11 @@ table('§9 where sources disagree', [
 
 describe('nesting depth', () => {
   const parens = (n: number) => `${'('.repeat(n)}sip${')'.repeat(n)}`;
-  const problemsOf = (text: string) => check(text).problems.map((p) => `${p.code} ${p.severity} ${p.span.start}..${p.span.end}`);
+  /** `n` calls, one in the other, compared. */
+  const calls = (n: number) => `${'lower('.repeat(n)}http.host${')'.repeat(n)}`;
+  /** A phase without a complete table: unknown fields and functions are not reported, so only the nesting is. */
+  const HTTP = 'http_request_firewall_custom';
+  const problemsOf = (text: string, phase = 'magic_transit') => check(text, { phase }).problems.map((p) => `${p.code} ${p.severity} ${p.span.start}..${p.span.end}`);
 
   it('128 levels of parentheses are fine', () => assert.deepEqual(problemsOf(parens(128)), []));
   it('129 levels: on the 129th `(`', () => assert.deepEqual(problemsOf(parens(129)), ['nesting-too-deep error 128..129']));
@@ -879,17 +883,62 @@ describe('nesting depth', () => {
   });
   it('128 levels also on a cold start (a fresh process, before the JIT has warmed up)', () => {
     // Each case in its own process: Ohm recurses on the JS stack, and unoptimised frames are larger.
-    for (const [text, expected] of [
-      [parens(128), []],
-      [`${'('.repeat(128)}sip`, ['syntax-error']],
-      [`${'not ('.repeat(64)}sip${')'.repeat(64)}`, []],
+    // A syntax error at the innermost level makes Ohm read all of them.
+    for (const [text, expected, phase] of [
+      [parens(128), [], 'magic_transit'],
+      [`${'('.repeat(128)}sip`, ['syntax-error'], 'magic_transit'],
+      [`${'not ('.repeat(64)}sip${')'.repeat(64)}`, [], 'magic_transit'],
+      [`${calls(128)} ==`, ['syntax-error'], HTTP],
+      [`${'any('.repeat(128)}z[*] ==${')'.repeat(128)}`, ['syntax-error'], HTTP],
+      [`${'f(('.repeat(64)}sip and${'))'.repeat(64)}`, ['syntax-error'], HTTP],
+      [`${'f(not g('.repeat(42)}x[0] ==${'))'.repeat(42)}`, ['syntax-error'], HTTP],
+      [`${'any(not ('.repeat(42)}z[*] ==${'))'.repeat(42)}`, ['syntax-error'], HTTP],
     ] as const) {
       const script = `const { checkExpression } = require(${JSON.stringify(CHECKER)});
-        const result = checkExpression(${JSON.stringify(text)}, { phase: 'magic_transit' });
+        const result = checkExpression(${JSON.stringify(text)}, { phase: ${JSON.stringify(phase)} });
         process.stdout.write(JSON.stringify(result.problems.map((p) => p.code)));`;
       const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
       assert.equal(child.status, 0, child.stderr);
       assert.deepEqual(JSON.parse(child.stdout), expected, text.slice(0, 20));
+    }
+  });
+  it('calls and quantifiers are levels too, as the reference counts them', () => {
+    assert.deepEqual(problemsOf(`${calls(128)} == "a"`, HTTP), []);
+    // On the `(` of the 129th call, as the reference reports it.
+    assert.deepEqual(problemsOf(`${calls(129)} == "a"`, HTTP), [`nesting-too-deep error ${128 * 6 + 5}..${128 * 6 + 6}`]);
+    const quantifiers = (n: number) => `${'any ('.repeat(n)}z[*] == 1${')'.repeat(n)}`;
+    assert.deepEqual(problemsOf(quantifiers(128), HTTP), []);
+    assert.deepEqual(problemsOf(quantifiers(129), HTTP), [`nesting-too-deep error ${128 * 5 + 4}..${128 * 5 + 5}`]);
+    // Index steps are no level.
+    assert.deepEqual(problemsOf(`${'lower('.repeat(127)}x${')[0]'.repeat(127)} == "a"`, HTTP), []);
+  });
+  it('levels the scan before parsing undercounts, through calls: on the tree', () => {
+    // `not` before a call and a group inside it: three levels for two parentheses.
+    const text = (n: number) => `${'not f((sip and '.repeat(n)}sip${'))'.repeat(n)}`;
+    assert.deepEqual(problemsOf(text(42), HTTP), []);
+    const deep = text(43);
+    // Past 128 levels the fast parser leaves the text to Ohm, whose tree the checker measures.
+    const last = deep.lastIndexOf('((') + 1;
+    assert.deepEqual(problemsOf(deep, HTTP), [`nesting-too-deep error ${last}..${last + 1}`]);
+  });
+  it('100,000 levels of calls, quantifiers, brackets and arguments in parentheses', () => {
+    for (const [text, expected] of [
+      [`${'lower('.repeat(100_000)}x`, `nesting-too-deep error ${128 * 6 + 5}..${128 * 6 + 6}`],
+      [`${'any('.repeat(100_000)}x`, `nesting-too-deep error ${128 * 4 + 3}..${128 * 4 + 4}`],
+      // The 129th level: the call of the 65th `f((` (each is two).
+      [`${'f(('.repeat(100_000)}x`, `nesting-too-deep error ${64 * 3 + 1}..${64 * 3 + 2}`],
+      // The scan counts a `not` only with the parentheses right after it (`f` comes between
+      // here), so it finds the 129th level later, at the 128th `not`: still an error, never a
+      // stack overflow.
+      [`${'f(not '.repeat(100_000)}x`, `nesting-too-deep error ${127 * 6 + 2}..${127 * 6 + 5}`],
+      // Index steps hold no level; past 65,536 characters an expression is not parsed at all.
+      [`x${'['.repeat(60_000)}`, 'syntax-error error 2..3'],
+      [`x${'['.repeat(100_000)}`, 'expression-too-long error 4096..100001'],
+      [`x${'[0]'.repeat(20_000)} == 1`, 'expression-too-long error 4096..60006'],
+    ] as const) {
+      const start = performance.now();
+      assert.ok(problemsOf(text, HTTP).includes(expected), `${text.slice(0, 12)}…: ${problemsOf(text, HTTP).join(', ')}`);
+      assert.ok(performance.now() - start < 1500, `${text.slice(0, 12)}… took ${Math.round(performance.now() - start)} ms`);
     }
   });
   it('siblings do not add up', () => assert.deepEqual(problemsOf(`${parens(100)} and ${parens(100)}`), []));

@@ -388,12 +388,40 @@ describe('fast parser: tricky cases', () => {
   }
 
   it('nesting up to the limit, and past it', () => {
+    const half = (depth: number) => Math.floor(depth / 2);
     for (const depth of [1, 50, 127, 128, 129, 200]) {
       agree(`${'('.repeat(depth)}sip${')'.repeat(depth)}`);
       agree(`${'not '.repeat(depth)}sip`);
       agree(`${'!'.repeat(depth)}sip`);
-      agree(`${'(not '.repeat(depth / 2)}sip${')'.repeat(depth / 2)}`);
+      agree(`${'(not '.repeat(half(depth))}sip${')'.repeat(half(depth))}`);
+      agree(`${'lower('.repeat(depth)}http.host${')'.repeat(depth)} == "a"`, FIELD_TYPES[3][1]);
+      agree(`${'lower('.repeat(depth)}http.host${')[0]'.repeat(depth)} == "a"`, FIELD_TYPES[3][1]);
+      agree(`${'lower('.repeat(depth)}http.host${')'.repeat(depth)}`, FIELD_TYPES[3][1], 'ValueExpression');
+      agree(`${'any('.repeat(depth)}z${')'.repeat(depth)}`, FIELD_TYPES[3][1]);
+      agree(`${'f(('.repeat(half(depth))}sip${'))'.repeat(half(depth))}`);
+      agree(`${'f(not '.repeat(half(depth))}sip${')'.repeat(half(depth))}`);
+      agree(`${'any(f(not ('.repeat(half(half(depth)))}x[*] == 1${'))))'.repeat(half(half(depth)))}`, FIELD_TYPES[3][1]);
+      // The same, broken at the innermost level: Ohm reads all the levels for its message.
+      agree(`${'lower('.repeat(depth)}http.host${')'.repeat(depth)} ==`, FIELD_TYPES[3][1]);
+      agree(`${'any(not '.repeat(half(depth))}z[*] ==${')'.repeat(half(depth))}`, FIELD_TYPES[3][1]);
     }
+  });
+
+  it('a failed attempt one level past the limit, where the tree stays within it: `f(not)`', () => {
+    // The last `not` is tried as an operator, one level deeper than its call, and then read as
+    // a value: the tree has the levels of the `not`s and calls before it, and the fast parser
+    // builds it. (The `not`s before the calls keep the scan's count low: a `,` ends each run.)
+    for (const repeats of [62, 63]) {
+      const text = `${'not f(a, '.repeat(repeats)}not g(not)${')'.repeat(repeats)} == 1`;
+      assert.equal(agree(text), true);
+      assert.ok(parseFast(text, operandTypesOfFields(() => undefined), MAX_NESTING_DEPTH), `the fast parser gives up on ${2 * repeats + 2} levels`);
+    }
+  });
+
+  it('nesting the scan before parsing undercounts, through calls: `not f((a and not f((a and …`', () => {
+    // Three levels for every two parentheses: past 128 the fast parser leaves the text to Ohm.
+    for (const repeats of [40, 42, 43, 44, 64]) agree(`${'not f((a and '.repeat(repeats)}a${'))'.repeat(repeats)}`);
+    for (const repeats of [42, 43]) agree(`${'not any(not ('.repeat(repeats)}z${'))'.repeat(repeats)}`, FIELD_TYPES[3][1]);
   });
 
   it('nesting the scan before parsing undercounts: `not (a and not (a and …`', () => {

@@ -1,5 +1,5 @@
 import { analyze, type Forms } from './analyses';
-import type { Comparison, ComparisonOperator, Expression, ScalarType, FunctionCall, Literal, Span, Value } from './ast';
+import type { Argument, Comparison, ComparisonOperator, Expression, ScalarType, FunctionCall, Literal, Span, Value } from './ast';
 import { walkExpression } from './ast';
 import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { describeType, FIELDS, hasCompleteFieldTable, type FieldInfo } from './catalogue/fields';
@@ -154,11 +154,13 @@ class Checker {
   }
 
   private checkDepth(root: Expression): void {
-    const stack: { node: Expression; depth: number }[] = [{ node: root, depth: 0 }];
+    // Every `(`, `not`, call and quantifier is a level, as the reference counts them, also
+    // inside the arguments of calls and quantifiers.
+    const stack: { node: Argument; depth: number }[] = [{ node: root, depth: 0 }];
     while (stack.length > 0) {
       const { node, depth } = stack.pop()!;
       // Reported on the token that opens the level past the limit, as the scan does.
-      const opening = node.kind === 'group' ? { start: node.span.start, end: node.span.start + 1 } : node.kind === 'not' ? node.operatorToken.span : undefined;
+      const opening = this.levelOpening(node);
       if (opening && depth >= MAX_NESTING_DEPTH) {
         this.problems.push(nestingTooDeep(opening));
         return;
@@ -166,7 +168,20 @@ class Checker {
       if (node.kind === 'group') stack.push({ node: node.inner, depth: depth + 1 });
       else if (node.kind === 'not') stack.push({ node: node.operand, depth: depth + 1 });
       else if (node.kind === 'logical') for (const operand of node.operands) stack.push({ node: operand, depth });
+      else if (node.kind === 'quantifier') stack.push({ node: node.argument, depth: depth + 1 });
+      else if (node.kind === 'comparison') stack.push({ node: node.lhs, depth });
+      else if (node.kind === 'index') stack.push({ node: node.target, depth });
+      else if (node.kind === 'call') for (const argument of node.args) stack.push({ node: argument, depth: depth + 1 });
     }
+  }
+
+  /** The token that opens a level of nesting: a group's `(`, a `not`, the `(` of a call or quantifier. */
+  private levelOpening(node: Argument): Span | undefined {
+    if (node.kind === 'group') return { start: node.span.start, end: node.span.start + 1 };
+    if (node.kind === 'not') return node.operatorToken.span;
+    if (node.kind !== 'call' && node.kind !== 'quantifier') return undefined;
+    const open = this.text.indexOf('(', node.name.span.end);
+    return { start: open, end: open + 1 };
   }
 
   // ------------------------------------------------------------ left side
