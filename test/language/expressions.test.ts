@@ -290,6 +290,57 @@ table('§2 grammar: structure and syntax errors', [
   error('⟦bit_slice(ip, 0, 8)⟧', 'missing-operator', { message: /after the call of `bit_slice`/ }),
 ]);
 
+/** A phase without a complete table: what is shown below is what the parser says. */
+const HTTP_PHASE = { phase: 'http_request_firewall_custom' } as const;
+
+table('§2 grammar: calls, quantifiers and index steps', [
+  ok('http.request.headers["x-api-key"][0] == "secret"', HTTP_PHASE),
+  ok('http.request.uri.args["q"][*] == "a" or lower(http.host)[0] == "a"', { ...HTTP_PHASE, name: 'index steps after a field and after a call' }),
+  ok('any(http.request.headers.names[*] == "x") and not all(http.request.headers["a"][*] contains "b")', HTTP_PHASE),
+  ok('concat(lower(http.host), "x", r"y", 1, 10.0.0.1, aa:bb) == "z"', { ...HTTP_PHASE, name: 'nested calls and every kind of literal argument' }),
+  ok('f(http.host == "a", (sip or x), not y, any(z[*]))', { ...HTTP_PHASE, name: 'comparisons and logical expressions as arguments' }),
+  ok('contains(http.host, "a") and wildcard(http.host, "*.a")', { ...HTTP_PHASE, name: '`contains` and `wildcard` name functions too' }),
+  ok('f()', { ...HTTP_PHASE, name: 'a call without arguments (its arity is the checker\'s)' }),
+  error('http.request.headers ⟦[⟧"x"] == "a"', 'syntax-error', {
+    ...HTTP_PHASE,
+    message: /found `\[`; an index follows its field or call with no space before the `\[`/,
+    fixed: 'http.request.headers["x"] == "a"',
+    name: 'a space before `[`: on the `[`, the fix removes the space',
+  }),
+  error('split(http.host, ".", 3) ⟦[⟧0] == "a"', 'syntax-error', { ...HTTP_PHASE, fixed: 'split(http.host, ".", 3)[0] == "a"', name: 'a space before the `[` after a call' }),
+  error('http.request.headers["x"⟦⟧', 'syntax-error', { ...HTTP_PHASE, message: /^expected `\]`, found the end of the expression$/ }),
+  error('http.request.headers["x" ⟦0⟧] == "a"', 'syntax-error', { ...HTTP_PHASE, message: /^expected `\]`, found `0`$/ }),
+  error('http.request.headers[⟦x-api-key⟧] == "a"', 'syntax-error', {
+    ...HTTP_PHASE,
+    message: /^expected a key such as `"x-api-key"`, an index such as `0`, or `\*`, found `x-api-key`; map keys are quoted: `\["x-api-key"\]`$/,
+    fixed: 'http.request.headers["x-api-key"] == "a"',
+  }),
+  error('http.request.headers[⟦r#"x"#⟧] == "a"', 'syntax-error', { ...HTTP_PHASE, message: /a map key is a quoted string, never a raw one/, fixed: 'http.request.headers["x"] == "a"' }),
+  error('http.request.headers[⟦]⟧ == "a"', 'syntax-error', { ...HTTP_PHASE, message: /^expected a key such as .*, found `\]`$/ }),
+  error('http.request.headers["x"][⟦1a⟧] == "a"', 'syntax-error', { ...HTTP_PHASE, message: /found `1a`$/ }),
+  error('http.request.headers["x"][1⟦.5⟧] == "a"', 'syntax-error', { ...HTTP_PHASE, message: /^expected `\]`, found `\.5`$/ }),
+  error('http.request.headers["x"][⟦-1⟧] == "a"', 'invalid-index', { ...HTTP_PHASE, message: /^expected an array index from 0 to 4294967295, found `-1`; the first element is `\[0\]`$/ }),
+  error('http.request.headers["x"][⟦4294967296⟧] == "a"', 'invalid-index', HTTP_PHASE),
+  ok('http.request.headers["x"][4294967295][0x1f][010][-0] == "a"', { ...HTTP_PHASE, name: 'the largest index, hex, octal and -0' }),
+  error('http.request.headers["x"][⟦08⟧] == "a"', 'invalid-integer', { ...HTTP_PHASE, message: /octal/, name: 'an octal index with an 8: on the whole index, as the reference says' }),
+  error('http.request.headers[⟦"\\xff"⟧] == "a"', 'invalid-index', { ...HTTP_PHASE, message: /UTF-8/ }),
+  ok('http.request.headers["\\xc3\\xa9"][0] == "a"', { ...HTTP_PHASE, name: 'escaped UTF-8 is a key' }),
+  error('http.request.headers["⟦\\n⟧"] == "a"', 'invalid-escape', HTTP_PHASE),
+  error('lower(http.host⟦⟧', 'syntax-error', { ...HTTP_PHASE, message: /^expected a comparison operator, `\)` or `,`, found the end of the expression$/, name: 'an unclosed call' }),
+  error('lower(lower(http.host) == "a"⟦⟧', 'syntax-error', { ...HTTP_PHASE, message: /^expected `\)` or `,`, found the end of the expression$/, name: 'an unclosed outer call: the comparison is its argument' }),
+  error('f(a,⟦)⟧', 'syntax-error', { ...HTTP_PHASE, message: /^expected a field name or a value .*, found `\)`$/, name: 'a trailing comma' }),
+  error('lower(http.host == "a" ⟦and⟧ sip)', 'syntax-error', {
+    ...HTTP_PHASE,
+    message: /^expected `\)` or `,`, found `and`; an argument of `lower\(…\)` is at most one comparison: to combine tests in one argument, put them in parentheses$/,
+  }),
+  ok('lower((http.host == "a") and sip)', { ...HTTP_PHASE, name: '… which a logical argument led by `(` may' }),
+  error('any(z[*] == 1⟦,⟧ y)', 'syntax-error', { ...HTTP_PHASE, message: /^expected `\)`, found `,`; `any\(…\)` takes one argument$/ }),
+  error('any(z[*] == 1) ⟦==⟧ 1', 'syntax-error', { ...HTTP_PHASE, message: /`any\(…\)` is already a complete test .* so it cannot be compared$/ }),
+  error('any(⟦)⟧', 'syntax-error', HTTP_PHASE),
+  error('not any(z⟦⟧', 'syntax-error', { ...HTTP_PHASE, message: /found the end of the expression/ }),
+  error('⟦matches⟧(http.host) == 1', 'syntax-error', { ...HTTP_PHASE, name: 'keywords other than `contains` and `wildcard` name no function' }),
+]);
+
 describe('§2 grammar: precedence (not > and > xor > or) and the tree', () => {
   it('and binds tighter than or', () => {
     assert.equal(shape('sip or tcp.flags.syn and tcp.flags.ack'), '(or sip (and tcp.flags.syn tcp.flags.ack))');

@@ -107,8 +107,9 @@ export function arrayIndexStep(source: string, span: Span, indexSpan: Span, prob
   const text = source.slice(indexSpan.start, indexSpan.end);
   const read = readInteger(text, indexSpan.start);
   if (!read.ok && read.problem.code !== 'integer-overflow') {
-    // `08`: a leading 0 makes it octal, and 8 is no octal digit.
-    problems.push(read.problem);
+    // `08`: a leading 0 makes it octal, and 8 is no octal digit. The reference refuses the
+    // index as a whole (after a comparison operator, it points at the digit).
+    problems.push({ ...read.problem, span: indexSpan });
     return { kind: 'element', span, index: Number(text), indexSpan };
   }
   // The grammar takes only `0x` hex and decimal digits, which BigInt reads as they are.
