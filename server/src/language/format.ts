@@ -13,7 +13,11 @@
  * - groups without inner padding: `(a or b)`;
  * - sets without padding inside the braces and one space between items: `{22 80 443}`,
  *   and `{}` when empty;
- * - calls without a space before `(` and with `, ` between arguments: `bit_slice(udp, 64, 72)`;
+ * - calls and `any(…)`/`all(…)` without a space before `(` and with `, ` between arguments:
+ *   `bit_slice(udp, 64, 72)`; an argument that is a comparison or a logical expression is
+ *   printed as one is anywhere (`concat(x == "a")`, `any((a) or b)`);
+ * - index steps without spaces, inside or before their brackets: `http.request.headers["x"][0]`,
+ *   `x[*]`;
  * - literals (numbers, addresses, ranges, strings, raw strings, byte strings, lists, `true`,
  *   `false`) are copied exactly as written, never printed from their values: `0x1F` stays
  *   `0x1F`, `"\x41"` stays `"\x41"`, and whatever is inside a string is untouched.
@@ -22,7 +26,7 @@
  * and dropped by the parser, so only an expression that parses without errors is formatted
  * (see `formatExpression`).
  */
-import type { Argument, Expression, Literal, Operand, Span, Value } from './ast';
+import type { Argument, Expression, Span, Value } from './ast';
 import { FIELDS } from './catalogue/fields';
 import { parseExpression, type ParseOptions } from './parser';
 
@@ -30,65 +34,55 @@ import { parseExpression, type ParseOptions } from './parser';
 export function printExpression(root: Expression, source: string): string {
   const out: string[] = [];
   const text = (span: Span) => source.slice(span.start, span.end);
-
-  const operand = (node: Operand | Argument): void => {
-    if (node.kind === 'field') out.push(node.name);
-    else if (node.kind === 'call') {
-      out.push(node.name.text, '(');
-      node.args.forEach((arg, i) => {
-        if (i > 0) out.push(', ');
-        operand(arg);
-      });
-      out.push(')');
-    } else out.push(text(node.span));
+  // A stack of what is left to print, last first: text as it is, or a node. A loop rather
+  // than recursion: calls and quantifiers nest in arguments as deep as the parser read them.
+  const work: (string | Argument | Value)[] = [root];
+  const then = (...items: (string | Argument | Value)[]) => {
+    for (let i = items.length - 1; i >= 0; i--) work.push(items[i]);
   };
-
-  const value = (node: Value): void => {
-    if (node.kind === 'set') {
-      out.push('{');
-      node.items.forEach((item: Literal, i) => {
-        if (i > 0) out.push(' ');
-        out.push(text(item.span));
-      });
-      out.push('}');
-    } else out.push(text(node.span));
-  };
-
-  // Recursive: the parser bounds the nesting (128 levels of parentheses and `not`), and a
-  // chain of `and`s is one flat node.
-  const expression = (node: Expression): void => {
-    switch (node.kind) {
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    switch (item.kind) {
       case 'logical':
-        node.operands.forEach((child, i) => {
-          if (i > 0) out.push(' ', node.operatorTokens[i - 1].text, ' ');
-          expression(child);
-        });
-        return;
+        then(...item.operands.flatMap((child, i) => (i > 0 ? [` ${item.operatorTokens[i - 1].text} `, child] : [child])));
+        break;
       case 'not': {
-        const op = node.operatorToken.text;
-        out.push(op === '!' ? '!' : `${op} `);
-        expression(node.operand);
-        return;
+        const op = item.operatorToken.text;
+        then(op === '!' ? '!' : `${op} `, item.operand);
+        break;
       }
       case 'group':
-        out.push('(');
-        expression(node.inner);
-        out.push(')');
-        return;
-      case 'boolean':
-        out.push(text(node.span));
-        return;
+        then('(', item.inner, ')');
+        break;
       case 'comparison':
-        operand(node.lhs);
-        if (node.operator && node.rhs) {
-          out.push(' ', node.operator.text.replace(/\s+/g, ' '), ' ');
-          value(node.rhs);
-        }
-        return;
+        if (item.operator && item.rhs) then(item.lhs, ` ${item.operator.text.replace(/\s+/g, ' ')} `, item.rhs);
+        else then(item.lhs);
+        break;
+      case 'quantifier':
+        then(`${item.name.text}(`, item.argument, ')');
+        break;
+      case 'field':
+        out.push(item.name);
+        break;
+      case 'call':
+        then(`${item.name.text}(`, ...item.args.flatMap((arg, i) => (i > 0 ? [', ', arg] : [arg])), ')');
+        break;
+      case 'index':
+        then(item.target, ...item.steps.map((step) => (step.kind === 'key' ? `[${text(step.keySpan)}]` : step.kind === 'element' ? `[${text(step.indexSpan)}]` : '[*]')));
+        break;
+      case 'set':
+        out.push(`{${item.items.map((member) => text(member.span)).join(' ')}}`);
+        break;
+      default:
+        // A literal, a list or `true`/`false`: as written.
+        out.push(text(item.span));
+        break;
     }
-  };
-
-  expression(root);
+  }
   return out.join('');
 }
 
