@@ -341,6 +341,15 @@ table('§2 grammar: calls, quantifiers and index steps', [
   error('⟦matches⟧(http.host) == 1', 'syntax-error', { ...HTTP_PHASE, name: 'keywords other than `contains` and `wildcard` name no function' }),
 ]);
 
+table('§5 calls, quantifiers and index steps in magic_transit, whose fields are single values', [
+  error('ip.proto⟦[0]⟧ == "t"', 'invalid-index', { message: /^`ip\.proto` is a String, not an array or a map, so it takes no index step: `\[0\]` cannot follow it$/, name: 'an index of a String field, on the step, as the reference says' }),
+  error('ip.src⟦["a"]⟧[*] == 1.2.3.4', 'invalid-index', { name: 'on the first step' }),
+  error('bit_slice(udp, 0, 8)⟦[*]⟧ == 1', 'invalid-index', { message: /`bit_slice\(…\)` is an Integer/ }),
+  error('⟦ip.porto⟧[0] == "t"', 'unknown-field', { message: /did you mean `ip\.proto`/, name: 'what the steps index is checked as a field is' }),
+  error('any(⟦tcp.dstport == 22⟧)', 'type-mismatch', { message: /^`any\(…\)` reduces an array of Booleans, .* no field of phase `magic_transit` is an array$/, name: 'a quantifier: on its argument, as the reference says' }),
+  ok('any(tcp.dstport == 22)', { phase: 'magic_transit_managed', name: 'not in a phase without a complete table' }),
+]);
+
 describe('§2 grammar: precedence (not > and > xor > or) and the tree', () => {
   it('and binds tighter than or', () => {
     assert.equal(shape('sip or tcp.flags.syn and tcp.flags.ack'), '(or sip (and tcp.flags.syn tcp.flags.ack))');

@@ -1,5 +1,5 @@
 import { analyze, type Forms } from './analyses';
-import type { Argument, Comparison, ComparisonOperator, Expression, ScalarType, FunctionCall, Literal, Span, Value } from './ast';
+import type { Argument, Comparison, ComparisonOperator, Expression, FieldReference, FunctionCall, IndexedOperand, Literal, QuantifierExpression, ScalarType, Span, Value } from './ast';
 import { walkExpression } from './ast';
 import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { describeType, FIELDS, hasCompleteFieldTable, type FieldInfo } from './catalogue/fields';
@@ -146,6 +146,7 @@ class Checker {
     this.checkDepth(root);
     walkExpression(root, (node) => {
       if (node.kind === 'comparison') this.checkComparison(node);
+      else if (node.kind === 'quantifier') this.checkQuantifier(node);
     });
   }
 
@@ -189,7 +190,37 @@ class Checker {
   private leftSide(comparison: Comparison): LeftSide | undefined {
     const { lhs } = comparison;
     if (lhs.kind === 'call') return this.checkCall(lhs);
-    if (lhs.kind === 'index') return undefined;
+    if (lhs.kind === 'index') {
+      this.checkIndexed(lhs);
+      return undefined;
+    }
+    return this.fieldSide(lhs);
+  }
+
+  /**
+   * An index expression, until the checker reads the HTTP phases' catalogue: what it indexes
+   * is checked as a left side is, and the fields and functions known here (those of the packet
+   * phases) give single values, which take no index step (the reference refuses the step).
+   */
+  private checkIndexed(lhs: IndexedOperand): void {
+    const target = lhs.target.kind === 'call' ? this.checkCall(lhs.target) : this.fieldSide(lhs.target);
+    if (!target) return;
+    const step = lhs.steps[0];
+    const written = this.source(step.span);
+    this.report('invalid-index', 'error', step.span, `\`${target.name}\` is ${article(target.type)} ${describeType(target.type)}, not an array or a map, so it takes no index step: \`${written}\` cannot follow it`);
+  }
+
+  /**
+   * `any(…)`/`all(…)`, until the checker reads the HTTP phases' catalogue: they reduce an array
+   * of Booleans, and no field of a phase with a complete table here (the packet phases) is
+   * an array. Reported on the argument, as the reference does.
+   */
+  private checkQuantifier(node: QuantifierExpression): void {
+    if (!this.completeFieldTable) return;
+    this.report('type-mismatch', 'error', node.argument.span, `\`${node.name.text}(…)\` reduces an array of Booleans, such as \`http.request.headers.names[*] == "x"\` in the HTTP phases, and no field of phase \`${this.options.phase}\` is an array`);
+  }
+
+  private fieldSide(lhs: FieldReference): LeftSide | undefined {
     const field = FIELDS.get(lhs.name);
     if (field) return { type: field.type, name: field.name, field, range: field.range };
     if (FUNCTIONS.has(lhs.name)) {
