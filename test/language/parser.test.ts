@@ -106,8 +106,19 @@ describe('parser: calls and their arguments', () => {
   it('calls in calls, and each kind of literal', () => {
     assert.deepEqual(args('f(lower(g(x)), "a", r#"b"#, 1, 1.2.3.4, aa:bb, fe80::1) == 1'), ['(lower (g x))', 'string', 'string', 'integer', 'ip', 'bytes', 'ip']);
   });
-  it('eight pairs of hex digits are an IPv6 address, as the reference tries an address first', () => {
-    assert.deepEqual(args('f(10:20:30:40:50:60:70:80, 10-20-30-40-50-60-70-80) == 1'), ['ip', 'bytes']);
+  it('as the reference reads a bare argument: an address, then an integer, then bytes', () => {
+    // Eight pairs of hex digits are an address; bytes that start with a letter are bytes.
+    assert.deepEqual(args('f(10:20:30:40:50:60:70:80, 1a-2b, c0:ff:ee) == 1'), ['ip', 'bytes', 'bytes']);
+    // Text that starts with an integer is that integer, and what follows it is reported.
+    const text = 'f(61:62, 1..5, 0x10) == 1';
+    assert.deepEqual(args(text), ['integer', 'integer', 'integer']);
+    assert.deepEqual(
+      parseExpression(text, UNKNOWN).problems.map((p) => [p.code, text.slice(p.span.start, p.span.end), p.fixes?.[0]?.edits[0].newText]),
+      [
+        ['invalid-value', ':62', '"\\x61\\x62"'],
+        ['invalid-value', '..5', undefined],
+      ],
+    );
   });
   it('an operand stands for itself; with a comparison after it, the comparison is the argument', () => {
     assert.deepEqual(args('f(x, x[0], x == 1, x[*] ~ "a", y in {1 2}) == 1'), ['x', 'x[0]', '(== x integer)', '(~ x[*] string)', '(in y set)']);

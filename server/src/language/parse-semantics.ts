@@ -25,7 +25,7 @@ import type {
   ValueType,
 } from './ast';
 import { comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/operators';
-import { readBareValue, readInteger, readQuotedString } from './literals';
+import { looksLikeBytes, readBareValue, readInteger, readQuotedString } from './literals';
 import { regexProblem, wildcardProblem } from './patterns';
 import { problem, replaceFix, type Problem } from './problem';
 import { regexFromQuoted } from './regex';
@@ -125,12 +125,65 @@ const EIGHT_PAIRS = /^[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){7}$/;
 
 /**
  * A bare value as a call's argument, where no field type says how to read it. The reference
- * tries an IP address first, then an integer, then bytes: the one text all three shapes share,
- * eight `:`-separated pairs of hex digits, is an IPv6 address there. Anything else is read by
- * its shape, as a value of an unknown field is.
+ * tries an IP address first, then an integer, then bytes:
+ * - eight `:`-separated pairs of hex digits, an IPv6 address and bytes alike, are an address;
+ * - text that starts with an integer and goes on (`61:62`, `12-34`, `1..5`, `10.0.0.0/8`) is
+ *   that integer, after which the reference wants `,` or `)`: reported on the rest, and the
+ *   argument is the integer;
+ * - anything else is read by its shape, as a value of an unknown field is.
  */
 export function argumentValue(source: string, span: Span, problems: Problem[]): Literal {
-  return bareValue(source, span, EIGHT_PAIRS.test(source.slice(span.start, span.end)) ? 'Ip' : undefined, problems);
+  const text = source.slice(span.start, span.end);
+  if (EIGHT_PAIRS.test(text)) return bareValue(source, span, 'Ip', problems);
+  const prefix = startsLikeName(text) ? undefined : integerPrefix(text);
+  if (prefix !== undefined && !isAddress(text)) {
+    const read = readInteger(text.slice(0, prefix), span.start);
+    if (read.ok) {
+      const number: Span = { start: span.start, end: span.start + prefix };
+      const rest: Span = { start: number.end, end: span.end };
+      const written = text.slice(0, prefix);
+      const bytes = looksLikeBytes(text) ? `"${text.split(/[:.\-]/).map((pair) => `\\x${pair.toLowerCase()}`).join('')}"` : undefined;
+      problems.push(
+        problem(
+          'invalid-value',
+          'error',
+          rest,
+          `expected \`,\` or \`)\` after the argument \`${written}\`, found \`${text.slice(prefix)}\`: a call's argument that starts with a number is read as that number${bytes ? `; to pass these bytes, write them as a string: \`${bytes}\`` : ''}`,
+          bytes ? [replaceFix(`Change to \`${bytes}\``, span, bytes)] : [],
+        ),
+      );
+      return { kind: 'integer', span: number, value: read.value };
+    }
+  }
+  return bareValue(source, span, undefined, problems);
+}
+
+/**
+ * Whether the reference reads an argument that starts so as a name (`0x10`, `1g`, `ab_`): a
+ * letter past `f` or `_` among its first three characters, after letters and digits only.
+ */
+function startsLikeName(text: string): boolean {
+  const name = (c: string | undefined) => c !== undefined && /[g-zG-Z_]/.test(c);
+  const alnum = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_]/.test(c);
+  return name(text[0]) || (alnum(text[0]) && (name(text[1]) || (alnum(text[1]) && name(text[2]))));
+}
+
+/**
+ * How long the integer is that the reference reads at the start of `text` when `text` goes on
+ * after it, else undefined. It reads a run of hex digits: a decimal integer (after an optional
+ * `-`) when they are all decimal, an octal one after a leading 0 when they are all octal.
+ */
+function integerPrefix(text: string): number | undefined {
+  const run = /^(-?)([0-9a-fA-F]+)/.exec(text);
+  if (!run || run[0].length === text.length) return undefined;
+  const digits = run[2];
+  const octal = run[1] === '' && digits.startsWith('0');
+  return (octal ? /^[0-7]+$/ : /^[0-9]+$/).test(digits) ? run[0].length : undefined;
+}
+
+/** Whether `text` is one IP address, which the reference reads before an integer. */
+function isAddress(text: string): boolean {
+  return !/[/]|\.\./.test(text) && readBareValue(text, { start: 0, end: text.length }, 'Ip').literal.kind === 'ip';
 }
 
 /** Logical operators from the lowest precedence to the highest (`not` binds tighter still). */
