@@ -407,6 +407,16 @@ describe('fast parser: tricky cases', () => {
     }
   });
 
+  it('gives up at once on 100,000 levels of every construct, whatever the scan before it would say', () => {
+    const types = operandTypesOfFields(() => undefined);
+    for (const open of ['(', 'not ', '!', 'lower(', 'any(', 'f((', 'f(x, not ']) {
+      const text = `${open.repeat(100_000)}x`;
+      const start = performance.now();
+      assert.equal(parseFast(text, types, MAX_NESTING_DEPTH), undefined, open);
+      assert.ok(performance.now() - start < 1000, `${open}: ${Math.round(performance.now() - start)} ms`);
+    }
+  });
+
   it('a failed attempt one level past the limit, where the tree stays within it: `f(not)`', () => {
     // The last `not` is tried as an operator, one level deeper than its call, and then read as
     // a value: the tree has the levels of the `not`s and calls before it, and the fast parser

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
+import type { Operand } from '../../server/src/language/ast';
 import { FIELDS } from '../../server/src/language/catalogue/fields';
 import { formatExpression, printExpression } from '../../server/src/language/format';
 import { parseExpression, type ParseOptions } from '../../server/src/language/parser';
@@ -113,6 +114,16 @@ describe('formatExpression: canonical spacing', () => {
   it('prints a tree given with its source', () => {
     const source = 'not(ip.src in{10.0.0.0/8})&&sip';
     assert.equal(printExpression(parse(source).ast!, source), 'not (ip.src in {10.0.0.0/8}) && sip');
+  });
+
+  it('prints a tree 100,000 levels deep (however it was built) without recursion', () => {
+    const depth = 100_000;
+    const source = `${'f('.repeat(depth)}x${')'.repeat(depth)}`;
+    let operand: Operand = { kind: 'field', span: { start: 2 * depth, end: 2 * depth + 1 }, name: 'x' };
+    for (let level = depth - 1; level >= 0; level--) {
+      operand = { kind: 'call', span: { start: 2 * level, end: 4 * depth + 1 - 2 * level }, name: { text: 'f', span: { start: 2 * level, end: 2 * level + 1 } }, args: [operand] };
+    }
+    assert.equal(printExpression({ kind: 'comparison', span: operand.span, lhs: operand }, source), source);
   });
 
   it('formats the deepest nesting the parser accepts', () => {
