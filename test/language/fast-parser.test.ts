@@ -16,7 +16,6 @@ import type { Argument, Operand, ValueType } from '../../server/src/language/ast
 import { FIELDS } from '../../server/src/language/catalogue/fields';
 import { parseFast } from '../../server/src/language/fast-parser';
 import { grammar } from '../../server/src/language/grammar';
-import { operandTypesOfFields } from '../../server/src/language/parse-semantics';
 import {
   MAX_EXPRESSION_LENGTH,
   MAX_NESTING_DEPTH,
@@ -116,7 +115,7 @@ function agree(text: string, options: ParseOptions = FIELD_TYPES[0][1], start: S
   }
   // Ohm built a tree exactly when the whole text matched the start rule.
   const accepted = ohm.ast !== undefined;
-  const fast = parseFast(text, 'operandType' in options ? options.operandType : operandTypesOfFields(options.fieldType), MAX_NESTING_DEPTH, start);
+  const fast = parseFast(text, options, MAX_NESTING_DEPTH, start);
   // Past MAX_NESTING_DEPTH levels (which the scan before parsing can miss) the fast parser
   // leaves the text to Ohm, and the parser is Ohm alone: nothing to compare.
   const givesUp = accepted && nesting(ohm.ast) > MAX_NESTING_DEPTH;
@@ -408,7 +407,7 @@ describe('fast parser: tricky cases', () => {
   });
 
   it('gives up at once on 100,000 levels of every construct, whatever the scan before it would say', () => {
-    const types = operandTypesOfFields(() => undefined);
+    const types: ParseOptions = { fieldType: () => undefined };
     for (const open of ['(', 'not ', '!', 'lower(', 'any(', 'f((', 'f(x, not ']) {
       const text = `${open.repeat(100_000)}x`;
       const start = performance.now();
@@ -424,7 +423,7 @@ describe('fast parser: tricky cases', () => {
     for (const repeats of [62, 63]) {
       const text = `${'not f(a, '.repeat(repeats)}not g(not)${')'.repeat(repeats)} == 1`;
       assert.equal(agree(text), true);
-      assert.ok(parseFast(text, operandTypesOfFields(() => undefined), MAX_NESTING_DEPTH), `the fast parser gives up on ${2 * repeats + 2} levels`);
+      assert.ok(parseFast(text, { fieldType: () => undefined }, MAX_NESTING_DEPTH), `the fast parser gives up on ${2 * repeats + 2} levels`);
     }
   });
 

@@ -55,7 +55,7 @@ import {
   regexLiteral,
   setComma,
   wildcardCheck,
-  type OperandTypeOf,
+  type ParseOptions,
 } from './parse-semantics';
 import type { Problem } from './problem';
 
@@ -75,8 +75,8 @@ export interface FastParse {
  * Undefined when the text does not match (a syntax error, which only Ohm can describe), or when
  * this parser gives up (nesting past `maxDepth`, or an exception): the caller then runs Ohm.
  */
-export function parseFast(text: string, operandType: OperandTypeOf, maxDepth: number, start: StartRule = 'Filter'): FastParse | undefined {
-  const parser = new Descent(text, operandType, maxDepth);
+export function parseFast(text: string, options: ParseOptions, maxDepth: number, start: StartRule = 'Filter'): FastParse | undefined {
+  const parser = new Descent(text, options, maxDepth);
   try {
     const ast = start === 'Filter' ? parser.filter() : parser.valueExpression();
     return ast && { ast, problems: parser.problems };
@@ -116,6 +116,7 @@ const OPEN_BRACKET = 91; // [
 const BACKSLASH = 92; // \
 const CLOSE_BRACKET = 93; // ]
 const CARET = 94; // ^
+const LOWER_A = 97; // a
 const LOWER_R = 114; // r
 const LOWER_X = 120; // x
 const OPEN_BRACE = 123; // {
@@ -179,7 +180,7 @@ class Descent {
 
   constructor(
     private readonly text: string,
-    private readonly operandType: OperandTypeOf,
+    private readonly options: ParseOptions,
     private readonly maxDepth: number,
   ) {
     this.length = text.length;
@@ -252,8 +253,10 @@ class Descent {
     const mark = this.problems.length;
     this.skip();
     const start = this.pos;
-    const quantifier = this.quantifier(start);
-    if (quantifier) return quantifier;
+    if (this.text.charCodeAt(start) === LOWER_A) {
+      const quantifier = this.quantifier(start);
+      if (quantifier) return quantifier;
+    }
     const comparison = this.comparison();
     if (comparison) {
       return comparison;
@@ -353,7 +356,7 @@ class Descent {
       const mark = this.problems.length;
       const operator = comparisonOperatorToken(this.text, { start: this.pos, end: operatorEnd }, this.problems);
       this.pos = operatorEnd;
-      const rhs = this.value(readingType(this.operandType(lhs)));
+      const rhs = this.value(readingType(this.options, lhs));
       if (rhs) {
         if (operator.operator === 'matches') {
           // regexValue in parser.ts. A quoted string cannot get here (the `-- regex`
@@ -384,6 +387,8 @@ class Descent {
       this.pos = end;
       target = { kind: 'field', span: { start, end }, name: this.text.slice(start, end) };
     }
+    // Most operands have no step: no array for them.
+    if (this.text.charCodeAt(this.pos) !== OPEN_BRACKET) return target;
     const steps: IndexStep[] = [];
     for (let step = this.indexStep(); step; step = this.indexStep()) steps.push(step);
     return indexed(target as Operand & { kind: 'field' | 'call' }, steps);
@@ -601,7 +606,7 @@ class Descent {
   /** quantifierName = ("any" | "all") ~identChar: its end, or -1. */
   private quantifierNameEnd(at: number): number {
     const text = this.text;
-    if (!(text.startsWith('any', at) || text.startsWith('all', at)) || isIdent(text.charCodeAt(at + 3))) return -1;
+    if (text.charCodeAt(at) !== LOWER_A || !(text.startsWith('any', at) || text.startsWith('all', at)) || isIdent(text.charCodeAt(at + 3))) return -1;
     return at + 3;
   }
 

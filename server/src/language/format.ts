@@ -26,20 +26,20 @@
  * and dropped by the parser, so only an expression that parses without errors is formatted
  * (see `formatExpression`).
  */
-import type { Argument, Expression, Span, Value } from './ast';
+import type { Argument, Comparison, Expression, Span } from './ast';
 import { FIELDS } from './catalogue/fields';
 import { parseExpression, type ParseOptions } from './parser';
 
 /** Prints `root`, parsed from `source`, in canonical spacing. */
 export function printExpression(root: Expression, source: string): string {
+  // The static analyses print every comparison they meet: those of a field, the common
+  // case, without the machinery below.
+  if (root.kind === 'comparison' && root.lhs.kind === 'field') return comparisonText(root.lhs.name, root, source);
   const out: string[] = [];
   const text = (span: Span) => source.slice(span.start, span.end);
   // A stack of what is left to print, last first: text as it is, or a node. A loop rather
   // than recursion: calls and quantifiers nest in arguments as deep as the parser read them.
-  const work: (string | Argument | Value)[] = [root];
-  const then = (...items: (string | Argument | Value)[]) => {
-    for (let i = items.length - 1; i >= 0; i--) work.push(items[i]);
-  };
+  const work: (string | Argument)[] = [root];
   while (work.length > 0) {
     const item = work.pop()!;
     if (typeof item === 'string') {
@@ -48,42 +48,60 @@ export function printExpression(root: Expression, source: string): string {
     }
     switch (item.kind) {
       case 'logical':
-        then(...item.operands.flatMap((child, i) => (i > 0 ? [` ${item.operatorTokens[i - 1].text} `, child] : [child])));
+        for (let i = item.operands.length - 1; i >= 0; i--) {
+          work.push(item.operands[i]);
+          if (i > 0) work.push(` ${item.operatorTokens[i - 1].text} `);
+        }
         break;
       case 'not': {
         const op = item.operatorToken.text;
-        then(op === '!' ? '!' : `${op} `, item.operand);
+        work.push(item.operand, op === '!' ? '!' : `${op} `);
         break;
       }
       case 'group':
-        then('(', item.inner, ')');
+        work.push(')', item.inner, '(');
         break;
       case 'comparison':
-        if (item.operator && item.rhs) then(item.lhs, ` ${item.operator.text.replace(/\s+/g, ' ')} `, item.rhs);
-        else then(item.lhs);
+        if (item.lhs.kind === 'field') out.push(comparisonText(item.lhs.name, item, source));
+        else if (item.operator && item.rhs) work.push(comparisonRest(item, source), item.lhs);
+        else work.push(item.lhs);
         break;
       case 'quantifier':
-        then(`${item.name.text}(`, item.argument, ')');
+        work.push(')', item.argument, `${item.name.text}(`);
         break;
       case 'field':
         out.push(item.name);
         break;
       case 'call':
-        then(`${item.name.text}(`, ...item.args.flatMap((arg, i) => (i > 0 ? [', ', arg] : [arg])), ')');
+        work.push(')');
+        for (let i = item.args.length - 1; i >= 0; i--) {
+          work.push(item.args[i]);
+          if (i > 0) work.push(', ');
+        }
+        work.push(`${item.name.text}(`);
         break;
       case 'index':
-        then(item.target, ...item.steps.map((step) => (step.kind === 'key' ? `[${text(step.keySpan)}]` : step.kind === 'element' ? `[${text(step.indexSpan)}]` : '[*]')));
-        break;
-      case 'set':
-        out.push(`{${item.items.map((member) => text(member.span)).join(' ')}}`);
+        work.push(item.steps.map((step) => (step.kind === 'key' ? `[${text(step.keySpan)}]` : step.kind === 'element' ? `[${text(step.indexSpan)}]` : '[*]')).join(''), item.target);
         break;
       default:
-        // A literal, a list or `true`/`false`: as written.
+        // A literal argument: as written.
         out.push(text(item.span));
         break;
     }
   }
   return out.join('');
+}
+
+/** A comparison whose left side is printed as `lhs`: ` op value` after it, when it has them. */
+function comparisonText(lhs: string, comparison: Comparison, source: string): string {
+  return comparison.operator && comparison.rhs ? lhs + comparisonRest(comparison, source) : lhs;
+}
+
+/** ` op value` of a comparison: the operator as written (`strict wildcard` with one space), and the value. */
+function comparisonRest(comparison: Comparison, source: string): string {
+  const rhs = comparison.rhs!;
+  const value = rhs.kind === 'set' ? `{${rhs.items.map((member) => source.slice(member.span.start, member.span.end)).join(' ')}}` : source.slice(rhs.span.start, rhs.span.end);
+  return ` ${comparison.operator!.text.replace(/\s+/g, ' ')} ${value}`;
 }
 
 export interface FormatResult {

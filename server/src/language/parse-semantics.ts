@@ -46,23 +46,37 @@ export type OperandTypeOf = (operand: Operand) => ValueType | undefined;
 export const FUNCTION_RESULT_TYPE: ScalarType = 'Integer';
 
 /**
+ * How the literals on the right of an operator are read: by the type of the operand on the
+ * left. `operandType` types any operand (field, call, index expression); `fieldType` types
+ * fields only, with calls read as Integer and index expressions by their steps
+ * (operandTypesOfFields), which is how the packet phases have always been read.
+ */
+export type ParseOptions = { readonly operandType: OperandTypeOf } | { readonly fieldType: FieldTypeOf };
+
+/**
+ * The type the value on the right of `lhs` is read by: the operand's, when it is a single
+ * value. (A plain function of the options rather than a closure made per parse: a parse takes
+ * a few microseconds, and making a closure is not free.)
+ */
+export function readingType(options: ParseOptions, lhs: Operand): ScalarType | undefined {
+  const type = 'operandType' in options ? options.operandType(lhs) : typeFromFields(options.fieldType, lhs);
+  return type !== undefined && isScalarType(type) ? type : undefined;
+}
+
+/**
  * Operand types from field types alone, as the packet phases read them: a field has its type,
  * a call returns FUNCTION_RESULT_TYPE, and an index expression has the type its steps leave
  * of its target's (undefined once a step does not fit).
  */
 export function operandTypesOfFields(fieldType: FieldTypeOf): OperandTypeOf {
-  const typeOf = (operand: FieldReference | FunctionCall): ValueType | undefined => (operand.kind === 'field' ? fieldType(operand.name) : FUNCTION_RESULT_TYPE);
-  return (operand) => {
-    if (operand.kind !== 'index') return typeOf(operand);
-    let type = typeOf(operand.target);
-    for (const step of operand.steps) type = type && typeAfterStep(type, step.kind);
-    return type;
-  };
+  return (operand) => typeFromFields(fieldType, operand);
 }
 
-/** The type a value on the right of a comparison is read by: the operand's, when it is a single value. */
-export function readingType(type: ValueType | undefined): ScalarType | undefined {
-  return type !== undefined && isScalarType(type) ? type : undefined;
+function typeFromFields(fieldType: FieldTypeOf, operand: Operand): ValueType | undefined {
+  const target = operand.kind === 'index' ? operand.target : operand;
+  let type = target.kind === 'field' ? fieldType(target.name) : FUNCTION_RESULT_TYPE;
+  if (operand.kind === 'index') for (const step of operand.steps) type = type && typeAfterStep(type, step.kind);
+  return type;
 }
 
 /** Argument of a call or quantifier, from the comparison read there: a lone operand stands for itself. */
@@ -163,10 +177,11 @@ export function argumentValue(source: string, span: Span, problems: Problem[]): 
  * letter past `f` or `_` among its first three characters, after letters and digits only.
  */
 function startsLikeName(text: string): boolean {
-  const name = (c: string | undefined) => c !== undefined && /[g-zG-Z_]/.test(c);
-  const alnum = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_]/.test(c);
-  return name(text[0]) || (alnum(text[0]) && (name(text[1]) || (alnum(text[1]) && name(text[2]))));
+  return NAME_START.test(text);
 }
+
+/** The reference's test of an argument's first three characters for a name (startsLikeName). */
+const NAME_START = /^(?:[g-zG-Z_]|[A-Za-z0-9_][g-zG-Z_]|[A-Za-z0-9_]{2}[g-zG-Z_])/;
 
 /**
  * How long the integer is that the reference reads at the start of `text` when `text` goes on

@@ -12,7 +12,6 @@ import {
   listInSet,
   listReference,
   mapKeyStep,
-  operandTypesOfFields,
   quotedString,
   rawRegexCheck,
   rawString,
@@ -20,8 +19,7 @@ import {
   regexLiteral,
   setComma,
   wildcardCheck,
-  type FieldTypeOf,
-  type OperandTypeOf,
+  type ParseOptions,
 } from './parse-semantics';
 import { parseFast, type StartRule } from './fast-parser';
 import { grammar } from './grammar';
@@ -42,13 +40,7 @@ export const MAX_NESTING_DEPTH = 128;
  */
 const MAX_PARSED_LENGTH = 16 * MAX_EXPRESSION_LENGTH;
 
-/**
- * How the literals on the right of an operator are read: by the type of the operand on the
- * left. `operandType` types any operand (field, call, index expression); `fieldType` types
- * fields only, with calls read as Integer and index expressions by their steps
- * (operandTypesOfFields), which is how the packet phases have always been read.
- */
-export type ParseOptions = { readonly operandType: OperandTypeOf } | { readonly fieldType: FieldTypeOf };
+export type { ParseOptions };
 
 export interface ParseResult {
   /** Undefined when the expression could not be parsed (a syntax error is among the problems). */
@@ -62,12 +54,8 @@ export interface ValueParseResult {
   readonly problems: readonly Problem[];
 }
 
-function operandTypeOf(options: ParseOptions): OperandTypeOf {
-  return 'operandType' in options ? options.operandType : operandTypesOfFields(options.fieldType);
-}
-
 interface Context {
-  readonly operandType: OperandTypeOf;
+  readonly options: ParseOptions;
   readonly problems: Problem[];
 }
 
@@ -89,7 +77,7 @@ function token(node: ohm.Node): Token {
 
 /** The type the value on the right of `lhs` is read by. */
 function lhsType(lhs: Operand): ScalarType | undefined {
-  return readingType(ctx().operandType(lhs));
+  return readingType(ctx().options, lhs);
 }
 
 let built: ohm.Semantics | undefined;
@@ -329,18 +317,17 @@ function parse(text: string, options: ParseOptions, fastPath: boolean, start: St
     return { problems };
   }
   if (text.length > MAX_PARSED_LENGTH) return { problems };
-  const operandType = operandTypeOf(options);
   if (fastPath) {
     // The recursive descent of the same grammar, some 20 times faster than Ohm. When it does
     // not match the whole text, what it built is dropped and Ohm parses: the syntax error is
     // made of Ohm's rightmost failures.
-    const fast = parseFast(text, operandType, MAX_NESTING_DEPTH, start);
+    const fast = parseFast(text, options, MAX_NESTING_DEPTH, start);
     if (fast) {
       problems.push(...fast.problems);
       return { ast: fast.ast, problems } as ParseResult | ValueParseResult;
     }
   }
-  context = { operandType, problems };
+  context = { options, problems };
   try {
     // Matching, failure reporting and the semantic actions all recurse on the JS stack; the
     // scan bounds the nesting, and this is the backstop should a stack still run out.
