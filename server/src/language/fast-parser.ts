@@ -23,8 +23,10 @@
  * - Lexical rules are plain scans that return where the match ends (or -1); where the
  *   grammar has a lookahead (`~identChar`, `~"="`, `&("#" | "\"")`, `~bareWord`) the scan
  *   checks it.
- * - An alternative is never read twice at one position (Comparison reads its operand once for
- *   its three alternatives, as Ohm's memo table does), so the time is linear in the text.
+ * - No text is read twice by the alternatives at one position, so the time is linear in the
+ *   text: Comparison reads its operand once whichever way it ends (as Ohm's memo table does),
+ *   and where an alternative fails after reading far (a `(`, a `not`, a quantifier, a call),
+ *   the alternatives after it fail at its first character.
  * - The recursion (Logical → Unary → `(` Logical `)`, `not` Unary, a call's or quantifier's
  *   Argument) is one level per parenthesis, `not`, call or quantifier: the levels the
  *   reference counts against its limit. A tree deeper than `maxDepth` levels, an attempt
@@ -327,10 +329,8 @@ class Descent {
   }
 
   /**
-   * Comparison = Operand regexOp regexString  -- regex
-   *            | Operand comparisonOp Value  -- binary
-   *            | Operand                     -- bare
-   * Called with the spaces before it skipped; the operand is read once for the three.
+   * Comparison = Operand (regexOp regexString | comparisonOp Value)?
+   * Called with the spaces before it skipped.
    */
   private comparison(): Expression | undefined {
     const start = this.pos;
@@ -359,9 +359,9 @@ class Descent {
       const rhs = this.value(readingType(this.options, lhs));
       if (rhs) {
         if (operator.operator === 'matches') {
-          // regexValue in parser.ts. A quoted string cannot get here (the `-- regex`
-          // alternative takes every `"` after `~`/`matches`), but were it to, only Ohm's
-          // semantics for it would be right.
+          // regexValue in parser.ts. A quoted string cannot get here (`regexOp regexString`
+          // takes every `"` after `~`/`matches`), but were it to, only Ohm's semantics for it
+          // would be right.
           if (this.valueKind === QUOTE) throw GIVE_UP;
           if (this.valueKind === RAW_CLOSED && rhs.kind === 'string' && rhs.raw) rawRegexCheck(this.text, rhs, this.problems);
         }
@@ -394,7 +394,7 @@ class Descent {
     return indexed(target as Operand & { kind: 'field' | 'call' }, steps);
   }
 
-  /** Call = functionName "(" ListOf<Argument, ","> ")", the function name already read. */
+  /** Call = functionName "(" (Argument ("," Argument)*)? ")", the function name already read. */
   private call(start: number, nameEnd: number): Operand | undefined {
     this.pos = nameEnd;
     this.skip();
@@ -436,10 +436,7 @@ class Descent {
     return { kind: 'call', span: { start, end: this.pos }, name: this.token(start, nameEnd), args };
   }
 
-  /**
-   * Argument = string | rawString | &logicalStart Logical -- logical
-   *          | ~bareWord Comparison -- comparison | bareValue
-   */
+  /** Argument = string | rawString | ~(~logicalStart) Logical | ~bareWord Comparison | bareValue */
   private argument(): Argument | undefined {
     const entry = this.pos;
     this.skip();

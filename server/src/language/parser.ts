@@ -248,7 +248,7 @@ const LITERAL_BY_TYPE: ohm.ActionDict<Literal> = {
 };
 
 /**
- * The value after `matches`/`~` when it is not the `"…"` of the `-- regex` alternative: a
+ * The value after `matches`/`~` when it is not the `"…"` that `regexOp regexString` reads: a
  * quoted string is read as a regex (regexLiteral), a closed raw string's body is the regex.
  */
 function regexValue(valueNode: ohm.Node, type: ScalarType | undefined): Value {
