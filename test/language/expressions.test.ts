@@ -290,6 +290,66 @@ table('§2 grammar: structure and syntax errors', [
   error('⟦bit_slice(ip, 0, 8)⟧', 'missing-operator', { message: /after the call of `bit_slice`/ }),
 ]);
 
+/** A phase without a complete table: what is shown below is what the parser says. */
+const HTTP_PHASE = { phase: 'http_request_firewall_custom' } as const;
+
+table('§2 grammar: calls, quantifiers and index steps', [
+  ok('http.request.headers["x-api-key"][0] == "secret"', HTTP_PHASE),
+  ok('http.request.uri.args["q"][*] == "a" or lower(http.host)[0] == "a"', { ...HTTP_PHASE, name: 'index steps after a field and after a call' }),
+  ok('any(http.request.headers.names[*] == "x") and not all(http.request.headers["a"][*] contains "b")', HTTP_PHASE),
+  ok('concat(lower(http.host), "x", r"y", 1, 10.0.0.1, aa:bb) == "z"', { ...HTTP_PHASE, name: 'nested calls and every kind of literal argument' }),
+  ok('f(http.host == "a", (sip or x), not y, any(z[*]))', { ...HTTP_PHASE, name: 'comparisons and logical expressions as arguments' }),
+  ok('contains(http.host, "a") and wildcard(http.host, "*.a")', { ...HTTP_PHASE, name: '`contains` and `wildcard` name functions too' }),
+  ok('f()', { ...HTTP_PHASE, name: 'a call without arguments (its arity is the checker\'s)' }),
+  error('http.request.headers ⟦[⟧"x"] == "a"', 'syntax-error', {
+    ...HTTP_PHASE,
+    message: /found `\[`; an index follows its field or call with no space before the `\[`/,
+    fixed: 'http.request.headers["x"] == "a"',
+    name: 'a space before `[`: on the `[`, the fix removes the space',
+  }),
+  error('split(http.host, ".", 3) ⟦[⟧0] == "a"', 'syntax-error', { ...HTTP_PHASE, fixed: 'split(http.host, ".", 3)[0] == "a"', name: 'a space before the `[` after a call' }),
+  error('http.request.headers["x"⟦⟧', 'syntax-error', { ...HTTP_PHASE, message: /^expected `\]`, found the end of the expression$/ }),
+  error('http.request.headers["x" ⟦0⟧] == "a"', 'syntax-error', { ...HTTP_PHASE, message: /^expected `\]`, found `0`$/ }),
+  error('http.request.headers[⟦x-api-key⟧] == "a"', 'syntax-error', {
+    ...HTTP_PHASE,
+    message: /^expected a key such as `"x-api-key"`, an index such as `0`, or `\*`, found `x-api-key`; map keys are quoted: `\["x-api-key"\]`$/,
+    fixed: 'http.request.headers["x-api-key"] == "a"',
+  }),
+  error('http.request.headers[⟦r#"x"#⟧] == "a"', 'syntax-error', { ...HTTP_PHASE, message: /a map key is a quoted string, never a raw one/, fixed: 'http.request.headers["x"] == "a"' }),
+  error('http.request.headers[⟦]⟧ == "a"', 'syntax-error', { ...HTTP_PHASE, message: /^expected a key such as .*, found `\]`$/ }),
+  error('http.request.headers["x"][⟦1a⟧] == "a"', 'syntax-error', { ...HTTP_PHASE, message: /found `1a`$/ }),
+  error('http.request.headers["x"][1⟦.5⟧] == "a"', 'syntax-error', { ...HTTP_PHASE, message: /^expected `\]`, found `\.5`$/ }),
+  error('http.request.headers["x"][⟦-1⟧] == "a"', 'invalid-index', { ...HTTP_PHASE, message: /^expected an array index from 0 to 4294967295, found `-1`; the first element is `\[0\]`$/ }),
+  error('http.request.headers["x"][⟦4294967296⟧] == "a"', 'invalid-index', HTTP_PHASE),
+  ok('http.request.headers["x"][4294967295][0x1f][010][-0] == "a"', { ...HTTP_PHASE, name: 'the largest index, hex, octal and -0' }),
+  error('http.request.headers["x"][⟦08⟧] == "a"', 'invalid-integer', { ...HTTP_PHASE, message: /octal/, name: 'an octal index with an 8: on the whole index, as the reference says' }),
+  error('http.request.headers[⟦"\\xff"⟧] == "a"', 'invalid-index', { ...HTTP_PHASE, message: /UTF-8/ }),
+  ok('http.request.headers["\\xc3\\xa9"][0] == "a"', { ...HTTP_PHASE, name: 'escaped UTF-8 is a key' }),
+  error('http.request.headers["⟦\\n⟧"] == "a"', 'invalid-escape', HTTP_PHASE),
+  error('lower(http.host⟦⟧', 'syntax-error', { ...HTTP_PHASE, message: /^expected a comparison operator, `\)` or `,`, found the end of the expression$/, name: 'an unclosed call' }),
+  error('lower(lower(http.host) == "a"⟦⟧', 'syntax-error', { ...HTTP_PHASE, message: /^expected `\)` or `,`, found the end of the expression$/, name: 'an unclosed outer call: the comparison is its argument' }),
+  error('f(a,⟦)⟧', 'syntax-error', { ...HTTP_PHASE, message: /^expected a field name or a value .*, found `\)`$/, name: 'a trailing comma' }),
+  error('lower(http.host == "a" ⟦and⟧ sip)', 'syntax-error', {
+    ...HTTP_PHASE,
+    message: /^expected `\)` or `,`, found `and`; an argument of `lower\(…\)` is at most one comparison: to combine tests in one argument, put them in parentheses$/,
+  }),
+  ok('lower((http.host == "a") and sip)', { ...HTTP_PHASE, name: '… which a logical argument led by `(` may' }),
+  error('any(z[*] == 1⟦,⟧ y)', 'syntax-error', { ...HTTP_PHASE, message: /^expected `\)`, found `,`; `any\(…\)` takes one argument$/ }),
+  error('any(z[*] == 1) ⟦==⟧ 1', 'syntax-error', { ...HTTP_PHASE, message: /`any\(…\)` is already a complete test .* so it cannot be compared$/ }),
+  error('any(⟦)⟧', 'syntax-error', HTTP_PHASE),
+  error('not any(z⟦⟧', 'syntax-error', { ...HTTP_PHASE, message: /found the end of the expression/ }),
+  error('⟦matches⟧(http.host) == 1', 'syntax-error', { ...HTTP_PHASE, name: 'keywords other than `contains` and `wildcard` name no function' }),
+]);
+
+table('§5 calls, quantifiers and index steps in magic_transit, whose fields are single values', [
+  error('ip.proto⟦[0]⟧ == "t"', 'invalid-index', { message: /^`ip\.proto` is a String, not an array or a map, so it takes no index step: `\[0\]` cannot follow it$/, name: 'an index of a String field, on the step, as the reference says' }),
+  error('ip.src⟦["a"]⟧[*] == 1.2.3.4', 'invalid-index', { name: 'on the first step' }),
+  error('bit_slice(udp, 0, 8)⟦[*]⟧ == 1', 'invalid-index', { message: /`bit_slice\(…\)` is an Integer/ }),
+  error('⟦ip.porto⟧[0] == "t"', 'unknown-field', { message: /did you mean `ip\.proto`/, name: 'what the steps index is checked as a field is' }),
+  error('any(⟦tcp.dstport == 22⟧)', 'type-mismatch', { message: /^`any\(…\)` reduces an array of Booleans, .* no field of phase `magic_transit` is an array$/, name: 'a quantifier: on its argument, as the reference says' }),
+  ok('any(tcp.dstport == 22)', { phase: 'magic_transit_managed', name: 'not in a phase without a complete table' }),
+]);
+
 describe('§2 grammar: precedence (not > and > xor > or) and the tree', () => {
   it('and binds tighter than or', () => {
     assert.equal(shape('sip or tcp.flags.syn and tcp.flags.ack'), '(or sip (and tcp.flags.syn tcp.flags.ack))');
@@ -858,7 +918,11 @@ table('§9 where sources disagree', [
 
 describe('nesting depth', () => {
   const parens = (n: number) => `${'('.repeat(n)}sip${')'.repeat(n)}`;
-  const problemsOf = (text: string) => check(text).problems.map((p) => `${p.code} ${p.severity} ${p.span.start}..${p.span.end}`);
+  /** `n` calls, one in the other, compared. */
+  const calls = (n: number) => `${'lower('.repeat(n)}http.host${')'.repeat(n)}`;
+  /** A phase without a complete table: unknown fields and functions are not reported, so only the nesting is. */
+  const HTTP = 'http_request_firewall_custom';
+  const problemsOf = (text: string, phase = 'magic_transit') => check(text, { phase }).problems.map((p) => `${p.code} ${p.severity} ${p.span.start}..${p.span.end}`);
 
   it('128 levels of parentheses are fine', () => assert.deepEqual(problemsOf(parens(128)), []));
   it('129 levels: on the 129th `(`', () => assert.deepEqual(problemsOf(parens(129)), ['nesting-too-deep error 128..129']));
@@ -879,17 +943,62 @@ describe('nesting depth', () => {
   });
   it('128 levels also on a cold start (a fresh process, before the JIT has warmed up)', () => {
     // Each case in its own process: Ohm recurses on the JS stack, and unoptimised frames are larger.
-    for (const [text, expected] of [
-      [parens(128), []],
-      [`${'('.repeat(128)}sip`, ['syntax-error']],
-      [`${'not ('.repeat(64)}sip${')'.repeat(64)}`, []],
+    // A syntax error at the innermost level makes Ohm read all of them.
+    for (const [text, expected, phase] of [
+      [parens(128), [], 'magic_transit'],
+      [`${'('.repeat(128)}sip`, ['syntax-error'], 'magic_transit'],
+      [`${'not ('.repeat(64)}sip${')'.repeat(64)}`, [], 'magic_transit'],
+      [`${calls(128)} ==`, ['syntax-error'], HTTP],
+      [`${'any('.repeat(128)}z[*] ==${')'.repeat(128)}`, ['syntax-error'], HTTP],
+      [`${'f(('.repeat(64)}sip and${'))'.repeat(64)}`, ['syntax-error'], HTTP],
+      [`${'f(not g('.repeat(42)}x[0] ==${'))'.repeat(42)}`, ['syntax-error'], HTTP],
+      [`${'any(not ('.repeat(42)}z[*] ==${'))'.repeat(42)}`, ['syntax-error'], HTTP],
     ] as const) {
       const script = `const { checkExpression } = require(${JSON.stringify(CHECKER)});
-        const result = checkExpression(${JSON.stringify(text)}, { phase: 'magic_transit' });
+        const result = checkExpression(${JSON.stringify(text)}, { phase: ${JSON.stringify(phase)} });
         process.stdout.write(JSON.stringify(result.problems.map((p) => p.code)));`;
       const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
       assert.equal(child.status, 0, child.stderr);
       assert.deepEqual(JSON.parse(child.stdout), expected, text.slice(0, 20));
+    }
+  });
+  it('calls and quantifiers are levels too, as the reference counts them', () => {
+    assert.deepEqual(problemsOf(`${calls(128)} == "a"`, HTTP), []);
+    // On the `(` of the 129th call, as the reference reports it.
+    assert.deepEqual(problemsOf(`${calls(129)} == "a"`, HTTP), [`nesting-too-deep error ${128 * 6 + 5}..${128 * 6 + 6}`]);
+    const quantifiers = (n: number) => `${'any ('.repeat(n)}z[*] == 1${')'.repeat(n)}`;
+    assert.deepEqual(problemsOf(quantifiers(128), HTTP), []);
+    assert.deepEqual(problemsOf(quantifiers(129), HTTP), [`nesting-too-deep error ${128 * 5 + 4}..${128 * 5 + 5}`]);
+    // Index steps are no level.
+    assert.deepEqual(problemsOf(`${'lower('.repeat(127)}x${')[0]'.repeat(127)} == "a"`, HTTP), []);
+  });
+  it('levels the scan before parsing undercounts, through calls: on the tree', () => {
+    // `not` before a call and a group inside it: three levels for two parentheses.
+    const text = (n: number) => `${'not f((sip and '.repeat(n)}sip${'))'.repeat(n)}`;
+    assert.deepEqual(problemsOf(text(42), HTTP), []);
+    const deep = text(43);
+    // Past 128 levels the fast parser leaves the text to Ohm, whose tree the checker measures.
+    const last = deep.lastIndexOf('((') + 1;
+    assert.deepEqual(problemsOf(deep, HTTP), [`nesting-too-deep error ${last}..${last + 1}`]);
+  });
+  it('100,000 levels of calls, quantifiers, brackets and arguments in parentheses', () => {
+    for (const [text, expected] of [
+      [`${'lower('.repeat(100_000)}x`, `nesting-too-deep error ${128 * 6 + 5}..${128 * 6 + 6}`],
+      [`${'any('.repeat(100_000)}x`, `nesting-too-deep error ${128 * 4 + 3}..${128 * 4 + 4}`],
+      // The 129th level: the call of the 65th `f((` (each is two).
+      [`${'f(('.repeat(100_000)}x`, `nesting-too-deep error ${64 * 3 + 1}..${64 * 3 + 2}`],
+      // The scan counts a `not` only with the parentheses right after it (`f` comes between
+      // here), so it finds the 129th level later, at the 128th `not`: still an error, never a
+      // stack overflow.
+      [`${'f(not '.repeat(100_000)}x`, `nesting-too-deep error ${127 * 6 + 2}..${127 * 6 + 5}`],
+      // Index steps hold no level; past 65,536 characters an expression is not parsed at all.
+      [`x${'['.repeat(60_000)}`, 'syntax-error error 2..3'],
+      [`x${'['.repeat(100_000)}`, 'expression-too-long error 4096..100001'],
+      [`x${'[0]'.repeat(20_000)} == 1`, 'expression-too-long error 4096..60006'],
+    ] as const) {
+      const start = performance.now();
+      assert.ok(problemsOf(text, HTTP).includes(expected), `${text.slice(0, 12)}…: ${problemsOf(text, HTTP).join(', ')}`);
+      assert.ok(performance.now() - start < 1500, `${text.slice(0, 12)}… took ${Math.round(performance.now() - start)} ms`);
     }
   });
   it('siblings do not add up', () => assert.deepEqual(problemsOf(`${parens(100)} and ${parens(100)}`), []));

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
+import type { Operand } from '../../server/src/language/ast';
 import { FIELDS } from '../../server/src/language/catalogue/fields';
 import { formatExpression, printExpression } from '../../server/src/language/format';
 import { parseExpression, type ParseOptions } from '../../server/src/language/parser';
@@ -18,7 +19,7 @@ function parse(text: string) {
 }
 
 /**
- * The tree without its spans: what the expression means and how its tokens are spelled.
+ * The tree without its spans (those of index keys too): what the expression means and how its tokens are spelled.
  * The one token with whitespace inside, `strict wildcard`, is compared with its gap closed
  * to one space, the only change the printer makes to a token.
  */
@@ -27,7 +28,7 @@ function strip(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'span') continue;
+    if (key === 'span' || key.endsWith('Span')) continue;
     out[key] = key === 'text' && typeof value === 'string' && /^strict\s/.test(value) ? value.replace(/\s+/g, ' ') : strip(value);
   }
   return out;
@@ -76,6 +77,17 @@ describe('formatExpression: canonical spacing', () => {
     ['cf.colo.name == "two\nlines"', 'cf.colo.name == "two\nlines"'],
     ['ip contains   01:02:ab', 'ip contains 01:02:ab'],
     ['ip.src == ::ffff:1.2.3.4', 'ip.src == ::ffff:1.2.3.4'],
+    // index steps: no space inside or before the brackets; keys and indexes as written
+    ['http.request.headers[ "x" ][ 0 ]==  "a"', 'http.request.headers["x"][0] == "a"'],
+    ['x[\n*\n] == 1', 'x[*] == 1'],
+    ['x["\\x41"][0x1F][010] == 1', 'x["\\x41"][0x1F][010] == 1'],
+    // calls in calls, every kind of argument, quantifiers
+    ['lower ( lower( http.host ) )[ 0 ]=="a"', 'lower(lower(http.host))[0] == "a"'],
+    ['concat( x=="a" ,y  in{1 2}, (a)or b , not  c,!d, r#"e"# )', 'concat(x == "a", y in {1 2}, (a) or b, not c, !d, r#"e"#)'],
+    ['f( ) == 1', 'f() == 1'],
+    ['contains( http.host , "a" )', 'contains(http.host, "a")'],
+    ['any (  x[*]==1 )and all(y[*] != 2)', 'any(x[*] == 1) and all(y[*] != 2)'],
+    ['not any( ( x[*] == 1 ) or z )', 'not any((x[*] == 1) or z)'],
   ];
   for (const [source, expected] of ROWS) {
     it(`${JSON.stringify(source)} → ${JSON.stringify(expected)}`, () => {
@@ -104,9 +116,21 @@ describe('formatExpression: canonical spacing', () => {
     assert.equal(printExpression(parse(source).ast!, source), 'not (ip.src in {10.0.0.0/8}) && sip');
   });
 
+  it('prints a tree 100,000 levels deep (however it was built) without recursion', () => {
+    const depth = 100_000;
+    const source = `${'f('.repeat(depth)}x${')'.repeat(depth)}`;
+    let operand: Operand = { kind: 'field', span: { start: 2 * depth, end: 2 * depth + 1 }, name: 'x' };
+    for (let level = depth - 1; level >= 0; level--) {
+      operand = { kind: 'call', span: { start: 2 * level, end: 4 * depth + 1 - 2 * level }, name: { text: 'f', span: { start: 2 * level, end: 2 * level + 1 } }, args: [operand] };
+    }
+    assert.equal(printExpression({ kind: 'comparison', span: operand.span, lhs: operand }, source), source);
+  });
+
   it('formats the deepest nesting the parser accepts', () => {
     const source = `${'( '.repeat(127)}sip${' )'.repeat(127)}`;
     assert.equal(formatted(source), `${'('.repeat(127)}sip${')'.repeat(127)}`);
+    const calls = `${'f ( '.repeat(64)}${'any ( '.repeat(64)}x[ * ]${' )'.repeat(128)}`;
+    assert.equal(formatted(calls), `${'f('.repeat(64)}${'any('.repeat(64)}x[*]${')'.repeat(128)}`);
   });
 });
 
@@ -160,10 +184,32 @@ const comparison: fc.Arbitrary<Tokens> = fc.oneof(
 
 const LOGICAL = ['and', 'or', 'xor', '&&', '||', '^^'];
 
-const { expression } = fc.letrec<{ expression: Tokens }>((tie) => ({
+/** A field with index steps, as one token: no space may come before a `[`, any may come inside. */
+const indexed: fc.Arbitrary<string> = fc
+  .tuple(oneOf('http.request.headers', 'http.request.uri.args', 'x'), fc.array(fc.tuple(gap, oneOf('"a"', '"x-api-key"', '"\\x41"', '0', '1', '0x1F', '010', '*'), gap), { minLength: 1, maxLength: 3 }))
+  .map(([name, steps]) => `${name}${steps.map(([a, key, b]) => `[${a}${key}${b}]`).join('')}`);
+/** Literals a call takes as arguments. */
+const literalArgument = fc.oneof(intValue, stringValue, oneOf('10.0.0.1', 'aa:bb'));
+
+const { expression } = fc.letrec<{ expression: Tokens; argument: Tokens; call: Tokens }>((tie) => ({
+  call: fc
+    .tuple(oneOf('lower', 'concat', 'f', 'contains'), fc.array(tie('argument'), { maxLength: 3 }), oneOf('', '[0]', '[*]'))
+    .map(([name, args, step]) => [name, '(', ...args.flatMap((arg, i) => (i > 0 ? [',', ...arg] : arg)), `)${step}`]),
+  argument: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    literalArgument.map((l) => [l]),
+    indexed.map((i) => [i]),
+    tie('call'),
+    fc.tuple(indexed, oneOf('==', 'contains', 'in'), stringValue).map(([i, op, v]) => (op === 'in' ? [i, op, '{', v, '}'] : [i, op, v])),
+    tie('expression').map((e) => ['(', ...e, ')']),
+    fc.tuple(oneOf('not', '!'), comparison).map(([op, c]) => [op, ...c]),
+  ),
   expression: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     comparison,
+    fc.tuple(indexed, oneOf('==', '!=', 'contains', '~'), patternValue).map((t) => t),
+    fc.tuple(tie('call'), oneOf('==', '>', 'contains'), intValue).map(([call, op, v]) => [...call, op, v]),
+    fc.tuple(oneOf('any', 'all'), tie('argument')).map(([q, arg]) => [q, '(', ...arg, ')']),
     fc.tuple(oneOf('not', '!'), tie('expression')).map(([op, e]) => [op, ...e]),
     tie('expression').map((e) => ['(', ...e, ')']),
     fc

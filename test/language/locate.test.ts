@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import type { Span } from '../../server/src/language/ast';
+import { walkExpression, type Expression, type FieldReference, type Operand, type Span } from '../../server/src/language/ast';
 import { FIELDS } from '../../server/src/language/catalogue/fields';
 import { checkExpression } from '../../server/src/language/checker';
 import { scanTokens } from '../../server/src/language/lex';
@@ -137,6 +137,94 @@ describe('locate on the AST', () => {
   });
 });
 
+/** Rows in a phase without a complete table, where calls of any name, arrays and maps are no mistake. */
+const HTTP_PARSED: readonly Row[] = [
+  ['http.request.headers["x-a|pi-key"][0] == "a"', 'index', '"x-api-key"'],
+  ['http.request.headers["x"][|0] == "a"', 'index', '0'],
+  ['http.request.headers["x"]|[0] == "a"', 'index', '[0]'],
+  ['x[|*] == 1', 'index', '[*]'],
+  ['http.request.he|aders["x"][0] == "a"', 'field', 'http.request.headers'],
+  ['http.request.headers["x"][0] =|= "a"', 'operator', '=='],
+  ['http.request.headers["x"][0] == "|a"', 'literal', '"a"', 'string'],
+  ['split(http.host, ".", 3)[|0] == "a"', 'index', '0'],
+  ['lower(lo|wer(x)) == "a"', 'function', 'lower'],
+  ['lower(lower(|x)) == "a"', 'field', 'x'],
+  ['f(x, g(1, "|a")) == 1', 'literal', '"a"', 'string'],
+  ['f(x, g(1, "a")|) == 1', 'call', 'f(x, g(1, "a"))'],
+  ['f(x =|= "a") == 1', 'operator', '=='],
+  ['f(x == "|a") == 1', 'literal', '"a"', 'string'],
+  ['f((s|ip) and not y) == 1', 'field', 'sip'],
+  ['f((sip) and n|ot y) == 1', 'not', 'not'],
+  ['f(x[|0]) == 1', 'index', '0'],
+  ['an|y(x[*] == 1)', 'quantifier', 'any'],
+  ['any(x[*] == "|a")', 'literal', '"a"', 'string'],
+  ['any(x[|*] == 1) or sip', 'index', '[*]'],
+  ['any(lower(|x)[*] == "a")', 'field', 'x'],
+  ['contains(http.host, "|a")', 'literal', '"a"', 'string'],
+];
+
+describe('locate on the AST: calls, quantifiers and index steps', () => {
+  const inHttp = (marked: string) => {
+    const { text, offset } = cursor(marked);
+    const { ast } = checkExpression(text, { phase: 'http_request_firewall_custom' });
+    assert.ok(ast, `${text} parses`);
+    return { text, target: locate(ast, offset) };
+  };
+  for (const [marked, kind, text, literalKind] of HTTP_PARSED) {
+    it(`${marked} → ${kind} ${text}`, () => {
+      const { text: expression, target } = inHttp(marked);
+      assert.ok(target, 'a target');
+      assert.equal(target.kind, kind);
+      assert.equal(covered(expression, target.span), text);
+      if (literalKind) assert.equal(target.kind === 'literal' && target.literal.kind, literalKind);
+    });
+  }
+
+  it('knows the call and argument a target is in, however deep', () => {
+    const { target } = inHttp('f(x, g(1, "|a")) == 1');
+    assert.ok(target?.kind === 'literal' && target.call);
+    assert.equal(target.call.name.text, 'g');
+    assert.equal(target.call.argumentIndex, 1);
+    const field = inHttp('f(x, lower(|y)[0]) == 1').target;
+    assert.ok(field?.kind === 'field' && field.call);
+    assert.equal(field.call.name.text, 'lower');
+  });
+
+  it('knows the comparison a value inside an argument stands in', () => {
+    const { target } = inHttp('f(x == "|a") == 1');
+    assert.ok(target?.kind === 'literal');
+    assert.equal(target.context.lhs?.kind === 'field' && target.context.lhs.name, 'x');
+    assert.equal(target.context.operator?.operator, 'eq');
+  });
+
+  it('an index step says which step of which operand', () => {
+    const { target } = inHttp('http.request.headers["x-a|pi-key"][0] == "a"');
+    assert.ok(target?.kind === 'index');
+    assert.equal(target.step.kind === 'key' && target.step.key, 'x-api-key');
+    assert.equal(target.target?.kind === 'field' && target.target.name, 'http.request.headers');
+    assert.equal(target.operand?.steps.length, 2);
+  });
+
+  it('walks a tree of 100,000 levels (however it was built) without recursion', () => {
+    // The parser stops at 128 levels; locate and walkExpression do not rely on that.
+    const depth = 100_000;
+    const field: FieldReference = { kind: 'field', span: { start: 2 * depth, end: 2 * depth + 1 }, name: 'x' };
+    let operand: Operand = field;
+    for (let level = depth - 1; level >= 0; level--) {
+      const name = { text: 'f', span: { start: 2 * level, end: 2 * level + 1 } };
+      operand = { kind: 'call', span: { start: 2 * level, end: 4 * depth + 1 - 2 * level }, name, args: [operand] };
+    }
+    let root: Expression = { kind: 'comparison', span: operand.span, lhs: operand };
+    const bang = { text: '!', span: { start: 0, end: 0 } };
+    for (let level = 0; level < depth; level++) root = { kind: 'not', span: root.span, operatorToken: bang, operand: root };
+    const target = locate(root, 2 * depth);
+    assert.ok(target?.kind === 'field' && target.call?.name.span.start === 2 * (depth - 1));
+    let visited = 0;
+    walkExpression(root, () => visited++);
+    assert.equal(visited, depth + 1);
+  });
+});
+
 const UNPARSED: readonly Row[] = [
   ['ip.src.coun|try == "BR" and', 'field', 'ip.src.country'],
   ['ip.src.country =|= "BR" and', 'operator', '=='],
@@ -188,6 +276,26 @@ describe('locateInText, for an expression that does not parse', () => {
     }
   });
 
+  it('calls, quantifiers and index steps while they are typed', () => {
+    for (const [marked, kind, text] of [
+      ['http.request.headers["x-a|pi', 'index', '"x-api'],
+      ['lower(http.host)[|0', 'index', '0'],
+      ['x[0][|* ==', 'index', '[*'],
+      ['any(x[*] == "|a"', 'literal', '"a"'],
+      ['an|y(x', 'quantifier', 'any'],
+      ['f(g(x|', 'field', 'x'],
+      ['contains(x, "|a"', 'literal', '"a"'],
+    ] as const) {
+      const { text: expression, target } = unparsed(marked);
+      assert.equal(target?.kind, kind, marked);
+      assert.equal(target && covered(expression, target.span), text, marked);
+    }
+    const nested = unparsed('f(g(1, x|').target;
+    assert.ok(nested?.kind === 'field' && nested.call?.name.text === 'g' && nested.call.argumentIndex === 1);
+    const key = unparsed('http.request.headers["x-a|pi').target;
+    assert.ok(key?.kind === 'index' && key.step.kind === 'key' && key.target?.kind === 'field' && key.target.name === 'http.request.headers');
+  });
+
   it('counts the arguments of an unfinished call', () => {
     const { target } = unparsed('bit_slice(udp, 64, 7|2');
     assert.ok(target?.kind === 'literal' && target.call);
@@ -201,6 +309,7 @@ describe('locateInText, for an expression that does not parse', () => {
       'bit_slice(udp, 64, 72) == 0x45 xor cf.colo.name strict wildcard r#"a*"#',
       'tcp.flags & 0x12 and ip.proto in {"tcp" "udp"} and cf.colo.name == aa:bb',
       'true',
+      'http.request.headers["x"][0] == "a" and any(x[*] == 1) or lower(http.host)[0] == "b"',
     ];
     for (const text of expressions) {
       const { ast } = checkExpression(text);
@@ -215,7 +324,7 @@ describe('locateInText, for an expression that does not parse', () => {
   });
 
   it('never throws on odd input', () => {
-    for (const text of ['', '"', 'r#"', '$', '{{{', ')))', '(((', 'a(b(c', ',,,', '== == ==', '\\', '#', 'strict', 'bit_slice(', 'in in', '}{']) {
+    for (const text of ['', '"', 'r#"', '$', '{{{', ')))', '(((', 'a(b(c', ',,,', '== == ==', '\\', '#', 'strict', 'bit_slice(', 'in in', '}{', 'x[', 'x[[[', ']]]', 'x["', 'x[*][', 'any(', 'any(any(', '[0]', 'f(x)[', 'x[0 == 1']) {
       for (let offset = 0; offset <= text.length; offset++) locateInText(text, offset, { fieldType });
     }
   });
@@ -264,6 +373,8 @@ describe('callAt', () => {
     ['bit_slice(udp, 64, 72)| == 1', undefined],
     ['(sip or |tcp.flags.syn)', undefined],
     ['ip.src.country == "bit_slice(a, |"', undefined],
+    ['any(bit_slice(udp, |', 1],
+    ['bit_slice(any(|', undefined],
   ];
   for (const [marked, index] of cases) {
     it(`${marked} → ${index ?? 'no call'}`, () => {
@@ -271,6 +382,7 @@ describe('callAt', () => {
       const site = callAt(text, offset);
       assert.equal(site?.argumentIndex, index);
       if (site) {
+        // `any(…)` is no call: its parentheses hold a test, as a group's do.
         assert.equal(site.name.text, 'bit_slice');
         assert.equal(covered(text, site.name.span), 'bit_slice');
         assert.equal(text[site.open], '(');

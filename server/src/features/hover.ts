@@ -99,6 +99,10 @@ function describeTarget(target: Target, context: HoverContext): string[] {
       const fn = FUNCTIONS.get(target.name.text);
       return fn ? functionHover(fn) : [header('function', target.name.text)];
     }
+    case 'index':
+    case 'quantifier':
+      // Said with the HTTP phases' catalogue, which the editor features of issue 21 bring.
+      return [];
   }
 }
 

@@ -1,5 +1,5 @@
 import { analyze, type Forms } from './analyses';
-import type { Comparison, ComparisonOperator, Expression, ScalarType, FunctionCall, Literal, Span, Value } from './ast';
+import type { Argument, Comparison, ComparisonOperator, Expression, FieldReference, FunctionCall, IndexedOperand, Literal, QuantifierExpression, ScalarType, Span, Value } from './ast';
 import { walkExpression } from './ast';
 import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { describeType, FIELDS, hasCompleteFieldTable, type FieldInfo } from './catalogue/fields';
@@ -149,6 +149,7 @@ class Checker {
     this.checkDepth(root);
     walkExpression(root, (node) => {
       if (node.kind === 'comparison') this.checkComparison(node);
+      else if (node.kind === 'quantifier') this.checkQuantifier(node);
     });
   }
 
@@ -157,11 +158,13 @@ class Checker {
   }
 
   private checkDepth(root: Expression): void {
-    const stack: { node: Expression; depth: number }[] = [{ node: root, depth: 0 }];
+    // Every `(`, `not`, call and quantifier is a level, as the reference counts them, also
+    // inside the arguments of calls and quantifiers.
+    const stack: { node: Argument; depth: number }[] = [{ node: root, depth: 0 }];
     while (stack.length > 0) {
       const { node, depth } = stack.pop()!;
       // Reported on the token that opens the level past the limit, as the scan does.
-      const opening = node.kind === 'group' ? { start: node.span.start, end: node.span.start + 1 } : node.kind === 'not' ? node.operatorToken.span : undefined;
+      const opening = this.levelOpening(node);
       if (opening && depth >= MAX_NESTING_DEPTH) {
         this.problems.push(nestingTooDeep(opening));
         return;
@@ -169,7 +172,20 @@ class Checker {
       if (node.kind === 'group') stack.push({ node: node.inner, depth: depth + 1 });
       else if (node.kind === 'not') stack.push({ node: node.operand, depth: depth + 1 });
       else if (node.kind === 'logical') for (const operand of node.operands) stack.push({ node: operand, depth });
+      else if (node.kind === 'quantifier') stack.push({ node: node.argument, depth: depth + 1 });
+      else if (node.kind === 'comparison') stack.push({ node: node.lhs, depth });
+      else if (node.kind === 'index') stack.push({ node: node.target, depth });
+      else if (node.kind === 'call') for (const argument of node.args) stack.push({ node: argument, depth: depth + 1 });
     }
+  }
+
+  /** The token that opens a level of nesting: a group's `(`, a `not`, the `(` of a call or quantifier. */
+  private levelOpening(node: Argument): Span | undefined {
+    if (node.kind === 'group') return { start: node.span.start, end: node.span.start + 1 };
+    if (node.kind === 'not') return node.operatorToken.span;
+    if (node.kind !== 'call' && node.kind !== 'quantifier') return undefined;
+    const open = this.text.indexOf('(', node.name.span.end);
+    return { start: open, end: open + 1 };
   }
 
   // ------------------------------------------------------------ left side
@@ -177,7 +193,37 @@ class Checker {
   private leftSide(comparison: Comparison): LeftSide | undefined {
     const { lhs } = comparison;
     if (lhs.kind === 'call') return this.checkCall(lhs);
-    if (lhs.kind === 'index') return undefined;
+    if (lhs.kind === 'index') {
+      this.checkIndexed(lhs);
+      return undefined;
+    }
+    return this.fieldSide(lhs);
+  }
+
+  /**
+   * An index expression, until the checker reads the HTTP phases' catalogue: what it indexes
+   * is checked as a left side is, and the fields and functions known here (those of the packet
+   * phases) give single values, which take no index step (the reference refuses the step).
+   */
+  private checkIndexed(lhs: IndexedOperand): void {
+    const target = lhs.target.kind === 'call' ? this.checkCall(lhs.target) : this.fieldSide(lhs.target);
+    if (!target) return;
+    const step = lhs.steps[0];
+    const written = this.source(step.span);
+    this.report('invalid-index', 'error', step.span, `\`${target.name}\` is ${article(target.type)} ${describeType(target.type)}, not an array or a map, so it takes no index step: \`${written}\` cannot follow it`);
+  }
+
+  /**
+   * `any(…)`/`all(…)`, until the checker reads the HTTP phases' catalogue: they reduce an array
+   * of Booleans, and no field of a phase with a complete table here (the packet phases) is
+   * an array. Reported on the argument, as the reference does.
+   */
+  private checkQuantifier(node: QuantifierExpression): void {
+    if (!this.completeFieldTable) return;
+    this.report('type-mismatch', 'error', node.argument.span, `\`${node.name.text}(…)\` reduces an array of Booleans, such as \`http.request.headers.names[*] == "x"\` in the HTTP phases, and no field of phase \`${this.options.phase}\` is an array`);
+  }
+
+  private fieldSide(lhs: FieldReference): LeftSide | undefined {
     const field = FIELDS.get(lhs.name);
     if (field) return { type: field.type, name: field.name, field, range: field.range };
     if (FUNCTIONS.has(lhs.name)) {

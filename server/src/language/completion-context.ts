@@ -24,9 +24,11 @@ export interface LeftSide {
   readonly kind: 'field' | 'call';
   /** The field's name, or the function's. */
   readonly name: string;
-  /** Undefined when the field (or function) is not known. */
+  /** Undefined when the field (or function) is not known, or when it is indexed. */
   readonly type?: ScalarType;
   readonly field?: FieldInfo;
+  /** The field or call has index steps after it (`x["a"][0]`): its type is not the value's. */
+  readonly indexed?: true;
 }
 
 export interface ExpressionCompletionContext {
@@ -41,6 +43,8 @@ export interface ExpressionCompletionContext {
     readonly not: boolean;
     readonly group: boolean;
     readonly booleans: boolean;
+    /** `any(…)`/`all(…)` may stand here. */
+    readonly quantifiers: boolean;
   };
   /**
    * A comparison operator may follow the left side. With `strictWildcard`, `strict` is
@@ -57,8 +61,10 @@ export interface ExpressionCompletionContext {
     /** A `$list` may stand here. */
     readonly list: boolean;
   };
-  /** An argument of a function call. */
+  /** An argument of a function call (or of `any(…)`/`all(…)`, whose `functionName` is then `any`/`all`). */
   readonly argument?: { readonly functionName: string; readonly index: number };
+  /** The key or index inside an index step's `[…]`, of what stands before the `[` (a field's or function's name). */
+  readonly index?: { readonly target?: string };
   /** A logical operator may follow (the test before the cursor is complete). */
   readonly connective?: { readonly closeGroup: boolean };
 }
@@ -84,6 +90,13 @@ const MAX_MATCHED_LENGTH = 16 * MAX_EXPRESSION_LENGTH;
 
 const LOGICAL_TERMINALS = [...LOGICAL_OPERATOR_BY_SPELLING.keys()];
 const LIST_DESCRIPTION = 'a list such as `$svc.anonymizer`';
+/** The description of the grammar's `indexKey`: what goes inside an index step's brackets. */
+const INDEX_KEY_DESCRIPTION = 'a key such as `"x-api-key"`, an index such as `0`, or `*`';
+
+/** A word that names a function before `(`: any name but a keyword, and `contains` and `wildcard` (also functions). */
+function namesCall(token: LexicalToken | undefined): boolean {
+  return token?.kind === 'word' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(token.text) && (!KEYWORDS.has(token.text) || token.text === 'contains' || token.text === 'wildcard');
+}
 
 /**
  * The terminals and described rules the grammar expects at the end of `prefix`, or
@@ -140,8 +153,7 @@ function analyse(text: string, cursor: number): ExpressionCompletionContext | un
   const levels: { start: number; call: boolean }[] = [{ start: 0, call: false }];
   before.forEach((t, i) => {
     if (t.kind === '(') {
-      const previous = before[i - 1];
-      levels.push({ start: t.span.end, call: previous?.kind === 'word' && !KEYWORDS.has(previous.text) });
+      levels.push({ start: t.span.end, call: namesCall(before[i - 1]) });
     } else if (t.kind === ')') {
       if (levels.length > 1) levels.pop();
     } else if (isConnective(t)) {
@@ -192,7 +204,12 @@ function analyse(text: string, cursor: number): ExpressionCompletionContext | un
       not: has('not'),
       group: has('('),
       booleans: has('true') || has('false'),
+      quantifiers: has('a quantifier'),
     };
+  }
+  if (has(INDEX_KEY_DESCRIPTION)) {
+    const target = leftSideBefore(before, unclosedBracket(before) - 1);
+    context.index = target ? { target: target.name } : {};
   }
   // (After a name the grammar also expects `(`, as a name could start a call: that is not
   // an operand position, and is not offered.)
@@ -265,10 +282,29 @@ function operatorAt(tokens: readonly LexicalToken[], index: number): { operator:
   return operator ? { operator, tokens: 1 } : undefined;
 }
 
+/** Index of the `[` of the index step the tokens end inside, or -1. */
+function unclosedBracket(tokens: readonly LexicalToken[]): number {
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    if (tokens[i].text === ']') return -1;
+    if (tokens[i].text === '[') return i;
+  }
+  return -1;
+}
+
 /** The field or call that ends at token `index`. */
 function leftSideBefore(tokens: readonly LexicalToken[], index: number): LeftSide | undefined {
   const token = tokens[index];
   if (!token) return undefined;
+  if (token.text === ']') {
+    // An index expression, `x["a"][0]`: what its steps index, whose type they change (not known here).
+    while (index > 0 && tokens[index].text === ']') {
+      let open = index - 1;
+      while (open >= 0 && tokens[open].text !== '[') open--;
+      index = open - 1;
+    }
+    const target = leftSideBefore(tokens, index);
+    return target && { kind: target.kind, name: target.name, indexed: true };
+  }
   if (token.kind === 'word' && !KEYWORDS.has(token.text)) {
     const field = FIELDS.get(token.text);
     return field ? { kind: 'field', name: token.text, type: field.type, field } : { kind: 'field', name: token.text };

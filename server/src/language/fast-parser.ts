@@ -1,67 +1,86 @@
 /**
- * The fast path of parseExpression (parser.ts): a hand-written recursive-descent reading of
- * exactly the PEG in expression.ohm, which builds the same tree and the same problems, in the
- * same order, as the Ohm semantic actions. Ohm stays the grammar of record: parseExpression
- * uses this parser's result only when it matched the whole input, and otherwise runs Ohm,
- * whose rightmost-failure information the syntax errors are made of. A property test
- * (test/language/fast-parser.test.ts) holds the two to the same verdicts, trees and problems.
+ * The fast path of parseExpression and parseValueExpression (parser.ts): a hand-written
+ * recursive-descent reading of exactly the PEG in expression.ohm, which builds the same tree
+ * and the same problems, in the same order, as the Ohm semantic actions. Ohm stays the grammar
+ * of record: the parser uses this parser's result only when it matched the whole input, and
+ * otherwise runs Ohm, whose rightmost-failure information the syntax errors are made of. A
+ * property test (test/language/fast-parser.test.ts) holds the two to the same verdicts, trees
+ * and problems.
  *
- * What a matched literal, operator or list means is in parse-semantics.ts, which the Ohm
- * actions in parser.ts call too, so the meaning of the text is written once.
+ * What a matched literal, operator, list or index means is in parse-semantics.ts, which the
+ * Ohm actions in parser.ts call too, so the meaning of the text is written once.
  *
  * How the descent mirrors Ohm:
  * - Syntactic (capitalised) rules skip `[ \r\n\t]*` before each of their parts; lexical rules
- *   skip nothing. A node's span starts after the skipped spaces and ends after its last part,
- *   so no span starts or ends with whitespace (Ohm's source intervals are the same).
+ *   (and the `#(indexStep*)` of Operand) skip nothing. A node's span starts after the skipped
+ *   spaces and ends after its last part, so no span starts or ends with whitespace (Ohm's
+ *   source intervals are the same).
  * - Ordered choice: alternatives are tried in the grammar's order, and a failed alternative
  *   restores the position and drops the problems it pushed, as Ohm's backtracking discards
  *   the nodes whose actions would have pushed them. Problems are pushed in the order the
- *   actions push them, which is left to right with each action after its children.
+ *   actions push them, which is left to right with each action after its children. Every
+ *   method that fails leaves the position and the problems as it found them.
  * - Lexical rules are plain scans that return where the match ends (or -1); where the
- *   grammar has a lookahead (`~identChar`, `~"="`, `&("#" | "\"")`) the scan checks it.
- * - The recursion (Logical → Unary → `(` Logical `)`, `not` Unary) is one level per
- *   parenthesis or `not`. Past `maxDepth` levels, or on any exception, this parser gives up
- *   and parseExpression runs Ohm, which then behaves as it always has: parseExpression's scan
- *   of the nesting can count fewer levels than there are (`not (a and not (a and …` counts
- *   one per parenthesis), and on such text Ohm's stack may run out where this parser's would
- *   not, which makes the text a nesting error rather than a tree.
+ *   grammar has a lookahead (`~identChar`, `~"="`, `&("#" | "\"")`, `~bareWord`) the scan
+ *   checks it.
+ * - No text is read twice by the alternatives at one position, so the time is linear in the
+ *   text: Comparison reads its operand once whichever way it ends (as Ohm's memo table does),
+ *   and where an alternative fails after reading far (a `(`, a `not`, a quantifier, a call),
+ *   the alternatives after it fail at its first character.
+ * - The recursion (Logical → Unary → `(` Logical `)`, `not` Unary, a call's or quantifier's
+ *   Argument) is one level per parenthesis, `not`, call or quantifier: the levels the
+ *   reference counts against its limit. A tree deeper than `maxDepth` levels, an attempt
+ *   more than one level deeper (which only a failed alternative can make, as in `f(not)`,
+ *   where `not` is then a value), or any exception, makes this parser give up, and the caller
+ *   runs Ohm, which then behaves as it always has: the scan before parsing can count fewer
+ *   levels than there are (`not (a and not (a and …` counts one per parenthesis), and on such
+ *   text Ohm's stack may run out where this parser's would not, which makes the text a
+ *   nesting error rather than a tree.
  */
-import type { Argument, Expression, ScalarType, Literal, Operand, SetLiteral, Span, StringLiteral, Token, Value } from './ast';
+import type { Argument, Expression, IndexStep, Literal, Operand, ScalarType, SetLiteral, Span, StringLiteral, Token, Value } from './ast';
 import { MAX_RAW_STRING_HASHES } from './grammar';
 import {
+  argumentOfComparison,
+  argumentValue,
+  arrayIndexStep,
   bareValue,
   byPrecedence,
   comparisonOperatorToken,
-  FUNCTION_RESULT_TYPE,
+  indexed,
   listInSet,
   listReference,
+  mapKeyStep,
   quotedString,
   rawRegexCheck,
   rawString,
+  readingType,
   regexLiteral,
   setComma,
   wildcardCheck,
-  type FieldTypeOf,
+  type ParseOptions,
 } from './parse-semantics';
 import type { Problem } from './problem';
 
 // ================================================================ the recursive descent
 
+/** The grammar's two start rules: a filter, and a value expression. */
+export type StartRule = 'Filter' | 'ValueExpression';
+
 export interface FastParse {
-  readonly ast: Expression;
+  /** An Expression for `Filter`, an Operand for `ValueExpression`. */
+  readonly ast: Expression | Operand;
   readonly problems: Problem[];
 }
 
 /**
- * Parses `text` as expression.ohm's `Filter` and builds what the Ohm actions build. Undefined
- * when the text does not match (a syntax error, which only Ohm can describe), or when this
- * parser gives up (more than `maxDepth` levels of `(` and `not`, or an exception): the caller
- * then runs Ohm.
+ * Parses `text` as expression.ohm's `start` rule and builds what the Ohm actions build.
+ * Undefined when the text does not match (a syntax error, which only Ohm can describe), or when
+ * this parser gives up (nesting past `maxDepth`, or an exception): the caller then runs Ohm.
  */
-export function parseFast(text: string, fieldType: FieldTypeOf, maxDepth: number): FastParse | undefined {
-  const parser = new Descent(text, fieldType, maxDepth);
+export function parseFast(text: string, options: ParseOptions, maxDepth: number, start: StartRule = 'Filter'): FastParse | undefined {
+  const parser = new Descent(text, options, maxDepth);
   try {
-    const ast = parser.filter();
+    const ast = start === 'Filter' ? parser.filter() : parser.valueExpression();
     return ast && { ast, problems: parser.problems };
   } catch {
     // GIVE_UP, a stack overflow, or an error of the semantics, which Ohm's path will then meet
@@ -85,8 +104,13 @@ const DOLLAR = 36; // $
 const AMPERSAND = 38; // &
 const OPEN_PAREN = 40; // (
 const CLOSE_PAREN = 41; // )
+const STAR = 42; // *
 const COMMA = 44; // ,
+const MINUS = 45; // -
 const DOT = 46; // .
+const SLASH = 47; // /
+const DIGIT_0 = 48; // 0
+const COLON = 58; // :
 const LESS = 60; // <
 const EQUALS = 61; // =
 const GREATER = 62; // >
@@ -94,7 +118,9 @@ const OPEN_BRACKET = 91; // [
 const BACKSLASH = 92; // \
 const CLOSE_BRACKET = 93; // ]
 const CARET = 94; // ^
+const LOWER_A = 97; // a
 const LOWER_R = 114; // r
+const LOWER_X = 120; // x
 const OPEN_BRACE = 123; // {
 const BAR = 124; // |
 const CLOSE_BRACE = 125; // }
@@ -104,11 +130,12 @@ const TILDE = 126; // ~
 const IDENT = 1; // identChar: a-z A-Z 0-9 _
 const BARE = 2; // bareValue: a-z A-Z 0-9 . : - /
 const DIGIT = 4; // asciiDigit
+const HEX = 8; // 0-9 a-f A-F
 const CLASSES = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
   const alnum = /[A-Za-z0-9]/.test(ch);
-  CLASSES[c] = (alnum || ch === '_' ? IDENT : 0) | (alnum || /[.:\-/]/.test(ch) ? BARE : 0) | (/[0-9]/.test(ch) ? DIGIT : 0);
+  CLASSES[c] = (alnum || ch === '_' ? IDENT : 0) | (alnum || /[.:\-/]/.test(ch) ? BARE : 0) | (/[0-9]/.test(ch) ? DIGIT : 0) | (/[0-9a-fA-F]/.test(ch) ? HEX : 0);
 }
 
 /** `keyword` in the grammar: never a field or function name. */
@@ -116,6 +143,8 @@ const KEYWORDS: ReadonlySet<string> = new Set([
   'and', 'or', 'xor', 'not', 'in', 'eq', 'ne', 'ge', 'le', 'gt', 'lt',
   'contains', 'matches', 'wildcard', 'strict', 'bitwise_and', 'true', 'false',
 ]);
+/** functionName_operatorWord: the keywords that are also names of functions. */
+const FUNCTION_KEYWORDS: ReadonlySet<string> = new Set(['contains', 'wildcard']);
 /** The word alternatives of `comparisonOp`. */
 const OPERATOR_WORDS: ReadonlySet<string> = new Set(['eq', 'ne', 'ge', 'le', 'gt', 'lt', 'in', 'contains', 'matches', 'wildcard', 'bitwise_and']);
 
@@ -129,6 +158,22 @@ function isIdent(c: number): boolean {
   return c < 128 && (CLASSES[c] & IDENT) !== 0;
 }
 
+function isHex(c: number): boolean {
+  return c < 128 && (CLASSES[c] & HEX) !== 0;
+}
+
+function isDigit(c: number): boolean {
+  return c < 128 && (CLASSES[c] & DIGIT) !== 0;
+}
+
+function isSpace(c: number): boolean {
+  return c === SPACE || c === LF || c === CR || c === TAB;
+}
+
+/** What a name at an operand's start may be: a field (`field`), a function (`functionName`), or both. */
+const FIELD = 1;
+const FUNCTION = 2;
+
 class Descent {
   readonly problems: Problem[] = [];
   private pos = 0;
@@ -137,7 +182,7 @@ class Descent {
 
   constructor(
     private readonly text: string,
-    private readonly fieldType: FieldTypeOf,
+    private readonly options: ParseOptions,
     private readonly maxDepth: number,
   ) {
     this.length = text.length;
@@ -152,6 +197,27 @@ class Descent {
     if (!expression) return undefined;
     this.skip();
     return this.pos === this.length ? expression : undefined;
+  }
+
+  /** ValueExpression = Operand end */
+  valueExpression(): Operand | undefined {
+    this.skip();
+    const operand = this.operand();
+    if (!operand) return undefined;
+    this.skip();
+    return this.pos === this.length ? operand : undefined;
+  }
+
+  /** One level deeper: a `(`, `not`, call or quantifier being tried. */
+  private enter(): void {
+    // One level past the limit is left to the attempt, which may fail and leave a tree within it.
+    if (++this.depth > this.maxDepth + 1) throw GIVE_UP;
+  }
+
+  /** Back out of a level: `built` when its node is in the tree, which then may be no deeper than the limit. */
+  private leave(built: boolean): void {
+    if (built && this.depth > this.maxDepth) throw GIVE_UP;
+    this.depth--;
   }
 
   /** Logical = Unary (logicalOp Unary)* */
@@ -183,12 +249,16 @@ class Descent {
     return byPrecedence(operands, operators, 0);
   }
 
-  /** Unary = Comparison | notOp Unary -- not | "(" Logical ")" -- group | booleanLiteral */
+  /** Unary = Quantifier | Comparison | notOp Unary -- not | "(" Logical ")" -- group | booleanLiteral */
   private unary(): Expression | undefined {
     const entry = this.pos;
     const mark = this.problems.length;
     this.skip();
     const start = this.pos;
+    if (this.text.charCodeAt(start) === LOWER_A) {
+      const quantifier = this.quantifier(start);
+      if (quantifier) return quantifier;
+    }
     const comparison = this.comparison();
     if (comparison) {
       return comparison;
@@ -196,12 +266,12 @@ class Descent {
     const notEnd = this.notOpEnd(start);
     const open = this.text.charCodeAt(start) === OPEN_PAREN;
     if (notEnd >= 0 || open) {
-      if (++this.depth > this.maxDepth) throw GIVE_UP;
+      this.enter();
       if (notEnd >= 0) {
         this.pos = notEnd;
         const operand = this.unary();
         if (operand) {
-          this.depth--;
+          this.leave(true);
           return { kind: 'not', span: { start, end: this.pos }, operatorToken: this.token(start, notEnd), operand };
         }
       } else {
@@ -211,13 +281,13 @@ class Descent {
           this.skip();
           if (this.text.charCodeAt(this.pos) === CLOSE_PAREN) {
             this.pos++;
-            this.depth--;
+            this.leave(true);
             return { kind: 'group', span: { start, end: this.pos }, inner };
           }
           this.problems.length = mark;
         }
       }
-      this.depth--;
+      this.leave(false);
       this.pos = start;
     }
     // booleanLiteral = ("true" | "false") ~identChar
@@ -230,11 +300,37 @@ class Descent {
     return undefined;
   }
 
+  /** Quantifier = quantifierName "(" Argument ")", at `start` (its spaces skipped). */
+  private quantifier(start: number): Expression | undefined {
+    const nameEnd = this.quantifierNameEnd(start);
+    if (nameEnd < 0) return undefined;
+    this.pos = nameEnd;
+    this.skip();
+    if (this.text.charCodeAt(this.pos) !== OPEN_PAREN) {
+      this.pos = start;
+      return undefined;
+    }
+    const mark = this.problems.length;
+    this.enter();
+    this.pos++;
+    const argument = this.argument();
+    if (argument) {
+      this.skip();
+      if (this.text.charCodeAt(this.pos) === CLOSE_PAREN) {
+        this.pos++;
+        this.leave(true);
+        return { kind: 'quantifier', span: { start, end: this.pos }, name: this.token(start, nameEnd), argument };
+      }
+    }
+    this.leave(false);
+    this.problems.length = mark;
+    this.pos = start;
+    return undefined;
+  }
+
   /**
-   * Comparison = Operand regexOp regexString -- regex
-   *            | Operand comparisonOp Value  -- binary
-   *            | Operand                     -- bare
-   * Called with the spaces before it skipped; the operand is read once for the three.
+   * Comparison = Operand (regexOp regexString | comparisonOp Value)?
+   * Called with the spaces before it skipped.
    */
   private comparison(): Expression | undefined {
     const start = this.pos;
@@ -260,13 +356,12 @@ class Descent {
       const mark = this.problems.length;
       const operator = comparisonOperatorToken(this.text, { start: this.pos, end: operatorEnd }, this.problems);
       this.pos = operatorEnd;
-      const lhsType = lhs.kind === 'field' ? this.fieldType(lhs.name) : FUNCTION_RESULT_TYPE;
-      const rhs = this.value(lhsType);
+      const rhs = this.value(readingType(this.options, lhs));
       if (rhs) {
         if (operator.operator === 'matches') {
-          // regexValue in parser.ts. A quoted string cannot get here (the `-- regex`
-          // alternative takes every `"` after `~`/`matches`), but were it to, only Ohm's
-          // semantics for it would be right.
+          // regexValue in parser.ts. A quoted string cannot get here (`regexOp regexString`
+          // takes every `"` after `~`/`matches`), but were it to, only Ohm's semantics for it
+          // would be right.
           if (this.valueKind === QUOTE) throw GIVE_UP;
           if (this.valueKind === RAW_CLOSED && rhs.kind === 'string' && rhs.raw) rawRegexCheck(this.text, rhs, this.problems);
         }
@@ -279,19 +374,27 @@ class Descent {
     return { kind: 'comparison', span: { start, end: lhsEnd }, lhs };
   }
 
-  /** Operand = Call | field, with its spaces skipped. */
+  /** Operand = (Call | field) #(indexStep*), with its spaces skipped. */
   private operand(): Operand | undefined {
     const start = this.pos;
-    const nameEnd = this.nameEnd(start);
-    if (nameEnd < 0) return undefined;
-    const call = this.call(start, nameEnd);
-    if (call) return call;
-    const end = this.dottedEnd(nameEnd);
-    this.pos = end;
-    return { kind: 'field', span: { start, end }, name: this.text.slice(start, end) };
+    const nameEnd = this.identEnd(start);
+    const kinds = this.nameKinds(start, nameEnd);
+    if (kinds === 0) return undefined;
+    let target: Operand | undefined = kinds & FUNCTION ? this.call(start, nameEnd) : undefined;
+    if (!target) {
+      if (!(kinds & FIELD)) return undefined;
+      const end = this.dottedEnd(nameEnd);
+      this.pos = end;
+      target = { kind: 'field', span: { start, end }, name: this.text.slice(start, end) };
+    }
+    // Most operands have no step: no array for them.
+    if (this.text.charCodeAt(this.pos) !== OPEN_BRACKET) return target;
+    const steps: IndexStep[] = [];
+    for (let step = this.indexStep(); step; step = this.indexStep()) steps.push(step);
+    return indexed(target as Operand & { kind: 'field' | 'call' }, steps);
   }
 
-  /** Call = functionName "(" ListOf<Argument, ","> ")", the function name already read. */
+  /** Call = functionName "(" (Argument ("," Argument)*)? ")", the function name already read. */
   private call(start: number, nameEnd: number): Operand | undefined {
     this.pos = nameEnd;
     this.skip();
@@ -299,6 +402,7 @@ class Descent {
       this.pos = start;
       return undefined;
     }
+    this.enter();
     this.pos++;
     const mark = this.problems.length;
     const args: Argument[] = [];
@@ -322,15 +426,17 @@ class Descent {
     }
     this.skip();
     if (this.text.charCodeAt(this.pos) !== CLOSE_PAREN) {
+      this.leave(false);
       this.problems.length = mark;
       this.pos = start;
       return undefined;
     }
     this.pos++;
+    this.leave(true);
     return { kind: 'call', span: { start, end: this.pos }, name: this.token(start, nameEnd), args };
   }
 
-  /** Argument = string | rawString | field | bareValue */
+  /** Argument = string | rawString | ~(~logicalStart) Logical | ~bareWord Comparison | bareValue */
   private argument(): Argument | undefined {
     const entry = this.pos;
     this.skip();
@@ -341,13 +447,15 @@ class Descent {
       const raw = this.raw(start);
       if (raw) return raw;
     }
-    const nameEnd = this.nameEnd(start);
-    if (nameEnd >= 0) {
-      const end = this.dottedEnd(nameEnd);
-      this.pos = end;
-      return { kind: 'field', span: { start, end }, name: this.text.slice(start, end) };
+    if (this.logicalStart(start)) {
+      const logical = this.logical();
+      if (logical) return logical;
     }
-    const literal = this.bare(start, undefined);
+    if (!this.isBareWord(start)) {
+      const comparison = this.comparison();
+      if (comparison) return argumentOfComparison(comparison as Expression & { kind: 'comparison' });
+    }
+    const literal = this.bare(start, undefined, true);
     if (literal) return literal;
     this.pos = entry;
     return undefined;
@@ -380,7 +488,7 @@ class Descent {
       return this.quoted(start);
     }
     this.valueKind = 0;
-    const literal = this.bare(start, type);
+    const literal = this.bare(start, type, false);
     if (literal) return literal;
     this.pos = entry;
     return undefined;
@@ -436,7 +544,7 @@ class Descent {
       setComma(this.text, { start, end: start + 1 }, this.problems);
       return true;
     }
-    const literal = this.bare(start, type);
+    const literal = this.bare(start, type, false);
     if (!literal) return false;
     items.push(literal);
     return true;
@@ -477,14 +585,86 @@ class Descent {
     }
   }
 
-  /** `~asciiDigit ~keyword name`, the start of `field` and all of `functionName`: its end, or -1. */
-  private nameEnd(at: number): number {
-    const c = this.text.charCodeAt(at);
-    if (!(c < 128 && (CLASSES[c] & IDENT) !== 0 && (CLASSES[c] & DIGIT) === 0)) return -1;
-    const end = this.identEnd(at + 1);
+  /**
+   * What the run of identChars [at, end) may start at an operand: a `field` (`~asciiDigit
+   * ~keyword name`), a `functionName` (the same without a quantifier name, or `contains` and
+   * `wildcard`), both, or neither (0).
+   */
+  private nameKinds(at: number, end: number): number {
+    if (end === at || isDigit(this.text.charCodeAt(at))) return 0;
+    const length = end - at;
     // A keyword is one of the words above followed by no identChar: the whole run is one.
-    if (end - at >= 2 && end - at <= 11 && KEYWORDS.has(this.text.slice(at, end))) return -1;
-    return end;
+    if (length < 2 || length > 11) return FIELD | FUNCTION;
+    const word = this.text.slice(at, end);
+    if (KEYWORDS.has(word)) return FUNCTION_KEYWORDS.has(word) ? FUNCTION : 0;
+    return word === 'any' || word === 'all' ? FIELD : FIELD | FUNCTION;
+  }
+
+  /** quantifierName = ("any" | "all") ~identChar: its end, or -1. */
+  private quantifierNameEnd(at: number): number {
+    const text = this.text;
+    if (text.charCodeAt(at) !== LOWER_A || !(text.startsWith('any', at) || text.startsWith('all', at)) || isIdent(text.charCodeAt(at + 3))) return -1;
+    return at + 3;
+  }
+
+  /** logicalStart = "(" | notOp | quantifierName spaces "(" -- quantifier, as a lookahead at `at`. */
+  private logicalStart(at: number): boolean {
+    if (this.text.charCodeAt(at) === OPEN_PAREN || this.notOpEnd(at) >= 0) return true;
+    let end = this.quantifierNameEnd(at);
+    if (end < 0) return false;
+    while (isSpace(this.text.charCodeAt(end))) end++;
+    return this.text.charCodeAt(end) === OPEN_PAREN;
+  }
+
+  /** bareWord = name ("." name)* ("." | ":" | "-" | "/"), as a lookahead at `at`. */
+  private isBareWord(at: number): boolean {
+    const nameEnd = this.identEnd(at);
+    if (nameEnd === at) return false;
+    const c = this.text.charCodeAt(this.dottedEnd(nameEnd));
+    return c === DOT || c === COLON || c === MINUS || c === SLASH;
+  }
+
+  /**
+   * indexStep = "[" spaces indexKey spaces "]", right at the position (Operand's `#(…)` skips
+   * no space before it), with
+   *   indexKey = "*" -- each | string -- key | arrayIndex -- element
+   *   arrayIndex = "0x" hexDigit+ ~identChar -- hex | "-"? asciiDigit+ ~identChar -- decimal
+   * The step, or undefined (the position unchanged) when there is none.
+   */
+  private indexStep(): IndexStep | undefined {
+    const text = this.text;
+    const start = this.pos;
+    if (text.charCodeAt(start) !== OPEN_BRACKET) return undefined;
+    let keyStart = start + 1;
+    while (isSpace(text.charCodeAt(keyStart))) keyStart++;
+    const c = text.charCodeAt(keyStart);
+    let keyEnd = -1;
+    if (c === STAR) {
+      keyEnd = keyStart + 1;
+    } else if (c === QUOTE) {
+      // An unterminated string runs to the end of the text, where no `]` can follow.
+      keyEnd = this.quotedEnd(keyStart);
+      if (keyEnd < 0) return undefined;
+    } else if (c === DIGIT_0 && text.charCodeAt(keyStart + 1) === LOWER_X && isHex(text.charCodeAt(keyStart + 2))) {
+      keyEnd = keyStart + 3;
+      while (isHex(text.charCodeAt(keyEnd))) keyEnd++;
+    } else {
+      const digits = c === MINUS ? keyStart + 1 : keyStart;
+      keyEnd = digits;
+      while (isDigit(text.charCodeAt(keyEnd))) keyEnd++;
+      if (keyEnd === digits) return undefined;
+    }
+    // The lookahead `~identChar` after an array index (`[1a]` is none).
+    if (c !== STAR && c !== QUOTE && isIdent(text.charCodeAt(keyEnd))) return undefined;
+    let close = keyEnd;
+    while (isSpace(text.charCodeAt(close))) close++;
+    if (text.charCodeAt(close) !== CLOSE_BRACKET) return undefined;
+    const span: Span = { start, end: close + 1 };
+    const keySpan: Span = { start: keyStart, end: keyEnd };
+    this.pos = close + 1;
+    if (c === STAR) return { kind: 'each', span };
+    if (c === QUOTE) return mapKeyStep(text, span, keySpan, this.problems);
+    return arrayIndexStep(text, span, keySpan, this.problems);
   }
 
   /** `("." name)*` after the first name of a field: the end of the field. */
@@ -566,8 +746,11 @@ class Descent {
     }
   }
 
-  /** bareValue = ("a".."z" | "A".."Z" | "0".."9" | "." | ":" | "-" | "/")+, read by `type`. */
-  private bare(start: number, type: ScalarType | undefined): Literal | undefined {
+  /**
+   * bareValue = ("a".."z" | "A".."Z" | "0".."9" | "." | ":" | "-" | "/")+, read by `type`, or
+   * as a call's argument is (argumentValue).
+   */
+  private bare(start: number, type: ScalarType | undefined, argument: boolean): Literal | undefined {
     const text = this.text;
     let end = start;
     for (;;) {
@@ -577,7 +760,21 @@ class Descent {
     }
     if (end === start) return undefined;
     this.pos = end;
-    return bareValue(text, { start, end }, type, this.problems);
+    return argument ? argumentValue(text, { start, end }, this.problems) : bareValue(text, { start, end }, type, this.problems);
+  }
+
+  /** The end of the closed string that starts at `start` (its `"`), or -1 when it runs to the end of the text. */
+  private quotedEnd(start: number): number {
+    const text = this.text;
+    const length = this.length;
+    let i = start + 1;
+    while (i < length) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) return i + 1;
+      // `"\\" any`; a `\` at the very end is no escape, and only the unterminated alternative takes it.
+      i += c === BACKSLASH ? 2 : 1;
+    }
+    return -1;
   }
 
   /**
@@ -585,20 +782,9 @@ class Descent {
    * at its `"`. It always matches: without a closing quote it runs to the end of the text.
    */
   private quoted(start: number): Literal {
-    const text = this.text;
-    const length = this.length;
-    let i = start + 1;
-    while (i < length) {
-      const c = text.charCodeAt(i);
-      if (c === QUOTE) {
-        this.pos = i + 1;
-        return quotedString(text, { start, end: i + 1 }, true, this.problems);
-      }
-      // `"\\" any`; a `\` at the very end is no escape, and only the unterminated alternative takes it.
-      i += c === BACKSLASH ? 2 : 1;
-    }
-    this.pos = length;
-    return quotedString(text, { start, end: length }, false, this.problems);
+    const end = this.quotedEnd(start);
+    this.pos = end < 0 ? this.length : end;
+    return quotedString(this.text, { start, end: this.pos }, end >= 0, this.problems);
   }
 
   /** Whether the last raw string read was closed. */

@@ -13,7 +13,11 @@
  * - groups without inner padding: `(a or b)`;
  * - sets without padding inside the braces and one space between items: `{22 80 443}`,
  *   and `{}` when empty;
- * - calls without a space before `(` and with `, ` between arguments: `bit_slice(udp, 64, 72)`;
+ * - calls and `any(…)`/`all(…)` without a space before `(` and with `, ` between arguments:
+ *   `bit_slice(udp, 64, 72)`; an argument that is a comparison or a logical expression is
+ *   printed as one is anywhere (`concat(x == "a")`, `any((a) or b)`);
+ * - index steps without spaces, inside or before their brackets: `http.request.headers["x"][0]`,
+ *   `x[*]`;
  * - literals (numbers, addresses, ranges, strings, raw strings, byte strings, lists, `true`,
  *   `false`) are copied exactly as written, never printed from their values: `0x1F` stays
  *   `0x1F`, `"\x41"` stays `"\x41"`, and whatever is inside a string is untouched.
@@ -22,74 +26,82 @@
  * and dropped by the parser, so only an expression that parses without errors is formatted
  * (see `formatExpression`).
  */
-import type { Argument, Expression, Literal, Operand, Span, Value } from './ast';
+import type { Argument, Comparison, Expression, Span } from './ast';
 import { FIELDS } from './catalogue/fields';
 import { parseExpression, type ParseOptions } from './parser';
 
 /** Prints `root`, parsed from `source`, in canonical spacing. */
 export function printExpression(root: Expression, source: string): string {
+  // The static analyses print every comparison they meet: those of a field, the common
+  // case, without the machinery below.
+  if (root.kind === 'comparison' && root.lhs.kind === 'field') return comparisonText(root.lhs.name, root, source);
   const out: string[] = [];
   const text = (span: Span) => source.slice(span.start, span.end);
-
-  const operand = (node: Operand | Argument): void => {
-    if (node.kind === 'field') out.push(node.name);
-    else if (node.kind === 'call') {
-      out.push(node.name.text, '(');
-      node.args.forEach((arg, i) => {
-        if (i > 0) out.push(', ');
-        operand(arg);
-      });
-      out.push(')');
-    } else out.push(text(node.span));
-  };
-
-  const value = (node: Value): void => {
-    if (node.kind === 'set') {
-      out.push('{');
-      node.items.forEach((item: Literal, i) => {
-        if (i > 0) out.push(' ');
-        out.push(text(item.span));
-      });
-      out.push('}');
-    } else out.push(text(node.span));
-  };
-
-  // Recursive: the parser bounds the nesting (128 levels of parentheses and `not`), and a
-  // chain of `and`s is one flat node.
-  const expression = (node: Expression): void => {
-    switch (node.kind) {
+  // A stack of what is left to print, last first: text as it is, or a node. A loop rather
+  // than recursion: calls and quantifiers nest in arguments as deep as the parser read them.
+  const work: (string | Argument)[] = [root];
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    switch (item.kind) {
       case 'logical':
-        node.operands.forEach((child, i) => {
-          if (i > 0) out.push(' ', node.operatorTokens[i - 1].text, ' ');
-          expression(child);
-        });
-        return;
+        for (let i = item.operands.length - 1; i >= 0; i--) {
+          work.push(item.operands[i]);
+          if (i > 0) work.push(` ${item.operatorTokens[i - 1].text} `);
+        }
+        break;
       case 'not': {
-        const op = node.operatorToken.text;
-        out.push(op === '!' ? '!' : `${op} `);
-        expression(node.operand);
-        return;
+        const op = item.operatorToken.text;
+        work.push(item.operand, op === '!' ? '!' : `${op} `);
+        break;
       }
       case 'group':
-        out.push('(');
-        expression(node.inner);
-        out.push(')');
-        return;
-      case 'boolean':
-        out.push(text(node.span));
-        return;
+        work.push(')', item.inner, '(');
+        break;
       case 'comparison':
-        operand(node.lhs);
-        if (node.operator && node.rhs) {
-          out.push(' ', node.operator.text.replace(/\s+/g, ' '), ' ');
-          value(node.rhs);
+        if (item.lhs.kind === 'field') out.push(comparisonText(item.lhs.name, item, source));
+        else if (item.operator && item.rhs) work.push(comparisonRest(item, source), item.lhs);
+        else work.push(item.lhs);
+        break;
+      case 'quantifier':
+        work.push(')', item.argument, `${item.name.text}(`);
+        break;
+      case 'field':
+        out.push(item.name);
+        break;
+      case 'call':
+        work.push(')');
+        for (let i = item.args.length - 1; i >= 0; i--) {
+          work.push(item.args[i]);
+          if (i > 0) work.push(', ');
         }
-        return;
+        work.push(`${item.name.text}(`);
+        break;
+      case 'index':
+        work.push(item.steps.map((step) => (step.kind === 'key' ? `[${text(step.keySpan)}]` : step.kind === 'element' ? `[${text(step.indexSpan)}]` : '[*]')).join(''), item.target);
+        break;
+      default:
+        // A literal argument: as written.
+        out.push(text(item.span));
+        break;
     }
-  };
-
-  expression(root);
+  }
   return out.join('');
+}
+
+/** A comparison whose left side is printed as `lhs`: ` op value` after it, when it has them. */
+function comparisonText(lhs: string, comparison: Comparison, source: string): string {
+  return comparison.operator && comparison.rhs ? lhs + comparisonRest(comparison, source) : lhs;
+}
+
+/** ` op value` of a comparison: the operator as written (`strict wildcard` with one space), and the value. */
+function comparisonRest(comparison: Comparison, source: string): string {
+  const rhs = comparison.rhs!;
+  const value = rhs.kind === 'set' ? `{${rhs.items.map((member) => source.slice(member.span.start, member.span.end)).join(' ')}}` : source.slice(rhs.span.start, rhs.span.end);
+  return ` ${comparison.operator!.text.replace(/\s+/g, ' ')} ${value}`;
 }
 
 export interface FormatResult {

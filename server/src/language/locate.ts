@@ -1,34 +1,38 @@
 import type {
+  Argument,
   BooleanLiteral,
   Comparison,
   ComparisonOperator,
   Expression,
   FieldReference,
-  ScalarType,
   FunctionCall,
+  IndexedOperand,
+  IndexStep,
   ListReference,
   Literal,
   LogicalOperator,
   Operand,
   OperatorToken,
+  QuantifierExpression,
+  ScalarType,
   SetLiteral,
   Span,
   Token,
 } from './ast';
-import { isExpression, isOperand } from './ast';
 import { isKeyword, scanTokens, type LexicalToken } from './lex';
 import { readBareValue, readQuotedString } from './literals';
 import { comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/operators';
 
 /**
  * Finds what is at an offset of an expression: the innermost node or token (a field, an
- * operator, a literal, a list, a function name, …) with its span and the comparison it stands
- * in, so that hover and other features can say what it means there (`"BR"` on a country field,
- * `443` on a port field).
+ * operator, a literal, a list, a function name, an index step, …) with its span and the
+ * comparison it stands in, so that hover and other features can say what it means there
+ * (`"BR"` on a country field, `443` on a port field).
  *
- * `locate` works on the AST. An expression that does not parse has none, so `locateInText`
- * reads its tokens instead and finds the same kinds of target, as far as they can be told
- * apart without a parse; `callAt` finds the call the cursor is in, even an unfinished one.
+ * `locate` works on the AST, into call arguments, quantifiers and index steps however deeply
+ * they nest. An expression that does not parse has none, so `locateInText` reads its tokens
+ * instead and finds the same kinds of target, as far as they can be told apart without a
+ * parse; `callAt` finds the call the cursor is in, even an unfinished one.
  *
  * Offsets are offsets in the decoded expression. A token covers [start, end); an offset just
  * after a token (a cursor at its end) finds it when nothing starts at the offset.
@@ -36,7 +40,7 @@ import { comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/
 
 /** The comparison a target stands in, as far as it is known. */
 export interface ComparisonContext {
-  /** The left side: the field or call the value is compared with. */
+  /** The left side: the field, call or index expression the value is compared with. */
   readonly lhs?: Operand;
   readonly operator?: OperatorToken;
   /** The whole comparison, when the expression parsed. */
@@ -47,7 +51,7 @@ export interface ComparisonContext {
 export interface CallContext {
   /** The function's name as written. */
   readonly name: Token;
-  /** Which argument (0-based) the target is. */
+  /** Which argument (0-based) the target is, or is inside. */
   readonly argumentIndex: number;
   /** The call, when the expression parsed. */
   readonly call?: FunctionCall;
@@ -73,7 +77,14 @@ export type Target =
   /** The name of a called function. */
   | { readonly kind: 'function'; readonly span: Span; readonly name: Token; readonly call?: FunctionCall }
   /** Inside a call's parentheses but on no argument (a comma, a parenthesis, a space). */
-  | { readonly kind: 'call'; readonly span: Span; readonly name: Token; readonly call?: FunctionCall };
+  | { readonly kind: 'call'; readonly span: Span; readonly name: Token; readonly call?: FunctionCall }
+  /**
+   * An index step (`["key"]`, `[0]`, `[*]`): on its key or index (the span is that), or its
+   * brackets (the span is the step). `target` is what the steps index, when known.
+   */
+  | { readonly kind: 'index'; readonly span: Span; readonly step: IndexStep; readonly target?: FieldReference | FunctionCall; readonly operand?: IndexedOperand; readonly call?: CallContext }
+  /** The name `any` or `all` of a quantifier (the quantifier, when the expression parsed). */
+  | { readonly kind: 'quantifier'; readonly span: Span; readonly name: Token; readonly quantifier?: QuantifierExpression };
 
 export type TargetKind = Target['kind'];
 
@@ -94,8 +105,11 @@ export function locate(root: Expression, offset: number): Target | undefined {
 }
 
 function inExpression(root: Expression, offset: number): Target | undefined {
-  // A loop rather than recursion: parentheses and `not` may nest 128 deep.
-  let node: Expression | undefined = root;
+  // A loop rather than recursion: calls, quantifiers, parentheses and `not` nest as deep as
+  // the user writes them. `context` and `call` say where the current node stands.
+  let node: Argument | undefined = root;
+  let context: ComparisonContext = {};
+  let call: CallContext | undefined;
   while (node && contains(node.span, offset)) {
     switch (node.kind) {
       case 'logical': {
@@ -113,8 +127,46 @@ function inExpression(root: Expression, offset: number): Target | undefined {
         break;
       case 'boolean':
         return booleanTarget(node);
-      case 'comparison':
-        return inComparison(node, offset);
+      case 'quantifier':
+        if (contains(node.name.span, offset)) return { kind: 'quantifier', span: node.name.span, name: node.name, quantifier: node };
+        node = node.argument;
+        context = {};
+        call = undefined;
+        break;
+      case 'comparison': {
+        const lhs: Operand = node.lhs;
+        context = { lhs, operator: node.operator, comparison: node };
+        call = undefined;
+        if (contains(lhs.span, offset)) {
+          node = lhs;
+          break;
+        }
+        return inComparisonRest(node, context, offset);
+      }
+      case 'field':
+        return { kind: 'field', span: node.span, field: node, context, ...(call ? { call } : {}) };
+      case 'call': {
+        if (contains(node.name.span, offset)) return { kind: 'function', span: node.name.span, name: node.name, call: node };
+        const index: number = node.args.findIndex((a) => contains(a.span, offset));
+        if (index < 0) return { kind: 'call', span: node.span, name: node.name, call: node };
+        call = { name: node.name, argumentIndex: index, call: node };
+        context = {};
+        node = node.args[index];
+        break;
+      }
+      case 'index': {
+        if (contains(node.target.span, offset)) {
+          node = node.target;
+          break;
+        }
+        const step = node.steps.find((s) => contains(s.span, offset));
+        if (!step) return undefined;
+        const key = step.kind === 'key' ? step.keySpan : step.kind === 'element' ? step.indexSpan : undefined;
+        return { kind: 'index', span: key && contains(key, offset) ? key : step.span, step, target: node.target, operand: node, ...(call ? { call } : {}) };
+      }
+      default:
+        // A literal argument of a call.
+        return { kind: 'literal', span: node.span, literal: node, context, ...(call ? { call } : {}) };
     }
   }
   return undefined;
@@ -124,14 +176,9 @@ function booleanTarget(node: BooleanLiteral): Target {
   return { kind: 'boolean', span: node.span, value: node.value };
 }
 
-function inComparison(comparison: Comparison, offset: number): Target | undefined {
-  const { lhs, operator, rhs } = comparison;
-  const context: ComparisonContext = { lhs, operator, comparison };
-  if (contains(lhs.span, offset)) {
-    if (lhs.kind === 'field') return { kind: 'field', span: lhs.span, field: lhs, context };
-    if (lhs.kind === 'index') return undefined;
-    return inCall(lhs, offset);
-  }
+/** On a comparison's operator or value. */
+function inComparisonRest(comparison: Comparison, context: ComparisonContext, offset: number): Target | undefined {
+  const { operator, rhs } = comparison;
   if (operator && contains(operator.span, offset)) return { kind: 'operator', span: operator.span, token: operator, context };
   if (!rhs || !contains(rhs.span, offset)) return undefined;
   switch (rhs.kind) {
@@ -147,18 +194,12 @@ function inComparison(comparison: Comparison, offset: number): Target | undefine
   }
 }
 
-function inCall(call: FunctionCall, offset: number): Target {
-  if (contains(call.name.span, offset)) return { kind: 'function', span: call.name.span, name: call.name, call };
-  const index = call.args.findIndex((a) => contains(a.span, offset));
-  if (index < 0) return { kind: 'call', span: call.span, name: call.name, call };
-  const argument = call.args[index];
-  const callContext: CallContext = { name: call.name, argumentIndex: index, call };
-  if (argument.kind === 'field') return { kind: 'field', span: argument.span, field: argument, context: {}, call: callContext };
-  if (isExpression(argument) || isOperand(argument)) return { kind: 'call', span: call.span, name: call.name, call };
-  return { kind: 'literal', span: argument.span, literal: argument, context: {}, call: callContext };
-}
-
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/;
+
+/** A word that names a function before `(`: a name, or the operators `contains` and `wildcard` (also functions). */
+function isFunctionName(word: string): boolean {
+  return FIELD_NAME.test(word) && (!isKeyword(word) || word === 'contains' || word === 'wildcard');
+}
 
 // ---------------------------------------------------------------- without a parse
 
@@ -238,16 +279,72 @@ function textTargets(text: string, options: TextLocateOptions): Target[] {
     targets.push(argument.kind === 'field' ? { kind: 'field', span, field: argument, context: {}, call: callContext } : { kind: 'literal', span, literal: argument, context: {}, call: callContext });
   };
 
+  /** What a `[` right at `end` would index: the field or call just read, or just indexed. */
+  let indexable: { readonly target: FieldReference | OpenCall; readonly end: number } | undefined;
+  /** An index step being read: where its `[` is, and the span to stretch to its `]`. */
+  let step: { readonly target: FieldReference | OpenCall; readonly span: { start: number; end: number } } | undefined;
+  /** A step's target on its brackets and, for a key or an index, one on that too (as locate has them). */
+  const addStep = (made: IndexStep, keySpan: Span | undefined) => {
+    if (keySpan) targets.push({ kind: 'index', span: keySpan, step: made, target: step!.target });
+    targets.push({ kind: 'index', span: made.span, step: made, target: step!.target });
+  };
+
   tokens.forEach((token, index) => {
     const call = parens[parens.length - 1];
     const { span } = token;
+    const before = indexable;
+    indexable = undefined;
+    if (step) {
+      // Inside `[…]`: a quoted key, an index or `*`, then `]`; anything else ends the step.
+      const open = step;
+      const number = token.kind === 'word' ? readBareValue(token.text, span, 'Integer').literal : undefined;
+      const part = token.text === ']' || token.kind === 'string' || token.text === '*' || number?.kind === 'integer';
+      // Until its `]` is read, the step reaches to the end of what it holds.
+      if (part) open.span.end = span.end;
+      if (token.text === ']') {
+        step = undefined;
+        indexable = { target: open.target, end: span.end };
+        return;
+      }
+      if (token.kind === 'string') {
+        const literal = stringLiteral(token);
+        addStep({ kind: 'key', span: open.span, key: literal.kind === 'string' ? literal.value : token.text, keySpan: span }, span);
+        return;
+      }
+      if (token.text === '*') {
+        addStep({ kind: 'each', span: open.span }, undefined);
+        return;
+      }
+      if (number?.kind === 'integer') {
+        addStep({ kind: 'element', span: open.span, index: Number(number.value), indexSpan: span }, span);
+        return;
+      }
+      step = undefined;
+    }
+    if (token.text === '[' && before && before.end === span.start) {
+      step = { target: before.target, span: { start: span.start, end: span.end } };
+      return;
+    }
     switch (token.kind) {
       case 'word': {
         const word = token.text;
         const logical = LOGICAL_OPERATOR_BY_SPELLING.get(word);
         const comparison = comparisonOperatorOf(word);
-        if (call && !isKeyword(word)) {
-          addArgument(call, FIELD_NAME.test(word) ? { kind: 'field', span, name: word } : readBareValue(word, span, undefined).literal);
+        const opensCall = tokens[index + 1]?.kind === '(' && !valuePosition && !set && isFunctionName(word);
+        if (opensCall && (word === 'any' || word === 'all')) {
+          // A quantifier: its parentheses hold a test, read as a group's.
+          targets.push({ kind: 'quantifier', span, name: { text: word, span } });
+          resetComparison();
+        } else if (opensCall) {
+          const name: Token = { text: word, span };
+          const opened: OpenCall = { kind: 'call', span: { start: span.start, end: span.end }, name, args: [], argumentIndex: 0 };
+          targets.push({ kind: 'function', span, name, call: opened });
+          lhs = opened;
+          operator = undefined;
+        } else if (call && !isKeyword(word)) {
+          const argument: FieldReference | Literal = FIELD_NAME.test(word) ? { kind: 'field', span, name: word } : readBareValue(word, span, undefined).literal;
+          if (argument.kind === 'field') indexable = { target: argument, end: span.end };
+          addArgument(call, argument);
         } else if (logical) {
           targets.push({ kind: 'logical', span, token: { text: word, span }, operator: logical });
           resetComparison();
@@ -261,16 +358,11 @@ function textTargets(text: string, options: TextLocateOptions): Target[] {
           addOperator(word, comparison, span);
         } else if (valuePosition || set) {
           addValue(readBareValue(word, span, lhsType()).literal);
-        } else if (tokens[index + 1]?.kind === '(') {
-          const name: Token = { text: word, span };
-          const opened: OpenCall = { kind: 'call', span: { start: span.start, end: span.end }, name, args: [], argumentIndex: 0 };
-          targets.push({ kind: 'function', span, name, call: opened });
-          lhs = opened;
-          operator = undefined;
         } else {
           const field: FieldReference = { kind: 'field', span, name: word };
           lhs = field;
           operator = undefined;
+          indexable = { target: field, end: span.end };
           targets.push({ kind: 'field', span, field, context: { lhs: field } });
         }
         return;
@@ -319,8 +411,12 @@ function textTargets(text: string, options: TextLocateOptions): Target[] {
       }
       case ')': {
         const closed = parens.pop();
-        if (closed) closed.span.end = span.end;
-        else resetComparison();
+        if (closed) {
+          closed.span.end = span.end;
+          indexable = { target: closed, end: span.end };
+        } else {
+          resetComparison();
+        }
         return;
       }
       case ',':
@@ -383,7 +479,8 @@ export function callAt(text: string, offset: number): CallSite | undefined {
     if (token.span.start >= offset) break;
     // A cursor inside a string or a word is inside that argument, not after it.
     if (token.kind === '(') {
-      const isCall = previous?.kind === 'word' && !isKeyword(previous.text) && FIELD_NAME.test(previous.text);
+      // `any(`/`all(` hold a test, not arguments: they are no call.
+      const isCall = previous?.kind === 'word' && isFunctionName(previous.text) && previous.text !== 'any' && previous.text !== 'all';
       stack.push(isCall ? { name: { text: previous!.text, span: previous!.span }, open: token.span.start, argumentIndex: 0 } : undefined);
     } else if (token.kind === ')') {
       stack.pop();

@@ -3,19 +3,203 @@
  * tree node of a literal, operator or list, and the problems it has. Each function takes the
  * whole expression text and the span of what matched.
  */
-import type { Expression, ScalarType, ListReference, Literal, LogicalOperator, OperatorToken, Span, StringLiteral, Token, Value } from './ast';
+import type {
+  ArrayIndexStep,
+  Comparison,
+  Expression,
+  FieldReference,
+  FunctionCall,
+  IndexedOperand,
+  IndexStep,
+  ListReference,
+  Literal,
+  LogicalOperator,
+  MapKeyStep,
+  Operand,
+  OperatorToken,
+  ScalarType,
+  Span,
+  StringLiteral,
+  Token,
+  Value,
+  ValueType,
+} from './ast';
 import { comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/operators';
-import { readBareValue, readQuotedString } from './literals';
+import { looksLikeBytes, readBareValue, readInteger, readQuotedString } from './literals';
 import { regexProblem, wildcardProblem } from './patterns';
 import { problem, replaceFix, type Problem } from './problem';
 import { regexFromQuoted } from './regex';
+import { isScalarType, typeAfterStep } from './types';
 
 /** The type of a field, or undefined when the field is not known. */
-export type FieldTypeOf = (name: string) => ScalarType | undefined;
+export type FieldTypeOf = (name: string) => ValueType | undefined;
 
+/**
+ * The type of an operand (a field, a call, an index expression), or undefined when it is not
+ * known: the literals on the right of its comparison are read by it. Called once per
+ * comparison by either parser, on operands whose arguments and steps are already read, so it
+ * must be a pure function of the operand.
+ */
+export type OperandTypeOf = (operand: Operand) => ValueType | undefined;
 
-/** Functions return Integer (bit_slice is the only one); their arguments are read by shape. */
+/** What a call returns when only field types are known: bit_slice, the one function of the packet phases, returns an Integer. */
 export const FUNCTION_RESULT_TYPE: ScalarType = 'Integer';
+
+/**
+ * How the literals on the right of an operator are read: by the type of the operand on the
+ * left. `operandType` types any operand (field, call, index expression); `fieldType` types
+ * fields only, with calls read as Integer and index expressions by their steps
+ * (operandTypesOfFields), which is how the packet phases have always been read.
+ */
+export type ParseOptions = { readonly operandType: OperandTypeOf } | { readonly fieldType: FieldTypeOf };
+
+/**
+ * The type the value on the right of `lhs` is read by: the operand's, when it is a single
+ * value. (A plain function of the options rather than a closure made per parse: a parse takes
+ * a few microseconds, and making a closure is not free.)
+ */
+export function readingType(options: ParseOptions, lhs: Operand): ScalarType | undefined {
+  const type = 'operandType' in options ? options.operandType(lhs) : typeFromFields(options.fieldType, lhs);
+  return type !== undefined && isScalarType(type) ? type : undefined;
+}
+
+/**
+ * Operand types from field types alone, as the packet phases read them: a field has its type,
+ * a call returns FUNCTION_RESULT_TYPE, and an index expression has the type its steps leave
+ * of its target's (undefined once a step does not fit).
+ */
+export function operandTypesOfFields(fieldType: FieldTypeOf): OperandTypeOf {
+  return (operand) => typeFromFields(fieldType, operand);
+}
+
+function typeFromFields(fieldType: FieldTypeOf, operand: Operand): ValueType | undefined {
+  const target = operand.kind === 'index' ? operand.target : operand;
+  let type = target.kind === 'field' ? fieldType(target.name) : FUNCTION_RESULT_TYPE;
+  if (operand.kind === 'index') for (const step of operand.steps) type = type && typeAfterStep(type, step.kind);
+  return type;
+}
+
+/** Argument of a call or quantifier, from the comparison read there: a lone operand stands for itself. */
+export function argumentOfComparison(comparison: Comparison): Operand | Comparison {
+  return comparison.operator ? comparison : comparison.lhs;
+}
+
+/** A field or call with its index steps (none: the target itself). */
+export function indexed(target: FieldReference | FunctionCall, steps: readonly IndexStep[]): Operand {
+  if (steps.length === 0) return target;
+  const node: IndexedOperand = { kind: 'index', span: { start: target.span.start, end: steps[steps.length - 1].span.end }, target, steps };
+  return node;
+}
+
+/** The largest array index the reference takes (a u32). */
+const MAX_ARRAY_INDEX = 0xffff_ffffn;
+
+/**
+ * `["key"]`: the key as the reference reads it, a quoted string with the escapes of any
+ * string, whose bytes must be UTF-8 text (`"\xc3\xa9"` is `é`, `"\xff"` no key at all).
+ */
+export function mapKeyStep(source: string, span: Span, keySpan: Span, problems: Problem[]): MapKeyStep {
+  const literal = quotedString(source, keySpan, true, problems);
+  let key = literal.kind === 'string' ? literal.value : source.slice(keySpan.start + 1, keySpan.end - 1);
+  if (literal.kind === 'string' && literal.bytes) {
+    try {
+      key = UTF8.decode(Uint8Array.from(literal.bytes));
+    } catch {
+      problems.push(problem('invalid-index', 'error', keySpan, `expected a map key of UTF-8 text, found \`${source.slice(keySpan.start, keySpan.end)}\`, whose escaped bytes are not UTF-8; keys are text, such as header or argument names`));
+    }
+  }
+  return { kind: 'key', span, key, keySpan };
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * `[0]`: an array index as the reference reads it, an integer (decimal, 0x hex or 0-octal)
+ * from 0 to 2³²−1. Out of that range it is reported and kept, so the tree says what was meant.
+ */
+export function arrayIndexStep(source: string, span: Span, indexSpan: Span, problems: Problem[]): ArrayIndexStep {
+  const text = source.slice(indexSpan.start, indexSpan.end);
+  const read = readInteger(text, indexSpan.start);
+  if (!read.ok && read.problem.code !== 'integer-overflow') {
+    // `08`: a leading 0 makes it octal, and 8 is no octal digit. The reference refuses the
+    // index as a whole (after a comparison operator, it points at the digit).
+    problems.push({ ...read.problem, span: indexSpan });
+    return { kind: 'element', span, index: Number(text), indexSpan };
+  }
+  // The grammar takes only `0x` hex and decimal digits, which BigInt reads as they are.
+  const value = read.ok ? read.value : BigInt(text);
+  if (value < 0n || value > MAX_ARRAY_INDEX) {
+    problems.push(problem('invalid-index', 'error', indexSpan, `expected an array index from 0 to ${MAX_ARRAY_INDEX}, found \`${text}\`${value < 0n ? '; the first element is `[0]`' : ''}`));
+  }
+  return { kind: 'element', span, index: Number(value), indexSpan };
+}
+
+/** Eight groups of two hex digits: an IPv6 address and a byte string alike. */
+const EIGHT_PAIRS = /^[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){7}$/;
+
+/**
+ * A bare value as a call's argument, where no field type says how to read it. The reference
+ * tries an IP address first, then an integer, then bytes:
+ * - eight `:`-separated pairs of hex digits, an IPv6 address and bytes alike, are an address;
+ * - text that starts with an integer and goes on (`61:62`, `12-34`, `1..5`, `10.0.0.0/8`) is
+ *   that integer, after which the reference wants `,` or `)`: reported on the rest, and the
+ *   argument is the integer;
+ * - anything else is read by its shape, as a value of an unknown field is.
+ */
+export function argumentValue(source: string, span: Span, problems: Problem[]): Literal {
+  const text = source.slice(span.start, span.end);
+  if (EIGHT_PAIRS.test(text)) return bareValue(source, span, 'Ip', problems);
+  const prefix = startsLikeName(text) ? undefined : integerPrefix(text);
+  if (prefix !== undefined && !isAddress(text)) {
+    const read = readInteger(text.slice(0, prefix), span.start);
+    if (read.ok) {
+      const number: Span = { start: span.start, end: span.start + prefix };
+      const rest: Span = { start: number.end, end: span.end };
+      const written = text.slice(0, prefix);
+      const bytes = looksLikeBytes(text) ? `"${text.split(/[:.\-]/).map((pair) => `\\x${pair.toLowerCase()}`).join('')}"` : undefined;
+      problems.push(
+        problem(
+          'invalid-value',
+          'error',
+          rest,
+          `expected \`,\` or \`)\` after the argument \`${written}\`, found \`${text.slice(prefix)}\`: a call's argument that starts with a number is read as that number${bytes ? `; to pass these bytes, write them as a string: \`${bytes}\`` : ''}`,
+          bytes ? [replaceFix(`Change to \`${bytes}\``, span, bytes)] : [],
+        ),
+      );
+      return { kind: 'integer', span: number, value: read.value };
+    }
+  }
+  return bareValue(source, span, undefined, problems);
+}
+
+/**
+ * Whether the reference reads an argument that starts so as a name (`0x10`, `1g`, `ab_`): a
+ * letter past `f` or `_` among its first three characters, after letters and digits only.
+ */
+function startsLikeName(text: string): boolean {
+  return NAME_START.test(text);
+}
+
+/** The reference's test of an argument's first three characters for a name (startsLikeName). */
+const NAME_START = /^(?:[g-zG-Z_]|[A-Za-z0-9_][g-zG-Z_]|[A-Za-z0-9_]{2}[g-zG-Z_])/;
+
+/**
+ * How long the integer is that the reference reads at the start of `text` when `text` goes on
+ * after it, else undefined. It reads a run of hex digits: a decimal integer (after an optional
+ * `-`) when they are all decimal, an octal one after a leading 0 when they are all octal.
+ */
+function integerPrefix(text: string): number | undefined {
+  const run = /^(-?)([0-9a-fA-F]+)/.exec(text);
+  if (!run || run[0].length === text.length) return undefined;
+  const digits = run[2];
+  const octal = run[1] === '' && digits.startsWith('0');
+  return (octal ? /^[0-7]+$/ : /^[0-9]+$/).test(digits) ? run[0].length : undefined;
+}
+
+/** Whether `text` is one IP address, which the reference reads before an integer. */
+function isAddress(text: string): boolean {
+  return !/[/]|\.\./.test(text) && readBareValue(text, { start: 0, end: text.length }, 'Ip').literal.kind === 'ip';
+}
 
 /** Logical operators from the lowest precedence to the highest (`not` binds tighter still). */
 const PRECEDENCE: readonly LogicalOperator[] = ['or', 'xor', 'and'];

@@ -1,30 +1,38 @@
 import type * as ohm from 'ohm-js';
-import type { Argument, Expression, ScalarType, Literal, Operand, SetLiteral, Span, Token, Value } from './ast';
+import type { Argument, Expression, IndexStep, Literal, Operand, ScalarType, SetLiteral, Span, Token, Value } from './ast';
 import { LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/operators';
 import {
+  argumentOfComparison,
+  argumentValue,
+  arrayIndexStep,
   bareValue,
   byPrecedence,
   comparisonOperatorToken,
-  FUNCTION_RESULT_TYPE,
+  indexed,
   listInSet,
   listReference,
+  mapKeyStep,
   quotedString,
   rawRegexCheck,
   rawString,
+  readingType,
   regexLiteral,
   setComma,
   wildcardCheck,
-  type FieldTypeOf,
+  type ParseOptions,
 } from './parse-semantics';
-import { parseFast } from './fast-parser';
+import { parseFast, type StartRule } from './fast-parser';
 import { grammar } from './grammar';
-import { KEYWORDS } from './lex';
+import { KEYWORDS, scanTokens, type LexicalToken } from './lex';
 import { problem, replaceFix, type Problem } from './problem';
 import { scanLexicalStructure } from './scan';
 
 /** Longest expression the service accepts (LANGUAGE.md §8). */
 export const MAX_EXPRESSION_LENGTH = 4096;
-/** Nesting depth limit of the reference parser. */
+/**
+ * Nesting depth limit of the reference parser: each `(`, `not`/`!`, call and `any(…)`/`all(…)`
+ * is one level.
+ */
 export const MAX_NESTING_DEPTH = 128;
 /**
  * Past this length an expression is not parsed at all, only reported as too long: the
@@ -32,13 +40,17 @@ export const MAX_NESTING_DEPTH = 128;
  */
 const MAX_PARSED_LENGTH = 16 * MAX_EXPRESSION_LENGTH;
 
-export interface ParseOptions {
-  readonly fieldType: FieldTypeOf;
-}
+export type { ParseOptions };
 
 export interface ParseResult {
   /** Undefined when the expression could not be parsed (a syntax error is among the problems). */
   readonly ast?: Expression;
+  readonly problems: readonly Problem[];
+}
+
+export interface ValueParseResult {
+  /** Undefined when the expression could not be parsed (a syntax error is among the problems). */
+  readonly ast?: Operand;
   readonly problems: readonly Problem[];
 }
 
@@ -63,6 +75,11 @@ function token(node: ohm.Node): Token {
   return { text: node.sourceString, span: spanOf(node) };
 }
 
+/** The type the value on the right of `lhs` is read by. */
+function lhsType(lhs: Operand): ScalarType | undefined {
+  return readingType(ctx().options, lhs);
+}
+
 let built: ohm.Semantics | undefined;
 
 /** The semantic actions, built on first use as the grammar is. */
@@ -75,7 +92,8 @@ function semantics(): ohm.Semantics {
 }
 
 // The actions only take their nodes apart: what the text means, and its problems, is written
-// once in fast-parser.ts, whose recursive descent builds the same tree with the same functions.
+// once in parse-semantics.ts, which fast-parser.ts's recursive descent calls too, in the same
+// order, to build the same tree.
 function addOperations(semantics: ohm.Semantics): void {
   semantics.addOperation<Expression>('expression', {
     Filter(logical, _end) {
@@ -91,39 +109,58 @@ function addOperations(semantics: ohm.Semantics): void {
     Unary_group(_open, inner, _close) {
       return { kind: 'group', span: spanOf(this), inner: inner.expression() };
     },
+    Quantifier(name, _open, argument, _close) {
+      return { kind: 'quantifier', span: spanOf(this), name: token(name), argument: argument.argument() };
+    },
     booleanLiteral(word) {
       return { kind: 'boolean', span: spanOf(this), value: word.sourceString === 'true' };
     },
-    Comparison_binary(operandNode, operatorNode, valueNode) {
+    Comparison(operandNode, operators, values) {
       const lhs: Operand = operandNode.operand();
+      if (operators.numChildren === 0) return { kind: 'comparison', span: spanOf(this), lhs };
+      const operatorNode = operators.child(0);
+      const valueNode = values.child(0);
       const operator = comparisonOperatorToken(operatorNode.source.sourceString, spanOf(operatorNode), ctx().problems);
-      const lhsType = lhs.kind === 'field' ? ctx().options.fieldType(lhs.name) : FUNCTION_RESULT_TYPE;
-      const rhs: Value = operator.operator === 'matches' ? regexValue(valueNode, lhsType) : valueNode.value(lhsType);
+      if (operatorNode.ctorName === 'regexOp') {
+        // `~`/`matches` and a `"…"` pattern (regexString).
+        const alternative = valueNode.children[0];
+        const body = alternative.children[1];
+        const rhs = regexLiteral(spanOf(valueNode), body.sourceString, body.source.startIdx, alternative.ctorName === 'regexString_unterminated', ctx().problems);
+        return { kind: 'comparison', span: spanOf(this), lhs, operator, rhs };
+      }
+      const type = lhsType(lhs);
+      const rhs: Value = operator.operator === 'matches' ? regexValue(valueNode, type) : valueNode.value(type);
       wildcardCheck(valueNode.source.sourceString, operator, rhs, ctx().problems);
       return { kind: 'comparison', span: spanOf(this), lhs, operator, rhs };
-    },
-    Comparison_regex(operandNode, operatorNode, stringNode) {
-      const lhs: Operand = operandNode.operand();
-      const operator = comparisonOperatorToken(operatorNode.source.sourceString, spanOf(operatorNode), ctx().problems);
-      const alternative = stringNode.children[0];
-      const body = alternative.children[1];
-      const rhs = regexLiteral(spanOf(stringNode), body.sourceString, body.source.startIdx, alternative.ctorName === 'regexString_unterminated', ctx().problems);
-      return { kind: 'comparison', span: spanOf(this), lhs, operator, rhs };
-    },
-    Comparison_bare(operandNode) {
-      return { kind: 'comparison', span: spanOf(this), lhs: operandNode.operand() };
     },
   });
 
   semantics.addOperation<Operand>('operand', {
-    Operand(inner) {
-      return inner.operand();
+    ValueExpression(operand, _end) {
+      return operand.operand();
     },
-    Call(name, _open, args, _close) {
-      return { kind: 'call', span: spanOf(this), name: token(name), args: args.asIteration().children.map((a) => a.argument() as Argument) };
+    Operand(target, steps) {
+      // The target first: its arguments are read (and their problems found) before the steps.
+      const read = target.operand() as Operand & { kind: 'field' | 'call' };
+      return indexed(read, steps.children.map((step) => step.step() as IndexStep));
+    },
+    Call(name, _open, first, _commas, rest, _close) {
+      // `(Argument ("," Argument)*)?`: the first argument, and the others (one level deeper).
+      const nodes = [...first.children, ...rest.children.flatMap((more) => more.children)];
+      return { kind: 'call', span: spanOf(this), name: token(name), args: nodes.map((a) => a.argument() as Argument) };
     },
     field(_first, _dots, _rest) {
       return { kind: 'field', span: spanOf(this), name: this.sourceString };
+    },
+  });
+
+  semantics.addOperation<IndexStep>('step', {
+    indexStep(_open, _spaces, key, _spaces2, _close) {
+      const alternative = key.children[0];
+      const span = spanOf(this);
+      if (alternative.ctorName === 'indexKey_each') return { kind: 'each', span };
+      if (alternative.ctorName === 'indexKey_key') return mapKeyStep(this.source.sourceString, span, spanOf(alternative), ctx().problems);
+      return arrayIndexStep(this.source.sourceString, span, spanOf(alternative), ctx().problems);
     },
   });
 
@@ -131,8 +168,11 @@ function addOperations(semantics: ohm.Semantics): void {
     Argument(inner) {
       return inner.argument();
     },
-    field(_first, _dots, _rest) {
-      return { kind: 'field', span: spanOf(this), name: this.sourceString };
+    Logical(_first, _operators, _rest) {
+      return this.expression();
+    },
+    Comparison(_operand, _operators, _values) {
+      return argumentOfComparison(this.expression());
     },
     string(_) {
       return this.literal(undefined);
@@ -141,7 +181,7 @@ function addOperations(semantics: ohm.Semantics): void {
       return this.literal(undefined);
     },
     bareValue(_) {
-      return this.literal(undefined);
+      return argumentValue(this.source.sourceString, spanOf(this), ctx().problems);
     },
   });
 
@@ -208,7 +248,7 @@ const LITERAL_BY_TYPE: ohm.ActionDict<Literal> = {
 };
 
 /**
- * The value after `matches`/`~` when it is not the `"…"` of the `-- regex` alternative: a
+ * The value after `matches`/`~` when it is not the `"…"` that `regexOp regexString` reads: a
  * quoted string is read as a regex (regexLiteral), a closed raw string's body is the regex.
  */
 function regexValue(valueNode: ohm.Node, type: ScalarType | undefined): Value {
@@ -223,9 +263,17 @@ function regexValue(valueNode: ohm.Node, type: ScalarType | undefined): Value {
   return regexLiteral(spanOf(string), body.sourceString, body.source.startIdx, string.ctorName === 'string_unterminated', ctx().problems);
 }
 
-/** Parses one expression into its AST and the problems found while reading it. */
+/** Parses one filter expression (a rule's `expression`) into its AST and the problems found while reading it. */
 export function parseExpression(text: string, options: ParseOptions): ParseResult {
-  return parse(text, options, true);
+  return parse(text, options, true, 'Filter');
+}
+
+/**
+ * Parses a value expression (a rewrite, a redirect target, a header value): one field, call
+ * or index expression and nothing else, as the reference's value parser reads it.
+ */
+export function parseValueExpression(text: string, options: ParseOptions): ValueParseResult {
+  return parse(text, options, true, 'ValueExpression');
 }
 
 /**
@@ -233,14 +281,26 @@ export function parseExpression(text: string, options: ParseOptions): ParseResul
  * and the benchmark hold the fast path to.
  */
 export function parseExpressionWithOhm(text: string, options: ParseOptions): ParseResult {
-  return parse(text, options, false);
+  return parse(text, options, false, 'Filter');
 }
 
-function parse(text: string, options: ParseOptions, fastPath: boolean): ParseResult {
+/** parseValueExpression without its fast path (see parseExpressionWithOhm). */
+export function parseValueExpressionWithOhm(text: string, options: ParseOptions): ValueParseResult {
+  return parse(text, options, false, 'ValueExpression');
+}
+
+const EMPTY_MESSAGES: Record<StartRule, string> = {
+  Filter: 'expected an expression such as `ip.src in $svc.anonymizer` (or `true`), found nothing',
+  ValueExpression: 'expected a value expression such as `lower(http.request.uri.path)`, found nothing',
+};
+
+function parse(text: string, options: ParseOptions, fastPath: boolean, start: 'Filter'): ParseResult;
+function parse(text: string, options: ParseOptions, fastPath: boolean, start: 'ValueExpression'): ValueParseResult;
+function parse(text: string, options: ParseOptions, fastPath: boolean, start: StartRule): ParseResult | ValueParseResult {
   const problems: Problem[] = [];
   const trimmed = text.trim();
   if (trimmed === '') {
-    return { problems: [problem('empty-expression', 'error', { start: 0, end: text.length }, 'expected an expression such as `ip.src in $svc.anonymizer` (or `true`), found nothing')] };
+    return { problems: [problem('empty-expression', 'error', { start: 0, end: text.length }, EMPTY_MESSAGES[start])] };
   }
   if (text.length > MAX_EXPRESSION_LENGTH) {
     problems.push(problem('expression-too-long', 'error', { start: MAX_EXPRESSION_LENGTH, end: text.length }, `the expression is ${text.length} characters long; the service accepts at most ${MAX_EXPRESSION_LENGTH}`));
@@ -261,20 +321,20 @@ function parse(text: string, options: ParseOptions, fastPath: boolean): ParseRes
     // The recursive descent of the same grammar, some 20 times faster than Ohm. When it does
     // not match the whole text, what it built is dropped and Ohm parses: the syntax error is
     // made of Ohm's rightmost failures.
-    const fast = parseFast(text, options.fieldType, MAX_NESTING_DEPTH);
+    const fast = parseFast(text, options, MAX_NESTING_DEPTH, start);
     if (fast) {
       problems.push(...fast.problems);
-      return { ast: fast.ast, problems };
+      return { ast: fast.ast, problems } as ParseResult | ValueParseResult;
     }
   }
   context = { options, problems };
   try {
     // Matching, failure reporting and the semantic actions all recurse on the JS stack; the
     // scan bounds the nesting, and this is the backstop should a stack still run out.
-    const match = grammar().match(text);
-    if (match.failed()) return { problems: [...problems, syntaxError(text, match)] };
-    const ast: Expression = semantics()(match).expression();
-    return { ast, problems };
+    const match = grammar().match(text, start);
+    if (match.failed()) return { problems: [...problems, syntaxError(text, match, start)] };
+    const ast: Expression | Operand = start === 'Filter' ? semantics()(match).expression() : semantics()(match).operand();
+    return { ast, problems } as ParseResult | ValueParseResult;
   } catch (error) {
     if (error instanceof RangeError) return { problems: [...problems, nestingTooDeep({ start: 0, end: text.length })] };
     throw error;
@@ -296,7 +356,7 @@ function foundToken(text: string, position: number): Span {
   return { start: position, end: position + (word ? word[0].length : String.fromCodePoint(text.codePointAt(position)!).length) };
 }
 
-function syntaxError(text: string, match: ohm.FailedMatchResult): Problem {
+function syntaxError(text: string, match: ohm.FailedMatchResult, start: StartRule = 'Filter'): Problem {
   const position = match.getRightmostFailurePosition();
   const span = foundToken(text, position);
   // A keyword run into the next word (`andtcp.flags.syn`): the grammar stops right after the
@@ -343,7 +403,97 @@ function syntaxError(text: string, match: ohm.FailedMatchResult): Problem {
     const test = `${reverse(bitwise[2])} & ${reverse(bitwise[1])}`;
     return problem('syntax-error', 'error', span, `expected ${expected}, found ${found}; \`${test}\` is already a complete test (true when any of those bits is set), so it cannot be compared again`);
   }
-  return problem('syntax-error', 'error', span, `expected ${expected}, found ${found}`);
+  return callOrIndexMistake(text, position, span, `expected ${expected}, found ${found}`, start) ?? problem('syntax-error', 'error', span, `expected ${expected}, found ${found}`);
+}
+
+/** A `[`, a raw string or an unquoted word where an index key goes: what was meant. */
+const INDEX_AFTER_SPACE = /^\[[ \r\n\t]*(?:"(?:[^"\\]|\\.)*"|\*|-?[0-9]+|0x[0-9a-fA-F]+)[ \r\n\t]*\]/;
+const RAW_KEY = /^r(#*)"([^"\\]*)"\1[ \r\n\t]*\]/;
+const UNQUOTED_KEY = /^([A-Za-z_][A-Za-z0-9_.\-]*)[ \r\n\t]*\]/;
+const LOGICAL_SPELLINGS: ReadonlySet<string> = new Set(LOGICAL_OPERATOR_BY_SPELLING.keys());
+const COMPARISON_START = /^(?:[=!<>~&]|(?:eq|ne|lt|le|gt|ge|in|contains|matches|wildcard|strict|bitwise_and)(?![A-Za-z0-9_]))/;
+
+/**
+ * The mistakes of the forms that calls, quantifiers and index steps brought, as a syntax error
+ * that says what to write (`message` is the grammar's "expected …, found …"); undefined for
+ * any other failure.
+ */
+function callOrIndexMistake(text: string, position: number, span: Span, message: string, start: StartRule): Problem | undefined {
+  const rest = text.slice(position);
+  const before = text.slice(0, position);
+  // `http.request.headers ["x"]`: the reference takes the `[` of an index right after the name.
+  if (rest.startsWith('[') && INDEX_AFTER_SPACE.test(rest)) {
+    const gap = /[A-Za-z0-9_)\]]([ \r\n\t]+)$/.exec(before);
+    if (gap) {
+      const spaces: Span = { start: position - gap[1].length, end: position };
+      return problem('syntax-error', 'error', span, `${message}; an index follows its field or call with no space before the \`[\``, [replaceFix('Remove the space before `[`', spaces, '')]);
+    }
+  }
+  const opening = /\[[ \r\n\t]*$/.test(before);
+  const raw = opening ? RAW_KEY.exec(rest) : null;
+  if (raw) {
+    const key: Span = { start: position, end: position + raw[0].replace(/[ \r\n\t]*\]$/, '').length };
+    return problem('syntax-error', 'error', key, `${message.replace(/found `r`$/, `found \`${text.slice(key.start, key.end)}\``)}; a map key is a quoted string, never a raw one: \`"${raw[2]}"\``, [replaceFix(`Change to \`"${raw[2]}"\``, key, `"${raw[2]}"`)]);
+  }
+  const word = opening ? UNQUOTED_KEY.exec(rest) : null;
+  if (word) {
+    const key: Span = { start: position, end: position + word[1].length };
+    return problem('syntax-error', 'error', key, `${message}; map keys are quoted: \`["${word[1]}"]\``, [replaceFix(`Quote it: \`"${word[1]}"\``, key, `"${word[1]}"`)]);
+  }
+  if (start === 'ValueExpression' && (COMPARISON_START.test(rest) || LOGICAL_SPELLINGS.has(text.slice(span.start, span.end)))) {
+    return problem('syntax-error', 'error', span, `${message}; a value expression is one field, call or index expression, such as \`lower(http.host)\`: it compares nothing`);
+  }
+  const found = text.slice(span.start, span.end);
+  const call = LOGICAL_SPELLINGS.has(found) || found === ',' ? enclosingCall(text, position) : undefined;
+  if (call && LOGICAL_SPELLINGS.has(found)) {
+    return problem('syntax-error', 'error', span, `${message}; an argument of \`${call}(…)\` is at most one comparison: to combine tests in one argument, put them in parentheses`);
+  }
+  if ((call === 'any' || call === 'all') && found === ',') {
+    return problem('syntax-error', 'error', span, `${message}; \`${call}(…)\` takes one argument`);
+  }
+  const closed = COMPARISON_START.test(rest) ? closedCallLength(before) : 0;
+  const quantifier = closed > 0 ? /(?:^|[^A-Za-z0-9_.])(any|all)[ \r\n\t]*$/.exec(before.slice(0, before.length - closed)) : null;
+  if (quantifier) {
+    return problem('syntax-error', 'error', span, `${message}; \`${quantifier[1]}(…)\` is already a complete test (true when ${quantifier[1] === 'any' ? 'any' : 'every'} value of its argument is true), so it cannot be compared`);
+  }
+  return undefined;
+}
+
+/**
+ * The name of the call (or quantifier) whose parentheses `position` is inside, from the tokens
+ * before it; undefined inside a group or outside any parentheses.
+ */
+function enclosingCall(text: string, position: number): string | undefined {
+  const open: (string | undefined)[] = [];
+  let previous: LexicalToken | undefined;
+  for (const token of scanTokens(text, { limit: position })) {
+    if (token.span.start >= position) break;
+    if (token.kind === '(') open.push(previous?.kind === 'word' && isCallName(previous.text) ? previous.text : undefined);
+    else if (token.kind === ')') open.pop();
+    previous = token;
+  }
+  return open[open.length - 1];
+}
+
+function isCallName(word: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(word) && (!KEYWORDS.has(word) || word === 'contains' || word === 'wildcard');
+}
+
+/**
+ * How much of the end of `before` (spaces aside) is one parenthesised argument list `(…)`:
+ * from its `(` to the end, or 0 when `before` does not end with `)`.
+ */
+function closedCallLength(before: string): number {
+  const end = before.trimEnd();
+  if (!end.endsWith(')')) return 0;
+  // The `(` that the last `)` closes, by the tokens (parentheses inside strings do not count).
+  const opens: number[] = [];
+  let matched = -1;
+  for (const token of scanTokens(end)) {
+    if (token.kind === '(') opens.push(token.span.start);
+    else if (token.kind === ')') matched = opens.pop() ?? -1;
+  }
+  return matched < 0 ? 0 : before.length - matched;
 }
 
 const TYPOGRAPHIC_QUOTES: Readonly<Record<string, string>> = { '“': '”', '‘': '’', '”': '”', '’': '’' };
@@ -412,6 +562,10 @@ const EXPECTED_NAMES: Record<string, string | null> = {
   '`r`': null,
   'a list such as `$svc.anonymizer`': null,
   '`{`': null,
+  // `any(…)`, `all(…)` and an index step `[…]` may follow where a field or a name may: not
+  // worth a word in every message that lists what may come next.
+  'a quantifier': null,
+  '`[`': null,
   '`)`': '`)`',
   '`}`': '`}`',
   '`,`': '`,`',

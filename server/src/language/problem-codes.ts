@@ -58,6 +58,7 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['range-order', error('A range that starts after it ends.')],
   ['range-family', error('A range from an IPv4 to an IPv6 address.')],
   ['invalid-value', error('Something that is not a value.')],
+  ['invalid-index', error('An index step the value does not take: on a value that is no array or map, an array index outside 0–4294967295, or a map key that is not UTF-8 text.')],
   ['invalid-list-name', error('A `$list` name with characters list names cannot have.')],
   ['list-in-set', error('A `$list` inside a `{…}` set.')],
   ['comma-in-set', error('Commas between the items of a set, which takes spaces.')],

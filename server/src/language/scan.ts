@@ -6,7 +6,9 @@ export interface LexicalStructure {
   readonly tabs: readonly number[];
   /**
    * Set when parentheses or `not` chains nest deeper than the limit: the token where the
-   * limit is passed. The parser is not run then, so hostile input cannot exhaust its stack.
+   * limit is passed. Every `(` counts, so a call or an `any(…)` is one level, as the reference
+   * counts them; index steps hold no level, as they nest nothing. The parser is not run then,
+   * so hostile input cannot exhaust its stack.
    */
   readonly deepest?: Span;
 }

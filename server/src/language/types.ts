@@ -73,3 +73,14 @@ export function typeFromEngineName(name: string): ValueType | undefined {
   }
   return undefined;
 }
+
+/**
+ * The type left by one index step (`["key"]`, `[0]`, `[*]`) on a value of `type`: a map's
+ * values for a key, an array's elements for an index, either for `[*]`; undefined when the
+ * step does not fit (an index of a map, a key or `[*]` of a scalar).
+ */
+export function typeAfterStep(type: ValueType, step: 'key' | 'element' | 'each'): ValueType | undefined {
+  if (step === 'key') return isMapType(type) ? elementType(type) : undefined;
+  if (step === 'element') return isArrayType(type) ? elementType(type) : undefined;
+  return elementType(type);
+}
