@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { InsertTextFormat, type CompletionItem, type TextEdit } from 'vscode-languageserver';
+import { CompletionItemKind, InsertTextFormat, type CompletionItem, type TextEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { completeAt, completion, COMPLETION_TRIGGER_CHARACTERS } from '../../server/src/features/completion';
 import type { DocumentModel } from '../../server/src/features/model';
@@ -144,7 +144,8 @@ describe('completion at the start of an operand', () => {
       const { model, items } = itemsAt(host, 'sip and |');
       const item = find(items, 'bit_slice');
       assert.equal(item.insertTextFormat, InsertTextFormat.Snippet);
-      assert.equal(item.detail, 'bit_slice(protocol, offset_start, offset_end) -> Integer');
+      // The catalogue's signature, written as every function's is.
+      assert.equal(item.detail, 'bit_slice(protocol: String, offset_start: Integer, offset_end: Integer): Integer');
       assert.equal(editOf(item).newText, 'bit_slice(${1|ip,tcp,udp,icmp|}, ${2:0}, ${3:8})');
       assert.equal(acceptExpression(model, host, item), 'sip and bit_slice(ip, 0, 8)');
     });
@@ -235,8 +236,14 @@ describe('comparison operators after a field', () => {
   });
 
   test('an unknown field in a phase without a complete field table takes any operator or a connective', () => {
-    const names = operators('yaml-plain', 'http.host |', 'http_request_firewall_custom');
+    const names = operators('yaml-plain', 'my.future.field |', 'my_future_phase');
     for (const label of ['==', 'contains', '&', 'in', 'strict wildcard', 'and', 'or', 'xor']) assert.ok(names.includes(label), label);
+  });
+
+  test('an HTTP field takes the operators of its type from the phase\'s catalogue', () => {
+    const names = operators('yaml-plain', 'http.host |', 'http_request_firewall_custom');
+    for (const label of ['==', 'contains', '~', 'matches', 'wildcard', 'strict wildcard', 'in']) assert.ok(names.includes(label), label);
+    for (const label of ['&', 'bitwise_and', 'and', 'or']) assert.ok(!names.includes(label), `no ${label}`);
   });
 });
 
@@ -798,4 +805,169 @@ test('CRLF documents: ranges and YAML snippets use the document line ends', () =
   assert.match(text, /action_parameters:\r\n {6}ruleset: current\r\n/);
   const document = TextDocument.create('file:///x', 'yaml', 0, text);
   assert.ok(document.lineCount > 7);
+});
+
+// ---------------------------------------------------------------- every phase: the catalogue of the document's phase
+
+const HTTP = { phase: 'http_request_firewall_custom' };
+
+/** The operator labels offered at the cursor. */
+function operatorLabels(host: Host, marked: string, phase: string): string[] {
+  return labels(itemsAt(host, marked, { phase }).items);
+}
+
+describe('completion in an HTTP phase, from its catalogue', () => {
+  for (const host of HOSTS) {
+    test(`${host}: the phase's fields, grouped, with type, plan and deprecation; none of the packet phases`, () => {
+      const { model, items } = itemsAt(host, '|', HTTP);
+      const names = labels(items);
+      for (const label of ['http.host', 'http.request.method', 'http.request.headers', 'cf.bot_management.score', 'ip.src']) assert.ok(names.includes(label), label);
+      for (const label of ['tcp.dstport', 'sip', 'udp', 'bit_slice']) assert.ok(!names.includes(label), `no ${label} in an HTTP phase`);
+      // Response fields and value-only fields are not offered in a request phase's filter.
+      for (const label of ['http.response.code', 'ip.src.timezone.name', 'http.request.accepted_languages']) assert.ok(!names.includes(label), `no ${label}`);
+      assert.equal(find(items, 'http.host').detail, 'String');
+      assert.equal(find(items, 'http.request.headers').detail, 'Map<Array<String>>');
+      assert.equal(find(items, 'ip.src.subdivision_1_iso_code').detail, 'String · Business or above');
+      const deprecated = find(items, 'ip.geoip.country');
+      assert.equal(deprecated.detail, 'String · deprecated: use ip.src.country');
+      assert.deepEqual(deprecated.tags, [1]);
+      assert.equal(find(items, 'http.host').labelDetails?.description, 'URI');
+      const doc = JSON.stringify(find(items, 'http.request.cookies').documentation);
+      assert.match(doc, /Example: `/);
+      assert.match(doc, /Plan: Pro or above\./);
+      assert.equal(acceptExpression(model, host, find(items, 'http.request.headers')), 'http.request.headers');
+    });
+  }
+
+  test('sorted by group (in the catalogue\'s order), then by name, deprecated fields last in their group', () => {
+    const { items } = itemsAt('json', '|', HTTP);
+    const fields = items.filter((i) => i.kind === CompletionItemKind.Field).sort((a, b) => (a.sortText! < b.sortText! ? -1 : 1));
+    const groups = fields.map((f) => f.labelDetails!.description!);
+    const runs = groups.filter((g, i) => g !== groups[i - 1]);
+    assert.deepEqual(runs, [...new Set(runs)], 'each group is one run');
+    assert.equal(runs[0], 'URI');
+    for (let i = 1; i < fields.length; i++) {
+      if (groups[i] !== groups[i - 1]) continue;
+      const [a, b] = [fields[i - 1], fields[i]];
+      const [da, db] = [a.tags !== undefined, b.tags !== undefined];
+      assert.ok(da === db ? a.label < b.label : !da, `${a.label} before ${b.label}`);
+    }
+    // Fields before the keywords, functions after them.
+    assert.ok(find(items, 'http.host').sortText! < find(items, 'not').sortText!);
+    assert.ok(find(items, 'not').sortText! < find(items, 'lower').sortText!);
+  });
+
+  for (const host of HOSTS) {
+    test(`${host}: functions with snippets of their parameters, only those usable in a filter of the phase`, () => {
+      const { model, items } = itemsAt(host, 'http.host == "a" and |', HTTP);
+      const lower = find(items, 'lower');
+      assert.equal(lower.insertTextFormat, InsertTextFormat.Snippet);
+      assert.equal(editOf(lower).newText, 'lower(${1:source})');
+      assert.equal(lower.detail, 'lower(source: String): String');
+      assert.equal(acceptExpression(model, host, lower), 'http.host == "a" and lower(source)');
+      assert.equal(editOf(find(items, 'starts_with')).newText, 'starts_with(${1:source}, ${2:prefix})');
+      // Optional parameters are left out; a repeated one is written once.
+      assert.equal(editOf(find(items, 'url_decode')).newText, 'url_decode(${1:source})');
+      assert.equal(editOf(find(items, 'concat')).newText, 'concat(${1:first}, ${2:more})');
+      const names = labels(items);
+      for (const label of ['regex_replace', 'uuidv4', 'to_string', 'wildcard_replace', 'bit_slice', 'split']) assert.ok(!names.includes(label), `no ${label} in a filter of this phase`);
+      for (const label of ['cidr', 'len', 'any', 'all']) assert.ok(names.includes(label), label);
+      const any = find(items, 'any');
+      assert.equal(editOf(any).newText, 'any($1)');
+      assert.equal(acceptExpression(model, host, any), 'http.host == "a" and any()');
+    });
+  }
+
+  test('a function\'s phases decide: split in http_response_headers_transform, not in http_request_firewall_custom', () => {
+    assert.ok(labels(itemsAt('json', '|', { phase: 'http_response_headers_transform' }).items).includes('split'));
+    assert.ok(!labels(itemsAt('json', '|', HTTP).items).includes('split'));
+  });
+
+  test('the packet phases: no any()/all(), no HTTP field or function', () => {
+    const names = labels(itemsAt('json', '|').items);
+    for (const label of ['any', 'all', 'lower', 'http.host']) assert.ok(!names.includes(label), `no ${label} in magic_transit`);
+  });
+
+  for (const host of HOSTS) {
+    test(`${host}: operators by the real type of the left side, after index steps and calls`, () => {
+      for (const marked of ['http.request.headers["x"][0] |', 'http.request.uri.args["q"][*] |', 'lower(http.host) |', 'concat(http.host, "/") |', 'http.request.headers.names[0] |']) {
+        const names = operatorLabels(host, marked, HTTP.phase);
+        for (const label of ['==', 'contains', 'matches', 'wildcard', 'strict wildcard']) assert.ok(names.includes(label), `${label} after ${marked}`);
+        for (const label of ['&', 'and']) assert.ok(!names.includes(label), `no ${label} after ${marked}`);
+      }
+      const integer = operatorLabels(host, 'len(http.host) |', HTTP.phase);
+      assert.ok(integer.includes('&') && integer.includes('<') && !integer.includes('contains'));
+      // An array or a map is compared through an index or `[*]`: no operator fits it whole.
+      assert.deepEqual(operatorLabels(host, 'http.request.headers |', HTTP.phase), []);
+      const matches = find(itemsAt(host, 'http.host |', HTTP).items, 'matches');
+      assert.equal(matches.detail, 'matches this regular expression · Business or above');
+    });
+  }
+
+  for (const host of HOSTS) {
+    test(`${host}: request header names after http.request.headers[", lowercase, from their specification`, () => {
+      const { model, items } = itemsAt(host, 'http.request.headers["|', HTTP);
+      const item = find(items, '"user-agent"');
+      assert.equal(item.labelDetails?.description, 'RFC 9110 §10.1.5');
+      for (const name of ['"cookie"', '"authorization"', '"referer"', '"content-type"', '"sec-fetch-site"']) find(items, name);
+      for (const i of items) assert.equal(i.label, i.label.toLowerCase(), 'lowercase');
+      assert.equal(acceptExpression(model, host, item), 'http.request.headers["user-agent"]');
+      // Typed part of the name, the bracket already closed: the string is replaced, no second `]`.
+      const typed = itemsAt(host, 'http.request.headers["user-ag|"][0] == "x"', HTTP);
+      assert.equal(acceptExpression(typed.model, host, find(typed.items, '"user-agent"')), 'http.request.headers["user-agent"][0] == "x"');
+      // Right after `[`: the names as strings, and `*`.
+      const open = itemsAt(host, 'any(http.request.headers[|', HTTP);
+      assert.equal(acceptExpression(open.model, host, find(open.items, '"accept"')), 'any(http.request.headers["accept"]');
+      assert.equal(acceptExpression(open.model, host, find(open.items, '*')), 'any(http.request.headers[*]');
+    });
+  }
+
+  test('no key names invented for query arguments, cookies or response headers; `*` and `0` for arrays', () => {
+    for (const marked of ['http.request.uri.args["|', 'http.request.cookies["|', 'http.request.headers["x"][|']) {
+      const { items } = itemsAt('json', marked, HTTP);
+      assert.ok(items.every((i) => !i.label.startsWith('"')), `no names after ${marked}: ${JSON.stringify(labels(items))}`);
+    }
+    assert.deepEqual(labels(itemsAt('json', 'http.request.uri.args[|', HTTP).items), ['*']);
+    assert.deepEqual(labels(itemsAt('json', 'http.request.headers.names[|', HTTP).items), ['*', '0']);
+    assert.deepEqual(labels(itemsAt('json', 'http.request.headers["x"][|', HTTP).items), ['*', '0']);
+    assert.deepEqual(labels(itemsAt('json', 'http.host[|', HTTP).items), [], 'a string takes no index');
+    assert.deepEqual(labels(itemsAt('json', 'ip.src[|').items), [], 'nor a packet field');
+  });
+
+  for (const host of HOSTS) {
+    test(`${host}: arguments: fields and calls of the types the parameter takes; array fields with [*] in any()`, () => {
+      const lower = itemsAt(host, 'lower(|', HTTP);
+      const names = labels(lower.items);
+      assert.ok(names.includes('http.host') && names.includes('lower') && names.includes('url_decode'));
+      for (const label of ['cf.bot_management.score', 'ip.src', 'http.request.headers', 'len']) assert.ok(!names.includes(label), `no ${label} as a String argument`);
+      assert.equal(acceptExpression(lower.model, host, find(lower.items, 'http.host')), 'lower(http.host');
+      // A parameter that takes only a literal: nothing to offer.
+      assert.deepEqual(labels(itemsAt(host, 'wildcard(http.host, |', HTTP).items), []);
+      const any = itemsAt(host, 'any(|', HTTP);
+      const each = find(any.items, 'http.request.headers.names[*]');
+      assert.ok(each.sortText! < find(any.items, 'http.host').sortText!);
+      assert.equal(acceptExpression(any.model, host, each), 'any(http.request.headers.names[*]');
+    });
+  }
+
+  for (const host of HOSTS) {
+    test(`${host}: values: methods in capitals, continents, country codes on HTTP country fields`, () => {
+      const methods = itemsAt(host, 'http.request.method == |', HTTP);
+      assert.deepEqual(labels(methods.items), ['"GET"', '"HEAD"', '"POST"', '"PUT"', '"DELETE"', '"CONNECT"', '"OPTIONS"', '"TRACE"', '"PATCH"']);
+      assert.equal(acceptExpression(methods.model, host, find(methods.items, '"POST"')), 'http.request.method == "POST"');
+      assert.deepEqual(labels(itemsAt(host, 'ip.src.continent in {|}', HTTP).items), ['"AF"', '"AN"', '"AS"', '"EU"', '"NA"', '"OC"', '"SA"', '"T1"']);
+      assert.ok(labels(itemsAt(host, 'ip.src.country == |', HTTP).items).includes('"BR"'));
+      assert.deepEqual(labels(itemsAt(host, 'http.request.method contains |', HTTP).items), [], 'no whole values after a pattern operator');
+    });
+  }
+
+  test('an unknown phase: the fields and functions of every phase, marked as unverified', () => {
+    const { items } = itemsAt('json', '|', { phase: 'my_future_phase' });
+    const names = labels(items);
+    for (const label of ['http.host', 'tcp.dstport', 'lower', 'bit_slice']) assert.ok(names.includes(label), label);
+    const host = find(items, 'http.host');
+    assert.equal(host.detail, 'String · unverified');
+    assert.match(JSON.stringify(host.documentation), /Unverified: this tool has no field table for phase `my_future_phase`/);
+    assert.equal(find(items, 'tcp.dstport').detail, 'Integer · unverified');
+  });
 });

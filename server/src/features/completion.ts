@@ -14,6 +14,7 @@
 import * as jsonc from 'jsonc-parser';
 import {
   CompletionItemKind,
+  CompletionItemTag,
   InsertTextFormat,
   InsertTextMode,
   MarkupKind,
@@ -23,15 +24,17 @@ import {
   type Position,
 } from 'vscode-languageserver';
 import { COUNTRIES } from '../language/catalogue/countries';
-import { describeType, FIELDS, hexByte, TCP_FLAG_BITS } from '../language/catalogue/fields';
-import { FUNCTIONS } from '../language/catalogue/functions';
+import { OPERATOR_PLANS, type Catalogue, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
+import { hexByte, TCP_FLAG_BITS } from '../language/catalogue/fields';
+import { describePlan } from '../language/catalogue/plans';
 import { ICMP_TYPES, ICMP_UNREACHABLE_CODES } from '../language/catalogue/icmp';
 import { MANAGED_LISTS } from '../language/catalogue/lists';
 import { COMPARISON_OPERATORS, LOGICAL_OPERATORS, ORDERING_OPERATORS, WHOLE_VALUE_OPERATORS } from '../language/catalogue/operators';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import { WELL_KNOWN_PORTS } from '../language/catalogue/ports';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';
-import type { ComparisonOperator } from '../language/ast';
+import type { ComparisonOperator, ValueType } from '../language/ast';
+import { isArrayType, isMapType, isScalarType } from '../language/types';
 import { completionContext, operatorsFor, type ExpressionCompletionContext, type LeftSide } from '../language/completion-context';
 import { encodeForScalar, isBlockScalar, property, type HostFormat, type HostNode, type HostObject, type ScalarStyle } from '../documents/host';
 import { columnOf, eolOf, lineIndent } from '../documents/host-edits';
@@ -39,8 +42,10 @@ import { mapRange, type DecodedString } from '../documents/offset-map';
 import { expressionRange } from '../documents/ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
+import { deprecationText, fieldAvailability, fieldDetail, fieldUsableInFilter, functionAvailability, functionUsableInFilter, phaseScope, planText, unverifiedNote, type PhaseScope } from './catalogue-text';
+import { HTTP_METHODS, REQUEST_HEADER_MAPS, REQUEST_HEADER_NAMES } from './http-names';
 
-export const COMPLETION_TRIGGER_CHARACTERS = [' ', '.', '$', '{', '"', '('];
+export const COMPLETION_TRIGGER_CHARACTERS = [' ', '.', '$', '{', '"', '(', '[', ','];
 
 export function completion(model: DocumentModel, position: Position, settings: Settings): CompletionList | null {
   // A failure here is a bug: the server's guard logs it and answers empty.
@@ -96,6 +101,8 @@ interface ItemSpec {
   /** Words besides the label that find the item (a country's name), in decoded form. */
   readonly also?: string;
   readonly sortText?: string;
+  /** Shown struck through (a deprecated field). */
+  readonly deprecated?: boolean;
 }
 
 /** An item as its spec describes it, inserted by `textEdit`. */
@@ -105,6 +112,7 @@ function itemOf(spec: Omit<ItemSpec, 'parts'>, textEdit: TextEdit, snippet: bool
   if (spec.description) item.labelDetails = { description: spec.description };
   if (spec.documentation) item.documentation = { kind: MarkupKind.Markdown, value: spec.documentation };
   if (spec.sortText) item.sortText = spec.sortText;
+  if (spec.deprecated) item.tags = [CompletionItemTag.Deprecated];
   return item;
 }
 
@@ -182,8 +190,9 @@ function mapBeyond(decoded: DecodedString, start: number, end: number): { start:
 }
 
 function expressionItems(model: DocumentModel, target: ExpressionTarget, settings: Settings): CompletionItem[] {
-  const context = completionContext(target.text, target.cursor);
-  const specs = expressionSpecs(context, settings);
+  const scope = phaseScope(model, settings);
+  const context = completionContext(target.text, target.cursor, scope.catalogue);
+  const specs = expressionSpecs(context, settings, scope, target.text);
   if (specs.length === 0) return [];
   // With no token under the cursor the item goes exactly where the cursor is (the end of
   // a block scalar's content maps past its line break).
@@ -193,8 +202,9 @@ function expressionItems(model: DocumentModel, target: ExpressionTarget, setting
   const encode = (text: string) => encodeForScalar(target.style, text);
   const previous = target.text[context.replace.start - 1];
   const next = target.text[context.replace.end];
-  // `ip.src==` then `"BR"`: keep tokens apart, as the canonical spacing does.
-  const lead = previous !== undefined && !/[ \r\n\t({!]/.test(previous) ? ' ' : '';
+  // `ip.src==` then `"BR"`: keep tokens apart, as the canonical spacing does. Inside an index
+  // step's brackets nothing is kept apart: `["accept"]`.
+  const lead = previous !== undefined && !/[ \r\n\t({![]/.test(previous) ? ' ' : '';
   // A YAML plain scalar that is only `true` reads as a Boolean, not as an expression.
   const wholePlainScalar = target.style === 'plain' && target.text.slice(0, context.replace.start).trim() === '' && target.text.slice(context.replace.end).trim() === '';
   return specs.map((spec) => {
@@ -225,10 +235,11 @@ function sortKey(group: number, index: number): string {
   return `${group}${String(index).padStart(4, '0')}`;
 }
 
-function expressionSpecs(context: ExpressionCompletionContext, settings: Settings): ItemSpec[] {
+function expressionSpecs(context: ExpressionCompletionContext, settings: Settings, scope: PhaseScope, text: string): ItemSpec[] {
   const specs: ItemSpec[] = [];
-  if (context.operand) specs.push(...operandSpecs(context.operand));
-  if (context.argument) specs.push(...argumentSpecs(context.argument));
+  if (context.operand) specs.push(...operandSpecs(context.operand, scope));
+  if (context.argument) specs.push(...argumentSpecs(context.argument, scope));
+  if (context.index) specs.push(...indexSpecs(context.index.indexes, text.slice(context.replace.end)));
   let connectives = context.connective !== undefined;
   if (context.operator) {
     const lhs = context.operator.lhs;
@@ -241,74 +252,245 @@ function expressionSpecs(context: ExpressionCompletionContext, settings: Setting
   return specs;
 }
 
-const RAW_HEADERS = [...FIELDS.values()].filter((f) => f.values === 'raw-header').map((f) => f.name);
+/** The raw headers `bit_slice` reads (`ip`, `tcp`, `udp`, `icmp`), from the packet table. */
+function rawHeaders(scope: PhaseScope): string[] {
+  return [...scope.catalogue.fields.values()].filter((f) => f.values === 'raw-header').map((f) => f.name);
+}
 
-function operandSpecs(operand: NonNullable<ExpressionCompletionContext['operand']>): ItemSpec[] {
-  const specs: ItemSpec[] = [];
-  if (operand.fields) {
-    [...FIELDS.values()].forEach((field, i) =>
-      specs.push({
-        label: field.name,
-        kind: CompletionItemKind.Field,
-        parts: [field.name],
-        detail: describeType(field.type),
-        documentation: `${field.doc}\n\nExample: \`${field.example}\``,
-        sortText: sortKey(1, i),
-      }),
-    );
+/** The order of the catalogue's groups: as they first appear in it (the docs' order). */
+const GROUP_ORDERS = new WeakMap<Catalogue, ReadonlyMap<string, number>>();
+
+function groupOrder(catalogue: Catalogue): ReadonlyMap<string, number> {
+  let order = GROUP_ORDERS.get(catalogue);
+  if (!order) {
+    const groups = new Map<string, number>();
+    for (const field of catalogue.fields.values()) if (!groups.has(field.group)) groups.set(field.group, groups.size);
+    order = groups;
+    GROUP_ORDERS.set(catalogue, order);
   }
+  return order;
+}
+
+/**
+ * The fields a filter of this phase may use, ordered by group then name, deprecated ones last
+ * in their group: the order of the completion list before the user types.
+ */
+const SORTED_FIELDS = new WeakMap<Catalogue, readonly FieldInfo[]>();
+
+function sortedFields(catalogue: Catalogue): readonly FieldInfo[] {
+  let sorted = SORTED_FIELDS.get(catalogue);
+  if (!sorted) {
+    const order = groupOrder(catalogue);
+    sorted = [...catalogue.fields.values()].sort(
+      (a, b) => order.get(a.group)! - order.get(b.group)! || Number(a.deprecated !== undefined) - Number(b.deprecated !== undefined) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
+    SORTED_FIELDS.set(catalogue, sorted);
+  }
+  return sorted;
+}
+
+function fieldSpec(field: FieldInfo, scope: PhaseScope, sortText: string, name = field.name, note?: string): ItemSpec {
+  const unverified = unverifiedNote(scope);
+  const sections = [field.doc, `Example: \`${field.example}\``];
+  const plan = planText(field);
+  if (plan) sections.push(`Plan: ${plan}.`);
+  const deprecation = deprecationText(field);
+  if (deprecation) sections.push(`${deprecation[0].toUpperCase()}${deprecation.slice(1)}.`);
+  const availability = fieldAvailability(field);
+  if (availability) sections.push(availability);
+  if (note) sections.unshift(note);
+  if (unverified) sections.push(unverified);
+  return {
+    label: name,
+    kind: CompletionItemKind.Field,
+    parts: [name],
+    detail: unverified ? `${fieldDetail(field)} · unverified` : fieldDetail(field),
+    description: field.group,
+    documentation: sections.join('\n\n'),
+    sortText,
+    deprecated: field.deprecated !== undefined,
+  };
+}
+
+function fieldSpecs(scope: PhaseScope, accepts: (field: FieldInfo) => boolean = () => true): ItemSpec[] {
+  const specs: ItemSpec[] = [];
+  for (const field of sortedFields(scope.catalogue)) {
+    if (!fieldUsableInFilter(field, scope) || !accepts(field)) continue;
+    specs.push(fieldSpec(field, scope, sortKey(1, specs.length)));
+  }
+  return specs;
+}
+
+/** `lower(${1:source})`: a call with a tab stop per required parameter, named after it. */
+function callParts(fn: FunctionInfo, scope: PhaseScope): Part[] {
+  if (fn.name === 'bit_slice') return ['bit_slice(', { stop: 1, choices: rawHeaders(scope) }, ', ', { stop: 2, placeholder: '0' }, ', ', { stop: 3, placeholder: '8' }, ')'];
+  const required = fn.parameters.filter((p) => !p.optional);
+  const parts: Part[] = [`${fn.name}(`];
+  required.forEach((p, i) => parts.push(...(i > 0 ? [', '] : []), { stop: i + 1, placeholder: p.name }));
+  if (required.length === 0) parts.push({ stop: 1 });
+  parts.push(')');
+  return parts;
+}
+
+function functionSpec(fn: FunctionInfo, scope: PhaseScope, sortText: string): ItemSpec {
+  const unverified = unverifiedNote(scope);
+  const plan = planText(fn);
+  const sections = [fn.doc, `Example: \`${fn.example}\``, functionAvailability(fn), ...(plan ? [`Plan: ${plan}.`] : []), ...(unverified ? [unverified] : [])];
+  return { label: fn.name, kind: CompletionItemKind.Function, parts: callParts(fn, scope), detail: fn.signature, documentation: sections.join('\n\n'), sortText };
+}
+
+/** Functions usable in a filter of this phase (any/all are not calls: they come as quantifiers). */
+function functionSpecs(scope: PhaseScope, accepts: (fn: FunctionInfo) => boolean = () => true): ItemSpec[] {
+  const specs: ItemSpec[] = [];
+  for (const fn of scope.catalogue.functions.values()) {
+    if (fn.quantifier || !functionUsableInFilter(fn, scope) || !accepts(fn)) continue;
+    specs.push(functionSpec(fn, scope, sortKey(3, specs.length)));
+  }
+  return specs;
+}
+
+function quantifierSpecs(scope: PhaseScope): ItemSpec[] {
+  const specs: ItemSpec[] = [];
+  for (const name of ['any', 'all']) {
+    const fn = scope.catalogue.functions.get(name);
+    if (!fn) continue;
+    specs.push({
+      label: name,
+      kind: CompletionItemKind.Keyword,
+      parts: [`${name}(`, { stop: 1 }, ')'],
+      detail: fn.signature,
+      documentation: `${fn.doc}\n\nExample: \`${fn.example}\``,
+      sortText: sortKey(2, 2 + specs.length),
+    });
+  }
+  return specs;
+}
+
+function operandSpecs(operand: NonNullable<ExpressionCompletionContext['operand']>, scope: PhaseScope): ItemSpec[] {
+  const specs: ItemSpec[] = [];
+  if (operand.fields) specs.push(...fieldSpecs(scope));
   if (operand.not) {
     specs.push({ label: 'not', kind: CompletionItemKind.Keyword, parts: ['not '], detail: 'negates the test after it', documentation: 'Example: `not ip.src in $svc.vpn`', sortText: sortKey(2, 0) });
   }
   if (operand.group) {
     specs.push({ label: '(', kind: CompletionItemKind.Keyword, parts: ['(', { stop: 0 }, ')'], detail: 'group tests in parentheses', documentation: 'Example: `(tcp.dstport == 22 or tcp.dstport == 3389) and not ip.src in {192.0.2.0/24}`', sortText: sortKey(2, 1) });
   }
-  if (operand.functions) {
-    [...FUNCTIONS.values()].forEach((fn, i) => {
-      const parts: Part[] =
-        fn.name === 'bit_slice'
-          ? ['bit_slice(', { stop: 1, choices: RAW_HEADERS }, ', ', { stop: 2, placeholder: '0' }, ', ', { stop: 3, placeholder: '8' }, ')']
-          : [`${fn.name}(`, { stop: 1 }, ')'];
-      specs.push({ label: fn.name, kind: CompletionItemKind.Function, parts, detail: fn.signature, documentation: `${fn.doc}\n\nExample: \`${fn.example}\``, sortText: sortKey(3, i) });
-    });
-  }
+  if (operand.quantifiers) specs.push(...quantifierSpecs(scope));
+  if (operand.functions) specs.push(...functionSpecs(scope));
   if (operand.booleans) {
-    specs.push({ label: 'true', kind: CompletionItemKind.Keyword, parts: ['true'], detail: 'matches every packet', documentation: 'Used as the whole expression of `execute` rules.', sortText: sortKey(4, 0) });
-    specs.push({ label: 'false', kind: CompletionItemKind.Keyword, parts: ['false'], detail: 'matches no packet', sortText: sortKey(4, 1) });
+    specs.push({ label: 'true', kind: CompletionItemKind.Keyword, parts: ['true'], detail: 'matches everything', documentation: 'Used as the whole expression of `execute` rules.', sortText: sortKey(4, 0) });
+    specs.push({ label: 'false', kind: CompletionItemKind.Keyword, parts: ['false'], detail: 'matches nothing', sortText: sortKey(4, 1) });
   }
   return specs;
 }
 
-function argumentSpecs(argument: NonNullable<ExpressionCompletionContext['argument']>): ItemSpec[] {
-  const fn = FUNCTIONS.get(argument.functionName);
-  if (!fn || fn.name !== 'bit_slice' || argument.index !== 0) return [];
-  return RAW_HEADERS.map((name, i) => ({
-    label: name,
-    kind: CompletionItemKind.Field,
-    parts: [name],
-    detail: 'header',
-    documentation: `${FIELDS.get(name)?.doc ?? ''}\n\n${fn.parameters[0].doc}`,
-    sortText: sortKey(1, i),
-  }));
+/** Whether a value of type `type` fits a parameter that takes `types`. */
+function fits(type: ValueType | undefined, types: readonly ValueType[]): boolean {
+  return type === undefined || types.includes(type);
+}
+
+/**
+ * Inside a call's parentheses: what the argument under the cursor may be. A quantifier's
+ * argument is a test over the elements of an array, so array and map fields come with `[*]`
+ * first; a call's argument is a field or a call whose type the parameter takes (`lower(`
+ * offers string fields), nothing for a parameter that takes only a literal.
+ */
+function argumentSpecs(argument: NonNullable<ExpressionCompletionContext['argument']>, scope: PhaseScope): ItemSpec[] {
+  const fn = scope.catalogue.functions.get(argument.functionName);
+  if (!fn) return [];
+  if (fn.quantifier) {
+    const specs: ItemSpec[] = [];
+    for (const field of sortedFields(scope.catalogue)) {
+      if (!fieldUsableInFilter(field, scope) || isScalarType(field.type)) continue;
+      const name = `${field.name}[*]`;
+      specs.push(fieldSpec(field, scope, sortKey(0, specs.length), name, `\`${name}\`: every ${isArrayType(field.type) ? 'element' : 'value'} of \`${field.name}\`, compared one by one.`));
+    }
+    return [...specs, ...fieldSpecs(scope), ...functionSpecs(scope)];
+  }
+  if (fn.name === 'bit_slice') {
+    if (argument.index !== 0) return [];
+    return rawHeaders(scope).map((name, i) => ({
+      label: name,
+      kind: CompletionItemKind.Field,
+      parts: [name],
+      detail: 'header',
+      documentation: `${scope.catalogue.fields.get(name)?.doc ?? ''}\n\n${fn.parameters[0].doc}`,
+      sortText: sortKey(1, i),
+    }));
+  }
+  const last = fn.parameters[fn.parameters.length - 1];
+  const parameter = fn.parameters[argument.index] ?? (last?.repeats ? last : undefined);
+  if (!parameter || parameter.kind === 'literal') return [];
+  return [
+    ...fieldSpecs(scope, (field) => fits(field.type, parameter.types)),
+    ...functionSpecs(scope, (other) => other.result === 'first-argument' || fits(other.result, parameter.types)),
+  ];
+}
+
+/**
+ * Inside `[…]` after an array or a map: `*` (every element), `0` (the first element), and for
+ * the request headers their names, as lowercase strings. The closing `]` is added when it is
+ * not there yet.
+ */
+function indexSpecs(indexes: LeftSide | undefined, after: string): ItemSpec[] {
+  const type = indexes?.type;
+  if (type === undefined || isScalarType(type)) return [];
+  const close = /^\s*]/.test(after) ? '' : ']';
+  const name = indexes!.name;
+  const specs: ItemSpec[] = [];
+  if (isMapType(type) && indexes!.kind === 'field' && !indexes!.indexed && REQUEST_HEADER_MAPS.has(name)) {
+    REQUEST_HEADER_NAMES.forEach((header, i) =>
+      specs.push({
+        label: `"${header.name}"`,
+        kind: CompletionItemKind.Value,
+        parts: [`"${header.name}"${close}`],
+        detail: 'request header',
+        description: header.source,
+        documentation: `The values of the \`${header.name}\` header (${header.source}), in the order they came; header names are lowercase here.`,
+        sortText: sortKey(1, i),
+      }),
+    );
+  }
+  const element = isArrayType(type) ? 'element' : 'value';
+  specs.push({
+    label: '*',
+    kind: CompletionItemKind.Operator,
+    parts: [`*${close}`],
+    detail: `every ${element}`,
+    documentation: `\`${name}[*]\`: every ${element}, each compared on its own; wrap the comparison in \`any(…)\` or \`all(…)\`.`,
+    sortText: sortKey(0, 0),
+  });
+  if (isArrayType(type)) {
+    specs.push({ label: '0', kind: CompletionItemKind.Value, parts: [`0${close}`], detail: 'the first element', documentation: `\`${name}[0]\`: the first element (indexes start at 0).`, sortText: sortKey(0, 1) });
+  }
+  return specs;
 }
 
 function operatorSpecs(lhs: LeftSide | undefined): ItemSpec[] {
   const specs: ItemSpec[] = [];
   operatorsFor(lhs?.type).forEach((operator, i) => {
     const info = COMPARISON_OPERATORS.get(operator)!;
+    const plan = OPERATOR_PLANS[operator];
     info.spellings.forEach((spelling, j) => {
       const example = lhs?.field?.example.includes(` ${spelling} `) ? `\n\nExample: \`${lhs.field.example}\`` : '';
+      const planNote = plan ? `\n\nPlan: ${describePlan(plan)}.` : '';
       specs.push({
         label: spelling,
         kind: CompletionItemKind.Operator,
         parts: [spelling],
-        detail: info.summary.replace(/`/g, ''),
-        documentation: `${lhs ? `\`${lhs.name}\` ` : ''}${info.summary}${info.spellings.length > 1 ? ` (also written \`${info.spellings[1 - j]}\`)` : ''}${example}`,
+        detail: `${info.summary.replace(/`/g, '')}${plan ? ` · ${describePlan(plan)}` : ''}`,
+        documentation: `${lhs ? `\`${lhsText(lhs)}\` ` : ''}${info.summary}${info.spellings.length > 1 ? ` (also written \`${info.spellings[1 - j]}\`)` : ''}${example}${planNote}`,
         sortText: sortKey(1, i * 2 + j),
       });
     });
   });
   return specs;
+}
+
+/** The left side as written, steps as `[…]`: `http.request.headers[…][0]`. */
+function lhsText(lhs: LeftSide): string {
+  const steps = (lhs.steps ?? []).map((s) => (s === 'each' ? '[*]' : s === 'key' ? '[…]' : '[0]')).join('');
+  return `${lhs.name}${lhs.kind === 'call' ? '(…)' : ''}${steps}`;
 }
 
 /** After `strict `: the `wildcard` that completes the operator, where the left side takes it. */
@@ -322,7 +504,7 @@ function strictWildcardSpecs(lhs: LeftSide | undefined): ItemSpec[] {
       kind: CompletionItemKind.Operator,
       parts: ['wildcard'],
       detail: info.summary.replace(/`/g, ''),
-      documentation: `${lhs ? `\`${lhs.name}\` ` : ''}${info.summary} (\`strict wildcard\`)${example}`,
+      documentation: `${lhs ? `\`${lhsText(lhs)}\` ` : ''}${info.summary} (\`strict wildcard\`)${example}`,
       sortText: sortKey(1, 0),
     },
   ];
@@ -357,8 +539,22 @@ function valueSpecs(value: NonNullable<ExpressionCompletionContext['value']>, se
   return specs;
 }
 
+/** Strings of a closed set, one item each (HTTP methods, continents, the values of a `one-of` field). */
+function stringValues(values: readonly { readonly value: string; readonly detail?: string; readonly doc?: string }[]): ItemSpec[] {
+  return values.map(({ value, detail, doc }, i) => ({
+    label: JSON.stringify(value),
+    kind: CompletionItemKind.EnumMember,
+    parts: [JSON.stringify(value)],
+    ...(detail ? { detail, description: detail } : {}),
+    ...(doc ? { documentation: doc } : {}),
+    sortText: sortKey(3, i),
+  }));
+}
+
 function catalogueValues(lhs: LeftSide | undefined, operator: ComparisonOperator): ItemSpec[] {
-  const kind = lhs?.field?.values;
+  // The values a field holds: of the field itself, or of its elements through `[*]` or an index.
+  const field = lhs?.kind === 'field' ? lhs.field : undefined;
+  const kind = field?.values;
   const whole = WHOLE_VALUE_OPERATORS.includes(operator);
   const ordered = whole || ORDERING_OPERATORS.includes(operator);
   switch (kind) {
@@ -373,6 +569,11 @@ function catalogueValues(lhs: LeftSide | undefined, operator: ComparisonOperator
         also: `"${name}"`,
         sortText: sortKey(3, i),
       }));
+    case 'method':
+      return whole ? stringValues(HTTP_METHODS.map((m) => ({ value: m.name, detail: m.source }))) : [];
+    case 'continent':
+    case 'one-of':
+      return whole ? stringValues((field!.oneOf ?? []).map((value) => ({ value }))) : [];
     case 'protocol': {
       if (!whole) return [];
       const names = [...IP_PROTOCOLS.keys()].sort((a, b) => rank(a) - rank(b) || IP_PROTOCOLS.get(a)!.number - IP_PROTOCOLS.get(b)!.number);

@@ -10,25 +10,34 @@
  *
  * Pure: offsets are into the expression's decoded text; hosts map them to documents.
  */
-import type { ComparisonOperator, ScalarType, Span } from './ast';
-import { FIELDS, type FieldInfo } from './catalogue/fields';
-import { FUNCTIONS } from './catalogue/functions';
+import type { ComparisonOperator, Span, ValueType } from './ast';
+import { catalogueFor, type Catalogue, type FieldInfo, type FunctionInfo } from './catalogue/catalogues';
 import { COMPARISON_OPERATORS, comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING, supportedOperators } from './catalogue/operators';
+import { isScalarType, typeAfterStep } from './types';
 import { grammar } from './grammar';
 import { KEYWORDS, scanTokens, type LexicalToken } from './lex';
 import { MAX_EXPRESSION_LENGTH, rightmostFailures } from './parser';
 import { scanLexicalStructure } from './scan';
 
-/** What stands left of a comparison operator. */
+/** The kind of an index step: `["key"]`, `[0]`, `[*]`. */
+export type StepKind = 'key' | 'element' | 'each';
+
+/** What stands left of a comparison operator (or before the `[` of an index step). */
 export interface LeftSide {
   readonly kind: 'field' | 'call';
   /** The field's name, or the function's. */
   readonly name: string;
-  /** Undefined when the field (or function) is not known, or when it is indexed. */
-  readonly type?: ScalarType;
+  /**
+   * The type of the whole left side, after its index steps (`http.request.headers["x"][0]` is
+   * a String); undefined when the field or function is not in the catalogue, when a step does
+   * not fit the type, or when a call returns its first argument's type and that is not known.
+   */
+  readonly type?: ValueType;
   readonly field?: FieldInfo;
-  /** The field or call has index steps after it (`x["a"][0]`): its type is not the value's. */
+  readonly fn?: FunctionInfo;
+  /** The field or call has index steps after it (`x["a"][0]`), in `steps`. */
   readonly indexed?: true;
+  readonly steps?: readonly StepKind[];
 }
 
 export interface ExpressionCompletionContext {
@@ -63,8 +72,11 @@ export interface ExpressionCompletionContext {
   };
   /** An argument of a function call (or of `any(…)`/`all(…)`, whose `functionName` is then `any`/`all`). */
   readonly argument?: { readonly functionName: string; readonly index: number };
-  /** The key or index inside an index step's `[…]`, of what stands before the `[` (a field's or function's name). */
-  readonly index?: { readonly target?: string };
+  /**
+   * The key or index inside an index step's `[…]`, of what stands before the `[` (a field's or
+   * function's name); `indexes` is that left side, with the type the step indexes.
+   */
+  readonly index?: { readonly target?: string; readonly indexes?: LeftSide };
   /** A logical operator may follow (the test before the cursor is complete). */
   readonly connective?: { readonly closeGroup: boolean };
 }
@@ -74,10 +86,12 @@ export interface ExpressionCompletionContext {
 /**
  * The operators a left side of this type takes (LANGUAGE.md §3). Ordering IP addresses
  * parses but the service does not support it, so it is not offered. An unknown type takes
- * any operator.
+ * any operator; an array or a map none (it is compared element by element, through `[*]` or
+ * an index).
  */
-export function operatorsFor(type: ScalarType | undefined): readonly ComparisonOperator[] {
-  return type === undefined ? [...COMPARISON_OPERATORS.keys()] : supportedOperators(type);
+export function operatorsFor(type: ValueType | undefined): readonly ComparisonOperator[] {
+  if (type === undefined) return [...COMPARISON_OPERATORS.keys()];
+  return isScalarType(type) ? supportedOperators(type) : [];
 }
 
 // ---------------------------------------------------------------- expected tokens
@@ -115,12 +129,16 @@ function expectedAfter(prefix: string): Set<string> | undefined {
 
 // ---------------------------------------------------------------- the context
 
-/** What may be written at `cursor` in the expression `text`. */
-export function completionContext(text: string, cursor: number): ExpressionCompletionContext {
+/**
+ * What may be written at `cursor` in the expression `text`. Left sides are typed with the
+ * catalogue of the expression's phase (catalogueFor(phase)); without one, the union of every
+ * phase's fields and functions.
+ */
+export function completionContext(text: string, cursor: number, catalogue: Catalogue = catalogueFor(undefined)): ExpressionCompletionContext {
   const at = Math.max(0, Math.min(cursor, text.length));
   const empty: ExpressionCompletionContext = { replace: { start: at, end: at }, partial: '' };
   try {
-    return analyse(text, at) ?? empty;
+    return analyse(text, at, catalogue) ?? empty;
   } catch (error) {
     // Nesting deep enough to exhaust the parser's stack gets no completion, as it gets no
     // parse; anything else is a bug and goes on to the server's guard, which logs it.
@@ -129,7 +147,7 @@ export function completionContext(text: string, cursor: number): ExpressionCompl
   }
 }
 
-function analyse(text: string, cursor: number): ExpressionCompletionContext | undefined {
+function analyse(text: string, cursor: number, catalogue: Catalogue): ExpressionCompletionContext | undefined {
   // Word by word, as `strict wildcard` is typed: `strict wild` is a word being typed after `strict`.
   const tokens = scanTokens(text, { limit: cursor + 1, strictWildcardAsWords: true });
   // The token the cursor is in or just after is being typed: it is replaced, and what may
@@ -171,7 +189,7 @@ function analyse(text: string, cursor: number): ExpressionCompletionContext | un
   if (strict?.text === 'strict' && /^ +$/.test(text.slice(strict.span.end, replace.start)) && (!partial || partial.kind === 'word') && 'wildcard'.startsWith(typed)) {
     const operatorExpected = expectedAfter(text.slice(clauseStart, strict.span.start));
     if (!operatorExpected?.has('a comparison operator')) return undefined;
-    return { replace, partial: typed, operator: { lhs: leftSideBefore(before, before.length - 2), strictWildcard: true } };
+    return { replace, partial: typed, operator: { lhs: leftSideBefore(before, before.length - 2, catalogue), strictWildcard: true } };
   }
 
   let expected = expectedAfter(prefix.slice(clauseStart));
@@ -208,19 +226,19 @@ function analyse(text: string, cursor: number): ExpressionCompletionContext | un
     };
   }
   if (has(INDEX_KEY_DESCRIPTION)) {
-    const target = leftSideBefore(before, unclosedBracket(before) - 1);
-    context.index = target ? { target: target.name } : {};
+    const target = leftSideBefore(before, unclosedBracket(before) - 1, catalogue);
+    context.index = target ? { target: target.name, indexes: target } : {};
   }
   // (After a name the grammar also expects `(`, as a name could start a call: that is not
   // an operand position, and is not offered.)
   if (has('a comparison operator')) {
-    context.operator = { lhs: leftSideBefore(before, before.length - 1) };
+    context.operator = { lhs: leftSideBefore(before, before.length - 1, catalogue) };
   } else if (valueExpected && !fieldExpected) {
     const inSet = has('}');
     let operatorIndex = before.length - 1;
     if (inSet) operatorIndex = unclosedOpening(before, '{', '}') - 1;
     const operator = operatorAt(before, operatorIndex);
-    const lhs = operator ? leftSideBefore(before, operatorIndex - operator.tokens) : undefined;
+    const lhs = operator ? leftSideBefore(before, operatorIndex - operator.tokens, catalogue) : undefined;
     context.value = {
       lhs,
       operator: operator?.operator,
@@ -291,29 +309,50 @@ function unclosedBracket(tokens: readonly LexicalToken[]): number {
   return -1;
 }
 
-/** The field or call that ends at token `index`. */
-function leftSideBefore(tokens: readonly LexicalToken[], index: number): LeftSide | undefined {
+/** The field or call that ends at token `index`, typed by the catalogue. */
+function leftSideBefore(tokens: readonly LexicalToken[], index: number, catalogue: Catalogue): LeftSide | undefined {
   const token = tokens[index];
   if (!token) return undefined;
   if (token.text === ']') {
-    // An index expression, `x["a"][0]`: what its steps index, whose type they change (not known here).
+    // An index expression, `x["a"][0]`: what its steps index, and each step's kind, read
+    // backwards from the last `]` (a loop: steps may be as many as the user writes).
+    const steps: StepKind[] = [];
     while (index > 0 && tokens[index].text === ']') {
       let open = index - 1;
       while (open >= 0 && tokens[open].text !== '[') open--;
+      if (open < 0) return undefined;
+      steps.push(stepKind(tokens[open + 1]));
       index = open - 1;
     }
-    const target = leftSideBefore(tokens, index);
-    return target && { kind: target.kind, name: target.name, indexed: true };
+    steps.reverse();
+    const target = leftSideBefore(tokens, index, catalogue);
+    if (!target) return undefined;
+    let type: ValueType | undefined = target.type;
+    for (const step of steps) type = type === undefined ? undefined : typeAfterStep(type, step);
+    const { kind, name, field, fn } = target;
+    return { kind, name, ...(type !== undefined ? { type } : {}), ...(field ? { field } : {}), ...(fn ? { fn } : {}), indexed: true, steps };
   }
   if (token.kind === 'word' && !KEYWORDS.has(token.text)) {
-    const field = FIELDS.get(token.text);
+    const field = catalogue.fields.get(token.text);
     return field ? { kind: 'field', name: token.text, type: field.type, field } : { kind: 'field', name: token.text };
   }
   if (token.kind === ')') {
     const open = unclosedOpening(tokens.slice(0, index), '(', ')');
     const name = open > 0 ? tokens[open - 1] : undefined;
     if (name?.kind !== 'word') return undefined;
-    return { kind: 'call', name: name.text, type: FUNCTIONS.get(name.text)?.resultType };
+    const fn = catalogue.functions.get(name.text);
+    if (!fn || fn.quantifier) return { kind: 'call', name: name.text };
+    // concat and coalesce give the type of their first argument: known when it is a field.
+    const first = tokens[open + 1];
+    const type = fn.result !== 'first-argument' ? fn.result : first?.kind === 'word' && tokens[open + 2]?.kind !== '(' && tokens[open + 2]?.text !== '[' ? catalogue.fields.get(first.text)?.type : undefined;
+    return { kind: 'call', name: name.text, ...(type !== undefined ? { type } : {}), fn };
   }
   return undefined;
+}
+
+/** What an index step is, by the token after its `[`. */
+function stepKind(token: LexicalToken | undefined): StepKind {
+  if (token?.text === '*') return 'each';
+  if (token?.kind === 'string' || token?.kind === 'raw-string') return 'key';
+  return 'element';
 }
