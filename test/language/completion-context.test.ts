@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { completionContext } from '../../server/src/language/completion-context';
+import { catalogueFor } from '../../server/src/language/catalogue/catalogues';
 
 function at(marked: string) {
   const offset = marked.indexOf('|');
@@ -34,6 +35,33 @@ describe('completion context: calls, quantifiers and index steps', () => {
     const call = at('lower(http.host)[0] |').operator?.lhs;
     assert.deepEqual([call?.kind, call?.name, call?.indexed, call?.steps], ['call', 'lower', true, ['element']]);
   });
+  it('the left side typed by the catalogue, through its index steps and calls', () => {
+    const http = catalogueFor('http_request_firewall_custom');
+    const typed = (marked: string, catalogue = http) => {
+      const offset = marked.indexOf('|');
+      return completionContext(marked.slice(0, offset) + marked.slice(offset + 1), offset, catalogue).operator?.lhs?.type;
+    };
+    assert.equal(typed('http.request.headers |'), 'Map<Array<Bytes>>');
+    assert.equal(typed('http.request.headers["x"] |'), 'Array<Bytes>');
+    assert.equal(typed('http.request.headers["x"][0] |'), 'Bytes');
+    assert.equal(typed('http.request.headers[*][*] |'), 'Bytes');
+    assert.equal(typed('http.request.headers[0] |'), undefined, 'a map takes no index');
+    assert.equal(typed('http.host[0] |'), undefined, 'a string takes no step');
+    assert.equal(typed('len(http.host) |'), 'Integer');
+    assert.equal(typed('concat(http.host, "/") |'), 'Bytes', 'concat: the type of its first argument');
+    assert.equal(typed('concat("/", http.host) |'), undefined, 'a first argument that is no field: not known');
+    assert.equal(typed('lower(http.host)[0] |'), undefined);
+    assert.equal(typed('unknown.field |'), undefined);
+    assert.equal(typed('tcp.dstport |', catalogueFor('magic_transit')), 'Integer');
+    assert.equal(typed('http.host |', catalogueFor('magic_transit')), undefined, 'not a field of the packet phases');
+    const index = (marked: string) => {
+      const offset = marked.indexOf('|');
+      return completionContext(marked.slice(0, offset) + marked.slice(offset + 1), offset, http).index?.indexes?.type;
+    };
+    assert.equal(index('http.request.headers[|'), 'Map<Array<Bytes>>');
+    assert.equal(index('http.request.headers["a"][|'), 'Array<Bytes>');
+  });
+
   it('a value after the operator of an index expression', () => {
     const value = at('http.request.headers["x"][0] == |').value;
     assert.equal(value?.operator, 'eq');
