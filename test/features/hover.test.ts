@@ -42,6 +42,8 @@ interface Row {
   readonly skip?: readonly Host[];
 }
 
+const HTTP = 'http_request_firewall_custom';
+
 const ROWS: readonly Row[] = [
   // fields
   {
@@ -53,7 +55,7 @@ const ROWS: readonly Row[] = [
   { expression: 'ip.s|rc in {10.0.0.0/8}', token: 'ip.src', says: ['IP address', 'Source IP address', '`==`/`eq`, `!=`/`ne`, `in`', 'does not support it', '$svc.anonymizer'] },
   { expression: 'tcp.flags.s|yn', token: 'tcp.flags.syn', says: ['Boolean', 'SYN flag', 'Operators: none', '`not`'] },
   { expression: 'ip.t|tl < 10', token: 'ip.ttl', says: ['Values: 0–255', 'Time to live'] },
-  { expression: 'http.ho|st == "a"', token: 'http.host', says: ['Not in the field table', 'phase `http_request_firewall_custom`', 'not checked'], phase: 'http_request_firewall_custom' },
+  { expression: 'my.fie|ld == "a"', token: 'my.field', says: ['Not in the field tables', 'phase `my_future_phase`', 'not checked'], phase: 'my_future_phase' },
   // comparison operators, logical operators, not
   { expression: 'ip.src.country =|= "BR"', token: '==', says: ['(operator) `==` (also `eq`): equal', 'equals the value'] },
   { expression: 'ip.src.country e|q "BR"', token: 'eq', says: ['(also `==`)'] },
@@ -79,7 +81,7 @@ const ROWS: readonly Row[] = [
   {
     expression: 'bit_sl|ice(udp, 64, 72) == 0x45',
     token: 'bit_slice',
-    says: ['bit_slice(protocol, offset_start, offset_end) -> Integer', 'Contiguous bits of a header', '`offset_start`: First bit of the slice', 'Example: `bit_slice(udp, 64, 72) == 0x45`'],
+    says: ['bit_slice(protocol: String, offset_start: Integer, offset_end: Integer): Integer', 'Contiguous bits of a header', '`offset_start`: First bit of the slice', 'Example: `bit_slice(udp, 64, 72) == 0x45`'],
   },
   { expression: 'bit_slice(u|dp, 64, 72) == 0x45', token: 'udp', says: ['(field) `udp`', 'raw UDP header', 'Argument `protocol` of `bit_slice`'] },
   { expression: 'bit_slice(udp, 6|4, 72) == 0x45', token: '64', says: ['Bit 64 (byte 8)', 'Argument `offset_start` of `bit_slice`'] },
@@ -117,6 +119,30 @@ const ROWS: readonly Row[] = [
   { expression: 'cf.colo.name == "\\x4|1"', token: '"\\x41"', says: ['reads as `A`'] },
   { expression: 'cf.colo.name == 61:6|2', token: '61:62', says: ['2 bytes', 'the text `ab`'] },
   { expression: 'tcp.dstport in {80 443|}', token: '{80 443}', says: ['(set) 2 items', '`tcp.dstport in {…}`'] },
+  // the HTTP phases: fields (type, group, plan, deprecation, availability), functions, any/all, index steps, operators
+  { phase: HTTP, expression: 'http.ho|st == "a"', token: 'http.host', says: ['(field) `http.host`: String', 'Host name the client asked for', 'Group: URI.', '`contains`', 'Example: `http.host == "www.example.com"`'] },
+  { phase: HTTP, expression: 'http.request.meth|od == "GET"', token: 'http.request.method', says: ['Group: Request.', 'request methods in capitals'] },
+  { phase: HTTP, expression: 'ip.src.subdivision_1_iso_co|de == "GB-ENG"', token: 'ip.src.subdivision_1_iso_code', says: ['Plan: Business or above.'] },
+  { phase: HTTP, expression: 'ip.geoip.coun|try == "GB"', token: 'ip.geoip.country', says: ['Deprecated: use `ip.src.country` instead.'] },
+  { phase: 'http_response_headers_transform', expression: 'http.response.co|de == 404', token: 'http.response.code', says: ['(field) `http.response.code`: Integer', 'Only in the phases `http_custom_errors`', 'a response field'] },
+  { phase: HTTP, expression: 'any(http.request.head|ers["accept"][*] == "x")', token: 'http.request.headers', says: ['Map<Array<String>>', 'Operators: none on the whole map', '`[*]`'] },
+  { phase: HTTP, expression: 'cf.bot_management.sco|re < 30', token: 'cf.bot_management.score', says: ['Plan: Enterprise'] },
+  { phase: HTTP, expression: 'low|er(http.host) == "a"', token: 'lower', says: ['lower(source: String): String', 'ASCII capitals', '- `source`: ', 'Usable in filter and value expressions.', 'Example: `lower(http.host) == "www.example.com"`'] },
+  { phase: 'http_request_transform', expression: 'http.host == "a" and cid|r(ip.src, 24, 24) == 10.0.0.0', token: 'cidr', says: ['Usable in filter and value expressions; only in the phases `http_request_firewall_custom`, `http_ratelimit`.'] },
+  { phase: HTTP, expression: 'is_timed_hmac_vali|d_v0("k", http.request.uri, 10, http.request.timestamp.sec, 0)', token: 'is_timed_hmac_valid_v0', says: ['Plan: Pro or above.'] },
+  { phase: HTTP, expression: 'lower(http.ho|st) == "a"', token: 'http.host', says: ['(field) `http.host`', 'Argument `source` of `lower`'] },
+  { phase: HTTP, expression: 'an|y(http.request.headers.names[*] == "x")', token: 'any', says: ['any(condition: Array<Boolean>): Boolean', 'at least one element', 'A logical term, not a call'] },
+  { phase: HTTP, expression: 'al|l(http.request.headers["accept"][*] contains "json")', token: 'all', says: ['every element'] },
+  { phase: HTTP, expression: 'any(http.request.headers.names[|*] == "x")', token: '[*]', says: ['(index) `[*]`: every element', 'Every element of `http.request.headers.names`', '`any(…)`', 'Each is a String.'] },
+  { phase: HTTP, expression: 'http.request.headers["user-ag|ent"][0] == "x"', token: '"user-agent"', says: ['(key) `"user-agent"`', 'The values of `http.request.headers` under the key', 'Each is an Array<String>', 'A request header (RFC 9110 §10.1.5).'] },
+  { phase: HTTP, expression: 'http.request.headers["a"][|0] == "x"', token: '0', says: ['(index) `[0]`: the first element', 'Element 0 of `http.request.headers`', 'Each is a String.'] },
+  { phase: HTTP, expression: 'any(http.request.uri.args[*|] == "x")', token: '[*]', says: ['Every value of `http.request.uri.args`'] },
+  { phase: HTTP, expression: 'http.host matc|hes "^a"', token: 'matches', says: ['(operator) `matches` (also `~`)', 'Plan: Business or above.'] },
+  { phase: HTTP, expression: 'http.request.headers["a"][0] i|n {"x"}', token: 'in', says: ['For a String: a set of quoted strings.'] },
+  { phase: HTTP, expression: 'http.request.method == "P|OST"', token: '"POST"', says: ['(string) `"POST"`', '4 bytes'] },
+  { phase: HTTP, expression: 'ip.src.country == "B|R"', token: '"BR"', says: ['**Brazil**'] },
+  { phase: HTTP, expression: 'ip.src in $svc.anon|ymizer', token: '$svc.anonymizer', says: ['managed IP list'] },
+  { phase: 'my_future_phase', expression: 'http.ho|st == "a"', token: 'http.host', says: ['(field) `http.host`: String', 'Unverified: this tool has no field table for phase `my_future_phase`'] },
 ];
 
 describe('hover in expressions', () => {
@@ -213,7 +239,7 @@ const UNPARSABLE: readonly Row[] = [
   { expression: 'tcp.dstport in {0..6553|5', token: '0..65535', says: ['**all ports**'] },
   { expression: 'ip.src in {10.0.0.0/|8', token: '10.0.0.0/8', says: ['2^24 = 16,777,216'] },
   { expression: 'ip.src in $svc.v|pn or', token: '$svc.vpn', says: ['VPN servers'] },
-  { expression: 'bit_sl|ice(udp, 64', token: 'bit_slice', says: ['-> Integer'] },
+  { expression: 'bit_sl|ice(udp, 64', token: 'bit_slice', says: ['offset_end: Integer): Integer'] },
   { expression: 'bit_slice(udp, 64, 7|2', token: '72', says: ['Argument `offset_end` of `bit_slice`'] },
   { expression: 'sip and n|ot', token: 'not', says: ['negation'] },
 ];
@@ -284,7 +310,7 @@ describe('hover in the ruleset structure', () => {
       assert.ok(phase.text.includes('| Field | Type | Meaning |'));
       for (const name of FIELDS.keys()) assert.ok(phase.text.includes(`| \`${name}\` |`), name);
       const other = structureHover(host, 'magic_transit', 'http_request_firewall_custom');
-      assert.ok(other.text.includes('WAF custom rules') && other.text.includes('no complete field table'));
+      assert.ok(other.text.includes('WAF custom rules') && /Fields: \d+, in \d+ groups \(URI, Request, /.test(other.text), other.text);
       const unknown = structureHover(host, 'magic_transit', 'made_up_phase');
       assert.ok(unknown.text.includes('Not a phase this tool knows'));
     });

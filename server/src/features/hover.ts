@@ -1,8 +1,10 @@
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
-import type { ComparisonOperator, ScalarType, Literal, LogicalOperator, Span } from '../language/ast';
+import type { ComparisonOperator, IndexStep, Operand, ScalarType, Literal, LogicalOperator, Span, ValueType } from '../language/ast';
+import { catalogueFor, OPERATOR_PLANS, type Catalogue, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
 import { COUNTRIES, RESERVED_COUNTRY_HINTS } from '../language/catalogue/countries';
-import { describeType, FIELDS, hasCompleteFieldTable, hexByte, TCP_FLAG_BITS, type FieldInfo } from '../language/catalogue/fields';
-import { FUNCTIONS, type FunctionInfo } from '../language/catalogue/functions';
+import { hexByte, TCP_FLAG_BITS } from '../language/catalogue/fields';
+import { describePlan } from '../language/catalogue/plans';
+import { describeValueType, isArrayType, isScalarType, typeAfterStep } from '../language/types';
 import { DEPRECATED_ICMP_TYPES, ICMP_TYPES, ICMP_UNREACHABLE_CODES } from '../language/catalogue/icmp';
 import { MANAGED_LIST_NAMESPACE, MANAGED_LISTS } from '../language/catalogue/lists';
 import { COMPARISON_OPERATORS, LOGICAL_OPERATORS, ORDERING_OPERATORS, supportedOperators, WHOLE_VALUE_OPERATORS } from '../language/catalogue/operators';
@@ -18,6 +20,8 @@ import { mapRange } from '../documents/offset-map';
 import type { ExpressionSite } from '../documents/parsed-ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
+import { fieldAvailability, functionAvailability, phaseScope, planText, unverifiedNote, type PhaseScope } from './catalogue-text';
+import { REQUEST_HEADER_MAPS, REQUEST_HEADER_NAMES } from './http-names';
 
 /**
  * Hover: what the token under the cursor means where it stands. Inside an expression that is
@@ -44,6 +48,8 @@ interface HoverContext {
   /** The decoded expression. */
   readonly text: string;
   readonly phase?: string;
+  /** The fields and functions of the document's phase. */
+  readonly scope: PhaseScope;
   readonly settings: Settings;
   /**
    * The checker's problems on the hovered token. Their messages are not repeated here: every
@@ -56,12 +62,13 @@ interface HoverContext {
 
 function expressionHover(model: DocumentModel, site: ExpressionSite, offset: number, settings: Settings): Hover | null {
   const result = model.check(site, settings);
+  const scope = phaseScope(model, settings);
   // Without an AST (a syntax error), the tokens still tell fields, operators and values apart.
-  const target = result.ast ? locate(result.ast, offset) : locateInText(site.text, offset, { fieldType: (name) => FIELDS.get(name)?.type });
+  const target = result.ast ? locate(result.ast, offset) : locateInText(site.text, offset, { fieldType: (name) => scalarField(scope.catalogue, name)?.type });
   if (!target) return null;
   const container = target.kind === 'set' || target.kind === 'call';
   const problems = result.problems.filter((p) => p.span.end > p.span.start && (container ? sameSpan(p.span, target.span) : within(p.span, target.span)));
-  const context: HoverContext = { text: site.text, phase: model.ruleset.phase ?? settings.defaultPhase, settings, problems };
+  const context: HoverContext = { text: site.text, phase: scope.phase, scope, settings, problems };
   const sections = describeTarget(target, context);
   if (sections.length === 0) return null;
   const { start, end } = mapRange(site.decoded(), target.span.start, target.span.end);
@@ -79,7 +86,7 @@ function sameSpan(a: Span, b: Span): boolean {
 function describeTarget(target: Target, context: HoverContext): string[] {
   switch (target.kind) {
     case 'field':
-      return [...fieldHover(target.field.name, context), ...argumentNote(target.call)];
+      return [...fieldHover(target.field.name, context), ...argumentNote(target.call, context)];
     case 'operator':
       return operatorHover(target.token.text, target.token.operator, target.context, context);
     case 'logical':
@@ -89,21 +96,47 @@ function describeTarget(target: Target, context: HoverContext): string[] {
     case 'boolean':
       return booleanHover(target.value);
     case 'literal':
-      return [...literalHover(target.literal, target.context, context, target.call), ...argumentNote(target.call)];
+      return [...literalHover(target.literal, target.context, context, target.call), ...argumentNote(target.call, context)];
     case 'set':
       return setHover(target.set.items.length, target.context);
     case 'list':
       return listHover(target.list.name, target.context, context);
     case 'function':
-    case 'call': {
-      const fn = FUNCTIONS.get(target.name.text);
-      return fn ? functionHover(fn) : [header('function', target.name.text)];
+    case 'call':
+    case 'quantifier': {
+      const fn = context.scope.catalogue.functions.get(target.name.text);
+      return fn ? functionHover(fn, context) : [header('function', target.name.text)];
     }
     case 'index':
-    case 'quantifier':
-      // Said with the HTTP phases' catalogue, which the editor features of issue 21 bring.
-      return [];
+      return indexHover(target.step, target.target, target.operand, context);
   }
+}
+
+/** A field of the catalogue whose values are scalars (what a value is read by). */
+function scalarField(catalogue: Catalogue, name: string): (FieldInfo & { readonly type: ScalarType }) | undefined {
+  const field = catalogue.fields.get(name);
+  return field && isScalarType(field.type) ? (field as FieldInfo & { readonly type: ScalarType }) : undefined;
+}
+
+/** The type of a left side: a field's, a call's result, through its index steps; undefined when not known. */
+function operandType(operand: Operand | undefined, catalogue: Catalogue): ValueType | undefined {
+  if (!operand) return undefined;
+  if (operand.kind === 'field') return catalogue.fields.get(operand.name)?.type;
+  if (operand.kind === 'call') {
+    const fn = catalogue.functions.get(operand.name.text);
+    if (!fn || fn.quantifier) return undefined;
+    if (fn.result !== 'first-argument') return fn.result;
+    const first = operand.args[0];
+    return first && (first.kind === 'field' || first.kind === 'call' || first.kind === 'index') ? operandType(first, catalogue) : first?.kind === 'string' ? 'Bytes' : undefined;
+  }
+  let type = operandType(operand.target, catalogue);
+  for (const step of operand.steps) type = type === undefined ? undefined : typeAfterStep(type, step.kind);
+  return type;
+}
+
+/** The field a value is compared with, when the left side is that field itself. */
+function comparedField(comparison: ComparisonContext, context: HoverContext): (FieldInfo & { readonly type: ScalarType }) | undefined {
+  return comparison.lhs?.kind === 'field' ? scalarField(context.scope.catalogue, comparison.lhs.name) : undefined;
 }
 
 // ---------------------------------------------------------------- Markdown helpers
@@ -130,7 +163,11 @@ function formatCount(value: bigint | number): string {
 
 // ---------------------------------------------------------------- fields
 
-function operatorList(type: ScalarType): string {
+function operatorList(type: ValueType): string {
+  if (!isScalarType(type)) {
+    const each = isArrayType(type) ? '`[*]` (every element) or an index such as `[0]`' : '`[*]` (every value) or a key such as `["name"]`';
+    return `Operators: none on the whole ${isArrayType(type) ? 'array' : 'map'}; compare its elements through ${each}.`;
+  }
   if (type === 'Boolean') return 'Operators: none — the field alone is the test; negate it with `not`.';
   const list = supportedOperators(type).map((o) => COMPARISON_OPERATORS.get(o)!.spellings.map(code).join('/')).join(', ');
   const ordering = type === 'Ip' ? ' (ordering with `<` `<=` `>` `>=` parses, but the service does not support it for addresses)' : '';
@@ -147,37 +184,56 @@ function valuesNote(field: FieldInfo): string | undefined {
       return 'Values: ports 0–65535.';
     case 'raw-header':
       return 'Use it as the first argument of `bit_slice`.';
+    case 'method':
+      return 'Values: request methods in capitals, such as `"GET"` or `"POST"`; `"get"` never matches.';
+    case 'lowercase':
+      return 'Values: lowercase only: a value with a capital letter never matches.';
+    case 'continent':
+    case 'one-of':
+      return field.oneOf ? `Values: one of ${field.oneOf.map((v) => code(`"${v}"`)).join(', ')}.` : undefined;
     default:
       return field.range ? `Values: ${field.range[0]}–${field.range[1]}.` : undefined;
   }
 }
 
 function fieldHover(name: string, context: HoverContext): string[] {
-  const field = FIELDS.get(name);
+  const { catalogue } = context.scope;
+  const field = catalogue.fields.get(name);
   if (!field) {
-    const fn = FUNCTIONS.get(name);
-    if (fn) return functionHover(fn);
+    const fn = catalogue.functions.get(name);
+    if (fn) return functionHover(fn, context);
     const sections = [header('field', name)];
-    if (!hasCompleteFieldTable(context.phase)) {
+    if (!catalogue.complete) {
       const phase = context.phase ? `phase ${code(context.phase)}` : 'a ruleset without a phase';
-      sections.push(`Not in the field table of this tool, which is complete only for \`magic_transit\`; in ${phase} it is not checked.`);
+      sections.push(`Not in the field tables of this tool; it has no table for ${phase}, so the name is not checked there.`);
     }
     return sections;
   }
-  const sections = [header('field', field.name, describeType(field.type)), field.doc];
+  const sections = [header('field', field.name, describeValueType(field.type)), field.doc];
+  // The packet phases have one group; the HTTP phases many, as completion lists them.
+  if (catalogue.family !== 'magic') sections.push(`Group: ${field.group}.`);
   const values = valuesNote(field);
   if (values) sections.push(values);
   sections.push(operatorList(field.type));
   if (field.type === 'Ip') sections.push(`Lists: ${code(`${field.name} in $${MANAGED_LIST_NAMESPACE}.anonymizer`)} and the account's own lists.`);
+  const plan = planText(field);
+  if (plan) sections.push(`Plan: ${plan}.`);
+  const deprecated = field.deprecated?.replacements;
+  if (deprecated) sections.push(`Deprecated: use ${deprecated.map(code).join(' or ')} instead.`);
+  const availability = fieldAvailability(field);
+  if (availability) sections.push(availability);
+  const unverified = unverifiedNote(context.scope);
+  if (unverified) sections.push(unverified);
   sections.push(`Example: ${code(field.example)}`);
   return sections;
 }
 
-function argumentNote(call: CallContext | undefined): string[] {
+function argumentNote(call: CallContext | undefined, context: HoverContext): string[] {
   if (!call) return [];
-  const fn = FUNCTIONS.get(call.name.text);
-  const parameter = fn?.parameters[call.argumentIndex];
+  const fn = context.scope.catalogue.functions.get(call.name.text);
   if (!fn) return [];
+  const last = fn.parameters[fn.parameters.length - 1];
+  const parameter = fn.parameters[call.argumentIndex] ?? (last?.repeats ? last : undefined);
   if (!parameter) return [`Argument ${call.argumentIndex + 1} of ${code(fn.name)}, which takes ${fn.parameters.length}.`];
   return [`Argument ${code(parameter.name)} of ${code(fn.name)}: ${parameter.doc}`];
 }
@@ -199,9 +255,13 @@ function operatorHover(written: string, operator: ComparisonOperator, comparison
   const sections = [`${header('operator', written)}${also}: ${info.title}`];
   if (written === '=') sections.push('A single `=` is not an operator: equality is written `==` or `eq`.');
   sections.push(info.doc);
-  const lhs = comparison.lhs?.kind === 'field' ? FIELDS.get(comparison.lhs.name) : undefined;
+  const plan = OPERATOR_PLANS[operator];
+  if (plan) sections.push(`Plan: ${describePlan(plan)}.`);
+  const lhs = comparedField(comparison, context);
+  const type = operandType(comparison.lhs, context.scope.catalogue);
   if (lhs?.type === 'Boolean') sections.push(booleanFieldNote(lhs.name));
-  else if (lhs && operator === 'in') sections.push(`For ${code(lhs.name)} (${describeType(lhs.type)}): ${IN_VALUES[lhs.type]}.`);
+  else if (lhs && operator === 'in') sections.push(`For ${code(lhs.name)} (${describeValueType(lhs.type)}): ${IN_VALUES[lhs.type]}.`);
+  else if (!lhs && type !== undefined && isScalarType(type) && operator === 'in') sections.push(`For ${withArticle(describeValueType(type))}: ${IN_VALUES[type]}.`);
   // The checker's warning says the same where the expression could be checked.
   if (lhs?.type === 'Ip' && ORDERING_OPERATORS.includes(operator) && context.problems.length === 0) {
     sections.push('Ordering IP addresses parses, but the service does not support it: use `in {start..end}` or a CIDR block.');
@@ -259,20 +319,65 @@ function lhsName(context: ComparisonContext): string | undefined {
   return context.lhs?.kind === 'field' ? context.lhs.name : undefined;
 }
 
-function functionHover(fn: FunctionInfo): string[] {
-  return [
-    `\`\`\`\n${fn.signature}\n\`\`\``,
-    fn.doc,
-    fn.parameters.map((p) => `- ${code(p.name)}: ${p.doc}`).join('\n'),
-    `Example: ${code(fn.example)}`,
-  ];
+function functionHover(fn: FunctionInfo, context: HoverContext): string[] {
+  const sections = [`\`\`\`\n${fn.signature}\n\`\`\``, fn.doc];
+  if (fn.parameters.length > 0) sections.push(fn.parameters.map((p) => `- ${code(p.name)}${p.optional ? ' (optional)' : ''}${p.repeats ? ' (one or more)' : ''}: ${p.doc}`).join('\n'));
+  sections.push(fn.quantifier ? 'A logical term, not a call: it stands where a test may stand, around a comparison written with `[*]`.' : functionAvailability(fn));
+  const plan = planText(fn);
+  if (plan) sections.push(`Plan: ${plan}.`);
+  const unverified = unverifiedNote(context.scope);
+  if (unverified) sections.push(unverified);
+  sections.push(`Example: ${code(fn.example)}`);
+  return sections;
+}
+
+// ---------------------------------------------------------------- index steps
+
+/** `a String`, `an Integer`, `an Array<String>`. */
+function withArticle(noun: string): string {
+  return `${/^[AEIOU]/.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
+/** What an index step picks (`["x-api-key"]`, `[0]`, `[*]`), and the type it leaves. */
+function indexHover(step: IndexStep, target: Operand | undefined, operand: Operand | undefined, context: HoverContext): string[] {
+  const { catalogue } = context.scope;
+  const field = target?.kind === 'field' ? catalogue.fields.get(target.name) : undefined;
+  const name = target?.kind === 'field' ? target.name : target?.kind === 'call' ? `${target.name.text}(…)` : undefined;
+  const of = name ? ` of ${code(name)}` : '';
+  // The type the step indexes: the target's, through the steps before this one.
+  let indexed = target && operandType(target, catalogue);
+  if (operand?.kind === 'index') {
+    for (const before of operand.steps) {
+      if (before === step) break;
+      indexed = indexed === undefined ? undefined : typeAfterStep(indexed, before.kind);
+    }
+  }
+  const after = indexed === undefined ? undefined : typeAfterStep(indexed, step.kind);
+  const leaves = after ? ` Each is ${withArticle(describeValueType(after))}.` : '';
+  switch (step.kind) {
+    case 'each':
+      return [
+        header('index', '[*]', 'every element'),
+        `Every ${indexed && !isArrayType(indexed) && !isScalarType(indexed) ? 'value' : 'element'}${of}, one by one: a comparison over it is true or false for each, and \`any(…)\` or \`all(…)\` around it makes one test.${leaves}`,
+      ];
+    case 'element':
+      return [header('index', `[${step.index}]`, step.index === 0 ? 'the first element' : `element ${step.index}`), `Element ${step.index}${of} (counted from 0); missing when the array is shorter, and a comparison with it is then false.${leaves}`];
+    case 'key': {
+      const sections = [header('key', JSON.stringify(step.key)), `The values${of} under the key ${code(JSON.stringify(step.key))}.${leaves}`];
+      const known = target?.kind === 'field' && REQUEST_HEADER_MAPS.has(target.name) ? REQUEST_HEADER_NAMES.find((h) => h.name === step.key) : undefined;
+      if (known) sections.push(`A request header (${known.source}).`);
+      // A capital letter in a lowercase key never matches; the checker says so where it checks it.
+      if (field?.keys === 'lowercase' && step.key !== step.key.toLowerCase() && context.problems.length === 0) sections.push(`Keys are lowercase here: write ${code(JSON.stringify(step.key.toLowerCase()))}.`);
+      return sections;
+    }
+  }
 }
 
 // ---------------------------------------------------------------- values
 
 function literalHover(literal: Literal, comparison: ComparisonContext, context: HoverContext, call?: CallContext): string[] {
   const written = context.text.slice(literal.span.start, literal.span.end);
-  const field = comparison.lhs?.kind === 'field' ? FIELDS.get(comparison.lhs.name) : undefined;
+  const field = comparedField(comparison, context);
   switch (literal.kind) {
     case 'integer':
       return integerHover(written, literal.value, field, call);
@@ -388,7 +493,7 @@ function stringHover(
     return sections;
   }
   if (call?.name.text === 'bit_slice' && call.argumentIndex === 0) {
-    const header = FIELDS.get(value);
+    const header = context.scope.catalogue.fields.get(value);
     if (header?.values === 'raw-header') sections.push(header.doc);
     return sections;
   }
@@ -564,9 +669,17 @@ function phaseHover(phase: string): string[] {
     return sections;
   }
   if (doc) sections.push(doc);
-  if (hasCompleteFieldTable(phase)) {
-    const rows = [...FIELDS.values()].map((f) => `| ${code(f.name)} | ${describeType(f.type)} | ${f.doc.replace(/\|/g, '\\|')} |`);
+  const catalogue = catalogueFor(phase);
+  if (catalogue.family === 'magic') {
+    // A few fields: the whole table fits in the hover.
+    const rows = [...catalogue.fields.values()].map((f) => `| ${code(f.name)} | ${describeValueType(f.type)} | ${f.doc.replace(/\|/g, '\\|')} |`);
     sections.push(['| Field | Type | Meaning |', '|---|---|---|', ...rows].join('\n'));
+  } else if (catalogue.complete) {
+    // Too many to list here: completion lists them by group.
+    const fields = [...catalogue.fields.values()];
+    const groups = [...new Set(fields.map((f) => f.group))];
+    const functions = [...catalogue.functions.values()].filter((f) => !f.quantifier);
+    sections.push(`Fields: ${fields.length}, in ${groups.length} groups (${groups.join(', ')}); functions: ${functions.length}. Completion lists them by group, and a name that is in none of them is reported.`);
   } else {
     sections.push('This tool has no complete field table for this phase, so an unknown field is not reported; the fields it knows are still checked.');
   }
