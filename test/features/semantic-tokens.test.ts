@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { SemanticTokenModifiers, SemanticTokenTypes } from 'vscode-languageserver';
 
 import { checkExpression } from '../../server/src/language/checker';
+import { catalogueFor } from '../../server/src/language/catalogue/catalogues';
 import { expressionTokens, SEMANTIC_TOKENS_LEGEND, semanticTokens } from '../../server/src/features/semantic-tokens';
 import { formatOf, HOSTS, modelOf, rulesetWith, settings, type Host } from './harness';
 
@@ -450,9 +451,9 @@ describe('semantic tokens: mistakes and syntax errors', () => {
   });
 
   /** The tokens of one expression as `text:type[.modifiers]`, for the expression-level tests. */
-  function brief(expression: string): string[] {
-    const { ast } = checkExpression(expression, { phase: 'magic_transit' });
-    return expressionTokens(expression, ast).map((t) => `${expression.slice(t.start, t.end)}:${t.type}${t.modifiers.length > 0 ? `.${t.modifiers.join(',')}` : ''}`);
+  function brief(expression: string, phase = 'magic_transit'): string[] {
+    const { ast } = checkExpression(expression, { phase });
+    return expressionTokens(expression, ast, catalogueFor(phase)).map((t) => `${expression.slice(t.start, t.end)}:${t.type}${t.modifiers.length > 0 ? `.${t.modifiers.join(',')}` : ''}`);
   }
 
   it('colours the tokens before a syntax error, and those after it the scan can read', () => {
@@ -479,6 +480,74 @@ describe('semantic tokens: mistakes and syntax errors', () => {
     }
   });
 
+  it('calls, nested calls, index steps and quantifiers of the HTTP phases', () => {
+    const phase = 'http_request_firewall_custom';
+    assert.deepEqual(brief('any(lower(http.request.headers["x-api-key"][*]) == "k") and len(http.request.uri.args.names) > 2', phase), [
+      'any:keyword',
+      'lower:function.defaultLibrary',
+      'http.request.headers:property',
+      '"x-api-key":string',
+      '*:operator',
+      '==:operator',
+      '"k":string',
+      'and:keyword',
+      'len:function.defaultLibrary',
+      'http.request.uri.args.names:property',
+      '>:operator',
+      '2:number',
+    ]);
+    assert.deepEqual(brief('starts_with(concat(http.host, "/"), "www.") or split(http.host, ".", 3)[0] == "a"', phase), [
+      'starts_with:function.defaultLibrary',
+      'concat:function.defaultLibrary',
+      'http.host:property',
+      '"/":string',
+      '"www.":string',
+      'or:keyword',
+      'split:function.defaultLibrary',
+      'http.host:property',
+      '".":string',
+      '3:number',
+      '0:number',
+      '==:operator',
+      '"a":string',
+    ]);
+    // A function of no catalogue is still a function; a function of another phase is not the phase's library.
+    assert.deepEqual(brief('lowr(http.host) == "a"', phase), ['lowr:function', 'http.host:property', '==:operator', '"a":string']);
+    assert.deepEqual(brief('lower(http.host) == "a"', 'magic_transit'), ['lower:function', 'http.host:property', '==:operator', '"a":string']);
+    // Calls inside calls, from the tree (within the nesting limit) and from the scan (past it).
+    for (const depth of [100, 5000]) {
+      const deep = `${'lower('.repeat(depth)}http.host${')'.repeat(depth)} == "a"`;
+      assert.equal(checkExpression(deep, { phase }).ast !== undefined, depth === 100);
+      assert.equal(brief(deep, phase).filter((t) => t === 'lower:function.defaultLibrary').length, depth);
+    }
+  });
+
+  it('an expression with a syntax error: the scan reads calls, index steps and quantifiers too', () => {
+    const phase = 'http_request_firewall_custom';
+    const cases: [string, string[]][] = [
+      ['any(http.request.headers["a"][*] == ', ['any:keyword', 'http.request.headers:property', '"a":string', '*:operator', '==:operator']],
+      ['lower(http.request.headers.names[0]', ['lower:function.defaultLibrary', 'http.request.headers.names:property', '0:number']],
+      ['http.request.uri.args["q"', ['http.request.uri.args:property', '"q":string']],
+    ];
+    for (const [expression, expected] of cases) {
+      assert.equal(checkExpression(expression, { phase }).ast, undefined, `${expression} does not parse`);
+      assert.deepEqual(brief(expression, phase), expected, expression);
+    }
+  });
+
+  for (const host of HOSTS) {
+    it(`${host}: an HTTP expression's tokens land on its characters in the document`, () => {
+      const expression = 'any(http.request.headers["x"][*] contains "a")';
+      const { text } = rulesetWith(host, expression, { phase: 'http_request_firewall_custom' });
+      const tokens = tokensOf(text, formatOf(host));
+      const quote = host === 'json' || host === 'yaml-double' ? '\\"' : '"';
+      assert.deepEqual(
+        tokens.map((t) => `${t[5]}:${t[3]}`),
+        ['any:keyword', 'http.request.headers:property', `${quote}x${quote}:string`, '*:operator', 'contains:keyword', `${quote}a${quote}:string`],
+      );
+    });
+  }
+
   it('the scan agrees with the syntax tree on expressions that parse', () => {
     const expressions = [
       'ip.src in {10.0.0.1..10.0.0.9 2001:db8::/32} xor !(tcp.dstport in {1..1024 8080}) ^^ sip && true',
@@ -493,6 +562,16 @@ describe('semantic tokens: mistakes and syntax errors', () => {
       const { ast } = checkExpression(expression, { phase: 'magic_transit' });
       assert.ok(ast, `${expression} parses`);
       assert.deepEqual(expressionTokens(expression, undefined), expressionTokens(expression, ast), expression);
+    }
+    const http = catalogueFor('http_request_firewall_custom');
+    for (const expression of [
+      'any(lower(http.request.headers["x-api-key"][*]) == "k") and all(http.request.headers.names[*] != "x")',
+      'split(http.host, ".", 3)[0] == "a" or http.request.uri.args["q"][0] in {"a" "b"} or len(http.host) > 1',
+      'ip.src in {10.0.0.0/8} and cidr(ip.src, 24, 64) == 10.0.0.0 and http.request.headers["a"][1] matches "x"',
+    ]) {
+      const { ast } = checkExpression(expression, { phase: 'http_request_firewall_custom' });
+      assert.ok(ast, `${expression} parses`);
+      assert.deepEqual(expressionTokens(expression, undefined, http), expressionTokens(expression, ast, http), expression);
     }
   });
 

@@ -1,7 +1,7 @@
 import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver';
-import { isExpression, isOperand, walkExpression, type Comparison, type Expression, type ScalarType, type Literal, type Span, type Token } from '../language/ast';
-import { FIELDS } from '../language/catalogue/fields';
-import { FUNCTIONS } from '../language/catalogue/functions';
+import { isExpression, isOperand, walkExpression, type Argument, type Comparison, type Expression, type Operand, type ScalarType, type Literal, type Span, type Token } from '../language/ast';
+import { catalogueFor, type Catalogue } from '../language/catalogue/catalogues';
+import { isScalarType } from '../language/types';
 import { MANAGED_LIST_NAMESPACE } from '../language/catalogue/lists';
 import { COMPARISON_OPERATORS, comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from '../language/catalogue/operators';
 import { isSpace, KEYWORDS, scanTokens } from '../language/lex';
@@ -9,6 +9,7 @@ import { readBareValue } from '../language/literals';
 import type { DecodedString } from '../documents/offset-map';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
+import { phaseScope } from './catalogue-text';
 
 /**
  * Semantic tokens for the expression inside each `expression` string; the JSON or YAML
@@ -19,9 +20,12 @@ import type { DocumentModel } from './model';
  * | what                                                    | type       | modifiers                   |
  * |---------------------------------------------------------|------------|-----------------------------|
  * | field (`ip.src`, also a field argument of a function)   | `property` |                             |
- * | function name (`bit_slice`)                             | `function` | `defaultLibrary` when known |
+ * | function name (`bit_slice`, `lower`)                    | `function` | `defaultLibrary` when the phase has it |
  * | symbol operators `== != < <= > >= ~ & ! && \|\| ^^`     | `operator` |                             |
  * | English operators and keywords: `and or xor not in eq …`| `keyword`  |                             |
+ * | quantifiers `any` `all` (logical terms, like `not`)      | `keyword`  |                             |
+ * | `*` of an index step `[*]`                              | `operator` |                             |
+ * | key of an index step `["x-api-key"]`, index `[0]`       | `string`, `number` |                     |
  * | `contains matches wildcard strict wildcard true false`  | `keyword`  |                             |
  * | integer, integer range `1..1024`                        | `number`   |                             |
  * | IP address, CIDR block, address range                   | `number`   | `ip` (custom)               |
@@ -31,7 +35,8 @@ import type { DocumentModel } from './model';
  * Addresses are numbers to a theme (they are numeric values); the custom `ip` modifier lets
  * an editor colour them apart (`number.ip` in VS Code's `semanticTokenColors`,
  * `@lsp.mod.ip` in Neovim). Unknown modifiers are ignored by clients, so the token still
- * gets the number colour everywhere. Punctuation (`( ) { } ,`) gets no token.
+ * gets the number colour everywhere. Punctuation (`( ) { } [ ] ,`) gets no token: the TextMate
+ * grammar scopes it (`punctuation.section.index.*` for the brackets of an index step).
  *
  * Positions: each token's decoded span is mapped through the string's offset map, so a
  * token covers all of its source (`\"BR\"` in JSON is one string token of six characters).
@@ -81,8 +86,8 @@ const MANAGED_LIST_PREFIX = `${MANAGED_LIST_NAMESPACE}.`;
  * The tokens of one expression, sorted and not overlapping: from its syntax tree when it
  * parsed, else from a lexical scan of the text.
  */
-export function expressionTokens(text: string, ast: Expression | undefined): ExpressionToken[] {
-  const tokens = ast ? treeTokens(ast) : textTokens(text);
+export function expressionTokens(text: string, ast: Expression | undefined, catalogue: Catalogue = catalogueFor(undefined)): ExpressionToken[] {
+  const tokens = ast ? treeTokens(ast, text, catalogue) : textTokens(text, catalogue);
   tokens.sort((a, b) => a.start - b.start || a.end - b.end);
   const out: ExpressionToken[] = [];
   for (const token of tokens) {
@@ -113,8 +118,14 @@ function listToken(span: Span, name: string): ExpressionToken {
   return token(span, 'variable', name.startsWith(MANAGED_LIST_PREFIX) ? ['readonly', 'defaultLibrary'] : ['readonly']);
 }
 
-function functionToken(span: Span, name: string): ExpressionToken {
-  return token(span, 'function', FUNCTIONS.has(name) ? ['defaultLibrary'] : []);
+function functionToken(span: Span, name: string, catalogue: Catalogue): ExpressionToken {
+  const fn = catalogue.functions.get(name);
+  return token(span, 'function', fn && !fn.quantifier ? ['defaultLibrary'] : []);
+}
+
+/** `any` and `all` before `(`: logical terms, coloured as `not` is. */
+function isQuantifier(name: string): boolean {
+  return name === 'any' || name === 'all';
 }
 
 function literalToken(literal: Literal): ExpressionToken | undefined {
@@ -149,7 +160,7 @@ function invalidToken(span: Span, text: string): ExpressionToken | undefined {
   return undefined;
 }
 
-function treeTokens(root: Expression): ExpressionToken[] {
+function treeTokens(root: Expression, text: string, catalogue: Catalogue): ExpressionToken[] {
   const out: ExpressionToken[] = [];
   walkExpression(root, (node) => {
     switch (node.kind) {
@@ -163,7 +174,12 @@ function treeTokens(root: Expression): ExpressionToken[] {
         out.push(token(node.span, 'keyword'));
         break;
       case 'comparison':
-        comparisonTokens(node, out);
+        comparisonTokens(node, out, text, catalogue);
+        break;
+      case 'quantifier':
+        out.push(token(node.name.span, 'keyword'));
+        // A comparison inside is visited on its own; an operand alone (`any(x[*])`) is not.
+        if (isOperand(node.argument)) operandTokens(node.argument, out, text, catalogue);
         break;
       case 'group':
         break;
@@ -172,17 +188,46 @@ function treeTokens(root: Expression): ExpressionToken[] {
   return out;
 }
 
-function comparisonTokens(node: Comparison, out: ExpressionToken[]): void {
-  const { lhs, operator, rhs } = node;
-  if (lhs.kind === 'field') {
-    out.push(token(lhs.span, 'property'));
-  } else if (lhs.kind === 'call') {
-    out.push(functionToken(lhs.name.span, lhs.name.text));
-    for (const arg of lhs.args) {
-      const t = arg.kind === 'field' ? token(arg.span, 'property') : isExpression(arg) || isOperand(arg) ? undefined : literalToken(arg);
-      if (t) out.push(t);
+/**
+ * A field, a call with its arguments, an index expression with its steps: in a loop, since
+ * calls nest as deep as the user writes them. Logical expressions among the arguments are
+ * walkExpression's to visit.
+ */
+function operandTokens(operand: Operand, out: ExpressionToken[], text: string, catalogue: Catalogue): void {
+  const stack: Argument[] = [operand];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isExpression(node)) continue;
+    switch (node.kind) {
+      case 'field':
+        out.push(token(node.span, 'property'));
+        break;
+      case 'call':
+        out.push(functionToken(node.name.span, node.name.text, catalogue));
+        for (const arg of node.args) stack.push(arg);
+        break;
+      case 'index':
+        stack.push(node.target);
+        for (const step of node.steps) {
+          if (step.kind === 'key') out.push(token(step.keySpan, 'string'));
+          else if (step.kind === 'element') out.push(token(step.indexSpan, 'number'));
+          else {
+            const star = text.indexOf('*', step.span.start);
+            if (star >= 0 && star < step.span.end) out.push(token({ start: star, end: star + 1 }, 'operator'));
+          }
+        }
+        break;
+      default: {
+        const t = literalToken(node);
+        if (t) out.push(t);
+      }
     }
   }
+}
+
+function comparisonTokens(node: Comparison, out: ExpressionToken[], text: string, catalogue: Catalogue): void {
+  const { lhs, operator, rhs } = node;
+  operandTokens(lhs, out, text, catalogue);
   if (operator) operatorTokens(operator, out);
   if (!rhs) return;
   if (rhs.kind === 'list') {
@@ -217,10 +262,13 @@ function match(pattern: RegExp, text: string, at: number): string | undefined {
  * read a bare value by the type of the field before it, as the parser does. Linear in the
  * text, never fails.
  */
-function textTokens(text: string): ExpressionToken[] {
+function textTokens(text: string, catalogue: Catalogue): ExpressionToken[] {
   const out: ExpressionToken[] = [];
   let expectValue = false;
   let inSet = false;
+  /** Inside the brackets of an index step (`[`, right after a name, a `)` or a `]`). */
+  let inIndex = false;
+  let indexable = false;
   const parens: ('call' | 'group')[] = [];
   let afterFunctionName = false;
   let lhsType: ScalarType | undefined;
@@ -259,15 +307,18 @@ function textTokens(text: string): ExpressionToken[] {
         i += word.length;
         let next = i;
         while (isSpace(text[next])) next++;
-        if (text[next] === '(') {
-          out.push(functionToken(span, word));
+        if (text[next] === '(' && isQuantifier(word)) {
+          out.push(token(span, 'keyword'));
+        } else if (text[next] === '(') {
+          out.push(functionToken(span, word, catalogue));
           afterFunctionName = true;
-          if (!inCall()) lhsType = FUNCTIONS.get(word)?.resultType ?? 'Integer';
+          if (!inCall()) lhsType = scalarResult(catalogue, word);
         } else if (KEYWORDS.has(word.toLowerCase())) {
           // A miscased keyword (`AND`): the parser reads a field name, the author meant the keyword.
         } else {
           out.push(token(span, 'property'));
-          if (!inCall()) lhsType = FIELDS.get(word)?.type;
+          if (!inCall()) lhsType = scalarType(catalogue.fields.get(word)?.type);
+          indexable = text[i] === '[';
         }
         continue;
       }
@@ -280,6 +331,23 @@ function textTokens(text: string): ExpressionToken[] {
   for (const t of scanTokens(text, { strictWildcardAsWords: true })) {
     const callOpens = afterFunctionName;
     afterFunctionName = false;
+    const canIndex = indexable;
+    indexable = false;
+    if (inIndex) {
+      // Inside `[…]`: a key (a string), an index (a number) or `*`, then `]`.
+      if (t.kind === 'string' || t.kind === 'raw-string') out.push(token(t.span, 'string'));
+      else if (t.kind === 'word' && /^[0-9]+$/.test(t.text)) out.push(token(t.span, 'number'));
+      else if (t.text === '*') out.push(token(t.span, 'operator'));
+      else if (t.text === ']') {
+        inIndex = false;
+        indexable = text[t.span.end] === '[';
+      } else inIndex = false;
+      if (inIndex || t.text === ']') continue;
+    }
+    if (t.text === '[' && canIndex) {
+      inIndex = true;
+      continue;
+    }
     switch (t.kind) {
       case 'word':
         readWord(t.span.start, t.span.end);
@@ -305,6 +373,7 @@ function textTokens(text: string): ExpressionToken[] {
       case ')':
         parens.pop();
         expectValue = false;
+        indexable = text[t.span.end] === '[';
         break;
       case 'symbol': {
         const symbol = t.text;
@@ -326,6 +395,18 @@ function textTokens(text: string): ExpressionToken[] {
     }
   }
   return out;
+}
+
+/** A scalar type, for reading a bare value by it; an array or a map reads none. */
+function scalarType(type: string | undefined): ScalarType | undefined {
+  return type !== undefined && isScalarType(type as ScalarType) ? (type as ScalarType) : undefined;
+}
+
+/** What a call at the left of a comparison gives, to read the value after it; Integer when unknown, as before. */
+function scalarResult(catalogue: Catalogue, name: string): ScalarType | undefined {
+  const fn = catalogue.functions.get(name);
+  if (!fn) return 'Integer';
+  return fn.result === 'first-argument' ? undefined : scalarType(fn.result);
 }
 
 // ---------------------------------------------------------------- document tokens
@@ -385,11 +466,12 @@ export function semanticTokens(model: DocumentModel, settings: Settings): Semant
   if (!model.isRuleset(settings)) return { data: [] };
   const text = model.text;
   const tokens: DocumentToken[] = [];
+  const { catalogue } = phaseScope(model, settings);
   for (const site of model.ruleset.expressions) {
     const decoded = site.decoded();
     if (decoded.value !== site.text || isCoarse(decoded)) continue;
     const { ast } = model.check(site, settings);
-    for (const t of expressionTokens(site.text, ast)) {
+    for (const t of expressionTokens(site.text, ast, catalogue)) {
       const modifiers = t.modifiers.reduce((bits, m) => bits | (MODIFIER_BIT.get(m) ?? 0), 0);
       mapToken(text, decoded, t, TYPE_INDEX.get(t.type)!, modifiers, tokens);
     }
