@@ -26,8 +26,20 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // ---------------------------------------------------------------- the language's words
 
-/** Functions (LANGUAGE.md §7; server/src/language/catalogue/functions.ts). */
-export const FUNCTIONS = ['bit_slice'];
+/**
+ * Functions of every phase (the catalogue's, server/src/language/catalogue/generated/functions.ts;
+ * a test holds the two together). `contains` and `wildcard` are also operators: the operator
+ * rule reads them first, a call of them is still coloured as a call by the server.
+ */
+export const FUNCTIONS = [
+  'bit_slice', 'cidr', 'cidr6', 'coalesce', 'concat', 'contains', 'decode_base64', 'encode_base64', 'ends_with', 'has_key',
+  'has_value', 'hash_in_range', 'hmac', 'ip_in_range', 'is_jwt_present', 'is_jwt_valid', 'is_timed_hmac_valid_v0', 'join', 'len',
+  'lookup_json_integer', 'lookup_json_string', 'lower', 'regex_replace', 'remove_bytes', 'remove_query_args', 'sha256', 'sha512',
+  'split', 'starts_with', 'substring', 'to_string', 'trim', 'trim_end', 'trim_start', 'upper', 'url_decode', 'uuidv4', 'wildcard',
+  'wildcard_replace',
+];
+/** `any(…)` and `all(…)`: logical terms around a comparison over `[*]`, not calls. */
+export const QUANTIFIERS = ['any', 'all'];
 /** English logical operators (LANGUAGE.md §2). */
 export const LOGICAL_WORDS = ['and', 'or', 'xor', 'not'];
 /** Symbol logical operators; `!` is `not`. */
@@ -128,6 +140,7 @@ function expressionRepository(id) {
         { include: `#raw-string${suffix}` },
         ...hostEscapes,
         { include: `#list${suffix}` },
+        { include: `#index${suffix}` },
         { include: `#words${suffix}` },
         { include: `#values${suffix}` },
         { include: `#operators${suffix}` },
@@ -182,8 +195,26 @@ function expressionRepository(id) {
       captures: { 1: { name: 'punctuation.definition.variable.rulesets' } },
     },
 
+    [`index${suffix}`]: {
+      // An index step after a field, a call or another step: `["x-api-key"]`, `[0]`, `[*]`. It
+      // ends at its `]`, where the host string ends, or at the end of the line.
+      name: 'meta.index.rulesets',
+      begin: '(?<=[A-Za-z0-9_)\\]])(\\[)',
+      beginCaptures: { 1: { name: 'punctuation.section.index.begin.rulesets' } },
+      end: spanEnd('(\\])'),
+      endCaptures: { 1: { name: 'punctuation.section.index.end.rulesets' } },
+      patterns: [
+        { include: `#string${suffix}` },
+        { include: `#raw-string${suffix}` },
+        ...hostEscapes,
+        { match: '\\*', name: 'keyword.operator.each.rulesets' },
+        { match: word('[0-9]+'), name: 'constant.numeric.integer.decimal.rulesets' },
+      ],
+    },
+
     [`words${suffix}`]: {
       patterns: [
+        { match: `${START}(?:${alternatives(QUANTIFIERS)})(?=[ \\t]*\\()`, name: 'keyword.operator.quantifier.rulesets' },
         { match: word(alternatives(LOGICAL_WORDS)), name: 'keyword.operator.logical.rulesets' },
         { match: word(`strict +wildcard|${alternatives(COMPARISON_WORDS)}`), name: 'keyword.operator.word.rulesets' },
         { match: word(alternatives(BOOLEANS)), name: 'constant.language.boolean.rulesets' },

@@ -18,7 +18,8 @@ import { join } from 'node:path';
 
 import * as generator from '../../scripts/syntaxes.mjs';
 import { checkExpression } from '../../server/src/language/checker';
-import { FUNCTIONS } from '../../server/src/language/catalogue/functions';
+import { catalogueFor } from '../../server/src/language/catalogue/catalogues';
+import { ALL_FUNCTIONS } from '../../server/src/language/catalogue/generated/functions';
 import { COMPARISON_OPERATORS, LOGICAL_OPERATOR_BY_SPELLING } from '../../server/src/language/catalogue/operators';
 import { KEYWORDS } from '../../server/src/language/lex';
 import { expressionTokens, type ExpressionToken } from '../../server/src/features/semantic-tokens';
@@ -125,8 +126,8 @@ describe('TextMate grammars: agree with the semantic tokens', () => {
   const ALLOWED: Record<string, RegExp> = {
     property: /^variable\.other\.field\.rulesets$/,
     function: /^(support|entity\.name)\.function\.rulesets$/,
-    operator: /^keyword\.operator\.(comparison|logical)\.rulesets$/,
-    keyword: /^(keyword\.operator\.(word|logical)|constant\.language\.boolean)\.rulesets$/,
+    operator: /^keyword\.operator\.(comparison|logical|each)\.rulesets$/,
+    keyword: /^(keyword\.operator\.(word|logical|quantifier)|constant\.language\.boolean)\.rulesets$/,
     // A range `1..1024` is one number token; the grammar colours its `..` as an operator.
     number: /^(constant\.numeric\.integer(\.(decimal|hexadecimal|octal))?|keyword\.operator\.range)\.rulesets$/,
     'number.ip': /^(constant\.numeric\.ip|keyword\.operator\.range)\.rulesets$/,
@@ -151,12 +152,20 @@ describe('TextMate grammars: agree with the semantic tokens', () => {
     'ip.dst in {192.0.2.1',
     'ip.dst.country in {"KP" "SY',
   ];
+  // The HTTP phases: calls, nested calls, index steps, quantifiers.
+  const http = [
+    'any(lower(http.request.headers["x-api-key"][*]) == "k") and all(http.request.headers.names[*] != "x")',
+    'split(http.host, ".", 3)[0] == "a" or http.request.uri.args["q"][0] in {"a" "b"} or len(http.host) > 1',
+    'starts_with(concat(http.host, "/"), r"www.") and not ends_with(http.request.uri.path, ".php") and lowr(http.host) == "a"',
+    'any(http.request.headers["a"][*] == ',
+  ];
 
-  for (const expression of expressions) {
+  for (const expression of [...expressions, ...http]) {
     it(expression, async () => {
       const [line] = await tokenize('source.rulesets-expression', expression);
-      const { ast } = checkExpression(expression, { phase: 'magic_transit' });
-      for (const token of expressionTokens(expression, ast)) {
+      const phase = http.includes(expression) ? 'http_request_firewall_custom' : 'magic_transit';
+      const { ast } = checkExpression(expression, { phase });
+      for (const token of expressionTokens(expression, ast, catalogueFor(phase))) {
         for (let column = token.start; column < token.end; column++) {
           if (expression[column] === ' ') continue;
           const ours = (scopesAt(line, column) ?? []).slice(1);
@@ -193,6 +202,7 @@ describe('TextMate grammars: generated', () => {
     assert.deepEqual(sorted(generator.LOGICAL_WORDS), sorted([...logical.filter(isWord), 'not']));
     assert.deepEqual(sorted(generator.LOGICAL_SYMBOLS), sorted([...logical.filter((s) => !isWord(s)), '!']));
     assert.deepEqual(sorted([...generator.COMPARISON_WORDS, ...generator.LOGICAL_WORDS, ...generator.BOOLEANS]), sorted(KEYWORDS));
-    assert.deepEqual(sorted(generator.FUNCTIONS), sorted(FUNCTIONS.keys()));
+    assert.deepEqual(sorted(generator.FUNCTIONS), sorted(ALL_FUNCTIONS.filter((f) => !f.quantifier).map((f) => f.name)));
+    assert.deepEqual(sorted(generator.QUANTIFIERS), sorted(ALL_FUNCTIONS.filter((f) => f.quantifier).map((f) => f.name)));
   });
 });
