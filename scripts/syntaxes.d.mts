@@ -4,6 +4,7 @@
 export type Grammar = Record<string, unknown>;
 
 export declare const FUNCTIONS: readonly string[];
+export declare const QUANTIFIERS: readonly string[];
 export declare const LOGICAL_WORDS: readonly string[];
 export declare const LOGICAL_SYMBOLS: readonly string[];
 export declare const COMPARISON_WORDS: readonly string[];
