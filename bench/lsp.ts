@@ -26,6 +26,16 @@ function rulesetText(): string {
 }
 
 const TEXT = rulesetText();
+
+/** The same file in an HTTP phase: the largest completion list (every field and function of the phase) and its hovers. */
+function httpExpression(i: number): string {
+  return `http.request.method == "POST" and starts_with(http.request.uri.path, "/api/${i}") and not ip.src in {192.0.2.${i % 256}}`;
+}
+let httpRule = 0;
+const HTTP_TEXT = rulesetText()
+  .replace('"phase": "magic_transit"', '"phase": "http_request_firewall_custom"')
+  .replace(/"expression": "(?:[^"\\]|\\.)*"/g, () => `"expression": ${JSON.stringify(httpExpression(httpRule++))}`);
+const URI_HTTP = 'file:///bench/http.ruleset.json';
 const URI = 'file:///bench/large.ruleset.json';
 const URI_2 = 'file:///bench/other.ruleset.json';
 const LINE_OF_RULE = (i: number) => 5 + i;
@@ -114,6 +124,24 @@ async function main(): Promise<void> {
   }
   rows.push(['completion in a 1,000-rule file', fmt(stats(completions)), fmt(base), 'p95 ≤ 10 ms']);
   rows.push(['hover in a 1,000-rule file', fmt(stats(hovers)), fmt(base), 'p95 ≤ 10 ms']);
+
+  // HTTP: completion where a test starts (every field and function of the phase), hover on a field and a function.
+  client.open(URI_HTTP, 'json', HTTP_TEXT);
+  await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: URI_HTTP } });
+  const httpLines = HTTP_TEXT.split('\n');
+  const httpCompletions: number[] = [];
+  const httpHovers: number[] = [];
+  for (let k = 0; k < SAMPLES; k++) {
+    const line = LINE_OF_RULE((k * 53) % RULES);
+    const text = httpLines[line];
+    const start = text.indexOf('"expression": "') + '"expression": "'.length;
+    const afterAnd = text.indexOf(' and ', start) + ' and '.length;
+    httpCompletions.push(await time(() => client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: URI_HTTP }, position: { line, character: afterAnd } })));
+    const at = k % 2 === 0 ? start + 2 : text.indexOf('starts_with') + 2;
+    httpHovers.push(await time(() => client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI_HTTP }, position: { line, character: at } })));
+  }
+  rows.push(['completion of a test in a 1,000-rule HTTP file (every field and function)', fmt(stats(httpCompletions)), fmt(base), 'p95 ≤ 10 ms']);
+  rows.push(['hover in a 1,000-rule HTTP file (a field, a function)', fmt(stats(httpHovers)), fmt(base), 'p95 ≤ 10 ms']);
   rows.push(['server memory (RSS) with the file open', `${rssMiB(client.child.pid!).toFixed(0)} MiB`, `${rssMiB(process.pid).toFixed(0)} MiB (this bench process)`, '']);
   await client.stop();
 

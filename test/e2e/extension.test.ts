@@ -18,6 +18,25 @@ const EXAMPLES = join(ROOT, 'examples');
 const MISTAKES = 'mistakes.ruleset.yaml';
 const BROKEN_JSON = '{\n  "name": "edge",\n  "kind": "root",\n  "phase": "magic_transit",\n  "rules": [\n    {"action": "block", "expression": "ip.src.country in {\\"BR\\" \\"CU\\"}"}\n    {"action": "block", "expression": "tcp.dstport == 23"}\n  ]\n}\n';
 
+/**
+ * A WAF custom ruleset (an HTTP phase) with the mistakes a new user makes: a misspelt field
+ * (`http.hots`) and a misspelt function (`lowr`).
+ */
+const WAF = 'waf.ruleset.yaml';
+const WAF_TEXT = [
+  'name: WAF custom rules',
+  'kind: zone',
+  'phase: http_request_firewall_custom',
+  'rules:',
+  '  - action: block',
+  '    expression: http.hots eq "example.com" and lowr(http.request.uri.path) contains "/admin"',
+  '    description: A misspelt field and a misspelt function',
+  '  - action: block',
+  '    expression: http.request.method == "POST" and starts_with(http.request.uri.path, "/login")',
+  '    description: Logins',
+  '',
+].join('\n');
+
 /** Files no test opens: only "Rulesets: Check Workspace" lists their problems (one is a ruleset by its content; one is a dependency's). */
 const NEVER_OPENED: Record<string, string> = {
   'firewall/edge.ruleset.yaml': 'name: edge\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstprt == 22\n',
@@ -50,7 +69,7 @@ describe('the extension in a real VS Code (code-server)', () => {
     execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'pipe' });
     const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const files = Object.fromEntries(readdirSync(EXAMPLES).map((file) => [file, readFileSync(join(EXAMPLES, file), 'utf8')]));
-    workspace = makeWorkspace({ ...files, ...NEVER_OPENED, 'broken.ruleset.json': BROKEN_JSON, 'notes.json': '{\n  "rules": "none yet",\n  "expression": "tcp.dstprt == 22"\n}\n' });
+    workspace = makeWorkspace({ ...files, ...NEVER_OPENED, [WAF]: WAF_TEXT, 'broken.ruleset.json': BROKEN_JSON, 'notes.json': '{\n  "rules": "none yet",\n  "expression": "tcp.dstprt == 22"\n}\n' });
     wb = await startWorkbench({ workspace, vsix: join(ROOT, `${name}-${version}.vsix`), name: 'extension' });
   });
 
@@ -163,6 +182,54 @@ describe('the extension in a real VS Code (code-server)', () => {
     const described = JSON.stringify(colours);
     for (const part of ['field', 'operator', 'list']) assert.notEqual(colours[part], colours.string, `${part}: ${described}`);
     assert.notEqual(colours.field, colours.operator, described);
+  });
+
+  it('an HTTP ruleset: completes the phase\'s fields with their types, and its functions as snippets', async () => {
+    await wb!.openFile(WAF);
+    const lines = (await wb!.editorText()).split('\n');
+    const line = lines.findIndex((l) => l.includes('http.request.method == "POST"')) + 1;
+    await wb!.goTo(line, lines[line - 1].indexOf('http.request.method') + 1);
+    await wb!.press('Shift+End');
+    await wb!.type('http.request.');
+    const fields = await wb!.suggest({ until: (list) => list.some((item) => item.label === 'http.request.method') && list.some((item) => item.label === 'http.request.headers') });
+    // Ctrl+Space again opens the focused item's details (type, group, documentation) for the picture.
+    await wb!.press('Control+Space');
+    await wb!.page.waitForSelector('.suggest-details-container .docs', { timeout: 5_000 }).catch(() => undefined);
+    await wb!.screenshot('17-http-completion');
+    await wb!.press('Control+Space');
+    assert.ok(!fields.some((item) => item.label.startsWith('tcp.')), `no packet field in an HTTP phase: ${JSON.stringify(fields.map((item) => item.label))}`);
+    await wb!.acceptSuggestion('http.request.method');
+    await wb!.type(' == "GET" and lo');
+    await wb!.acceptSuggestion('lower');
+    // The snippet: its parameter is a placeholder, typed over.
+    await wb!.type('http.host');
+    const text = await wb!.editorText({ until: (t) => t.includes('http.request.method == "GET" and lower(http.host)') });
+    await wb!.screenshot('18-http-function-snippet');
+    assert.ok(text.includes('expression: http.request.method == "GET" and lower(http.host)'), text.split('\n')[line - 1]);
+    await wb!.closeWidgets();
+    await wb!.runCommand('File: Revert File');
+    await wb!.editorText({ until: (t) => t === WAF_TEXT });
+  });
+
+  it('an HTTP ruleset: hovers on a field and on a function say what they are', async () => {
+    await wb!.openFile(WAF);
+    const lines = WAF_TEXT.split('\n');
+    const line = lines.findIndex((l) => l.includes('http.request.method == "POST"')) + 1;
+    const field = await wb!.hover(line, lines[line - 1].indexOf('http.request.method') + 6, { until: (t) => t.includes('http.request.method') && t.includes('Group: Request') });
+    await wb!.screenshot('19-http-hover-field');
+    assert.match(field, /HTTP method of the request/);
+    const fn = await wb!.hover(line, lines[line - 1].indexOf('starts_with') + 3, { until: (t) => t.includes('starts_with(source: String, prefix: String): Boolean') });
+    await wb!.screenshot('20-http-hover-function');
+    assert.match(fn, /Usable in filter and value expressions/);
+    await wb!.closeWidgets();
+  });
+
+  it('an HTTP ruleset: the Problems panel shows what `rulesets check` finds in it', async () => {
+    const expected = expectedProblems(WAF, WAF_TEXT).sort(byPlace);
+    await wb!.openFile(WAF);
+    const rows = await wb!.problems({ until: (all) => all.filter((row) => row.file === WAF).length >= expected.length && all.some((row) => row.file === MISTAKES) });
+    await wb!.screenshot('21-http-problems');
+    assert.deepEqual(rows.filter((row) => row.file === WAF).sort(byPlace), expected);
   });
 
   it('lists a JSON syntax error once (VS Code reports it), beside the ruleset checks', async () => {
