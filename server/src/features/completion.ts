@@ -366,9 +366,27 @@ function quantifierSpecs(scope: PhaseScope): ItemSpec[] {
   return specs;
 }
 
+/**
+ * The field and function items of a phase, where a test may start: the same for every cursor,
+ * so made once per phase (a few hundred items with their documentation in an HTTP phase). A
+ * misspelt phase is a key too: the map is emptied when it grows past a few dozen.
+ */
+const PHASE_SPECS = new Map<string, { readonly fields: readonly ItemSpec[]; readonly functions: readonly ItemSpec[] }>();
+
+function phaseSpecs(scope: PhaseScope): { readonly fields: readonly ItemSpec[]; readonly functions: readonly ItemSpec[] } {
+  const key = scope.phase ?? '';
+  let specs = PHASE_SPECS.get(key);
+  if (!specs) {
+    if (PHASE_SPECS.size >= 64) PHASE_SPECS.clear();
+    specs = { fields: fieldSpecs(scope), functions: functionSpecs(scope) };
+    PHASE_SPECS.set(key, specs);
+  }
+  return specs;
+}
+
 function operandSpecs(operand: NonNullable<ExpressionCompletionContext['operand']>, scope: PhaseScope): ItemSpec[] {
   const specs: ItemSpec[] = [];
-  if (operand.fields) specs.push(...fieldSpecs(scope));
+  if (operand.fields) specs.push(...phaseSpecs(scope).fields);
   if (operand.not) {
     specs.push({ label: 'not', kind: CompletionItemKind.Keyword, parts: ['not '], detail: 'negates the test after it', documentation: 'Example: `not ip.src in $svc.vpn`', sortText: sortKey(2, 0) });
   }
@@ -376,7 +394,7 @@ function operandSpecs(operand: NonNullable<ExpressionCompletionContext['operand'
     specs.push({ label: '(', kind: CompletionItemKind.Keyword, parts: ['(', { stop: 0 }, ')'], detail: 'group tests in parentheses', documentation: 'Example: `(tcp.dstport == 22 or tcp.dstport == 3389) and not ip.src in {192.0.2.0/24}`', sortText: sortKey(2, 1) });
   }
   if (operand.quantifiers) specs.push(...quantifierSpecs(scope));
-  if (operand.functions) specs.push(...functionSpecs(scope));
+  if (operand.functions) specs.push(...phaseSpecs(scope).functions);
   if (operand.booleans) {
     specs.push({ label: 'true', kind: CompletionItemKind.Keyword, parts: ['true'], detail: 'matches everything', documentation: 'Used as the whole expression of `execute` rules.', sortText: sortKey(4, 0) });
     specs.push({ label: 'false', kind: CompletionItemKind.Keyword, parts: ['false'], detail: 'matches nothing', sortText: sortKey(4, 1) });
@@ -405,7 +423,7 @@ function argumentSpecs(argument: NonNullable<ExpressionCompletionContext['argume
       const name = `${field.name}[*]`;
       specs.push(fieldSpec(field, scope, sortKey(0, specs.length), name, `\`${name}\`: every ${isArrayType(field.type) ? 'element' : 'value'} of \`${field.name}\`, compared one by one.`));
     }
-    return [...specs, ...fieldSpecs(scope), ...functionSpecs(scope)];
+    return [...specs, ...phaseSpecs(scope).fields, ...phaseSpecs(scope).functions];
   }
   if (fn.name === 'bit_slice') {
     if (argument.index !== 0) return [];
