@@ -147,6 +147,27 @@ describe('YAML nested deeper than MAX_NESTING', () => {
     });
   }
 
+  it('block collections closed all at once by a line less indented: not read, one error at the place', () => {
+    // The library's parser closes them one call inside the other and runs out of stack past
+    // about 2,000; a document that deep is not read, as JSON is not.
+    for (const [style, value, n] of [
+      ['block sequences', blockSequences, 7_000],
+      ['block sequences', blockSequences, 100_000],
+      ['block mappings', blockMappings, 2_500],
+    ] as const) {
+      const text = `${yamlRuleset(value(n))}  - action: block\n    expression: ip.src == 1.1.1.1\n`;
+      const host = parseHost(text, 'yaml');
+      const place = styles.find(([name]) => name === style)![2](text);
+      assert.deepEqual(
+        host.syntaxErrors.map((e) => [e.start, e.message]),
+        [[place, host.syntaxErrors[0]?.message]],
+        `${style} ${n}`,
+      );
+      assert.match(host.syntaxErrors[0].message, /nested too deeply/);
+      assert.equal(host.root, undefined);
+    }
+  });
+
   it('the library path alone keeps the bound too (block-yaml.ts hands deep documents to it)', () => {
     const host = parseYamlWithLibrary(`a: ${flowSequences(5_000)}\n`);
     assert.ok(depthOf(host.root) <= MAX_NESTING);

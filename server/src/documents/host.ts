@@ -247,8 +247,18 @@ function parseYaml(text: string): HostDocument {
 
 /** The host tree of any YAML text, from the `yaml` library's parse (exported for the tests that hold block-yaml.ts to it). */
 export function parseYamlWithLibrary(text: string): HostDocument {
-  // Duplicate keys are left to the shape checks, which report them the same way for JSON.
-  const doc = YAML.parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: false });
+  let doc: YAML.Document.Parsed;
+  try {
+    // Duplicate keys are left to the shape checks, which report them the same way for JSON.
+    doc = YAML.parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: false });
+  } catch (error) {
+    // The library's parser (before it composes, where it catches its own stack running out)
+    // closes the block collections a line leaves one call inside the other: a line less
+    // indented after about 2,000 of them exhausts the stack. Such a document is not read.
+    if (!(error instanceof RangeError)) throw error;
+    const start = tooDeepInLibraryParser(text) ?? 0;
+    return { format: 'yaml', syntaxErrors: [{ start, end: start + 1, message: NESTED_TOO_DEEPLY }] };
+  }
   const { root, tooDeep } = doc.contents ? fromYaml(text, doc.contents as YAML.Node) : { root: undefined, tooDeep: undefined };
   const syntaxErrors: HostSyntaxError[] = [];
   for (const e of doc.errors) {
@@ -264,6 +274,24 @@ export function parseYamlWithLibrary(text: string): HostDocument {
     syntaxErrors.sort((a, b) => a.start - b.start);
   }
   return { format: 'yaml', root, syntaxErrors };
+}
+
+/**
+ * Where the collection that opens level MAX_NESTING + 1 starts, found by running the library's
+ * lexer and parser one token at a time and stopping there, before a deep stack of open
+ * collections can be closed at once. Undefined if the text never nests that deep.
+ */
+function tooDeepInLibraryParser(text: string): number | undefined {
+  const parser = new YAML.Parser();
+  for (const lexeme of new YAML.Lexer().lex(text)) {
+    // Only the parser's stack is of interest here, not the documents it yields.
+    for (const _document of parser.next(lexeme)) continue;
+    // The stack holds the document, the open collections, and a scalar or two being read.
+    if (parser.stack.length <= MAX_NESTING) continue;
+    const collections = parser.stack.filter((t) => t.type === 'block-map' || t.type === 'block-seq' || t.type === 'flow-collection');
+    if (collections.length > MAX_NESTING) return collections[MAX_NESTING].offset;
+  }
+  return undefined;
 }
 
 /** Where a converted node goes: into its array's items, or as its property's value. */
