@@ -53,9 +53,11 @@ describe('the emulator, on request bodies nested too deep', () => {
 
   it('keeps a body nested as deep as a request may, across a restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rulesets-emulator-deep-'));
+    const dataFile = join(dir, 'data.json');
+    const running: Emulator[] = [];
     try {
-      const dataFile = join(dir, 'data.json');
       const first = await startEmulator({ credentials: SECRETS, dataFile });
+      running.push(first);
       const post = (path: string, body: string) =>
         fetch(`${first.baseUrl}${path}`, { method: 'POST', body, headers: { authorization: `Bearer ${SECRETS.token}`, 'content-type': 'application/json' } });
       // The ruleset, `rules`, the rule and `action_parameters` are four levels of the body; the
@@ -65,11 +67,12 @@ describe('the emulator, on request bodies nested too deep', () => {
       const { result } = (await created.json()) as { result: { id: string } };
       const rule = await post(`/accounts/deep/rulesets/${result.id}/rules`, `{"action": "block", "expression": "tcp.dstport == 23", "action_parameters": {"deep": ${deepValue(MAX_NESTING - 4)}}}`);
       assert.equal(rule.status, 200, await rule.clone().text());
-      await first.close();
+      await running.pop()!.close();
       const second = await startEmulator({ credentials: SECRETS, dataFile });
+      running.push(second);
       assert.equal(second.state.latest(result.id)?.rules.length, 2);
-      await second.close();
     } finally {
+      for (const emulator of running) await emulator.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
