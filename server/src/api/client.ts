@@ -607,7 +607,8 @@ function queryString(spec: Pick<RequestSpec, 'query' | 'dryRun'>): string {
 
 /**
  * The object with `version` as a string, and its rules' too: the service's examples send
- * `"5"`, and a number must compare equal to it.
+ * `"5"`, and a number must compare equal to it. Recursive, on an answer refused past
+ * MAX_NESTING levels.
  */
 function withStringVersion<T extends { version?: unknown; rules?: readonly unknown[] }>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;

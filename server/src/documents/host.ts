@@ -14,7 +14,10 @@ export * from './host-node';
  */
 export type HostFormat = 'json' | 'yaml';
 
-/** The node `by` characters later in the document (an edit before it changed the length of the text). */
+/**
+ * The node `by` characters later in the document (an edit before it changed the length of the
+ * text). Recursive: a host tree nests MAX_NESTING levels at most.
+ */
 export function shiftedNode<T extends HostNode>(node: T, by: number): T {
   switch (node.kind) {
     case 'object':
