@@ -258,7 +258,7 @@ export function parseYamlWithLibrary(text: string): HostDocument {
     // The library's parser (before it composes, where it catches its own stack running out)
     // closes the block collections a line leaves one call inside the other: a line less
     // indented after about 2,000 of them exhausts the stack. Such a document is not read.
-    if (!(error instanceof RangeError)) throw error;
+    if (!(error instanceof RangeError && /call stack/i.test(error.message))) throw error;
     const start = tooDeepInLibraryParser(text) ?? 0;
     return { format: 'yaml', syntaxErrors: [{ start, end: start + 1, message: NESTED_TOO_DEEPLY }] };
   }

@@ -6,9 +6,10 @@
  * `overrides`, …). The libraries that read and write these values recurse once per level and
  * run out of stack long before memory runs out; measured with node 20's default stack, in a
  * fresh process: the `yaml` library composes about 800 levels of flow collections (950 of block
- * ones; past that it reports its own stack error) and writes about 1,200
- * (`new YAML.Document(value)`), structuredClone copies about 3,300, JSON.stringify about 4,100,
- * and jsonc-parser reads about 5,000 (getLocation, modify). A third of the first of these
+ * ones; past that it reports its own stack error), its parser closes about 2,000 block
+ * collections at once (past that it throws), and it writes about 1,200 (`new
+ * YAML.Document(value)`); structuredClone copies about 3,300, JSON.stringify about 4,100, and
+ * jsonc-parser reads about 5,000 (visit, getLocation, modify). A third of the first of these
  * leaves room for the stack a request has already used. Whatever goes deeper is reported at its
  * place and not read further, so a walk of a host tree, or of a value that passed
  * `nestsDeeperThan`, may recurse.
@@ -22,7 +23,8 @@ export const NESTED_TOO_DEEPLY = `nested too deeply: nesting deeper than ${MAX_N
  * Whether a plain value (from JSON.parse, or the `yaml` library's toJS) has more than `max`
  * objects and arrays inside one another. Counted without recursion, since the value may be
  * nested as deep as its text. A part shared by several parents (a YAML alias) is looked at again
- * only when reached deeper than before, so sharing costs nothing; a cycle is too deep.
+ * only when reached deeper than before, so sharing cannot make it exponential; a cycle is too
+ * deep.
  */
 export function nestsDeeperThan(value: unknown, max = MAX_NESTING): boolean {
   const deepestSeen = new Map<object, number>();
