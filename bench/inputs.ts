@@ -24,6 +24,42 @@ export function expression(i: number): string {
   return templates[i % templates.length]();
 }
 
+/**
+ * A realistic expression of a WAF custom rule, varied by `i` like `expression`: fields of every
+ * type, calls, index steps and `[*]` under `any`. Every one is accepted by the reference engine.
+ */
+export function httpExpression(i: number): string {
+  const octet = i % 256;
+  const templates = [
+    () => `http.host eq "shop${i}.example.com" and http.request.uri.path contains "/admin"`,
+    () => `ip.src in {192.0.2.${octet} 198.51.100.0/24} and http.request.method in {"POST" "PUT" "DELETE"}`,
+    () => `ip.src.country in {"${COUNTRIES[i % 10]}" "${COUNTRIES[(i + 3) % 10]}"} and not cf.client.bot`,
+    () => `lower(http.request.uri.path) matches "^/wp-(admin|login)/${i}" or http.request.uri.query contains "id=${i}"`,
+    () => `any(http.request.headers["x-api-key"][*] == "key-${i}") and http.request.uri.path eq "/api/v${i % 5}/orders"`,
+    () => `starts_with(http.request.uri.path, "/static/${i}") and not http.request.uri.path.extension in {"js" "css" "png"}`,
+    () => `cf.threat_score gt ${i % 100} and http.user_agent contains "bot${i}"`,
+    () => `http.request.uri.args["token"][0] eq "t${i}" or len(http.request.uri.query) gt ${100 + (i % 900)}`,
+  ];
+  return templates[i % templates.length]();
+}
+
+/** A WAF custom ruleset (`http_request_firewall_custom`) of `rules` rules, shaped as rulesetObject's. */
+export function httpRulesetObject(rules: number) {
+  return {
+    name: `Generated HTTP ${rules}`,
+    kind: 'zone',
+    phase: 'http_request_firewall_custom',
+    description: 'Generated for the benchmark',
+    rules: Array.from({ length: rules }, (_, i) => ({
+      action: i % 10 === 0 ? 'skip' : i % 10 === 5 ? 'managed_challenge' : 'block',
+      ...(i % 10 === 0 ? { action_parameters: { ruleset: 'current' } } : {}),
+      expression: httpExpression(i),
+      description: `Rule ${i}`,
+      enabled: true,
+    })),
+  };
+}
+
 export function rulesetObject(rules: number) {
   return {
     name: `Generated ${rules}`,

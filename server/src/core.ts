@@ -11,6 +11,7 @@ export { classifyFile, formatOfDocument, formatOfPath, isProjectConfigPath, isRu
 export { ExpressionCache } from './documents/expression-cache';
 export { toPositions, type PositionedProblem } from './documents/positions';
 export { checkRuleset } from './documents/ruleset';
+export { MAX_NESTING, nestsDeeperThan } from './documents/nesting';
 export { parseRuleset } from './documents/parsed-ruleset';
 export { DEFAULT_SETTINGS, patternInFolder, readSettings, type Settings } from './documents/settings';
 export { readProjectConfig, type ProjectConfig, type RuleSeverity } from './documents/project-config';

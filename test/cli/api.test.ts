@@ -828,3 +828,30 @@ describe('credentials', () => {
     }
   });
 });
+
+describe('answers and flags nested thousands of levels deep', () => {
+  const deep = (n: number) => '['.repeat(n) + '1' + ']'.repeat(n);
+
+  it('pull and show say the answer nests too deep, exit 3, no stack trace', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    for (const command of [['pull', r.id], ['show', r.id, '--format', 'yaml']]) {
+      const result = `{"id": "${r.id}", "name": "n", "kind": "custom", "phase": "magic_transit", "version": "1", "rules": [{"id": "x", "action": "block", "expression": "tcp.dstport == 22", "action_parameters": ${deep(7_000)}}]}`;
+      emulator.faults.push({ method: 'GET', respond: { status: 200, body: `{"success": true, "errors": [], "messages": [], "result": ${result}}` } });
+      const answer = await run(command, { account: acc });
+      assert.equal(answer.status, 3, answer.stderr.slice(0, 300));
+      assert.match(answer.stderr, /^rulesets: .*the response nests deeper than \d+ levels/);
+      assert.doesNotMatch(answer.stderr, /internal error|\bat .*:\d+:\d+/);
+    }
+  });
+
+  it('rule add refuses --action-parameters nested too deep before any request, exit 2', async () => {
+    const acc = account();
+    const r = await customRuleset(acc);
+    const requests = emulator.requests.length;
+    const result = await run(['rule', 'add', r.id, '--action', 'block', '--expression', 'tcp.dstport == 1', '--action-parameters', `{"a": ${deep(7_000)}}`], { account: acc });
+    assert.equal(result.status, 2, result.stderr.slice(0, 300));
+    assert.match(result.stderr, /^rulesets: --action-parameters nests deeper than \d+ levels/);
+    assert.equal(emulator.requests.length, requests, 'no request');
+  });
+});

@@ -36,6 +36,19 @@ describe('ResultCache', () => {
     assert.equal(resultKey('rules: []\n', 'yaml', { defaultPhase: 'magic_transit' }), base);
   });
 
+  it('rebuilds a damaged cache nested 100,000 levels deep rather than write it out again', () => {
+    const { ruleset, location, done } = folder();
+    const key = resultKey('rules: []\n', 'yaml', {});
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    writeFileSync(location, `{"tool": "tool 1", "files": {${JSON.stringify(ruleset)}: {"key": "${key}", "diagnostics": ${deep}}}}`);
+    const cache = ResultCache.open(location, 'tool 1');
+    assert.equal(cache.get(ruleset, key), undefined);
+    cache.set(ruleset, key, [finding]);
+    assert.equal(cache.save(), undefined);
+    assert.deepEqual(ResultCache.open(location, 'tool 1').get(ruleset, key), [finding]);
+    done();
+  });
+
   it('trusts nothing written by another build of the tool', () => {
     const { ruleset, location, done } = folder();
     const cache = ResultCache.open(location, 'tool 1');

@@ -10,6 +10,7 @@ import { positionsIn, toPositions, type PositionedProblem } from '../../server/s
 import { checkRuleset, type RulesetCheckOptions } from '../../server/src/documents/ruleset';
 import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import type { HostFormat } from '../../server/src/documents/host';
+import { MAX_NESTING } from '../../server/src/documents/nesting';
 
 // Every expected line and character in this file is counted by hand from the literal
 // document (0-based, UTF-16 code units); the comments show the count.
@@ -558,10 +559,14 @@ describe('checkRuleset: broken documents', () => {
     assert.ok(withCode(problems, 'json-syntax').length >= 1);
   });
 
-  it('JSON nested thousands of levels deep is a syntax error, not a crash', () => {
-    for (const text of ['['.repeat(100_000), '['.repeat(3_000) + ']'.repeat(3_000), '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)]) {
+  it('JSON nested thousands of levels deep is a syntax error at the bracket past MAX_NESTING, not a crash', () => {
+    for (const [text, at] of [
+      ['['.repeat(100_000), MAX_NESTING],
+      ['['.repeat(3_000) + ']'.repeat(3_000), MAX_NESTING],
+      ['{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000), 5 * MAX_NESTING],
+    ] as const) {
       const problems = check(text, 'json');
-      assert.deepEqual(located(problems), [['json-syntax', 0, 0, 0, 1]], text.slice(0, 10));
+      assert.deepEqual(located(problems), [['json-syntax', 0, at, 0, at + 1]], text.slice(0, 10));
       assert.match(problems[0].message, /nested too deeply/);
     }
     for (const text of ['rules: ' + '['.repeat(10_000) + ']'.repeat(10_000), Array.from({ length: 3_000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n')]) {

@@ -11,6 +11,7 @@
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { version as toolVersion } from '../version';
+import { MAX_NESTING, nestsDeeperThan } from '../documents/nesting';
 import type {
   ApiMessage,
   CreateRulesetBody,
@@ -517,6 +518,10 @@ export class RulesetsClient {
       const type = contentType ? ` (${contentType.split(';')[0].trim()})` : '';
       return fail('invalid-response', `the response is not JSON${type}, so it did not come from the API (a proxy or gateway?): ${this.snippet(text)}`);
     }
+    // JSON.parse reads any depth, but what reads the answer next (the key sort of a pull, the
+    // YAML writer, JSON.stringify) recurses once per level: an answer nested deeper than a
+    // ruleset may be is refused here, as a proxy's page would be.
+    if (nestsDeeperThan(body)) return fail('invalid-response', `the response nests deeper than ${MAX_NESTING} levels of objects and lists, which no answer of the API does: ${this.snippet(text)}`);
     if (!isEnvelope(body)) return fail('invalid-response', `the response is JSON but not the API's envelope: ${this.snippet(text)}`);
     if (!success || !body.success) {
       const errors = (body.errors ?? []).map(toApiMessage);
@@ -602,7 +607,8 @@ function queryString(spec: Pick<RequestSpec, 'query' | 'dryRun'>): string {
 
 /**
  * The object with `version` as a string, and its rules' too: the service's examples send
- * `"5"`, and a number must compare equal to it.
+ * `"5"`, and a number must compare equal to it. Recursive, on an answer refused past
+ * MAX_NESTING levels.
  */
 function withStringVersion<T extends { version?: unknown; rules?: readonly unknown[] }>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;

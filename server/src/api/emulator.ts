@@ -42,6 +42,7 @@ import { unmapOffset } from '../documents/offset-map';
 import { ExpressionCache } from '../documents/expression-cache';
 import { checkParsedRuleset } from '../documents/ruleset';
 import { parseRuleset } from '../documents/parsed-ruleset';
+import { MAX_NESTING, nestsDeeperThan } from '../documents/nesting';
 import { lineColumnOf, pointerAtOffset } from './pointer';
 import { SERVICE_SET_RULE_FIELDS, type ApiMessage, type Rule, type Ruleset, type RulesetKind, type RulesetSummary, type WireMessage } from './types';
 
@@ -872,6 +873,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       } catch (error) {
         throw fail(400, CODE.badJson, `the request body is not valid JSON: ${(error as Error).message}`);
       }
+      // JSON.parse reads any depth; the copy of the state, the checks and the answers write the
+      // body out again, recursing once per level (JSON.stringify runs out of stack past about 4,000).
+      if (nestsDeeperThan(body)) throw fail(400, CODE.badJson, `the request body nests deeper than ${MAX_NESTING} levels of objects and lists; a ruleset needs a few`);
     }
     const writes = method !== 'GET';
     const dryRunText = url.searchParams.get('dry_run');
@@ -939,6 +943,11 @@ function loadState(dataFile: string): EmulatorState {
     throw new Error(`${dataFile}: cannot read the emulator's data (${(error as Error).message})`);
   }
   if (!isObject(data) || data.format !== 1 || !Array.isArray(data.rulesets)) throw new Error(`${dataFile}: not an emulator data file (expected {"format": 1, "rulesets": [...]})`);
+  // Every write copies the state (structuredClone) and saves it (JSON.stringify), which recurse
+  // once per level. A request nests MAX_NESTING levels at most, and the file holds a rule six
+  // levels down (rulesets, a ruleset, versions, a version, rules, the rule).
+  const deepest = MAX_NESTING + 6;
+  if (nestsDeeperThan(data, deepest)) throw new Error(`${dataFile}: not an emulator data file (it nests deeper than ${deepest} levels)`);
   return new EmulatorState(data as unknown as EmulatorData);
 }
 

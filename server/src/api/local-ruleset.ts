@@ -6,6 +6,7 @@
 import * as YAML from 'yaml';
 import type { HostFormat } from '../documents/host';
 import { formatOfPath } from '../documents/classify';
+import { MAX_NESTING, nestsDeeperThan } from '../documents/nesting';
 import { parseRuleset } from '../documents/parsed-ruleset';
 import { SERVICE_SET_RULE_FIELDS, type RuleInput, type RulesetKind } from './types';
 
@@ -58,7 +59,7 @@ export function readLocalRuleset(path: string, text: string): LocalRuleset {
   if (!root || root.kind !== 'object') {
     throw new WorkflowError(`${where(root?.start ?? 0)}: expected a ruleset: an object with \`name\`, \`kind\`, \`phase\` and \`rules\``);
   }
-  const value = plainValue(text, format) as Record<string, unknown>;
+  const value = plainValue(path, text, format) as Record<string, unknown>;
   for (const key of ['name', 'kind', 'phase'] as const) {
     const found = root.properties.find((p) => p.key === key);
     if (!found) throw new WorkflowError(`${where(root.start)}: the ruleset has no \`${key}\`; add \`${key}: …\` at the top level`);
@@ -88,10 +89,30 @@ export function readLocalRuleset(path: string, text: string): LocalRuleset {
 }
 
 /** The file's value as JSON.parse or the yaml library gives it (aliases resolved). */
-function plainValue(text: string, format: HostFormat): unknown {
+function plainValue(path: string, text: string, format: HostFormat): unknown {
   if (format === 'json') return JSON.parse(text);
-  return YAML.parseDocument(text, { uniqueKeys: false }).toJS({ maxAliasCount: 1000 });
+  let value: unknown;
+  try {
+    value = YAML.parseDocument(text, { uniqueKeys: false }).toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // The library resolves aliases only here, and says what is wrong with one by throwing: an
+    // alias before its anchor, or aliases that would copy more than MAX_ALIAS_COUNT nodes (a
+    // "billion laughs").
+    if (!(error instanceof ReferenceError)) throw error;
+    if (/excessive alias count/i.test(error.message)) {
+      throw new WorkflowError(`${path}: its aliases (\`*name\`) stand for more than ${MAX_ALIAS_COUNT} copies of the nodes they name; write the values out, or use fewer aliases`);
+    }
+    throw new WorkflowError(`${path}: ${error.message}`);
+  }
+  // The host tree the file was checked as leaves aliases out: a value an alias names, inside
+  // another it names, can nest deeper than the text does, and the diff and the request body
+  // write it out again, recursing once per level.
+  if (nestsDeeperThan(value)) throw new WorkflowError(`${path}: with its aliases (\`*name\`) resolved, the ruleset nests deeper than ${MAX_NESTING} levels of objects and lists; write the values out, or use fewer aliases`);
+  return value;
 }
+
+/** How many nodes the aliases of a file may stand for, as the library counts them. */
+const MAX_ALIAS_COUNT = 1000;
 
 function scalarText(value: unknown): string | undefined {
   if (typeof value === 'string' && value !== '') return value;

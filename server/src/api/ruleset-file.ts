@@ -64,6 +64,10 @@ function canonicalRule(rule: Readonly<Record<string, unknown>>): Record<string, 
   return ordered;
 }
 
+/**
+ * Recursive: values come from an answer of the API or a local file, both refused past
+ * MAX_NESTING levels (client.ts, local-ruleset.ts).
+ */
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value !== 'object' || value === null) return value;

@@ -21,6 +21,8 @@ import {
   formatOfPath,
   hasErrors,
   lineColumn,
+  MAX_NESTING,
+  nestsDeeperThan,
   parseRuleset,
   planCreate,
   planDeploy,
@@ -521,6 +523,8 @@ function ruleFields(values: RuleFieldValues): Partial<RuleInput> {
       throw new UsageError(`--action-parameters expects a JSON object such as '{"ruleset": "current"}': ${(error as Error).message}`);
     }
     if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) throw new UsageError(`--action-parameters expects a JSON object such as '{"ruleset": "current"}'`);
+    // JSON.parse reads any depth; the check of the rule and the request body write it out again.
+    if (nestsDeeperThan(parameters)) throw new UsageError(`--action-parameters nests deeper than ${MAX_NESTING} levels of objects and lists; action parameters need a few`);
   }
   const enabled = boolFlag(values.enabled, '--enabled');
   const logging = boolFlag(values.logging, '--logging');

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
 import {
   checkRuleset,
@@ -16,7 +16,7 @@ import {
   type ProjectConfig,
   type RuleSeverity,
 } from '../core';
-import { isFile } from './files';
+import { isFile, searchFolder } from './files';
 import { resultKey, type ResultCache } from './result-cache';
 
 /** A mistake in how the command was called or a file that cannot be read: exit code 2. */
@@ -51,7 +51,7 @@ export function collectFiles(paths: readonly string[], patterns: readonly string
       throw ioError(path, error, 'access it');
     }
     if (stats.isDirectory()) {
-      files.push(...searchFolder(path, patterns));
+      files.push(...searchRulesets(path, patterns));
     } else if (formatOfPath(path)) {
       // Normalized like the paths the folder search yields, so `./a.yaml` and `a.yaml`, or a
       // file named beside its folder, are checked and counted once.
@@ -63,26 +63,14 @@ export function collectFiles(paths: readonly string[], patterns: readonly string
   return [...new Set(files)];
 }
 
-function searchFolder(folder: string, patterns: readonly string[]): string[] {
-  const found: string[] = [];
-  let entries;
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch (error) {
+function searchRulesets(folder: string, patterns: readonly string[]): string[] {
+  return searchFolder(folder, {
+    enter: (name) => !SKIPPED_DIRECTORIES.has(name) && !name.startsWith('.'),
+    // A link to a file is followed.
+    take: (entry, path) => (entry.isFile() || (entry.isSymbolicLink() && isFile(path))) && isRulesetFile(path, patterns),
     // An unreadable subfolder is an I/O problem like an unreadable file: one line, exit 2.
-    throw ioError(folder, error, 'read the folder');
-  }
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  for (const entry of entries) {
-    const path = join(folder, entry.name);
-    // A link to a file is followed; a link to a folder is not (it could loop).
-    if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('.')) found.push(...searchFolder(path, patterns));
-    } else if ((entry.isFile() || (entry.isSymbolicLink() && isFile(path))) && isRulesetFile(path, patterns)) {
-      found.push(path);
-    }
-  }
-  return found;
+    unreadable: (path, error) => ioError(path, error, 'read the folder'),
+  });
 }
 
 function isRulesetFile(path: string, patterns: readonly string[]): boolean {

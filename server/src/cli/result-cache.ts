@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { PositionedProblem } from '../core';
+import { nestsDeeperThan, type PositionedProblem } from '../core';
 import { version } from '../version';
 import { replaceFile } from './files';
 
@@ -39,7 +39,9 @@ export class ResultCache {
     let files: CacheFile['files'] = {};
     try {
       const stored = JSON.parse(readFileSync(location, 'utf8')) as Partial<CacheFile>;
-      if (stored.tool === tool && stored.files && typeof stored.files === 'object') files = stored.files;
+      // Nested deeper than findings are is damage too, and would run out of stack when the
+      // report or the next save writes it out again.
+      if (stored.tool === tool && stored.files && typeof stored.files === 'object' && !nestsDeeperThan(stored)) files = stored.files;
     } catch {
       // No cache yet, or one that a crash or a person damaged: it is rebuilt.
     }

@@ -21,7 +21,7 @@
  * here the files are found and read from disk, and the outcomes printed and counted.
  */
 import { parseCommandArgs } from './args';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, normalize, relative } from 'node:path';
 import {
   caseOutput,
@@ -52,7 +52,7 @@ import {
   type TestRuleset,
 } from '../core';
 import { UsageError } from './check';
-import { isFile } from './files';
+import { isFile, searchFolder } from './files';
 import { readTextFile, type Io } from './io';
 
 export const TEST_USAGE = `Usage: rulesets test FILE --packet JSON [--lists FILE] [--trace]
@@ -185,7 +185,7 @@ export function collectTestFiles(paths: readonly string[]): string[] {
       throw new UsageError(`${path}: no such file or folder`);
     }
     if (stats.isDirectory()) {
-      const found = searchFolder(path);
+      const found = searchTestFiles(path);
       if (found.length === 0) throw new UsageError(`${path}: no test files (*.ruleset.test.yaml) in this folder`);
       files.push(...found);
     } else if (isTestFileName(path)) {
@@ -202,18 +202,11 @@ export function collectTestFiles(paths: readonly string[]): string[] {
   return [...new Set(files)];
 }
 
-function searchFolder(folder: string): string[] {
-  let entries;
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch (error) {
-    throw new UsageError(`${folder}: cannot read the folder (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  return entries.flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name.startsWith('.') ? [] : searchFolder(path);
-    return isTestFileName(entry.name) && isFile(path) ? [path] : [];
+function searchTestFiles(folder: string): string[] {
+  return searchFolder(folder, {
+    enter: (name) => name !== 'node_modules' && !name.startsWith('.'),
+    take: (entry, path) => isTestFileName(entry.name) && isFile(path),
+    unreadable: (path, error) => new UsageError(`${path}: cannot read the folder (${(error as NodeJS.ErrnoException).code ?? 'error'})`),
   });
 }
 

@@ -215,6 +215,7 @@ function targetAfter(model: ParsedRuleset, from: number): Span | undefined {
 function extentOfLine(root: HostNode | undefined, from: number, to: number): number {
   let end = to + 1;
   const startsOnLine = (offset: number) => from <= offset && offset <= to;
+  // Recursive: a host tree nests MAX_NESTING levels at most.
   const visit = (node: HostNode): void => {
     if (node.end < from || node.start > to) return;
     // Of the children that start before the line, only the last can reach into it.

@@ -7,6 +7,9 @@ import type { DecodedString } from './offset-map';
  * The nodes of the host tree that host.ts reads JSON and YAML into, kept apart from the
  * readers so that each of them (host.ts, block-yaml.ts, strict-json.ts) builds them without
  * importing another.
+ *
+ * No tree is more than MAX_NESTING (nesting.ts) objects and arrays deep: every reader stops
+ * there and reports where. A walk of a host tree may recurse on that bound, and only on it.
  */
 export type HostNode = HostObject | HostArray | HostScalar;
 

@@ -1,8 +1,9 @@
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
 import { readBlockYaml } from './block-yaml';
-import { MAX_JSON_DEPTH, readStrictJson } from './strict-json';
-import { stringScalar, type HostNode, type HostProperty, type ScalarStyle } from './host-node';
+import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
+import { readStrictJson } from './strict-json';
+import { stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type ScalarStyle } from './host-node';
 
 export * from './host-node';
 
@@ -13,7 +14,10 @@ export * from './host-node';
  */
 export type HostFormat = 'json' | 'yaml';
 
-/** The node `by` characters later in the document (an edit before it changed the length of the text). */
+/**
+ * The node `by` characters later in the document (an edit before it changed the length of the
+ * text). Recursive: a host tree nests MAX_NESTING levels at most.
+ */
 export function shiftedNode<T extends HostNode>(node: T, by: number): T {
   switch (node.kind) {
     case 'object':
@@ -75,26 +79,29 @@ export function property(node: HostNode | undefined, key: string): HostProperty 
   return node?.kind === 'object' ? node.properties.find((p) => p.key === key) : undefined;
 }
 
-const TOO_DEEP = 'the document is nested too deeply to read; a ruleset needs only a few levels of `{}` and `[]`';
-
 export function parseHost(text: string, format: HostFormat): HostDocument {
   try {
     return format === 'json' ? parseJson(text) : parseYaml(text);
   } catch (error) {
-    // jsonc-parser and the tree conversion recurse once per nesting level, so a few thousand
-    // `[` exhaust the stack. No ruleset nests like that: report it rather than crash the
-    // checker (and with it the CLI run or the language server).
+    // Every reader stops at MAX_NESTING and says where, so nothing below should run out of
+    // stack; should it still (a stack already nearly used up by the caller), the document is
+    // reported rather than the checker crashed, and with it the CLI run or the language server.
     if (!(error instanceof RangeError && /call stack/i.test(error.message))) throw error;
     return {
       format,
-      syntaxErrors: [{ start: 0, end: 1, message: TOO_DEEP }],
+      syntaxErrors: [{ start: 0, end: 1, message: NESTED_TOO_DEEPLY }],
     };
   }
 }
 
 // ---------------------------------------------------------------- JSON
 
-class TooDeep extends Error {}
+/** Thrown from jsonc-parser's visitor to stop it at the bracket that opens level MAX_NESTING + 1. */
+class TooDeep extends Error {
+  constructor(readonly offset: number) {
+    super(NESTED_TOO_DEEPLY);
+  }
+}
 
 function parseJson(text: string): HostDocument {
   const strict = readStrictJson(text);
@@ -105,7 +112,9 @@ function parseJson(text: string): HostDocument {
     root = readJson(text, errors);
   } catch (error) {
     if (!(error instanceof TooDeep)) throw error;
-    return { format: 'json', syntaxErrors: [{ start: 0, end: 1, message: TOO_DEEP }] };
+    // Not read at all: jsonc-parser recurses once per level and cannot be told to skip what is
+    // too deep. The one error says where; other mistakes can wait until that one is fixed.
+    return { format: 'json', syntaxErrors: [{ start: error.offset, end: error.offset + 1, message: NESTED_TOO_DEEPLY }] };
   }
   return {
     format: 'json',
@@ -136,8 +145,8 @@ function readJson(text: string, errors: jsonc.ParseError[]): HostNode | undefine
   let root: HostNode | undefined;
   let open: OpenJson | undefined;
   let depth = 0;
-  const deeper = () => {
-    if (++depth > MAX_JSON_DEPTH) throw new TooDeep();
+  const deeper = (offset: number) => {
+    if (++depth > MAX_NESTING) throw new TooDeep(offset);
   };
   const add = (value: HostNode) => {
     if (!open) root ??= value;
@@ -152,7 +161,7 @@ function readJson(text: string, errors: jsonc.ParseError[]): HostNode | undefine
     text,
     {
       onObjectBegin: (offset) => {
-        deeper();
+        deeper(offset);
         const node = { kind: 'object' as const, start: offset, end: offset - 1, properties: [], block: false as const };
         add(node);
         open = { parent: open, node };
@@ -170,7 +179,7 @@ function readJson(text: string, errors: jsonc.ParseError[]): HostNode | undefine
         closeProperty();
       },
       onArrayBegin: (offset) => {
-        deeper();
+        deeper(offset);
         const node = { kind: 'array' as const, start: offset, end: offset - 1, items: [] };
         add(node);
         open = { parent: open, node };
@@ -241,53 +250,115 @@ function parseYaml(text: string): HostDocument {
 
 /** The host tree of any YAML text, from the `yaml` library's parse (exported for the tests that hold block-yaml.ts to it). */
 export function parseYamlWithLibrary(text: string): HostDocument {
-  // Duplicate keys are left to the shape checks, which report them the same way for JSON.
-  const doc = YAML.parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: false });
-  const syntaxErrors = doc.errors.map((e) => ({
-    start: e.pos[0],
-    end: Math.max(e.pos[1], e.pos[0] + 1),
-    // The yaml library reports its own stack running out as an error of the document.
-    message: /call stack/i.test(e.message) ? TOO_DEEP : e.message.split('\n')[0],
-  }));
-  const root = doc.contents ? fromYaml(text, doc.contents as YAML.Node) : undefined;
+  let doc: YAML.Document.Parsed;
+  try {
+    // Duplicate keys are left to the shape checks, which report them the same way for JSON.
+    doc = YAML.parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: false });
+  } catch (error) {
+    // The library's parser (before it composes, where it catches its own stack running out)
+    // closes the block collections a line leaves one call inside the other: a line less
+    // indented after about 2,000 of them exhausts the stack. Such a document is not read.
+    if (!(error instanceof RangeError && /call stack/i.test(error.message))) throw error;
+    const start = tooDeepInLibraryParser(text) ?? 0;
+    return { format: 'yaml', syntaxErrors: [{ start, end: start + 1, message: NESTED_TOO_DEEPLY }] };
+  }
+  const { root, tooDeep } = doc.contents ? fromYaml(text, doc.contents as YAML.Node) : { root: undefined, tooDeep: undefined };
+  const syntaxErrors: HostSyntaxError[] = [];
+  for (const e of doc.errors) {
+    // The library catches its own stack running out (past about 800 levels) and reports it as
+    // an error of the document. When the tree was cut shallower than that, the cut says it,
+    // at the collection that went too deep; otherwise this says it, in words.
+    const stack = /call stack/i.test(e.message);
+    if (stack && tooDeep !== undefined) continue;
+    syntaxErrors.push({ start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1), message: stack ? NESTED_TOO_DEEPLY : e.message.split('\n')[0] });
+  }
+  if (tooDeep !== undefined) {
+    syntaxErrors.push({ start: tooDeep, end: tooDeep + 1, message: NESTED_TOO_DEEPLY });
+    syntaxErrors.sort((a, b) => a.start - b.start);
+  }
   return { format: 'yaml', root, syntaxErrors };
 }
 
-function fromYaml(text: string, node: YAML.Node): HostNode | undefined {
-  const [start, , end] = node.range ?? [0, 0, 0];
-  if (YAML.isMap(node)) {
-    const properties: HostProperty[] = [];
-    for (const pair of node.items) {
-      const key = pair.key as YAML.Node | null;
-      if (!YAML.isScalar(key) || !key.range) continue;
-      properties.push({
-        key: String(key.value),
-        keyStart: key.range[0],
-        keyEnd: key.range[1],
-        value: pair.value ? fromYaml(text, pair.value as YAML.Node) : undefined,
-      });
-    }
-    return { kind: 'object', start, end: yamlValueEnd(node), properties, block: !node.flow };
+/**
+ * Where the collection that opens level MAX_NESTING + 1 starts, found by running the library's
+ * lexer and parser one token at a time and stopping there, before a deep stack of open
+ * collections can be closed at once. Undefined if the text never nests that deep.
+ */
+function tooDeepInLibraryParser(text: string): number | undefined {
+  const parser = new YAML.Parser();
+  for (const lexeme of new YAML.Lexer().lex(text)) {
+    // Only the parser's stack is of interest here, not the documents it yields.
+    for (const _document of parser.next(lexeme)) continue;
+    // The stack holds the document, the open collections, and a scalar or two being read.
+    if (parser.stack.length <= MAX_NESTING) continue;
+    const collections = parser.stack.filter((t) => t.type === 'block-map' || t.type === 'block-seq' || t.type === 'flow-collection');
+    if (collections.length > MAX_NESTING) return collections[MAX_NESTING].offset;
   }
-  if (YAML.isSeq(node)) {
-    const items = node.items.flatMap((item) => {
-      const host = fromYaml(text, item as YAML.Node);
-      return host ? [host] : [];
-    });
-    return { kind: 'array', start, end: yamlValueEnd(node), items };
-  }
-  if (YAML.isScalar(node)) {
-    const value = node.value;
-    const valueEnd = node.range ? node.range[1] : end;
-    if (typeof value === 'string') {
-      return stringScalar(value, YAML_STYLES[node.type ?? 'PLAIN'] ?? 'plain', { text, start, end: valueEnd, shift: 0, yaml: node });
-    }
-    if (typeof value === 'number') return { kind: 'number', start, end: valueEnd, value };
-    if (typeof value === 'boolean') return { kind: 'boolean', start, end: valueEnd, value };
-    return { kind: 'null', start, end: valueEnd, value: null };
-  }
-  if (YAML.isAlias(node)) return undefined;
   return undefined;
+}
+
+/** Where a converted node goes: into its array's items, or as its property's value. */
+type Slot = { readonly items: HostNode[] } | { readonly property: { value?: HostNode } };
+
+/**
+ * The host tree of the library's tree, without recursion (the library's tree is as deep as it
+ * could compose), cut at MAX_NESTING levels: a collection deeper than that is left out, and
+ * `tooDeep` is where the first one starts. What is not too deep is read as usual, so the rules
+ * of a file with one odd value are still checked.
+ */
+function fromYaml(text: string, contents: YAML.Node): { root: HostNode | undefined; tooDeep: number | undefined } {
+  let root: HostNode | undefined;
+  let tooDeep: number | undefined;
+  const work: { node: YAML.Node; depth: number; slot?: Slot }[] = [{ node: contents, depth: 1 }];
+  while (work.length > 0) {
+    const { node, depth, slot } = work.pop()!;
+    const isMap = YAML.isMap(node);
+    if ((isMap || YAML.isSeq(node)) && depth > MAX_NESTING) {
+      tooDeep ??= node.range?.[0] ?? 0;
+      continue;
+    }
+    let host: HostNode | undefined;
+    // Children are pushed last first, so that they are converted, and land, in document order.
+    if (isMap) {
+      const properties: HostProperty[] = [];
+      const children: { node: YAML.Node; depth: number; slot: Slot }[] = [];
+      for (const pair of node.items) {
+        const key = pair.key as YAML.Node | null;
+        if (!YAML.isScalar(key) || !key.range) continue;
+        const property: { key: string; keyStart: number; keyEnd: number; value?: HostNode } = { key: String(key.value), keyStart: key.range[0], keyEnd: key.range[1], value: undefined };
+        properties.push(property);
+        if (pair.value) children.push({ node: pair.value as YAML.Node, depth: depth + 1, slot: { property } });
+      }
+      for (let i = children.length - 1; i >= 0; i--) work.push(children[i]);
+      const object: HostObject = { kind: 'object', start: node.range?.[0] ?? 0, end: yamlValueEnd(node), properties, block: !node.flow };
+      host = object;
+    } else if (YAML.isSeq(node)) {
+      const items: HostNode[] = [];
+      for (let i = node.items.length - 1; i >= 0; i--) work.push({ node: node.items[i] as YAML.Node, depth: depth + 1, slot: { items } });
+      const array: HostArray = { kind: 'array', start: node.range?.[0] ?? 0, end: yamlValueEnd(node), items };
+      host = array;
+    } else if (YAML.isScalar(node)) {
+      host = fromYamlScalar(text, node);
+    }
+    // An alias (or anything else the library gives) is no node of ours.
+    if (!host) continue;
+    if (!slot) root = host;
+    else if ('items' in slot) slot.items.push(host);
+    else slot.property.value = host;
+  }
+  return { root, tooDeep };
+}
+
+function fromYamlScalar(text: string, node: YAML.Scalar): HostNode {
+  const [start, , end] = node.range ?? [0, 0, 0];
+  const value = node.value;
+  const valueEnd = node.range ? node.range[1] : end;
+  if (typeof value === 'string') {
+    return stringScalar(value, YAML_STYLES[node.type ?? 'PLAIN'] ?? 'plain', { text, start, end: valueEnd, shift: 0, yaml: node });
+  }
+  if (typeof value === 'number') return { kind: 'number', start, end: valueEnd, value };
+  if (typeof value === 'boolean') return { kind: 'boolean', start, end: valueEnd, value };
+  return { kind: 'null', start, end: valueEnd, value: null };
 }
 
 export const YAML_STYLES: Partial<Record<string, ScalarStyle>> = {

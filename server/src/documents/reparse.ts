@@ -66,6 +66,7 @@ function holds(node: HostNode, edit: Edit): boolean {
   return node.start <= edit.start && edit.end <= node.end;
 }
 
+/** Recursive, down to the edited string: a host tree nests MAX_NESTING levels at most. */
 function rebuilt(node: HostNode, edit: Edit, previous: ParsedRuleset, inFlow: boolean): HostNode | undefined {
   switch (node.kind) {
     case 'object': {

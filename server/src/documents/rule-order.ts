@@ -114,7 +114,10 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
   }
 }
 
-/** A host value as text that is the same however it was written (key order, quoting, style). */
+/**
+ * A host value as text that is the same however it was written (key order, quoting, style).
+ * Recursive: a host tree nests MAX_NESTING levels at most.
+ */
 function canonicalValue(node: HostNode | undefined): string {
   if (!node) return '';
   if (node.kind === 'object') {

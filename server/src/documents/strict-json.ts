@@ -10,13 +10,7 @@
  * own tree for any text.
  */
 import { stringScalar, type HostNode, type HostProperty } from './host-node';
-
-/**
- * Deeper than any ruleset nests by far: past it a JSON document is reported as too deep (by
- * host.ts, which this reader leaves such a text to), as the `yaml` library does for YAML,
- * rather than handed to checks that recurse once per level.
- */
-export const MAX_JSON_DEPTH = 1_000;
+import { MAX_NESTING } from './nesting';
 
 const SPACE = 0x20;
 const TAB = 0x09;
@@ -138,8 +132,12 @@ class StrictJsonReader {
     return escaped ? (JSON.parse(text.slice(start, this.pos)) as string) : text.slice(start + 1, i);
   }
 
+  /**
+   * Past MAX_NESTING the text is left to host.ts's other reader, which says where it goes too
+   * deep; the recursion of this reader stays that shallow.
+   */
   private deeper(): void {
-    if (++this.depth > MAX_JSON_DEPTH) notStrict();
+    if (++this.depth > MAX_NESTING) notStrict();
   }
 
   private object(): HostNode {

@@ -258,6 +258,44 @@ export function utf8(text: string): Uint8Array {
 
 function describeJson(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(value);
+  const text = jsonStart(value, 61);
   return `\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\``;
+}
+
+/**
+ * The first `limit` characters (or a few more) of the value's JSON, bigints as strings. Not
+ * JSON.stringify: a packet from `--packet` may nest as deep as its text (JSON.parse reads any
+ * depth, JSON.stringify runs out of stack past about 4,000 levels), and only its start is shown.
+ */
+function jsonStart(value: unknown, limit: number): string {
+  let out = '';
+  // Values still to write, last first; a string is text to write as it is.
+  const todo: ({ readonly value: unknown } | string)[] = [{ value }];
+  while (todo.length > 0 && out.length < limit) {
+    const next = todo.pop()!;
+    if (typeof next === 'string') {
+      out += next;
+      continue;
+    }
+    const v = next.value;
+    if (Array.isArray(v)) {
+      out += '[';
+      todo.push(']');
+      for (let i = v.length - 1; i >= 0; i--) {
+        todo.push({ value: v[i] ?? null });
+        if (i > 0) todo.push(',');
+      }
+    } else if (typeof v === 'object' && v !== null) {
+      out += '{';
+      todo.push('}');
+      const entries = Object.entries(v).filter(([, item]) => item !== undefined);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        todo.push({ value: entries[i][1] }, `${JSON.stringify(entries[i][0])}:`);
+        if (i > 0) todo.push(',');
+      }
+    } else {
+      out += JSON.stringify(typeof v === 'bigint' ? v.toString() : v) ?? 'null';
+    }
+  }
+  return out;
 }

@@ -183,7 +183,7 @@ export function findRule(ruleset: PreparedRuleset, node: HostNode): RuleInfo | s
   return "expected `rule` as a 1-based rule number, or a rule's description, id or ref";
 }
 
-/** A host value as plain JSON-like data (a packet, a lists object). */
+/** A host value as plain JSON-like data (a packet, a lists object). Recursive: a host tree nests MAX_NESTING levels at most. */
 export function plain(node: HostNode | undefined): unknown {
   if (!node) return undefined;
   if (node.kind === 'object') return Object.fromEntries(node.properties.map((p) => [p.key, plain(p.value)]));

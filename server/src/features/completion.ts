@@ -878,10 +878,15 @@ function rulesOf(model: DocumentModel): readonly HostNode[] {
 
 function jsonStructureItems(model: DocumentModel, offset: number): CompletionItem[] {
   const text = model.text;
+  const root = model.ruleset.root;
+  // jsonc-parser's getLocation recurses once per level of the text it reads, and runs out of
+  // stack past about 5,000: it only gets a text the reader took, which nests MAX_NESTING
+  // levels at most. A document not read (nested too deeply, or no JSON value at all) has no
+  // keys or values to complete.
+  if (!root) return [];
   const location = jsonc.getLocation(text, offset);
   const path = location.path;
   const node = location.previousNode;
-  const root = model.ruleset.root;
   const objectAt = (objectPath: jsonc.JSONPath): { object: HostNode | undefined; what: 'ruleset' | 'rule' } | undefined => {
     if (objectPath.length === 0) return { object: root, what: 'ruleset' };
     if (objectPath.length === 2 && objectPath[0] === 'rules' && typeof objectPath[1] === 'number') return { object: rulesOf(model)[objectPath[1]], what: 'rule' };
