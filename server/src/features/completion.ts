@@ -45,7 +45,9 @@ import type { DocumentModel } from './model';
 import { deprecationText, fieldAvailability, fieldDetail, fieldUsableInFilter, functionAvailability, functionUsableInFilter, phaseScope, planText, unverifiedNote, type PhaseScope } from './catalogue-text';
 import { HTTP_METHODS, REQUEST_HEADER_MAPS, REQUEST_HEADER_NAMES } from './http-names';
 
-export const COMPLETION_TRIGGER_CHARACTERS = [' ', '.', '$', '{', '"', '(', '[', ','];
+// `[` for the keys and indexes of a step (`http.request.headers[`); not `,`, which in JSON would
+// pop up keys after every value (an argument after `, ` is asked for by the space).
+export const COMPLETION_TRIGGER_CHARACTERS = [' ', '.', '$', '{', '"', '(', '['];
 
 export function completion(model: DocumentModel, position: Position, settings: Settings): CompletionList | null {
   // A failure here is a bug: the server's guard logs it and answers empty.
@@ -272,8 +274,8 @@ function groupOrder(catalogue: Catalogue): ReadonlyMap<string, number> {
 }
 
 /**
- * The fields a filter of this phase may use, ordered by group then name, deprecated ones last
- * in their group: the order of the completion list before the user types.
+ * The catalogue's fields ordered by group then name, deprecated ones last in their group: the
+ * order of the completion list before the user types.
  */
 const SORTED_FIELDS = new WeakMap<Catalogue, readonly FieldInfo[]>();
 

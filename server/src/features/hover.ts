@@ -1,5 +1,5 @@
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
-import type { ComparisonOperator, IndexStep, Operand, ScalarType, Literal, LogicalOperator, Span, ValueType } from '../language/ast';
+import type { Argument, ComparisonOperator, IndexStep, Operand, ScalarType, Literal, LogicalOperator, Span, ValueType } from '../language/ast';
 import { catalogueFor, OPERATOR_PLANS, type Catalogue, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
 import { COUNTRIES, RESERVED_COUNTRY_HINTS } from '../language/catalogue/countries';
 import { hexByte, TCP_FLAG_BITS } from '../language/catalogue/fields';
@@ -118,19 +118,35 @@ function scalarField(catalogue: Catalogue, name: string): (FieldInfo & { readonl
   return field && isScalarType(field.type) ? (field as FieldInfo & { readonly type: ScalarType }) : undefined;
 }
 
-/** The type of a left side: a field's, a call's result, through its index steps; undefined when not known. */
+/**
+ * The type of a left side: a field's, a call's result, through its index steps; undefined when
+ * not known. concat and coalesce give their first argument's type: followed in a loop, as deep as
+ * the user nests them, the steps of each level applied on the way back.
+ */
 function operandType(operand: Operand | undefined, catalogue: Catalogue): ValueType | undefined {
-  if (!operand) return undefined;
-  if (operand.kind === 'field') return catalogue.fields.get(operand.name)?.type;
-  if (operand.kind === 'call') {
-    const fn = catalogue.functions.get(operand.name.text);
-    if (!fn || fn.quantifier) return undefined;
-    if (fn.result !== 'first-argument') return fn.result;
-    const first = operand.args[0];
-    return first && (first.kind === 'field' || first.kind === 'call' || first.kind === 'index') ? operandType(first, catalogue) : first?.kind === 'string' ? 'Bytes' : undefined;
+  const steps: (readonly IndexStep[])[] = [];
+  let node: Argument | undefined = operand;
+  let type: ValueType | undefined;
+  for (;;) {
+    if (!node) break;
+    if (node.kind === 'index') {
+      steps.push(node.steps);
+      node = node.target;
+      continue;
+    }
+    if (node.kind === 'field') type = catalogue.fields.get(node.name)?.type;
+    else if (node.kind === 'string') type = 'Bytes';
+    else if (node.kind === 'call') {
+      const fn = catalogue.functions.get(node.name.text);
+      if (fn && !fn.quantifier && fn.result === 'first-argument') {
+        node = node.args[0];
+        continue;
+      }
+      type = fn && !fn.quantifier && fn.result !== 'first-argument' ? fn.result : undefined;
+    }
+    break;
   }
-  let type = operandType(operand.target, catalogue);
-  for (const step of operand.steps) type = type === undefined ? undefined : typeAfterStep(type, step.kind);
+  for (let i = steps.length - 1; i >= 0; i--) for (const step of steps[i]) type = type === undefined ? undefined : typeAfterStep(type, step.kind);
   return type;
 }
 
