@@ -60,6 +60,8 @@ export interface StartOptions {
   readonly workDoneProgress?: boolean;
   /** The workspace folders opened, by URI (none by default). */
   readonly workspaceFolders?: readonly string[];
+  /** Ask for a completion item's documentation when showing it (completionItem/resolve), as VS Code does. */
+  readonly resolveDocumentation?: boolean;
 }
 
 export async function startClient(options: StartOptions = {}): Promise<TestClient> {
@@ -92,7 +94,13 @@ export async function startClient(options: StartOptions = {}): Promise<TestClien
     ...(options.workDoneProgress ? { window: { workDoneProgress: true } } : {}),
     textDocument: {
       synchronization: { dynamicRegistration: false },
-      completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
+      completion: {
+        completionItem: {
+          snippetSupport: true,
+          documentationFormat: ['markdown', 'plaintext'],
+          ...(options.resolveDocumentation ? { resolveSupport: { properties: ['documentation', 'detail'] } } : {}),
+        },
+      },
       hover: { contentFormat: ['markdown', 'plaintext'] },
       codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'refactor.rewrite'] } } },
       publishDiagnostics: { relatedInformation: true, versionSupport: true },

@@ -21,6 +21,7 @@ import {
   type PublishDiagnosticsParams,
   CodeActionRequest,
   CompletionRequest,
+  CompletionResolveRequest,
   DocumentDiagnosticRequest,
   DocumentSymbolRequest,
   HoverRequest,
@@ -346,6 +347,47 @@ async function assertKnownListsApplied(client: TestClient, uri: string): Promise
   const unknown = (await published).diagnostics.find((d) => d.code === 'unknown-list');
   assert.match(unknown?.message ?? '', /did you mean ‘\$office_networks’/);
 }
+
+describe('server over stdio, completion documentation on demand', () => {
+  const uri = 'file:///work/waf.ruleset.yaml';
+  const text = 'name: waf\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: http.ho\n';
+  const position = positionOf(text, 'http.ho', 'http.ho'.length);
+
+  async function complete(client: TestClient): Promise<CompletionItem[]> {
+    client.open(uri, 'yaml', text);
+    const completion = (await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position })) as CompletionList | null;
+    return completion?.items ?? [];
+  }
+
+  it('leaves documentation out of the list for a client that resolves it, and gives it on resolve', async () => {
+    const client = await startClient({ resolveDocumentation: true });
+    try {
+      const items = await complete(client);
+      const host = items.find((i) => i.label === 'http.host');
+      assert.ok(host, 'http.host is offered');
+      assert.equal(host.documentation, undefined, 'no documentation in the list');
+      assert.ok(host.detail, 'the detail stays in the list');
+      const resolved = await client.connection.sendRequest(CompletionResolveRequest.type, host);
+      assert.match((resolved.documentation as MarkupContent).value, /http\.host/);
+      // An item of an older answer resolves as it is, not with another item's documentation.
+      await complete(client);
+      const stale = await client.connection.sendRequest(CompletionResolveRequest.type, host);
+      assert.equal(stale.documentation, undefined);
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it('keeps documentation in the list for a client that does not resolve it', async () => {
+    const client = await startClient();
+    try {
+      const host = (await complete(client)).find((i) => i.label === 'http.host');
+      assert.match((host?.documentation as MarkupContent).value, /http\.host/);
+    } finally {
+      await client.stop();
+    }
+  });
+});
 
 describe('server over stdio, settings in initializationOptions', () => {
   it('keeps initializationOptions when workspace/configuration has no rulesets section', async () => {

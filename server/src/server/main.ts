@@ -10,6 +10,7 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
+  type CompletionList,
   type Connection,
   type Diagnostic,
   type InitializeParams,
@@ -20,6 +21,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { codeActions } from '../features/code-actions';
 import { completion, COMPLETION_TRIGGER_CHARACTERS } from '../features/completion';
+import { DeferredDocumentation } from './deferred-documentation';
 import { diagnostics, withPlainText } from '../features/diagnostics';
 import { hover } from '../features/hover';
 import { DEFAULT_SETTINGS, ExpressionCache, formatOfDocument, isRulesetTestFileName, readSettings, type Settings } from '../core';
@@ -62,6 +64,9 @@ export function startServer(connection: Connection): void {
   let configurationRequests = false;
   let watchedFilesRegistration = false;
   let workspaceFolderChanges = false;
+  /** The client asks for a completion item's documentation when it shows it (completionItem/resolve). */
+  let deferDocumentation = false;
+  const deferredDocumentation = new DeferredDocumentation();
   const pushTimers = new Map<string, NodeJS.Timeout>();
   /** The `.rulesets.yaml` at the root of each workspace folder, as saved (undefined: none), by the folder's URI. */
   const projectConfigs = new Map<string, ProjectConfig | undefined>();
@@ -238,6 +243,7 @@ export function startServer(connection: Connection): void {
     configurationRequests = capabilities.workspace?.configuration === true;
     watchedFilesRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     workspaceFolderChanges = capabilities.workspace?.workspaceFolders === true;
+    deferDocumentation = capabilities.textDocument?.completion?.completionItem?.resolveSupport?.properties.includes('documentation') === true;
     // Editors that send their server config at start (Helix's `config`) pass it here, in the
     // shape of the `rulesets` settings section; workspace/configuration, if any, follows.
     const options = params.initializationOptions as { rulesets?: unknown } | undefined;
@@ -246,7 +252,7 @@ export function startServer(connection: Connection): void {
       serverInfo: { name: 'rulesets-language-server', version },
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
-        completionProvider: { triggerCharacters: COMPLETION_TRIGGER_CHARACTERS, resolveProvider: false },
+        completionProvider: { triggerCharacters: COMPLETION_TRIGGER_CHARACTERS, resolveProvider: deferDocumentation },
         hoverProvider: true,
         signatureHelpProvider: { triggerCharacters: ['(', ','], retriggerCharacters: [' '] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
@@ -317,11 +323,16 @@ export function startServer(connection: Connection): void {
   connection.onCompletion((params) =>
     guard('completion', null, () => {
       const model = modelOf(params.textDocument.uri);
-      if (model?.isRulesetTest()) return testFileCompletion(model, params.position);
-      if (model && isProjectConfigDocument(model.uri)) return projectConfigCompletion(model, params.position);
-      return model ? completion(model, params.position, settingsOf(params.textDocument.uri)) : null;
+      const answer = (): CompletionList | null => {
+        if (model?.isRulesetTest()) return testFileCompletion(model, params.position);
+        if (model && isProjectConfigDocument(model.uri)) return projectConfigCompletion(model, params.position);
+        return model ? completion(model, params.position, settingsOf(params.textDocument.uri)) : null;
+      };
+      return deferDocumentation ? deferredDocumentation.defer(answer()) : answer();
     }),
   );
+
+  connection.onCompletionResolve((item) => guard('completion resolve', item, () => deferredDocumentation.resolve(item)));
 
   connection.onHover((params) =>
     guard('hover', null, () => {
