@@ -291,7 +291,8 @@ table('a regex that is only a literal', [
 table('regex syntax where a literal is compared', [
   warning('http.request.uri.path == ⟦"^/admin"⟧', 'regex-in-literal', { message: [/`==`/, /literal/, /`matches`/], fixed: null }),
   warning('http.request.uri.path contains ⟦"/admin.*"⟧', 'regex-in-literal', { message: /`contains`/ }),
-  warning('http.request.uri.path in {"/a" ⟦"/b.+"⟧}', 'regex-in-literal'),
+  warning('http.request.uri.path in {"/a" ⟦"/b.*"⟧}', 'regex-in-literal'),
+  silent('http.request.uri.query contains "hello.+world"', { name: '`.+` is no sign: `+` is a space in a query' }),
   silent(String.raw`http.request.uri.path == "C:\\dir"`, { name: 'a backslash is no sign: a Windows path' }),
   silent('http.user_agent contains r"bot\\d+"', { name: 'nor in a raw string' }),
   warning('http.host == ⟦"www.example.*"⟧', 'regex-in-literal'),

@@ -486,7 +486,7 @@ class Linter {
           'regex-in-literal',
           'warning',
           literal.span,
-          `\`${operator.text}\` compares \`${written}\` as literal text, but it is written as a regular expression (\`^\`, \`.*\`, \`.+\` mean nothing here), so it matches only a value holding those very characters; to match a pattern, use \`matches\` (Business plan and above), \`wildcard\`, or a function such as \`starts_with(…)\``,
+          `\`${operator.text}\` compares \`${written}\` as literal text, but it is written as a regular expression (\`^\` and \`.*\` mean nothing here), so it matches only a value holding those very characters; to match a pattern, use \`matches\` (Business plan and above), \`wildcard\`, or a function such as \`starts_with(…)\``,
         ),
       );
       return;
@@ -545,12 +545,13 @@ function quote(value: string): string | undefined {
 
 /**
  * Signs of a regular expression that a literal value almost never holds: a leading `^`, and
- * `.*` or `.+`. Not a `$` at the end alone (`price=$` is a fine query), nor a lone `^`, nor a
- * backslash (`"C:\\dir"` is a path, not `\d`).
+ * `.*`. Not a `$` at the end alone (`price=$` is a fine query), nor a lone `^`, nor a backslash
+ * (`"C:\\dir"` is a path, not `\d`), nor `.+` (in a query or a form `+` is a space:
+ * `"hello.+world"`).
  */
 function looksLikeRegex(value: string): boolean {
   if (value.length < 2) return false;
-  return value.startsWith('^') || /\.[*+]/.test(value);
+  return value.startsWith('^') || value.includes('.*');
 }
 
 // ---------------------------------------------------------------- country codes
