@@ -305,6 +305,7 @@ table('regex syntax where a literal is compared', [
 table('wildcard syntax where a literal is compared', [
   warning('http.host == ⟦"*.example.com"⟧', 'wildcard-in-literal', { message: [/`wildcard`/, /`strict wildcard`/], fixed: 'http.host wildcard "*.example.com"' }),
   warning('http.request.uri.path eq ⟦"/admin/*"⟧', 'wildcard-in-literal', { fixed: 'http.request.uri.path wildcard "/admin/*"' }),
+  warning('http.request.uri.path eq ⟦"/admin/*"⟧', 'wildcard-in-literal', { message: /`eq`/, name: 'the message and the fixes name the operator as written' }),
   warning('http.request.uri.path != ⟦"/admin/*"⟧', 'wildcard-in-literal', { fixed: null }),
   warning('http.host in {⟦"*.example.com"⟧ "example.com"}', 'wildcard-in-literal', { fixed: null }),
   warning('http.host == ⟦"a**"⟧', 'wildcard-in-literal', { fixed: null, name: 'no fix to a wildcard the service rejects' }),
@@ -338,9 +339,11 @@ describe('more regular expressions than a rule may hold', () => {
 
 describe('reading a regex for the lints', () => {
   it('says every string only for what it can prove', () => {
-    const everything = ['', '^', '$', '.*', '^.*', '.*$', '(?s)^.*$', '(?m)^.*$', '(?s)\\A.*\\z', 'a*', 'a?', '[ab]*', '(?:)', '()', '(ab)*', '.{0,}', 'a{0}', '^a*'];
+    const everything = ['', '^', '$', '.*', '^.*', '.*$', '(?s)^.*$', '(?m)^.*$', '(?s)\\A.*\\z', 'a*', 'a?', '[ab]*', '(?:)', '()', '(ab)*', '.{0,}', 'a{0}', '^a*', '(?u).*', '(?u)^'];
     for (const source of everything) assert.equal(matchesEveryString(readRegex(source)!), true, source);
-    const not = ['^.*$', '.+', 'a', '^$', '\\A.*\\z', '(?m)^.*\\z', '.*a', '\\b', '^a*$'];
+    // With (?u) a dot takes whole UTF-8 characters only, and a value may hold any byte; (?R)
+    // changes what `.` and `$` do at a carriage return: `^.*$` is not proved there.
+    const not = ['^.*$', '.+', 'a', '^$', '\\A.*\\z', '(?m)^.*\\z', '.*a', '\\b', '^a*$', '(?su)^.*$', '(?msu)^.*$', '(?mR)^.*$'];
     for (const source of not) assert.equal(readRegex(source) === undefined || !matchesEveryString(readRegex(source)!), true, source);
   });
 

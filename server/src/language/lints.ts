@@ -180,8 +180,9 @@ class Linter {
       this.report(problem('deprecated-field', 'information', span, `\`${field.name}\` is deprecated: \`${to}\` has the same value; write \`${to}\``, [replaceFix(`Change to \`${to}\``, span, to)]));
       return;
     }
-    const names = quoteAlternatives(replacements);
-    const meaning = `\`${field.name}\` is deprecated: in this phase it tests the country of the source or of the destination address; write ${names.replace(' or ', ' and/or ')}`;
+    // Several replacements: `ip.geoip.country` of the packet phases, the only such field (the docs above).
+    const names = replacements.map((name) => `\`${name}\``).join(' and/or ');
+    const meaning = `\`${field.name}\` is deprecated: in this phase it tests the country of the source or of the destination address; write ${names}`;
     const operator = comparison?.operator;
     const rhs = comparison?.rhs;
     if (comparison && operator && rhs && (operator.operator === 'eq' || (operator.operator === 'in' && rhs.kind === 'set'))) {
@@ -496,8 +497,10 @@ class Linter {
     if (operator.operator === 'contains' || !reached || reached.field.group !== 'URI' || comparison.lhs.kind !== 'field' || !literal.value.includes('*')) return;
     const fixes: Fix[] = [];
     if (operator.operator === 'eq' && comparison.rhs === literal && wildcardProblem(literal, this.text) === undefined) {
-      const span: Span = { start: operator.span.start, end: operator.span.end };
-      fixes.push(replaceFix('Change `==` to `wildcard` (ignores case)', span, 'wildcard'), replaceFix('Change `==` to `strict wildcard` (case sensitive)', span, 'strict wildcard'));
+      fixes.push(
+        replaceFix(`Change \`${operator.text}\` to \`wildcard\` (ignores case)`, operator.span, 'wildcard'),
+        replaceFix(`Change \`${operator.text}\` to \`strict wildcard\` (case sensitive)`, operator.span, 'strict wildcard'),
+      );
     }
     this.report(
       problem(
@@ -587,9 +590,9 @@ export function countryCodeProblem(literal: StringLiteral): Problem | undefined 
 
 /**
  * What the lints need of a regex: its top-level pieces, in order. A valid pattern of the Rust
- * `regex` crate (regex.ts checks it first) is read only as far as it is simple; anything else
- * makes readRegex give up (alternation, verbose mode, flags past the start, counted repetitions
- * it cannot read), and then nothing is said.
+ * `regex` crate (the parser has checked it: parse-semantics.ts) is read only as far as it is
+ * simple; anything else makes readRegex give up (alternation, verbose mode, flags past the
+ * start, counted repetitions it cannot read), and then nothing is said.
  */
 export interface RegexShape {
   readonly pieces: readonly RegexPiece[];
@@ -597,6 +600,11 @@ export interface RegexShape {
   readonly dotAll: boolean;
   /** `(?m)`: `^` and `$` match at line breaks too. */
   readonly multiLine: boolean;
+  /**
+   * `(?u)` or `(?R)`: `.` matches whole UTF-8 characters only (the engine reads bytes, and a
+   * value may hold any byte), or stops at a carriage return too.
+   */
+  readonly narrowDot: boolean;
   /** Whether the pattern starts with a flag group. */
   readonly flagged: boolean;
 }
@@ -622,6 +630,7 @@ export function readRegex(source: string): RegexShape | undefined {
   let i = 0;
   let dotAll = false;
   let multiLine = false;
+  let narrowDot = false;
   let flagged = false;
   const flags = /^\(\?([a-zA-Z-]*)\)/.exec(source);
   if (flags) {
@@ -631,6 +640,7 @@ export function readRegex(source: string): RegexShape | undefined {
       else if (f === 'x') return undefined; // verbose: spaces and `#` change meaning
       else if (f === 's') dotAll = on;
       else if (f === 'm') multiLine = on;
+      else if ((f === 'u' || f === 'R') && on) narrowDot = true;
     }
     flagged = true;
     i = flags[0].length;
@@ -653,7 +663,7 @@ export function readRegex(source: string): RegexShape | undefined {
     }
     pieces.push(atom.kind === 'dot' ? { kind: 'other' } : atom);
   }
-  return { pieces, dotAll, multiLine, flagged };
+  return { pieces, dotAll, multiLine, narrowDot, flagged };
 }
 
 function readAtom(s: string, i: number): { atom: Atom; next: number } | undefined {
@@ -785,8 +795,9 @@ function readQuantifier(s: string, i: number): { min: number; max?: number; next
 /**
  * Whether the regex matches every string, proved one of three ways: every piece can match the
  * empty string at the start of the text (`^`, `x*`, `.*`), or at its end (`$`, `x*`); or the
- * pattern is `^.*$` where `.` takes line breaks (`(?s)`) or `$` matches before one (`(?m)`).
- * A regex is searched for anywhere in the value, so matching at one place is matching.
+ * pattern is `^.*$` where `.` takes line breaks (`(?s)`) or `$` matches before one (`(?m)`), and
+ * `.` takes every other byte (not with `(?u)` or `(?R)`). A regex is searched for anywhere in
+ * the value, so matching at one place is matching.
  */
 export function matchesEveryString(shape: RegexShape): boolean {
   const { pieces } = shape;
@@ -799,7 +810,7 @@ export function matchesEveryString(shape: RegexShape): boolean {
   while (last > first && pieces[last - 1].kind === 'end') last--;
   if (last - first !== 1 || pieces[first].kind !== 'any') return false;
   const ends = pieces.slice(last) as { kind: 'end'; dollar: boolean }[];
-  return shape.dotAll || (shape.multiLine && ends.every((e) => e.dollar));
+  return !shape.narrowDot && (shape.dotAll || (shape.multiLine && ends.every((e) => e.dollar)));
 }
 
 /**
