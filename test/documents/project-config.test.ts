@@ -232,7 +232,7 @@ describe('applyRuleSeverities: the findings of a ruleset under the configured se
     'phase: magic_transit',
     'rules:',
     '  - action: block',
-    '    expression: ip.geoip.country == "br"',
+    '    expression: ip.src.country == "br"',
     '  - action: block',
     '    expression: tcp.dstprt == 22 or ip.src in {}',
     '',

@@ -93,6 +93,7 @@ describe('checkRuleset: expression positions in JSON', () => {
     ]);
     assert.deepEqual(located(check(text, 'json')), [
       ['unknown-field', 5, 73, 5, 83],
+      ['deprecated-field', 6, 39, 6, 55],
       ['unknown-country-code', 6, 59, 6, 69],
     ]);
   });
@@ -106,6 +107,7 @@ describe('checkRuleset: expression positions in JSON', () => {
     ]);
     assert.deepEqual(located(check(text, 'json')), [
       ['unknown-field', 5, 76, 5, 86],
+      ['deprecated-field', 6, 39, 6, 55],
       ['unknown-country-code', 6, 59, 6, 75],
     ]);
   });
@@ -193,6 +195,7 @@ describe('checkRuleset: expression positions in YAML', () => {
     assert.deepEqual(located(check(text, 'yaml')), [
       ['unknown-protocol', 5, 29, 5, 36],
       ['unknown-field', 5, 75, 5, 85],
+      ['deprecated-field', 7, 17, 7, 33],
       ['unknown-country-code', 7, 37, 7, 49],
     ]);
   });

@@ -81,7 +81,7 @@ const FIX_ROWS: readonly FixRow[] = [
   { name: 'range outside {} → set', before: 'tcp.dstport == 22..|80', code: 'set-required', title: 'Change to ‘in {22..80}’', after: 'tcp.dstport in {22..80}' },
   { name: 'address range outside {} → set', before: 'ip.dst in 192.0.2.1..|192.0.2.9', code: 'set-required', title: 'Wrap in a set: ‘{192.0.2.1..192.0.2.9}’', after: 'ip.dst in {192.0.2.1..192.0.2.9}' },
   { name: 'lowercase country code → uppercase', before: 'ip.src.country == "b|r"', code: 'country-code-case', title: 'Change to ‘"BR"’ (Brazil)', after: 'ip.src.country == "BR"' },
-  { name: 'lowercase country code in a set', before: 'ip.geoip.country in {"DE" "f|r"}', code: 'country-code-case', title: 'Change to ‘"FR"’ (France)', after: 'ip.geoip.country in {"DE" "FR"}' },
+  { name: 'lowercase country code in a set', before: 'ip.src.country in {"DE" "f|r"}', code: 'country-code-case', title: 'Change to ‘"FR"’ (France)', after: 'ip.src.country in {"DE" "FR"}' },
   { name: 'wrong country code → the right one', before: 'ip.dst.country == "U|K"', code: 'unknown-country-code', title: 'Change to ‘"GB"’ (United Kingdom)', after: 'ip.dst.country == "GB"' },
   { name: 'TAB → space', before: 'tcp.flags.ack|\tand tcp.flags.syn', code: 'tab-whitespace', title: 'Replace the TAB with a space', after: 'tcp.flags.ack and tcp.flags.syn' },
   { name: 'field == true on a Boolean field → field', before: 'tcp.flags.syn =|= true', code: 'boolean-comparison', title: 'Change to ‘tcp.flags.syn’', after: 'tcp.flags.syn' },
@@ -181,7 +181,8 @@ describe('quick fixes: which are offered', () => {
     const several = actionsAt('yaml-single', 'ip.coun|try == "BR"');
     assert.ok(several.actions.length > 1, JSON.stringify(several.actions.map((a) => a.title)));
     assert.deepEqual(several.actions.map((a) => a.isPreferred), [true, ...several.actions.slice(1).map(() => undefined)]);
-    for (const action of several.actions) assert.deepEqual(problemCodes(apply(several.model, action)), [], action.title);
+    // One of them is the deprecated `ip.geoip.country`, which keeps its hint (deprecated-field).
+    for (const action of several.actions) assert.deepEqual(problemCodes(apply(several.model, action)).filter((c) => c !== 'deprecated-field'), [], action.title);
   });
 
   it('offers nothing for a problem without fixes, nor in a file that is not a ruleset', () => {

@@ -160,7 +160,7 @@ describe('.rulesets.yaml hover', () => {
 });
 
 describe('the settings of a ruleset file under a .rulesets.yaml', () => {
-  const RULESET = 'name: x\nkind: root\nrules:\n  - action: block\n    expression: ip.geoip.country == "br" or ip.src in $offices\n';
+  const RULESET = 'name: x\nkind: root\nrules:\n  - action: block\n    expression: ip.src.country == "br" or ip.src in $offices\n';
   const RULESET_URI = 'file:///work/repo/firewall/edge.ruleset.yaml';
 
   it('finds the innermost workspace folder of a document', () => {

@@ -82,6 +82,7 @@ describe('the list of problem codes', () => {
     assert.deepEqual(found, [
       ['unknown-key', 'warning'],
       ['unknown-field', 'error'],
+      ['deprecated-field', 'information'],
       ['country-code-case', 'warning'],
       ['redundant-set-member', 'warning'],
     ]);

@@ -12,6 +12,9 @@ import { MAX_NESTING_DEPTH, nestingTooDeep, parseExpression } from './parser';
 import type { Plan } from './catalogue/plans';
 import { problem, replaceFix, type Fix, type Problem } from './problem';
 import { closestMatches, quoteAlternatives } from './suggest';
+// Lints (lints.ts): one call, after the checker's pass.
+import { catalogueFor } from './catalogue/catalogues';
+import { lint } from './lints';
 
 export interface CheckOptions {
   /** The ruleset's phase; decides whether an unknown field is reported. */
@@ -48,6 +51,8 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
   // A spaced range always leaves a problem on its `-`: most expressions have none, and no walk.
   const problems = parsed.ast && parsed.problems.length > 0 ? joinSpacedRanges(source, parsed.ast, parsed.problems) : [...parsed.problems];
   if (parsed.ast) new Checker(source, options, problems).check(parsed.ast);
+  // Lints (lints.ts): what the service accepts but never matches, or is almost surely a mistake.
+  if (parsed.ast) lint(parsed.ast, source, catalogueFor(options.phase), options, problems);
   // The reference reads left to right and stops at its first error: a field it does not know
   // before the place the parse failed is what it reports. Both are worth a word.
   const syntax = parsed.ast ? undefined : parsed.problems.find((p) => p.code === 'syntax-error');

@@ -11,15 +11,17 @@ export interface ProblemCodeInfo {
    * The severity the checks give it. An error is a mistake the service rejects (or a file it
    * cannot read): configuration cannot turn it off or lower it, or the author would learn of
    * the mistake from the API. A warning is a rule the service takes but that does not do what
-   * it seems to.
+   * it seems to. Information is a hint about a rule that works, such as a deprecated name,
+   * that `rulesets.hints` can turn off.
    */
-  readonly severity: 'error' | 'warning';
+  readonly severity: 'error' | 'warning' | 'information';
   /** What the finding says, in one line. */
   readonly description: string;
 }
 
 const error = (description: string): ProblemCodeInfo => ({ severity: 'error', description });
 const warning = (description: string): ProblemCodeInfo => ({ severity: 'warning', description });
+const information = (description: string): ProblemCodeInfo => ({ severity: 'information', description });
 
 export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   // ---------------------------------------------------------------- the file
@@ -93,4 +95,17 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['unused-disable', warning('A disable comment, or a code in it, that silences nothing there.')],
   ['unknown-disable-code', warning('A disable comment names a code that no check reports.')],
   ['invalid-disable', warning('A disable comment written wrong: no codes, not on a line of its own, or misplaced.')],
+  // ---------------------------------------------------------------- lints (lints.ts)
+  ['method-case', warning('An HTTP method with a lowercase letter, which never matches: methods are uppercase.')],
+  ['value-case', warning('An uppercase letter in a value the field always holds in lowercase, which never matches.')],
+  ['extension-dot', warning('A path extension written with a dot, which never matches: the field holds what follows the last dot.')],
+  ['header-name-case', warning('A header name with a capital letter as a map key, which is never present: the keys are lowercase.')],
+  ['unknown-value', warning('A value outside the closed set the field documents (continents, score classes, …), which never matches.')],
+  ['deprecated-field', information('A deprecated field, with the rewrite to its replacement where one keeps what the rule matches.')],
+  ['literal-false', warning('A rule whose whole expression is `false`, which never matches.')],
+  ['pattern-matches-all', warning('A pattern that matches every string (`matches ".*"`, `wildcard "*"`), which tells nothing.')],
+  ['regex-literal', information('A regex that is only a literal, which `==`, `contains`, `starts_with` or `ends_with` says without one.')],
+  ['regex-in-literal', warning('Regex syntax in a value that `==`, `in` or `contains` compares as literal text.')],
+  ['wildcard-in-literal', warning('A `*` in a value that `==` or `in` compares as literal text, where `wildcard` was meant.')],
+  ['too-many-regexes', error('More regular expressions in one rule than the service takes.')],
 ]);
