@@ -88,6 +88,8 @@ export class RequestError extends Error {
     message: string,
     readonly key?: string,
     readonly path: readonly (string | number)[] = [],
+    /** The key itself is wrong (unknown), not its value. */
+    readonly atKey = false,
   ) {
     super(message);
   }
@@ -134,7 +136,7 @@ export function parseRequest(input: unknown, options: { readonly phase?: string 
       try {
         return read();
       } catch (error) {
-        if (error instanceof RequestError && error.key === undefined) throw new RequestError(error.message, key, error.path);
+        if (error instanceof RequestError && error.key === undefined) throw new RequestError(error.message, key, error.path, error.atKey);
         if (error instanceof PacketError) throw new RequestError(error.message, key);
         throw error;
       }
@@ -163,7 +165,7 @@ export function parseRequest(input: unknown, options: { readonly phase?: string 
 function unknownKey(key: string, catalogue: Catalogue): RequestError {
   const suggestions = closestMatches(key, [...catalogue.fields.keys(), ...CONVENIENCE_KEYS]);
   const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : '';
-  return new RequestError(`unknown field \`${key}\` in the request${hint}`, key);
+  return new RequestError(`unknown field \`${key}\` in the request${hint}`, key, [], true);
 }
 
 function checkPhase(field: FieldInfo, phase: string | undefined): void {
@@ -260,13 +262,13 @@ function readCall(key: string, raw: unknown, catalogue: Catalogue): [string, Val
   const call = node?.kind === 'comparison' && !node.operator && node.lhs.kind === 'call' ? node.lhs : undefined;
   const canonical = call && parsed.problems.length === 0 ? callKey(call) : undefined;
   if (!call || canonical === undefined) {
-    throw new RequestError(`\`${key}\` is neither a field nor a call such as \`is_jwt_valid("…")\` whose value the case gives`);
+    throw new RequestError(`\`${key}\` is neither a field nor a call such as \`is_jwt_valid("…")\` whose value the case gives`, undefined, [], true);
   }
   const fn = catalogue.functions.get(call.name.text);
   if (!fn || fn.quantifier) {
     const suggestions = closestMatches(call.name.text, [...catalogue.functions.values()].filter((f) => !f.quantifier).map((f) => f.name));
     const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : '';
-    throw new RequestError(`unknown function \`${call.name.text}\`${hint}`);
+    throw new RequestError(`unknown function \`${call.name.text}\`${hint}`, undefined, [], true);
   }
   let type: ValueType | undefined = fn.result === 'first-argument' ? undefined : fn.result;
   if (type === undefined) {
