@@ -264,6 +264,10 @@ describe('evaluate over requests: errors the checker will report', () => {
     assert.throws(() => run('http.request.headers.names[*] == "a"'), /an array of Booleans .*wrap it in `any\(…\)`/);
     assert.throws(() => run('any(ssl)'), /reduces an array of Booleans/);
   });
+
+  it('refuses bit_slice, which reads packet headers, over a request', () => {
+    assert.throws(() => run('bit_slice(http.host, 0, 8) == 1'), /`bit_slice` reads the raw headers of a packet, and an HTTP request has none/);
+  });
 });
 
 const DOCS_CASES: readonly [string, object, boolean][] = [

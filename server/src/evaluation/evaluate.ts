@@ -390,6 +390,7 @@ class Evaluator {
     if (key !== undefined && this.request.calls.has(key)) return this.request.calls.get(key)!;
     const fn = this.request.catalogue.functions.get(name);
     const semantics = FUNCTION_SEMANTICS.get(name);
+    if (name === 'bit_slice') throw new EvaluationError('`bit_slice` reads the raw headers of a packet, and an HTTP request has none: it belongs to the Magic Transit phases');
     if (!fn || fn.quantifier || !semantics) throw new EvaluationError(`unknown function \`${name}\``);
     const label = key ?? `${name}(…)`;
     if (semantics.kind !== 'implemented') {
@@ -407,13 +408,13 @@ class Evaluator {
     if (elements.type !== 'Array') throw new EvaluationError(`\`${describeOperand(first as Operand)}\` is not an array`);
     const items: Item[] = [];
     for (const element of elements.items) {
-      if (element === undefined) {
-        items.push(undefined);
-        continue;
-      }
+      // An element that is unknown, or whose result is, might be dropped (a missing result
+      // is): then not even the array's length is known.
+      if (element === undefined) return undefined;
       const result = this.apply(name, semantics, [element, ...rest]);
       if (result === MISSING) continue;
       if (isRefusal(result)) return this.refused(label, result.refused);
+      if (result === undefined) return undefined;
       items.push(result);
     }
     return arrayValue(items);
