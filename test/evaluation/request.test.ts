@@ -304,3 +304,26 @@ describe('requests: stated call values and lists', () => {
     refuses([] as unknown as object, /expected the request as an object of field values/);
   });
 });
+
+describe('requests nested 100,000 levels deep (as `--request JSON` may give them)', () => {
+  const deep = (n: number) => JSON.parse('['.repeat(n) + '1' + ']'.repeat(n)) as unknown;
+  it('is a RequestError showing the first characters, from every key', () => {
+    for (const input of [
+      deep(100_000),
+      { 'http.host': deep(100_000) },
+      { 'http.request.headers': { a: deep(100_000) } },
+      { 'http.request.body.multipart.names': [deep(100_000)] },
+      { headers: { A: deep(100_000) } },
+      { url: deep(100_000) },
+      { method: deep(100_000) },
+      { $lists: deep(100_000) },
+      { 'is_jwt_valid("x")': deep(100_000) },
+    ]) {
+      assert.throws(
+        () => read(input as object),
+        (error: unknown) => error instanceof RequestError && /found `[[{].{0,60}`/.test(error.message) && error.message.length < 400,
+        JSON.stringify(Object.keys(input as object)),
+      );
+    }
+  });
+});
