@@ -246,6 +246,8 @@ describe('evaluate over requests: unknown values', () => {
     assert.throws(() => run('substring(http.host, 2, 99) == "x"'), /reaches outside it, and the docs do not say what it returns then/);
     assert.throws(() => run('url_decode(http.request.uri.query, "x") == "x"'), /options are "r" and "u"/);
     assert.throws(() => run('decode_base64(http.host) == "x"'), /not standard padded Base64/);
+    assert.throws(() => run('url_decode(http.host) == "x"', { 'http.host': '100%' }), /the `%` at byte 3 starts no escape the docs describe/);
+    assert.throws(() => run('url_decode(http.host, "u") == "x"', { 'http.host': '%U2601' }), /starts no escape the docs describe \(`%XX`, `%uXXXX`\)/);
     assert.throws(() => run('split(http.host, ".", 200)[0] == "x"'), /limit from 1 to 128/);
     assert.throws(() => run('cidr(ip.src, 0, 64) == 0.0.0.0'), /IPv4 network bits from 1 to 32/);
   });

@@ -253,6 +253,7 @@ describe('requests: method and headers', () => {
       ['a=1;;b=2', /empty pair/],
       ['a+b=1', /"a\+b" holds a `\+`/],
       ['%zz=1', /not UTF-8 text/],
+      ['a=1 ; b=2', /"a=1 " ends in a space/],
     ] as const) {
       const bad = read({ headers: { Cookie: cookie } });
       assert.equal(bad.fields.has('http.request.cookies'), false, cookie);

@@ -19,8 +19,8 @@
  *   skips it (its wirefilter source), and every other function is refused;
  * - a function can only give a value or none: wirefilter's function interface returns an
  *   `Option` (engine/src/functions/mod.rs; a `None` is a missing value to the comparison, and
- *   ast/function_expr.rs drops it from a mapped call's array). So where the docs say a lookup
- *   finds nothing, the call is missing.
+ *   ast/function_expr.rs drops it from a mapped call's array). So where a lookup finds no value
+ *   (`lookup_json_*`), the call is missing.
  *
  * Functions the pinned functions.mdx does not describe (they are in the engine's scheme only:
  * `coalesce`, `contains`, `encode_base64`, `has_key`, `has_value`, `hash_in_range`, `hmac`,
@@ -283,7 +283,7 @@ function decodeOnce(value: Uint8Array, unicode: boolean): Uint8Array | Refusal {
     else if (HEX.test(text(i + 1, i + 3))) {
       out.push(parseInt(text(i + 1, i + 3), 16));
       i += 2;
-    } else if (unicode && (value[i + 1] === 0x75 || value[i + 1] === 0x55) && /^[0-9a-fA-F]{4}$/.test(text(i + 2, i + 6))) {
+    } else if (unicode && value[i + 1] === 0x75 && /^[0-9a-fA-F]{4}$/.test(text(i + 2, i + 6))) {
       const code = parseInt(text(i + 2, i + 6), 16);
       if (code >= 0xd800 && code <= 0xdfff) return refuse(`\`url_decode\` of ${quoteBytes(value)}: \`%u${text(i + 2, i + 6)}\` is half of a UTF-16 pair, which the docs do not say how to decode`);
       out.push(...UTF8.encode(String.fromCharCode(code)));

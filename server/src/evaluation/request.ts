@@ -50,11 +50,11 @@
  *   - `http.host` (Host), `http.user_agent` (User-Agent), `http.referer` (Referer), `http.cookie`
  *     (Cookie), `http.x_forwarded_for` (X-Forwarded-For): that header's value. A header the request
  *     does not send, or sends twice, is not described for these fields: not derived.
- *   - `http.request.cookies`: the Cookie header's `name=value` pairs (separated by `;` and optional
+ *   - `http.request.cookies`: the Cookie header's `name=value` pairs (separated by `;` and
  *     spaces, RFC 6265 §4.2.1); "The cookie names are URL decoded. If two cookies have the same
  *     name after decoding, their value arrays are merged", values "not pre-processed" (the field
- *     list). No Cookie header: no cookies. A pair without `=`, a name whose decoding the docs
- *     leave open (a `+`, a bad `%` escape), or two Cookie headers: not derived.
+ *     list). No Cookie header: no cookies. A pair without `=` or ending in a space, a name whose
+ *     decoding the docs leave open (a `+`, a bad `%` escape), or two Cookie headers: not derived.
  * A field that is "not derived" is unknown, with the reason: a verdict that depends on it is an
  * error that says why and asks for the field.
  */
@@ -491,8 +491,10 @@ function deriveFromHeaders(raw: unknown, derived: Derived): void {
 function parseCookies(header: string): Value | string {
   const byName = new Map<string, Value[]>();
   for (const part of header.split(';')) {
-    const pair = part.replace(/^[ \t]+|[ \t]+$/g, '');
+    // The spaces after `;` separate pairs; spaces before one may be the value's, or not.
+    const pair = part.replace(/^[ \t]+/, '');
     if (pair === '') return `the Cookie header "${header}" has an empty pair, and the docs do not say what becomes of it`;
+    if (/[ \t]$/.test(pair)) return `the cookie "${pair}" ends in a space, and the docs do not say whether its value keeps it`;
     const eq = pair.indexOf('=');
     if (eq < 0) return `the cookie "${pair}" has no \`=\`, and the docs do not say what becomes of it`;
     const name = decodeCookieName(pair.slice(0, eq));
