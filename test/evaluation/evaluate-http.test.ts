@@ -218,15 +218,17 @@ describe('evaluate over requests: unknown values', () => {
   it('a field a convenience could not derive is unknown, with the reason', () => {
     assert.throws(() => run('http.referer eq ""'), (error: unknown) => {
       assert.ok(error instanceof MissingValuesError);
-      assert.match(error.message, /`http\.referer` is unknown: `headers` has no referer header, and the docs do not say what `http\.referer` holds then/);
+      assert.match(error.message, /^`http\.referer` is unknown, and the result depends on it: `headers` has no referer header, and the docs do not say what `http\.referer` holds then/);
       return true;
     });
     assert.equal(run('http.referer eq "" or ssl'), true);
   });
 
   it('a function the docs do not describe is unknown unless the case gives its value', () => {
-    assert.throws(() => run('sha256(http.host) == "x"'), /`sha256\(http\.host\)` is unknown: the Cloudflare docs' functions reference does not describe `sha256`.*give its value in the request: `'sha256\(http\.host\)': …`/);
+    assert.throws(() => run('sha256(http.host) == "x"'), /: `sha256\(http\.host\)` is unknown, and the result depends on it: the Cloudflare docs' functions reference does not describe `sha256`.*give its value in the request: `'sha256\(http\.host\)': …`$/);
     assert.throws(() => run('is_jwt_valid("other")'), /`is_jwt_valid\("other"\)` is unknown/);
+    // Several unknowns: the plain ones first, then each with its reason.
+    assert.throws(() => run('cf.threat_score > 1 or sha256(http.host) == "x"'), /: the request has no value for `cf\.threat_score`, which the result depends on; `sha256\(http\.host\)` is unknown, and the result depends on it: /);
     assert.equal(run('sha256(http.host) == "x"', { ...REQUEST, 'sha256(http.host)': 'x' }), true);
     assert.throws(() => run('any(sha256(http.request.headers.names[*])[*] == "x")'), /a call over `\[\*\]` cannot be given/);
   });
@@ -236,7 +238,8 @@ describe('evaluate over requests: unknown values', () => {
   });
 
   it('a call on a missing value is unknown where the docs leave it open, and decided where they say', () => {
-    assert.throws(() => run('lower(http.request.headers["x-none"][0]) == "a"'), /an argument of `lower` is a missing value.*"in most cases"/);
+    assert.throws(() => run('lower(http.request.headers["x-none"][0]) == "a"'), /an argument of `lower` is a missing value.*"in most cases", not for `lower`; write the rule with `\[\*\]` inside `any\(…\)`, or give its value in the request: `'lower\(http\.request\.headers\["x-none"\]\[0\]\)': …`$/);
+    assert.equal(run('lower(http.request.headers["x-none"][0]) == "a"', { ...REQUEST, 'lower(http.request.headers["x-none"][0])': 'a' }), true);
     assert.equal(run('lower(http.request.headers["x-none"][0]) == "a" or ssl'), true);
     assert.equal(run('join(http.request.headers["x-none"], ",") == ""'), false);
     assert.equal(run('len(split(http.request.headers["x-none"][0], ",", 2)) >= 0'), false);

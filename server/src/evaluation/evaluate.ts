@@ -81,25 +81,34 @@ export class MissingValuesError extends EvaluationError {
     readonly reasons: Reasons = new Map(),
     readonly subject: 'packet' | 'request' = 'packet',
   ) {
-    super(`${describeMissing(missing, reasons, subject)}, which the result depends on`);
+    super(explainMissing(missing, reasons, subject, 'the result depends on'));
   }
 }
 
 /**
- * `the packet has no value for \`tcp.dstport\``, for lists `nothing says what \`$svc.vpn\` holds
- * (give it in the packet's "$lists" or a lists file)`, and for a field or call with a reason
- * `\`http.user_agent\` is unknown: REASON`.
+ * `the packet has no value for \`tcp.dstport\``, and for lists `nothing says what \`$svc.vpn\`
+ * holds (give it in the packet's "$lists" or a lists file)`.
  */
-export function describeMissing(missing: readonly string[], reasons: Reasons = new Map(), subject: 'packet' | 'request' = 'packet'): string {
+export function describeMissing(missing: readonly string[], subject: 'packet' | 'request' = 'packet'): string {
   const quote = (names: readonly string[]) => names.map((m) => `\`${m}\``).join(', ');
-  const explained = missing.filter((m) => reasons.has(m));
-  const fields = missing.filter((m) => !m.startsWith('$') && !reasons.has(m));
-  const lists = missing.filter((m) => m.startsWith('$') && !reasons.has(m));
+  const fields = missing.filter((m) => !m.startsWith('$'));
+  const lists = missing.filter((m) => m.startsWith('$'));
   const parts: string[] = [];
   if (fields.length > 0) parts.push(`the ${subject} has no value for ${quote(fields)}`);
   if (lists.length > 0) parts.push(`nothing says what ${quote(lists)} ${lists.length === 1 ? 'holds' : 'hold'} (give it in the ${subject}'s "$lists" or a lists file)`);
-  for (const m of explained) parts.push(`\`${m}\` is unknown: ${reasons.get(m)}`);
   return parts.join(', and ');
+}
+
+/**
+ * What a result needs and the test case does not give: `the packet has no value for \`x\`,
+ * which this rule needs`; and for a field or call with a reason, `\`f(…)\` is unknown, and this
+ * rule needs it: REASON`. `needs` is `this rule needs` or `the result depends on`.
+ */
+export function explainMissing(missing: readonly string[], reasons: Reasons = new Map(), subject: 'packet' | 'request' = 'packet', needs = 'this rule needs'): string {
+  const plain = describeMissing(missing.filter((m) => !reasons.has(m)), subject);
+  const parts = plain ? [`${plain}, which ${needs}`] : [];
+  for (const m of missing) if (reasons.has(m)) parts.push(`\`${m}\` is unknown, and ${needs} it: ${reasons.get(m)}`);
+  return parts.join('; ');
 }
 
 export interface PartialResult {
@@ -401,7 +410,7 @@ class Evaluator {
       return this.refused(label, key === undefined ? `${why}; a call over \`[*]\` cannot be given` : `${why}; give its value in the request: \`'${key}': …\``);
     }
     const rest = node.args.slice(mapped ? 1 : 0).map((arg) => this.argument(arg));
-    if (!mapped) return this.settle(label, this.apply(name, semantics, rest));
+    if (!mapped) return this.settle(label, this.apply(name, semantics, rest, key));
     // The call once per element of its first argument, a missing result dropped (function_expr.rs).
     const elements = this.operand(first as IndexedOperand);
     if (elements === MISSING || elements === undefined) return elements;
@@ -421,13 +430,14 @@ class Evaluator {
   }
 
   /** A function over its arguments' values, missing and unknown ones as functions.ts says. */
-  private apply(name: string, semantics: Extract<typeof FUNCTION_SEMANTICS extends ReadonlyMap<string, infer S> ? S : never, { kind: 'implemented' }>, args: readonly Read[]): CallResult {
+  private apply(name: string, semantics: Extract<typeof FUNCTION_SEMANTICS extends ReadonlyMap<string, infer S> ? S : never, { kind: 'implemented' }>, args: readonly Read[], key?: string): CallResult {
     if (args.includes(undefined)) return undefined;
     let present = args as readonly (Value | typeof MISSING)[];
     if (present.includes(MISSING)) {
       if (semantics.onMissing === 'propagate') return MISSING;
       if (semantics.onMissing === 'refuse') {
-        return { refused: `an argument of \`${name}\` is a missing value (a header or key the request does not have, an index past the end), and the docs say only that a call then gives a missing value "in most cases"; write the rule with \`[*]\` inside \`any(…)\`, or give the value` };
+        const give = key === undefined ? '' : `, or give its value in the request: \`'${key}': …\``;
+        return { refused: `an argument of \`${name}\` is a missing value (a header or key the request does not have, an index past the end), and the docs say only that a call then gives a missing value "in most cases", not for \`${name}\`; write the rule with \`[*]\` inside \`any(…)\`${give}` };
       }
       present = present.filter((a) => a !== MISSING);
     }

@@ -18,7 +18,7 @@ import { mapRange } from '../documents/offset-map';
 import { checkSite, type RulesetCheckOptions } from '../documents/ruleset';
 import type { ParsedRuleset } from '../documents/parsed-ruleset';
 import type { Expression } from '../language/ast';
-import { describeMissing, EvaluationError, evaluatePartial, subjectName, type Subject } from './evaluate';
+import { EvaluationError, evaluatePartial, explainMissing, subjectName, type Subject } from './evaluate';
 import { phaseOutcomes } from './outcomes';
 import type { Lists, Packet } from './packet';
 
@@ -158,7 +158,7 @@ export function evaluateRuleset(ruleset: ParsedRuleset | PreparedRuleset, subjec
       throw error;
     }
     if (result.value === undefined) {
-      throw new RuleEvaluationError(rule.info, `${describeMissing(result.missing, result.reasons, subjectName(subject))}, which this rule needs`, result.missing);
+      throw new RuleEvaluationError(rule.info, explainMissing(result.missing, result.reasons, subjectName(subject)), result.missing);
     }
     if (!result.value) {
       trace.push({ rule: rule.info, outcome: 'no-match' });
