@@ -14,7 +14,8 @@
  * - an argument the test case does not give makes the call unknown;
  * - a *missing* argument (a header the request does not send, `[5]` of a shorter array): the docs
  *   say a call on a missing value returns a missing value "in most cases, but the exact behavior
- *   can vary per function" (src/content/partials/ruleset-engine/rules-language-missing-value-behavior.mdx),
+ *   can vary per function" (src/content/partials/ruleset-engine/rules-language-missing-value-behavior.mdx
+ *   at 3e5c0a75),
  *   so a call is missing only where its own docs say so (`join`, `split`, `len`), `concat`
  *   skips it (its wirefilter source), and every other function is refused;
  * - a function can only give a value or none: wirefilter's function interface returns an
@@ -130,7 +131,7 @@ function affix(atEnd: boolean): Implemented['apply'] {
 
 /**
  * functions.mdx, `len`: "the byte length of a String or Bytes value, or the number of elements
- * in an array". A missing argument gives a missing value: values.mdx (Maps) shows
+ * in an array". A missing argument gives a missing value: values.mdx at 146311af (Maps) shows
  * `not len(http.request.uri.args["order"]) >= 0` true for a key the request does not have.
  */
 const len: Implemented['apply'] = (args, name) => {
@@ -414,7 +415,8 @@ function lookupJsonFunction(integer: boolean): Implemented['apply'] {
 }
 
 /**
- * functions.mdx, "HMAC validation", and src/content/docs/waf/custom-rules/use-cases/configure-token-authentication.mdx:
+ * functions.mdx, "HMAC validation", and src/content/docs/waf/custom-rules/use-cases/configure-token-authentication.mdx
+ * at 00cd75ee:
  * the MessageMAC is `message`, a separator of `lengthOfSeparator` bytes, a 10-digit Unix
  * `timestamp`, `-`, and the Base64 `mac` (the whole value matching `(.+)(.*)(\d{10})-(.{43,})`, the
  * greedy first group putting the timestamp as far right as it can stand); the MAC is HMAC-SHA256

@@ -33,7 +33,7 @@
  *   - `http.request.*` of the same names (the extension lowercased, per the field list): equal to
  *     the raw ones only while URL normalization leaves the URL as it is. The service normalizes
  *     incoming URLs (on by default, RFC 3986 or "Cloudflare" type: src/content/docs/rules/
- *     normalization/how-it-works.mdx and settings.mdx) — percent-decoding unreserved characters,
+ *     normalization/how-it-works.mdx at 24554f18 and settings.mdx at 20a026ae) — percent-decoding unreserved characters,
  *     encoding other bytes, uppercasing `%xx`, removing dot segments, and for the Cloudflare type
  *     `\` to `/` and merging `//`. A path or query that any of this would change is not derived
  *     (which form the rules see depends on the zone's setting): give those fields explicitly.

@@ -8,8 +8,8 @@
  *   result may depend on it, and a verdict that does is an error naming it;
  * - `MISSING`: the engine's "missing value" — the request has no such thing (a header it does
  *   not send, an index past the end of an array, a transport header the packet does not have).
- *   The Cloudflare docs (src/content/partials/ruleset-engine/rules-language-missing-value-behavior.mdx)
- *   say every comparison of a missing value is false; wirefilter does the same with its
+ *   The Cloudflare docs (src/content/partials/ruleset-engine/rules-language-missing-value-behavior.mdx
+ *   at 3e5c0a75) say every comparison of a missing value is false; wirefilter does the same with its
  *   `default` of each comparison (engine/src/ast/field_expr.rs, `compile_with(compiler, false, …)`;
  *   only `!=` takes the scheme's nil-not-equal setting, and the docs settle it as false).
  */
