@@ -69,12 +69,15 @@ function caseIds(cases: readonly TestCase[]): string[] {
   return cases.map((c) => (c.name !== undefined && count.get(c.name) === 1 ? `name:${c.name}` : `case:${c.index + 1}`));
 }
 
-/** The case's name; a case without one is shown by its packet's fields, `ip.proto: tcp, tcp.dstport: 80`. */
+/**
+ * The case's name; a case without one is shown by its packet's or request's keys and values,
+ * `ip.proto: tcp, tcp.dstport: 80`, `url: https://example.com/login, method: POST`.
+ */
 export function caseLabel(testCase: TestCase): string {
   if (testCase.name !== undefined && testCase.name.trim() !== '') return testCase.name;
-  const packet = property(testCase.node, 'packet')?.value;
-  if (packet?.kind === 'object' && packet.properties.length > 0) {
-    return packet.properties.map((p) => `${p.key}: ${valueText(p.value)}`).join(', ');
+  const given = property(testCase.node, 'packet')?.value ?? property(testCase.node, 'request')?.value;
+  if (given?.kind === 'object' && given.properties.length > 0) {
+    return given.properties.map((p) => `${p.key}: ${valueText(p.value)}`).join(', ');
   }
   return `case ${testCase.index + 1}`;
 }

@@ -112,12 +112,17 @@ describe('rulesets test FILE --packet JSON', () => {
 
 describe('rulesets test <test files>', () => {
   it('runs the examples, found beside the rulesets and in folders', () => {
-    for (const args of [['examples/'], ['examples/allow-ssh-only.ruleset.yaml', 'examples/block-country.ruleset.yaml'], ['examples/allow-ssh-only.ruleset.test.yaml', 'examples/block-country.ruleset.test.yaml']]) {
+    // The folder also holds waf-custom.ruleset.test.yaml, of requests: 8 cases more.
+    for (const [args, summary] of [
+      [['examples/'], '15 cases in 3 files: 15 passed, 0 failed'],
+      [['examples/allow-ssh-only.ruleset.yaml', 'examples/block-country.ruleset.yaml'], '7 cases in 2 files: 7 passed, 0 failed'],
+      [['examples/allow-ssh-only.ruleset.test.yaml', 'examples/block-country.ruleset.test.yaml'], '7 cases in 2 files: 7 passed, 0 failed'],
+    ] as const) {
       const result = run(['test', ...args]);
       assert.equal(result.stderr, '');
       assert.equal(result.status, 0, result.stdout);
       assert.match(result.stdout, /^ok {4}examples\/allow-ssh-only\.ruleset\.test\.yaml:4:3 SSH gets through: pass by rule 1 \(Let SSH through\)/);
-      assert.match(result.stdout, /\n7 cases in 2 files: 7 passed, 0 failed\n$/);
+      assert.ok(result.stdout.endsWith(`\n${summary}\n`), result.stdout);
     }
   });
 
@@ -242,5 +247,55 @@ cases:
     assert.equal(result.status, 0);
     assert.match(result.stdout, /^Usage: rulesets test FILE --packet JSON/);
     assert.match(run(['--help']).stdout, /rulesets test FILE --packet JSON/);
+  });
+});
+
+describe('rulesets test FILE --request JSON', () => {
+  it('prints the verdict of a ruleset of an HTTP phase, and each rule looked at with --trace', () => {
+    const request = '{"url": "https://www.example.com/wp-login.php", "method": "POST", "ip.src": "203.0.113.9", "ip.src.country": "US", "headers": {"User-Agent": "Mozilla/5.0"}}';
+    const result = run(['test', 'examples/waf-custom.ruleset.yaml', '--request', request, '--trace']);
+    assert.equal(result.stderr, '');
+    assert.equal(result.status, 0);
+    assert.equal(
+      result.stdout,
+      [
+        '  rule 1 (The office network skips the custom rules) [skip]: no match',
+        '  rule 2 (Block known attack tools) [block]: no match',
+        '  rule 3 (Block files that are never public) [block]: no match',
+        '  rule 4 (Block SQL injection in query arguments) [block]: no match',
+        '  rule 5 (Block logins from outside the countries of our users) [block]: match',
+        'block by rule 5 (Block logins from outside the countries of our users) at examples/waf-custom.ruleset.yaml:34:5',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reads the request from a YAML file, and prints the matches of a phase whose actions only match', () => {
+    const dir = tempFolder({
+      't.ruleset.yaml': 'name: t\nkind: zone\nphase: http_request_late_transform\nrules:\n  - action: rewrite\n    expression: http.request.uri.path eq "/old"\n    description: Rewrite old\n',
+      'request.yaml': 'url: https://a.example/old\n',
+    });
+    const result = run(['test', 't.ruleset.yaml', '--request', '@request.yaml'], dir);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout, 'match: rule 1 (Rewrite old) at t.ruleset.yaml:5:5\n');
+  });
+
+  it('bad input exits 2 with what is wrong and where, never a stack', () => {
+    const cases: readonly [readonly string[], RegExp][] = [
+      [['--request', '{"http.hots": "a"}'], /^rulesets: --request: unknown field `http\.hots` in the request; did you mean `http\.host`\?\n$/],
+      [['--request', '{"url": "https://a.example/"'], /^rulesets: --request: not JSON/],
+      [['--request', '{"url": "https://a.example/", "ip.src": "203.0.113.9"}'], /^rulesets: examples\/waf-custom\.ruleset\.yaml:17:5: rule 2 \(Block known attack tools\): the request has no value for `http\.request\.headers`, which this rule needs\n$/],
+      [['--packet', '{"ip.src": "203.0.113.9"}'], /its phase `http_request_firewall_custom` runs on HTTP requests: give --request/],
+      [['--packet', '{}', '--request', '{}'], /give --packet or --request, not both/],
+    ];
+    for (const [options, message] of cases) {
+      const result = run(['test', 'examples/waf-custom.ruleset.yaml', ...options]);
+      assert.equal(result.status, 2, options.join(' '));
+      assert.match(result.stderr, message);
+      assertNoStack(result.stderr);
+    }
+    const packetRuleset = run(['test', 'examples/allow-ssh-only.ruleset.yaml', '--request', '{}']);
+    assert.equal(packetRuleset.status, 2);
+    assert.match(packetRuleset.stderr, /its phase `magic_transit` runs on packets: give --packet/);
   });
 });

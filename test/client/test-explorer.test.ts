@@ -178,3 +178,52 @@ describe('Test Explorer: discovery and activation', () => {
     for (const path of ['tests/edge.ruleset.test.yaml', 'edge.ruleset.test.json']) assert.ok(globs.some((glob) => minimatch(path, glob)), path);
   });
 });
+
+describe('Test Explorer: request cases of a ruleset in an HTTP phase', () => {
+  const RULESET = [
+    'name: waf',
+    'kind: zone',
+    'phase: http_request_firewall_custom',
+    'rules:',
+    '  - action: managed_challenge',
+    '    expression: http.request.uri.path eq "/login" and cf.bot_management.score lt 30',
+    '    description: Challenge bots at the login',
+    '',
+  ].join('\n');
+  const CASES = [
+    '- name: a bot at the login',
+    '  request: {url: "https://a.example/login", cf.bot_management.score: 3}',
+    '  expect: managed_challenge',
+    '- request: {url: "https://a.example/login", method: POST}',
+    '  expect: pass',
+    '- name: human',
+    '  request: {url: "https://a.example/login", cf.bot_management.score: 90}',
+    '  expect: managed_challenge',
+    '- name: typo',
+    '  request: {url: "https://a.example/", http.hots: a.example}',
+    '  expect: pass',
+    '',
+  ].join('\n');
+  const PATH = '/w/waf.ruleset.test.yaml';
+  const run = () => runTestFile(parse(CASES, PATH), workspace({ '/w/waf.ruleset.yaml': RULESET }), 'waf.ruleset.test.yaml');
+
+  it('labels a case without a name by its request', () => {
+    assert.deepEqual(
+      caseItems(parse(CASES, PATH)).map((item) => item.label),
+      ['a bot at the login', 'url: https://a.example/login, method: POST', 'human', 'typo'],
+    );
+  });
+
+  it('runs them as `rulesets test` does: passed, failed with expected and actual, errored at the key at fault', () => {
+    const { results } = run();
+    const [bot, post, human, typo] = results;
+    assert.deepEqual([bot.outcome, bot.message], ['passed', 'managed_challenge by rule 1 (Challenge bots at the login) at waf.ruleset.yaml:5:5']);
+    assert.ok(post.outcome === 'errored', post.outcome);
+    assert.equal(post.message, 'rule 1 (Challenge bots at the login): the request has no value for `cf.bot_management.score`, which this rule needs');
+    assert.ok(human.outcome === 'failed', human.outcome);
+    assert.deepEqual([human.expected, human.actual], ['managed_challenge', 'pass: no rule matched']);
+    assert.ok(typo.outcome === 'errored', typo.outcome);
+    assert.match(typo.message, /^request: unknown field `http\.hots` in the request; did you mean `http\.host`/);
+    assert.deepEqual(typo.place, { path: PATH, line: lineOf(CASES, 'http.hots'), character: CASES.split('\n')[lineOf(CASES, 'http.hots')].indexOf('http.hots') });
+  });
+});

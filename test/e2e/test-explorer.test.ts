@@ -3,13 +3,14 @@
  * (code-server) in Chromium, a workspace with a ruleset and its test file (one case passes, one
  * fails), the Testing view opened and every test run from the command palette, the pass and
  * fail states and the failure message read off the screen; then one case run from the editor,
- * and a continuous run that runs the file again when the fixed ruleset is saved. Screenshots go
- * to test-artifacts/e2e/test-explorer/.
+ * and a continuous run that runs the file again when the fixed ruleset is saved; last, request
+ * cases of a ruleset in an HTTP phase, added to the workspace. Screenshots go to
+ * test-artifacts/e2e/test-explorer/.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeWorkspace, startWorkbench, type Workbench } from './workbench';
@@ -168,5 +169,20 @@ describe('test files in the Test Explorer of a real VS Code (code-server)', () =
     await wb!.screenshot('5-unsaved-ruleset');
     await wb!.openFile(RULESET_FILE);
     await wb!.runCommand('File: Revert File');
+  });
+
+  it('runs the request cases of a ruleset in an HTTP phase, as `rulesets test` does', async () => {
+    const waf = 'name: waf\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: starts_with(http.request.uri.path, "/admin")\n    description: Block admin\n';
+    const cases = '- name: admin is blocked\n  request: {url: "https://a.example/admin"}\n  expect: block\n- name: home is blocked\n  request: {url: "https://a.example/"}\n  expect: block\n';
+    writeFileSync(join(workspace, 'waf.ruleset.yaml'), waf);
+    writeFileSync(join(workspace, 'waf.ruleset.test.yaml'), cases);
+    await wb!.runCommand('Testing: Focus on Test Explorer View');
+    await until<Row[]>('the new test file in the Test Explorer', explorerRows(), (rows) => rows.some((row) => row.label.startsWith('waf.ruleset.test.yaml')));
+    await wb!.runCommand('Test: Run All Tests');
+    const failure = 'expected block, got pass: no rule matched';
+    await until<Row[]>('the request cases\' results', explorerRows(), (all) => hasRow(all, 'waf.ruleset.test.yaml (Failed)'));
+    const results = await until<Row[]>('the request failure in the Test Results panel', rowsOf('.test-output-peek-tree'), (all) => all.some((row) => row.text.includes(failure)));
+    await wb!.screenshot('6-request-cases');
+    assert.ok(results.some((row) => row.text.startsWith('home is blocked') && row.text.includes(failure)), JSON.stringify(results));
   });
 });

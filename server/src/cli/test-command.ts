@@ -1,7 +1,9 @@
 /**
- * `rulesets test`: what a ruleset does with a packet, and test files of expected verdicts.
+ * `rulesets test`: what a ruleset does with a packet or an HTTP request, and test files of
+ * expected verdicts.
  *
  *   rulesets test FILE --packet JSON|@FILE [--lists FILE] [--trace]
+ *   rulesets test FILE --request JSON|@FILE [--lists FILE] [--trace]
  *   rulesets test <test files, rulesets or folders...> [--lists FILE]
  *
  * A test file `NAME.ruleset.test.yaml` (or `.yml`, `.json`) sits beside `NAME.ruleset.yaml`
@@ -13,9 +15,10 @@
  *     rule: 1                          # optional: 1-based number, or a description, id or ref
  *
  * or an object `{ruleset: PATH, lists: {NAME: [...]}, cases: [...]}` (`ruleset` relative
- * to the test file; `lists` as in a `--lists` file). Exit status: 0 every case passed, 1 a
- * case failed, 2 bad input (a file, a case, a packet, or a packet that lacks a value the
- * verdict depends on), with `file:line:col` of the cause.
+ * to the test file; `lists` as in a `--lists` file). A case of a ruleset in an HTTP phase gives
+ * a `request:` and expects what that phase's rules do (evaluation/test-file-run.ts). Exit
+ * status: 0 every case passed, 1 a case failed, 2 bad input (a file, a case, a packet or
+ * request, or one that lacks a value the verdict depends on), with `file:line:col` of the cause.
  *
  * Running a test file is evaluation/test-file-run.ts's, which VS Code's Test Explorer runs too;
  * here the files are found and read from disk, and the outcomes printed and counted.
@@ -25,6 +28,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, normalize, relative } from 'node:path';
 import {
   caseOutput,
+  describeMatches,
   describeVerdict,
   fileProblemOutput,
   evaluateRuleset,
@@ -38,15 +42,20 @@ import {
   parseHost,
   parseLists,
   parsePacket,
+  parseRequest,
   parseRuleset,
+  phaseOutcomes,
   plain,
   prepareRuleset,
   readTestFile,
+  RequestError,
   RuleEvaluationError,
   RulesetError,
   runTestCase,
+  subjectOfPhase,
   traceLines,
   type Lists,
+  type Subject,
   type RulesetRead,
   type RulesetVerdict,
   type TestRuleset,
@@ -56,6 +65,7 @@ import { isFile, searchFolder } from './files';
 import { readTextFile, type Io } from './io';
 
 export const TEST_USAGE = `Usage: rulesets test FILE --packet JSON [--lists FILE] [--trace]
+       rulesets test FILE --request JSON [--lists FILE] [--trace]
        rulesets test <test files, rulesets or folders...> [--lists FILE]
 
 With --packet: prints what the ruleset FILE does with the packet, e.g.
@@ -64,21 +74,30 @@ The packet is a JSON object of field values:
   {"ip.src": "192.0.2.7", "ip.proto": "tcp", "tcp.dstport": 22, "tcp.flags.syn": true,
    "udp": "00 35 ...", "$lists": {"$svc.anonymizer": true, "$my_list": ["10.0.0.0/8"]}}
 
+With --request (a ruleset of an HTTP phase): the same for an HTTP request, e.g.
+  {"url": "https://example.com/wp-login.php?x=1", "method": "POST",
+   "headers": {"User-Agent": "curl/8.5.0", "Cookie": "session=abc"},
+   "ip.src": "203.0.113.7", "cf.bot_management.score": 12, "is_jwt_valid(\\"id\\")": false}
+url, method and headers give the fields they determine (http.host, http.request.uri.*,
+http.request.headers, http.user_agent, http.request.cookies, ...); any field may be given.
+
 Without: runs test files. NAME.ruleset.test.yaml beside NAME.ruleset.yaml is a list of
-  - packet: {...}
-    expect: block|pass
+  - packet: {...}    (or request: {...} for a ruleset of an HTTP phase)
+    expect: block|pass   (what the phase's rules do: challenge, managed_challenge, ...;
+                          match|no-match where the actions do not end the evaluation)
     rule: 2          (optional: 1-based number, or a rule's description or id)
 A ruleset named here runs the test file beside it; folders are searched for test files.
 
 Options:
   --packet JSON    the packet, as a JSON object; or @FILE, a JSON or YAML file of one
+  --request JSON   the HTTP request, as a JSON object; or @FILE
   --lists FILE     JSON or YAML: {"my_list": ["10.0.0.0/8", "192.0.2.7"], ...}
-  --trace          with --packet: also print each rule looked at and its outcome
-                   (a failing case of a test file always shows it)
+  --trace          with --packet or --request: also print each rule looked at and its
+                   outcome (a failing case of a test file always shows it)
   -h, --help       show this help
 
-Exit status: 0 done (with --packet) or every case passed, 1 a case failed,
-2 bad input: a file, a case, or a packet without a value the verdict depends on.`;
+Exit status: 0 done (with --packet or --request) or every case passed, 1 a case failed,
+2 bad input: a file, a case, or a packet or request without a value the verdict depends on.`;
 
 export function test(args: string[], io: Io): number {
   const { values, positionals } = parseCommandArgs('test', {
@@ -86,6 +105,7 @@ export function test(args: string[], io: Io): number {
     allowPositionals: true,
     options: {
       packet: { type: 'string' },
+      request: { type: 'string' },
       lists: { type: 'string' },
       trace: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -97,44 +117,52 @@ export function test(args: string[], io: Io): number {
   }
   if (positionals.length === 0) throw new UsageError('nothing to test: rulesets test FILE --packet JSON, or rulesets test <test files, rulesets or folders...>');
   const lists = values.lists !== undefined ? readListsFile(values.lists) : new Map<string, never>();
-  if (values.packet !== undefined) {
-    if (positionals.length !== 1) throw new UsageError('--packet tests one ruleset: rulesets test FILE --packet JSON');
-    return testPacket(positionals[0], values.packet, lists, values.trace === true, io);
+  if (values.packet !== undefined && values.request !== undefined) throw new UsageError('give --packet or --request, not both');
+  if (values.packet !== undefined || values.request !== undefined) {
+    const option = values.packet !== undefined ? 'packet' : 'request';
+    if (positionals.length !== 1) throw new UsageError(`--${option} tests one ruleset: rulesets test FILE --${option} JSON`);
+    return testOne(positionals[0], option, (values.packet ?? values.request)!, lists, values.trace === true, io);
   }
-  if (values.trace) throw new UsageError('--trace goes with --packet');
+  if (values.trace) throw new UsageError('--trace goes with --packet or --request');
   return runTestFiles(collectTestFiles(positionals), lists, io);
 }
 
-// ---------------------------------------------------------------- one packet
+// ---------------------------------------------------------------- one packet or request
 
-function testPacket(path: string, packetText: string, lists: Lists, trace: boolean, io: Io): number {
+function testOne(path: string, option: 'packet' | 'request', input: string, lists: Lists, trace: boolean, io: Io): number {
   let json: unknown;
-  if (packetText.startsWith('@')) {
-    json = readDataFile(packetText.slice(1));
+  if (input.startsWith('@')) {
+    json = readDataFile(input.slice(1));
   } else {
     try {
-      json = JSON.parse(packetText);
+      json = JSON.parse(input);
     } catch (error) {
-      throw new UsageError(`--packet: not JSON (${(error as Error).message}); give the packet as a JSON object, or @FILE`);
+      throw new UsageError(`--${option}: not JSON (${(error as Error).message}); give the ${option} as a JSON object, or @FILE`);
     }
   }
-  let packet;
+  const ruleset = loadRuleset(path);
+  const phase = ruleset.prepared.phase;
+  const wanted = subjectOfPhase(phase);
+  if (wanted !== undefined && wanted !== option) {
+    throw new UsageError(`${ruleset.display}: its phase \`${phase}\` runs on ${wanted === 'packet' ? 'packets: give --packet' : 'HTTP requests: give --request'}`);
+  }
+  let subject: Subject;
   try {
-    packet = parsePacket(json);
+    subject = option === 'packet' ? parsePacket(json) : parseRequest(json, { phase });
   } catch (error) {
-    if (error instanceof PacketError) throw new UsageError(`--packet: ${error.message}`);
+    if (error instanceof PacketError || error instanceof RequestError) throw new UsageError(`--${option}: ${error.message}`);
     throw error;
   }
-  const ruleset = loadRuleset(path);
   let verdict: RulesetVerdict;
   try {
-    verdict = evaluateRuleset(ruleset.prepared, packet, lists);
+    verdict = evaluateRuleset(ruleset.prepared, subject, lists);
   } catch (error) {
     if (error instanceof RuleEvaluationError) throw new UsageError(`${ruleset.display}:${linePosition(ruleset.text, error.rule.start)}: ${error.message}`);
     throw error;
   }
   if (trace) io.out(traceLines(verdict));
-  io.out(`${describeVerdict(verdict, ruleset)}\n`);
+  const matchOnly = phaseOutcomes(phase, option).kind === 'match';
+  io.out(`${matchOnly ? describeMatches(verdict.trace.filter((t) => t.outcome === 'match').map((t) => t.rule), ruleset) : describeVerdict(verdict, ruleset)}\n`);
   return 0;
 }
 

@@ -30,12 +30,9 @@ import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import { transportFieldOf, type TransportField, type TransportHeader } from '../language/catalogue/transport';
 import { readBareValue, readInteger } from '../language/literals';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
+import type { FieldValue } from './value';
 
-export type FieldValue =
-  | { readonly type: 'Integer'; readonly value: bigint }
-  | { readonly type: 'Ip'; readonly family: IpFamily; readonly value: bigint }
-  | { readonly type: 'Bytes'; readonly bytes: Uint8Array }
-  | { readonly type: 'Boolean'; readonly value: boolean };
+export type { FieldValue } from './value';
 
 /** One item of a list: an address range (a single address is a range of one). */
 export interface IpRange {
@@ -198,7 +195,8 @@ function deriveFlags(fields: Map<string, FieldValue>): void {
   }
 }
 
-function parsePacketLists(raw: unknown): Lists {
+/** The `"$lists"` of a packet or a request: list name to true, false or the list's addresses. */
+export function parsePacketLists(raw: unknown): Lists {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new PacketError(`expected \`${LISTS_KEY}\` as an object from list name to true, false or the list's addresses, e.g. {"$svc.anonymizer": true}, found ${describeJson(raw)}`);
   }
@@ -256,7 +254,7 @@ export function utf8(text: string): Uint8Array {
   return new TextEncoder().encode(text);
 }
 
-function describeJson(value: unknown): string {
+export function describeJson(value: unknown): string {
   if (value === undefined) return 'nothing';
   const text = jsonStart(value, 61);
   return `\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\``;

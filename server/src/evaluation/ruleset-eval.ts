@@ -1,14 +1,16 @@
 /**
- * What a ruleset does with a packet (LANGUAGE.md §8):
+ * What a ruleset does with a packet (LANGUAGE.md §8) or an HTTP request:
  * - rules are evaluated in order; a rule with `enabled: false` is skipped;
- * - the first matching `block` rule decides: the verdict is `block`;
- * - a matching `skip` rule with `action_parameters.ruleset: "current"` exempts the packet
- *   from the rest of the ruleset: the verdict is `pass`, decided by the skip rule;
- * - a matching `execute` rule, `skip` with other parameters, or any other action does not
- *   decide here (the ruleset it runs is not at hand): the trace says it matched, and
+ * - the first matching rule whose action ends the evaluation in the ruleset's phase decides
+ *   (outcomes.ts: `block` for packets; `block`, the challenges, `redirect`, … for requests, as the
+ *   docs' actions reference marks them terminating): the verdict is that action;
+ * - a matching `skip` rule with `action_parameters.ruleset: "current"` exempts the packet or
+ *   request from the rest of the ruleset: the verdict is `pass`, decided by the skip rule;
+ * - a matching `execute` rule, `skip` with other parameters, `log`, or any other action does not
+ *   decide here (what it runs or changes is not at hand): the trace says it matched, and
  *   evaluation goes on with the next rule;
  * - when no rule decides, the verdict is `pass` with no deciding rule.
- * A rule whose result depends on a field or list the packet does not give stops the
+ * A rule whose result depends on a field, list or call the test case does not give stops the
  * evaluation with a RuleEvaluationError naming the rule and the values.
  */
 import { property, type HostNode } from '../documents/host';
@@ -16,7 +18,8 @@ import { mapRange } from '../documents/offset-map';
 import { checkSite, type RulesetCheckOptions } from '../documents/ruleset';
 import type { ParsedRuleset } from '../documents/parsed-ruleset';
 import type { Expression } from '../language/ast';
-import { describeMissing, EvaluationError, evaluatePartial } from './evaluate';
+import { EvaluationError, evaluatePartial, explainMissing, subjectName, type Subject } from './evaluate';
+import { phaseOutcomes } from './outcomes';
 import type { Lists, Packet } from './packet';
 
 export interface RuleInfo {
@@ -37,12 +40,16 @@ export interface TraceEntry {
   readonly rule: RuleInfo;
   /** `disabled`: skipped unevaluated; `match` / `no-match`: its expression's value. */
   readonly outcome: 'disabled' | 'match' | 'no-match';
-  /** For a match: what it did. `continue` for an action that does not decide here. */
-  readonly effect?: 'block' | 'skip-rest' | 'continue';
+  /**
+   * For a match: what it did. `block`, or `terminate` for another action that ends the
+   * evaluation (a challenge, a redirect); `continue` for an action that does not decide here.
+   */
+  readonly effect?: 'block' | 'terminate' | 'skip-rest' | 'continue';
 }
 
-export interface RulesetVerdict {
-  readonly verdict: 'block' | 'pass';
+/** What a ruleset does: `pass`, or the terminating action that decided (`block`, `managed_challenge`, …). */
+export interface RulesetVerdict<V extends string = string> {
+  readonly verdict: V;
   /** The rule that decided; none when no rule did (`pass`). */
   readonly rule?: RuleInfo;
   /** Every rule looked at, in order, up to the deciding one. */
@@ -80,6 +87,8 @@ interface PreparedRule {
 
 export interface PreparedRuleset {
   readonly model: ParsedRuleset;
+  /** The phase its expressions were checked for: the file's, else the default given. */
+  readonly phase?: string;
   readonly rules: readonly PreparedRule[];
 }
 
@@ -97,7 +106,8 @@ export function prepareRuleset(model: ParsedRuleset, options: RulesetCheckOption
     throw new RulesetError('the file has no `rules` array', at.start, Math.min(at.start + 1, at.end));
   }
   const rules = model.rules.map((node, index) => prepareRule(model, node, index, options));
-  return { model, rules };
+  const phase = model.phase ?? options.defaultPhase;
+  return phase === undefined ? { model, rules } : { model, phase, rules };
 }
 
 function prepareRule(model: ParsedRuleset, node: HostNode, index: number, options: RulesetCheckOptions): PreparedRule {
@@ -125,9 +135,15 @@ function prepareRule(model: ParsedRuleset, node: HostNode, index: number, option
   return { info, enabled, skipsRest, ast: checked.ast };
 }
 
-/** The verdict of the ruleset on the packet. Throws RulesetError or RuleEvaluationError. */
-export function evaluateRuleset(ruleset: ParsedRuleset | PreparedRuleset, packet: Packet, lists: Lists = new Map()): RulesetVerdict {
+/**
+ * The verdict of the ruleset on the packet or request. Throws RulesetError or RuleEvaluationError.
+ * A packet's verdict is `block` or `pass`, as the packet phases have no other terminating action.
+ */
+export function evaluateRuleset(ruleset: ParsedRuleset | PreparedRuleset, packet: Packet, lists?: Lists): RulesetVerdict<'block' | 'pass'>;
+export function evaluateRuleset(ruleset: ParsedRuleset | PreparedRuleset, subject: Subject, lists?: Lists): RulesetVerdict;
+export function evaluateRuleset(ruleset: ParsedRuleset | PreparedRuleset, subject: Subject, lists: Lists = new Map()): RulesetVerdict {
   const prepared = 'model' in ruleset ? ruleset : prepareRuleset(ruleset);
+  const terminating = phaseOutcomes(prepared.phase, subjectName(subject)).terminating;
   const trace: TraceEntry[] = [];
   for (const rule of prepared.rules) {
     if (!rule.enabled || !rule.ast) {
@@ -136,21 +152,21 @@ export function evaluateRuleset(ruleset: ParsedRuleset | PreparedRuleset, packet
     }
     let result;
     try {
-      result = evaluatePartial(rule.ast, packet, lists);
+      result = evaluatePartial(rule.ast, subject, lists);
     } catch (error) {
       if (error instanceof EvaluationError) throw new RuleEvaluationError(rule.info, error.message);
       throw error;
     }
     if (result.value === undefined) {
-      throw new RuleEvaluationError(rule.info, `${describeMissing(result.missing)}, which this rule needs`, result.missing);
+      throw new RuleEvaluationError(rule.info, explainMissing(result.missing, result.reasons, subjectName(subject)), result.missing);
     }
     if (!result.value) {
       trace.push({ rule: rule.info, outcome: 'no-match' });
       continue;
     }
-    if (rule.info.action === 'block') {
-      trace.push({ rule: rule.info, outcome: 'match', effect: 'block' });
-      return { verdict: 'block', rule: rule.info, trace };
+    if (terminating.includes(rule.info.action)) {
+      trace.push({ rule: rule.info, outcome: 'match', effect: rule.info.action === 'block' ? 'block' : 'terminate' });
+      return { verdict: rule.info.action, rule: rule.info, trace };
     }
     if (rule.skipsRest) {
       trace.push({ rule: rule.info, outcome: 'match', effect: 'skip-rest' });

@@ -17,16 +17,28 @@
  *     packet: {ip.proto: tcp, tcp.dstport: 22}
  *     expect: pass                     # block | pass
  *     rule: 1                          # optional: 1-based number, or a description, id or ref
+ *
+ * A case of a ruleset in an HTTP phase gives a `request` (request.ts) instead of a `packet`, and
+ * expects what that phase's rules can do (outcomes.ts): in `http_request_firewall_custom`
+ * `block`, `challenge`, `js_challenge`, `managed_challenge` or `pass`; in a phase whose actions do
+ * not end the evaluation (transforms, origin, cache and configuration rules) `match` (with
+ * `rule:`, that rule matches) or `no-match`.
+ *
+ *   - name: a scanner on the login page
+ *     request: {url: "https://example.com/wp-login.php", headers: {User-Agent: sqlmap/1.7}}
+ *     expect: block
  */
 import { formatOfPath, rulesetPathsBesideTest } from '../documents/classify';
-import { parseHost, property, type HostFormat, type HostNode } from '../documents/host';
+import { parseHost, property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
 import { parseRuleset } from '../documents/parsed-ruleset';
-import { MissingValuesError } from './evaluate';
+import { MissingValuesError, type Subject } from './evaluate';
+import { phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from './outcomes';
 import { PacketError, parseLists, parsePacket, type Lists } from './packet';
+import { parseRequest, RequestError } from './request';
 import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
 
 export const TEST_FILE_KEYS = ['ruleset', 'lists', 'cases'] as const;
-export const TEST_CASE_KEYS = ['name', 'packet', 'expect', 'rule'] as const;
+export const TEST_CASE_KEYS = ['name', 'packet', 'request', 'expect', 'rule'] as const;
 
 export interface TestCase {
   /** Position in the file's list of cases, from 0. */
@@ -81,7 +93,7 @@ export function readTestFile(text: string, format: HostFormat, options: TestFile
     casesNode?.kind === 'array' ? casesNode.items.map((node, index) => ({ index, name: caseName(node), start: node.start, end: endOfContent(text, node), node })) : [];
   const problem = (offset: number, message: string): TestFile => ({ ...base, cases, problem: { message, offset } });
   if (syntax) return problem(syntax.start, syntax.message);
-  if (casesNode?.kind !== 'array') return problem(root?.start ?? 0, 'expected a list of cases (`- packet: {...}` / `expect: block|pass`), or an object with `cases`');
+  if (casesNode?.kind !== 'array') return problem(root?.start ?? 0, NOT_A_LIST_OF_CASES);
   if (root?.kind !== 'object') return { ...base, cases };
   const unknown = root.properties.find((p) => !(TEST_FILE_KEYS as readonly string[]).includes(p.key));
   if (unknown) return problem(unknown.keyStart, `unknown key \`${unknown.key}\`; a test file has \`ruleset\`, \`lists\` and \`cases\``);
@@ -102,6 +114,8 @@ export function readTestFile(text: string, format: HostFormat, options: TestFile
   }
   return { ...found, cases };
 }
+
+export const NOT_A_LIST_OF_CASES = 'expected a list of cases (`- packet: {...}` or `- request: {...}`, with `expect:`), or an object with `cases`';
 
 /** A block mapping ends where the next line starts: the case ends at its last character. */
 function endOfContent(text: string, node: HostNode): number {
@@ -187,43 +201,123 @@ export function listsOfTestFile(file: TestFile, outside: Lists = new Map()): Lis
 export function runTestCase(testCase: TestCase, ruleset: TestRuleset, lists: Lists): CaseOutcome {
   const node = testCase.node;
   const error = (message: string, offset?: number): CaseOutcome => ({ kind: 'error', message, offset });
-  if (node.kind !== 'object') return error('expected a case: an object with `packet` and `expect`');
+  if (node.kind !== 'object') return error('expected a case: an object with `packet` or `request`, and `expect`');
+  const phase = ruleset.prepared.phase;
   const unknown = node.properties.find((p) => !(TEST_CASE_KEYS as readonly string[]).includes(p.key));
-  if (unknown) return error(`unknown key \`${unknown.key}\`; a case has ${TEST_CASE_KEYS.map((k) => `\`${k}\``).join(', ')}`, unknown.keyStart);
-  const packetProperty = property(node, 'packet');
+  if (unknown) return error(unknownCaseKey(unknown.key, phase), unknown.keyStart);
+  const chosen = caseSubject(node, phase);
+  if ('message' in chosen) return error(chosen.message, chosen.offset);
+  const outcomes = phaseOutcomes(phase, chosen.kind);
   const expectNode = property(node, 'expect')?.value;
-  if (!packetProperty?.value) return error('the case has no `packet`');
-  if (expectNode?.kind !== 'string' || (expectNode.value !== 'block' && expectNode.value !== 'pass')) {
-    return error('expected `expect: block` or `expect: pass`', expectNode?.start);
+  if (expectNode?.kind !== 'string' || !outcomes.expectations.includes(String(expectNode.value))) {
+    return error(expectationMessage(outcomes, phase), expectNode?.start);
   }
-  const expected = expectNode.value;
+  const expected = String(expectNode.value);
   const ruleNode = property(node, 'rule')?.value;
   let expectedRule: RuleInfo | undefined;
   if (ruleNode) {
+    if (expected === 'no-match') return error('`rule` names the rule that matches; with `expect: no-match` no rule does: leave `rule` out', ruleNode.start);
     const found = findRule(ruleset.prepared, ruleNode);
     if (typeof found === 'string') return error(found, ruleNode.start);
     expectedRule = found;
   }
-  let packet;
-  try {
-    packet = parsePacket(plain(packetProperty.value));
-  } catch (e) {
-    if (!(e instanceof PacketError)) throw e;
-    const key = e.key !== undefined ? property(packetProperty.value, e.key) : undefined;
-    return error(`packet: ${e.message}`, key?.value?.start ?? key?.keyStart ?? packetProperty.value.start);
-  }
+  const subjectNode = chosen.property.value!;
+  const read = readSubject(chosen.kind, subjectNode, phase);
+  if ('message' in read) return error(read.message, read.offset);
   let verdict: RulesetVerdict;
   try {
-    verdict = evaluateRuleset(ruleset.prepared, packet, lists);
+    verdict = evaluateRuleset(ruleset.prepared, read.subject, lists);
   } catch (e) {
-    if (e instanceof RuleEvaluationError || e instanceof MissingValuesError) return error(e.message, packetProperty.value.start);
+    if (e instanceof RuleEvaluationError || e instanceof MissingValuesError) return error(e.message, subjectNode.start);
     throw e;
   }
-  const got = describeVerdict(verdict, ruleset);
+  const judged = judge(verdict, outcomes, expected, expectedRule, ruleset);
+  if (judged.ok) return { kind: 'pass', message: judged.got, verdict };
+  return { kind: 'fail', message: `expected ${judged.want}, got ${judged.got}`, expected: judged.want, actual: judged.actual, verdict };
+}
+
+/** `unknown key \`rules\`; a case has \`name\`, \`packet\`, \`expect\`, \`rule\``: the keys a case of this phase has. */
+export function unknownCaseKey(key: string, phase: string | undefined): string {
+  const subject = subjectOfPhase(phase);
+  const keys = TEST_CASE_KEYS.filter((k) => !(subject === 'packet' && k === 'request') && !(subject === 'request' && k === 'packet'));
+  return `unknown key \`${key}\`; a case has ${keys.map((k) => `\`${k}\``).join(', ')}`;
+}
+
+/** The case's `packet` or `request`, the one its ruleset's phase runs on; or what is wrong. */
+export function caseSubject(node: HostNode, phase: string | undefined): { kind: 'packet' | 'request'; property: HostProperty } | { message: string; offset?: number } {
+  const packet = property(node, 'packet');
+  const request = property(node, 'request');
+  const wanted = subjectOfPhase(phase);
+  if (packet && request) return { message: 'a case has a `packet` or a `request`, not both', offset: request.keyStart };
+  if (packet && wanted === 'request') {
+    return { message: `the ruleset's phase \`${phase}\` runs on HTTP requests: give the case a \`request\` (e.g. \`request: {url: "https://example.com/", ip.src: 192.0.2.7}\`)`, offset: packet.keyStart };
+  }
+  if (request && wanted === 'packet') return { message: `the ruleset's phase \`${phase}\` runs on packets: give the case a \`packet\``, offset: request.keyStart };
+  const given = packet ?? request;
+  if (!given) return { message: wanted === 'request' ? 'the case has no `request`' : wanted === 'packet' ? 'the case has no `packet`' : 'the case has no `packet` or `request`' };
+  if (!given.value) return { message: `the case has no \`${given.key}\``, offset: given.keyStart };
+  return { kind: given === packet ? 'packet' : 'request', property: given };
+}
+
+/** `expected \`expect: block\` or \`expect: pass\``, or the phase's list. */
+export function expectationMessage(outcomes: PhaseOutcomes, phase: string | undefined): string {
+  const values = outcomes.expectations;
+  if (values.length === 2) return `expected \`expect: ${values[0]}\` or \`expect: ${values[1]}\``;
+  return `expected \`expect:\` ${values.slice(0, -1).map((v) => `\`${v}\``).join(', ')} or \`${values[values.length - 1]}\`${phase ? ` (what the rules of phase \`${phase}\` can do)` : ''}`;
+}
+
+/** A case's packet or request, read; or what is wrong with it, at its place in the test file. */
+export function readSubject(kind: 'packet' | 'request', node: HostNode, phase: string | undefined): { subject: Subject } | { message: string; offset: number } {
+  try {
+    return { subject: kind === 'packet' ? parsePacket(plain(node)) : parseRequest(plain(node), { phase }) };
+  } catch (e) {
+    if (e instanceof PacketError) {
+      const key = e.key !== undefined ? property(node, e.key) : undefined;
+      return { message: `packet: ${e.message}`, offset: key?.value?.start ?? key?.keyStart ?? node.start };
+    }
+    if (e instanceof RequestError) {
+      const key = e.key !== undefined ? property(node, e.key) : undefined;
+      const inner = key?.value && !e.atKey ? nodeAt(key.value, e.path) : undefined;
+      return { message: `request: ${e.message}`, offset: inner?.start ?? key?.keyStart ?? node.start };
+    }
+    throw e;
+  }
+}
+
+/** The node at a path of keys and indexes below `node` (the deepest one there is). */
+export function nodeAt(node: HostNode, path: readonly (string | number)[]): HostNode {
+  let at = node;
+  for (const step of path) {
+    const next: HostNode | undefined = at.kind === 'object' ? property(at, String(step))?.value : at.kind === 'array' && typeof step === 'number' ? at.items[step] : undefined;
+    if (!next) break;
+    at = next;
+  }
+  return at;
+}
+
+/** Whether the verdict is what the case expects, and both said as messages say them. */
+export function judge(
+  verdict: RulesetVerdict,
+  outcomes: PhaseOutcomes,
+  expected: string,
+  expectedRule: RuleInfo | undefined,
+  ruleset?: RulesetSource,
+): { ok: boolean; want: string; got: string; actual: string } {
   const want = `${expected}${expectedRule ? ` by rule ${describeRule(expectedRule)}` : ''}`;
+  if (outcomes.kind === 'match') {
+    const matched = verdict.trace.filter((t) => t.outcome === 'match').map((t) => t.rule);
+    const ok = expected === 'no-match' ? matched.length === 0 : expectedRule ? matched.some((r) => r.index === expectedRule.index) : matched.length > 0;
+    return { ok, want, got: describeMatches(matched, ruleset), actual: describeMatches(matched) };
+  }
   const ok = verdict.verdict === expected && (!expectedRule || verdict.rule?.index === expectedRule.index);
-  if (ok) return { kind: 'pass', message: got, verdict };
-  return { kind: 'fail', message: `expected ${want}, got ${got}`, expected: want, actual: describeVerdict(verdict), verdict };
+  return { ok, want, got: describeVerdict(verdict, ruleset), actual: describeVerdict(verdict) };
+}
+
+/** `match: rule 2 (…) at FILE:7:5, rule 3 at FILE:9:5`, or `no-match: no rule matched`. */
+export function describeMatches(matched: readonly RuleInfo[], ruleset?: RulesetSource): string {
+  if (matched.length === 0) return 'no-match: no rule matched';
+  const where = (rule: RuleInfo) => (ruleset ? ` at ${ruleset.display}:${linePosition(ruleset.text, rule.start)}` : '');
+  return `match: ${matched.map((rule) => `rule ${describeRule(rule)}${where(rule)}`).join(', ')}`;
 }
 
 /**

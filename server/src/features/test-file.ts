@@ -1,8 +1,8 @@
 /**
  * Test files (`NAME.ruleset.test.yaml`, `.yml`, `.json`, as `rulesets test` runs them) in the
- * editor: each case checked as `rulesets test` reads it (unknown keys, packet fields and values,
- * `expect`, `rule`), and its result against the ruleset beside it, on the case's `expect` (or
- * `rule`) when the ruleset decides otherwise.
+ * editor: each case checked as `rulesets test` reads it (unknown keys, packet or request fields
+ * and values, `expect` by the ruleset's phase, `rule`), and its result against the ruleset beside
+ * it, on the case's `expect` (or `rule`) when the ruleset decides otherwise.
  *
  * Pure functions of the document model; the ruleset is read through a RulesetReader, so that
  * the server can give an open document's text and the tests need no disk.
@@ -11,13 +11,16 @@ import { CompletionItemKind, DiagnosticSeverity, type CompletionItem, type Compl
 import { rulesetPathsBesideTest } from '../documents/classify';
 import { property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
 import { parseRuleset } from '../documents/parsed-ruleset';
-import { LISTS_KEY, PacketError, parseLists, parsePacket, type Lists, type Packet } from '../evaluation/packet';
-import { MissingValuesError } from '../evaluation/evaluate';
-import { TEST_CASE_KEYS, TEST_FILE_KEYS } from '../evaluation/test-file-run';
+import { LISTS_KEY, PacketError, parseLists, parsePacket, type Lists } from '../evaluation/packet';
+import { MissingValuesError, type Subject } from '../evaluation/evaluate';
+import { describeExpectation, phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from '../evaluation/outcomes';
+import { parseRequest, REQUEST_CONVENIENCES, requestCatalogue, RequestError } from '../evaluation/request';
+import { caseSubject, judge, nodeAt, NOT_A_LIST_OF_CASES, TEST_CASE_KEYS, TEST_FILE_KEYS, unknownCaseKey } from '../evaluation/test-file-run';
 import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo } from '../evaluation/ruleset-eval';
 import { FIELDS } from '../language/catalogue/fields';
 import { COUNTRIES } from '../language/catalogue/countries';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';
+import { describeValueType } from '../language/types';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
 import type { DocumentModel } from './model';
 
@@ -61,7 +64,7 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
   const root = parsed.root;
   const casesNode = root?.kind === 'object' ? property(root, 'cases')?.value : root;
   if (casesNode?.kind !== 'array') {
-    report(root?.start ?? 0, root ? Math.min(root.end, root.start + 1) : 0, 'expected a list of cases (`- packet: {...}` / `expect: block|pass`), or an object with `cases`');
+    report(root?.start ?? 0, root ? Math.min(root.end, root.start + 1) : 0, NOT_A_LIST_OF_CASES);
     return out;
   }
   let lists: Lists = new Map();
@@ -80,16 +83,20 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
     }
   }
 
-  // The ruleset: missing or unusable is one warning at the top; the cases are still checked.
+  // The ruleset: missing or unusable is one warning at the top; the cases are still checked,
+  // by its phase when it names one.
   const candidates = rulesetCandidates(model);
   let prepared: PreparedRuleset | undefined;
+  let phase: string | undefined;
   let found: string | undefined;
   for (const uri of candidates) {
     const source = read(uri);
     if (!source) continue;
     found = uri;
+    const rulesetModel = parseRuleset(source.text, source.format);
+    phase = rulesetModel.phase;
     try {
-      prepared = prepareRuleset(parseRuleset(source.text, source.format));
+      prepared = prepareRuleset(rulesetModel);
     } catch (error) {
       if (!(error instanceof RulesetError)) throw error;
       report(0, 0, `the ruleset ${fileName(uri)} cannot be run: ${error.message}`, DiagnosticSeverity.Warning, 'test-no-ruleset');
@@ -105,52 +112,67 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
   return out;
 
   function checkCase(node: HostNode): void {
-    if (node.kind !== 'object') return on(node, 'expected a case: an object with `packet` and `expect`');
-    for (const p of node.properties) if (!(TEST_CASE_KEYS as readonly string[]).includes(p.key)) onKey(p, `unknown key \`${p.key}\`; a case has ${TEST_CASE_KEYS.map((k) => `\`${k}\``).join(', ')}`);
+    if (node.kind !== 'object') return on(node, 'expected a case: an object with `packet` or `request`, and `expect`');
+    for (const p of node.properties) if (!(TEST_CASE_KEYS as readonly string[]).includes(p.key)) onKey(p, unknownCaseKey(p.key, phase));
     const caseStart = { start: node.start, end: node.start + 1 };
-    const packetProperty = property(node, 'packet');
-    const packet = packetProperty ? checkPacket(packetProperty) : (on(caseStart, 'the case has no `packet`'), undefined);
+    const chosen = caseSubject(node, phase);
+    let subject: Subject | undefined;
+    let kind: 'packet' | 'request' | undefined;
+    if ('message' in chosen) {
+      const given = property(node, 'packet') ?? property(node, 'request');
+      if (given && !given.value && chosen.message.startsWith('the case has no')) {
+        onKey(given, `expected the ${given.key} as an object of field values, e.g. ${given.key === 'packet' ? '{ip.src: 192.0.2.7, tcp.dstport: 22}' : '{url: "https://example.com/login", ip.src: 192.0.2.7}'}`);
+      } else if (chosen.offset !== undefined) {
+        const p = node.properties.find((q) => q.keyStart === chosen.offset);
+        if (p) onKey(p, chosen.message);
+        else report(chosen.offset, chosen.offset + 1, chosen.message);
+      } else on(caseStart, chosen.message);
+    } else {
+      kind = chosen.kind;
+      subject = kind === 'packet' ? checkPacket(chosen.property) : checkRequest(chosen.property);
+    }
+    const outcomes = phaseOutcomes(phase, kind ?? subjectOfPhase(phase) ?? 'packet');
     const expectProperty = property(node, 'expect');
     const expectNode = expectProperty?.value;
-    let expected: 'block' | 'pass' | undefined;
-    if (!expectProperty) on(caseStart, 'the case has no `expect: block` or `expect: pass`');
-    else if (expectNode?.kind === 'string' && (expectNode.value === 'block' || expectNode.value === 'pass')) expected = expectNode.value;
-    else if (expectNode) on(expectNode, `expected \`block\` or \`pass\`, found \`${String(expectNode.kind === 'object' || expectNode.kind === 'array' ? expectNode.kind : expectNode.value)}\``);
-    else onKey(expectProperty, 'expected `expect: block` or `expect: pass`');
+    let expected: string | undefined;
+    const choices = alternatives(outcomes);
+    if (!expectProperty) on(caseStart, `the case has no ${outcomes.expectations.map((v) => `\`expect: ${v}\``).join(' or ')}`);
+    else if (expectNode?.kind === 'string' && outcomes.expectations.includes(String(expectNode.value))) expected = String(expectNode.value);
+    else if (expectNode) on(expectNode, `expected ${choices}, found \`${String(expectNode.kind === 'object' || expectNode.kind === 'array' ? expectNode.kind : expectNode.value)}\``);
+    else onKey(expectProperty, `expected \`expect:\` ${choices}`);
     const ruleNode = property(node, 'rule')?.value;
     let expectedRule: RuleInfo | undefined;
     let ruleOk = true;
-    if (ruleNode && prepared) {
+    if (ruleNode && expected === 'no-match') {
+      on(ruleNode, '`rule` names the rule that matches; with `expect: no-match` no rule does: leave `rule` out');
+      ruleOk = false;
+    } else if (ruleNode && prepared) {
       const rule = findRule(prepared, ruleNode);
       if (typeof rule === 'string') {
         on(ruleNode, rule);
         ruleOk = false;
       } else expectedRule = rule;
     }
-    if (!prepared || !packet || !expected || !expectNode || !ruleOk || !packetProperty?.value) return;
+    if (!prepared || !subject || !expected || !expectNode || !ruleOk || 'message' in chosen) return;
     let verdict;
     try {
-      verdict = evaluateRuleset(prepared, packet, lists);
+      verdict = evaluateRuleset(prepared, subject, lists);
     } catch (error) {
-      if (error instanceof RuleEvaluationError || error instanceof MissingValuesError) return on(packetProperty.value, error.message);
+      if (error instanceof RuleEvaluationError || error instanceof MissingValuesError) return on(chosen.property.value!, error.message);
       throw error;
     }
-    const got = verdict.rule
-      ? `${verdict.verdict} by rule ${describeRule(verdict.rule)}`
-      : `pass (no rule ${verdict.trace.some((t) => t.outcome === 'match') ? 'decided' : 'matched'})`;
-    const want = `${expected}${expectedRule ? ` by rule ${describeRule(expectedRule)}` : ''}`;
-    const failed = (at: HostNode) => report(at.start, at.end, `expected ${want}, got ${got}`, DiagnosticSeverity.Error, 'test-failed');
-    if (verdict.verdict !== expected) failed(expectNode);
-    else if (expectedRule && verdict.rule?.index !== expectedRule.index && ruleNode) failed(ruleNode);
+    const judged = judge(verdict, outcomes, expected, expectedRule);
+    if (judged.ok) return;
+    const matched = verdict.trace.some((t) => t.outcome === 'match');
+    const got = outcomes.kind === 'match' ? judged.got : verdict.rule ? `${verdict.verdict} by rule ${describeRule(verdict.rule)}` : `pass (no rule ${matched ? 'decided' : 'matched'})`;
+    // On `rule` when only the rule is wrong: the verdict (or a match at all) is right.
+    const onlyRuleWrong = ruleNode && (outcomes.kind === 'match' ? expected === 'match' && matched : verdict.verdict === expected);
+    report((onlyRuleWrong ? ruleNode : expectNode).start, (onlyRuleWrong ? ruleNode : expectNode).end, `expected ${judged.want}, got ${got}`, DiagnosticSeverity.Error, 'test-failed');
   }
 
   /** Each field on its own, so that every mistake shows; then the packet as a whole. */
-  function checkPacket(packetProperty: HostProperty): Packet | undefined {
-    const node = packetProperty.value;
-    if (!node) {
-      onKey(packetProperty, 'expected the packet as an object of field values, e.g. {ip.src: 192.0.2.7, tcp.dstport: 22}');
-      return undefined;
-    }
+  function checkPacket(packetProperty: HostProperty): Subject | undefined {
+    const node = packetProperty.value!;
     if (node.kind !== 'object') {
       on(node, 'expected the packet as an object of field values, e.g. {ip.src: 192.0.2.7, tcp.dstport: 22}');
       return undefined;
@@ -178,6 +200,44 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
       return undefined;
     }
   }
+
+  /** Each key on its own, so that every mistake shows (on the key when it is unknown, else inside its value); then the request as a whole. */
+  function checkRequest(requestProperty: HostProperty): Subject | undefined {
+    const node = requestProperty.value!;
+    if (node.kind !== 'object') {
+      on(node, 'expected the request as an object of field values, e.g. {url: "https://example.com/login", ip.src: 192.0.2.7}');
+      return undefined;
+    }
+    const placed = (error: RequestError, p: HostProperty | undefined) => {
+      if (!p) return on(node, error.message);
+      if (!p.value || error.atKey) return onKey(p, error.message);
+      on(nodeAt(p.value, error.path), error.message);
+    };
+    let bad = false;
+    for (const p of node.properties) {
+      try {
+        parseRequest({ [p.key]: plain(p.value) }, { phase });
+      } catch (error) {
+        if (!(error instanceof RequestError)) throw error;
+        bad = true;
+        placed(error, p);
+      }
+    }
+    if (bad) return undefined;
+    try {
+      return parseRequest(plain(node), { phase });
+    } catch (error) {
+      if (!(error instanceof RequestError)) throw error;
+      placed(error, error.key !== undefined ? property(node, error.key) : undefined);
+      return undefined;
+    }
+  }
+}
+
+/** `\`block\` or \`pass\``, `\`block\`, \`challenge\`, … or \`pass\``. */
+function alternatives(outcomes: PhaseOutcomes): string {
+  const values = outcomes.expectations.map((v) => `\`${v}\``);
+  return values.length === 1 ? values[0] : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
 }
 
 
@@ -189,15 +249,27 @@ function fileName(uri: string): string {
 // ---------------------------------------------------------------- completion
 
 /**
- * Completion in a test file: packet field names as keys inside `packet:`, `block`/`pass`
- * after `expect:`, country codes for country fields and protocol names for `ip.proto`.
+ * Completion in a test file: field names (with their types) as keys inside `packet:` or
+ * `request:` (and a request's conveniences: `url`, `method`, `headers`, `$lists`), the outcomes
+ * the ruleset's phase has after `expect:` (`block`/`pass` for packets), country codes, protocol
+ * names, Booleans and documented values as values. `read` finds the ruleset, for its phase.
  */
-export function testFileCompletion(model: DocumentModel, position: Position): CompletionList | null {
+export function testFileCompletion(model: DocumentModel, position: Position, read?: RulesetReader): CompletionList | null {
   const offset = model.offsetAt(position);
-  return replacingWord(model, offset, completeAt(model, offset));
+  return replacingWord(model, offset, completeAt(model, offset, read));
 }
 
-function completeAt(model: DocumentModel, offset: number): CompletionList | null {
+/** The phase of the test file's ruleset, when it can be read and names one. */
+function rulesetPhase(model: DocumentModel, read: RulesetReader | undefined): string | undefined {
+  if (!read) return undefined;
+  for (const uri of rulesetCandidates(model)) {
+    const source = read(uri);
+    if (source) return parseRuleset(source.text, source.format).phase;
+  }
+  return undefined;
+}
+
+function completeAt(model: DocumentModel, offset: number, read: RulesetReader | undefined): CompletionList | null {
   const text = model.text;
   const root = model.ruleset.root;
   const casesNode = root?.kind === 'object' ? property(root, 'cases')?.value : root;
@@ -208,40 +280,52 @@ function completeAt(model: DocumentModel, offset: number): CompletionList | null
   if (caseNode?.kind !== 'object') return null;
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const linePrefix = text.slice(lineStart, offset);
+  const subjectProperty = property(caseNode, 'request') ?? property(caseNode, 'packet');
+  const phase = rulesetPhase(model, read);
 
   // `expect: |`
   const expectProperty = property(caseNode, 'expect');
   if (expectProperty && inValueOf(expectProperty, offset, text)) {
-    return list(['block', 'pass'].map((v) => ({ label: v, kind: CompletionItemKind.EnumMember, detail: v === 'block' ? 'the ruleset blocks the packet' : 'the ruleset lets the packet through' })));
+    const kind = subjectProperty?.key === 'request' ? 'request' : subjectProperty?.key === 'packet' ? 'packet' : (subjectOfPhase(phase) ?? 'packet');
+    return list(phaseOutcomes(phase, kind).expectations.map((v) => ({ label: v, kind: CompletionItemKind.EnumMember, detail: describeExpectation(v, kind) })));
   }
-  const packetProperty = property(caseNode, 'packet');
-  if (!packetProperty || offset <= packetProperty.keyEnd) return null;
-  const packetNode = packetProperty.value?.kind === 'object' ? packetProperty.value : undefined;
-  // No other key of the case between `packet:` and the cursor.
-  const laterKey = caseNode.properties.some((p) => p !== packetProperty && p.keyStart > packetProperty.keyStart && p.keyStart < offset);
+  if (!subjectProperty || offset <= subjectProperty.keyEnd) return null;
+  const isRequest = subjectProperty.key === 'request';
+  const subjectNode = subjectProperty.value?.kind === 'object' ? subjectProperty.value : undefined;
+  // No other key of the case between `packet:` / `request:` and the cursor.
+  const laterKey = caseNode.properties.some((p) => p !== subjectProperty && p.keyStart > subjectProperty.keyStart && p.keyStart < offset);
   if (laterKey) return null;
-  const insideFlow = packetNode && !packetNode.block && offset > packetNode.start && offset < packetNode.end;
-  // A block mapping under `packet:` (or none yet): an indented line of its own.
-  const onOwnLine = (!packetNode || packetNode.block) && /^\s+[\w.$]*$/.test(linePrefix) && lineStart > packetProperty.keyEnd;
+  const insideFlow = subjectNode && !subjectNode.block && offset > subjectNode.start && offset < subjectNode.end;
+  // A block mapping under the key (or none yet): an indented line of its own.
+  const onOwnLine = (!subjectNode || subjectNode.block) && /^\s+[\w.$]*$/.test(linePrefix) && lineStart > subjectProperty.keyEnd;
+  const catalogue = requestCatalogue(phase);
   // A value of a field: `ip.proto: |`
-  if (packetNode) {
-    for (const p of packetNode.properties) {
+  if (subjectNode) {
+    for (const p of subjectNode.properties) {
       if (!inValueOf(p, offset, text)) continue;
-      const field = FIELDS.get(p.key);
-      if (field?.values === 'protocol') return list([...IP_PROTOCOLS].map(([name, info]) => ({ label: name, kind: CompletionItemKind.EnumMember, detail: `protocol ${info.number}` })));
+      const field = isRequest ? catalogue.fields.get(p.key) : FIELDS.get(p.key);
+      if (!isRequest && field?.values === 'protocol') return list([...IP_PROTOCOLS].map(([name, info]) => ({ label: name, kind: CompletionItemKind.EnumMember, detail: `protocol ${info.number}` })));
       if (field?.values === 'country') return list([...COUNTRIES].map(([code, name]) => ({ label: code, kind: CompletionItemKind.EnumMember, detail: name, filterText: `${code} ${name}` })));
+      if (field?.oneOf) return list(field.oneOf.map((v) => ({ label: v, kind: CompletionItemKind.EnumMember })));
       if (field?.type === 'Boolean') return list(['true', 'false'].map((v) => ({ label: v, kind: CompletionItemKind.Value })));
       return null;
     }
   }
   if (!insideFlow && !onOwnLine) return null;
-  // A key: every field of the catalogue not given yet, with its type.
-  const given = new Set(packetNode ? packetNode.properties.filter((p) => !(offset >= p.keyStart && offset <= p.keyEnd)).map((p) => p.key) : []);
-  return list(
-    [...FIELDS]
-      .filter(([name]) => !given.has(name))
-      .map(([name, field]) => ({ label: name, kind: CompletionItemKind.Field, detail: field.type })),
-  );
+  // A key: every field not given yet, with its type.
+  const given = new Set(subjectNode ? subjectNode.properties.filter((p) => !(offset >= p.keyStart && offset <= p.keyEnd)).map((p) => p.key) : []);
+  if (!isRequest) {
+    return list(
+      [...FIELDS]
+        .filter(([name]) => !given.has(name))
+        .map(([name, field]) => ({ label: name, kind: CompletionItemKind.Field, detail: field.type })),
+    );
+  }
+  const conveniences = REQUEST_CONVENIENCES.filter((c) => !given.has(c.key)).map((c, i) => ({ label: c.key, kind: CompletionItemKind.Property, detail: c.doc, sortText: `0${i}` }));
+  const fields = [...catalogue.fields.values()]
+    .filter((field) => !given.has(field.name) && (!phase || !field.only?.phases || field.only.phases.includes(phase)))
+    .map((field) => ({ label: field.name, kind: CompletionItemKind.Field, detail: describeValueType(field.type), documentation: field.doc, sortText: `1${field.name}` }));
+  return list([...conveniences, ...fields]);
 }
 
 /** The cursor is in the property's value on the key's line: after `:`, maybe a quote and a word. */

@@ -324,7 +324,7 @@ export function startServer(connection: Connection): void {
     guard('completion', null, () => {
       const model = modelOf(params.textDocument.uri);
       const answer = (): CompletionList | null => {
-        if (model?.isRulesetTest()) return testFileCompletion(model, params.position);
+        if (model?.isRulesetTest()) return testFileCompletion(model, params.position, readRuleset);
         if (model && isProjectConfigDocument(model.uri)) return projectConfigCompletion(model, params.position);
         return model ? completion(model, params.position, settingsOf(params.textDocument.uri)) : null;
       };
