@@ -394,10 +394,23 @@ describe('checkRuleset: ruleset shape', () => {
     assert.match(problems[0].message, /did you mean `magic_transit`/);
   });
 
-  it('warns about an unknown action', () => {
-    const problems = check('name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: log\n    expression: "true"\n', 'yaml');
+  it('warns about an unknown action, with the action meant', () => {
+    const problems = check('name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: blok\n    expression: "true"\n', 'yaml');
     assert.deepEqual(codes(problems), ['warning unknown-action']);
-    assert.deepEqual(at(problems[0]), [4, 12, 4, 15]);
+    assert.deepEqual(at(problems[0]), [4, 12, 4, 16]);
+    assert.match(problems[0].message, /did you mean `block`/);
+  });
+
+  it('knows every action the API defines, in every phase (their parameters are checked for skip and execute only)', () => {
+    for (const action of ['log', 'managed_challenge', 'js_challenge', 'challenge', 'rewrite', 'redirect', 'route', 'set_config', 'serve_error', 'score', 'force_connection_close']) {
+      assert.deepEqual(check(`name: x\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: ${action}\n    expression: http.host eq "a"\n`, 'yaml'), [], action);
+    }
+  });
+
+  it('asks for `ruleset: current` on a skip in the packet phases only: elsewhere a skip names phases, products or rulesets', () => {
+    const waf = 'name: x\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: skip\n    expression: http.host eq "a"\n    action_parameters:\n      phases: [http_ratelimit]\n';
+    assert.deepEqual(check(waf, 'yaml'), []);
+    assert.deepEqual(check(waf.replace(/    action_parameters:[\s\S]*/, ''), 'yaml'), []);
   });
 
   it('requires action_parameters.ruleset "current" on skip', () => {

@@ -679,6 +679,13 @@ describe('ruleset structure, YAML', () => {
     assert.equal(accept(renamed.model, find(renamed.items, 'description')), `${YAML_RULESET}    description: x\n`);
   });
 
+  test('action values in an HTTP phase: every action the API defines, each with what it does', () => {
+    const actions = itemsIn('name: t\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: |\n    expression: "true"\n', 'yaml');
+    const offered = labels(actions.items);
+    for (const action of ['block', 'managed_challenge', 'js_challenge', 'challenge', 'log', 'skip', 'execute']) assert.ok(offered.includes(action), action);
+    assert.match(JSON.stringify(find(actions.items, 'managed_challenge').documentation), /challenge the service chooses/);
+  });
+
   test('action values, and a flow action_parameters value for execute', () => {
     const actions = itemsIn('name: t\nkind: root\nphase: magic_transit\nrules:\n  - action: |\n    expression: "true"\n', 'yaml');
     assert.deepEqual(labels(actions.items), ['block', 'skip', 'execute']);

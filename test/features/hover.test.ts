@@ -298,8 +298,20 @@ describe('hover in the ruleset structure', () => {
       assert.ok(skip.text.includes('skip the rules that follow') && skip.text.includes('{"ruleset": "current"}'));
       const execute = structureHover(host, 'block', 'execute');
       assert.ok(execute.text.includes('Runs another ruleset') && execute.text.includes('"action_parameters": {"id": "…"}'));
-      const other = structureHover(host, 'block', 'log');
-      assert.ok(other.text.includes('Not an action this tool knows') && other.text.includes('`block`, `skip`, `execute`'));
+      const log = structureHover(host, 'block', 'log');
+      assert.ok(log.text.includes('Records the match') && log.text.includes('not checked yet'));
+      const other = structureHover(host, 'block', 'blok');
+      assert.ok(other.text.includes('Not an action the API defines') && other.text.includes('`block`, `challenge`'));
+    });
+
+    it(`${host}: an action of an HTTP phase, in that phase's words`, () => {
+      const { model } = structure(host, 'block', 'managed_challenge');
+      const text = model.text.replace('magic_transit', 'http_request_firewall_custom');
+      const http = modelOf(text, host === 'json' ? 'json' : 'yaml');
+      const h = hover(http, http.positionAt(text.indexOf('managed_challenge') + 1), settings());
+      assert.ok(h);
+      assert.ok(contents(h).includes('(action) `managed_challenge`') && contents(h).includes('A challenge the service chooses'), contents(h));
+      assert.ok(!contents(h).split('---')[0].includes('packets'), contents(h));
     });
 
     it(`${host}: phase values`, () => {

@@ -2,6 +2,7 @@
  * The shape of a ruleset file: required keys, types, known keys (with a did-you-mean), kinds,
  * phases and actions, and each action's parameters, with quick fixes.
  */
+import { phaseFamily } from '../language/catalogue/families';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULE_LIMITS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
@@ -40,8 +41,8 @@ export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], de
   const rulesProperty = property(root, 'rules');
   const rules = rulesProperty?.value;
   if (rules?.kind === 'array') {
-    for (const rule of rules.items) checkRule(model, rule, report);
     const phase = model.phase ?? defaultPhase;
+    for (const rule of rules.items) checkRule(model, rule, phase, report);
     const kind = property(root, 'kind')?.value;
     const limit = RULE_LIMITS.find((l) => l.phase === phase && kind?.kind === 'string' && l.kinds.includes(String(kind.value)));
     if (limit && rules.items.length > limit.limit) {
@@ -50,7 +51,7 @@ export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], de
   }
 }
 
-function checkRule(model: ParsedRuleset, rule: HostNode, report: Report): void {
+function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefined, report: Report): void {
   if (rule.kind !== 'object') {
     report('invalid-type', 'error', rule.start, rule.end, 'expected a rule object with `action` and `expression`');
     return;
@@ -74,7 +75,9 @@ function checkRule(model: ParsedRuleset, rule: HostNode, report: Report): void {
   const actionName = action?.kind === 'string' ? action.value : undefined;
   const parametersProperty = property(rule, 'action_parameters');
   const parameters = parametersProperty?.value;
-  if (actionName === 'skip') {
+  // `ruleset: current` is the one form of `skip` the packet phases document; elsewhere a skip
+  // names phases, products or rulesets, whose checks are still to come: nothing is said there.
+  if (actionName === 'skip' && phaseFamily(phase) === 'magic') {
     const ruleset = property(parameters, 'ruleset')?.value;
     if (!parameters) {
       report('missing-action-parameters', 'error', action!.start, action!.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', [

@@ -24,13 +24,13 @@ import {
   type Position,
 } from 'vscode-languageserver';
 import { COUNTRIES } from '../language/catalogue/countries';
-import { OPERATOR_PLANS, type Catalogue, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
+import { OPERATOR_PLANS, phaseFamily, type Catalogue, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
 import { hexByte, TCP_FLAG_BITS } from '../language/catalogue/fields';
 import { describePlan } from '../language/catalogue/plans';
 import { ICMP_TYPES, ICMP_UNREACHABLE_CODES } from '../language/catalogue/icmp';
 import { MANAGED_LISTS } from '../language/catalogue/lists';
 import { COMPARISON_OPERATORS, LOGICAL_OPERATORS, ORDERING_OPERATORS, WHOLE_VALUE_OPERATORS } from '../language/catalogue/operators';
-import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
+import { ACTION_SUMMARIES, KNOWN_ACTIONS, KNOWN_PHASES, PACKET_PHASE_ACTIONS, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import { WELL_KNOWN_PORTS } from '../language/catalogue/ports';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import type { ComparisonOperator, ValueType } from '../language/ast';
@@ -651,11 +651,21 @@ function rank(protocol: string): number {
 
 // ---------------------------------------------------------------- ruleset structure
 
-const ACTION_DOCS: Record<string, string> = {
+/** The packet phases' own words for their actions; other phases take the catalogue's summaries. */
+const PACKET_ACTION_DOCS: Record<string, string> = {
   block: 'Drop the packets the expression matches.',
   skip: 'Exempt the matching packets from the rules after this one (`action_parameters: {"ruleset": "current"}`).',
   execute: 'Run another ruleset for the matching packets (`action_parameters: {"id": …}`).',
 };
+
+/**
+ * The actions offered in a phase: the packet phases' three, else every action the API defines
+ * (which of them a phase takes is the next step; none is left out meanwhile).
+ */
+function actionChoices(phase: string | undefined): { value: string; doc?: string }[] {
+  if (phaseFamily(phase) === 'magic') return PACKET_PHASE_ACTIONS.map((a) => ({ value: a, doc: PACKET_ACTION_DOCS[a] }));
+  return KNOWN_ACTIONS.map((a) => ({ value: a, doc: ACTION_SUMMARIES.get(a) }));
+}
 
 /** A value in a host document, written as JSON or as YAML (block style where it takes several lines). */
 type Value =
@@ -724,12 +734,13 @@ function plainText(parts: readonly Part[]): string {
   return parts.map((p) => (typeof p === 'string' ? p : (p.placeholder ?? p.choices?.[0] ?? ''))).join('');
 }
 
-function ruleValue(): Extract<Value, { kind: 'map' }> {
+function ruleValue(phase: string | undefined): Extract<Value, { kind: 'map' }> {
+  const packets = phaseFamily(phase) === 'magic';
   return {
     kind: 'map',
     entries: [
-      ['action', str({ stop: 1, choices: KNOWN_ACTIONS })],
-      ['expression', str({ stop: 2, placeholder: 'ip.src in $svc.anonymizer' })],
+      ['action', str({ stop: 1, choices: actionChoices(phase).map((c) => c.value) })],
+      ['expression', str({ stop: 2, placeholder: packets || phase === undefined ? 'ip.src in $svc.anonymizer' : 'http.request.uri.path contains "/admin"' })],
       ['description', str({ stop: 3, placeholder: 'What the rule is for' })],
       ['enabled', verbatim('true')],
     ],
@@ -742,18 +753,18 @@ function actionParametersValue(action: string | undefined): Value {
   return { kind: 'map', entries: [] };
 }
 
-function keyValue(key: string, action: string | undefined): Value {
+function keyValue(key: string, action: string | undefined, phase: string | undefined): Value {
   switch (key) {
     case 'kind':
       return str({ stop: 1, choices: RULESET_KINDS });
     case 'phase':
       return str({ stop: 1, choices: KNOWN_PHASES });
     case 'action':
-      return str({ stop: 1, choices: KNOWN_ACTIONS });
+      return str({ stop: 1, choices: actionChoices(phase).map((c) => c.value) });
     case 'enabled':
       return verbatim({ stop: 1, choices: ['true', 'false'] });
     case 'rules':
-      return { kind: 'list', items: [ruleValue()] };
+      return { kind: 'list', items: [ruleValue(phase)] };
     case 'action_parameters':
       return actionParametersValue(action);
     case 'logging':
@@ -807,7 +818,7 @@ function keyItems(model: DocumentModel, object: HostNode | undefined, what: 'rul
     // Without an action yet, both forms of `action_parameters` are offered.
     const variants: (string | undefined)[] = info.key === 'action_parameters' && action !== 'skip' && action !== 'execute' ? ['skip', 'execute'] : [action];
     for (const variant of variants) {
-      const value = keyValue(info.key, variant);
+      const value = keyValue(info.key, variant, model.ruleset.phase);
       const parts = keyOnly ? [format === 'json' ? JSON.stringify(info.key) : info.key] : entry(format, info.key, value, edit.indent, eol);
       const special = info.key === 'action_parameters' && variant !== undefined;
       items.push(
@@ -834,7 +845,7 @@ function valueItems(model: DocumentModel, key: string, rule: HostNode | undefine
   const format = model.format;
   const choices: { value: string; doc?: string }[] =
     key === 'action'
-      ? KNOWN_ACTIONS.map((a) => ({ value: a, doc: ACTION_DOCS[a] }))
+      ? actionChoices(model.ruleset.phase)
       : key === 'phase'
         ? KNOWN_PHASES.map((p) => ({ value: p }))
         : key === 'kind'
@@ -863,8 +874,8 @@ function ruleItem(model: DocumentModel, edit: StructureEdit, dash: boolean): Com
   const eol = eolOf(model.text);
   const parts: Part[] =
     model.format === 'json'
-      ? writeValue(ruleValue(), 'json', edit.indent, eol)
-      : [...(dash ? ['- '] : []), ...inlineMap(ruleValue(), dash ? `${edit.indent}  ` : edit.indent, eol)];
+      ? writeValue(ruleValue(model.ruleset.phase), 'json', edit.indent, eol)
+      : [...(dash ? ['- '] : []), ...inlineMap(ruleValue(model.ruleset.phase), dash ? `${edit.indent}  ` : edit.indent, eol)];
   return structureItem(model, edit, { label: 'rule', kind: CompletionItemKind.Snippet, detail: 'a new rule', documentation: 'A rule with `action`, `expression`, `description` and `enabled`.', sortText: sortKey(0, 0) }, parts);
 }
 

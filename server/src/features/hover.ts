@@ -1,6 +1,6 @@
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
 import type { Argument, ComparisonOperator, IndexStep, Operand, ScalarType, Literal, LogicalOperator, Span, ValueType } from '../language/ast';
-import { catalogueFor, OPERATOR_PLANS, type Catalogue, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
+import { catalogueFor, OPERATOR_PLANS, phaseFamily, type Catalogue, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
 import { COUNTRIES, RESERVED_COUNTRY_HINTS } from '../language/catalogue/countries';
 import { hexByte, TCP_FLAG_BITS } from '../language/catalogue/fields';
 import { describePlan } from '../language/catalogue/plans';
@@ -8,7 +8,7 @@ import { describeValueType, isArrayType, isScalarType, typeAfterStep } from '../
 import { DEPRECATED_ICMP_TYPES, ICMP_TYPES, ICMP_UNREACHABLE_CODES } from '../language/catalogue/icmp';
 import { MANAGED_LIST_NAMESPACE, MANAGED_LISTS } from '../language/catalogue/lists';
 import { COMPARISON_OPERATORS, LOGICAL_OPERATORS, ORDERING_OPERATORS, supportedOperators, WHOLE_VALUE_OPERATORS } from '../language/catalogue/operators';
-import { KNOWN_ACTIONS, KNOWN_PHASES, RULESET_KINDS } from '../language/catalogue/phases';
+import { ACTION_SUMMARIES, KNOWN_ACTIONS, KNOWN_PHASES, RULESET_KINDS } from '../language/catalogue/phases';
 import { WELL_KNOWN_PORTS } from '../language/catalogue/ports';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import { formatAddress } from '../language/literals';
@@ -633,7 +633,7 @@ function structureHover(model: DocumentModel, offset: number, settings: Settings
   let sections: string[] | undefined;
   if (key === 'action' && isRule(parent, path[2], root)) {
     const summary = ruleSummary(model, parent, settings);
-    sections = [...actionHover(value), ...(summary ? ['---', summary] : [])];
+    sections = [...actionHover(value, model.ruleset.phase), ...(summary ? ['---', summary] : [])];
   }
   else if (key === 'phase' && parent === root) sections = phaseHover(value);
   else if (key === 'kind' && parent === root) sections = kindHover(value);
@@ -665,10 +665,12 @@ function isRule(node: HostNode, rules: HostNode | undefined, root: HostNode | un
   return rules?.kind === 'array' && property(root, 'rules')?.value === rules && rules.items.includes(node);
 }
 
-function actionHover(action: string): string[] {
-  const doc = ACTION_DOCS[action];
-  if (!doc) return [header('action', action), `Not an action this tool knows the parameters of; the known actions are ${KNOWN_ACTIONS.map(code).join(', ')}.`];
-  return [header('action', action), ...doc];
+function actionHover(action: string, phase: string | undefined): string[] {
+  const packetDoc = phaseFamily(phase) === 'magic' || phase === undefined ? ACTION_DOCS[action] : undefined;
+  if (packetDoc) return [header('action', action), ...packetDoc];
+  const summary = ACTION_SUMMARIES.get(action);
+  if (!summary) return [header('action', action), `Not an action the API defines; the actions are ${KNOWN_ACTIONS.map(code).join(', ')}.`];
+  return [header('action', action), summary, 'Its `action_parameters` are not checked yet in this phase.'];
 }
 
 function kindHover(kind: string): string[] {

@@ -42,8 +42,42 @@ export const RULE_LIMITS: readonly { readonly phase: string; readonly kinds: rea
 
 export const RULESET_KINDS: readonly string[] = ['root', 'custom', 'managed', 'zone'];
 
-/** Actions this tooling knows the parameters of; others are accepted with a warning. */
-export const KNOWN_ACTIONS: readonly string[] = ['block', 'skip', 'execute'];
+/**
+ * Every action the API defines, with what it does in a few words (ours). Source: the API's types,
+ * cloudflare/cloudflare-typescript src/resources/rulesets/rules.ts at faaaf89e (the `action`
+ * members), and the docs' actions reference (ruleset-engine/rules-language/actions.mdx at
+ * 0309c8be) for what each does and where. A name outside this list is a warning (a newer
+ * service may have more). Only `skip` and `execute` have their `action_parameters` checked, and
+ * `skip` only in the packet phases, where its one form is documented.
+ */
+export const ACTION_SUMMARIES: ReadonlyMap<string, string> = new Map([
+  ['block', 'Stops what the expression matches: a packet is dropped, a request is refused (403, or 429 for rate limiting).'],
+  ['challenge', 'An interactive challenge the client must pass before the request goes on.'],
+  ['js_challenge', 'A non-interactive challenge the client must pass before the request goes on.'],
+  ['managed_challenge', 'A challenge the service chooses for the request, interactive or not.'],
+  ['log', 'Records the match in the logs and lets the request go on (Enterprise).'],
+  ['skip', 'Skips rules after this one for what it matches: the rest of this ruleset, or phases, products or rulesets, by its parameters.'],
+  ['execute', 'Runs another ruleset (managed or custom) on what the expression matches.'],
+  ['rewrite', 'Rewrites the URI path, query or headers (Transform Rules).'],
+  ['redirect', 'Answers with an HTTP redirect to a target URL (Single and Bulk Redirects).'],
+  ['route', 'Changes the Host header, SNI, resolved host name or destination port (Origin Rules).'],
+  ['set_config', 'Changes the settings of Cloudflare products for the request (Configuration Rules).'],
+  ['compress_response', 'Sets how the response is compressed (Compression Rules).'],
+  ['set_cache_settings', 'Sets how the response is cached (Cache Rules).'],
+  ['set_cache_control', 'Sets Cache-Control directives of the response.'],
+  ['set_cache_tags', 'Sets the cache tags of the response.'],
+  ['serve_error', 'Serves custom error content (Custom Error Rules).'],
+  ['log_custom_field', 'Adds custom fields to the Logpush jobs of a zone.'],
+  ['score', 'Adds to a score that later rules can test (rate limiting by score).'],
+  ['ddos_dynamic', 'The DDoS protection chooses the mitigation (DDoS managed rules).'],
+  ['force_connection_close', 'Closes the client connection after the response.'],
+  ['transform_response_html', 'Rewrites the HTML of the response.'],
+]);
+
+export const KNOWN_ACTIONS: readonly string[] = [...ACTION_SUMMARIES.keys()];
+
+/** The actions the packet phases document (the Magic Firewall docs; LANGUAGE.md §8). */
+export const PACKET_PHASE_ACTIONS: readonly string[] = ['block', 'skip', 'execute'];
 
 export interface KeyInfo {
   readonly key: string;
