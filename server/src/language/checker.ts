@@ -794,8 +794,8 @@ class Checker {
         ]);
       }
     }
-    if (BYTE_SET_FUNCTIONS.has(fn.name) && index === 1 && argument.kind === 'string') {
-      const bytes = argument.bytes ?? [...new TextEncoder().encode(argument.value)];
+    if (BYTE_SET_FUNCTIONS.has(fn.name) && index === 1 && (argument.kind === 'string' || argument.kind === 'bytes')) {
+      const bytes = argument.kind === 'bytes' ? argument.bytes : (argument.bytes ?? [...new TextEncoder().encode(argument.value)]);
       const seen = new Set<number>();
       const repeated: number[] = [];
       for (const byte of bytes) {
@@ -804,7 +804,7 @@ class Checker {
       }
       if (repeated.length > 0) {
         const shown = repeated.map((b) => (b >= 0x20 && b < 0x7f ? `\`${String.fromCharCode(b)}\`` : `0x${b.toString(16).padStart(2, '0')}`)).join(', ');
-        const unique = argument.raw || argument.bytes ? undefined : [...new Set(argument.value)].join('');
+        const unique = argument.kind === 'bytes' || argument.raw || argument.bytes ? undefined : [...new Set(argument.value)].join('');
         const fixes = unique !== undefined && !/["\\]/.test(unique) && new TextEncoder().encode(unique).length === seen.size ? [replaceFix(`Change to \`"${unique}"\``, argument.span, `"${unique}"`)] : [];
         this.report('invalid-argument', 'error', argument.span, `the bytes to trim are a set, and the service refuses one given twice: ${shown} ${repeated.length === 1 ? 'is' : 'are'} repeated in \`${this.source(argument.span)}\``, fixes);
       }
