@@ -197,6 +197,17 @@ table('HTTP: lists by kind', [
   error('tcp.dstport in ⟦$ports⟧', 'list-not-allowed', { listKinds: { ports: 'asn' }, message: /^lists hold IP addresses and can only be used with `ip\.src` or `ip\.dst`/ }),
 ]);
 
+describe('HTTP: where the parse fails', () => {
+  const found = (text: string, phase = 'http_request_firewall_custom') => checkExpression(text, { phase }).problems.map((p) => `${p.code} ${text.slice(p.span.start, p.span.end)}`);
+  it('an unknown function before the syntax error, as an unknown field is', () => {
+    assert.deepEqual(found('lookup_json_integerh(http.host, "a") > 1 and ('), ['unknown-function lookup_json_integerh', 'syntax-error ']);
+    assert.deepEqual(found('lowr(x) > 1 and (', 'magic_transit'), ['unknown-field x', 'syntax-error '], 'the packet phases say what they always have');
+  });
+  it('a raw string\'s broken fence: its `r` is no unknown field', () => {
+    assert.deepEqual(found('lower(r#a#) == "a"'), ['syntax-error a']);
+  });
+});
+
 table('wildcard patterns: at most 10 `*`, in every phase', [
   ok('http.host wildcard "*.*.*.*.*.*.*.*.*.*"', WAF),
   error('http.host wildcard ⟦"*.*.*.*.*.*.*.*.*.*.*"⟧', 'invalid-wildcard', { ...WAF, message: /^a wildcard pattern may hold at most 10 `\*`, found 11/ }),

@@ -516,6 +516,8 @@ class Checker {
       const before = tokens[i - 1];
       if (before && !BEFORE_AN_OPERAND.has(before.text)) return;
       if (this.catalogue.fields.has(token.text) || this.catalogue.functions.has(token.text)) return;
+      // `r#a#`, `r#"…`: a raw string written wrong, whose own error follows; not a field `r`.
+      if (token.text === 'r' && this.family !== 'magic' && /^[#"]/.test(this.text.slice(token.span.end))) return;
       if (tokens[i + 1]?.kind !== '(') this.reportUnknownField(token.text, token.span);
       // A call of a function the phase does not have (the packet phases have said nothing of it here).
       else if (this.family !== 'magic' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(token.text) && token.text !== 'any' && token.text !== 'all') this.reportUnknownFunctionName(token.text, token.span);
