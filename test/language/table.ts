@@ -85,7 +85,7 @@ function optionsOf(row: RowOptions): CheckOptions {
   return {
     phase: row.phase === null ? undefined : (row.phase ?? 'magic_transit'),
     knownLists: row.knownLists,
-    ...(row.listKinds ? { listKinds: new Map(Object.entries(row.listKinds)) } : {}),
+    ...(row.listKinds ? { listKinds: row.listKinds } : {}),
     ...(row.plan ? { plan: row.plan } : {}),
   };
 }

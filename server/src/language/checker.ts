@@ -31,7 +31,7 @@ export interface CheckOptions {
    * (`.rulesets.yaml` `lists: {office_networks: ip}`): a list after a field its kind does not
    * fit is then an error rather than a warning (LANGUAGE.md §6).
    */
-  readonly listKinds?: ReadonlyMap<string, ListKind>;
+  readonly listKinds?: Readonly<Record<string, ListKind>>;
   /** The account's plan: what needs a higher plan is reported. Undefined: no plan is assumed. */
   readonly plan?: Plan;
 }
@@ -1299,8 +1299,8 @@ class Checker {
 
   /** A list's kind: the configuration's, or IP for a managed list. */
   private listKind(name: string): ListKind | undefined {
-    const configured = this.options.listKinds?.get(name);
-    if (configured) return configured;
+    const kinds = this.options.listKinds;
+    if (kinds && Object.hasOwn(kinds, name)) return kinds[name];
     if (MANAGED_LISTS.has(name) || HTTP_MANAGED_LISTS.has(name)) return 'ip';
     return undefined;
   }
