@@ -61,8 +61,9 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
   model.expressions.forEach((site, i) => {
     for (const p of results[i].problems) problems.push(mapExpressionProblem(site, p));
   });
-  const repeats = checkRepeatedRules(model, results, cache, problems);
-  checkRuleOrder(model, results, repeats, problems);
+  const phase = model.phase ?? options.defaultPhase;
+  const repeats = checkRepeatedRules(model, results, cache, problems, phase);
+  checkRuleOrder(model, results, repeats, problems, phase);
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   if (options.severities) applyRuleSeverities(problems, options.severities);
   // Last: a directive that silences nothing must see what the configuration left.

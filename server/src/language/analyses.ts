@@ -365,6 +365,10 @@ function requestAtom(comparison: Comparison, name: string): Atom | undefined {
   } else if (op === 'eq' || op === 'ne') {
     if (value.kind === 'set' || value.kind === 'list' || value.kind === 'integer-range' || value.kind === 'ip-range') return undefined;
     set = read(value);
+  } else if (known.type === 'Integer' && value.kind === 'integer' && (op === 'lt' || op === 'le' || op === 'gt' || op === 'ge')) {
+    // An ordering holds of values of the type only: an absent value is less than nothing.
+    const v = value.value;
+    set = intervals([op === 'lt' ? [INTEGER_MIN, v - 1n] : op === 'le' ? [INTEGER_MIN, v] : op === 'gt' ? [v + 1n, INTEGER_MAX] : [v, INTEGER_MAX]]);
   } else {
     return undefined;
   }
@@ -548,7 +552,7 @@ export class Forms {
   keysOf(node: Expression): ReadonlySet<string> {
     const found = new Set<string>();
     walkExpression(node, (n) => {
-      if (n.kind !== 'comparison') return;
+      if (n.kind !== 'comparison' && n.kind !== 'quantifier') return;
       // A comparison's form carries its atom's key, constant or not.
       const form = this.form(n) as { key: string };
       found.add(form.key);
@@ -616,7 +620,8 @@ export class Forms {
       case 'logical':
         return node.operator === 'xor' ? this.xor(node) : this.andOr(node, node.operator);
       case 'quantifier':
-        return MIXED;
+        // The same test of the same request has one answer: an opaque proposition, as a call is.
+        return { kind: 'field', key: `a:${printExpression(node, this.source)}`, set: TRUE_SET };
     }
   }
 
