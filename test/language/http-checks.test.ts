@@ -165,6 +165,19 @@ table('HTTP: a field, call or index expression on the right of a comparison', [
   error('http.host == ⟦lower (http.host)⟧ or lower(http.host) == ⟦upper(http.host)⟧', 'field-on-right', { ...WAF, name: 'one after the other, with a space before the `(`' }),
 ]);
 
+describe('HTTP: a field or call on the right, with what else the comparison has', () => {
+  const found = (text: string) => checkExpression(text, { phase: 'http_request_firewall_custom' }).problems.map((p) => `${p.code} ${text.slice(p.span.start, p.span.end)}`);
+  it('an operator the left side does not take, first, as the reference reads them', () => {
+    assert.deepEqual(found('cf.edge.server_ip strict wildcard ip.src'), ['invalid-operator strict wildcard', 'field-on-right ip.src']);
+  });
+  it('a call on the right whose arguments hold raw strings, brackets and quotes in them: the whole call', () => {
+    assert.deepEqual(found('http.host == lookup_json_string(http.host, r#"a")"#, "(")[0] and ssl'), [
+      'field-on-right lookup_json_string(http.host, r#"a")"#, "(")[0]',
+      'invalid-index [0]',
+    ]);
+  });
+});
+
 describe('HTTP: what stands on the right is checked too', () => {
   it('the expression after it, and the call\'s own arguments', () => {
     const result = checkExpression('http.host == lower(ip.src) or http.hots == "a"', { phase: 'http_request_firewall_custom' });

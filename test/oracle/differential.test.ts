@@ -209,7 +209,7 @@ function gluedKeyword(isName: (name: string) => boolean, isField: (name: string)
     // `notnot (a lt b)`: a call of `notnot` to us, whose argument cannot hold a comparison.
     if (/^expected `\)` or `,`/.test(e.message) && /(?:^|[^A-Za-z0-9_.])not(?:not|and|x?or)[ \r\n]*\([^()]*$/.test(before)) return true;
     // A number, address or bytes glued to the keyword after it: `6xor`, `0d:31or`, `1.2.3.4and`.
-    if (/(?:^|[ \r\n{(=<>!~&])[-0-9A-Fa-fx:.]*[0-9][-0-9A-Fa-fx:.]*(?:and|x?or)[ \r\n]*$/.test(before)) return true;
+    if (/(?:^|[ \r\n{(=<>!~&])(?:[-0-9A-Fa-fx:.]*[0-9][-0-9A-Fa-fx:.]*|::)(?:and|x?or)[ \r\n]*$/.test(before)) return true;
     // A word operator glued to a value or a field: `lt5`, `ne8ab1::1`, `matchesr"…"`, `letcp`.
     const operator = /^(?:strict )?(?:eq|ne|lt|le|gt|ge|bitwise_and|contains|matches|wildcard)([A-Za-z0-9_.]*)/.exec(d.expr.slice(e.start));
     if (operator && (isField(operator[1]) || isName(operator[1]))) return true;
@@ -563,12 +563,12 @@ function httpKnownDisagreements(fields: readonly GenField[]): KnownDisagreement[
       when: decidedErrors(new Set(['list-not-allowed'])),
     },
     {
-      name: 'a TAB or a misspaced `strict wildcard` inside the argument of a call or quantifier',
+      name: 'a TAB, a misspaced `strict wildcard` or `=` inside the argument of a call or quantifier',
       status: 'position only (both reject)',
       reason:
-        'both reject a TAB and `strict  wildcard`; inside a call\'s or a quantifier\'s argument the engine gives up on the argument and says so at its start (or type-checks the operand it read before it), we mark the TAB or the operator',
+        'both reject a TAB, `strict  wildcard` and `=`; inside a call\'s or a quantifier\'s argument the engine gives up on the argument and says so at its start (or type-checks the operand it read before it), we mark the TAB or the operator',
       example: 'any(http.request.headers.names[*]\t== "a")',
-      when: (d) => d.kind === 'engine-earlier' && ['tab-whitespace', 'strict-wildcard-spacing'].includes(first(d)?.code ?? '') && sameArgument(d.expr, (d.oracle as { start: number }).start, first(d)!.start),
+      when: (d) => d.kind === 'engine-earlier' && ['tab-whitespace', 'strict-wildcard-spacing', 'single-equals'].includes(first(d)?.code ?? '') && sameArgument(d.expr, (d.oracle as { start: number }).start, first(d)!.start),
     },
     {
       name: 'a mistake inside an argument that starts like hex digits',
@@ -737,6 +737,12 @@ interface Run {
 const explain = (run: Run, d: Disagreement): KnownDisagreement | undefined => run.known.find((k) => k.when(d, run));
 
 /**
+ * The codes of our errors that are decided differences wherever they stand (the HTTP run's rows
+ * of issue 21): what comes before the engine's error may be any of them.
+ */
+const DECIDED_CODES: ReadonlySet<string> = new Set(['field-on-right', 'field-not-available', 'function-not-available', 'list-not-allowed', 'boolean-array']);
+
+/**
  * A decided error of ours (its code one of `codes`) comes first, and what is left once our
  * errors of those codes are set aside agrees with the engine, or is a disagreement another
  * row explains: a decided error does not hide a mistake of ours elsewhere in the expression.
@@ -753,7 +759,7 @@ function decided(isDecided: (e: OurError, d: Disagreement) => boolean): (d: Disa
     if (!d.oracle.ok && d.oracle.start !== undefined) {
       for (const e of d.ours.errors) {
         if (samePlace(d.expr, e, d.oracle.start)) return true;
-        if (!isDecided(e, d)) break;
+        if (!isDecided(e, d) && !DECIDED_CODES.has(e.code)) break;
       }
     }
     const rest = d.ours.errors.filter((e) => !isDecided(e, d));

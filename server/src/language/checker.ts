@@ -918,20 +918,23 @@ class Checker {
       ]);
     }
     if (operator.operator === 'matches' && OPERATOR_PLANS.matches) this.checkPlan(OPERATOR_PLANS.matches, undefined, '`matches`', operator.span);
-    if (this.family !== 'magic' && (this.isPlaceholder(rhs) || this.fieldOnTheRight(comparison))) return left ? (mapped ? BOOLEAN_ARRAY : 'Boolean') : undefined;
+    // A field or call on the right: said once, in place of what its text is as a value.
+    const operandOnRight = this.family !== 'magic' && (this.isPlaceholder(rhs) || this.fieldOnTheRight(comparison));
     // After a pattern operator a list is no pattern, whatever it holds: checkShape says so.
-    if (!STRING_PATTERN_OPERATORS.includes(operator.operator)) this.checkListReferences(rhs, left);
+    if (!operandOnRight && !STRING_PATTERN_OPERATORS.includes(operator.operator)) this.checkListReferences(rhs, left);
     if (!left) return undefined;
     const result: ValueType = mapped ? BOOLEAN_ARRAY : 'Boolean';
     if (left.type === 'Boolean') {
-      this.reportBooleanComparison(comparison, left.name);
+      if (!operandOnRight) this.reportBooleanComparison(comparison, left.name);
       return result;
     }
+    // The operator before what follows it, as the reference reads them.
     const allowed = OPERATORS_BY_TYPE[left.type];
     if (!allowed.includes(operator.operator)) {
       this.report('invalid-operator', 'error', operator.span, `\`${operator.text}\` cannot be used with \`${left.name}\` (${describeValueType(left.type)}); use one of ${allowed.map((o) => `\`${COMPARISON_OPERATORS.get(o)!.usual}\``).join(', ')}`);
       return result;
     }
+    if (operandOnRight) return result;
     if (left.type === 'Ip' && ORDERING_OPERATORS.includes(operator.operator)) {
       this.report('ip-ordering', 'warning', operator.span, `the service does not support ordering IP addresses with \`${operator.text}\`; use \`in {start..end}\` or a CIDR block`);
     }
@@ -1385,33 +1388,19 @@ function operandOnTheRight(text: string, syntax: Problem): Problem | undefined {
   while (before > 0 && /[ \r\n]/.test(text[before - 1])) before--;
   const operator = OPERATOR_BEFORE.exec(text.slice(Math.max(0, before - 12), before));
   if (!operator) return undefined;
-  // Its arguments and index steps, by brackets (strings skipped).
-  let i = end;
-  let probe = i;
-  while (probe < text.length && /[ \r\n]/.test(text[probe])) probe++;
-  if (text[probe] === '(') i = probe;
+  // Its arguments and index steps, by the brackets of its tokens (strings and raw strings are tokens).
+  let from = end;
+  while (from < text.length && /[ \r\n]/.test(text[from])) from++;
+  if (text[from] !== '(') from = end;
+  let i = from;
   let depth = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '"') {
-      i++;
-      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-      i++;
-      continue;
-    }
-    if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') {
-      if (depth === 0) break;
-      depth--;
-      if (depth === 0) {
-        i++;
-        if (text[i] !== '[') break;
-        continue;
-      }
-    } else if (depth === 0) break;
-    i++;
+  for (const token of scanTokens(text.slice(from))) {
+    const at = from + token.span.start;
+    if (depth === 0 && (at !== i || !(token.text === '[' || (token.text === '(' && at === from)))) break;
+    if (token.text === '(' || token.text === '[') depth++;
+    else if ((token.text === ')' || token.text === ']') && --depth === 0) i = from + token.span.end;
   }
-  const span: Span = { start, end: Math.min(text.length, Math.max(i, end)) };
+  const span: Span = { start, end: Math.max(i, end) };
   const written = text.slice(span.start, span.end);
   const what = written.includes('(') ? `the call \`${written}\`` : written.includes('[') ? `the index expression \`${written}\`` : `the field \`${written}\``;
   return problem('field-on-right', 'error', span, rightSideMessage(operator[0].replace(/^[^A-Za-z=!<>&~]/, ''), what));
