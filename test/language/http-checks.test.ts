@@ -170,6 +170,11 @@ describe('HTTP: a field or call on the right, with what else the comparison has'
   it('an operator the left side does not take, first, as the reference reads them', () => {
     assert.deepEqual(found('cf.edge.server_ip strict wildcard ip.src'), ['invalid-operator strict wildcard', 'field-on-right ip.src']);
   });
+  it('a call on the right left open: all that follows', () => {
+    // And the `)` it lacks, which reading it on its own finds.
+    assert.deepEqual(found('ip.src != cidr6(cf.edge.server_ip, 27'), ['field-on-right cidr6(cf.edge.server_ip, 27', 'syntax-error ']);
+    assert.deepEqual(found('ip.src != cidr6(cf.edge.server_ip, "27)'), ['field-on-right cidr6(cf.edge.server_ip, "27)', 'syntax-error ']);
+  });
   it('a call on the right whose arguments hold raw strings, brackets and quotes in them: the whole call', () => {
     assert.deepEqual(found('http.host == lookup_json_string(http.host, r#"a")"#, "(")[0] and ssl'), [
       'field-on-right lookup_json_string(http.host, r#"a")"#, "(")[0]',

@@ -1400,6 +1400,8 @@ function operandOnTheRight(text: string, syntax: Problem): Problem | undefined {
     if (token.text === '(' || token.text === '[') depth++;
     else if ((token.text === ')' || token.text === ']') && --depth === 0) i = from + token.span.end;
   }
+  // A call or step left open runs to the end: its arguments are all of what follows.
+  if (depth > 0) i = text.length;
   const span: Span = { start, end: Math.max(i, end) };
   const written = text.slice(span.start, span.end);
   const what = written.includes('(') ? `the call \`${written}\`` : written.includes('[') ? `the index expression \`${written}\`` : `the field \`${written}\``;
