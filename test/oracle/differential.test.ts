@@ -568,7 +568,12 @@ function httpKnownDisagreements(fields: readonly GenField[]): KnownDisagreement[
       reason:
         'both reject a TAB, `strict  wildcard` and `=`; inside a call\'s or a quantifier\'s argument the engine gives up on the argument and says so at its start (or type-checks the operand it read before it), we mark the TAB or the operator',
       example: 'any(http.request.headers.names[*]\t== "a")',
-      when: (d) => d.kind === 'engine-earlier' && ['tab-whitespace', 'strict-wildcard-spacing', 'single-equals'].includes(first(d)?.code ?? '') && sameArgument(d.expr, (d.oracle as { start: number }).start, first(d)!.start),
+      // Our first such error, after decided ones only (a function of other phases inside the argument).
+      when: (d) => {
+        if (d.kind !== 'engine-earlier' || d.oracle.ok || d.oracle.start === undefined) return false;
+        const at = d.ours.errors.findIndex((e) => ['tab-whitespace', 'strict-wildcard-spacing', 'single-equals'].includes(e.code));
+        return at >= 0 && d.ours.errors.slice(0, at).every((e) => DECIDED_CODES.has(e.code)) && sameArgument(d.expr, d.oracle.start, d.ours.errors[at].start);
+      },
     },
     {
       name: 'a mistake inside an argument that starts like hex digits',
@@ -716,10 +721,10 @@ function sameArgument(expr: string, from: number, to: number): boolean {
       depth--;
     } else if (token === ',' && depth === 0) return false;
   }
-  return callAround(expr, to) !== undefined || /(?:any|all)[ \r\n]*\($/.test(expr.slice(0, from).trimEnd()) || /\(/.test(expr.slice(0, from));
+  return callAround(expr, from) !== undefined;
 }
 
-/** A string literal (`"…"`, `r"…"`, `r#"…"#`) or an integer, as an argument. */
+/** A string literal (`"…"`, `r"…"`, `r#"…"#`), an integer or hex bytes, as an argument. */
 const isLiteralArgument = (arg: string) => /^(?:r#*)?"/.test(arg) || /^-?[0-9]+$/.test(arg) || /^[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2})+$/.test(arg);
 
 /** One differential run: a phase of ours, a scheme of the engine, a generator and what explains their differences. */
