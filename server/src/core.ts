@@ -23,6 +23,7 @@ export { plainText, PROBLEM_CODES } from './language/problem';
 export { grammar } from './language/grammar';
 export { KNOWN_PHASES } from './language/catalogue/phases';
 export { isPlan, PLANS, type Plan } from './language/catalogue/plans';
+export { isListKind, LIST_KINDS, type ListKind } from './language/catalogue/lists';
 export { closestMatches, quoteAlternatives } from './language/suggest';
 
 // ---------------------------------------------------------------- evaluation

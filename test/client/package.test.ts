@@ -12,6 +12,7 @@ import { LANGUAGES } from '../../client/src/documents';
 import { KNOWN_PHASES } from '../../server/src/language/catalogue/phases';
 import { PLANS } from '../../server/src/language/catalogue/plans';
 import { DEFAULT_SETTINGS } from '../../server/src/documents/settings';
+import { LIST_KINDS } from '../../server/src/language/catalogue/lists';
 
 const ROOT = join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -38,6 +39,12 @@ describe('extension manifest', () => {
 
   it('lists the plans the checker knows for rulesets.plan', () => {
     assert.deepEqual(settings['rulesets.plan'].enum, [...PLANS]);
+  });
+
+  it('takes rulesets.knownLists as names, or as names with the kinds the checker knows', () => {
+    const lists = settings['rulesets.knownLists'] as { type: string[]; additionalProperties: { enum: (string | null)[] } };
+    assert.deepEqual(lists.type, ['array', 'object']);
+    assert.deepEqual(lists.additionalProperties.enum, [...LIST_KINDS, null]);
   });
 
   it('activates lazily: on the languages it serves and in folders with ruleset files, never on start-up', () => {

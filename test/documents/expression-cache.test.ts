@@ -98,3 +98,17 @@ describe('ExpressionCache: bounded by bytes', () => {
     assert.deepEqual(result.problems, []);
   });
 });
+
+describe('ExpressionCache: results by the options they were checked with', () => {
+  it('a list kind given, changed or taken away is another result', () => {
+    const cache = new ExpressionCache();
+    const text = 'http.host in $office';
+    const phase = 'http_request_firewall_custom';
+    const codes = (listKinds?: Record<string, 'ip' | 'hostname'>) => cache.check(text, { phase, ...(listKinds ? { listKinds } : {}) }).problems.map((p) => p.code);
+    assert.deepEqual(codes(), []);
+    assert.deepEqual(codes({ office: 'ip' }), ['list-not-allowed']);
+    assert.deepEqual(codes({ office: 'hostname' }), []);
+    assert.deepEqual(codes({ office: 'ip' }), ['list-not-allowed']);
+    assert.deepEqual(codes(), []);
+  });
+});

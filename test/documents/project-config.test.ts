@@ -137,8 +137,52 @@ describe('readProjectConfig: mistakes, at their place', () => {
 
   it('wants the lists as a list, and says so for a single name', () => {
     assert.deepEqual(problemsOf('lists: office_networks\n'), [
-      ['invalid-type', 'error', 'office_networks', '1:8', 'expected `lists` to be a list of list names, e.g. `[office_networks]`, found a string'],
+      ['invalid-type', 'error', 'office_networks', '1:8', 'expected `lists` to be a list of list names, e.g. `[office_networks]` (or a mapping of names to kinds, `{office_networks: ip}`), found a string'],
     ]);
+  });
+
+  it('reads the lists as a mapping of names to kinds, a name without a kind too', () => {
+    const text = 'lists:\n  office_networks: ip\n  bad_asns: asn\n  hosts: hostname\n  redirects: redirect\n  other:\n';
+    assert.deepEqual(readProjectConfig(text), {
+      config: {
+        lists: ['office_networks', 'bad_asns', 'hosts', 'redirects', 'other'],
+        listKinds: { office_networks: 'ip', bad_asns: 'asn', hosts: 'hostname', redirects: 'redirect' },
+      },
+      problems: [],
+    });
+    assert.deepEqual(readProjectConfig('lists: {a: , b: }\n').config, { lists: ['a', 'b'] });
+  });
+
+  it('says which kinds there are for one that is none, with the kind meant', () => {
+    const text = 'lists: {office_networks: IP, bad_asns: country}\n';
+    const { config, problems } = readProjectConfig(text);
+    assert.deepEqual(config, { lists: ['office_networks', 'bad_asns'] }, 'the names are known all the same');
+    assert.deepEqual(problemsOf(text), [
+      ['invalid-list-kind', 'error', 'IP', '1:26', 'expected the kind of `$office_networks` to be `ip`, `asn`, `hostname` or `redirect`, found `IP`; did you mean `ip`?'],
+      ['invalid-list-kind', 'error', 'country', '1:40', 'expected the kind of `$bad_asns` to be `ip`, `asn`, `hostname` or `redirect`, found `country`'],
+    ]);
+    assert.equal(fixed(text, problems[0]), 'lists: {office_networks: ip, bad_asns: country}\n');
+  });
+
+  it('corrects a list name that is a key of the mapping, by renaming the key', () => {
+    const text = 'lists:\n  Office-Networks: ip\n  $hosts: hostname\n';
+    const { config, problems } = readProjectConfig(text);
+    assert.deepEqual(config, { lists: ['hosts'], listKinds: { hosts: 'hostname' } });
+    assert.deepEqual(problemsOf(text).map(([code, severity, marked]) => [code, severity, marked]), [
+      ['invalid-list-name', 'error', 'Office-Networks'],
+      ['invalid-list-name', 'warning', '$hosts'],
+    ]);
+    assert.equal(fixed(text, problems[0]), 'lists:\n  office_networks: ip\n  $hosts: hostname\n');
+    assert.equal(fixed(text, problems[1]), 'lists:\n  Office-Networks: ip\n  hosts: hostname\n');
+  });
+
+  it('the kinds reach the checks of a ruleset: a misfit is an error', () => {
+    const { config } = readProjectConfig('lists: {office_networks: ip}\n');
+    const ruleset = '{"name": "waf", "kind": "zone", "phase": "http_request_firewall_custom", "rules": [{"action": "block", "expression": "http.host in $office_networks"}]}';
+    const found = checkRuleset(ruleset, 'json', { knownLists: config.lists, listKinds: config.listKinds }).map((p) => `${p.code} ${p.severity}`);
+    assert.deepEqual(found, ['list-not-allowed error']);
+    // Without the kind, it may be a hostname list: nothing to say.
+    assert.deepEqual(checkRuleset(ruleset, 'json', { knownLists: ['office_networks'] }), []);
   });
 
   it('corrects list names with characters list names cannot have, and leaves them out', () => {

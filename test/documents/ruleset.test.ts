@@ -666,8 +666,11 @@ describe('checkRuleset: phases', () => {
     assert.equal(problems[0].severity, 'error');
   });
 
-  it('does not report fields it cannot know in magic_transit_managed or an unknown phase', () => {
-    assert.deepEqual(check(doc('magic_transit_managed'), 'yaml'), []);
+  it('reports an unknown field in the sister phases, which share the table of magic_transit', () => {
+    assert.deepEqual(located(check(doc('magic_transit_managed'), 'yaml')), [['unknown-field', 5, 16, 5, 23]]);
+  });
+
+  it('does not report fields it cannot know in an unknown phase', () => {
     assert.deepEqual(codes(check(doc('my_new_phase'), 'yaml')), ['warning unknown-phase']);
   });
 
@@ -677,7 +680,7 @@ describe('checkRuleset: phases', () => {
     const noPhase = check(doc(), 'yaml', { defaultPhase: 'magic_transit' });
     assert.deepEqual(located(noPhase), [['unknown-field', 4, 16, 4, 23]]);
     assert.deepEqual(codes(check(doc(), 'yaml')), ['error missing-key']);
-    assert.deepEqual(check(doc('magic_transit_managed'), 'yaml', { defaultPhase: 'magic_transit' }), []);
+    assert.deepEqual(codes(check(doc('my_new_phase'), 'yaml', { defaultPhase: 'magic_transit' })), ['warning unknown-phase']);
   });
 });
 

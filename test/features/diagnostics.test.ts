@@ -82,6 +82,12 @@ describe('diagnostics feature', () => {
     });
     assert.equal(readSettings({ plan: 'pro' }).plan, 'pro');
   });
+
+  it('reads knownLists as a mapping of names to kinds too', () => {
+    const read = readSettings({ knownLists: { office: 'ip', $hosts: 'hostname', other: 'nothing', plain: null } });
+    assert.deepEqual(read.knownLists, ['office', 'hosts', 'other', 'plain']);
+    assert.deepEqual(read.listKinds, { office: 'ip', hosts: 'hostname' });
+  });
 });
 
 describe('DocumentModel.expressionAt', () => {

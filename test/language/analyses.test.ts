@@ -47,19 +47,24 @@ function shown(input: string, p: { code: string; span: { start: number; end: num
   return `${p.code} ${input.slice(0, p.span.start)}⟦${input.slice(p.span.start, p.span.end)}⟧${input.slice(p.span.end)}`;
 }
 
-function check(text: string): Problem[] {
-  return [...checkExpression(text, { phase: 'magic_transit' }).problems];
+function check(text: string, phase = 'magic_transit'): Problem[] {
+  return [...checkExpression(text, { phase }).problems];
 }
 
 /** A row: the marked expression and the code of each marker, in order of the markers. */
 function row(marked: string, ...codes: string[]): void {
+  rowIn('magic_transit', marked, ...codes);
+}
+
+/** A row of a phase. */
+function rowIn(phase: string, marked: string, ...codes: string[]): void {
   it(`${marked}${codes.length > 0 ? ` → ${codes.join(', ')}` : ''}`, () => {
     const { input, spans } = unmark(marked);
     assert.equal(spans.length, codes.length, 'one code per marker');
-    const actual = check(input).map((p) => shown(input, p)).sort();
+    const actual = check(input, phase).map((p) => shown(input, p)).sort();
     const expected = spans.map((span, i) => shown(input, { code: codes[i], span })).sort();
     assert.deepEqual(actual, expected);
-    for (const p of check(input)) if (NEW_CODES.includes(p.code)) assert.equal(p.severity, 'warning');
+    for (const p of check(input, phase)) if (NEW_CODES.includes(p.code)) assert.equal(p.severity, 'warning');
   });
 }
 
@@ -146,6 +151,35 @@ describe('always-true and always-false: combinations on one field', () => {
   row('tcp.dstport == 80 xor ip.ttl == 3');
   row('sip and false');
   row('sip or true');
+});
+
+describe('always-true and always-false in the HTTP phases: a field has one value, or none', () => {
+  const http = (marked: string, ...codes: string[]) => rowIn('http_request_firewall_custom', marked, ...codes);
+  http('⟦http.host == "a" and http.host == "b"⟧', 'always-false');
+  http('⟦http.host in {"a" "b"} and not http.host in {"a" "b"}⟧', 'always-false');
+  http('⟦cf.bot_management.score < 10 and cf.bot_management.score in {20 30}⟧', 'always-false');
+  http('⟦ip.src in {10.0.0.0/8} and ip.src in {11.0.0.0/8}⟧', 'always-false');
+  http('⟦ssl or not ssl⟧', 'always-true');
+  http('⟦http.host != "a" or not http.host != "a"⟧', 'always-true');
+  http('⟦http.host == "a" or not http.host == "a"⟧', 'always-true');
+  // A request may lack the field (no bot score without Bot Management), and `!=` of nothing may
+  // be false: neither holds of every request.
+  http('http.host == "a" or http.host != "a"');
+  http('cf.bot_management.score == 1 or cf.bot_management.score != 1');
+  // No documented range is taken as a bound: `score >= 1` may not hold of a request without a score.
+  http('cf.bot_management.score >= 1');
+  http('cf.bot_management.score < 1 or cf.bot_management.score >= 1');
+  // Index expressions and calls are opaque: two different ones say nothing of each other.
+  http('http.request.headers["a"][0] == "x" and http.request.headers["a"][0] == "y"');
+  http('lower(http.host) == "x" and lower(http.host) == "y"');
+  http('⟦lower(http.host) == "x" or not lower(http.host) == "x"⟧', 'always-true');
+  http('any(http.request.headers.names[*] == "a") and not any(http.request.headers.names[*] == "b")');
+  http('⟦any(http.request.headers.names[*] == "a") and not any(http.request.headers.names[*] == "a")⟧', 'always-false');
+  http('⟦the whole⟧'.replace('⟦the whole⟧', 'http.host contains "a"'));
+  it('says "request" where the packet phases say "packet"', () => {
+    const [p] = check('http.host == "a" and http.host == "b"', 'http_request_firewall_custom');
+    assert.match(p.message, /so no request satisfies them all$/);
+  });
 });
 
 describe('always-false: a packet has one transport header', () => {
@@ -320,8 +354,8 @@ function yamlOf(rules: readonly Rule[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-function rulesetProblems(rules: readonly Rule[]): { text: string; problems: DocumentProblem[] } {
-  const text = yamlOf(rules);
+function rulesetProblems(rules: readonly Rule[], phase = 'magic_transit'): { text: string; problems: DocumentProblem[] } {
+  const text = yamlOf(rules).replace('phase: magic_transit', `phase: ${phase}`);
   return { text, problems: checkRuleset(text, 'yaml', { cache: new ExpressionCache() }) };
 }
 
@@ -430,6 +464,32 @@ describe('shadowed-rule', () => {
     const { problems } = rulesetProblems([block('tcp.dstport == 22'), block('tcp.dstport == 22'), block('tcp.dstport == 22 and ip.ttl < 5')]);
     assert.deepEqual(problems.map((p) => p.code), ['duplicate-rule', 'shadowed-rule']);
   });
+});
+
+describe('the order of the rules in the HTTP phases', () => {
+  const codes = (rules: Rule[], phase: string) => rulesetProblems(rules, phase).problems.map((p) => p.code);
+  it('WAF custom rules: `block` and `skip` of the current ruleset end what they match, as in the packet phases', () => {
+    const waf = 'http_request_firewall_custom';
+    const { problems } = rulesetProblems([block('http.host == "a"'), block('http.host == "a" and ssl')], waf);
+    assert.deepEqual(problems.map((p) => p.code), ['shadowed-rule']);
+    assert.match(problems[0].message, /every request it matches is already blocked by rule 1/);
+    assert.deepEqual(codes([block('ip.src in {10.0.0.0/8}'), block('ip.src in {10.1.0.0/16} and ssl')], waf), ['shadowed-rule']);
+    assert.deepEqual(codes([skip('http.host == "a"'), block('http.host == "a"')], waf), ['shadowed-rule']);
+    assert.deepEqual(codes([block('http.host == "b"'), skip('http.host == "a"')], waf), ['skip-skips-nothing']);
+    assert.deepEqual(codes([block('http.host == "a"'), block('http.host == "a"')], waf), ['duplicate-rule']);
+  });
+  it('WAF custom rules: a field that may be absent shadows nothing it does not cover', () => {
+    const waf = 'http_request_firewall_custom';
+    assert.deepEqual(codes([block('http.host != "a"'), block('not http.host == "a"')], waf), []);
+    assert.deepEqual(codes([block('cf.bot_management.score >= 1'), block('cf.bot_management.score == 5')], waf), ['shadowed-rule']);
+    assert.deepEqual(codes([block('cf.bot_management.score == 5'), block('cf.bot_management.score >= 1')], waf), []);
+  });
+  for (const phase of ['http_ratelimit', 'http_request_transform', 'http_response_headers_transform', 'http_request_dynamic_redirect']) {
+    it(`${phase}: rules that count, rewrite or redirect: nothing is said of their order or repeats`, () => {
+      assert.deepEqual(codes([block('http.host == "a"'), block('http.host == "a" and ssl'), block('http.host == "a" and ssl')], phase), []);
+      assert.deepEqual(codes([block('http.host == "b"'), skip('http.host == "a"')], phase), []);
+    });
+  }
 });
 
 describe('in the editor', () => {

@@ -132,6 +132,13 @@ describe('the catalogue against the reference engine (both schemes)', () => {
     });
   }
 
+  it('both schemes register the same functions (the packet phases\' catalogue keeps bit_slice of them, a decided difference)', async (t) => {
+    if (!engine) return missingOracle(missing, (m) => t.skip(m));
+    const http = [...(await engine.schema('http')).functions].sort();
+    assert.deepEqual([...(await engine.schema('magic')).functions].sort(), http);
+    assert.deepEqual([...catalogueFor('http_request_firewall_custom').functions.keys()].sort(), http);
+  });
+
   it('the shortest call each undecided function describes is accepted, and one argument fewer is not', async (t) => {
     if (!engine) return missingOracle(missing, (m) => t.skip(m));
     // Built from the catalogue alone, beside the probe the generator and the check above share.

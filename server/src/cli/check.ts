@@ -11,6 +11,7 @@ import {
   readProjectConfig,
   toPositions,
   type HostFormat,
+  type ListKind,
   type Plan,
   type PositionedProblem,
   type ProjectConfig,
@@ -114,6 +115,8 @@ function ioError(path: string, error: unknown, action: string): UsageError {
 export interface CheckFilesOptions {
   readonly phase?: string;
   readonly knownLists?: readonly string[];
+  /** What the account's lists hold, by name. */
+  readonly listKinds?: Readonly<Record<string, ListKind>>;
   readonly plan?: Plan;
   readonly severities?: Readonly<Record<string, RuleSeverity>>;
 }
@@ -123,7 +126,7 @@ export function checkFiles(files: readonly string[], options: CheckFilesOptions,
   const cache = new ExpressionCache();
   // No list names means any account list is accepted, as in the editor.
   const knownLists = options.knownLists && options.knownLists.length > 0 ? options.knownLists : undefined;
-  const checkOptions = { defaultPhase: options.phase, knownLists, plan: options.plan, severities: options.severities };
+  const checkOptions = { defaultPhase: options.phase, knownLists, listKinds: options.listKinds, plan: options.plan, severities: options.severities };
   return files.map((path) => {
     const text = path === STDIN ? readStdin() : readText(path);
     const format = path === STDIN ? formatOfText(text) : formatOfPath(path)!;

@@ -123,7 +123,7 @@ function check(args: string[], io: Io): number {
   // (50,000 rules of YAML took 6 s with it, 8 s without).
   if (totalBytes(files) < SHORT_RUN_BYTES) optimiseOnlyWhatRunsLong();
   const kept = values.cache ? ResultCache.open(values['cache-location'] ?? DEFAULT_CACHE_LOCATION) : undefined;
-  const checked = checkFiles(files, { phase: values.phase ?? project?.config.phase, plan: project?.config.plan, knownLists: project?.config.lists, severities: project?.config.rules }, kept);
+  const checked = checkFiles(files, { phase: values.phase ?? project?.config.phase, plan: project?.config.plan, knownLists: project?.config.lists, listKinds: project?.config.listKinds, severities: project?.config.rules }, kept);
   const unsaved = kept?.save();
   if (unsaved) io.err(`rulesets: ${unsaved}\n`);
   const errors = checked.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 'error').length, 0);

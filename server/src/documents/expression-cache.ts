@@ -63,7 +63,7 @@ export class ExpressionCache {
   constructor(readonly budget = DEFAULT_CACHE_BYTES) {}
 
   check(text: string, options: CheckOptions): CheckResult {
-    const optionsKey = `${options.phase ?? ''}\u0000${options.plan ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}`;
+    const optionsKey = `${options.phase ?? ''}\u0000${options.plan ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}\u0000${options.listKinds ? listKindsKey(options.listKinds) : ''}`;
     const entry = this.find(text);
     if (entry) for (const kept of entry.results) if (kept.options === optionsKey) return kept.result;
     const own = entry?.text ?? detached(text);
@@ -184,4 +184,18 @@ export class ExpressionCache {
       this.results -= entry.results.length;
     }
   }
+}
+
+/** The list kinds of a check's options as part of a cache key (the same kinds, the same key, whatever their order). */
+const listKindKeys = new WeakMap<object, string>();
+function listKindsKey(kinds: Readonly<Record<string, string>>): string {
+  let key = listKindKeys.get(kinds);
+  if (key === undefined) {
+    key = Object.keys(kinds)
+      .sort()
+      .map((name) => `${name}=${kinds[name]}`)
+      .join(',');
+    listKindKeys.set(kinds, key);
+  }
+  return key;
 }

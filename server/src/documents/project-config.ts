@@ -5,6 +5,7 @@
  * server. Text in, configuration and problems out: each mistake is reported at its place with
  * the fix, and the rest of the file is still used.
  */
+import { isListKind, LIST_KINDS, type ListKind } from '../language/catalogue/lists';
 import { KNOWN_PHASES } from '../language/catalogue/phases';
 import { isPlan, PLANS, type Plan } from '../language/catalogue/plans';
 import { PROBLEM_CODES } from '../language/problem-codes';
@@ -28,6 +29,8 @@ export interface ProjectConfig {
   readonly phase?: string;
   readonly plan?: Plan;
   readonly lists?: readonly string[];
+  /** What the lists hold, by name, where `lists` is a mapping that says (`{office_networks: ip}`). */
+  readonly listKinds?: Readonly<Record<string, ListKind>>;
   readonly files?: readonly string[];
   readonly rules?: Readonly<Record<string, RuleSeverity>>;
 }
@@ -55,10 +58,11 @@ export const PROJECT_CONFIG_SCHEMA = {
     example: 'plan: business',
   },
   lists: {
-    type: 'array of string',
-    values: 'account list names: lowercase letters, digits and `_`, without `$`',
-    description: "The account's list names: `$name` in an expression must then be one of them (or a managed `$svc.…` list).",
-    example: 'lists: [office_networks, blocked_asns]',
+    type: 'array of string, or object of name: kind',
+    values: 'account list names: lowercase letters, digits and `_`, without `$`; as a mapping, each with its kind: `ip`, `asn`, `hostname` or `redirect` (or nothing)',
+    description:
+      "The account's list names: `$name` in an expression must then be one of them (or a managed list). Written as a mapping, each name with what the list holds: a list after a field its kind does not fit is then an error rather than a warning.",
+    example: 'lists: {office_networks: ip, blocked_asns: asn}',
   },
   files: {
     type: 'array of string',
@@ -103,7 +107,7 @@ export function readProjectConfig(text: string): ProjectConfigReading {
     report('error', 'invalid-type', root.start, root.end, `expected a mapping of ${quoteAlternatives(PROJECT_CONFIG_KEYS).replace(' or ', ' and ')} in \`${PROJECT_CONFIG_FILE_NAME}\`, found ${describe(root)}`);
     return { config: {}, problems };
   }
-  const config: { phase?: string; plan?: Plan; lists?: string[]; files?: string[]; rules?: Record<string, RuleSeverity> } = {};
+  const config: { phase?: string; plan?: Plan; lists?: string[]; listKinds?: Record<string, ListKind>; files?: string[]; rules?: Record<string, RuleSeverity> } = {};
   const seen = new Set<string>();
   for (const p of root.properties) {
     if (seen.has(p.key)) {
@@ -125,6 +129,12 @@ export function readProjectConfig(text: string): ProjectConfigReading {
         break;
       }
       case 'lists': {
+        if (p.value.kind === 'object') {
+          const { names, kinds } = readListKinds(p.value, report);
+          config.lists = names;
+          if (Object.keys(kinds).length > 0) config.listKinds = kinds;
+          break;
+        }
         const lists = readStrings(p, report, (node) => readListName(node, report));
         if (lists) config.lists = lists;
         break;
@@ -197,7 +207,7 @@ function readPlan(node: HostNode, report: Report): Plan | undefined {
 function readStrings(p: HostProperty, report: Report, read: (node: HostScalar) => string | undefined): string[] | undefined {
   const node = p.value!;
   if (node.kind !== 'array') {
-    const what = p.key === 'lists' ? 'list names, e.g. `[office_networks]`' : 'glob patterns, e.g. `["firewall/*.yaml"]`';
+    const what = p.key === 'lists' ? 'list names, e.g. `[office_networks]` (or a mapping of names to kinds, `{office_networks: ip}`)' : 'glob patterns, e.g. `["firewall/*.yaml"]`';
     report('error', 'invalid-type', node.start, node.end, `expected \`${p.key}\` to be a list of ${what}, found ${describe(node)}`);
     return undefined;
   }
@@ -213,8 +223,10 @@ function readStrings(p: HostProperty, report: Report, read: (node: HostScalar) =
   return values;
 }
 
-function readListName(node: HostScalar, report: Report): string | undefined {
+/** A list name, from an item of the array form or (`key`) a key of the mapping form, whose fixes rename the key. */
+function readListName(node: HostScalar, report: Report, key?: HostProperty): string | undefined {
   const written = node.value as string;
+  const fixTo = (value: string): DocumentFix => (key ? { title: `Change to \`${value}\``, edits: [renameKeyEdit(key, value)] } : replaceFix(node, value));
   const name = written.startsWith('$') ? written.slice(1) : written;
   if (name.includes('.') && ACCOUNT_LIST_NAME.test(name.replace(/\./g, ''))) {
     report('error', 'invalid-list-name', node.start, node.end, `\`${written}\` is not an account list name: account list names have no \`.\`, and the managed lists (\`$svc.…\`) are always known`);
@@ -224,11 +236,48 @@ function readListName(node: HostScalar, report: Report): string | undefined {
     const meant = name.toLowerCase().replace(/[-\s]+/g, '_');
     const fixable = ACCOUNT_LIST_NAME.test(meant);
     const hint = fixable ? `; did you mean \`${meant}\`?` : '';
-    report('error', 'invalid-list-name', node.start, node.end, `\`${written}\` is not a list name: list names use lowercase letters, digits and \`_\`${hint}`, fixable ? [replaceFix(node, meant)] : []);
+    report('error', 'invalid-list-name', node.start, node.end, `\`${written}\` is not a list name: list names use lowercase letters, digits and \`_\`${hint}`, fixable ? [fixTo(meant)] : []);
     return undefined;
   }
-  if (name !== written) report('warning', 'invalid-list-name', node.start, node.end, `list names are written here without \`$\`: \`${name}\``, [replaceFix(node, name)]);
+  if (name !== written) report('warning', 'invalid-list-name', node.start, node.end, `list names are written here without \`$\`: \`${name}\``, [fixTo(name)]);
   return name;
+}
+
+/**
+ * `lists:` as a mapping of list names to what each holds (`{office_networks: ip, bad_asns:
+ * asn}`); a name without a value is a list of a kind not said.
+ */
+function readListKinds(node: HostObject, report: Report): { names: string[]; kinds: Record<string, ListKind> } {
+  const names: string[] = [];
+  const kinds: Record<string, ListKind> = {};
+  for (const p of node.properties) {
+    const keyNode: HostScalar = { kind: 'string', value: p.key, start: p.keyStart, end: p.keyEnd } as HostScalar;
+    if (names.includes(p.key.replace(/^\$/, ''))) {
+      report('error', 'duplicate-key', p.keyStart, p.keyEnd, `\`${p.key}\` appears twice under \`lists\`; only the first is used`);
+      continue;
+    }
+    const name = readListName(keyNode, report, p);
+    if (name === undefined) continue;
+    names.push(name);
+    const value = p.value;
+    if (!value || value.kind === 'null') continue;
+    const written = value.kind === 'string' ? (value.value as string) : undefined;
+    if (written !== undefined && isListKind(written)) {
+      kinds[name] = written;
+      continue;
+    }
+    const meant = written !== undefined ? closestMatches(written.toLowerCase(), LIST_KINDS) : [];
+    const shown = value.kind === 'string' ? `\`${written}\`` : describe(value);
+    report(
+      'error',
+      'invalid-list-kind',
+      value.start,
+      value.end,
+      `expected the kind of \`$${name}\` to be ${quoteAlternatives(LIST_KINDS)}, found ${shown}${meant.length > 0 ? `; did you mean ${quoteAlternatives(meant)}?` : ''}`,
+      meant.map((m) => replaceFix(value as HostScalar, m)),
+    );
+  }
+  return { names, kinds };
 }
 
 function readRules(node: HostNode, report: Report): Record<string, RuleSeverity> | undefined {

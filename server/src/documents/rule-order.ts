@@ -3,17 +3,36 @@
  * rule that an earlier `block` or `skip` always decides first.
  */
 import type { CheckResult } from '../language/checker';
-import { findShadowedRules } from '../language/analyses';
+import { findShadowedRules, modelOfFamily } from '../language/analyses';
+import { phaseFamily } from '../language/catalogue/families';
 import type { ExpressionCache } from './expression-cache';
 import { property, type HostNode } from './host';
 import type { DocumentProblem, ExpressionSite, ParsedRuleset } from './parsed-ruleset';
 
 /**
+ * Whether the actions of a phase mean what these checks assume: `block` ends the evaluation of
+ * what it matches, `skip` of the current ruleset skips the rules after it, and a rule that
+ * repeats an earlier one does nothing more. So in the packet phases and in WAF custom rules
+ * (`http_request_firewall_custom`). The other HTTP phases' rules rewrite, redirect, set or
+ * count (a repeated `add` adds a header twice; rate limiting's `block` waits for a rate), so
+ * nothing is said there. A phase we do not know is read as before, as the packet phases.
+ */
+function orderMatters(phase: string | undefined): boolean {
+  return phaseFamily(phase) !== 'http' || phase === 'http_request_firewall_custom';
+}
+
+/** What the rules of a phase are about, in messages. */
+function subjectOf(phase: string | undefined): string {
+  return phaseFamily(phase) === 'http' ? 'request' : 'packet';
+}
+
+/**
  * A rule whose action and expression repeat an earlier rule's can never decide anything the
  * earlier one did not: it is dead weight, or a copy that was meant to be edited.
  */
-export function checkRepeatedRules(model: ParsedRuleset, results: readonly CheckResult[], cache: ExpressionCache, problems: DocumentProblem[]): Set<number> {
+export function checkRepeatedRules(model: ParsedRuleset, results: readonly CheckResult[], cache: ExpressionCache, problems: DocumentProblem[], phase?: string): Set<number> {
   const repeats = new Set<number>();
+  if (!orderMatters(phase)) return repeats;
   const firstByDecision = new Map<string, Map<string, ExpressionSite>>();
   for (const [index, site] of model.expressions.entries()) {
     const rule = model.rules[site.ruleIndex];
@@ -63,7 +82,10 @@ function decisionOf(rule: HostNode | undefined): 'block' | 'skip' | undefined {
  * Rules that the order of the ruleset makes useless: a last `skip` of the current ruleset (there
  * is nothing after it to skip), and rules every packet of which an earlier rule decides first.
  */
-export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResult[], repeats: ReadonlySet<number>, problems: DocumentProblem[]): void {
+export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResult[], repeats: ReadonlySet<number>, problems: DocumentProblem[], phase?: string): void {
+  if (!orderMatters(phase)) return;
+  const subject = subjectOf(phase);
+  const fieldModel = modelOfFamily(phaseFamily(phase));
   const enabledRules = model.rules.map((rule, i) => ({ rule, i })).filter(({ rule }) => rule.kind === 'object' && !isDisabled(rule));
   const last = enabledRules[enabledRules.length - 1];
   // A ruleset of one skip rule is being written; after other rules, the order is the mistake.
@@ -96,6 +118,7 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
         decides: decisionOf(rule),
         duplicate: repeats.has(i),
         forms: results[i].forms,
+        model: fieldModel,
       };
     }),
   );
@@ -106,10 +129,10 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
     problems.push({
       code: 'shadowed-rule',
       severity: 'warning',
-      message: `rule ${site.ruleIndex + 1} never decides anything: every packet it matches is already ${how} by rule ${by.ruleIndex + 1}, which comes first`,
+      message: `rule ${site.ruleIndex + 1} never decides anything: every ${subject} it matches is already ${how} by rule ${by.ruleIndex + 1}, which comes first`,
       start: site.node.start,
       end: site.node.end,
-      related: [{ start: by.node.start, end: by.node.end, message: `rule ${by.ruleIndex + 1}, which matches every packet rule ${site.ruleIndex + 1} matches` }],
+      related: [{ start: by.node.start, end: by.node.end, message: `rule ${by.ruleIndex + 1}, which matches every ${subject} rule ${site.ruleIndex + 1} matches` }],
     });
   }
 }

@@ -3,7 +3,7 @@
  * the cache), the rules against each other; and where an expression's problems and edits land
  * in the host text.
  */
-import type { CheckOptions, CheckResult } from '../language/checker';
+import type { CheckOptions, CheckResult, ListKind } from '../language/checker';
 import type { Plan } from '../language/catalogue/plans';
 import { applyDisableDirectives } from './directives';
 import { ExpressionCache } from './expression-cache';
@@ -20,6 +20,8 @@ export interface RulesetCheckOptions {
   /** Phase to assume when the file names none. */
   readonly defaultPhase?: string;
   readonly knownLists?: readonly string[];
+  /** What the account's lists hold, by name (CheckOptions.listKinds). */
+  readonly listKinds?: Readonly<Record<string, ListKind>>;
   /** The account's plan (CheckOptions.plan). */
   readonly plan?: Plan;
   /**
@@ -38,7 +40,7 @@ export function checkRuleset(text: string, format: HostFormat, options: RulesetC
 
 /** The check options an expression of this ruleset is checked with. */
 export function expressionOptions(model: ParsedRuleset, options: RulesetCheckOptions): CheckOptions {
-  return { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists, plan: options.plan };
+  return { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists, listKinds: options.listKinds, plan: options.plan };
 }
 
 /** The result for one expression site, from the cache when its text was checked before. */
@@ -59,8 +61,9 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
   model.expressions.forEach((site, i) => {
     for (const p of results[i].problems) problems.push(mapExpressionProblem(site, p));
   });
-  const repeats = checkRepeatedRules(model, results, cache, problems);
-  checkRuleOrder(model, results, repeats, problems);
+  const phase = model.phase ?? options.defaultPhase;
+  const repeats = checkRepeatedRules(model, results, cache, problems, phase);
+  checkRuleOrder(model, results, repeats, problems, phase);
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   if (options.severities) applyRuleSeverities(problems, options.severities);
   // Last: a directive that silences nothing must see what the configuration left.

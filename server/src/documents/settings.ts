@@ -4,6 +4,7 @@
  * same files as rulesets, the same default phase and the same lists.
  */
 import { escape } from 'minimatch';
+import { isListKind, type ListKind } from '../language/catalogue/lists';
 import { isPlan, type Plan } from '../language/catalogue/plans';
 import type { ProjectConfig, RuleSeverity } from './project-config';
 
@@ -13,6 +14,8 @@ export interface Settings {
   readonly files: readonly string[];
   /** The account's list names (without `$`); when empty, any account list name is accepted. */
   readonly knownLists: readonly string[];
+  /** What the account's lists hold, by name, where the settings say (`knownLists` as a mapping of names to kinds). */
+  readonly listKinds?: Readonly<Record<string, ListKind>>;
   /** Phase to assume for a file that names none. */
   readonly defaultPhase?: string;
   /** The account's plan: what needs a higher one is reported. Undefined: no plan is assumed. */
@@ -30,9 +33,11 @@ export function readSettings(raw: unknown): Settings {
   const section = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
   const hints = section.hints && typeof section.hints === 'object' ? (section.hints as Record<string, unknown>) : {};
+  const lists = readLists(section.knownLists);
   return {
     files: strings(section.files),
-    knownLists: strings(section.knownLists).map((name) => name.replace(/^\$/, '')),
+    knownLists: lists.names,
+    ...(lists.kinds ? { listKinds: lists.kinds } : {}),
     defaultPhase: typeof section.defaultPhase === 'string' && section.defaultPhase !== '' ? section.defaultPhase : undefined,
     plan: typeof section.plan === 'string' && isPlan(section.plan) ? section.plan : undefined,
     hints: Object.fromEntries(Object.entries(hints).filter(([, on]) => typeof on === 'boolean')) as Record<string, boolean>,
@@ -50,10 +55,28 @@ export function withProjectConfig(settings: Settings, config: ProjectConfig, fol
     ...settings,
     ...(config.phase !== undefined ? { defaultPhase: config.phase } : {}),
     ...(config.plan !== undefined ? { plan: config.plan } : {}),
-    ...(config.lists !== undefined ? { knownLists: config.lists } : {}),
+    // The file's lists replace the settings', kinds and all.
+    ...(config.lists !== undefined ? { knownLists: config.lists, listKinds: config.listKinds } : {}),
     ...(config.files !== undefined ? { files: config.files.map((pattern) => patternInFolder(pattern, folder)) } : {}),
     ...(config.rules !== undefined ? { rules: config.rules } : {}),
   };
+}
+
+/**
+ * `rulesets.knownLists`: an array of names, or a mapping of names to kinds (`{"office": "ip"}`;
+ * a name whose value is no kind is known, of a kind not said).
+ */
+function readLists(value: unknown): { names: string[]; kinds?: Record<string, ListKind> } {
+  const bare = (name: string) => name.replace(/^\$/, '');
+  if (Array.isArray(value)) return { names: value.filter((v): v is string => typeof v === 'string').map(bare) };
+  if (!value || typeof value !== 'object') return { names: [] };
+  const names: string[] = [];
+  const kinds: Record<string, ListKind> = {};
+  for (const [name, kind] of Object.entries(value as Record<string, unknown>)) {
+    names.push(bare(name));
+    if (typeof kind === 'string' && isListKind(kind)) kinds[bare(name)] = kind;
+  }
+  return Object.keys(kinds).length > 0 ? { names, kinds } : { names };
 }
 
 /**

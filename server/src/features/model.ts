@@ -75,6 +75,7 @@ export class DocumentModel {
       defaultPhase: settings.defaultPhase,
       plan: settings.plan,
       knownLists: settings.knownLists.length > 0 ? settings.knownLists : undefined,
+      ...(settings.listKinds ? { listKinds: settings.listKinds } : {}),
       severities: settings.rules,
       cache: this.cache,
     };

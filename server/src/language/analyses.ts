@@ -11,6 +11,12 @@
  * without the header has no value for them (see ABSENT_NE_FALSE), and a packet with one has
  * an `ip.proto` of the header's protocols.
  *
+ * In the HTTP phases (the `http` model) only what is certain of a request is modelled: each
+ * scalar field has one value of its type, or none (a request need not have every field: the
+ * bot management fields without Bot Management, say), so every field there has the two absent
+ * values; no documented range is taken as a bound. Calls, index expressions and `[*]` (inside
+ * `any`/`all`, which are opaque) are opaque tests.
+ *
  * - `always-false` / `always-true`: a comparison, or a run of `and` / `or` operands on one
  *   field, that no value (every value) satisfies; a run of `and` operands that need two
  *   transport headers, or one its `ip.proto` rules out; the whole expression too when it
@@ -21,6 +27,7 @@
  */
 import type { Comparison, Expression, Literal, LogicalExpression, SetLiteral, Span } from './ast';
 import { walkExpression } from './ast';
+import { catalogueFor, type Catalogue, type PhaseFamily } from './catalogue/catalogues';
 import { FIELDS } from './catalogue/fields';
 import { TRANSPORT_HEADERS, transportFieldOf, transportHeaderNamed, type TransportHeader } from './catalogue/transport';
 import { printExpression } from './format';
@@ -99,6 +106,8 @@ interface FieldUniverse {
   readonly notEqual: Universe;
   /** A transport field not modelled by value (a raw header, `tcp == …`): its tests are opaque. */
   readonly opaque?: boolean;
+  /** An HTTP field's two absent values (Integer and IP address): ABSENT_NE_FALSE's and ABSENT_NE_TRUE's. */
+  readonly absent?: readonly [bigint, bigint];
 }
 
 interface Transport {
@@ -137,6 +146,54 @@ function fieldUniverse(name: string): FieldUniverse {
   return known;
 }
 
+/**
+ * The key prefix of an HTTP field modelled by value (`r:http.host`): a request field, which
+ * may be absent. A string field's absent value where `!=` is false is ABSENT_STRING_NE_FALSE
+ * (a marker no comparison with a literal names); where `!=` is true it is a string no literal
+ * names either, so every string set already treats it right.
+ */
+const REQUEST_KEY = 'r:';
+const ABSENT_STRING_NE_FALSE = '\u0000absent, where != is false';
+const INTEGER_MIN = -(1n << 63n);
+const INTEGER_MAX = (1n << 63n) - 1n;
+
+/** The universes of the HTTP fields, by name, built once each (null: a type not modelled by value). */
+const requestUniverses = new Map<string, (FieldUniverse & { readonly type: 'Bytes' | 'Integer' | 'Ip' }) | null>();
+/** The HTTP phases' fields (every HTTP phase has the one catalogue of its family). */
+const HTTP_CATALOGUE = catalogueFor('http_request_firewall_custom');
+
+/**
+ * The universe of an HTTP field modelled by value (Integer, IP address, String), with its two
+ * absent values; null for another type.
+ */
+function requestUniverse(name: string): (FieldUniverse & { readonly type: 'Bytes' | 'Integer' | 'Ip' }) | null {
+  let known = requestUniverses.get(name);
+  if (known !== undefined) return known;
+  const type = HTTP_CATALOGUE.fields.get(name)?.type;
+  const key = `${REQUEST_KEY}${name}`;
+  if (type === 'Bytes') {
+    // `!=` of an absent value is true (a string no literal names) or false (the marker).
+    known = { key, type, universe: STRING_UNIVERSE, values: STRING_UNIVERSE, valueSet: universeSet(STRING_UNIVERSE), notEqual: STRING_UNIVERSE };
+  } else if (type === 'Integer' || type === 'Ip') {
+    const items: readonly Interval[] = type === 'Integer' ? [[INTEGER_MIN, INTEGER_MAX]] : (IP_UNIVERSE as { items: readonly Interval[] }).items;
+    const min = items[0][0];
+    const absent: readonly [bigint, bigint] = [min - 2n, min - 1n];
+    known = {
+      key,
+      type,
+      universe: { kind: 'intervals', items: intervals([[absent[0], absent[1]], ...items]).items },
+      values: { kind: 'intervals', items },
+      valueSet: intervals(items),
+      notEqual: { kind: 'intervals', items: intervals([[absent[1], absent[1]], ...items]).items },
+      absent,
+    };
+  } else {
+    known = null;
+  }
+  requestUniverses.set(name, known);
+  return known;
+}
+
 /** The transport header and absent values of a key, when it is a transport field's or test's. */
 function transportOf(key: string): Transport | undefined {
   const first = key.charCodeAt(0);
@@ -162,6 +219,7 @@ export function universeOf(key: string): Universe {
   const first = key.charCodeAt(0);
   if (first === 97 /* a */) return BOOLEAN_UNIVERSE;
   if (first === 104 /* h */) return OPAQUE_TRANSPORT_UNIVERSE;
+  if (first === 114 /* r */) return requestUniverse(key.slice(2))!.universe;
   return fieldUniverse(key.slice(2)).universe;
 }
 
@@ -205,9 +263,10 @@ function memberFamily(literal: Literal): string | undefined {
  * The set of values of a modelled field for which `comparison` holds, or undefined; `outside`
  * for a constant truth that only a value outside the field's range makes.
  */
-function fieldAtom(comparison: Comparison): Atom | 'outside' | undefined {
+function fieldAtom(comparison: Comparison, model: Model): Atom | 'outside' | undefined {
   const { lhs, operator, rhs } = comparison;
   if (lhs.kind !== 'field' || !operator || !rhs) return undefined;
+  if (model === 'http') return requestAtom(comparison, lhs.name);
   const field = FIELDS.get(lhs.name);
   if (!field) return undefined;
   const known = fieldUniverse(field.name);
@@ -276,17 +335,64 @@ function fieldAtom(comparison: Comparison): Atom | 'outside' | undefined {
   return { key, set };
 }
 
+/**
+ * The set of values of an HTTP field for which a comparison holds, or undefined. Only the
+ * type's values are assumed, and a value may be absent: every comparison of an absent value
+ * is false but `!=`, which may be either (see ABSENT_NE_FALSE).
+ */
+function requestAtom(comparison: Comparison, name: string): Atom | undefined {
+  const known = requestUniverse(name);
+  if (!known) return undefined;
+  const { operator, rhs } = comparison;
+  const op = operator!.operator;
+  const value = rhs!;
+  const read = (literal: Literal): ValueSet | undefined => {
+    if (known.type === 'Bytes') {
+      const text = byteString(literal);
+      return text === undefined ? undefined : strings([text]);
+    }
+    const interval = known.type === 'Ip' ? ipInterval(literal) : integerInterval(literal);
+    return interval ? intervals([interval]) : undefined;
+  };
+  let set: ValueSet | undefined;
+  if (op === 'in') {
+    if (value.kind !== 'set' || value.items.length === 0) return undefined;
+    for (const item of value.items) {
+      const one = read(item);
+      if (!one) return undefined;
+      set = set ? union(set, one, known.universe) : one;
+    }
+  } else if (op === 'eq' || op === 'ne') {
+    if (value.kind === 'set' || value.kind === 'list' || value.kind === 'integer-range' || value.kind === 'ip-range') return undefined;
+    set = read(value);
+  } else if (known.type === 'Integer' && value.kind === 'integer' && (op === 'lt' || op === 'le' || op === 'gt' || op === 'ge')) {
+    // An ordering holds of values of the type only: an absent value is less than nothing.
+    const v = value.value;
+    set = intervals([op === 'lt' ? [INTEGER_MIN, v - 1n] : op === 'le' ? [INTEGER_MIN, v] : op === 'gt' ? [v + 1n, INTEGER_MAX] : [v, INTEGER_MAX]]);
+  } else {
+    return undefined;
+  }
+  if (!set) return undefined;
+  // Only the field's values: a literal outside them (reported elsewhere) matches nothing.
+  if (set.kind === 'intervals') set = intersect(set, known.valueSet);
+  if (op === 'ne') {
+    if (set.kind === 'strings') set = strings([...set.values, ABSENT_STRING_NE_FALSE], true);
+    else set = complement(set, known.notEqual);
+  }
+  return { key: known.key, set };
+}
+
 /** Whether every interval of `set` lies within one interval of `universe` (then intersecting them changes nothing). */
 function insideUniverse(set: ValueSet, universe: Universe): boolean {
   return set.kind === 'intervals' && universe.kind === 'intervals' && set.items.every((interval) => coversInterval(universe.items, interval));
 }
 
-function atomOf(comparison: Comparison, source: string): Atom {
-  const atom = fieldAtom(comparison);
+function atomOf(comparison: Comparison, source: string, model: Model): Atom {
+  const atom = fieldAtom(comparison, model);
   if (atom && atom !== 'outside') return atom;
   const text = printExpression(comparison, source);
   // `udp.dstport == 70000` has its warning: it is not made to contradict `ip.proto` too.
-  const header = atom === 'outside' ? undefined : testedHeader(comparison);
+  const header = atom === 'outside' || model === 'http' ? undefined : testedHeader(comparison);
   if (!header) return { key: `a:${text}`, set: TRUE_SET };
   // False without the header, as every comparison of an absent value; `!=` maybe true (ABSENT_NE_TRUE).
   return { key: `h:${header.name}:${text}`, set: comparison.operator?.operator === 'ne' ? TRUE_OR_ABSENT_NE_TRUE : TRUE_SET };
@@ -351,6 +457,22 @@ interface Finding {
   readonly related?: readonly { readonly span: Span; readonly message: string }[];
 }
 
+/**
+ * What the analyses know of the fields: `packet`, the packet phases' (and, as always, a phase
+ * not known); `http`, the HTTP phases' (see requestAtom).
+ */
+export type Model = 'packet' | 'http';
+
+/** The model of a phase's catalogue. */
+export function modelOf(catalogue: Catalogue): Model {
+  return catalogue.family === 'http' ? 'http' : 'packet';
+}
+
+/** The model of a phase's family. */
+export function modelOfFamily(family: PhaseFamily | undefined): Model {
+  return family === 'http' ? 'http' : 'packet';
+}
+
 /** Nodes whose forms a Forms keeps in a flat array before it switches to a Map. */
 const FLAT_FORMS = 24;
 
@@ -371,10 +493,16 @@ export class Forms {
   anchors?: readonly string[];
   findings: Finding[] = [];
 
+  /** What the expression is about, in messages: a packet or a request. */
+  private readonly subject: string;
+
   constructor(
     readonly source: string,
     private reporting = false,
-  ) {}
+    readonly model: Model = 'packet',
+  ) {
+    this.subject = model === 'http' ? 'request' : 'packet';
+  }
 
   /**
    * Stops recording findings, and lets go of those recorded (they were read) and of the parts
@@ -424,7 +552,7 @@ export class Forms {
   keysOf(node: Expression): ReadonlySet<string> {
     const found = new Set<string>();
     walkExpression(node, (n) => {
-      if (n.kind !== 'comparison') return;
+      if (n.kind !== 'comparison' && n.kind !== 'quantifier') return;
       // A comparison's form carries its atom's key, constant or not.
       const form = this.form(n) as { key: string };
       found.add(form.key);
@@ -492,20 +620,22 @@ export class Forms {
       case 'logical':
         return node.operator === 'xor' ? this.xor(node) : this.andOr(node, node.operator);
       case 'quantifier':
-        return MIXED;
+        // The same test of the same request has one answer: an opaque proposition, as a call is.
+        return { kind: 'field', key: `a:${printExpression(node, this.source)}`, set: TRUE_SET };
     }
   }
 
   private comparison(node: Comparison): Form {
-    const atom = atomOf(node, this.source);
-    if (atom.key.charCodeAt(0) !== 102 /* f */) return { kind: 'field', key: atom.key, set: atom.set };
+    const atom = atomOf(node, this.source, this.model);
+    const first = atom.key.charCodeAt(0);
+    if (first !== 102 /* f */ && first !== 114 /* r */) return { kind: 'field', key: atom.key, set: atom.set };
     const universe = universeOf(atom.key);
     const value = isEmpty(atom.set) ? false : isUniverse(atom.set, universe) ? true : undefined;
     if (value === undefined) return { kind: 'field', key: atom.key, set: atom.set };
     if (this.reporting) {
       const text = this.source.slice(node.span.start, node.span.end);
       const name = atom.key.slice(2);
-      const range = FIELDS.get(name)?.range;
+      const range = first === 102 ? FIELDS.get(name)?.range : undefined;
       const values = range ? `value of \`${name}\` (${range[0]}–${range[1]})` : `value of \`${name}\``;
       if (value) this.report(true, node.span, `\`${text}\` is always true: every ${values} satisfies it, so it tests nothing`);
       else this.report(false, node.span, `\`${text}\` is always false: no ${values} satisfies it, so it never matches`);
@@ -569,13 +699,13 @@ export class Forms {
       const last = Math.max(...list.map((p) => p.index));
       const span: Span = { start: node.operands[first].span.start, end: node.operands[last].span.end };
       const listed = quoteList(list.map((p) => this.source.slice(p.node.span.start, p.node.span.end)));
-      const on = key.startsWith('f:') ? ` on \`${key.slice(2)}\`` : '';
+      const on = key.startsWith('f:') || key.startsWith(REQUEST_KEY) ? ` on \`${key.slice(2)}\`` : '';
       this.report(
         absorbing,
         span,
         operator === 'and'
-          ? `\`${this.source.slice(span.start, span.end)}\` is always false: ${listed} contradict each other${on}, so no packet satisfies them all`
-          : `\`${this.source.slice(span.start, span.end)}\` is always true: every packet satisfies one of ${listed}${on}, so it tests nothing`,
+          ? `\`${this.source.slice(span.start, span.end)}\` is always false: ${listed} contradict each other${on}, so no ${this.subject} satisfies them all`
+          : `\`${this.source.slice(span.start, span.end)}\` is always true: every ${this.subject} satisfies one of ${listed}${on}, so it tests nothing`,
       );
     }
     if (operator === 'and') {
@@ -641,7 +771,7 @@ export class Forms {
     }
     const text = this.source.slice(node.span.start, node.span.end);
     if (isEmpty(set)) {
-      this.report(false, node.span, `\`${text}\` is always false: its operands are always equal, so no packet satisfies it`);
+      this.report(false, node.span, `\`${text}\` is always false: its operands are always equal, so no ${this.subject} satisfies it`);
       return FALSE_FORM;
     }
     if (isUniverse(set, universe)) {
@@ -700,17 +830,17 @@ const MAX_SET_FOR_COVER = 64;
  * The warnings of the static analyses for an expression that has no errors: `always-false`,
  * `always-true` and `redundant-set-member`.
  */
-export function analyzeExpression(root: Expression, source: string): Problem[] {
-  return analyze(root, source).problems;
+export function analyzeExpression(root: Expression, source: string, catalogue?: Catalogue): Problem[] {
+  return analyze(root, source, catalogue).problems;
 }
 
 /**
  * analyzeExpression, with the forms of the tree's nodes it computed: the ruleset's analyses
  * (findShadowedRules) reuse them instead of computing them again.
  */
-export function analyze(root: Expression, source: string): { problems: Problem[]; forms: Forms } {
+export function analyze(root: Expression, source: string, catalogue?: Catalogue): { problems: Problem[]; forms: Forms } {
   const problems: Problem[] = [];
-  const forms = new Forms(source, true);
+  const forms = new Forms(source, true, catalogue ? modelOf(catalogue) : 'packet');
   const rootForm = forms.form(root);
   for (const f of forms.findings) {
     const found = problem(f.value ? 'always-true' : 'always-false', 'warning', f.span, f.message);
@@ -723,7 +853,7 @@ export function analyze(root: Expression, source: string): { problems: Problem[]
         rootForm.value ? 'always-true' : 'always-false',
         'warning',
         whole.span,
-        rootForm.value ? 'the whole expression is always true, so this rule matches every packet' : 'the whole expression is always false, so this rule never matches',
+        rootForm.value ? `the whole expression is always true, so this rule matches every ${forms.model === 'http' ? 'request' : 'packet'}` : 'the whole expression is always false, so this rule never matches',
       ),
     );
   }
@@ -917,9 +1047,11 @@ export interface RuleForAnalysis {
   readonly duplicate?: boolean;
   /**
    * The forms of `ast` the expression's check computed (CheckResult's `forms`), read from
-   * `text`; without them they are computed here.
+   * `text`; without them they are computed here, by `model`.
    */
   readonly forms?: Forms;
+  /** What is known of the fields (the phase's family); `packet` when not given. */
+  readonly model?: Model;
 }
 
 export interface Shadowing {
@@ -941,7 +1073,7 @@ export function findShadowedRules(rules: readonly RuleForAnalysis[]): Shadowing[
   const byAnchor = new Map<string, { anchors: readonly string[]; rules: { index: number; forms: Forms; ast: Expression }[] }>();
   rules.forEach((rule, index) => {
     if (!rule.enabled || !rule.clean || !rule.ast) return;
-    const forms = rule.forms ?? new Forms(rule.text);
+    const forms = rule.forms ?? new Forms(rule.text, false, rule.model);
     const form = forms.form(rule.ast);
     // A rule that never matches is already reported as always false.
     const root = unwrap(rule.ast);

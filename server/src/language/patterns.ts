@@ -75,6 +75,12 @@ function units(literal: StringLiteral, text: string): Unit[] | undefined {
 }
 
 const STAR = 0x2a;
+/**
+ * The most `*` a `wildcard`/`strict wildcard` pattern may hold: a setting of the service's
+ * parser (the reference engine's bindings refuse the 11th: "wildcard has 11 star
+ * metacharacters, but the limit is 10"). The `wildcard()` function's pattern has no such limit.
+ */
+export const MAX_WILDCARD_STARS = 10;
 const BACKSLASH = 0x5c;
 
 /**
@@ -103,6 +109,15 @@ export function wildcardProblem(literal: StringLiteral, text: string): Problem |
     }
     if (byte === STAR && previousStar && !doubleStar) doubleStar = { start: bytes[i - 1].span.start, end: span.end };
     previousStar = byte === STAR;
+  }
+  // The service's parser takes at most MAX_WILDCARD_STARS metacharacters, and counts them before it looks for `**`.
+  let stars = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i].byte === BACKSLASH) i++;
+    else if (bytes[i].byte === STAR) stars++;
+  }
+  if (stars > MAX_WILDCARD_STARS) {
+    return problem('invalid-wildcard', 'error', literal.span, `a wildcard pattern may hold at most ${MAX_WILDCARD_STARS} \`*\`, found ${stars}; the service refuses more (for longer patterns, use \`matches\` with a regular expression)`);
   }
   if (!doubleStar) return undefined;
   return problem('invalid-wildcard', 'error', doubleStar, 'a wildcard may not contain `**`: one `*` already matches any run of characters', [
