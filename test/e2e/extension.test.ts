@@ -317,6 +317,6 @@ describe('the extension in a real VS Code (code-server)', () => {
     const summary = wb!.page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'rulesets checked' });
     await summary.first().waitFor({ timeout: 20_000 });
     await wb!.screenshot('16-check-workspace-summary');
-    assert.match(await summary.first().innerText(), /Rulesets: \d+ rulesets checked: \d+ errors? and \d+ warnings? in \d+ files/);
+    assert.match(await summary.first().innerText(), /Rulesets: \d+ rulesets checked: \d+ errors?, \d+ warnings? and \d+ notes? in \d+ files/);
   });
 });
