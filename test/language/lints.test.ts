@@ -16,45 +16,13 @@ import assert from 'node:assert/strict';
 import { checkExpression } from '../../server/src/language/checker';
 import { countryCodeProblem, LINT_CODES, MAX_REGEXES_PER_RULE, matchesEveryString, readRegex } from '../../server/src/language/lints';
 import type { Comparison, StringLiteral } from '../../server/src/language/ast';
-import type { ExpressionEdit, Problem, Severity } from '../../server/src/language/problem';
+import type { Problem, Severity } from '../../server/src/language/problem';
+import { applyEdits, mark, unmark } from './table';
 import { PROBLEM_CODES } from '../../server/src/language/problem-codes';
 
-const OPEN = '⟦';
-const CLOSE = '⟧';
 const HTTP = 'http_request_firewall_custom';
 const RESPONSE = 'http_response_headers_transform';
 const MAGIC = 'magic_transit';
-
-interface Span {
-  start: number;
-  end: number;
-}
-
-function unmark(marked: string): { input: string; spans: Span[] } {
-  let input = '';
-  const spans: Span[] = [];
-  let open: number | undefined;
-  for (const c of marked) {
-    if (c === OPEN) open = input.length;
-    else if (c === CLOSE) {
-      assert.notEqual(open, undefined, `${CLOSE} without ${OPEN} in ${marked}`);
-      spans.push({ start: open!, end: input.length });
-      open = undefined;
-    } else input += c;
-  }
-  assert.equal(open, undefined, `unclosed ${OPEN} in ${marked}`);
-  return { input, spans };
-}
-
-function mark(input: string, span: Span): string {
-  return `${input.slice(0, span.start)}${OPEN}${input.slice(span.start, span.end)}${CLOSE}${input.slice(span.end)}`;
-}
-
-function applyEdits(text: string, edits: readonly ExpressionEdit[]): string {
-  const sorted = [...edits].sort((a, b) => b.span.start - a.span.start);
-  for (const edit of sorted) text = text.slice(0, edit.span.start) + edit.newText + text.slice(edit.span.end);
-  return text;
-}
 
 interface Row {
   readonly text: string;

@@ -14,7 +14,6 @@ import type { Plan } from '../../server/src/language/catalogue/plans';
 import type { ValueType } from '../../server/src/language/ast';
 import type { ExpressionEdit, Problem, Severity } from '../../server/src/language/problem';
 
-
 const OPEN = '⟦';
 const CLOSE = '⟧';
 
@@ -24,7 +23,7 @@ interface Span {
 }
 
 /** The input without markers, and the marked spans in input coordinates. */
-function unmark(marked: string): { input: string; spans: Span[] } {
+export function unmark(marked: string): { input: string; spans: Span[] } {
   let input = '';
   const spans: Span[] = [];
   let open: number | undefined;
@@ -44,11 +43,11 @@ function unmark(marked: string): { input: string; spans: Span[] } {
   return { input, spans };
 }
 
-function mark(input: string, span: Span): string {
+export function mark(input: string, span: Span): string {
   return `${input.slice(0, span.start)}${OPEN}${input.slice(span.start, span.end)}${CLOSE}${input.slice(span.end)}`;
 }
 
-function applyEdits(text: string, edits: readonly ExpressionEdit[]): string {
+export function applyEdits(text: string, edits: readonly ExpressionEdit[]): string {
   const sorted = [...edits].sort((a, b) => b.span.start - a.span.start);
   for (const edit of sorted) text = text.slice(0, edit.span.start) + edit.newText + text.slice(edit.span.end);
   return text;
