@@ -653,8 +653,11 @@ function httpKnownDisagreements(fields: readonly GenField[]): KnownDisagreement[
       reason: 'the docs put a literal key first; the engine\'s binding wants a field first (and refuses any literal there)',
       example: 'is_timed_hmac_valid_v0("secret", http.request.uri, 100000, http.request.timestamp.sec)',
       // The signatures differ from the first argument on: where either of us stops inside such a call, so may the other.
-      when: (d) => {
+      // And an argument of ours the engine takes (a call as the key) is a decided error like any
+      // other: what the engine refuses after it must still be ours too, or explained.
+      when: (d, run) => {
         const inCall = (offset: number) => callAround(d.expr, offset)?.name === 'is_timed_hmac_valid_v0';
+        if (decided((e) => /^argument-/.test(e.code) && inCall(e.start))(d, run)) return true;
         if (d.oracle.ok || d.oracle.start === undefined || !inCall(d.oracle.start) || !/^invalid (?:kind|type|number)/.test(d.oracle.message)) return false;
         return engineObjects(d) || (first(d) !== undefined && inCall(first(d)!.start) && /^argument-/.test(first(d)!.code));
       },
