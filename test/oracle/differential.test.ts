@@ -173,6 +173,11 @@ function insideSet(expr: string, offset: number): boolean {
 const ENGINE_ONLY_FUNCTIONS = new Set(['len', 'lower', 'upper', 'starts_with', 'ends_with', 'concat', 'substring', 'cidr', 'cidr6', 'any', 'all', 'to_string', 'wildcard', 'contains']);
 
 /** Our codes of an expression the grammar did not match: only these are reported then. */
+/**
+ * What we say of a name without a tree: no field or function (of this phase), or a function
+ * written as a field. Reported before a syntax error, as the engine would stop at the name.
+ */
+const NAME_CODES = new Set(['unknown-field', 'unknown-function', 'field-not-available', 'function-not-available', 'missing-arguments']);
 const PARSE_FAILURE_CODES = new Set(['syntax-error', 'unterminated-string', 'tab-whitespace', 'expression-too-long', 'nesting-too-deep', 'field-on-right']);
 
 /** The engine objects to something we accept (there). */
@@ -213,7 +218,8 @@ function gluedKeyword(isName: (name: string) => boolean, isField: (name: string)
     // `notnot (a lt b)`: a call of `notnot` to us, whose argument cannot hold a comparison.
     if (/^expected `\)` or `,`/.test(e.message) && /(?:^|[^A-Za-z0-9_.])not(?:not|and|x?or)[ \r\n]*\([^()]*$/.test(before)) return true;
     // A number, address or bytes glued to the keyword after it: `6xor`, `0d:31or`, `1.2.3.4and`.
-    if (/(?:^|[ \r\n{(=<>!~&])(?:[-0-9A-Fa-fx:.]*[0-9][-0-9A-Fa-fx:.]*|::)(?:and|x?or)[ \r\n]*$/.test(before)) return true;
+    // Also after hex letters (`bf:abor`, `0x1eornot`, `0::fxorip.src`): the engine ends the literal where its digits end.
+    if (/(?:^|[ \r\n{(=<>!~&])(?:[-0-9A-Fa-fx:.]*[0-9A-Fa-f][-0-9A-Fa-fx:.]*|::)(?:and|x?or)(?:not|and|x?or)*(?:[A-Za-z_][A-Za-z0-9_.]*)?[ \r\n]*$/.test(before)) return true;
     // A word operator glued to a value or a field: `lt5`, `ne8ab1::1`, `matchesr"…"`, `letcp`.
     const operator = /^(?:strict )?(?:eq|ne|lt|le|gt|ge|bitwise_and|contains|matches|wildcard)([A-Za-z0-9_.]*)/.exec(d.expr.slice(e.start));
     if (operator && (isField(operator[1]) || isName(operator[1]))) return true;
@@ -309,7 +315,7 @@ const KNOWN_DISAGREEMENTS: readonly KnownDisagreement[] = [
       // What a call or index expression on the right holds is checked on its own (checkExpression).
       const right = d.ours.errors.filter((e) => e.code === 'field-on-right');
       const inRight = (e: OurError) => right.some((r) => r !== e && e.start >= r.start && e.end <= r.end);
-      return d.ours.errors.every((e) => PARSE_FAILURE_CODES.has(e.code) || e.code === 'unknown-field' || e.code === 'unknown-function' || inRight(e));
+      return d.ours.errors.every((e) => PARSE_FAILURE_CODES.has(e.code) || NAME_CODES.has(e.code) || inRight(e));
     },
   },
   // ---- found by this test, decided in issue 11 (README "Where we differ from the reference engine")
