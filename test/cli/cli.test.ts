@@ -680,6 +680,62 @@ describe('rulesets check: the project configuration, .rulesets.yaml', () => {
     assert.deepEqual(found(run(['check', '.'], join(outer, 'repo'))).map((d) => d[4]), ['missing-key', 'country-code-case']);
   });
 
+  it('applies to the files of its folder and the folders below it, also when the check starts above it', () => {
+    const dir = repository({ 'edge/.rulesets.yaml': 'phase: magic_transit\n', 'edge/a.ruleset.yaml': EDGE, 'edge/deep/b.ruleset.yaml': EDGE, 'other/c.ruleset.yaml': EDGE });
+    for (const paths of [['.'], ['edge/', 'other/'], [join('edge', 'a.ruleset.yaml'), join('edge', 'deep', 'b.ruleset.yaml'), join('other', 'c.ruleset.yaml')]]) {
+      const result = run(['check', ...paths], dir);
+      assert.equal(result.stderr, '', paths.join(' '));
+      assert.deepEqual(
+        found(result).map((d) => [d[0], d[4]]),
+        [
+          [join('edge', 'a.ruleset.yaml'), 'country-code-case'],
+          [join('edge', 'deep', 'b.ruleset.yaml'), 'country-code-case'],
+          // Beside the folder, not in it: no phase.
+          [join('other', 'c.ruleset.yaml'), 'missing-key'],
+          [join('other', 'c.ruleset.yaml'), 'country-code-case'],
+        ],
+        paths.join(' '),
+      );
+    }
+  });
+
+  it('the nearest one wins, whole: a file below two has the inner one\'s settings only', () => {
+    const dir = repository({
+      '.rulesets.yaml': 'phase: magic_transit\nrules:\n  country-code-case: error\n',
+      'a.ruleset.yaml': EDGE,
+      'team/.rulesets.yaml': 'rules:\n  always-true: off\n',
+      'team/b.ruleset.yaml': EDGE,
+    });
+    assert.deepEqual(found(run(['check', '.'], dir)).map((d) => [d[0], d[3], d[4]]), [
+      ['a.ruleset.yaml', 'error', 'country-code-case'],
+      // The inner file sets no phase, and its folder takes none from the outer one.
+      [join('team', 'b.ruleset.yaml'), 'error', 'missing-key'],
+      [join('team', 'b.ruleset.yaml'), 'warning', 'country-code-case'],
+    ]);
+  });
+
+  it('each one with a mistake stops the run, named by its path; a sound one beside it does not', () => {
+    const dir = repository({ '.rulesets.yaml': 'phase: magic_transit\n', 'a.ruleset.yaml': EDGE, 'team/.rulesets.yaml': 'plan: fre\n', 'team/b.ruleset.yaml': EDGE });
+    const result = run(['check', '.'], dir);
+    assert.equal(result.status, 2);
+    assert.equal(result.stdout, '');
+    const shown = join('team', '.rulesets.yaml');
+    assert.match(result.stderr, new RegExp(`^${shown.replace(/\./g, '\\.')}:1:7: error invalid-plan .*\\n  plan: fre\\n        \\^\\^\\^\\nrulesets: ${shown.replace(/\./g, '\\.')} has 1 error: fix it, or pass --no-config to check without it\\n$`));
+  });
+
+  it('finds more ruleset files by the patterns of the one whose folder they are in', () => {
+    const bare = 'rules:\n  - action: block\n    expression: ip.src.country == "br"\n';
+    const dir = repository({ 'team/.rulesets.yaml': 'phase: magic_transit\nfiles: ["firewall/*.yaml"]\n', 'team/firewall/edge.yaml': bare, 'firewall/edge.yaml': bare });
+    assert.deepEqual([...new Set(found(run(['check', '.'], dir)).map((d) => d[0]))], [join('team', 'firewall', 'edge.yaml')]);
+  });
+
+  it('standard input has the one of the current folder', () => {
+    const dir = repository({ 'team/.rulesets.yaml': 'phase: magic_transit\n' });
+    const result = run(['check', '-'], join(dir, 'team'), { input: EDGE });
+    assert.deepEqual(found(result), [['<stdin>', 5, 35, 'warning', 'country-code-case']]);
+    assert.deepEqual(found(run(['check', '-'], dir, { input: EDGE })).map((d) => d[4]), ['missing-key', 'country-code-case']);
+  });
+
   it('takes the account\'s list names from `lists`', () => {
     const dir = repository({
       '.rulesets.yaml': 'phase: magic_transit\nlists: [office_networks]\n',
