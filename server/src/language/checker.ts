@@ -1129,7 +1129,7 @@ class Checker {
       return;
     }
     if (literal.kind === 'integer' || literal.kind === 'integer-range') {
-      if (operator !== 'bitwise_and') this.checkIntegerRange(literal, left);
+      if (operator !== 'bitwise_and') this.checkIntegerRange(literal, left, operator);
       return;
     }
     // A pattern (`contains "B"`, `matches "^t"`) or an ordering bound is not a value the
@@ -1164,18 +1164,30 @@ class Checker {
     this.report('type-mismatch', 'error', literal.span, `expected ${expected} for \`${left.name}\`, found ${describeLiteral(literal)}${hint}`, fixes);
   }
 
-  private checkIntegerRange(literal: Literal & { kind: 'integer' | 'integer-range' }, left: LeftSide): void {
-    // The packet phases' ranges bound orderings too (a header field has its width); elsewhere a
-    // documented range says which values a field holds, and lints.ts reads whole values only.
+  /**
+   * An integer outside a packet field's values (its header's width, or a documented range).
+   * What that means depends on the operator: `==` and `in` never match it, and `!=` is true
+   * whenever the field has a value; an ordering bound past the values on the side that leaves
+   * none (`ip.ttl > 300`) never matches, and one on the other side (`ip.ttl < 300`) holds for
+   * every value, which is no mistake about the field's values, so it is not said here. In the
+   * other phases a documented range says which values a field holds, and lints.ts reads whole
+   * values only.
+   */
+  private checkIntegerRange(literal: Literal & { kind: 'integer' | 'integer-range' }, left: LeftSide, operator: ComparisonOperator): void {
     if (!left.range || this.catalogue.family !== 'magic') return;
     const [min, max] = left.range;
     const from = literal.kind === 'integer' ? literal.value : literal.from;
     const to = literal.kind === 'integer' ? literal.value : literal.to;
     if (from >= min && to <= max) return;
     const bounds = `\`${left.name}\` (${min}–${max})`;
+    if (ORDERING_OPERATORS.includes(operator)) {
+      const none = operator === 'gt' || operator === 'ge' ? from > max : to < min;
+      if (none) this.report('value-out-of-range', 'warning', literal.span, `${from} is outside the values of ${bounds}, so it can never match`);
+      return;
+    }
     if (to < min || from > max) {
       const what = literal.kind === 'integer' ? `${literal.value} is` : `range ${from}..${to} is`;
-      this.report('value-out-of-range', 'warning', literal.span, `${what} outside the values of ${bounds}, so it can never match`);
+      this.report('value-out-of-range', 'warning', literal.span, `${what} outside the values of ${bounds}, ${operator === 'ne' ? 'so `!=` is always true where it has a value' : 'so it can never match'}`);
       return;
     }
     const clamped = `${from < min ? min : from}..${to > max ? max : to}`;
