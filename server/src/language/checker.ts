@@ -776,11 +776,21 @@ class Checker {
     const written = this.source(argument.span);
     if (isLiteral(argument) && argument.kind === 'integer' && accepted.includes('Bytes')) fixes.push(replaceFix(`Quote it: \`"${written}"\``, argument.span, `"${written}"`));
     if (argument.kind === 'string' && accepted.includes('Integer') && /^-?[0-9]+$/.test(argument.value)) fixes.push(replaceFix(`Remove the quotes: \`${argument.value}\``, argument.span, argument.value));
+    // The values of one key (`http.request.headers["user-agent"]`, an array because a header
+    // may be sent twice) where one value is wanted: the first is what is almost always meant.
+    // Not an array of its own (`http.request.headers.names`), whose first element is no one
+    // value the rule is about.
+    let oneValue = '';
+    const element = isArrayType(type) ? elementType(type) : undefined;
+    if (argument.kind === 'index' && argument.steps[argument.steps.length - 1].kind === 'key' && element !== undefined && accepted.includes(element)) {
+      oneValue = ': the values of one key; index one, such as `[0]` (the first)';
+      fixes.push({ title: `Take the first value: \`${written}[0]\``, edits: [{ span: { start: argument.span.end, end: argument.span.end }, newText: '[0]' }] });
+    }
     this.report(
       'argument-type',
       'error',
       argument.span,
-      `expected ${wanted}${sameAsFirst} as the ${ordinal(index)} argument (\`${parameter.name}\`) of \`${fn.name}(…)\`, found \`${written}\`, ${article(type)} ${describeValueType(type)}`,
+      `expected ${wanted}${sameAsFirst} as the ${ordinal(index)} argument (\`${parameter.name}\`) of \`${fn.name}(…)\`, found \`${written}\`, ${article(type)} ${describeValueType(type)}${oneValue}`,
       fixes,
     );
   }
