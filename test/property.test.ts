@@ -38,8 +38,9 @@ interface ExampleDocument {
   readonly text: string;
 }
 
-const documents: ExampleDocument[] = readdirSync(EXAMPLES)
-  .filter((name) => formatOfPath(name) !== undefined)
+// Subfolders too; a folder's `.rulesets.yaml` is no ruleset.
+const documents: ExampleDocument[] = readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
+  .filter((name) => formatOfPath(name) !== undefined && !name.endsWith('.rulesets.yaml'))
   .sort()
   .map((name) => ({ name, format: formatOfPath(name)!, text: readFileSync(join(EXAMPLES, name), 'utf8') }));
 

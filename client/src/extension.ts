@@ -66,7 +66,7 @@ function createClient(context: vscode.ExtensionContext, log: vscode.LogOutputCha
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
-    // The server reads a workspace folder's `.rulesets.yaml` from disk: it must hear when one is saved.
+    // The server reads the `.rulesets.yaml` files of the workspace from disk: it must hear when one is saved.
     synchronize: { configurationSection: 'rulesets', fileEvents: projectConfigWatcher(context) },
     outputChannel: log,
     middleware: withoutDuplicates(),

@@ -4,11 +4,14 @@ import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { WAF_MISTAKES, WAF_MISTAKES_FILE } from '../fixtures/waf-mistakes';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const EXAMPLES = join(ROOT, 'examples');
 const MISTAKES = 'examples/mistakes.ruleset.yaml';
+// The other example of mistakes, with its own test (waf-mistakes.test.ts): here it is counted.
+const WAF = `examples/${WAF_MISTAKES_FILE}`;
 
 interface Run {
   readonly status: number | null;
@@ -35,8 +38,12 @@ function tempFolder(files: Record<string, string> = {}): string {
 }
 
 function exampleFiles(): string[] {
-  // Test files (`*.ruleset.test.yaml`, for `rulesets test`) are not rulesets.
-  return readdirSync(EXAMPLES).filter((n) => /\.(json|ya?ml)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n)).sort();
+  // Subfolders too, as the search finds them (`/` between names, as the report prints them
+  // here). Test files (`*.ruleset.test.yaml`, for `rulesets test`) and a folder's project
+  // configuration (`.rulesets.yaml`) are not rulesets.
+  return readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
+    .filter((n) => /\.(json|ya?ml)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n) && !/(^|\/)\.rulesets\.yaml$/.test(n))
+    .sort();
 }
 
 interface TextDiagnostic {
@@ -122,6 +129,35 @@ const EXPECTED_MISTAKES: [line: number, col: number, severity: string, code: str
   [23, 53, 'warning', 'unknown-list', 11],
 ];
 
+describe("rulesets check: the README's printed runs", () => {
+  // Each ```text block of the README that runs `npx rulesets check …` shows what it prints: its
+  // lines, in order, where `…` stands for lines left out.
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```text\n\$ npx rulesets check ([^\n]+)\n([\s\S]*?)```/g)];
+
+  it('there are such blocks', () => assert.ok(blocks.length >= 2, `found ${blocks.length}`));
+
+  for (const [, args, shown] of blocks) {
+    it(`prints what the README shows for \`rulesets check ${args}\``, () => {
+      const printed = run(['check', ...args.split(' ')], ROOT).stdout.split('\n');
+      let at = 0;
+      let gap = false;
+      for (const line of shown.replace(/\n$/, '').split('\n')) {
+        if (line === '…') {
+          gap = true;
+          continue;
+        }
+        const next = gap ? printed.indexOf(line, at) : printed[at] === line ? at : -1;
+        assert.ok(next >= 0, `README line not printed ${gap ? 'after' : 'right after'} line ${at} of the run: ${line}`);
+        at = next + 1;
+        gap = false;
+      }
+      // The block ends with the summary, the last line printed.
+      assert.equal(at, printed.length - 1, 'the README block ends where the run ends');
+    });
+  }
+});
+
 describe('rulesets check: text output', () => {
   it('prints every mistake of the example with its source line and carets under the span, and exits 1', () => {
     const result = run(['check', 'examples/'], ROOT);
@@ -141,29 +177,31 @@ describe('rulesets check: text output', () => {
       assert.equal(d.carets.indexOf('^'), 2 + d.col - 1, `carets of ${d.code}`);
       assert.ok(d.message.length > 10, `message of ${d.code}`);
     }
-    const errors = EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length;
-    const warnings = EXPECTED_MISTAKES.length - errors;
+    const errors = EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + WAF_MISTAKES.filter((m) => m.severity === 'error').length;
+    const warnings = EXPECTED_MISTAKES.length - EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + WAF_MISTAKES.filter((m) => m.severity === 'warning').length;
     assert.equal(summary, `${exampleFiles().length} files checked: ${errors} errors, ${warnings} warnings`);
   });
 
-  it("the README's first command: every example but the mistakes checks clean", () => {
+  it("the README's first command: every example but the two of mistakes checks clean", () => {
     const result = run(['check', 'examples/'], ROOT);
     const { diagnostics, summary } = parseText(result.stdout);
     // Clean is no error and no warning: block-country keeps the seed's `ip.geoip.country`, which
     // has a deprecation hint (information) in magic_transit.
     const problems = diagnostics.filter((d) => d.severity !== 'information');
-    assert.deepEqual([...new Set(problems.map((d) => d.path))], [MISTAKES]);
+    assert.deepEqual([...new Set(problems.map((d) => d.path))], [MISTAKES, WAF]);
     assert.match(summary, new RegExp(`^${exampleFiles().length} files checked`));
     const json = JSON.parse(run(['check', 'examples/', '--format', 'json'], ROOT).stdout) as JsonReport;
     assert.deepEqual(json.files.map((f) => f.path), exampleFiles().map((n) => `examples/${n}`));
     for (const file of json.files) {
-      if (file.path !== MISTAKES) assert.deepEqual(file.diagnostics.filter((d) => d.severity !== 'information'), [], file.path);
+      if (file.path !== MISTAKES && file.path !== WAF) assert.deepEqual(file.diagnostics.filter((d) => d.severity !== 'information'), [], file.path);
     }
+    // The plan of examples/waf-mistakes/.rulesets.yaml is that folder's: no other example is held to it.
+    assert.deepEqual([...new Set(diagnostics.filter((d) => d.code === 'plan-required').map((d) => d.path))], [WAF]);
   });
 
   it('exits 0 on a folder of clean rulesets', () => {
     const dir = tempFolder();
-    const clean = exampleFiles().filter((n) => `examples/${n}` !== MISTAKES);
+    const clean = exampleFiles().filter((n) => `examples/${n}` !== MISTAKES && `examples/${n}` !== WAF);
     for (const name of clean) copyFileSync(join(EXAMPLES, name), join(dir, name));
     const result = run(['check', '.'], dir);
     assert.equal(result.status, 0, result.stdout);
@@ -268,9 +306,15 @@ describe('rulesets check --format sarif', () => {
       message: { text: string };
       locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[];
     }[];
-    // Besides the mistakes, notes (hints): block-country's deprecated `ip.geoip.country`.
+    // Besides the mistakes, notes (hints): the deprecated `ip.geoip.country` of block-country and of the WAF example.
     assert.ok(all.filter((r) => r.level === 'note').every((r) => r.ruleId === 'deprecated-field'));
-    const results = all.filter((r) => r.level !== 'note');
+    const uriOf = (r: (typeof all)[number]) => r.locations[0].physicalLocation.artifactLocation.uri;
+    // The WAF example's, in its order (its places are waf-mistakes.test.ts's business).
+    assert.deepEqual(
+      all.filter((r) => uriOf(r) === WAF).map((r) => [r.level, r.ruleId]),
+      WAF_MISTAKES.map((m) => [m.severity === 'information' ? 'note' : m.severity, m.code]),
+    );
+    const results = all.filter((r) => r.level !== 'note' && uriOf(r) !== WAF);
     assert.equal(results.length, EXPECTED_MISTAKES.length);
     for (const r of results) {
       assert.ok(ids.includes(r.ruleId), `${r.ruleId} is in driver.rules`);
@@ -678,6 +722,62 @@ describe('rulesets check: the project configuration, .rulesets.yaml', () => {
     // Above the repository's root it is someone else's.
     const outer = tempFolder({ '.rulesets.yaml': 'phase: magic_transit\n', 'repo/.git/HEAD': 'ref: refs/heads/main\n', 'repo/edge.ruleset.yaml': EDGE });
     assert.deepEqual(found(run(['check', '.'], join(outer, 'repo'))).map((d) => d[4]), ['missing-key', 'country-code-case']);
+  });
+
+  it('applies to the files of its folder and the folders below it, also when the check starts above it', () => {
+    const dir = repository({ 'edge/.rulesets.yaml': 'phase: magic_transit\n', 'edge/a.ruleset.yaml': EDGE, 'edge/deep/b.ruleset.yaml': EDGE, 'other/c.ruleset.yaml': EDGE });
+    for (const paths of [['.'], ['edge/', 'other/'], [join('edge', 'a.ruleset.yaml'), join('edge', 'deep', 'b.ruleset.yaml'), join('other', 'c.ruleset.yaml')]]) {
+      const result = run(['check', ...paths], dir);
+      assert.equal(result.stderr, '', paths.join(' '));
+      assert.deepEqual(
+        found(result).map((d) => [d[0], d[4]]),
+        [
+          [join('edge', 'a.ruleset.yaml'), 'country-code-case'],
+          [join('edge', 'deep', 'b.ruleset.yaml'), 'country-code-case'],
+          // Beside the folder, not in it: no phase.
+          [join('other', 'c.ruleset.yaml'), 'missing-key'],
+          [join('other', 'c.ruleset.yaml'), 'country-code-case'],
+        ],
+        paths.join(' '),
+      );
+    }
+  });
+
+  it('the nearest one wins, whole: a file below two has the inner one\'s settings only', () => {
+    const dir = repository({
+      '.rulesets.yaml': 'phase: magic_transit\nrules:\n  country-code-case: error\n',
+      'a.ruleset.yaml': EDGE,
+      'team/.rulesets.yaml': 'rules:\n  always-true: off\n',
+      'team/b.ruleset.yaml': EDGE,
+    });
+    assert.deepEqual(found(run(['check', '.'], dir)).map((d) => [d[0], d[3], d[4]]), [
+      ['a.ruleset.yaml', 'error', 'country-code-case'],
+      // The inner file sets no phase, and its folder takes none from the outer one.
+      [join('team', 'b.ruleset.yaml'), 'error', 'missing-key'],
+      [join('team', 'b.ruleset.yaml'), 'warning', 'country-code-case'],
+    ]);
+  });
+
+  it('each one with a mistake stops the run, named by its path; a sound one beside it does not', () => {
+    const dir = repository({ '.rulesets.yaml': 'phase: magic_transit\n', 'a.ruleset.yaml': EDGE, 'team/.rulesets.yaml': 'plan: fre\n', 'team/b.ruleset.yaml': EDGE });
+    const result = run(['check', '.'], dir);
+    assert.equal(result.status, 2);
+    assert.equal(result.stdout, '');
+    const shown = join('team', '.rulesets.yaml');
+    assert.match(result.stderr, new RegExp(`^${shown.replace(/\./g, '\\.')}:1:7: error invalid-plan .*\\n  plan: fre\\n        \\^\\^\\^\\nrulesets: ${shown.replace(/\./g, '\\.')} has 1 error: fix it, or pass --no-config to check without it\\n$`));
+  });
+
+  it('finds more ruleset files by the patterns of the one whose folder they are in', () => {
+    const bare = 'rules:\n  - action: block\n    expression: ip.src.country == "br"\n';
+    const dir = repository({ 'team/.rulesets.yaml': 'phase: magic_transit\nfiles: ["firewall/*.yaml"]\n', 'team/firewall/edge.yaml': bare, 'firewall/edge.yaml': bare });
+    assert.deepEqual([...new Set(found(run(['check', '.'], dir)).map((d) => d[0]))], [join('team', 'firewall', 'edge.yaml')]);
+  });
+
+  it('standard input has the one of the current folder', () => {
+    const dir = repository({ 'team/.rulesets.yaml': 'phase: magic_transit\n' });
+    const result = run(['check', '-'], join(dir, 'team'), { input: EDGE });
+    assert.deepEqual(found(result), [['<stdin>', 5, 35, 'warning', 'country-code-case']]);
+    assert.deepEqual(found(run(['check', '-'], dir, { input: EDGE })).map((d) => d[4]), ['missing-key', 'country-code-case']);
   });
 
   it('takes the account\'s list names from `lists`', () => {

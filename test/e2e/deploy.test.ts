@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMULATOR_ACCOUNT_ID, startEmulator, type Emulator } from '../../server/src/api/emulator';
-import { makeWorkspace, startWorkbench, type Workbench } from './workbench';
+import { filesOf, makeWorkspace, startWorkbench, type Workbench } from './workbench';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'examples');
@@ -50,7 +50,7 @@ describe('deploying from VS Code (code-server) to the Rulesets API emulator', ()
     execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'pipe' });
     const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     emulator = await startEmulator({ credentials: { token: TOKEN } });
-    const files = Object.fromEntries(readdirSync(EXAMPLES).map((file) => [file, readFileSync(join(EXAMPLES, file), 'utf8')]));
+    const files = filesOf(EXAMPLES);
     workspace = makeWorkspace(files);
     wb = await startWorkbench({
       workspace,

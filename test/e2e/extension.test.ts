@@ -6,12 +6,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { toPositions } from '../../server/src/documents/positions';
 import { checkRuleset } from '../../server/src/documents/ruleset';
 import { plainText } from '../../server/src/language/problem';
-import { makeWorkspace, startWorkbench, type Problem, type Workbench } from './workbench';
+import { filesOf, makeWorkspace, startWorkbench, type Problem, type Workbench } from './workbench';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'examples');
@@ -68,7 +68,7 @@ describe('the extension in a real VS Code (code-server)', () => {
   before(async () => {
     execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'pipe' });
     const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    const files = Object.fromEntries(readdirSync(EXAMPLES).map((file) => [file, readFileSync(join(EXAMPLES, file), 'utf8')]));
+    const files = filesOf(EXAMPLES);
     workspace = makeWorkspace({ ...files, ...NEVER_OPENED, [WAF]: WAF_TEXT, 'broken.ruleset.json': BROKEN_JSON, 'notes.json': '{\n  "rules": "none yet",\n  "expression": "tcp.dstprt == 22"\n}\n' });
     wb = await startWorkbench({ workspace, vsix: join(ROOT, `${name}-${version}.vsix`), name: 'extension' });
   });

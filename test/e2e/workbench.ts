@@ -16,7 +16,7 @@
  * test-artifacts/e2e/<name>/, <name> being the test file's name unless given.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { chromium, type Browser, type BrowserServer, type Page } from 'playwright-core';
@@ -935,6 +935,12 @@ function publicItem({ label, detail, kind, focused }: SuggestItem): SuggestItem 
 }
 
 /** A fresh temporary folder with these files (paths with '/'), for a test workspace. */
+/** Every file below `folder` (subfolders too, as examples/waf-mistakes/), by its path with `/`, with its text: what makeWorkspace takes. */
+export function filesOf(folder: string): Record<string, string> {
+  const names = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((name) => statSync(join(folder, name)).isFile());
+  return Object.fromEntries(names.map((name) => [name.split(sep).join('/'), readFileSync(join(folder, name), 'utf8')]));
+}
+
 export function makeWorkspace(files: Record<string, string>, prefix = 'rulesets-e2e-ws-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   for (const [path, content] of Object.entries(files)) {

@@ -730,7 +730,9 @@ describe('robustness', () => {
 
   const examples = join(__dirname, '..', '..', 'examples');
   // Test files (`*.ruleset.test.yaml`, for `rulesets test`) are not rulesets: no completion there.
-  for (const name of readdirSync(examples).filter((n) => /\.(json|ya?ml)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n))) {
+  // Subfolders too; a folder's `.rulesets.yaml` is no ruleset.
+  const names = readdirSync(examples, { recursive: true, encoding: 'utf8' }).filter((n) => /\.(json|ya?ml)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n) && !n.endsWith('.rulesets.yaml'));
+  for (const name of names) {
     test(`never throws, and every range lies inside the document, at every offset of examples/${name}`, () => {
       const text = readFileSync(join(examples, name), 'utf8');
       const format = name.endsWith('.json') ? 'json' : 'yaml';

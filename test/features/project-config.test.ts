@@ -189,6 +189,21 @@ describe('the settings of a ruleset file under a .rulesets.yaml', () => {
     );
   });
 
+  it('takes the nearest file: the innermost folder that has one, whole', () => {
+    const user = settings({ defaultPhase: 'magic_transit' });
+    const configs = new Map([
+      ['file:///work/repo', projectConfigOf('rules:\n  country-code-case: error\n')],
+      ['file:///work/repo/firewall', projectConfigOf('plan: free\n')],
+      // Folders read on the way that have none.
+      ['file:///work/repo/firewall/deep', undefined],
+      ['file:///work/repo/other', undefined],
+    ]);
+    const codes = (uri: string) => diagnostics(modelOf(RULESET, 'yaml', uri), settingsForDocument(uri, user, configs)).map((d) => [d.code, d.severity]);
+    // The inner file turns nothing up: the outer one's `rules` do not reach its folder.
+    for (const uri of [RULESET_URI, 'file:///work/repo/firewall/deep/edge.ruleset.yaml']) assert.deepEqual(codes(uri), [['country-code-case', DiagnosticSeverity.Warning]], uri);
+    for (const uri of ['file:///work/repo/edge.ruleset.yaml', 'file:///work/repo/other/edge.ruleset.yaml']) assert.deepEqual(codes(uri), [['country-code-case', DiagnosticSeverity.Error]], uri);
+  });
+
   it('keeps the user\'s settings for the keys the file does not set', () => {
     const user = settings({ defaultPhase: 'magic_transit', knownLists: ['offices'] });
     const configs = new Map([['file:///work/repo', projectConfigOf('rules:\n  country-code-case: off\n')]]);

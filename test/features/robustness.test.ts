@@ -20,8 +20,9 @@ import { projectConfigCodeActions, projectConfigCompletion, projectConfigDiagnos
 import { modelOf, settings } from './harness';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
-const documents = readdirSync(EXAMPLES)
-  .filter((name) => /\.(json|ya?ml)$/.test(name))
+// Subfolders too; a folder's `.rulesets.yaml` is no ruleset.
+const documents = readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
+  .filter((name) => /\.(json|ya?ml)$/.test(name) && !name.endsWith('.rulesets.yaml'))
   .map((name) => ({ name, text: readFileSync(join(EXAMPLES, name), 'utf8'), format: name.endsWith('.json') ? ('json' as const) : ('yaml' as const) }))
   .concat({
     // Disable directives, right and wrong, which the checks and the quick fixes read.

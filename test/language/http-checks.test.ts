@@ -133,6 +133,13 @@ table('HTTP: arguments', [
   error('lower(⟦ip.src⟧) == "a"', 'argument-type', { ...WAF, message: /^expected String as the first argument \(`source`\) of `lower\(…\)`, found `ip\.src`, an IP address$/ }),
   error('starts_with(http.host, ⟦1⟧)', 'argument-type', { ...WAF, fixed: 'starts_with(http.host, "1")' }),
   error('substring(http.host, ⟦"1"⟧, 3) == "a"', 'argument-type', { ...WAF, fixed: 'substring(http.host, 1, 3) == "a"' }),
+  error('lower(⟦http.request.headers["user-agent"]⟧) contains "curl"', 'argument-type', {
+    ...WAF,
+    message: /^expected String as the first argument \(`source`\) of `lower\(…\)`, found `http\.request\.headers\["user-agent"\]`, an Array<String>: the values of one key; index one, such as `\[0\]` \(the first\)$/,
+    fixed: 'lower(http.request.headers["user-agent"][0]) contains "curl"',
+    name: 'the values of one header where one value is wanted: take the first',
+  }),
+  error('starts_with(http.request.uri.path, ⟦http.request.uri.args["next"]⟧)', 'argument-type', { ...WAF, fixed: 'starts_with(http.request.uri.path, http.request.uri.args["next"][0])', name: '… in any argument' }),
   error('join(⟦cf.bot_management.detection_ids⟧, ",") == "a"', 'argument-type', { ...WAF, message: /found `cf\.bot_management\.detection_ids`, an Array<Integer>/ }),
   error('concat(http.host, ⟦1⟧) == "a"', 'argument-type', { ...WAF, message: /^expected String \(the type of the first argument\) as the second argument/ }),
   error('concat(http.request.headers.names, ⟦cf.bot_management.detection_ids⟧)[0] == "a"', 'argument-type', { ...WAF, name: 'concat\'s later arrays have the first\'s type' }),
@@ -165,6 +172,16 @@ table('HTTP: a field, call or index expression on the right of a comparison', [
   error('http.host in ⟦lower(http.host)⟧', 'field-on-right', { ...WAF, message: /^expected a `\{…\}` set or a `\$list` after `in`/ }),
   error('http.host == ⟦lower (http.host)⟧ or lower(http.host) == ⟦upper(http.host)⟧', 'field-on-right', { ...WAF, name: 'one after the other, with a space before the `(`' }),
 ]);
+
+describe('HTTP: an array argument where one value is wanted', () => {
+  it('offers `[0]` only for the values of one key: not for an array of its own, nor for an element type not wanted', () => {
+    for (const input of ['lower(http.request.headers.names) == "a"', 'len(http.request.headers["a"]) > 1 and lower(ip.src) == "a"', 'upper(lower(http.request.headers.names[*])) == "A"', 'lower(http.request.jwt.claims.iat.sec["a"]) == "1"']) {
+      const found = checkExpression(input, { phase: 'http_request_firewall_custom' }).problems.filter((p) => p.code === 'argument-type');
+      assert.ok(found.length > 0, input);
+      assert.deepEqual(found.map((p) => p.fixes ?? []), found.map(() => []), input);
+    }
+  });
+});
 
 describe('HTTP: a field or call on the right, with what else the comparison has', () => {
   const found = (text: string) => checkExpression(text, { phase: 'http_request_firewall_custom' }).problems.map((p) => `${p.code} ${text.slice(p.span.start, p.span.end)}`);

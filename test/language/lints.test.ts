@@ -257,7 +257,12 @@ table('a regex that is only a literal', [
 ]);
 
 table('regex syntax where a literal is compared', [
-  warning('http.request.uri.path == ⟦"^/admin"⟧', 'regex-in-literal', { message: [/`==`/, /literal/, /`matches`/], fixed: null }),
+  warning('http.request.uri.path == ⟦"^/admin"⟧', 'regex-in-literal', { message: [/`==`/, /literal/, /`matches`/], fixed: 'starts_with(http.request.uri.path, "/admin")' }),
+  warning('http.request.uri.path eq ⟦"^/admin$"⟧ and ssl', 'regex-in-literal', { fixed: 'http.request.uri.path eq "/admin" and ssl', name: 'an anchored literal after `eq`: the literal' }),
+  warning('lower(http.request.uri.path) == ⟦"^/admin"⟧', 'regex-in-literal', { fixed: 'starts_with(lower(http.request.uri.path), "/admin")' }),
+  warning('http.request.uri.path == ⟦"^/admin.*"⟧', 'regex-in-literal', { fixed: null, name: 'a pattern that is more than a literal: no fix' }),
+  warning('http.request.uri.path != ⟦"^/admin"⟧', 'regex-in-literal', { fixed: null, name: 'not after `!=`' }),
+  warning('any(http.request.headers["x"][*] == ⟦"^a"⟧)', 'regex-in-literal', { fixed: null, name: 'not over `[*]`' }),
   warning('http.request.uri.path contains ⟦"/admin.*"⟧', 'regex-in-literal', { message: /`contains`/ }),
   warning('http.request.uri.path in {"/a" ⟦"/b.*"⟧}', 'regex-in-literal'),
   silent('http.request.uri.query contains "hello.+world"', { name: '`.+` is no sign: `+` is a space in a query' }),

@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -91,6 +91,48 @@ describe('server: the .rulesets.yaml of a workspace folder', () => {
     const list = (await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: 1, character: 6 } })) as CompletionList | CompletionItem[];
     const labels = (Array.isArray(list) ? list : list.items).map((i) => i.label);
     assert.ok(labels.includes('shadowed-rule'), JSON.stringify(labels));
+  });
+});
+
+describe('server: a .rulesets.yaml in a folder inside the workspace folder', () => {
+  let folder: string;
+  let client: TestClient;
+  const uriOf = (...names: string[]) => pathToFileURL(join(folder, ...names)).href;
+
+  before(async () => {
+    folder = realpathSync(mkdtempSync(join(tmpdir(), 'rulesets-nested-')));
+    mkdirSync(join(folder, 'edge', 'deep'), { recursive: true });
+    mkdirSync(join(folder, 'other'));
+    writeFileSync(join(folder, 'edge', '.rulesets.yaml'), 'phase: magic_transit\nrules:\n  country-code-case: error\n');
+    client = await startClient({ workspaceFolders: [pathToFileURL(folder).href] });
+  });
+  after(async () => {
+    await client.stop();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('applies to the files of its folder and of the folders below it, as in `rulesets check`', async () => {
+    for (const uri of [uriOf('edge', 'a.ruleset.yaml'), uriOf('edge', 'deep', 'b.ruleset.yaml')]) {
+      const published = client.nextDiagnostics(uri, 1);
+      client.open(uri, 'yaml', RULESET);
+      assert.deepEqual(shown((await published).diagnostics), [['country-code-case', 1], ['unknown-field', 1]], uri);
+    }
+  });
+
+  it('does not apply beside its folder', async () => {
+    const uri = uriOf('other', 'c.ruleset.yaml');
+    const published = client.nextDiagnostics(uri, 1);
+    client.open(uri, 'yaml', RULESET);
+    assert.deepEqual(shown((await published).diagnostics), [['missing-key', 1], ['country-code-case', 2]]);
+  });
+
+  it('one created nearer to an open file wins over the one above, whole, once the editor says so', async () => {
+    const uri = uriOf('edge', 'deep', 'b.ruleset.yaml');
+    writeFileSync(join(folder, 'edge', 'deep', '.rulesets.yaml'), 'rules:\n  always-true: off\n');
+    const published = client.nextDiagnostics(uri);
+    await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf('edge', 'deep', '.rulesets.yaml'), type: FileChangeType.Created }] });
+    // Its own file sets no phase, and takes none from the one above.
+    assert.deepEqual(shown((await published).diagnostics), [['missing-key', 1], ['country-code-case', 2]]);
   });
 });
 

@@ -40,7 +40,8 @@ const FIXTURES = join(__dirname, 'fixtures');
 const EXAMPLES = join(ROOT, 'examples');
 
 const fixtureFiles = readdirSync(FIXTURES).sort();
-const exampleFiles = readdirSync(EXAMPLES)
+// Subfolders too (examples/waf-mistakes/).
+const exampleFiles = readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
   .filter((f) => /\.ruleset\.(json|yaml)$/.test(f))
   .sort();
 

@@ -35,10 +35,11 @@ const SKIPPED_DIRECTORIES = new Set(['node_modules']);
 /**
  * The files to check. A file named on the command line is checked whatever its name (as
  * ESLint does); folders are searched for ruleset files: `*.ruleset.{json,yaml,yml}`, any
- * JSON/YAML file whose top level has `rules` and `phase` or `kind`, and the files `patterns`
- * (the project configuration's `files`, as whole-path globs) match.
+ * JSON/YAML file whose top level has `rules` and `phase` or `kind`, and the files that the
+ * patterns of their project configuration (its `files`, as whole-path globs: `patternsOf`)
+ * match.
  */
-export function collectFiles(paths: readonly string[], patterns: readonly string[] = []): string[] {
+export function collectFiles(paths: readonly string[], patternsOf: (path: string) => readonly string[] = () => []): string[] {
   const files: string[] = [];
   for (const path of paths) {
     if (path === STDIN) {
@@ -52,7 +53,7 @@ export function collectFiles(paths: readonly string[], patterns: readonly string
       throw ioError(path, error, 'access it');
     }
     if (stats.isDirectory()) {
-      files.push(...searchRulesets(path, patterns));
+      files.push(...searchRulesets(path, patternsOf));
     } else if (formatOfPath(path)) {
       // Normalized like the paths the folder search yields, so `./a.yaml` and `a.yaml`, or a
       // file named beside its folder, are checked and counted once.
@@ -64,21 +65,21 @@ export function collectFiles(paths: readonly string[], patterns: readonly string
   return [...new Set(files)];
 }
 
-function searchRulesets(folder: string, patterns: readonly string[]): string[] {
+function searchRulesets(folder: string, patternsOf: (path: string) => readonly string[]): string[] {
   return searchFolder(folder, {
     enter: (name) => !SKIPPED_DIRECTORIES.has(name) && !name.startsWith('.'),
     // A link to a file is followed.
-    take: (entry, path) => (entry.isFile() || (entry.isSymbolicLink() && isFile(path))) && isRulesetFile(path, patterns),
+    take: (entry, path) => (entry.isFile() || (entry.isSymbolicLink() && isFile(path))) && isRulesetFile(path, patternsOf),
     // An unreadable subfolder is an I/O problem like an unreadable file: one line, exit 2.
     unreadable: (path, error) => ioError(path, error, 'read the folder'),
   });
 }
 
-function isRulesetFile(path: string, patterns: readonly string[]): boolean {
+function isRulesetFile(path: string, patternsOf: (path: string) => readonly string[]): boolean {
   const format = formatOfPath(path);
   if (!format) return false;
   // Whole paths, as the configuration's patterns are anchored at its folder.
-  return classifyFile(resolve(path), { patterns, root: () => parseRuleset(readText(path), format).root }).role === 'ruleset';
+  return classifyFile(resolve(path), { patterns: patternsOf(path), root: () => parseRuleset(readText(path), format).root }).role === 'ruleset';
 }
 
 /** The path that means standard input, as in most Unix tools. */
@@ -121,13 +122,15 @@ export interface CheckFilesOptions {
   readonly severities?: Readonly<Record<string, RuleSeverity>>;
 }
 
-export function checkFiles(files: readonly string[], options: CheckFilesOptions, results?: ResultCache): FileResult[] {
+/** Each file is checked with its own options (`optionsOf`): the project configuration of its folder. */
+export function checkFiles(files: readonly string[], optionsOf: (path: string) => CheckFilesOptions, results?: ResultCache): FileResult[] {
   // One run: an expression repeated across files is checked once.
   const cache = new ExpressionCache();
-  // No list names means any account list is accepted, as in the editor.
-  const knownLists = options.knownLists && options.knownLists.length > 0 ? options.knownLists : undefined;
-  const checkOptions = { defaultPhase: options.phase, knownLists, listKinds: options.listKinds, plan: options.plan, severities: options.severities };
   return files.map((path) => {
+    const options = optionsOf(path);
+    // No list names means any account list is accepted, as in the editor.
+    const knownLists = options.knownLists && options.knownLists.length > 0 ? options.knownLists : undefined;
+    const checkOptions = { defaultPhase: options.phase, knownLists, listKinds: options.listKinds, plan: options.plan, severities: options.severities };
     const text = path === STDIN ? readStdin() : readText(path);
     const format = path === STDIN ? formatOfText(text) : formatOfPath(path)!;
     const shown = path === STDIN ? '<stdin>' : relative(process.cwd(), path) || path;
@@ -155,18 +158,70 @@ export interface LoadedProjectConfig {
 }
 
 /**
- * The `.rulesets.yaml` that applies in `folder`: there, or in the nearest parent that has one,
- * looking no higher than the repository's root (the folder holding `.git`), as ESLint and
- * Prettier look for theirs.
+ * The project configurations of a run. A file is checked with the nearest `.rulesets.yaml`: in
+ * its folder, or else in the closest parent that has one, looking no higher than the
+ * repository's root (the folder holding `.git`), as Prettier and ESLint look for theirs. So a
+ * folder's file applies to that folder and those below it, and to no other, wherever the check
+ * starts; the nearest one applies whole (nothing is merged from one further up), so what a
+ * file is checked with is read in one place. `--config` names one for every file, and
+ * `--no-config` uses none. Each is read once, when a file first needs it.
  */
-export function findProjectConfig(folder: string): string | undefined {
-  let current = resolve(folder);
-  for (;;) {
-    const candidate = join(current, PROJECT_CONFIG_FILE_NAME);
-    if (isFile(candidate)) return candidate;
-    const parent = dirname(current);
-    if (parent === current || existsSync(join(current, '.git'))) return undefined;
-    current = parent;
+export class ProjectConfigs {
+  /** By absolute folder: the configuration that applies there (undefined: none). */
+  private readonly byFolder = new Map<string, LoadedProjectConfig | undefined>();
+  /** Every configuration read, by absolute path, in the order they were first needed. */
+  private readonly byPath = new Map<string, LoadedProjectConfig>();
+  private readonly named: LoadedProjectConfig | undefined;
+
+  constructor(private readonly choice: { readonly named?: string; readonly none?: boolean }) {
+    // Read at once: a `--config` that names no file is a usage error before anything is searched.
+    this.named = choice.named !== undefined && !choice.none ? this.load(choice.named) : undefined;
+  }
+
+  /** The configuration of a file; standard input has the one of the current folder. */
+  of(file: string): LoadedProjectConfig | undefined {
+    if (this.choice.none) return undefined;
+    if (this.named) return this.named;
+    return this.ofFolder(file === STDIN ? process.cwd() : dirname(resolve(file)));
+  }
+
+  /** The configurations the files so far were given. */
+  used(): LoadedProjectConfig[] {
+    return [...this.byPath.values()];
+  }
+
+  private ofFolder(start: string): LoadedProjectConfig | undefined {
+    // The folders walked up through before an answer: they all share it.
+    const walked: string[] = [];
+    let current = start;
+    let found: LoadedProjectConfig | undefined;
+    for (;;) {
+      if (this.byFolder.has(current)) {
+        found = this.byFolder.get(current);
+        break;
+      }
+      walked.push(current);
+      const candidate = join(current, PROJECT_CONFIG_FILE_NAME);
+      if (isFile(candidate)) {
+        found = this.load(candidate);
+        break;
+      }
+      const parent = dirname(current);
+      if (parent === current || existsSync(join(current, '.git'))) break;
+      current = parent;
+    }
+    for (const folder of walked) this.byFolder.set(folder, found);
+    return found;
+  }
+
+  private load(path: string): LoadedProjectConfig {
+    const absolute = resolve(path);
+    let loaded = this.byPath.get(absolute);
+    if (!loaded) {
+      loaded = loadProjectConfig(path);
+      this.byPath.set(absolute, loaded);
+    }
+    return loaded;
   }
 }
 

@@ -2,7 +2,7 @@ import { parseCommandArgs } from './args';
 import { closestMatches, KNOWN_PHASES, quoteAlternatives, redact, runEmulatorCommand } from '../core';
 import { statSync } from 'node:fs';
 import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versions } from './api-commands';
-import { checkFiles, collectFiles, findProjectConfig, loadProjectConfig, STDIN, UsageError, type LoadedProjectConfig } from './check';
+import { checkFiles, collectFiles, ProjectConfigs, STDIN, UsageError } from './check';
 import { ENV, refuseCredentialFlags } from './config';
 import { processIo, type Io } from './io';
 import { DEFAULT_CACHE_LOCATION, ResultCache } from './result-cache';
@@ -23,8 +23,9 @@ Options:
   --phase NAME               the phase of files that name none (magic_transit, …)
   -q, --quiet                report errors only
   --max-warnings N           exit 1 when there are more than N warnings
-  --config FILE              the project configuration to use (default: .rulesets.yaml
-                             in this folder or the nearest parent, up to the one with .git)
+  --config FILE              the project configuration of every file (default: each
+                             file's nearest .rulesets.yaml, in its folder or a parent, up
+                             to the one with .git)
   --no-config                use no project configuration
   --cache                    keep each file's findings in .rulesets-cache and re-check
                              only files that changed (or the options, or this tool)
@@ -110,20 +111,30 @@ function check(args: string[], io: Io): number {
   if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`unknown --format "${values.format}": expected text, json or sarif`);
   if (positionals.length === 0) throw new UsageError('no files or folders to check: rulesets check <files or folders...>');
   if (values.phase !== undefined) checkPhaseOption(values.phase, io);
-  const project = projectConfig(values.config, values['no-config'] === true, io);
-  const files = collectFiles(positionals, project?.patterns);
+  if (values.config !== undefined && values['no-config']) throw new UsageError('--config and --no-config were both given: pass one');
+  const configs = new ProjectConfigs({ named: values.config, none: values['no-config'] === true });
+  const files = collectFiles(positionals, (path) => configs.of(path)?.patterns ?? []);
   // Checking nothing is more likely a wrong path than a clean project: a CI step must not
   // pass on it.
   if (files.length === 0) throw new UsageError(`no ruleset files found in ${positionals.join(', ')}`);
   const maxWarnings = values['max-warnings'] === undefined ? undefined : Number(values['max-warnings']);
   if (maxWarnings !== undefined && !(Number.isInteger(maxWarnings) && maxWarnings >= 0)) throw new UsageError(`--max-warnings takes a whole number of warnings (0 or more), not "${values['max-warnings']}"`);
   if (values['cache-location'] !== undefined && !values.cache) throw new UsageError('--cache-location names where --cache keeps its findings: add --cache');
+  for (const file of files) configs.of(file);
+  reportProjectConfigs(configs, io);
   // A run over a few MiB ends before V8's eager optimisation pays for itself (launch/tiering.ts:
   // 1,000 rules of YAML 620 → 440 ms, 10,000 of JSON 1.34 → 1.0 s); a larger one gains from it
   // (50,000 rules of YAML took 6 s with it, 8 s without).
   if (totalBytes(files) < SHORT_RUN_BYTES) optimiseOnlyWhatRunsLong();
   const kept = values.cache ? ResultCache.open(values['cache-location'] ?? DEFAULT_CACHE_LOCATION) : undefined;
-  const checked = checkFiles(files, { phase: values.phase ?? project?.config.phase, plan: project?.config.plan, knownLists: project?.config.lists, listKinds: project?.config.listKinds, severities: project?.config.rules }, kept);
+  const checked = checkFiles(
+    files,
+    (file) => {
+      const config = configs.of(file)?.config;
+      return { phase: values.phase ?? config?.phase, plan: config?.plan, knownLists: config?.lists, listKinds: config?.listKinds, severities: config?.rules };
+    },
+    kept,
+  );
   const unsaved = kept?.save();
   if (unsaved) io.err(`rulesets: ${unsaved}\n`);
   const errors = checked.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 'error').length, 0);
@@ -167,20 +178,24 @@ function checkPhaseOption(phase: string, io: Io): void {
 }
 
 /**
- * The project configuration of a check: the one `--config` names, else the nearest
- * `.rulesets.yaml`. Its warnings go to stderr and the check goes on; an error stops the run
- * before any file is checked (exit 2), each mistake at its place, as the report shows one.
+ * The project configurations the files are checked with (each file's nearest `.rulesets.yaml`,
+ * or the one `--config` names). Their warnings go to stderr and the check goes on; an error in
+ * any stops the run before any file is checked (exit 2), each mistake at its place, as the
+ * report shows one.
  */
-function projectConfig(named: string | undefined, none: boolean, io: Io): LoadedProjectConfig | undefined {
-  if (none && named !== undefined) throw new UsageError('--config and --no-config were both given: pass one');
-  const path = none ? undefined : (named ?? findProjectConfig(process.cwd()));
-  if (path === undefined) return undefined;
-  const loaded = loadProjectConfig(path);
-  const lines = loaded.problems.length > 0 ? splitLines(loaded.text) : [];
-  for (const p of loaded.problems) io.err(`${findingLines(loaded.path, p, lines).join('\n')}\n`);
-  const errors = loaded.problems.filter((p) => p.severity === 'error').length;
-  if (errors > 0) throw new UsageError(`${loaded.path} has ${errors} error${errors === 1 ? '' : 's'}: fix ${errors === 1 ? 'it' : 'them'}, or pass --no-config to check without it`);
-  return loaded;
+function reportProjectConfigs(configs: ProjectConfigs, io: Io): void {
+  const broken: { path: string; errors: number }[] = [];
+  for (const loaded of configs.used()) {
+    const lines = loaded.problems.length > 0 ? splitLines(loaded.text) : [];
+    for (const p of loaded.problems) io.err(`${findingLines(loaded.path, p, lines).join('\n')}\n`);
+    const errors = loaded.problems.filter((p) => p.severity === 'error').length;
+    if (errors > 0) broken.push({ path: loaded.path, errors });
+  }
+  if (broken.length === 1) {
+    const [{ path, errors }] = broken;
+    throw new UsageError(`${path} has ${errors} error${errors === 1 ? '' : 's'}: fix ${errors === 1 ? 'it' : 'them'}, or pass --no-config to check without it`);
+  }
+  if (broken.length > 1) throw new UsageError(`${broken.map((b) => b.path).join(', ')} have errors: fix them, or pass --no-config to check without them`);
 }
 
 const API_COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {

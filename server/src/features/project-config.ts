@@ -52,13 +52,33 @@ export function projectConfigUriOf(folder: string): string {
 }
 
 /**
- * The settings a document is checked with: the user's, with the keys that its workspace
- * folder's `.rulesets.yaml` sets taken from there (see withProjectConfig for why the file wins).
+ * The settings a document is checked with: the user's, with the keys that the nearest
+ * `.rulesets.yaml` sets taken from there (see withProjectConfig for why the file wins). The
+ * nearest is the one of the innermost folder in `configs` (by URI: the file read there, or
+ * undefined for a folder without one) that holds the document, as `rulesets check` finds it for
+ * a file; it applies whole, nothing merged from one further up. The caller reads every folder
+ * from the document's up to its workspace folder into `configs` first (foldersUpTo).
  */
 export function settingsForDocument(uri: string, settings: Settings, configs: ReadonlyMap<string, ProjectConfig | undefined>): Settings {
-  const folder = folderOf(uri, [...configs.keys()]);
+  const withFile: string[] = [];
+  for (const [folder, config] of configs) if (config !== undefined) withFile.push(folder);
+  const folder = folderOf(uri, withFile);
   const config = folder === undefined ? undefined : configs.get(folder);
   return config ? withProjectConfig(settings, config, pathOfUri(folder!)) : settings;
+}
+
+/**
+ * The folders a `.rulesets.yaml` may apply to the document from, by URI: its own and each
+ * parent, up to the workspace folder (of `workspaceFolders`) that holds it. None for a
+ * document outside the workspace.
+ */
+export function foldersUpTo(uri: string, workspaceFolders: readonly string[]): string[] {
+  const root = folderOf(uri, workspaceFolders)?.replace(/\/+$/, '');
+  if (root === undefined) return [];
+  const folders: string[] = [];
+  for (let folder = uri.slice(0, uri.lastIndexOf('/')); folder.length > root.length; folder = folder.slice(0, folder.lastIndexOf('/'))) folders.push(folder);
+  folders.push(root);
+  return folders;
 }
 
 // ---------------------------------------------------------------- diagnostics and fixes

@@ -776,11 +776,21 @@ class Checker {
     const written = this.source(argument.span);
     if (isLiteral(argument) && argument.kind === 'integer' && accepted.includes('Bytes')) fixes.push(replaceFix(`Quote it: \`"${written}"\``, argument.span, `"${written}"`));
     if (argument.kind === 'string' && accepted.includes('Integer') && /^-?[0-9]+$/.test(argument.value)) fixes.push(replaceFix(`Remove the quotes: \`${argument.value}\``, argument.span, argument.value));
+    // The values of one key (`http.request.headers["user-agent"]`, an array because a header
+    // may be sent twice) where one value is wanted: the first is what is almost always meant.
+    // Not an array of its own (`http.request.headers.names`), whose first element is no one
+    // value the rule is about.
+    let oneValue = '';
+    const element = isArrayType(type) ? elementType(type) : undefined;
+    if (argument.kind === 'index' && argument.steps[argument.steps.length - 1].kind === 'key' && element !== undefined && accepted.includes(element)) {
+      oneValue = ': the values of one key; index one, such as `[0]` (the first)';
+      fixes.push({ title: `Take the first value: \`${written}[0]\``, edits: [{ span: { start: argument.span.end, end: argument.span.end }, newText: '[0]' }] });
+    }
     this.report(
       'argument-type',
       'error',
       argument.span,
-      `expected ${wanted}${sameAsFirst} as the ${ordinal(index)} argument (\`${parameter.name}\`) of \`${fn.name}(…)\`, found \`${written}\`, ${article(type)} ${describeValueType(type)}`,
+      `expected ${wanted}${sameAsFirst} as the ${ordinal(index)} argument (\`${parameter.name}\`) of \`${fn.name}(…)\`, found \`${written}\`, ${article(type)} ${describeValueType(type)}${oneValue}`,
       fixes,
     );
   }
@@ -1129,7 +1139,7 @@ class Checker {
       return;
     }
     if (literal.kind === 'integer' || literal.kind === 'integer-range') {
-      if (operator !== 'bitwise_and') this.checkIntegerRange(literal, left);
+      if (operator !== 'bitwise_and') this.checkIntegerRange(literal, left, operator);
       return;
     }
     // A pattern (`contains "B"`, `matches "^t"`) or an ordering bound is not a value the
@@ -1164,18 +1174,30 @@ class Checker {
     this.report('type-mismatch', 'error', literal.span, `expected ${expected} for \`${left.name}\`, found ${describeLiteral(literal)}${hint}`, fixes);
   }
 
-  private checkIntegerRange(literal: Literal & { kind: 'integer' | 'integer-range' }, left: LeftSide): void {
-    // The packet phases' ranges bound orderings too (a header field has its width); elsewhere a
-    // documented range says which values a field holds, and lints.ts reads whole values only.
+  /**
+   * An integer outside a packet field's values (its header's width, or a documented range).
+   * What that means depends on the operator: `==` and `in` never match it, and `!=` is true
+   * whenever the field has a value; an ordering bound past the values on the side that leaves
+   * none (`ip.ttl > 300`) never matches, and one on the other side (`ip.ttl < 300`) holds for
+   * every value, which is no mistake about the field's values, so it is not said here. In the
+   * other phases a documented range says which values a field holds, and lints.ts reads whole
+   * values only.
+   */
+  private checkIntegerRange(literal: Literal & { kind: 'integer' | 'integer-range' }, left: LeftSide, operator: ComparisonOperator): void {
     if (!left.range || this.catalogue.family !== 'magic') return;
     const [min, max] = left.range;
     const from = literal.kind === 'integer' ? literal.value : literal.from;
     const to = literal.kind === 'integer' ? literal.value : literal.to;
     if (from >= min && to <= max) return;
     const bounds = `\`${left.name}\` (${min}–${max})`;
+    if (ORDERING_OPERATORS.includes(operator)) {
+      const none = operator === 'gt' || operator === 'ge' ? from > max : to < min;
+      if (none) this.report('value-out-of-range', 'warning', literal.span, `${from} is outside the values of ${bounds}, so it can never match`);
+      return;
+    }
     if (to < min || from > max) {
       const what = literal.kind === 'integer' ? `${literal.value} is` : `range ${from}..${to} is`;
-      this.report('value-out-of-range', 'warning', literal.span, `${what} outside the values of ${bounds}, so it can never match`);
+      this.report('value-out-of-range', 'warning', literal.span, `${what} outside the values of ${bounds}, ${operator === 'ne' ? 'so `!=` is always true where it has a value' : 'so it can never match'}`);
       return;
     }
     const clamped = `${from < min ? min : from}..${to > max ? max : to}`;

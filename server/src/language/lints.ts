@@ -464,6 +464,27 @@ class Linter {
     this.report(problem('regex-literal', 'information', pattern.span, `\`${written}\` only tests that \`${lhs}\` equals \`${quoted}\`: \`${replacement}\` says the same ${why}`, [replaceFix(`Change to \`${replacement}\``, span, replacement)]));
   }
 
+  /**
+   * `== "^/admin"`: where the pattern is only an anchored literal, what it says is known without
+   * a regex, and on every plan: `starts_with(…)` (or `ends_with(…)`), or `==` of the literal
+   * when it is anchored at both ends, as suggestWithoutRegex rewrites `matches`. Only after
+   * `==`, whose right side is the whole value (`!=` and `in` are left as written), and not over
+   * `[*]`, where the call would be an array.
+   */
+  private regexInLiteralFixes(comparison: Comparison, literal: StringLiteral): Fix[] {
+    if (comparison.operator!.operator !== 'eq' || comparison.rhs !== literal) return [];
+    const shape = readRegex(literal.value);
+    const anchored = shape && anchoredLiteral(shape);
+    const quoted = anchored && quote(anchored.text);
+    if (!anchored || quoted === undefined) return [];
+    if (anchored.start && anchored.end) return [replaceFix(`Change to \`${quoted}\``, literal.span, quoted)];
+    const lhs = this.source(comparison.lhs.span);
+    const name = anchored.start ? 'starts_with' : 'ends_with';
+    if (lhs.includes('[*]') || !this.functionAvailable(name)) return [];
+    const call = `${name}(${lhs}, ${quoted})`;
+    return [replaceFix(`Change to \`${call}\``, comparison.span, call)];
+  }
+
   /** A function of the phase that a filter may call (the catalogue's functions, and their phases). */
   private functionAvailable(name: string): boolean {
     if (this.catalogue.family === undefined) return false;
@@ -489,6 +510,7 @@ class Linter {
           'warning',
           literal.span,
           `\`${operator.text}\` compares \`${written}\` as literal text, but it is written as a regular expression (\`^\` and \`.*\` mean nothing here), so it matches only a value holding those very characters; to match a pattern, use \`matches\` (Business plan and above), \`wildcard\`, or a function such as \`starts_with(…)\``,
+          this.regexInLiteralFixes(comparison, literal),
         ),
       );
       return;

@@ -27,6 +27,8 @@ import { hover } from '../features/hover';
 import { DEFAULT_SETTINGS, ExpressionCache, formatOfDocument, isRulesetTestFileName, readSettings, type Settings } from '../core';
 import { DocumentModel, pathOfUri } from '../features/model';
 import {
+  folderOf,
+  foldersUpTo,
   isProjectConfigDocument,
   PROJECT_CONFIG_FILE_NAME,
   projectConfigCodeActions,
@@ -68,10 +70,18 @@ export function startServer(connection: Connection): void {
   let deferDocumentation = false;
   const deferredDocumentation = new DeferredDocumentation();
   const pushTimers = new Map<string, NodeJS.Timeout>();
-  /** The `.rulesets.yaml` at the root of each workspace folder, as saved (undefined: none), by the folder's URI. */
+  /** The workspace folders, by URI: a `.rulesets.yaml` is looked for up to the one of a document. */
+  let workspaceFolders: string[] = [];
+  /**
+   * The `.rulesets.yaml` of each folder read so far, as saved (undefined: none), by the folder's
+   * URI: each workspace folder's, and those of the folders between it and the documents checked.
+   */
   const projectConfigs = new Map<string, ProjectConfig | undefined>();
-  /** The settings a document is checked with: the user's, and its folder's `.rulesets.yaml` over them. */
-  const settingsOf = (uri: string): Settings => settingsForDocument(uri, settings, projectConfigs);
+  /** The settings a document is checked with: the user's, and the nearest `.rulesets.yaml` over them. */
+  const settingsOf = (uri: string): Settings => {
+    for (const folder of foldersUpTo(uri, workspaceFolders)) if (!projectConfigs.has(folder)) loadProjectConfig(folder);
+    return settingsForDocument(uri, settings, projectConfigs);
+  };
   /** "Check Workspace": files checked from disk, whose diagnostics outlive their documents. */
   const workspaceCheck = new WorkspaceCheck({
     connection,
@@ -202,7 +212,7 @@ export function startServer(connection: Connection): void {
     }
   }
 
-  /** Reads the folder's `.rulesets.yaml` from disk: the saved file is what `rulesets check` reads too. */
+  /** Reads the folder's `.rulesets.yaml` from disk (once a document below it is checked): the saved file is what `rulesets check` reads too. */
   function loadProjectConfig(folder: string): void {
     const uri = projectConfigUriOf(folder);
     let text: string | undefined;
@@ -218,7 +228,7 @@ export function startServer(connection: Connection): void {
 
   /** Editors other than VS Code (whose client watches it) learn of changes to the file this way; once there is a folder. */
   function watchProjectConfigs(): void {
-    if (!watchedFilesRegistration || projectConfigWatched || projectConfigs.size === 0) return;
+    if (!watchedFilesRegistration || projectConfigWatched || workspaceFolders.length === 0) return;
     projectConfigWatched = true;
     connection.client
       .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_CONFIG_FILE_NAME}` }] })
@@ -226,7 +236,7 @@ export function startServer(connection: Connection): void {
   }
   let projectConfigWatched = false;
 
-  /** A `.rulesets.yaml` of a workspace folder was saved, created or deleted: read it again, check again. */
+  /** A `.rulesets.yaml` of a folder read so far was saved, created or deleted: read it again, check again. */
   function projectConfigsChanged(changes: readonly { uri: string }[]): void {
     const folders = [...projectConfigs.keys()].filter((folder) => changes.some((c) => c.uri === projectConfigUriOf(folder)));
     if (folders.length === 0) return;
@@ -236,8 +246,8 @@ export function startServer(connection: Connection): void {
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const capabilities = params.capabilities;
-    const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
-    for (const folder of folders) loadProjectConfig(folder);
+    workspaceFolders = (params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : [])).map(withoutSlash);
+    for (const folder of workspaceFolders) loadProjectConfig(folder);
     pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
     refreshSupport = capabilities.workspace?.diagnostics?.refreshSupport === true;
     configurationRequests = capabilities.workspace?.configuration === true;
@@ -271,8 +281,12 @@ export function startServer(connection: Connection): void {
     watchProjectConfigs();
     if (workspaceFolderChanges) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
-        for (const folder of event.removed) projectConfigs.delete(folder.uri);
-        for (const folder of event.added) loadProjectConfig(folder.uri);
+        const removed = new Set(event.removed.map((folder) => withoutSlash(folder.uri)));
+        const added = event.added.map((folder) => withoutSlash(folder.uri));
+        workspaceFolders = [...workspaceFolders.filter((folder) => !removed.has(folder)), ...added];
+        // What was read below a folder that left goes with it (unless another folder still holds it).
+        for (const folder of projectConfigs.keys()) if (folderOf(`${folder}/`, workspaceFolders) === undefined) projectConfigs.delete(folder);
+        for (const folder of added) loadProjectConfig(folder);
         watchProjectConfigs();
         refreshSettings().catch((error) => connection.console.error(`settings: ${String(error)}`));
       });
@@ -388,6 +402,11 @@ export function startServer(connection: Connection): void {
 
   documents.listen(connection);
   connection.listen();
+}
+
+/** A folder's URI as the configurations are kept by: `file:///work/repo/` is `file:///work/repo`. */
+function withoutSlash(uri: string): string {
+  return uri.replace(/\/+$/, '');
 }
 
 if (require.main === module) {

@@ -8,12 +8,14 @@ import Mocha from 'mocha';
 import { registerApiTests } from './api.spec';
 import { registerExtensionTests } from './extension.spec';
 import { registerPacketTests } from './packet.spec';
+import { registerWafMistakesTests } from './waf-mistakes.spec';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false });
   registerExtensionTests(mocha.suite);
   registerApiTests(mocha.suite);
   registerPacketTests(mocha.suite);
+  registerWafMistakesTests(mocha.suite);
   return new Promise((resolve, reject) => {
     const failures: { title: string; error: string }[] = [];
     const passes: string[] = [];

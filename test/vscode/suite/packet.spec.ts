@@ -6,18 +6,13 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import Mocha from 'mocha';
+import { workspaceFile } from './editor';
 
 interface Verdict {
   readonly verdict?: 'block' | 'pass';
   readonly rule?: { readonly number: number; readonly description?: string };
   readonly message?: string;
   readonly error?: string;
-}
-
-function workspaceFile(name: string): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the tests run in a workspace folder (a copy of examples/)');
-  return vscode.Uri.joinPath(folder.uri, name);
 }
 
 export function registerPacketTests(root: Mocha.Suite): void {

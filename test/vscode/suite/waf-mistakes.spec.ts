@@ -1,0 +1,96 @@
+/**
+ * Issue 21's first "done when", in the editor: examples/waf-mistakes/waf-custom.ruleset.yaml
+ * (30 WAF custom rules, its folder's `.rulesets.yaml` on the Free plan) shows the ten mistakes
+ * that `rulesets check` prints for the same file, on the same characters, and each quick fix
+ * does what it says. The file is never saved: each fix is reverted.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import Mocha from 'mocha';
+import { codeOf } from '../../../client/src/overlap';
+import { plainText } from '../../../server/src/language/problem';
+import { WAF_MISTAKES, WAF_MISTAKES_FILE, type WafMistake } from '../../fixtures/waf-mistakes';
+import { diagnosticsWhere, open, quickFixWhere } from './editor';
+
+const SEVERITIES: Record<string, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
+};
+
+interface CliDiagnostic {
+  readonly code: string;
+  readonly severity: string;
+  readonly message: string;
+  readonly range: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+
+/** What `rulesets check --format json` (this extension's own dist/cli.js) says of the workspace's copy of the file. */
+function cliDiagnostics(): CliDiagnostic[] {
+  const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+  const extension = vscode.extensions.all.find((e) => e.packageJSON?.name === 'rulesets-tools');
+  assert.ok(extension, 'the extension under test is loaded');
+  // The extension host runs under Node (code-server) or Electron (VS Code), which runs as Node so.
+  const run = spawnSync(process.execPath, [join(extension.extensionPath, 'dist', 'cli.js'), 'check', WAF_MISTAKES_FILE, '--format', 'json'], {
+    cwd: folder,
+    encoding: 'utf8',
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  });
+  assert.equal(run.status, 1, run.stderr);
+  const report = JSON.parse(run.stdout) as { files: { path: string; diagnostics: CliDiagnostic[] }[] };
+  assert.deepEqual(report.files.map((f) => f.path), [WAF_MISTAKES_FILE]);
+  return report.files[0].diagnostics;
+}
+
+/** A diagnostic as both sides can say it: where, on what characters, which code, how severe, what message. */
+function shown(document: vscode.TextDocument, range: vscode.Range, code: string | undefined, severity: vscode.DiagnosticSeverity, message: string) {
+  return { line: range.start.line, character: range.start.character, text: document.getText(range), code, severity, message };
+}
+
+export function registerWafMistakesTests(root: Mocha.Suite): void {
+  const suite = Mocha.Suite.create(root, 'WAF custom rules with ten mistakes (examples/waf-mistakes)');
+  const test = (title: string, body: () => Promise<void>) => suite.addTest(new Mocha.Test(title, body));
+  const ready = (all: vscode.Diagnostic[]) => all.length >= WAF_MISTAKES.length;
+
+  test('shows the ten mistakes `rulesets check` prints for the file, on the same characters, with the same codes and messages', async () => {
+    const editor = await open(WAF_MISTAKES_FILE);
+    const document = editor.document;
+    const found = await diagnosticsWhere(document.uri, ready, 'the ten diagnostics');
+    const inEditor = found.map((d) => shown(document, d.range, codeOf(d), d.severity, d.message)).sort((a, b) => a.line - b.line || a.character - b.character);
+    const fromCli = cliDiagnostics().map((d) =>
+      // The editor gets plain text (‘…’ where the CLI prints backticks: server/src/features/diagnostics.ts).
+      shown(document, new vscode.Range(d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character), d.code, SEVERITIES[d.severity], plainText(d.message)),
+    );
+    assert.deepEqual(inEditor, fromCli);
+    assert.deepEqual(
+      inEditor.map((d) => [d.code, d.text, d.severity]),
+      WAF_MISTAKES.map((m) => [m.code, m.text, SEVERITIES[m.severity]]),
+    );
+  });
+
+  const withFix = WAF_MISTAKES.filter((m): m is WafMistake & { fix: NonNullable<WafMistake['fix']> } => m.fix !== undefined);
+  for (const mistake of withFix) {
+    const title = plainText(mistake.fix.title);
+    test(`${mistake.code} on ${mistake.text}: the quick fix ‘${title}’ leaves \`${mistake.fix.expression}\`, and the mistake goes`, async () => {
+      const editor = await open(WAF_MISTAKES_FILE);
+      const document = editor.document;
+      const found = await diagnosticsWhere(document.uri, ready, 'the ten diagnostics');
+      const diagnostic = found.find((d) => codeOf(d) === mistake.code && document.getText(d.range) === mistake.text);
+      assert.ok(diagnostic, `${mistake.code} on ${mistake.text}`);
+      const line = diagnostic.range.start.line;
+      const fix = await quickFixWhere(document.uri, diagnostic.range, (a) => a.title === title && a.edit !== undefined);
+      try {
+        assert.ok(await vscode.workspace.applyEdit(fix.edit!));
+        assert.equal(document.lineAt(line).text, `    expression: ${mistake.fix.expression}`);
+        // The other nine stay; this one goes.
+        const after = await diagnosticsWhere(document.uri, (all) => all.length === WAF_MISTAKES.length - 1, 'the diagnostics without the fixed one');
+        assert.ok(!after.some((d) => codeOf(d) === mistake.code && d.range.start.line === line), JSON.stringify(after.map((d) => [codeOf(d), d.range.start.line])));
+      } finally {
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      }
+    });
+  }
+}
