@@ -252,7 +252,8 @@ class Server {
       workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: false }, diagnostics: { refreshSupport: false } },
       textDocument: {
         synchronization: { dynamicRegistration: false, didSave: false },
-        completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
+        // As VS Code's language client announces it: documentation may come when an item is shown.
+        completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'], resolveSupport: { properties: ['documentation', 'detail', 'additionalTextEdits'] } } },
         hover: { contentFormat: ['markdown', 'plaintext'] },
         publishDiagnostics: { relatedInformation: true, versionSupport: true },
         ...(spec.mode === 'pull' ? { diagnostic: { dynamicRegistration: false } } : {}),
