@@ -37,6 +37,7 @@ import {
   LOGICAL,
   MATCHES,
   mutate,
+  logicOver,
   mutation,
   NOT,
   ORDERING,
@@ -500,19 +501,7 @@ export function httpExpressions(fields: readonly GenField[], functions: readonly
   /** One comparison or test. */
   const term: Arb = weighted([14, scalarComparison], [3, booleanValue], [5, quantified], [1, mappedComparison(DEPTH)], [1, odd]);
 
-  const { expression } = fc.letrec<{ expression: string; unary: string }>((tie) => ({
-    unary: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      { weight: 12, arbitrary: term },
-      { weight: 2, arbitrary: fc.tuple(pick(...NOT), sp, osp, tie('unary')).map(([n, s, o, u]) => (n === 'not' ? `not${s}${u}` : `!${o}${u}`)) },
-      { weight: 3, arbitrary: fc.tuple(osp, tie('expression'), osp).map(([a, e, b]) => `(${a}${e}${b})`) },
-    ),
-    expression: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      { weight: 4, arbitrary: tie('unary') },
-      { weight: 3, arbitrary: fc.tuple(tie('unary'), pick(...LOGICAL), sp, sp, osp, osp, tie('expression')).map(([l, op, s1, s2, o1, o2, r]) => (isWord(op) ? `${l}${s1}${op}${s2}${r}` : `${l}${o1}${op}${o2}${r}`)) },
-    ),
-  }));
+  const expression = logicOver(term);
 
   /**
    * The nesting limit (128 levels): `(`, `not`/`!`, a call and a quantifier each open one, an

@@ -251,19 +251,24 @@ export const comparisonExpression: Arb = weighted([6, integerComparison], [5, ip
 export const NOT = ['not', '!'];
 export const LOGICAL = ['and', '&&', 'or', '||', 'xor', '^^'];
 
-const { expression } = fc.letrec<{ expression: string; unary: string }>((tie) => ({
-  unary: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    { weight: 12, arbitrary: comparisonExpression },
-    { weight: 2, arbitrary: fc.tuple(pick(...NOT), sp, osp, tie('unary')).map(([n, s, o, u]) => (n === 'not' ? `not${s}${u}` : `!${o}${u}`)) },
-    { weight: 3, arbitrary: fc.tuple(osp, tie('expression'), osp).map(([a, e, b]) => `(${a}${e}${b})`) },
-  ),
-  expression: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    { weight: 4, arbitrary: tie('unary') },
-    { weight: 3, arbitrary: fc.tuple(tie('unary'), pick(...LOGICAL), sp, sp, osp, osp, tie('expression')).map(([l, op, s1, s2, o1, o2, r]) => (isWord(op) ? `${l}${s1}${op}${s2}${r}` : `${l}${o1}${op}${o2}${r}`)) },
-  ),
-}));
+/** Terms joined by `not`/`!`, groups and the logical operators, in every spelling and spacing. */
+export function logicOver(term: Arb): Arb {
+  return fc.letrec<{ expression: string; unary: string }>((tie) => ({
+    unary: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      { weight: 12, arbitrary: term },
+      { weight: 2, arbitrary: fc.tuple(pick(...NOT), sp, osp, tie('unary')).map(([n, s, o, u]) => (n === 'not' ? `not${s}${u}` : `!${o}${u}`)) },
+      { weight: 3, arbitrary: fc.tuple(osp, tie('expression'), osp).map(([a, e, b]) => `(${a}${e}${b})`) },
+    ),
+    expression: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      { weight: 4, arbitrary: tie('unary') },
+      { weight: 3, arbitrary: fc.tuple(tie('unary'), pick(...LOGICAL), sp, sp, osp, osp, tie('expression')).map(([l, op, s1, s2, o1, o2, r]) => (isWord(op) ? `${l}${s1}${op}${s2}${r}` : `${l}${o1}${op}${o2}${r}`)) },
+    ),
+  })).expression;
+}
+
+const expression = logicOver(comparisonExpression);
 
 /** Deep nesting and long expressions: the limits of §2 (128 levels) and §8 (4,096 characters). */
 const limits: Arb = weighted(
