@@ -541,6 +541,7 @@ async function memory(spec: ServerSpec): Promise<number[]> {
 
 // ---------------------------------------------------------------- the report
 
+const resultKey = (spec: ServerSpec, family: Family, format: Format) => `${spec.name}/${family}/${format}`;
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 const mb = (v: number) => `${v.toFixed(0)} MB`;
 const ratio = (ours: number, peer: number) => `${(ours / peer).toFixed(2)}×`;
@@ -574,7 +575,7 @@ async function main(): Promise<void> {
   // Interleaved, so that a slower stretch of the machine falls on every server alike.
   for (let i = 0; i < RUNS; i++) {
     for (const [spec, family, format] of cases) {
-      const key = `${spec.name}/${family}/${format}`;
+      const key = resultKey(spec, family, format);
       const start = now();
       results.set(key, [...(results.get(key) ?? []), await run(spec, family, format, i)]);
       process.stderr.write(`${key} ${((now() - start) / 1000).toFixed(1)} s; `);
@@ -589,7 +590,7 @@ async function main(): Promise<void> {
 
   const rows: string[][] = [];
   for (const family of ['magic', 'http'] as const) {
-    const get = (spec: ServerSpec, format: Format) => results.get(`${spec.name}/${family}/${format}`)!;
+    const get = (spec: ServerSpec, format: Format) => results.get(resultKey(spec, family, format))!;
     /** The median over the fresh servers of a per-server figure. */
     const med = (spec: ServerSpec, format: Format, of: (r: RunResult) => number) => median(get(spec, format).map(of));
     /** A percentile over the samples of every fresh server together. */
@@ -647,7 +648,7 @@ async function main(): Promise<void> {
 
   console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, node ${process.version}; ${RUNS} fresh servers each, medians; CLK_TCK ${CLK_TCK}`);
   for (const [spec, family, format] of cases) {
-    const codes = results.get(`${spec.name}/${family}/${format}`)![0].openDiagnostics;
+    const codes = results.get(resultKey(spec, family, format))![0].openDiagnostics;
     const counted = [...new Set(codes)].map((code) => `${codes.filter((c) => c === code).length}× ${code}`).join(', ');
     console.log(
       `${spec.name} on ${family === 'http' ? 'HTTP ' : ''}${format.toUpperCase()}: ${spec.mode} diagnostics; ${codes.length} diagnostics on the 1,000-rule file${counted ? ` (${counted})` : ''}`,
