@@ -1,0 +1,58 @@
+/**
+ * The shape of what a rule may carry beside its expression: the `action_parameters` of each
+ * action and the rule-level objects (`ratelimit`, `exposed_credential_check`, `logging`), as
+ * data. The types come from the API's own types (generated/action-parameters.ts, made by
+ * `npm run catalogue:actions`); what those types cannot say (which phases allow an action, which
+ * strings are expressions, documented ranges and exclusive members) is in actions.ts, each fact
+ * with its source.
+ */
+
+/** What an expression-bearing string is: a filter (returns a Boolean) or a value expression. */
+export type ParameterExpressionKind = 'filter' | 'value';
+
+export type ParameterType =
+  | {
+      readonly kind: 'string';
+      /** The only strings allowed (a string-literal union in the API's types). */
+      readonly values?: readonly string[];
+      /** The string is an expression of this kind, checked as one on its own characters. */
+      readonly expression?: ParameterExpressionKind;
+    }
+  | {
+      readonly kind: 'number';
+      /** The only numbers allowed (a number-literal union, e.g. redirect status codes). */
+      readonly values?: readonly number[];
+      /** Documented bounds, inclusive. */
+      readonly min?: number;
+      readonly max?: number;
+      readonly integer?: boolean;
+    }
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'array'; readonly items: ParameterType }
+  | {
+      readonly kind: 'object';
+      readonly keys: readonly ParameterKey[];
+      /** Groups of keys of which at most one may be given (`from_list` / `from_value`). */
+      readonly exclusive?: readonly (readonly string[])[];
+      /** Groups of keys of which exactly one must be given. */
+      readonly oneRequired?: readonly (readonly string[])[];
+      /** A map: any key is allowed, each value of this type (`headers: {Name: …}`). */
+      readonly values?: ParameterType;
+    }
+  /** One of several shapes (a header operation: set, add or remove). */
+  | { readonly kind: 'union'; readonly types: readonly ParameterType[] }
+  /** The API's types say nothing more (`unknown`): anything is accepted. */
+  | { readonly kind: 'any' };
+
+export interface ParameterKey {
+  readonly key: string;
+  readonly type: ParameterType;
+  /** Not optional in the API's types (or documented as required). */
+  readonly required: boolean;
+}
+
+export interface ActionSchema {
+  readonly action: string;
+  /** The type of `action_parameters`; undefined when the action takes none. */
+  readonly parameters?: ParameterType & { readonly kind: 'object' };
+}
