@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 
 import ts from 'typescript';
 
-import type { ActionSchema, ParameterKey, ParameterType } from '../server/src/language/catalogue/action-schema';
+import { RULE_OBJECT_KEYS, type ActionSchema, type ObjectParameterType, type ParameterKey, type ParameterType, type RuleObjectKey } from '../server/src/language/catalogue/action-schema';
 import { source } from './typescript-source';
 
 export const ACTIONS_SOURCE = {
@@ -27,10 +27,6 @@ export const ACTIONS_OUTPUT = 'server/src/language/catalogue/generated/action-pa
 
 /** Where `npm run catalogue:actions` reads the API's types from: the fetch tool's mirror. */
 const ACTIONS_MIRROR = '/work/.mirror/cloudflare+cloudflare-typescript/repo';
-
-/** The rule-level objects beside `action_parameters`, the same in every rule. */
-export const RULE_OBJECT_KEYS = ['ratelimit', 'exposed_credential_check', 'logging'] as const;
-export type RuleObjectKey = (typeof RULE_OBJECT_KEYS)[number];
 
 /** Reads a file of the pinned commit (a path inside the repository); throws when it cannot. */
 export type ReadSource = (path: string) => string;
@@ -50,7 +46,7 @@ export function mirrorReader(mirror = process.env.ACTIONS_MIRROR ?? ACTIONS_MIRR
   return (path) => execFileSync('git', ['-C', mirror, 'show', `${ACTIONS_SOURCE.commit}:${path}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }
 
-type ObjectType = ParameterType & { readonly kind: 'object' };
+type ObjectType = ObjectParameterType;
 
 class GeneratorError extends Error {}
 
@@ -393,9 +389,9 @@ export function generateActionParameters(read: ReadSource): string {
   ];
   return [
     `/**\n${header.map((line) => ` * ${line}`).join('\n')}\n */\n`,
-    "import type { ActionSchema, ParameterType } from '../action-schema';\n",
+    "import type { ActionSchema, ObjectParameterType, RuleObjectKey } from '../action-schema';\n",
     `export const ACTION_PARAMETERS: readonly ActionSchema[] = ${source(actions, '', true)};\n`,
-    `export const RULE_OBJECTS: { readonly ratelimit: ParameterType & { readonly kind: 'object' }; readonly exposed_credential_check: ParameterType & { readonly kind: 'object' }; readonly logging: ParameterType & { readonly kind: 'object' } } = ${source(ruleObjects, '', true)};\n`,
+    `export const RULE_OBJECTS: Readonly<Record<RuleObjectKey, ObjectParameterType>> = ${source(ruleObjects, '', true)};\n`,
   ].join('\n');
 }
 

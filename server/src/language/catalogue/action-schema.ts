@@ -60,3 +60,10 @@ export interface ActionSchema {
   /** The type of `action_parameters`; undefined when the action takes none. */
   readonly parameters?: ParameterType & { readonly kind: 'object' };
 }
+
+/** An object type: what `action_parameters` and the rule-level objects are. */
+export type ObjectParameterType = ParameterType & { readonly kind: 'object' };
+
+/** The rule-level objects beside `action_parameters`, the same in every rule of the API's types. */
+export const RULE_OBJECT_KEYS = ['ratelimit', 'exposed_credential_check', 'logging'] as const;
+export type RuleObjectKey = (typeof RULE_OBJECT_KEYS)[number];
