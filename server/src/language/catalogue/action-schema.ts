@@ -17,6 +17,8 @@ export type ParameterType =
       readonly values?: readonly string[];
       /** The string is an expression of this kind, checked as one on its own characters. */
       readonly expression?: ParameterExpressionKind;
+      /** Documented most characters. */
+      readonly maxLength?: number;
     }
   | {
       readonly kind: 'number';
@@ -32,7 +34,12 @@ export type ParameterType =
       /** The only value allowed, when the API's types name one (`disable_apps?: true`). */
       readonly values?: readonly boolean[];
     }
-  | { readonly kind: 'array'; readonly items: ParameterType }
+  | {
+      readonly kind: 'array';
+      readonly items: ParameterType;
+      /** Documented fewest items (`algorithms` needs one). */
+      readonly minItems?: number;
+    }
   | {
       readonly kind: 'object';
       readonly keys: readonly ParameterKey[];
