@@ -151,8 +151,8 @@ describe('action parameters: the generated data and the facts beside it', () => 
       const kinds = kindsOf(type);
       if (fact.expression) assert.deepEqual(expressionOf(type), fact.expression, where);
       if (fact.min !== undefined || fact.max !== undefined || fact.integer) assert.ok(kinds.includes('number'), `${where} is a number`);
-      if (fact.minItems !== undefined) assert.deepEqual(kinds, ['array'], where);
-      if (fact.oneRequired || fact.exclusive || fact.required || fact.optional || fact.mergeUnion) assert.deepEqual(kinds, ['object'], where);
+      if (fact.minItems !== undefined || fact.maxItems !== undefined) assert.deepEqual(kinds, ['array'], where);
+      if (fact.oneRequired || fact.anyRequired || fact.exclusive || fact.required || fact.optional || fact.mergeUnion) assert.deepEqual(kinds, ['object'], where);
       assert.ok(fact.sources.length > 0 && fact.sources.every((s) => s in ACTION_SOURCES), `${where} names its source`);
     }
   });
@@ -209,6 +209,8 @@ describe('action parameters: the generated data and the facts beside it', () => 
     // One rule may rewrite both the path and the query (the API's types have a union of the two).
     assert.equal(parameterAt(rewrite, ['uri'])?.kind, 'object');
     assert.ok(parameterAt(rewrite, ['uri', 'path']) && parameterAt(rewrite, ['uri', 'query']));
+    const uri = parameterAt(rewrite, ['uri']);
+    assert.deepEqual(uri?.kind === 'object' ? [uri.anyRequired, uri.keys.map((k) => [k.key, k.required])] : uri, [[['path', 'query']], [['origin', false], ['path', false], ['query', false]]]);
     // The block response's members are optional in the docs, required in the API's types.
     assert.ok(actionSchema('block')?.parameters?.keys.every((k) => !k.required));
     const response = parameterAt(actionSchema('block')?.parameters, ['response']);
@@ -249,6 +251,8 @@ describe('action parameters: the generated data and the facts beside it', () => 
     assert.match(parameterNote('set_cache_settings', ['edge_ttl', 'status_code_ttl']) ?? '', /no-store/);
     assert.match(parameterNote('ratelimit', ['counting_expression']) ?? '', /filter/);
     assert.match(parameterNote('redirect', []) ?? '', /from_list/);
+    assert.match(parameterNote('log_custom_field', ['request_fields']) ?? '', /lower case/);
+    assert.match(parameterNote('rewrite', ['headers']) ?? '', /remove/);
     assert.equal(parameterNote('redirect', ['from_value', 'no_such_key']), undefined);
     assert.equal(parameterNote('no_such_action', ['a']), undefined);
   });

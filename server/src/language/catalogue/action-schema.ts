@@ -39,6 +39,8 @@ export type ParameterType =
       readonly items: ParameterType;
       /** Documented fewest items (`algorithms` needs one). */
       readonly minItems?: number;
+      /** Documented most items. */
+      readonly maxItems?: number;
     }
   | {
       readonly kind: 'object';
@@ -47,6 +49,8 @@ export type ParameterType =
       readonly exclusive?: readonly (readonly string[])[];
       /** Groups of keys of which exactly one must be given. */
       readonly oneRequired?: readonly (readonly string[])[];
+      /** Groups of keys of which at least one must be given (a rewrite's `path`, `query` or both). */
+      readonly anyRequired?: readonly (readonly string[])[];
       /** A map: any key is allowed, each value of this type (`headers: {Name: …}`). */
       readonly values?: ParameterType;
     }

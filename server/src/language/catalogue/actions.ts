@@ -47,6 +47,7 @@ export const ACTION_SOURCES = {
   skipOptions: { repository: DOCS, path: 'src/content/docs/waf/custom-rules/skip/options.mdx', commit: '0ae61c0b72577c69ed32bf7867d2e478cee255d0' },
   wafExceptions: { repository: DOCS, path: 'src/content/docs/waf/managed-rules/waf-exceptions/define-api.mdx', commit: '0d83b58777b7b492372cab6393cb6392ae959ab2' },
   exposedCredentials: { repository: DOCS, path: 'src/content/docs/waf/managed-rules/check-for-exposed-credentials/configure-api.mdx', commit: '0309c8bed23afe438f28fd5026b5a7999e653081' },
+  customFields: { repository: DOCS, path: 'src/content/docs/logs/logpush/logpush-job/custom-fields.mdx', commit: '0a16561fb3dcef837478b902b8b27a65f10653c0' },
   ddosHttp: { repository: DOCS, path: 'src/content/docs/ddos-protection/managed-rulesets/http/override-parameters.mdx', commit: '0309c8bed23afe438f28fd5026b5a7999e653081' },
   ddosHttpApi: { repository: DOCS, path: 'src/content/docs/ddos-protection/managed-rulesets/http/configure-api.mdx', commit: '067fce3be998b96e9f8d27c6da07ed16ad6f1c29' },
   ddosNetwork: { repository: DOCS, path: 'src/content/docs/ddos-protection/managed-rulesets/network/override-parameters.mdx', commit: '0309c8bed23afe438f28fd5026b5a7999e653081' },
@@ -188,8 +189,10 @@ export interface ParameterFact {
   readonly integer?: boolean;
   readonly maxLength?: number;
   readonly minItems?: number;
+  readonly maxItems?: number;
   readonly exclusive?: readonly (readonly string[])[];
   readonly oneRequired?: readonly (readonly string[])[];
+  readonly anyRequired?: readonly (readonly string[])[];
   /** Keys the docs require though the types leave them optional. */
   readonly required?: readonly string[];
   /** Keys the docs leave optional though the types require them. */
@@ -239,6 +242,8 @@ const CACHE_DIRECTIVES: readonly [string, 'duration' | 'qualifiers' | 'plain'][]
   ['immutable', 'plain'],
 ];
 
+const CUSTOM_FIELD_LISTS = ['request_fields', 'transformed_request_fields', 'response_fields', 'raw_response_fields', 'cookie_fields'] as const;
+
 export const PARAMETER_FACTS: readonly ParameterFact[] = [
   // Rule-level objects.
   { target: 'ratelimit', path: ['counting_expression'], expression: 'filter', sources: ['rateLimiting'] },
@@ -262,6 +267,7 @@ export const PARAMETER_FACTS: readonly ParameterFact[] = [
 
   // rewrite: the path and the query may be rewritten by one rule, each by a value or an expression.
   { target: 'rewrite', path: ['uri'], mergeUnion: true, sources: ['urlRewrite'] },
+  { target: 'rewrite', path: ['uri'], anyRequired: [['path', 'query']], sources: ['urlRewrite'] },
   { target: 'rewrite', path: ['uri', 'path'], oneRequired: [['value', 'expression']], sources: ['urlRewrite'] },
   { target: 'rewrite', path: ['uri', 'query'], oneRequired: [['value', 'expression']], sources: ['urlRewrite'] },
   { target: 'rewrite', path: ['uri', 'path', 'expression'], expression: 'value', sources: ['urlRewrite'] },
@@ -273,6 +279,10 @@ export const PARAMETER_FACTS: readonly ParameterFact[] = [
 
   // compress_response.
   { target: 'compress_response', path: ['algorithms'], minItems: 1, sources: ['compression'] },
+
+  // log_custom_field: at least one list, each of at most 100 names.
+  { target: 'log_custom_field', path: [], anyRequired: [[...CUSTOM_FIELD_LISTS]], sources: ['customFields'] },
+  ...CUSTOM_FIELD_LISTS.map((list): ParameterFact => ({ target: 'log_custom_field', path: [list], maxItems: 100, sources: ['customFields'] })),
 
   // serve_error.
   { target: 'serve_error', path: ['status_code'], min: 400, max: 999, integer: true, sources: ['customErrors'] },
@@ -330,7 +340,7 @@ function refine(type: ParameterType, fact: ParameterFact): ParameterType {
     return mergeObjectTypes(type.types as readonly ObjectParameterType[], `${fact.target} ${fact.path.join('.')}`);
   }
   if (type.kind === 'union') return { ...type, types: type.types.map((member) => refine(member, fact)) };
-  const { expression, values, min, max, integer, maxLength, minItems, exclusive, oneRequired, required, optional } = fact;
+  const { expression, values, min, max, integer, maxLength, minItems, maxItems, exclusive, oneRequired, anyRequired, required, optional } = fact;
   if (expression !== undefined || maxLength !== undefined) {
     if (type.kind !== 'string') fail(fact, `an expression mark or length on a ${type.kind}`);
     type = { ...type, ...(expression !== undefined ? { expression } : {}), ...(maxLength !== undefined ? { maxLength } : {}) };
@@ -344,14 +354,14 @@ function refine(type: ParameterType, fact: ParameterFact): ParameterType {
     if (type.kind !== 'number') fail(fact, `a range on a ${type.kind}`);
     type = { ...type, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}), ...(integer !== undefined ? { integer } : {}) };
   }
-  if (minItems !== undefined) {
-    if (type.kind !== 'array') fail(fact, `minItems on a ${type.kind}`);
-    type = { ...type, minItems };
+  if (minItems !== undefined || maxItems !== undefined) {
+    if (type.kind !== 'array') fail(fact, `an item count on a ${type.kind}`);
+    type = { ...type, ...(minItems !== undefined ? { minItems } : {}), ...(maxItems !== undefined ? { maxItems } : {}) };
   }
-  if (exclusive || oneRequired || required || optional) {
+  if (exclusive || oneRequired || anyRequired || required || optional) {
     if (type.kind !== 'object') fail(fact, `key groups on a ${type.kind}`);
     const object: ObjectParameterType = type;
-    for (const key of [...(exclusive ?? []).flat(), ...(oneRequired ?? []).flat(), ...(required ?? []), ...(optional ?? [])]) {
+    for (const key of [...[exclusive, oneRequired, anyRequired].flatMap((groups) => (groups ?? []).flat()), ...(required ?? []), ...(optional ?? [])]) {
       if (!object.keys.some((k) => k.key === key)) fail(fact, `no key ${key} in the API's types`);
     }
     const requiredNow = (key: string, was: boolean) => (required?.includes(key) ? true : optional?.includes(key) ? false : was);
@@ -360,6 +370,7 @@ function refine(type: ParameterType, fact: ParameterFact): ParameterType {
       keys: object.keys.map((k) => ({ ...k, required: requiredNow(k.key, k.required) })),
       ...(exclusive ? { exclusive: [...(object.exclusive ?? []), ...exclusive] } : {}),
       ...(oneRequired ? { oneRequired: [...(object.oneRequired ?? []), ...oneRequired] } : {}),
+      ...(anyRequired ? { anyRequired: [...(object.anyRequired ?? []), ...anyRequired] } : {}),
     };
   }
   return type;
@@ -464,6 +475,14 @@ const PARAMETER_NOTES: ReadonlyMap<string, string> = new Map([
   ['compress_response algorithms', 'In order of preference, at least one; `none`, `default` or `auto` only as the last.'],
   ['set_cache_settings edge_ttl.status_code_ttl', 'TTLs per origin status code or range; a value of 0 means no-cache, -1 no-store.'],
   ['set_cache_tags expression', 'A value expression that gives the tags as an array; use it or `values`, not both.'],
+  ['log_custom_field', "At least one list of names; the rule's expression must be `true`."],
+  ...CUSTOM_FIELD_LISTS.map((list): [string, string] => [`log_custom_field ${list}`, list === 'cookie_fields' ? 'Cookie names, spelt as in the request (case matters); at most 100.' : 'Header names in lower case; at most 100. A header is logged raw or transformed, not both.']),
+  ['skip phases', 'Phases to skip; from WAF custom rules only `http_ratelimit`, `http_request_sbfm` and `http_request_firewall_managed`.'],
+  ['skip phase', '`current` skips the rest of the phase; only in zone-level `http_request_firewall_custom` rulesets.'],
+  ['skip ruleset', '`current` skips the rest of this ruleset.'],
+  ['skip products', 'Security products outside the ruleset engine to skip (case matters).'],
+  ['skip rules', 'Ruleset id to the ids of its rules to skip.'],
+  ['ratelimit characteristics', 'What the counter is kept per: `cf.colo.id` (always), and fields such as `ip.src` or `http.request.headers["x-key"]` (header names in lower case).'],
   ['ratelimit counting_expression', "A filter for which requests count; the rule's expression when empty."],
   ['ratelimit period', 'Seconds: 10, 60, 120, 300, 600 or 3600 (plans allow fewer).'],
   ['ratelimit mitigation_timeout', 'Seconds the action lasts: 0, 10, 60, 120, 300, 600, 3600 or 86400; 0 throttles instead.'],
