@@ -114,7 +114,7 @@ describe('rulesets test <test files>', () => {
   it('runs the examples, found beside the rulesets and in folders', () => {
     // The folder also holds waf-custom.ruleset.test.yaml, of requests: 8 cases more.
     for (const [args, summary] of [
-      [['examples/'], '15 cases in 3 files: 15 passed, 0 failed'],
+      [['examples/'], '30 cases in 6 files: 30 passed, 0 failed'],
       [['examples/allow-ssh-only.ruleset.yaml', 'examples/block-country.ruleset.yaml'], '7 cases in 2 files: 7 passed, 0 failed'],
       [['examples/allow-ssh-only.ruleset.test.yaml', 'examples/block-country.ruleset.test.yaml'], '7 cases in 2 files: 7 passed, 0 failed'],
     ] as const) {
@@ -188,7 +188,7 @@ describe('rulesets test <test files>', () => {
     assert.equal(lines[2], 'ERROR a.ruleset.test.yaml:5:11: rule 1 (Let SSH through): the packet has no value for `tcp.dstport`, which this rule needs');
     assert.equal(lines[3], 'ERROR a.ruleset.test.yaml:8:11: expected `expect: block` or `expect: pass`');
     assert.equal(lines[4], 'ERROR a.ruleset.test.yaml:11:9: no rule 9: the ruleset has 3 rules, numbered from 1');
-    assert.equal(lines[5], 'ERROR a.ruleset.test.yaml:14:3: unknown key `rules`; a case has `name`, `packet`, `expect`, `rule`');
+    assert.equal(lines[5], 'ERROR a.ruleset.test.yaml:14:3: unknown key `rules`; did you mean `rule`? a case has `name`, `packet`, `expect`, `rule`');
     assert.equal(lines[6], '6 cases in 1 file: 1 passed, 0 failed, 5 with bad input');
   });
 
