@@ -32,7 +32,8 @@ export const EFFECT_KEYS = {
 export type EffectKey = keyof typeof EFFECT_KEYS;
 export const EFFECT_KEY_NAMES = Object.keys(EFFECT_KEYS) as EffectKey[];
 
-const MEMBERS: Partial<Record<EffectKey, readonly string[]>> = {
+/** The keys inside an effect key, where they are fixed (`cache`, `config` and `headers` take any). */
+export const EFFECT_MEMBERS: Partial<Record<EffectKey, readonly string[]>> = {
   redirect: ['url', 'status'],
   rewrite: ['path', 'query'],
   origin: ['host', 'port', 'host_header', 'sni'],
@@ -67,7 +68,7 @@ export function readExpectedEffects(caseNode: HostNode): { expectations: Expecta
       problems.push({ message: `expected \`${key}\` as an object: ${EFFECT_KEYS[key]}`, node });
       continue;
     }
-    const members = MEMBERS[key];
+    const members = EFFECT_MEMBERS[key];
     for (const m of node.properties) {
       const value = m.value;
       if (!value) continue;
