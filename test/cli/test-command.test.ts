@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { SSH_TCP_BAD_RULESET } from '../fixtures/rulesets';
@@ -155,6 +155,35 @@ describe('rulesets test <test files>', () => {
         '  rule 1 (Let SSH through) [skip]: no match',
         '  rule 2 (Block TCP) [block]: match',
         '3 cases in 1 file: 1 passed, 2 failed',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a case that states what the rules do fails on the effect, with what it got and how', () => {
+    const dir = tempFolder({
+      'a.ruleset.yaml': readFileSync(join(ROOT, 'examples', 'url-rewrite.ruleset.yaml'), 'utf8'),
+      'a.ruleset.test.yaml': `- name: v1 to v2
+  request: {url: "https://api.example.com/v1/users?id=1"}
+  expect: match
+  rewrite: {path: /v2/users}
+- name: the query is not touched, on purpose wrong
+  request: {url: "https://api.example.com/v1/users?utm_source=x&id=1"}
+  expect: match
+  rewrite: {path: /v2/users, query: null}
+`,
+    });
+    const result = run(['test', 'a.ruleset.test.yaml'], dir);
+    assert.equal(result.status, 1, result.stdout);
+    assert.equal(
+      result.stdout,
+      [
+        'ok    a.ruleset.test.yaml:1:3 v1 to v2: match: rule 1 (API v1 is served by v2) at a.ruleset.yaml:10:5; the path rewritten to /v2/users',
+        'FAIL  a.ruleset.test.yaml:5:3 the query is not touched, on purpose wrong: expected the query not rewritten, got the query rewritten to id=1 by rule 2 (Tracking arguments never reach the origin)',
+        '  rule 1 (API v1 is served by v2) [rewrite]: match; `rewrite` does not decide here, next rule',
+        '  rule 2 (Tracking arguments never reach the origin) [rewrite]: match; `rewrite` does not decide here, next rule',
+        '  rule 3 (Campaign pages are one template with the campaign as an argument) [rewrite]: no match',
+        '2 cases in 1 file: 1 passed, 1 failed',
         '',
       ].join('\n'),
     );

@@ -49,10 +49,11 @@ interface Expectation {
   readonly node: HostNode;
 }
 
-/** What is wrong with a case's effect keys (bad input), at its node. */
+/** What is wrong with a case's effect keys (bad input), or an expectation not met, at its offsets in the test file. */
 export interface EffectProblem {
   readonly message: string;
-  readonly node: HostNode;
+  readonly start: number;
+  readonly end: number;
 }
 
 /** The expectations of a case's effect keys, or what is wrong with them. */
@@ -65,7 +66,7 @@ export function readExpectedEffects(caseNode: HostNode): { expectations: Expecta
     const key = p.key as EffectKey;
     const node = p.value;
     if (node.kind !== 'object') {
-      problems.push({ message: `expected \`${key}\` as an object: ${EFFECT_KEYS[key]}`, node });
+      problems.push({ message: `expected \`${key}\` as an object: ${EFFECT_KEYS[key]}`, start: node.start, end: node.end });
       continue;
     }
     const members = EFFECT_MEMBERS[key];
@@ -74,11 +75,11 @@ export function readExpectedEffects(caseNode: HostNode): { expectations: Expecta
       if (!value) continue;
       if (members && !members.includes(m.key)) {
         const near = closestMatches(m.key, members);
-        problems.push({ message: `unknown key \`${m.key}\` in \`${key}\`${near.length > 0 ? `; did you mean ${quoteAlternatives(near)}?` : ''} (\`${key}\` has ${members.map((k) => `\`${k}\``).join(', ')})`, node: value });
+        problems.push({ message: `unknown key \`${m.key}\` in \`${key}\`${near.length > 0 ? `; did you mean ${quoteAlternatives(near)}?` : ''} (\`${key}\` has ${members.map((k) => `\`${k}\``).join(', ')})`, start: m.keyStart, end: m.keyEnd });
         continue;
       }
       const wrong = wrongShape(key, m.key, value);
-      if (wrong) problems.push({ message: wrong, node: value });
+      if (wrong) problems.push({ message: wrong, start: value.start, end: value.end });
       else expectations.push({ key, member: m.key, value: plain(value), node: value });
     }
   }
@@ -124,8 +125,8 @@ export function judgeEffects(expectations: readonly Expectation[], effects: Effe
   const described: string[] = [];
   for (const e of expectations) {
     const result = judgeOne(e, effects);
-    if (result.unknown) unknown.push({ message: result.unknown, node: e.node });
-    else if (result.got !== undefined) failures.push({ message: `expected ${result.want}, got ${result.got}`, node: e.node });
+    if (result.unknown) unknown.push({ message: result.unknown, start: e.node.start, end: e.node.end });
+    else if (result.got !== undefined) failures.push({ message: `expected ${result.want}, got ${result.got}`, start: e.node.start, end: e.node.end });
     else described.push(result.want);
   }
   return { failures, unknown, described };

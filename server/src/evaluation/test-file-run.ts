@@ -228,7 +228,7 @@ export function runTestCase(testCase: TestCase, ruleset: TestRuleset, lists: Lis
   if (effectKey) return error(`\`${effectKey.key}\` says what rules do to an HTTP request; a packet's ruleset blocks or passes it`, effectKey.keyStart);
   const expectedEffects = readExpectedEffects(node);
   const badEffect = expectedEffects.problems[0];
-  if (badEffect) return error(badEffect.message, badEffect.node.start);
+  if (badEffect) return error(badEffect.message, badEffect.start);
   const subjectNode = chosen.property.value!;
   const read = readSubject(chosen.kind, subjectNode, phase);
   if ('message' in read) return error(read.message, read.offset);
@@ -244,7 +244,7 @@ export function runTestCase(testCase: TestCase, ruleset: TestRuleset, lists: Lis
   if (expectedEffects.expectations.length === 0) return { kind: 'pass', message: judged.got, verdict };
   const effects = judgeEffects(expectedEffects.expectations, rulesetEffects(ruleset.prepared, verdict, read.subject, lists));
   const unknownEffect = effects.unknown[0];
-  if (unknownEffect) return error(unknownEffect.message, unknownEffect.node.start);
+  if (unknownEffect) return error(unknownEffect.message, unknownEffect.start);
   if (effects.failures.length > 0) {
     const failed = effects.failures.map((f) => f.message);
     return { kind: 'fail', message: failed.join('; '), expected: failed.map((f) => f.slice('expected '.length, f.indexOf(', got '))).join('; '), actual: judged.actual, verdict };

@@ -158,7 +158,7 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
     const effectKeys = node.properties.filter((p) => (EFFECT_KEY_NAMES as readonly string[]).includes(p.key));
     if (kind === 'packet') for (const p of effectKeys) onKey(p, `\`${p.key}\` says what rules do to an HTTP request; a packet's ruleset blocks or passes it`);
     const effects = readExpectedEffects(node);
-    for (const problem of effects.problems) on(problem.node, problem.message);
+    for (const problem of effects.problems) report(problem.start, problem.end, problem.message);
     if (!prepared || !subject || !expected || !expectNode || !ruleOk || 'message' in chosen || effects.problems.length > 0 || (kind === 'packet' && effectKeys.length > 0)) return;
     let verdict;
     try {
@@ -171,8 +171,8 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
     if (judged.ok) {
       if (effects.expectations.length === 0) return;
       const effectsJudged = judgeEffects(effects.expectations, rulesetEffects(prepared, verdict, subject, lists));
-      for (const f of effectsJudged.failures) report(f.node.start, f.node.end, f.message, DiagnosticSeverity.Error, 'test-failed');
-      for (const u of effectsJudged.unknown) on(u.node, u.message);
+      for (const f of effectsJudged.failures) report(f.start, f.end, f.message, DiagnosticSeverity.Error, 'test-failed');
+      for (const u of effectsJudged.unknown) report(u.start, u.end, u.message);
       return;
     }
     const matched = verdict.trace.some((t) => t.outcome === 'match');
@@ -370,7 +370,7 @@ function caseKeyCompletion(caseNode: HostNode & { kind: 'object' }, offset: numb
   }
   const owner = caseNode.properties.filter((p) => p.keyStart < offset).pop();
   const members = owner && EFFECT_MEMBERS[owner.key as EffectKey];
-  if (!owner || !members || word[1].length <= keyColumn || (owner.value && owner.value.kind !== 'object')) return null;
+  if (!owner || !members || word[1].length <= keyColumn || (owner.value && owner.value.kind !== 'object' && owner.value.kind !== 'null')) return null;
   const inside = owner.value?.kind === 'object' ? owner.value : undefined;
   if (inside && !inside.block) return null;
   const given = new Set(inside ? inside.properties.filter((p) => !atCursor(p.keyStart, p.keyEnd)).map((p) => p.key) : []);
