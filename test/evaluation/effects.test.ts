@@ -323,3 +323,16 @@ rules:
     );
   });
 });
+
+describe('test cases: a failed effect as the Test Explorer diffs it', () => {
+  it('expected and actual hold the effects, one a line', () => {
+    const [outcome] = runCases(
+      REDIRECTS,
+      `- request: {url: "https://example.com/a"}
+  expect: redirect
+  redirect: {url: "https://example.com/c", status: 308}
+`,
+    ).outcomes;
+    assert.deepEqual([outcome.expected, outcome.actual], ['a redirect to https://example.com/c\nredirect status 308', 'a redirect to https://example.com/b by rule 1\nstatus 301 by rule 1']);
+  });
+});

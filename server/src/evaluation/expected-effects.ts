@@ -110,9 +110,15 @@ function wrongShape(key: EffectKey, member: string, node: HostNode): string | un
   }
 }
 
+/** An expectation not met: the message, and what was wanted and what happened, as a diff shows them. */
+export interface EffectFailure extends EffectProblem {
+  readonly want: string;
+  readonly got: string;
+}
+
 /** What the case expected and did not get, or could not be known, each at the expectation's node. */
 export interface EffectJudgement {
-  readonly failures: readonly EffectProblem[];
+  readonly failures: readonly EffectFailure[];
   /** Expectations whose actual value cannot be known (a field the request does not give…): errors of the case. */
   readonly unknown: readonly EffectProblem[];
   /** What the expected effects are, said as a pass says them: `redirect to https://… (301)`. */
@@ -120,13 +126,13 @@ export interface EffectJudgement {
 }
 
 export function judgeEffects(expectations: readonly Expectation[], effects: Effects): EffectJudgement {
-  const failures: EffectProblem[] = [];
+  const failures: EffectFailure[] = [];
   const unknown: EffectProblem[] = [];
   const described: string[] = [];
   for (const e of expectations) {
     const result = judgeOne(e, effects);
     if (result.unknown) unknown.push({ message: result.unknown, start: e.node.start, end: e.node.end });
-    else if (result.got !== undefined) failures.push({ message: `expected ${result.want}, got ${result.got}`, start: e.node.start, end: e.node.end });
+    else if (result.got !== undefined) failures.push({ message: `expected ${result.want}, got ${result.got}`, want: result.want, got: result.got, start: e.node.start, end: e.node.end });
     else described.push(result.want);
   }
   return { failures, unknown, described };

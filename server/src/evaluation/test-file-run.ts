@@ -188,9 +188,9 @@ export interface CaseOutcome {
   readonly message: string;
   /** Where in the test file the cause is, when not the case itself (bad input). */
   readonly offset?: number;
-  /** For a failure: `pass`, `block by rule 3 (Bad sources)`. */
+  /** For a failure: `pass`, `block by rule 3 (Bad sources)`; or the effects expected, one a line (`a redirect to https://…`). */
   readonly expected?: string;
-  /** For a failure: what the ruleset did, `block by rule 2 (Block TCP)`, `pass: no rule matched`. */
+  /** For a failure: what the ruleset did, `block by rule 2 (Block TCP)`, `pass: no rule matched`; or the effects it had instead. */
   readonly actual?: string;
   readonly verdict?: RulesetVerdict;
 }
@@ -246,8 +246,8 @@ export function runTestCase(testCase: TestCase, ruleset: TestRuleset, lists: Lis
   const unknownEffect = effects.unknown[0];
   if (unknownEffect) return error(unknownEffect.message, unknownEffect.start);
   if (effects.failures.length > 0) {
-    const failed = effects.failures.map((f) => f.message);
-    return { kind: 'fail', message: failed.join('; '), expected: failed.map((f) => f.slice('expected '.length, f.indexOf(', got '))).join('; '), actual: judged.actual, verdict };
+    const { failures } = effects;
+    return { kind: 'fail', message: failures.map((f) => f.message).join('; '), expected: failures.map((f) => f.want).join('\n'), actual: failures.map((f) => f.got).join('\n'), verdict };
   }
   return { kind: 'pass', message: `${judged.got}; ${effects.described.join(', ')}`, verdict };
 }
