@@ -160,6 +160,19 @@ describe('rulesets test <test files>', () => {
     );
   });
 
+  it('--request prints what the matching rules do below the verdict', () => {
+    const redirect = run(['test', 'examples/redirects.ruleset.yaml', '--request', '{"url": "https://example.com/pricing?plan=team"}']);
+    assert.equal(redirect.status, 0, redirect.stderr);
+    assert.equal(
+      redirect.stdout,
+      'redirect by rule 3 (The bare domain goes to www, keeping the path and query) at examples/redirects.ruleset.yaml:26:5\n  redirect to https://www.example.com/pricing?plan=team, status 301\n',
+    );
+    const rewrite = run(['test', 'examples/url-rewrite.ruleset.yaml', '--request', '{"url": "https://api.example.com/v1/orders?utm_medium=mail&page=3"}']);
+    assert.deepEqual(rewrite.stdout.split('\n').slice(1), ['  path /v2/orders by rule 1 (API v1 is served by v2)', '  query page=3 by rule 2 (Tracking arguments never reach the origin)', '']);
+    const headers = run(['test', 'examples/security-headers.ruleset.yaml', '--request', '{"url": "https://www.example.com/widget/", "http.response.code": 200}']);
+    assert.match(headers.stdout, /\n {2}header X-Frame-Options removed by rule 2 \(The embeddable widget may be framed by partners\)\n/);
+  });
+
   it('a case that states what the rules do fails on the effect, with what it got and how', () => {
     const dir = tempFolder({
       'a.ruleset.yaml': readFileSync(join(ROOT, 'examples', 'url-rewrite.ruleset.yaml'), 'utf8'),

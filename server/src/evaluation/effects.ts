@@ -219,3 +219,26 @@ function evaluateText(text: string, phase: string | undefined, subject: Subject,
   if (result.value.type !== 'Bytes') return { ok: false, reason: `${of} is not a String` };
   return { ok: true, value: new TextDecoder().decode(result.value.bytes) };
 }
+
+/**
+ * The effects as `rulesets test --request` prints them, one line each: `redirect to URL, status
+ * 301`, `path /v2/users by rule 1`, `header X-Frame-Options set to "DENY" by rule 1`, `cache
+ * edge_ttl {…} by rule 2`; a value that cannot be known says why.
+ */
+export function describeEffects(effects: Effects): string[] {
+  const lines: string[] = [];
+  const of = (rule: RuleInfo) => `by rule ${describeRule(rule)}`;
+  const text = (value: Outcome<string>) => (value.ok ? value.value : `unknown: ${value.reason}`);
+  if (effects.redirect) lines.push(`redirect to ${text(effects.redirect.url)}, status ${effects.redirect.status}`);
+  if (effects.path) lines.push(`path ${text(effects.path.value)} ${of(effects.path.rule)}`);
+  if (effects.query) lines.push(`query ${text(effects.query.value)} ${of(effects.query.rule)}`);
+  for (const h of effects.headers.values()) {
+    const values = h.values.map((v) => (v.ok ? JSON.stringify(v.value) : `(unknown: ${v.reason})`)).join(', ');
+    lines.push(`header ${h.name} ${h.state === 'remove' ? 'removed' : h.state === 'add' ? `added ${values}` : `set to ${values}`} ${of(h.rules[h.rules.length - 1])}`);
+  }
+  for (const [what, settings] of [['origin', effects.origin], ['cache', effects.cache], ['config', effects.config]] as const) {
+    for (const [key, given] of settings) lines.push(`${what} ${key} ${JSON.stringify(given.value)} ${of(given.rule)}`);
+  }
+  if (effects.serveError) lines.push(`serve_error ${JSON.stringify(effects.serveError.parameters)} ${of(effects.serveError.rule)}`);
+  return lines;
+}
