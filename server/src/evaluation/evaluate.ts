@@ -64,6 +64,7 @@ import type { IpRange, ListContents, Lists, Packet } from './packet';
 import type { Request } from './request';
 import { arrayValue, booleanValue, describeValue, elementsOf, MISSING, type FieldValue, type Item, type Read, type Value } from './value';
 import { compileRegex, latin1 } from './regex-match';
+import { wildcardMatches } from './wildcard';
 
 /** What an expression is evaluated over. */
 export type Subject = Packet | Request;
@@ -733,48 +734,4 @@ function regex(rhs: Literal, spelling: string): RE2JS {
   const compiled = compileRegex(rhs.value);
   if ('problem' in compiled) throw new EvaluationError(compiled.problem);
   return compiled;
-}
-
-const STAR = -1;
-
-function foldAscii(byte: number): number {
-  return byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
-}
-
-/**
- * Whether the whole `value` matches a wildcard pattern (the `wildcard` crate as wirefilter
- * configures it): `*` any run of bytes, `\*` and `\\` literal; `ignoreCase` folds ASCII
- * letters only. Greedy with a return to the last `*`, which is O(pattern × value) at worst
- * and never exponential.
- */
-export function wildcardMatches(pattern: Uint8Array, value: Uint8Array, ignoreCase: boolean): boolean {
-  const tokens: number[] = [];
-  for (let i = 0; i < pattern.length; i++) {
-    const b = pattern[i];
-    if (b === 0x5c && i + 1 < pattern.length) tokens.push(pattern[++i]);
-    else tokens.push(b === 0x2a ? STAR : b);
-  }
-  const same = ignoreCase ? (a: number, b: number) => foldAscii(a) === foldAscii(b) : (a: number, b: number) => a === b;
-  let p = 0;
-  let v = 0;
-  // After a `*` fails further on, it takes one more byte and matching resumes after it:
-  // a later `*` can absorb anything an earlier one could, so only the last one matters.
-  let star = -1;
-  let starValue = 0;
-  while (v < value.length) {
-    if (p < tokens.length && tokens[p] === STAR) {
-      star = p++;
-      starValue = v;
-    } else if (p < tokens.length && same(tokens[p], value[v])) {
-      p++;
-      v++;
-    } else if (star >= 0) {
-      p = star + 1;
-      v = ++starValue;
-    } else {
-      return false;
-    }
-  }
-  while (p < tokens.length && tokens[p] === STAR) p++;
-  return p === tokens.length;
 }

@@ -37,6 +37,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DuplicateMember, lookupJson, readJson, type JsonKey } from './json-lookup';
 import { compileRegex, fromLatin1, latin1 } from './regex-match';
+import { foldAscii, lazyWildcardMatch, wildcardTokens } from './wildcard';
 import { arrayValue, bytesValue, booleanValue, describeValue, MISSING, type FieldValue, type Item, type Read, type Value } from './value';
 
 /** An argument or a result that cannot be known, with the reason (said when the verdict needs it). */
@@ -544,8 +545,8 @@ const wildcardReplace: Implemented['apply'] = (args, name) => {
   const replacement = bytesOf(args[2], name, 3);
   const flags = args.length === 4 ? new TextDecoder().decode(bytesOf(args[3], name, 4)) : '';
   if (flags !== '' && flags !== 's') return refuse(`\`wildcard_replace\` knows the flag "s" only (functions.mdx), found "${flags}"`);
-  const tokens = wildcardTokens(pattern);
-  if (tokens === undefined) return refuse(`\`wildcard_replace\`: the pattern ${quoteBytes(pattern)} has \`**\`, which the docs call invalid`);
+  const { tokens, doubleStar } = wildcardTokens(pattern);
+  if (doubleStar) return refuse(`\`wildcard_replace\`: the pattern ${quoteBytes(pattern)} has \`**\`, which the docs call invalid`);
   if ((tokens.length + 1) * (source.length + 1) > WILDCARD_CELLS) return refuse(`\`wildcard_replace\` of ${source.length} bytes against a pattern of ${tokens.length} parts is more than \`rulesets test\` matches`);
   const fold = flags === 's' ? (b: number) => b : foldAscii;
   const captures = lazyWildcardMatch(tokens, source, fold);
@@ -553,58 +554,6 @@ const wildcardReplace: Implemented['apply'] = (args, name) => {
   const expanded = expandReplacement(replacement, (n) => (n >= 1 && n <= captures.length ? captures[n - 1] : undefined), name);
   return isRefusal(expanded) ? expanded : bytes(expanded);
 };
-
-const STAR = -1;
-
-function foldAscii(byte: number): number {
-  return byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
-}
-
-/** The pattern as bytes and STARs (escapes resolved); undefined for `**`. */
-function wildcardTokens(pattern: Uint8Array): number[] | undefined {
-  const tokens: number[] = [];
-  for (let i = 0; i < pattern.length; i++) {
-    const b = pattern[i];
-    if (b === 0x5c && i + 1 < pattern.length) tokens.push(pattern[++i]);
-    else if (b === 0x2a) {
-      if (tokens[tokens.length - 1] === STAR && pattern[i - 1] === 0x2a) return undefined;
-      tokens.push(STAR);
-    } else tokens.push(b);
-  }
-  return tokens;
-}
-
-/**
- * What each star captures when the whole value matches, each as short as the rest allows; none
- * when it does not match. `rest[p][v]`, whether tokens from p match the value from v, is filled
- * from the end, so the walk forward never backtracks: O(tokens × bytes).
- */
-function lazyWildcardMatch(tokens: readonly number[], value: Uint8Array, fold: (b: number) => number): Uint8Array[] | undefined {
-  const width = value.length + 1;
-  const rest = new Uint8Array((tokens.length + 1) * width);
-  rest[tokens.length * width + value.length] = 1;
-  for (let p = tokens.length - 1; p >= 0; p--) {
-    for (let v = value.length; v >= 0; v--) {
-      const t = tokens[p];
-      const ok = t === STAR ? rest[(p + 1) * width + v] === 1 || (v < value.length && rest[p * width + v + 1] === 1) : v < value.length && fold(value[v]) === fold(t) && rest[(p + 1) * width + v + 1] === 1;
-      if (ok) rest[p * width + v] = 1;
-    }
-  }
-  if (rest[0] !== 1) return undefined;
-  const captures: Uint8Array[] = [];
-  let v = 0;
-  for (let p = 0; p < tokens.length; p++) {
-    if (tokens[p] !== STAR) {
-      v++;
-      continue;
-    }
-    let end = v;
-    while (rest[(p + 1) * width + end] !== 1) end++;
-    captures.push(value.slice(v, end));
-    v = end;
-  }
-  return captures;
-}
 
 /**
  * functions.mdx, `to_string`: the text of an Integer (decimal) or a Boolean (`true`, `false`; the
