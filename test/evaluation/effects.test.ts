@@ -336,3 +336,38 @@ describe('test cases: a failed effect as the Test Explorer diffs it', () => {
     assert.deepEqual([outcome.expected, outcome.actual], ['a redirect to https://example.com/c\nredirect status 308', 'a redirect to https://example.com/b by rule 1\nstatus 301 by rule 1']);
   });
 });
+
+describe('effects: parameters of any shape', () => {
+  it('never throws; what cannot be read is left out or unknown with why', () => {
+    const e = effects(
+      `phase: http_request_transform
+rules:
+  - action: rewrite
+    expression: "true"
+    action_parameters:
+      uri: /v2
+      headers: [X-A]
+  - action: rewrite
+    expression: "true"
+    action_parameters:
+      uri: {path: {value: 7}, query: "x"}
+      headers: {X-B: {operation: set}, X-C: {operation: drop, value: a}, X-D: 3}
+  - action: route
+    expression: "true"
+    action_parameters: {origin: eu, sni: [1]}
+  - action: redirect
+    expression: "true"
+    action_parameters: {from_value: {target_url: 5, status_code: "301"}}
+  - action: serve_error
+    expression: "true"
+    action_parameters: [1]
+`,
+      { url: 'https://example.com/' },
+    );
+    assert.deepEqual(e.path?.value, { ok: false, reason: 'rule 2 gives the path rewrite neither a `value` nor an `expression` string' });
+    assert.equal(e.query?.value.ok, false);
+    assert.deepEqual([...e.headers.keys()], ['x-b']);
+    assert.deepEqual(Object.fromEntries([...e.origin].map(([k, g]) => [k, g.value])), { origin: 'eu', sni: undefined });
+    assert.deepEqual([e.redirect?.url.ok, e.redirect?.status], [false, 301]);
+  });
+});

@@ -27,6 +27,12 @@
  *   - name: a scanner on the login page
  *     request: {url: "https://example.com/wp-login.php", headers: {User-Agent: sqlmap/1.7}}
  *     expect: block
+ *
+ * Beside `expect`, a case of a request may say what the matching rules do (expected-effects.ts):
+ *
+ *   - request: {url: "https://example.com/blog/"}
+ *     expect: redirect
+ *     redirect: {url: "https://example.com/news/", status: 301}
  */
 import { formatOfPath, rulesetPathsBesideTest } from '../documents/classify';
 import { parseHost, property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
