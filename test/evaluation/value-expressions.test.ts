@@ -12,6 +12,9 @@ import { evaluateValuePartial } from '../../server/src/evaluation/evaluate';
 import { parseRequest } from '../../server/src/evaluation/request';
 import { MISSING } from '../../server/src/evaluation/value';
 import { checkValueExpression } from '../../server/src/language/checker';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseHost, type HostNode } from '../../server/src/documents/host';
 import { HTTP_SCHEME, missingOracle, startOracle } from '../oracle/engine';
 
 const PHASE = 'http_request_transform';
@@ -83,6 +86,40 @@ describe('value expressions: the docs\' examples', () => {
       // `to_string` of a Boolean or an address: the docs allow it, the engine's scheme does not (decided in issue 21).
       const refused = all.flatMap((e, i) => (results[i].ok || /^to_string\((ssl|ip\.src)\)$/.test(e) ? [] : [`${e}: ${(results[i] as { message: string }).message}`]));
       assert.deepEqual(refused, []);
+    } finally {
+      started.oracle.close();
+    }
+  });
+});
+
+/** Every `expression` inside the `action_parameters` of the examples' rulesets: the value expressions they evaluate. */
+function exampleValueExpressions(): string[] {
+  const folder = join(__dirname, '..', '..', 'examples');
+  const found: string[] = [];
+  const walk = (node: HostNode | undefined, inParameters: boolean): void => {
+    if (node?.kind === 'object') {
+      for (const p of node.properties) {
+        if (inParameters && p.key === 'expression' && p.value?.kind === 'string') found.push(String(p.value.value));
+        walk(p.value, inParameters || p.key === 'action_parameters');
+      }
+    } else if (node?.kind === 'array') for (const item of node.items) walk(item, inParameters);
+  };
+  for (const name of readdirSync(folder).filter((n) => /\.ruleset\.yaml$/.test(n))) walk(parseHost(readFileSync(join(folder, name), 'utf8'), 'yaml').root, false);
+  return found;
+}
+
+describe('value expressions: the examples', () => {
+  it('the engine parses every value expression of the examples\' rules', async (t) => {
+    const values = exampleValueExpressions();
+    assert.ok(values.length >= 6, `${values.length} value expressions`);
+    const started = await startOracle();
+    if (!started.oracle) return missingOracle(started.missing, (m) => t.skip(m));
+    try {
+      const results = await started.oracle.check(
+        values.map((e) => `len(${e}) >= 0`),
+        HTTP_SCHEME,
+      );
+      assert.deepEqual(values.flatMap((e, i) => (results[i].ok ? [] : [`${e}: ${(results[i] as { message: string }).message}`])), []);
     } finally {
       started.oracle.close();
     }
