@@ -293,7 +293,7 @@ describe('test cases: expected effects', () => {
       [
         ['error', 'rule 3 keeps the request\'s query string, and its target `https://example.com/?x=1` has a query of its own: the docs do not say how the two combine', '3:19'],
         ['error', 'unknown key `uri` in `redirect`; did you mean `url`? (`redirect` has `url`, `status`)', '6:14'],
-        ['error', 'unknown key `redirct`; did you mean `redirect`? a case has `name`, `request`, `expect`, `rule`, and what the rules do: `redirect`, `rewrite`, `headers`, `origin`, `cache`, `config`, `serve_error`', '9:3'],
+        ['error', 'unknown key `redirct`; did you mean `redirect`? a case has `name`, `request`, `expect`, `rule`, and what the rules do: `redirect`, `rewrite`, `headers`, `origin`, `cache`, `config`, `serve_error`, `compression`', '9:3'],
       ],
     );
   });
@@ -369,5 +369,36 @@ rules:
     assert.deepEqual([...e.headers.keys()], ['x-b']);
     assert.deepEqual(Object.fromEntries([...e.origin].map(([k, g]) => [k, g.value])), { origin: 'eu', sni: undefined });
     assert.deepEqual([e.redirect?.url.ok, e.redirect?.status], [false, 301]);
+  });
+});
+
+describe('effects: compression', () => {
+  it('the last matching rule wins; a case names the algorithms in order', () => {
+    const ruleset = `phase: http_response_compression
+rules:
+  - action: compress_response
+    expression: "true"
+    action_parameters: {algorithms: [{name: brotli}, {name: gzip}]}
+  - action: compress_response
+    expression: http.response.content_type.media_type eq "text/csv"
+    action_parameters: {algorithms: [{name: gzip}]}
+`;
+    const { outcomes } = runCases(
+      ruleset,
+      `- request: {url: "https://example.com/a.csv", http.response.content_type.media_type: text/csv}
+  expect: match
+  compression: [gzip]
+- request: {url: "https://example.com/", http.response.content_type.media_type: text/html}
+  expect: match
+  compression: [gzip, brotli]
+`,
+    );
+    assert.deepEqual(
+      outcomes.map((o) => [o.kind, o.message.replace(/^match: .*?; (?=compression)/, '')]),
+      [
+        ['pass', 'compression by gzip'],
+        ['fail', 'expected compression by gzip, brotli, got compression by brotli, gzip by rule 1'],
+      ],
+    );
   });
 });

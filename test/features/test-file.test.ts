@@ -238,7 +238,7 @@ describe('test files: completion', () => {
 
   it('completes the keys of a case on a line of their own, those of a request with what its rules do', () => {
     assert.deepEqual(complete('- packet: {}\n  expect: pass\n  |\n'), ['name', 'rule']);
-    assert.deepEqual(complete('- request: {url: "https://e.com/"}\n  expect: match\n  re|\n'), ['name', 'rule', 'redirect', 'rewrite', 'headers', 'origin', 'cache', 'config', 'serve_error']);
+    assert.deepEqual(complete('- request: {url: "https://e.com/"}\n  expect: match\n  re|\n'), ['name', 'rule', 'redirect', 'rewrite', 'headers', 'origin', 'cache', 'config', 'serve_error', 'compression']);
   });
 
   it('completes the keys inside `redirect`, `rewrite`, `origin` and `serve_error`, leaving out those given', () => {

@@ -91,7 +91,7 @@ Without: runs test files. NAME.ruleset.test.yaml beside NAME.ruleset.yaml is a l
     rule: 2          (optional: 1-based number, or a rule's description or id)
     redirect: {url: https://example.com/new, status: 301}   (optional, and likewise
                      rewrite: {path, query}, headers: {Name: value|null}, origin, cache,
-                     config, serve_error: what the matching rules do)
+                     config, serve_error, compression: what the matching rules do)
 A ruleset named here runs the test file beside it; folders are searched for test files.
 
 Options:

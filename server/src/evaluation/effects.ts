@@ -4,7 +4,7 @@
  * origin chosen, the cache and configuration settings, the error page served. Read from each
  * rule's `action_parameters` (their shapes: the API's types, cloudflare-typescript
  * src/resources/rulesets/rules.ts at faaaf89e: RedirectRule, RewriteRule, RouteRule,
- * SetCacheSettingsRule, SetConfigRule, ServeErrorRule), with value expressions evaluated over the
+ * SetCacheSettingsRule, SetConfigRule, ServeErrorRule, CompressResponseRule), with value expressions evaluated over the
  * request as filters are (evaluate.ts).
  *
  * How several rules combine, and where it comes from (cloudflare-docs):
@@ -22,6 +22,8 @@
  *   for the same setting, the value in the last matching rule wins"
  *   (src/content/docs/cache/how-to/cache-rules/order.mdx). Configuration and origin rules are
  *   taken to combine the same way, setting by setting (each top-level key of the parameters).
+ * - Compression: "If multiple compression rules match, the last rule wins"
+ *   (src/content/docs/rules/compression-rules/index.mdx at 04047ca5).
  * - A redirect (url-forwarding/single-redirects/settings.mdx at 0d83b587): the target is the
  *   `value`, or the value of the `expression`; the status code is 301 unless `status_code` says
  *   otherwise; with `preserve_query_string` the request's query string is kept. How a kept query
@@ -81,6 +83,8 @@ export interface Effects {
   readonly cache: ReadonlyMap<string, Given<unknown>>;
   readonly config: ReadonlyMap<string, Given<unknown>>;
   readonly serveError?: ServeErrorEffect;
+  /** `compress_response`: the algorithms of the last matching rule, as given. */
+  readonly compression?: Given<unknown>;
 }
 
 /**
@@ -97,6 +101,7 @@ export function rulesetEffects(prepared: PreparedRuleset, verdict: RulesetVerdic
   let query: Given<Outcome<string>> | undefined;
   let redirect: RedirectEffect | undefined;
   let serveError: ServeErrorEffect | undefined;
+  let compression: Given<unknown> | undefined;
   for (const entry of verdict.trace) {
     if (entry.outcome !== 'match') continue;
     const rule = entry.rule;
@@ -135,9 +140,12 @@ export function rulesetEffects(prepared: PreparedRuleset, verdict: RulesetVerdic
       case 'serve_error':
         serveError = { rule, parameters: parameters?.kind === 'object' ? (plain(parameters) as Record<string, unknown>) : {} };
         break;
+      case 'compress_response':
+        compression = { value: plain(property(parameters, 'algorithms')?.value), rule };
+        break;
     }
   }
-  return { redirect, path, query, headers, origin, cache, config, serveError };
+  return { redirect, path, query, headers, origin, cache, config, serveError, compression };
 }
 
 /** `{value: "…"}` or `{expression: "…"}`, the two forms of a rewritten value. */
@@ -239,6 +247,7 @@ export function describeEffects(effects: Effects): string[] {
   for (const [what, settings] of [['origin', effects.origin], ['cache', effects.cache], ['config', effects.config]] as const) {
     for (const [key, given] of settings) lines.push(`${what} ${key} ${JSON.stringify(given.value)} ${of(given.rule)}`);
   }
+  if (effects.compression) lines.push(`compression ${JSON.stringify(effects.compression.value)} ${of(effects.compression.rule)}`);
   if (effects.serveError) lines.push(`serve_error ${JSON.stringify(effects.serveError.parameters)} ${of(effects.serveError.rule)}`);
   return lines;
 }

@@ -9,6 +9,7 @@
  *   cache: {cache: true, edge_ttl: {mode: override_origin, default: 3600}}   # the settings given
  *   config: {ssl: strict}
  *   serve_error: {status: 503, content_type: text/html, content: "…"}
+ *   compression: [zstd, brotli, gzip]                              # the algorithms' names, in order
  *
  * Only what the case names is compared: a case that names `path` says nothing of the query,
  * one that names `edge_ttl` nothing of other cache settings.
@@ -27,6 +28,7 @@ export const EFFECT_KEYS = {
   cache: 'the cache settings (`set_cache_settings`): the settings to compare, as in `action_parameters`',
   config: 'the configuration settings (`set_config`): the settings to compare, as in `action_parameters`',
   serve_error: 'the error page served: `{status: 503, content_type: text/html, content: …}`',
+  compression: 'the compression algorithms (`compress_response`), by name in order: `[brotli, gzip]`',
 } as const;
 
 export type EffectKey = keyof typeof EFFECT_KEYS;
@@ -65,6 +67,11 @@ export function readExpectedEffects(caseNode: HostNode): { expectations: Expecta
     if (!(p.key in EFFECT_KEYS) || !p.value) continue;
     const key = p.key as EffectKey;
     const node = p.value;
+    if (key === 'compression') {
+      if (node.kind === 'array' && node.items.every((i) => i.kind === 'string')) expectations.push({ key, member: '', value: plain(node), node });
+      else problems.push({ message: `expected \`compression\` as a list of algorithm names: ${EFFECT_KEYS.compression}`, start: node.start, end: node.end });
+      continue;
+    }
     if (node.kind !== 'object') {
       problems.push({ message: `expected \`${key}\` as an object: ${EFFECT_KEYS[key]}`, start: node.start, end: node.end });
       continue;
@@ -182,6 +189,14 @@ function judgeOne(e: Expectation, effects: Effects): Verdict {
       return compareSetting(e, effects.cache, 'the cache setting');
     case 'config':
       return compareSetting(e, effects.config, 'the configuration setting');
+    case 'compression': {
+      const wanted = e.value as string[];
+      const want = `compression by ${wanted.join(', ')}`;
+      const c = effects.compression;
+      if (!c) return { want, got: 'no compression rule' };
+      const names = Array.isArray(c.value) ? c.value.map((a: unknown) => (typeof a === 'object' && a !== null && 'name' in a ? String((a as { name: unknown }).name) : JSON.stringify(a))) : [];
+      return deepEqual(names, wanted) ? { want } : { want, got: `compression by ${names.join(', ') || 'nothing'} ${by(c.rule)}` };
+    }
     case 'serve_error': {
       const s = effects.serveError;
       const parameter = e.member === 'status' ? 'status_code' : e.member;
