@@ -50,7 +50,8 @@ export interface RedirectEffect {
   readonly rule: RuleInfo;
   /** The URL of the `Location` header. */
   readonly url: Outcome<string>;
-  readonly status: number;
+  /** The status code: `status_code`, or 301 when the rule gives none; unknown when it is not a number. */
+  readonly status: Outcome<number>;
 }
 
 /** What the rules did to one header: `set` (replaced), `add` (kept, one more value each), or `remove`. */
@@ -186,10 +187,15 @@ function redirectEffect(parameters: HostNode | undefined, rule: RuleInfo, subjec
     const reason = fromList
       ? `rule ${describeRule(rule)} redirects by the bulk redirect list${name?.kind === 'string' ? ` \`${String(name.value)}\`` : ''}, whose entries are not in the ruleset file: \`rulesets test\` cannot say where it leads`
       : `rule ${describeRule(rule)} has no \`action_parameters.from_value\``;
-    return { rule, url: { ok: false, reason }, status: DEFAULT_REDIRECT_STATUS };
+    return { rule, url: { ok: false, reason }, status: { ok: true, value: DEFAULT_REDIRECT_STATUS } };
   }
   const statusNode = property(fromValue, 'status_code')?.value;
-  const status = statusNode?.kind === 'number' ? Number(statusNode.value) : DEFAULT_REDIRECT_STATUS;
+  const status: Outcome<number> =
+    statusNode === undefined
+      ? { ok: true, value: DEFAULT_REDIRECT_STATUS }
+      : statusNode.kind === 'number'
+        ? { ok: true, value: Number(statusNode.value) }
+        : { ok: false, reason: `rule ${describeRule(rule)} gives \`status_code\` as ${statusNode.kind === 'string' ? `the string "${String(statusNode.value)}"` : `a ${statusNode.kind}`}, not a number: the API refuses it` };
   const target = property(fromValue, 'target_url')?.value;
   let url: Outcome<string> = target ? staticOrExpression(target, rule, 'the target URL', valueOf) : { ok: false, reason: `rule ${describeRule(rule)} has no \`target_url\`` };
   const preserve = property(fromValue, 'preserve_query_string')?.value;
@@ -237,7 +243,7 @@ export function describeEffects(effects: Effects): string[] {
   const lines: string[] = [];
   const of = (rule: RuleInfo) => `by rule ${describeRule(rule)}`;
   const text = (value: Outcome<string>) => (value.ok ? value.value : `unknown: ${value.reason}`);
-  if (effects.redirect) lines.push(`redirect to ${text(effects.redirect.url)}, status ${effects.redirect.status}`);
+  if (effects.redirect) lines.push(`redirect to ${text(effects.redirect.url)}, status ${effects.redirect.status.ok ? effects.redirect.status.value : `unknown: ${effects.redirect.status.reason}`}`);
   if (effects.path) lines.push(`path ${text(effects.path.value)} ${of(effects.path.rule)}`);
   if (effects.query) lines.push(`query ${text(effects.query.value)} ${of(effects.query.rule)}`);
   for (const h of effects.headers.values()) {

@@ -43,7 +43,7 @@ export const EFFECT_MEMBERS: Partial<Record<EffectKey, readonly string[]>> = {
 };
 
 /** One thing a case expects, at its place in the test file. */
-interface Expectation {
+export interface Expectation {
   readonly key: EffectKey;
   /** The member (`url`, a header's name, a setting), or undefined for the whole key. */
   readonly member: string;
@@ -155,7 +155,8 @@ function judgeOne(e: Expectation, effects: Effects): Verdict {
       if (e.member === 'status') {
         const want = `redirect status ${String(e.value)}`;
         if (!r) return { want, got: 'no redirect' };
-        return r.status === e.value ? { want } : { want, got: `status ${r.status} ${by(r.rule)}` };
+        if (!r.status.ok) return { want, unknown: r.status.reason };
+        return r.status.value === e.value ? { want } : { want, got: `status ${r.status.value} ${by(r.rule)}` };
       }
       const want = `a redirect to ${String(e.value)}`;
       if (!r) return { want, got: 'no redirect' };
