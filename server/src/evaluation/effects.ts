@@ -20,8 +20,11 @@
  *   RFC 9110 §5.1).
  * - Cache settings: several matching rules combine, and "if several matching rules set a value
  *   for the same setting, the value in the last matching rule wins"
- *   (src/content/docs/cache/how-to/cache-rules/order.mdx). Configuration and origin rules are
- *   taken to combine the same way, setting by setting (each top-level key of the parameters).
+ *   (src/content/docs/cache/how-to/cache-rules/order.mdx at 2678ac4c). Origin rules merge the
+ *   same way, a later rule's settings overriding or adding to earlier ones: the port of one rule
+ *   and the host of another both apply (src/content/docs/rules/origin-rules/faq.mdx at d1b4c276).
+ *   Configuration rules are taken to combine the same way, setting by setting (each top-level
+ *   key of the parameters); the docs read here do not say.
  * - Compression: "If multiple compression rules match, the last rule wins"
  *   (src/content/docs/rules/compression-rules/index.mdx at 04047ca5).
  * - A redirect (url-forwarding/single-redirects/settings.mdx at 0d83b587): the target is the
