@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulator, type Emulator } from '../../server/src/api/emulator';
 import { SECRETS, startTestEmulator, TEST_PAGE_SIZE } from './harness';
+import { entryPointFile, FAMILY_NAMES, PHASE_FAMILIES } from './phase-families';
 
 let emulator: Emulator;
 
@@ -50,6 +51,7 @@ function owner(): string {
 }
 
 const BLOCK = { action: 'block', expression: 'ip.proto == "tcp"', description: 'block tcp' };
+const BLOCK_HTTP = { action: 'block', expression: 'http.request.uri.path eq "/admin"' };
 const SKIP = { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport == 22', description: 'ssh', logging: { enabled: true }, enabled: false };
 
 interface Ruleset {
@@ -355,6 +357,17 @@ const ROWS: readonly Row[] = [
       assert.equal((await call('GET', `${at}/rulesets/${r.id}`)).status, 404);
     },
   },
+  {
+    fact: '8. rules carry more fields',
+    does: 'a mistake inside action_parameters → 400 with source.pointer naming that key',
+    run: async (at) => {
+      const zone = at.replace('/accounts/', '/zones/');
+      const answer = await call('PUT', `${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`, { rules: [BLOCK_HTTP, { action: 'execute', expression: 'true', action_parameters: { id: 5 } }] });
+      assert.equal(answer.status, 400, answer.text);
+      refusal(answer, '/rules/1/action_parameters/id');
+      assert.equal((await call('GET', `${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`)).status, 404, 'nothing stored');
+    },
+  },
   // Envelope
   {
     fact: 'envelope',
@@ -393,6 +406,35 @@ describe('the emulator answers as the service does (API.md, "How the real servic
     } finally {
       await limited.close();
     }
+  });
+
+  // Issue 22: every phase family's entry point deploys as magic_transit's does. A dry run answers
+  // null and stores nothing; the real PUT stores the rule with every parameter as sent; a read
+  // gives the same back. Each row fails if the emulator refuses the phase or the action, drops or
+  // changes a parameter, or stores a dry run.
+  for (const family of PHASE_FAMILIES) {
+    const kind = family.level === 'zone' ? 'zone' : 'root';
+    it(`phase ${family.phase} (${family.family}): the ${family.level}'s entry point takes a ${family.rule.action} rule; dry run null, deploy stores it as sent, GET returns it`, async () => {
+      const at = family.level === 'zone' ? owner().replace('/accounts/', '/zones/') : owner();
+      const entry = `${at}/rulesets/phases/${family.phase}/entrypoint`;
+      const body = entryPointFile(family);
+      const dry = await call('PUT', `${entry}?dry_run=true`, body);
+      assert.equal(dry.status, 200, dry.text);
+      assert.equal(success(dry).result, null);
+      assert.equal((await call('GET', entry)).status, 404, 'a dry run stores nothing');
+      assert.deepEqual(success(await call('GET', `${entry}/versions`)).result, []);
+      const real = await call('PUT', entry, body);
+      assert.equal(real.status, 200, real.text);
+      const stored = success(real).result as Ruleset & { phase: string };
+      assert.deepEqual([stored.kind, stored.phase, stored.version, stored.rules.length], [kind, family.phase, '1', 1]);
+      for (const [key, value] of Object.entries(family.rule)) assert.deepEqual(stored.rules[0][key], value, `${key} as sent`);
+      assert.deepEqual(success(await call('GET', entry)).result, stored, 'GET returns what the PUT stored');
+      assert.deepEqual(success(await call('GET', `${entry}/versions/1`)).result, stored);
+    });
+  }
+
+  it('has a row for every phase family', () => {
+    assert.deepEqual([...new Set(PHASE_FAMILIES.map((f) => f.family))].sort(), [...FAMILY_NAMES].sort());
   });
 
   it('has a row for every fact of API.md', () => {
