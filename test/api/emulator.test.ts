@@ -120,6 +120,21 @@ describe('HTTP', () => {
     await defaults.close();
   });
 
+  it('says where an entry point of the other level belongs: kind zone in an account, root in a zone', async () => {
+    const headers = { ...auth, 'content-type': 'application/json' };
+    const rules = [{ action: 'block', expression: 'http.request.uri.path eq "/admin"' }];
+    const zoneInAccount = await call('PUT', '/accounts/x/rulesets/phases/http_request_firewall_custom/entrypoint', { body: JSON.stringify({ kind: 'zone', rules }), headers });
+    const rootInZone = await call('PUT', '/zones/z/rulesets/phases/http_request_firewall_custom/entrypoint', { body: JSON.stringify({ kind: 'root', rules }), headers });
+    for (const [answer, message] of [
+      [zoneInAccount, 'the entry point of phase http_request_firewall_custom in an account is of kind `root`; kind `zone` is the entry point of a zone (/zones/{id}/rulesets/phases/http_request_firewall_custom/entrypoint)'],
+      [rootInZone, 'the entry point of phase http_request_firewall_custom in a zone is of kind `zone`; kind `root` is the entry point of an account (/accounts/{id}/rulesets/phases/http_request_firewall_custom/entrypoint)'],
+    ] as const) {
+      assert.equal(answer.status, 400);
+      assert.deepEqual((answer.body as { errors: unknown[] }).errors, [{ code: 20021, message, source: { pointer: '/kind' } }]);
+    }
+    assert.equal((await call('PUT', '/zones/z/rulesets/phases/http_request_firewall_custom/entrypoint', { body: JSON.stringify({ kind: 'zone', rules }), headers })).status, 200);
+  });
+
   it('records requests and consumes faults in order', async () => {
     const before = emulator.requests.length;
     emulator.faults.push({ method: 'POST', respond: { status: 418 } }, { path: /versions/, respond: { status: 500 } }, { respond: { status: 503 } });

@@ -187,6 +187,23 @@ describe('an emulator 400 mapped back to the file', () => {
     assert.equal(range.start, typos(JSON_FILE)[0]);
   });
 
+  it('lands on a value inside action_parameters of a zone entry point, in JSON and YAML', async () => {
+    const files: Record<HostFormat, string> = {
+      json: `{"name": "waf", "kind": "zone", "phase": "http_request_firewall_custom", "rules": [\n  {"action": "block", "expression": "true"},\n  {"action": "execute", "expression": "true", "action_parameters": {"id": 42}}\n]}\n`,
+      yaml: `name: waf\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: "true"\n  - action: execute\n    expression: "true"\n    action_parameters:\n      id: 42\n`,
+    };
+    const zone = makeClient(emulator.baseUrl, { scope: { kind: 'zone', id: 'pointer-zone' } });
+    for (const [format, text] of Object.entries(files) as [HostFormat, string][]) {
+      const body = (format === 'json' ? JSON.parse(text) : YAML.parse(text)) as CreateRulesetBody;
+      const error = await failure(zone.dryRun.updateRuleset({ phase: 'http_request_firewall_custom' }, body));
+      assert.equal(error.status, 400);
+      assert.equal(error.errors[0].pointer, '/rules/1/action_parameters/id');
+      const range = pointerToRange(text, format, error.errors[0].pointer!, { message: error.errors[0].message })!;
+      assert.equal(range.exact, true);
+      assert.equal(textOf(text, range), '42', format);
+    }
+  });
+
   it('leaks no credential', () => {
     assertNoSecrets();
   });

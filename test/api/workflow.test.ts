@@ -20,6 +20,7 @@ import {
   type LocalRuleset,
 } from '../../server/src/core';
 import { makeClient, startTestEmulator, type TestClient } from './harness';
+import { entryPointFile, PHASE_FAMILIES } from './phase-families';
 
 let emulator: Emulator;
 let client: TestClient;
@@ -487,5 +488,91 @@ describe('planCreate and applyCreate', () => {
     assert.equal(plan.localProblems[0].code, 'comma-in-set');
     await assert.rejects(applyCreate(client, local, plan), /bad\.json: not created: the check found errors/);
     assert.equal(emulator.requests.length, requests);
+  });
+});
+
+describe('an HTTP phase entry point in a zone (issue 22)', () => {
+  let zones = 0;
+  function zoneClient(): TestClient {
+    return makeClient(emulator.baseUrl, { scope: { kind: 'zone', id: `workflow-zone-${++zones}` } });
+  }
+  const httpFamilies = PHASE_FAMILIES.filter((f) => f.level === 'zone');
+
+  for (const family of httpFamilies) {
+    it(`deploys ${family.phase} (${family.family}): checked clean, dry run, diff, deploy; a pull gives the file back and nothing more to deploy`, async () => {
+      const c = zoneClient();
+      for (const format of ['json', 'yaml'] as const) {
+        const path = `${family.phase}.${format}`;
+        const body = entryPointFile(family);
+        const local = readLocalRuleset(path, format === 'json' ? `${JSON.stringify(body, null, 2)}\n` : YAML.stringify(body));
+        const plan = await planDeploy(c, local);
+        assert.deepEqual(plan.destination, { kind: 'entrypoint', phase: family.phase });
+        assert.deepEqual(plan.localProblems.filter((p) => p.severity === 'error'), [], path);
+        assert.equal(plan.dryRunError, undefined, plan.dryRunError?.message);
+        if (format === 'json') {
+          assert.equal(plan.deployed, undefined);
+          assert.match(plan.diff, new RegExp(`^--- the ${family.phase} entry point \\(does not exist yet\\)\\n`));
+          await assert.rejects(c.getEntryPoint(family.phase), /404/, 'the dry run stored nothing');
+        }
+        const { ruleset, newText } = await applyDeploy(c, local, plan, { force: format === 'yaml' });
+        assert.deepEqual([ruleset.kind, ruleset.phase], ['zone', family.phase]);
+        const recorded = readLocalRuleset(path, newText);
+        // The service fills in `enabled`; everything else is the file's.
+        assert.deepEqual(rulesetToBody(await c.getEntryPoint(family.phase)).rules, recorded.body.rules.map((rule) => ({ enabled: true, ...rule })), 'the live rules are the file\'s, parameters and all');
+        assert.equal((await planDeploy(c, recorded)).diff, '', 'nothing left to deploy');
+      }
+    });
+  }
+
+  it('stops before overwriting a change someone else deployed to the zone entry point since the file\'s version', async () => {
+    const c = zoneClient();
+    const redirect = httpFamilies.find((f) => f.family === 'redirect')!;
+    const local = readLocalRuleset('redirects.json', `${JSON.stringify(entryPointFile(redirect), null, 2)}\n`);
+    const first = await applyDeploy(c, local, await planDeploy(c, local));
+    const mine = readLocalRuleset('redirects.json', first.newText.replace('"status_code": 301', '"status_code": 308'));
+    // Someone else deploys a second redirect meanwhile.
+    await c.updateRuleset({ phase: redirect.phase }, { rules: [...first.ruleset.rules.map((r) => ({ id: r.id, action: r.action, expression: r.expression, action_parameters: r.action_parameters })), { ...redirect.rule, expression: 'http.request.uri.path eq "/other"' }] });
+    const plan = await planDeploy(c, mine);
+    assert.deepEqual(plan.conflict, { base: '1', current: '2' });
+    assert.match(plan.diff, /^- +"expression": "http\.request\.uri\.path eq \\"\/other\\"",?$/m, 'the diff shows the other redirect being undone');
+    await assert.rejects(applyDeploy(c, mine, plan), /is based on version 1 of the http_request_dynamic_redirect entry point, but version 2 is live/);
+    assert.equal((await c.getEntryPoint(redirect.phase)).version, '2', 'not overwritten');
+  });
+
+  it('refuses a zone file sent to an account, and an account\'s root file sent to a zone, before any request', async () => {
+    const firewall = httpFamilies[0];
+    const zoneFile = readLocalRuleset('zone.yaml', YAML.stringify(entryPointFile(firewall)));
+    const rootFile = readLocalRuleset('root.yaml', YAML.stringify({ ...entryPointFile(firewall), kind: 'root' }));
+    const requests = emulator.requests.length;
+    await assert.rejects(planDeploy(freshClient(), zoneFile), /^WorkflowError: zone\.yaml:2:7: `kind: zone` is a zone's entry point, but the API commands work on account workflow-\d+: choose a zone \(--zone ID or RULESETS_ZONE_ID; in VS Code, Rulesets: Choose Account or Zone\), or make the file `kind: root`/);
+    await assert.rejects(planCreate(freshClient(), zoneFile), /`kind: zone` is a zone's entry point/);
+    await assert.rejects(planDeploy(zoneClient(), rootFile), /root\.yaml:2:7: `kind: root` is an account's entry point, but the API commands work on zone workflow-zone-\d+: choose an account \(--account ID or RULESETS_ACCOUNT_ID/);
+    assert.equal(emulator.requests.length, requests, 'no request');
+  });
+
+  it('places a service rejection inside action_parameters on that value, in JSON and YAML', async () => {
+    const c = zoneClient();
+    const redirect = httpFamilies.find((f) => f.family === 'redirect')!;
+    const transform = httpFamilies.find((f) => f.phase === 'http_request_transform')!;
+    const cases = [
+      // A value the service refuses, by the pointer of its key.
+      { family: redirect, pointer: '/rules/0/action_parameters/from_value/status_code', message: 'status_code: 301 is not allowed here', expected: '301' },
+      // An expression a parameter holds: the (line:col) narrows to the characters inside it.
+      { family: transform, pointer: '/rules/0/action_parameters/uri/path/expression', message: 'Filter parsing error (1:15): unknown identifier', expected: 'h' },
+    ];
+    for (const { family, pointer, message, expected } of cases) {
+      const body = entryPointFile(family);
+      for (const [format, text] of [['json', `${JSON.stringify(body, null, 2)}\n`], ['yaml', YAML.stringify(body)]] as const) {
+        emulator.faults.push({ method: 'PUT', path: /dry_run=true/, respond: { status: 400, body: { result: null, success: false, errors: [{ code: 20021, message, source: { pointer } }], messages: [] } } });
+        const local = readLocalRuleset(`f.${format}`, text);
+        const plan = await planDeploy(c, local);
+        assert.equal(plan.dryRunError?.errors[0].pointer, pointer);
+        const [problem] = plan.serviceProblems;
+        assert.equal(text.slice(problem.start, problem.end), expected, `${format} ${pointer}`);
+        const line = text.slice(0, problem.start).split('\n').pop()!;
+        assert.match(line, pointer.endsWith('expression') ? /expression/ : /status_code/, `${format}: on the line of the key`);
+        await assert.rejects(applyDeploy(c, local, plan), /not deployed: the service rejected it/);
+      }
+    }
   });
 });

@@ -252,7 +252,8 @@ export class RulesetsClient {
   private readonly slowAnswerMs: number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
-  private readonly scope: Scope;
+  /** The account or zone this client works on. */
+  readonly scope: Scope;
 
   /** The write operations as dry runs: the service checks, nothing is stored, no ruleset comes back. */
   readonly dryRun: DryRuns;

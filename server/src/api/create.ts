@@ -3,7 +3,7 @@
  * create; the file records the new ruleset's id, version and rule ids.
  */
 import type { ApiError, RulesetsClient } from './client';
-import { checkLocal, hasErrors, mapServiceProblems, rejection, type CallOptions, type ServiceProblem } from './deploy';
+import { checkLocal, hasErrors, mapServiceProblems, refuseOtherLevel, rejection, type CallOptions, type ServiceProblem } from './deploy';
 import { unifiedDiff } from './diff';
 import { WorkflowError, type LocalRuleset, type RulesetBody } from './local-ruleset';
 import { localAsDeployed, recordDeployed } from './ruleset-file';
@@ -25,6 +25,7 @@ export interface CreatePlan {
  */
 export async function planCreate(client: RulesetsClient, local: LocalRuleset, options: CallOptions = {}): Promise<CreatePlan> {
   refuseIfDeployed(local);
+  refuseOtherLevel(local, client.scope);
   const localProblems = checkLocal(local);
   if (hasErrors(localProblems)) return { localProblems, diff: '', serviceProblems: [] };
   let dryRunError: ApiError | undefined;

@@ -7,7 +7,7 @@
 import { toPositions, type PositionedProblem } from '../documents/positions';
 import { checkRuleset } from '../documents/ruleset';
 import { parseRuleset } from '../documents/parsed-ruleset';
-import { ApiError, type RulesetsClient } from './client';
+import { ApiError, type RulesetsClient, type Scope } from './client';
 import { unifiedDiff } from './diff';
 import { lineColumn, WorkflowError, type LocalRuleset } from './local-ruleset';
 import { pointerToRange } from './pointer';
@@ -43,6 +43,22 @@ export function destinationOf(local: LocalRuleset): Destination {
   if (local.body.kind === 'root' || local.body.kind === 'zone') return { kind: 'entrypoint', phase: local.body.phase };
   throw new WorkflowError(
     `${local.path}: a \`${local.body.kind}\` ruleset without an \`id\` has nowhere to deploy to; create it first (\`rulesets create ${local.path}\`), or add the \`id\` of the ruleset it is`,
+  );
+}
+
+/**
+ * Stops, before any request, a file whose `kind` belongs to the other level: an entry point of
+ * kind `zone` lives in a zone and one of kind `root` in an account (API.md, "Objects as
+ * returned"; the emulator's entry points). Sent anyway, it would be refused as a change of kind,
+ * or, with an `id`, not found: neither says that the account or zone is what to change.
+ */
+export function refuseOtherLevel(local: LocalRuleset, scope: Scope): void {
+  const level = local.body.kind === 'zone' ? 'zone' : local.body.kind === 'root' ? 'account' : undefined;
+  if (level === undefined || level === scope.kind) return;
+  const choose = level === 'zone' ? 'a zone (--zone ID or RULESETS_ZONE_ID' : 'an account (--account ID or RULESETS_ACCOUNT_ID';
+  const kindHere = scope.kind === 'zone' ? 'zone' : 'root';
+  throw new WorkflowError(
+    `${local.path}:${lineColumn(local.text, valueOffset(local, 'kind'))}: \`kind: ${local.body.kind}\` is ${level === 'zone' ? 'a zone' : 'an account'}'s entry point, but the API commands work on ${scope.kind} ${scope.id}: choose ${choose}; in VS Code, Rulesets: Choose Account or Zone), or make the file \`kind: ${kindHere}\` to deploy it to this ${scope.kind}; nothing was sent`,
   );
 }
 
@@ -103,6 +119,7 @@ export function hasErrors(problems: readonly PositionedProblem[]): boolean {
  */
 export async function planDeploy(client: RulesetsClient, local: LocalRuleset, options: CallOptions = {}): Promise<DeployPlan> {
   const destination = destinationOf(local);
+  refuseOtherLevel(local, client.scope);
   const localProblems = checkLocal(local);
   const baseVersion = local.version;
   if (hasErrors(localProblems)) return { destination, localProblems, baseVersion, diff: '', serviceProblems: [] };

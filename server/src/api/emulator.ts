@@ -15,10 +15,14 @@
  *   rule that a change leaves as it was keeps its `version` and `last_updated`.
  * - **Entry points**: a phase's entry point is its ruleset of kind `root` (accounts) or `zone`
  *   (zones); `PUT …/rulesets/phases/{phase}/entrypoint` creates it when missing.
- * - **Checks**: a ruleset or rule sent is checked by this project's own checker: an error in an
- *   expression answers 400 with `source.pointer` `/rules/{i}/expression` and the message
+ * - **Checks**: a ruleset or rule sent is checked by this project's own checker, so every phase
+ *   and action it accepts is accepted, at account and zone level alike: an error in an
+ *   expression answers 400 with the pointer of that expression (`/rules/{i}/expression`, or one
+ *   inside `action_parameters` for an expression a parameter holds) and the message
  *   `Filter parsing error (line:col): …` (1-based; the column in UTF-8 bytes, as the service
- *   counts); other mistakes carry the pointer of the key at fault. Warnings are accepted.
+ *   counts); other mistakes carry the pointer of the key at fault, however deep in
+ *   `action_parameters` or `ratelimit` (`/rules/0/action_parameters/from_value/status_code`).
+ *   Warnings are accepted.
  * - **`?dry_run=true`** on POST, PUT, PATCH and DELETE checks everything and stores nothing;
  *   a success answers `"result": null` (or 204 where the real call does). `dry_run` other than
  *   `true` or `false`: 400.
@@ -341,7 +345,8 @@ function validate(candidate: Record<string, unknown>, cache: ExpressionCache, po
       const decoded = site.decoded();
       const index = Math.min(unmapOffset(decoded, problem.start), decoded.value.length);
       const { line, column } = lineColumnOf(decoded.value, index);
-      errors.push({ code: CODE.invalid, message: `Filter parsing error (${line}:${column}): ${problem.message}`, pointer: pointer(`/rules/${site.ruleIndex}/expression`) });
+      // The site's own place, not `/rules/{i}/expression`: a parameter can hold an expression too.
+      errors.push({ code: CODE.invalid, message: `Filter parsing error (${line}:${column}): ${problem.message}`, pointer: pointer(pointerAtOffset(model.root!, site.node.start)) });
     } else {
       errors.push({ code: CODE.invalid, message: problem.message, pointer: pointer(model.root ? pointerAtOffset(model.root, problem.start) : '') });
     }
@@ -578,7 +583,7 @@ const updateRuleset: Operation = (ctx) => {
   const candidate = { ...body, name: body.name ?? current.name, kind: body.kind ?? current.kind, phase: body.phase ?? current.phase };
   throwIfInvalid(validate(candidate, ctx.cache));
   if (candidate.name !== current.name && stored.versions.length > 0) throw fail(400, CODE.invalid, `the name of a ruleset cannot change (it is \`${current.name}\`); leave \`name\` out or send it unchanged`, '/name');
-  if (candidate.kind !== current.kind) throw fail(400, CODE.invalid, `the kind of a ruleset cannot change (it is \`${current.kind}\`)`, '/kind');
+  if (candidate.kind !== current.kind) throw fail(400, CODE.invalid, kindMismatch(ctx.owner.scope, phase, candidate.kind, current.kind), '/kind');
   if (candidate.phase !== current.phase) throw fail(400, CODE.invalid, `the phase of a ruleset cannot change (it is \`${current.phase}\`)`, '/phase');
   const previousRules = stored.versions.at(-1)?.rules ?? [];
   const drafts = ruleDrafts(body.rules as unknown[], previousRules);
@@ -586,6 +591,16 @@ const updateRuleset: Operation = (ctx) => {
   const fields = { ...current, name: String(candidate.name), description: typeof body.description === 'string' ? body.description : current.description };
   return { status: 200, result: commitVersion(stored, fields, drafts, ctx.now) };
 };
+
+/** Why a PUT's `kind` is refused: an entry point of the other level says where it belongs. */
+function kindMismatch(scope: Scope, phase: string | undefined, sent: unknown, kind: RulesetKind): string {
+  const otherScope = (Object.keys(ENTRY_KIND) as Scope[]).find((s) => s !== scope)!;
+  if (phase !== undefined && sent === ENTRY_KIND[otherScope]) {
+    const here = scope === 'accounts' ? 'an account' : 'a zone';
+    return `the entry point of phase ${phase} in ${here} is of kind \`${kind}\`; kind \`${sent}\` is the entry point of ${otherScope === 'accounts' ? 'an account' : 'a zone'} (/${otherScope}/{id}/rulesets/phases/${phase}/entrypoint)`;
+  }
+  return `the kind of a ruleset cannot change (it is \`${kind}\`)`;
+}
 
 const addRule: Operation = (ctx) => {
   const body = bodyObject(ctx);
