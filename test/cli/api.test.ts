@@ -553,6 +553,118 @@ describe('rulesets deploy', () => {
   });
 });
 
+describe('rulesets deploy: an HTTP phase entry point in a zone (issue 22)', () => {
+  const REDIRECTS = [
+    '# Redirects of www.example.com',
+    'name: redirects',
+    'kind: zone',
+    'phase: http_request_dynamic_redirect',
+    'rules:',
+    '  - action: redirect',
+    '    description: the old pages moved to www',
+    '    expression: starts_with(http.request.uri.path, "/old/")',
+    '    action_parameters:',
+    '      from_value:',
+    '        status_code: 301',
+    '        target_url:',
+    '          expression: concat("https://www.example.com", http.request.uri.path)',
+    '        preserve_query_string: true',
+    '  - action: redirect',
+    '    expression: http.request.uri.path eq "/contact"',
+    '    action_parameters:',
+    '      from_value:',
+    '        status_code: 302',
+    '        target_url:',
+    '          value: https://www.example.com/about#contact',
+    '',
+  ].join('\n');
+  let zones = 0;
+  const zoneEnv = (zone: string) => ({ RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ZONE_ID: zone });
+
+  it('checks, dry-runs with the diff, deploys, and pulls back the same rules with their parameters', async () => {
+    const zone = `cli-zone-${process.pid}-${++zones}`;
+    const env = zoneEnv(zone);
+    const dir = tempFolder({ 'redirects.yaml': REDIRECTS });
+    const file = join(dir, 'redirects.yaml');
+
+    const check = await run(['check', 'redirects.yaml'], { cwd: dir, env });
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+
+    const since = emulator.requests.length;
+    const dry = await run(['deploy', 'redirects.yaml', '--dry-run'], { cwd: dir, env });
+    assert.equal(dry.status, 0, dry.stderr);
+    assert.match(dry.stdout, /^--- the http_request_dynamic_redirect entry point \(does not exist yet\)\n\+\+\+ redirects\.yaml\n/);
+    assert.ok(dry.stdout.includes('+          expression: concat("https://www.example.com", http.request.uri.path)\n'), dry.stdout);
+    assert.match(dry.stdout, /dry run: the service accepted redirects\.yaml; nothing was deployed\n$/);
+    assert.deepEqual(writesSince(since), [], 'a dry run writes nothing');
+    assert.ok(emulator.requests.slice(since).some((r) => r.method === 'PUT' && r.path === `/zones/${zone}/rulesets/phases/http_request_dynamic_redirect/entrypoint?dry_run=true`), 'the service was asked, at zone level');
+    assert.equal(readFileSync(file, 'utf8'), REDIRECTS, 'the file is unchanged');
+
+    const deployed = await run(['deploy', 'redirects.yaml', '--yes'], { cwd: dir, env });
+    assert.equal(deployed.status, 0, deployed.stderr);
+    assert.match(deployed.stdout, /deployed redirects as version 1\n$/);
+    assert.deepEqual(writesSince(since), [`PUT /zones/${zone}/rulesets/phases/http_request_dynamic_redirect/entrypoint`]);
+    const recorded = readFileSync(file, 'utf8');
+    assert.ok(recorded.startsWith('# Redirects of www.example.com\n'), 'comments kept');
+    const local = readLocalRuleset('redirects.yaml', recorded);
+    assert.equal(local.version, '1');
+
+    const pulled = await run(['pull', '--phase', 'http_request_dynamic_redirect', '-o', 'pulled.yaml'], { cwd: dir, env });
+    assert.equal(pulled.status, 0, pulled.stderr);
+    const live = readLocalRuleset('pulled.yaml', readFileSync(join(dir, 'pulled.yaml'), 'utf8'));
+    assert.deepEqual([live.body.kind, live.body.phase, live.version], ['zone', 'http_request_dynamic_redirect', '1']);
+    // The service fills in `enabled`; every other field, the parameters above all, is the file's.
+    assert.deepEqual(live.body.rules, local.body.rules.map((rule) => ({ ...rule, enabled: true })));
+    assert.deepEqual(live.body.rules[1].action_parameters, { from_value: { status_code: 302, target_url: { value: 'https://www.example.com/about#contact' } } });
+
+    const again = await run(['deploy', 'redirects.yaml', '--dry-run'], { cwd: dir, env });
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(again.stdout, 'nothing to deploy: redirects.yaml is the same as version 1 of the http_request_dynamic_redirect entry point\n');
+  });
+
+  it('stops before overwriting a change someone else deployed to the zone since the file\'s version', async () => {
+    const zone = `cli-zone-${process.pid}-${++zones}`;
+    const env = zoneEnv(zone);
+    const dir = tempFolder({ 'redirects.yaml': REDIRECTS });
+    assert.equal((await run(['deploy', 'redirects.yaml', '--yes'], { cwd: dir, env })).status, 0);
+    // Someone else pulls the entry point, changes a redirect and deploys it.
+    const other = tempFolder();
+    assert.equal((await run(['pull', '--phase', 'http_request_dynamic_redirect', '-o', 'theirs.yaml'], { cwd: other, env })).status, 0);
+    const theirs = join(other, 'theirs.yaml');
+    writeFileSync(theirs, readFileSync(theirs, 'utf8').replace('status_code: 302', 'status_code: 307'));
+    assert.equal((await run(['deploy', 'theirs.yaml', '--yes'], { cwd: other, env })).status, 0);
+    const file = join(dir, 'redirects.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('status_code: 301', 'status_code: 308'));
+    const since = emulator.requests.length;
+    const result = await run(['deploy', 'redirects.yaml', '--yes'], { cwd: dir, env });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /not deployed: redirects\.yaml is based on version 1 of the http_request_dynamic_redirect entry point, but version 2 is live: someone else deployed since/);
+    assert.match(result.stdout, /^- +status_code: 307\n\+ +status_code: 302$/m, 'the diff shows their change being undone');
+    assert.deepEqual(writesSince(since), []);
+  });
+
+  it('refuses a file with a mistake before any request: the emulator sees none', async () => {
+    const dir = tempFolder({ 'bad.yaml': REDIRECTS.replace('"/contact"', '"/contact" and http.request.uri.pth eq "/"') });
+    const requests = emulator.requests.length;
+    const result = await run(['deploy', 'bad.yaml', '--yes'], { cwd: dir, env: zoneEnv('cli-zone-mistake') });
+    assert.equal(result.status, 1);
+    assert.equal(emulator.requests.length, requests, 'the emulator saw no request at all');
+    assert.match(result.stderr, /^bad\.yaml:16:57: error unknown-field unknown field `http\.request\.uri\.pth` in phase `http_request_dynamic_redirect`; did you mean `http\.request\.uri\.path`/);
+    assert.match(result.stderr, /rulesets: bad\.yaml: not deployed: fix the errors above first \(nothing was sent\)\n$/);
+  });
+
+  it('refuses a zone file when the commands work on an account, before any request, saying what to set', async () => {
+    const dir = tempFolder({ 'redirects.yaml': REDIRECTS });
+    const requests = emulator.requests.length;
+    for (const command of ['deploy', 'create']) {
+      const result = await run([command, 'redirects.yaml', '--yes'], { cwd: dir });
+      assert.equal(result.status, 1, command);
+      assert.match(result.stderr, /^rulesets: redirects\.yaml:3:7: `kind: zone` is a zone's entry point, but the API commands work on account cli-[\d-]+: choose a zone \(--zone ID or RULESETS_ZONE_ID; .*nothing was sent\n$/);
+    }
+    assert.equal(emulator.requests.length, requests, 'no request');
+  });
+});
+
 describe('rulesets create and delete', () => {
   it('creates a ruleset from a file, recording its id and version, then deploys it by id', async () => {
     const acc = account();
