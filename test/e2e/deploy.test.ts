@@ -10,12 +10,32 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { EMULATOR_ACCOUNT_ID, startEmulator, type Emulator } from '../../server/src/api/emulator';
+import { EMULATOR_ACCOUNT_ID, EMULATOR_ZONE_ID, startEmulator, type Emulator } from '../../server/src/api/emulator';
 import { filesOf, makeWorkspace, startWorkbench, type Workbench } from './workbench';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'examples');
 const FILE = 'allow-ssh-only.ruleset.yaml';
+/** An HTTP phase entry point of a zone (issue 22): a redirect with its parameters. */
+const ZONE_FILE = 'zone/redirects.ruleset.yaml';
+const REDIRECTS = [
+  'name: redirects',
+  'kind: zone',
+  'phase: http_request_dynamic_redirect',
+  'rules:',
+  '  - action: redirect',
+  '    description: the old pages moved to www',
+  '    expression: starts_with(http.request.uri.path, "/old/")',
+  '    action_parameters:',
+  '      from_value:',
+  '        status_code: 301',
+  '        target_url:',
+  '          expression: concat("https://www.example.com", http.request.uri.path)',
+  '        preserve_query_string: true',
+  '',
+].join('\n');
+/** The same file with a misspelt field: the check finds it, so nothing may be sent. */
+const ZONE_MISTAKE = 'zone/mistake.ruleset.yaml';
 /** Easy to spot in a log file, where it must never be. */
 const TOKEN = 'e2e-S3cret-token-51f0';
 
@@ -50,7 +70,7 @@ describe('deploying from VS Code (code-server) to the Rulesets API emulator', ()
     execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: 'pipe' });
     const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     emulator = await startEmulator({ credentials: { token: TOKEN } });
-    const files = filesOf(EXAMPLES);
+    const files = { ...filesOf(EXAMPLES), [ZONE_FILE]: REDIRECTS, [ZONE_MISTAKE]: REDIRECTS.replace('"/old/")', '"/old/") and http.request.uri.pth ne "/"') };
     workspace = makeWorkspace(files);
     wb = await startWorkbench({
       workspace,
@@ -120,6 +140,61 @@ describe('deploying from VS Code (code-server) to the Rulesets API emulator', ()
     const status = wb!.page.locator('.statusbar-item', { hasText: /acct 0123… · v1 deployed/ });
     await status.first().waitFor({ timeout: 20_000 });
     await wb!.screenshot('3-deployed');
+  });
+
+  it('with a zone chosen, refuses an HTTP zone file with a mistake before any request', async () => {
+    await wb!.executeCommand('rulesets.chooseTarget', { zoneId: EMULATOR_ZONE_ID });
+    await wb!.page.locator('.statusbar-item', { hasText: /zone fedc…/ }).first().waitFor({ timeout: 20_000 });
+    await wb!.openFile(ZONE_MISTAKE);
+    const requests = emulator!.requests.length;
+    await wb!.runCommand('Rulesets: Deploy');
+    await wb!.page.locator('.notifications-toasts').getByText(/Fix 1 problem first: zone\/mistake\.ruleset\.yaml is not deployed/).first().waitFor({ timeout: 30_000 });
+    await wb!.screenshot('4-zone-mistake-refused');
+    assert.equal(emulator!.requests.length, requests, 'the emulator saw no request');
+    const problems = await wb!.problems({ until: (rows) => rows.some((p) => p.file === ZONE_MISTAKE) });
+    const problem = problems.find((p) => p.file === ZONE_MISTAKE)!;
+    // `    expression: starts_with(…) and `: the misspelt field from column 65 of line 7.
+    assert.deepEqual([problem.line, problem.column, problem.code, problem.severity], [7, 65, 'unknown-field', 'error']);
+    assert.ok(problem.message.includes('http.request.uri.pth'), problem.message);
+  });
+
+  it("shows the service's rejection of a parameter on that parameter's value, and sends no write", async () => {
+    await wb!.openFile(ZONE_FILE);
+    const message = 'status_code: 301 is refused for this zone';
+    emulator!.faults.push({ method: 'PUT', path: /dry_run=true/, respond: { status: 400, body: { result: null, success: false, errors: [{ code: 20021, message, source: { pointer: '/rules/0/action_parameters/from_value/status_code' } }], messages: [] } } });
+    const requests = emulator!.requests.length;
+    await wb!.runCommand('Rulesets: Deploy');
+    await wb!.page.locator('.notifications-toasts').getByText(/The service rejects zone\/redirects\.ruleset\.yaml/).first().waitFor({ timeout: 30_000 });
+    const problems = await wb!.problems({ until: (rows) => rows.some((p) => p.message.includes(message)) });
+    const problem = problems.find((p) => p.message.includes(message))!;
+    // `        status_code: 301`: line 10, the value from column 22.
+    assert.deepEqual([problem.file, problem.line, problem.column, problem.severity], [ZONE_FILE, 10, 22, 'error']);
+    await wb!.screenshot('5-zone-service-rejection');
+    assert.deepEqual(
+      emulator!.requests.slice(requests).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`),
+      [`PUT /zones/${EMULATOR_ZONE_ID}/rulesets/phases/http_request_dynamic_redirect/entrypoint?dry_run=true`],
+      'only the dry run',
+    );
+  });
+
+  it("deploys the HTTP zone file after the diff and the confirm; the zone's entry point holds the redirect with its parameters", async () => {
+    await wb!.openFile(ZONE_FILE);
+    await wb!.runCommand('Rulesets: Deploy');
+    const dialog = wb!.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    const question = await dialog.innerText();
+    assert.match(question, /Deploy “redirects” to zone fedc…\?/);
+    assert.match(question, new RegExp(`To the http_request_dynamic_redirect entry point of zone ${EMULATOR_ZONE_ID}, which does not exist yet: this creates it`));
+    await wb!.screenshot('6-zone-diff-and-confirm');
+    await dialog.locator('.monaco-button', { hasText: /^Deploy$/ }).click();
+
+    const live = await poll('the zone entry point', async () => emulator!.state.all().find((r) => r.kind === 'zone' && r.phase === 'http_request_dynamic_redirect'), (found) => !!found);
+    assert.equal(live!.version, '1');
+    assert.deepEqual(live!.rules[0].action_parameters, { from_value: { status_code: 301, target_url: { expression: 'concat("https://www.example.com", http.request.uri.path)' }, preserve_query_string: true } });
+    assert.ok(emulator!.requests.some((r) => r.method === 'PUT' && r.path === `/zones/${EMULATOR_ZONE_ID}/rulesets/phases/http_request_dynamic_redirect/entrypoint`));
+    await poll('the file to record version 1', () => wb!.activeEditor(), (editor) => !!editor && /^version: "1"$/m.test(editor.text) && !editor.isDirty);
+    await wb!.page.locator('.statusbar-item', { hasText: /zone fedc… · v1 deployed/ }).first().waitFor({ timeout: 20_000 });
+    await wb!.screenshot('7-zone-deployed');
   });
 
   it('wrote the API requests to the Rulesets log, and the token to no log at all', async () => {
