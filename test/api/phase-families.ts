@@ -148,3 +148,32 @@ export const FAMILY_NAMES: readonly string[] = ['firewall', 'redirect', 'transfo
 export function entryPointFile(family: PhaseFamily, rules: readonly RuleInput[] = [family.rule]): { name: string; kind: 'zone' | 'root'; phase: string; rules: readonly RuleInput[] } {
   return { name: `${family.family} (${family.phase})`, kind: family.level === 'zone' ? 'zone' : 'root', phase: family.phase, rules };
 }
+
+/**
+ * A zone's redirects as a person writes them in YAML, with a comment: the file the CLI and the
+ * editor deploy end to end: the redirect family's rule and one more.
+ */
+export const REDIRECTS_YAML = [
+  '# Redirects of www.example.com',
+  'name: redirects',
+  'kind: zone',
+  'phase: http_request_dynamic_redirect',
+  'rules:',
+  '  - action: redirect',
+  '    description: the old pages moved to www',
+  '    expression: starts_with(http.request.uri.path, "/old/")',
+  '    action_parameters:',
+  '      from_value:',
+  '        status_code: 301',
+  '        target_url:',
+  '          expression: concat("https://www.example.com", http.request.uri.path)',
+  '        preserve_query_string: true',
+  '  - action: redirect',
+  '    expression: http.request.uri.path eq "/contact"',
+  '    action_parameters:',
+  '      from_value:',
+  '        status_code: 302',
+  '        target_url:',
+  '          value: https://www.example.com/about#contact',
+  '',
+].join('\n');

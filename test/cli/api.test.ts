@@ -13,6 +13,7 @@ import type { RuleInput, Ruleset } from '../../server/src/api/client';
 import type { Emulator } from '../../server/src/api/emulator';
 import { readLocalRuleset, serializeRuleset } from '../../server/src/core';
 import { makeClient, SECRETS, startTestEmulator, type TestClient } from '../api/harness';
+import { REDIRECTS_YAML as REDIRECTS } from '../api/phase-families';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -554,30 +555,6 @@ describe('rulesets deploy', () => {
 });
 
 describe('rulesets deploy: an HTTP phase entry point in a zone (issue 22)', () => {
-  const REDIRECTS = [
-    '# Redirects of www.example.com',
-    'name: redirects',
-    'kind: zone',
-    'phase: http_request_dynamic_redirect',
-    'rules:',
-    '  - action: redirect',
-    '    description: the old pages moved to www',
-    '    expression: starts_with(http.request.uri.path, "/old/")',
-    '    action_parameters:',
-    '      from_value:',
-    '        status_code: 301',
-    '        target_url:',
-    '          expression: concat("https://www.example.com", http.request.uri.path)',
-    '        preserve_query_string: true',
-    '  - action: redirect',
-    '    expression: http.request.uri.path eq "/contact"',
-    '    action_parameters:',
-    '      from_value:',
-    '        status_code: 302',
-    '        target_url:',
-    '          value: https://www.example.com/about#contact',
-    '',
-  ].join('\n');
   let zones = 0;
   const zoneEnv = (zone: string) => ({ RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ZONE_ID: zone });
 

@@ -11,29 +11,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMULATOR_ACCOUNT_ID, EMULATOR_ZONE_ID, startEmulator, type Emulator } from '../../server/src/api/emulator';
+import { REDIRECTS_YAML as REDIRECTS } from '../api/phase-families';
 import { filesOf, makeWorkspace, startWorkbench, type Workbench } from './workbench';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'examples');
 const FILE = 'allow-ssh-only.ruleset.yaml';
-/** An HTTP phase entry point of a zone (issue 22): a redirect with its parameters. */
+/** An HTTP phase entry point of a zone (issue 22): redirects with their parameters. */
 const ZONE_FILE = 'zone/redirects.ruleset.yaml';
-const REDIRECTS = [
-  'name: redirects',
-  'kind: zone',
-  'phase: http_request_dynamic_redirect',
-  'rules:',
-  '  - action: redirect',
-  '    description: the old pages moved to www',
-  '    expression: starts_with(http.request.uri.path, "/old/")',
-  '    action_parameters:',
-  '      from_value:',
-  '        status_code: 301',
-  '        target_url:',
-  '          expression: concat("https://www.example.com", http.request.uri.path)',
-  '        preserve_query_string: true',
-  '',
-].join('\n');
 /** The same file with a misspelt field: the check finds it, so nothing may be sent. */
 const ZONE_MISTAKE = 'zone/mistake.ruleset.yaml';
 /** Easy to spot in a log file, where it must never be. */
@@ -153,8 +138,8 @@ describe('deploying from VS Code (code-server) to the Rulesets API emulator', ()
     assert.equal(emulator!.requests.length, requests, 'the emulator saw no request');
     const problems = await wb!.problems({ until: (rows) => rows.some((p) => p.file === ZONE_MISTAKE) });
     const problem = problems.find((p) => p.file === ZONE_MISTAKE)!;
-    // `    expression: starts_with(…) and `: the misspelt field from column 65 of line 7.
-    assert.deepEqual([problem.line, problem.column, problem.code, problem.severity], [7, 65, 'unknown-field', 'error']);
+    // `    expression: starts_with(…) and `: the misspelt field from column 65 of line 8.
+    assert.deepEqual([problem.line, problem.column, problem.code, problem.severity], [8, 65, 'unknown-field', 'error']);
     assert.ok(problem.message.includes('http.request.uri.pth'), problem.message);
   });
 
@@ -167,8 +152,8 @@ describe('deploying from VS Code (code-server) to the Rulesets API emulator', ()
     await wb!.page.locator('.notifications-toasts').getByText(/The service rejects zone\/redirects\.ruleset\.yaml/).first().waitFor({ timeout: 30_000 });
     const problems = await wb!.problems({ until: (rows) => rows.some((p) => p.message.includes(message)) });
     const problem = problems.find((p) => p.message.includes(message))!;
-    // `        status_code: 301`: line 10, the value from column 22.
-    assert.deepEqual([problem.file, problem.line, problem.column, problem.severity], [ZONE_FILE, 10, 22, 'error']);
+    // `        status_code: 301`: line 11, the value from column 22.
+    assert.deepEqual([problem.file, problem.line, problem.column, problem.severity], [ZONE_FILE, 11, 22, 'error']);
     await wb!.screenshot('5-zone-service-rejection');
     assert.deepEqual(
       emulator!.requests.slice(requests).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`),
