@@ -620,6 +620,22 @@ describe('rulesets deploy: an HTTP phase entry point in a zone (issue 22)', () =
     assert.deepEqual(writesSince(since), []);
   });
 
+  it('names the conflict beside the rejection when someone else deployed other rules from their own file', async () => {
+    const zone = `cli-zone-${process.pid}-${++zones}`;
+    const env = zoneEnv(zone);
+    const dir = tempFolder({ 'redirects.yaml': REDIRECTS });
+    assert.equal((await run(['deploy', 'redirects.yaml', '--yes'], { cwd: dir, env })).status, 0);
+    // Their file has no rule ids: its deploy replaces the rules ours names by id.
+    const other = tempFolder({ 'theirs.yaml': REDIRECTS.replace('status_code: 302', 'status_code: 307') });
+    assert.equal((await run(['deploy', 'theirs.yaml', '--yes', '--force'], { cwd: other, env })).status, 0);
+    const since = emulator.requests.length;
+    const result = await run(['deploy', 'redirects.yaml', '--yes'], { cwd: dir, env });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /^redirects\.yaml:\d+:\d+: error no rule with id \w+ in this ruleset/);
+    assert.match(result.stderr, /rulesets: redirects\.yaml: not deployed: the service rejected it \(400 from its dry run\); besides, redirects\.yaml is based on version 1 of the http_request_dynamic_redirect entry point, but version 2 is live: someone else deployed since/);
+    assert.deepEqual(writesSince(since), []);
+  });
+
   it('refuses a file with a mistake before any request: the emulator sees none', async () => {
     const dir = tempFolder({ 'bad.yaml': REDIRECTS.replace('"/contact"', '"/contact" and http.request.uri.pth eq "/"') });
     const requests = emulator.requests.length;

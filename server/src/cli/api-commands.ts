@@ -383,7 +383,9 @@ export async function deploy(args: string[], io: Io): Promise<number> {
   }
   if (plan.dryRunError) {
     printServiceProblems(io, local, plan.serviceProblems);
-    throw new CommandFailure(`${local.path}: not deployed: the service rejected it (${plan.dryRunError.status} from its dry run)`, 1);
+    // A deploy from another file replaces the rules the file names by id: the rejection's cause is then the conflict.
+    const conflict = plan.conflict ? `; besides, ${conflictMessage(local, plan)}` : '';
+    throw new CommandFailure(`${local.path}: not deployed: the service rejected it (${plan.dryRunError.status} from its dry run)${conflict}`, 1);
   }
   const target = describeDestination(plan.destination);
   if (plan.diff === '') {
