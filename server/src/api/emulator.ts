@@ -17,8 +17,7 @@
  *   (zones); `PUT …/rulesets/phases/{phase}/entrypoint` creates it when missing.
  * - **Checks**: a ruleset or rule sent is checked by this project's own checker, so every phase
  *   and action it accepts is accepted, at account and zone level alike: an error in an
- *   expression answers 400 with the pointer of that expression (`/rules/{i}/expression`, or one
- *   inside `action_parameters` for an expression a parameter holds) and the message
+ *   expression answers 400 with `source.pointer` `/rules/{i}/expression` and the message
  *   `Filter parsing error (line:col): …` (1-based; the column in UTF-8 bytes, as the service
  *   counts); other mistakes carry the pointer of the key at fault, however deep in
  *   `action_parameters` or `ratelimit` (`/rules/0/action_parameters/from_value/status_code`).
@@ -345,8 +344,7 @@ function validate(candidate: Record<string, unknown>, cache: ExpressionCache, po
       const decoded = site.decoded();
       const index = Math.min(unmapOffset(decoded, problem.start), decoded.value.length);
       const { line, column } = lineColumnOf(decoded.value, index);
-      // The site's own place, not `/rules/{i}/expression`: a parameter can hold an expression too.
-      errors.push({ code: CODE.invalid, message: `Filter parsing error (${line}:${column}): ${problem.message}`, pointer: pointer(pointerAtOffset(model.root!, site.node.start)) });
+      errors.push({ code: CODE.invalid, message: `Filter parsing error (${line}:${column}): ${problem.message}`, pointer: pointer(`/rules/${site.ruleIndex}/expression`) });
     } else {
       errors.push({ code: CODE.invalid, message: problem.message, pointer: pointer(model.root ? pointerAtOffset(model.root, problem.start) : '') });
     }
