@@ -177,16 +177,6 @@ describe('an emulator 400 mapped back to the file', () => {
     );
   });
 
-  it('lands on the typo of a rule sent alone', async () => {
-    const body = JSON.parse(JSON_FILE) as CreateRulesetBody;
-    const c = makeClient(emulator.baseUrl);
-    const created = await c.createRuleset({ ...body, rules: [body.rules[0]] });
-    const error = await failure(c.addRule(created.id, body.rules[1]));
-    assert.equal(error.errors[0].pointer, '/expression');
-    const range = pointerToRange(JSON_FILE, 'json', error.errors[0].pointer!, { base: '/rules/1', message: error.errors[0].message })!;
-    assert.equal(range.start, typos(JSON_FILE)[0]);
-  });
-
   it('lands on a value inside action_parameters of a zone entry point, in JSON and YAML', async () => {
     const files: Record<HostFormat, string> = {
       json: `{"name": "waf", "kind": "zone", "phase": "http_request_firewall_custom", "rules": [\n  {"action": "block", "expression": "true"},\n  {"action": "execute", "expression": "true", "action_parameters": {"id": 42}}\n]}\n`,
@@ -202,6 +192,16 @@ describe('an emulator 400 mapped back to the file', () => {
       assert.equal(range.exact, true);
       assert.equal(textOf(text, range), '42', format);
     }
+  });
+
+  it('lands on the typo of a rule sent alone', async () => {
+    const body = JSON.parse(JSON_FILE) as CreateRulesetBody;
+    const c = makeClient(emulator.baseUrl);
+    const created = await c.createRuleset({ ...body, rules: [body.rules[0]] });
+    const error = await failure(c.addRule(created.id, body.rules[1]));
+    assert.equal(error.errors[0].pointer, '/expression');
+    const range = pointerToRange(JSON_FILE, 'json', error.errors[0].pointer!, { base: '/rules/1', message: error.errors[0].message })!;
+    assert.equal(range.start, typos(JSON_FILE)[0]);
   });
 
   it('leaks no credential', () => {
