@@ -27,7 +27,11 @@ export type ParameterType =
       readonly max?: number;
       readonly integer?: boolean;
     }
-  | { readonly kind: 'boolean' }
+  | {
+      readonly kind: 'boolean';
+      /** The only value allowed, when the API's types name one (`disable_apps?: true`). */
+      readonly values?: readonly boolean[];
+    }
   | { readonly kind: 'array'; readonly items: ParameterType }
   | {
       readonly kind: 'object';
