@@ -14,7 +14,8 @@ import { existsSync } from 'node:fs';
 
 import ts from 'typescript';
 
-import type { ActionSchema, ParameterKey, ParameterType } from '../server/src/language/catalogue/action-schema';
+import { RULE_OBJECT_KEYS, type ActionSchema, type ObjectParameterType, type ParameterKey, type ParameterType, type RuleObjectKey } from '../server/src/language/catalogue/action-schema';
+import { mergeObjectTypes, sameType } from '../server/src/language/catalogue/parameter-types';
 import { source } from './typescript-source';
 
 export const ACTIONS_SOURCE = {
@@ -27,10 +28,6 @@ export const ACTIONS_OUTPUT = 'server/src/language/catalogue/generated/action-pa
 
 /** Where `npm run catalogue:actions` reads the API's types from: the fetch tool's mirror. */
 const ACTIONS_MIRROR = '/work/.mirror/cloudflare+cloudflare-typescript/repo';
-
-/** The rule-level objects beside `action_parameters`, the same in every rule. */
-export const RULE_OBJECT_KEYS = ['ratelimit', 'exposed_credential_check', 'logging'] as const;
-export type RuleObjectKey = (typeof RULE_OBJECT_KEYS)[number];
 
 /** Reads a file of the pinned commit (a path inside the repository); throws when it cannot. */
 export type ReadSource = (path: string) => string;
@@ -50,12 +47,10 @@ export function mirrorReader(mirror = process.env.ACTIONS_MIRROR ?? ACTIONS_MIRR
   return (path) => execFileSync('git', ['-C', mirror, 'show', `${ACTIONS_SOURCE.commit}:${path}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }
 
-type ObjectType = ParameterType & { readonly kind: 'object' };
-
-class GeneratorError extends Error {}
+type ObjectType = ObjectParameterType;
 
 function fail(message: string): never {
-  throw new GeneratorError(`catalogue:actions: ${message}`);
+  throw new Error(`catalogue:actions: ${message}`);
 }
 
 /** A namespace's declarations by name: interfaces (all declarations of a name), aliases, namespaces. */
@@ -113,8 +108,8 @@ class Types {
     const known = this.files.get(path);
     if (known) return known;
     const parsed = ts.createSourceFile(path, this.read(path), ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
-    const file: SourceFile = { path, root: undefined as unknown as Scope, imports: new Map() };
-    (file as { root: Scope }).root = emptyScope(file);
+    const file = { path, imports: new Map<string, string>() } as { path: string; imports: Map<string, string>; root: Scope };
+    file.root = emptyScope(file);
     for (const statement of parsed.statements) {
       if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier) && statement.moduleSpecifier.text.startsWith('.')) {
         const bindings = statement.importClause?.namedBindings;
@@ -137,28 +132,28 @@ class Types {
 
   /** What a dotted name stands for, looked up from `scope` outwards as TypeScript does. */
   lookup(name: string, scope: Scope): { interfaces: ts.InterfaceDeclaration[]; scope: Scope } | { alias: ts.TypeAliasDeclaration; scope: Scope } {
-    const [first, ...rest] = name.split('.');
-    let found: Scope | undefined;
-    let last: string = first;
-    if (rest.length === 0) {
-      for (let s: Scope | undefined = scope; s; s = s.parent) {
-        const interfaces = s.interfaces.get(first);
-        if (interfaces) return { interfaces, scope: s };
-        const alias = s.aliases.get(first);
-        if (alias) return { alias, scope: s };
-      }
-      return fail(`type ${name} not found (from ${scope.file.path})`);
+    const parts = name.split('.');
+    const last = parts.pop()!;
+    // The scope that declares the last part: the first outward that has it, or the namespace path.
+    let holders: Scope[];
+    if (parts.length === 0) {
+      holders = [];
+      for (let s: Scope | undefined = scope; s; s = s.parent) holders.push(s);
+    } else {
+      let found: Scope | undefined;
+      for (let s: Scope | undefined = scope; s && !found; s = s.parent) found = s.namespaces.get(parts[0]);
+      if (!found && scope.file.imports.has(parts[0])) found = this.file(scope.file.imports.get(parts[0])!).root;
+      if (!found) return fail(`namespace ${parts[0]} not found (from ${scope.file.path})`);
+      for (const part of parts.slice(1)) found = found.namespaces.get(part) ?? fail(`namespace ${part} of ${name} not found`);
+      holders = [found];
     }
-    for (let s: Scope | undefined = scope; s && !found; s = s.parent) found = s.namespaces.get(first);
-    if (!found && scope.file.imports.has(first)) found = this.file(scope.file.imports.get(first)!).root;
-    if (!found) return fail(`namespace ${first} not found (from ${scope.file.path})`);
-    for (const part of rest.slice(0, -1)) found = found.namespaces.get(part) ?? fail(`namespace ${part} of ${name} not found`);
-    last = rest[rest.length - 1];
-    const interfaces = found.interfaces.get(last);
-    if (interfaces) return { interfaces, scope: found };
-    const alias = found.aliases.get(last);
-    if (alias) return { alias, scope: found };
-    return fail(`type ${name} not found`);
+    for (const s of holders) {
+      const interfaces = s.interfaces.get(last);
+      if (interfaces) return { interfaces, scope: s };
+      const alias = s.aliases.get(last);
+      if (alias) return { alias, scope: s };
+    }
+    return fail(`type ${name} not found (from ${scope.file.path})`);
   }
 
   /** A type node as a ParameterType; `where` names it in errors. */
@@ -215,7 +210,7 @@ class Types {
       if (d.heritageClauses?.length) fail(`${where}: interface ${d.name.text} extends another; not understood`);
       return this.members(d.members, this.scopeOf(d, this.fileOf(d)), where);
     });
-    return objects.length === 1 ? objects[0] : mergeObjects(objects, where);
+    return objects.length === 1 ? objects[0] : mergeObjectTypes(objects, where);
   }
 
   private fileOf(node: ts.Node): SourceFile {
@@ -257,7 +252,7 @@ class Types {
     }
     const types = kept.map((m) => this.convert(m, scope, where));
     if (types.some((t) => t.kind === 'any')) return { kind: 'any' };
-    const distinct = types.filter((t, i) => types.findIndex((u) => JSON.stringify(u) === JSON.stringify(t)) === i);
+    const distinct = types.filter((t, i) => types.findIndex((u) => sameType(u, t)) === i);
     return distinct.length === 1 ? distinct[0] : { kind: 'union', types: distinct };
   }
 
@@ -280,34 +275,6 @@ function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
 }
 
-/** Several declarations (or union members) as one object: every key, required only when all require it. */
-function mergeObjects(objects: readonly ObjectType[], where: string): ObjectType {
-  const names = unique(objects.flatMap((o) => o.keys.map((k) => k.key))).sort(compare);
-  const keys = names.map((key): ParameterKey => {
-    const found = objects.flatMap((o) => o.keys.filter((k) => k.key === key));
-    const types = found.map((k) => k.type).filter((t, i, all) => all.findIndex((u) => JSON.stringify(u) === JSON.stringify(t)) === i);
-    return { key, type: types.length === 1 ? types[0] : mergeTypes(types, `${where}.${key}`), required: found.length === objects.length && found.every((k) => k.required) };
-  });
-  const maps = objects.filter((o) => o.values);
-  if (maps.length > 0 && maps.length !== objects.length) fail(`${where}: some declarations are maps, some not`);
-  return maps.length > 0 ? { kind: 'object', keys, values: mergeTypes(maps.map((m) => m.values!), `${where}.*`) } : { kind: 'object', keys };
-}
-
-/** Types of one key in several declarations: literal sets joined, otherwise they must agree. */
-function mergeTypes(types: readonly ParameterType[], where: string): ParameterType {
-  if (types.length === 1) return types[0];
-  if (types.every((t) => t.kind === 'string')) {
-    const all = types as readonly (ParameterType & { kind: 'string' })[];
-    return all.some((t) => !t.values) ? { kind: 'string' } : { kind: 'string', values: unique(all.flatMap((t) => t.values!)) };
-  }
-  if (types.every((t) => t.kind === 'number')) {
-    const all = types as readonly (ParameterType & { kind: 'number' })[];
-    return all.some((t) => !t.values) ? { kind: 'number' } : { kind: 'number', values: unique(all.flatMap((t) => t.values!)) };
-  }
-  if (types.every((t) => t.kind === 'boolean')) return { kind: 'boolean' };
-  return fail(`${where}: declarations disagree on the type`);
-}
-
 /**
  * `action_parameters` as one object. When the API's types make it a union of objects (serve_error:
  * content or an asset; set_cache_tags: values or an expression), the members are merged, and the
@@ -318,7 +285,7 @@ function parametersObject(type: ParameterType, action: string): ObjectType | und
   if (type.kind === 'object') return type;
   if (type.kind !== 'union' || !type.types.every((t) => t.kind === 'object')) return fail(`${action}: action_parameters is neither an object nor a union of objects`);
   const members = type.types as readonly ObjectType[];
-  const merged = mergeObjects(members, `${action}.action_parameters`);
+  const merged = mergeObjectTypes(members, `${action}.action_parameters`);
   const own = members.map((m) => m.keys.filter((k) => k.required && !merged.keys.some((n) => n.key === k.key && n.required)).map((k) => k.key));
   const group = unique(own.flat()).sort(compare);
   if (own.some((keys) => keys.length !== 1) || group.length < 2) fail(`${action}: the members of action_parameters' union are not told apart by one required key each`);
@@ -370,7 +337,7 @@ export function readActionParameters(read: ReadSource): GeneratedActions {
   const ruleObjects = topLevel[0].objects as Record<RuleObjectKey, ObjectType>;
   for (const { name, objects } of topLevel) {
     for (const key of RULE_OBJECT_KEYS) {
-      if (JSON.stringify(objects[key]) !== JSON.stringify(ruleObjects[key])) fail(`${name}.${key} differs from ${topLevel[0].name}.${key}: the rule-level objects are no longer the same in every rule; decide how to describe them`);
+      if (!sameType(objects[key]!, ruleObjects[key])) fail(`${name}.${key} differs from ${topLevel[0].name}.${key}: the rule-level objects are no longer the same in every rule; decide how to describe them`);
     }
   }
   const seen = new Set<string>();
@@ -393,10 +360,8 @@ export function generateActionParameters(read: ReadSource): string {
   ];
   return [
     `/**\n${header.map((line) => ` * ${line}`).join('\n')}\n */\n`,
-    "import type { ActionSchema, ParameterType } from '../action-schema';\n",
+    "import type { ActionSchema, ObjectParameterType, RuleObjectKey } from '../action-schema';\n",
     `export const ACTION_PARAMETERS: readonly ActionSchema[] = ${source(actions, '', true)};\n`,
-    `export const RULE_OBJECTS: { readonly ratelimit: ParameterType & { readonly kind: 'object' }; readonly exposed_credential_check: ParameterType & { readonly kind: 'object' }; readonly logging: ParameterType & { readonly kind: 'object' } } = ${source(ruleObjects, '', true)};\n`,
+    `export const RULE_OBJECTS: Readonly<Record<RuleObjectKey, ObjectParameterType>> = ${source(ruleObjects, '', true)};\n`,
   ].join('\n');
 }
-
-export { GeneratorError };

@@ -5,7 +5,7 @@
  * catalogue/actions.ts adds what the types cannot say.
  */
 
-import type { ActionSchema, ParameterType } from '../action-schema';
+import type { ActionSchema, ObjectParameterType, RuleObjectKey } from '../action-schema';
 
 export const ACTION_PARAMETERS: readonly ActionSchema[] = [
   {
@@ -1130,7 +1130,7 @@ export const ACTION_PARAMETERS: readonly ActionSchema[] = [
   },
 ];
 
-export const RULE_OBJECTS: { readonly ratelimit: ParameterType & { readonly kind: 'object' }; readonly exposed_credential_check: ParameterType & { readonly kind: 'object' }; readonly logging: ParameterType & { readonly kind: 'object' } } = {
+export const RULE_OBJECTS: Readonly<Record<RuleObjectKey, ObjectParameterType>> = {
   ratelimit: {
     kind: 'object',
     keys: [
