@@ -778,7 +778,8 @@ describe('actions and their parameters', () => {
     const top = itemsIn(`${REDIRECT_YAML}      |\n`, 'yaml');
     assert.deepEqual(labels(top.items).sort(), ['from_list', 'from_value']);
     const text = accept(top.model, find(top.items, 'from_value'));
-    assert.equal(text, `${REDIRECT_YAML}      from_value:\n        target_url:\n          \n`);
+    // `target_url` takes a `value` or an `expression`: the skeleton starts with the first.
+    assert.equal(text, `${REDIRECT_YAML}      from_value:\n        target_url:\n          value: \n`);
     assert.deepEqual(modelOf(text, 'yaml').ruleset.syntaxProblems, []);
     const nested = itemsIn(`${REDIRECT_YAML}      from_value:\n        status_code: 301\n        |\n`, 'yaml');
     assert.deepEqual(labels(nested.items), ['target_url', 'preserve_query_string']);

@@ -24,7 +24,7 @@ import {
   type Position,
 } from 'vscode-languageserver';
 import { COUNTRIES } from '../language/catalogue/countries';
-import { OPERATOR_PLANS, phaseFamily, type Catalogue, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
+import { OPERATOR_PLANS, phaseFamily, type Catalogue, type ExpressionKind, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
 import { hexByte, TCP_FLAG_BITS } from '../language/catalogue/fields';
 import { describePlan } from '../language/catalogue/plans';
 import { ICMP_TYPES, ICMP_UNREACHABLE_CODES } from '../language/catalogue/icmp';
@@ -36,7 +36,7 @@ import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import type { ComparisonOperator, ValueType } from '../language/ast';
 import { isArrayType, isMapType, isScalarType } from '../language/types';
 import { completionContext, operatorsFor, type ExpressionCompletionContext, type LeftSide } from '../language/completion-context';
-import { encodeForScalar, isBlockScalar, property, type HostArray, type HostFormat, type HostNode, type HostObject, type ScalarStyle } from '../documents/host';
+import { encodeForScalar, isBlockScalar, property, type HostArray, type HostFormat, type HostNode, type HostObject, type HostProperty, type ScalarStyle } from '../documents/host';
 import { columnOf, eolOf, lineIndent } from '../documents/host-edits';
 import { mapRange, type DecodedString } from '../documents/offset-map';
 import { expressionRange } from '../documents/ruleset';
@@ -44,7 +44,7 @@ import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
 import { actionOf, actionParameterType, allowedValues, isSchemaKey, keySections, objectKeys, ownerText, phaseActions, ruleParameterType, typeText, type Step } from './parameters';
 import type { ParameterType } from '../language/catalogue/action-schema';
-import { deprecationText, fieldAvailability, fieldDetail, fieldUsableInFilter, functionAvailability, functionUsableInFilter, phaseScope, planText, unverifiedNote, type PhaseScope } from './catalogue-text';
+import { deprecationText, fieldAvailability, fieldDetail, fieldUsable, functionAvailability, functionUsable, phaseScope, planText, unverifiedNote, type PhaseScope } from './catalogue-text';
 import { HTTP_METHODS, REQUEST_HEADER_MAPS, REQUEST_HEADER_NAMES } from './http-names';
 
 // `[` for the keys and indexes of a step (`http.request.headers[`); not `,`, which in JSON would
@@ -123,6 +123,8 @@ function itemOf(spec: Omit<ItemSpec, 'parts'>, textEdit: TextEdit, snippet: bool
 // ---------------------------------------------------------------- expressions
 
 interface ExpressionTarget {
+  /** A rule's filter, or a value expression inside its parameters. */
+  readonly kind: ExpressionKind;
   /** The decoded expression (with the spaces typed after a YAML plain scalar). */
   readonly text: string;
   readonly cursor: number;
@@ -140,7 +142,7 @@ interface ExpressionTarget {
  * not at a place of its text (the indentation of a block scalar, the middle of an escape).
  */
 function expressionTarget(model: DocumentModel, offset: number): ExpressionTarget | 'nowhere' | undefined {
-  const found = model.expressionAt(offset);
+  const found = model.siteAt(offset);
   if (found) {
     const decoded = found.site.decoded();
     const i = found.offset;
@@ -148,12 +150,12 @@ function expressionTarget(model: DocumentModel, offset: number): ExpressionTarge
     const flowScalar = found.site.inFlow && found.site.node.style === 'plain' ? { start: found.site.node.start, end: found.site.node.end } : undefined;
     // A block scalar's final line break maps to the start of the next line, on the next key:
     // a range is kept to the expression's own text, as the edits of quick fixes are.
-    return { text: decoded.value, cursor: i, offset, style: found.site.node.style, flowScalar, map: (s, e) => expressionRange(found.site, { start: s, end: e }) };
+    return { kind: found.site.kind, text: decoded.value, cursor: i, offset, style: found.site.node.style, flowScalar, map: (s, e) => expressionRange(found.site, { start: s, end: e }) };
   }
   if (model.format !== 'yaml') return undefined;
   const text = model.text;
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  for (const site of model.ruleset.expressions) {
+  for (const site of model.ruleset.sites) {
     const node = site.node;
     if (offset < node.start || offset - node.end > 256) continue;
     if (node.style === 'plain' && offset > node.end) {
@@ -164,14 +166,14 @@ function expressionTarget(model: DocumentModel, offset: number): ExpressionTarge
       const decoded = site.decoded();
       if (decoded.contentEnd !== node.end) continue;
       const flowScalar = site.inFlow ? { start: node.start, end: node.end } : undefined;
-      return { text: decoded.value + gap, cursor: decoded.value.length + gap.length, offset, style: 'plain', flowScalar, map: (s, e) => mapBeyond(decoded, s, e) };
+      return { kind: site.kind, text: decoded.value + gap, cursor: decoded.value.length + gap.length, offset, style: 'plain', flowScalar, map: (s, e) => mapBeyond(decoded, s, e) };
     }
     if (isBlockScalar(node.style) && offset <= node.end && site.text.trim() === '') {
       // An empty block scalar: its first line, indented past its key, is where it starts.
-      const key = property(model.ruleset.rules[site.ruleIndex], 'expression');
+      const key = siteProperty(model.ruleset.rules[site.ruleIndex], site.path);
       const keyColumn = key ? key.keyStart - (text.lastIndexOf('\n', key.keyStart - 1) + 1) : 0;
       if (lineStart <= node.start || !/^[ \t]*$/.test(text.slice(lineStart, offset)) || offset - lineStart <= keyColumn) continue;
-      return { text: '', cursor: 0, offset, style: node.style, map: (s, e) => ({ start: offset + s, end: offset + e }) };
+      return { kind: site.kind, text: '', cursor: 0, offset, style: node.style, map: (s, e) => ({ start: offset + s, end: offset + e }) };
     }
   }
   // `expression: ` with nothing after it yet: an empty plain scalar at the cursor.
@@ -180,9 +182,15 @@ function expressionTarget(model: DocumentModel, offset: number): ExpressionTarge
     const p = property(rule, 'expression');
     if (!p || (p.value && p.value.kind !== 'null') || offset < p.keyEnd || offset - p.keyEnd > 256) continue;
     if (!/^[ \t]*:[ \t]+$/.test(text.slice(p.keyEnd, offset))) continue;
-    return { text: '', cursor: 0, offset, style: 'plain', map: (s, e) => ({ start: offset + s, end: offset + e }) };
+    return { kind: 'filter', text: '', cursor: 0, offset, style: 'plain', map: (s, e) => ({ start: offset + s, end: offset + e }) };
   }
   return undefined;
+}
+
+/** The property that holds a site's string: the last step of its path from the rule. */
+function siteProperty(rule: HostNode | undefined, path: readonly string[]): HostProperty | undefined {
+  const parent = nodeAtPath(rule, path.slice(0, -1).map((step) => (/^\d+$/.test(step) ? Number(step) : step)));
+  return property(parent, path[path.length - 1]);
 }
 
 /** Like mapRange, for offsets that may lie in spaces typed after the scalar's content. */
@@ -194,8 +202,8 @@ function mapBeyond(decoded: DecodedString, start: number, end: number): { start:
 }
 
 function expressionItems(model: DocumentModel, target: ExpressionTarget, settings: Settings): CompletionItem[] {
-  const scope = phaseScope(model, settings);
-  const context = completionContext(target.text, target.cursor, scope.catalogue);
+  const scope = phaseScope(model, settings, target.kind);
+  const context = completionContext(target.text, target.cursor, scope.catalogue, target.kind);
   const specs = expressionSpecs(context, settings, scope, target.text);
   if (specs.length === 0) return [];
   // With no token under the cursor the item goes exactly where the cursor is (the end of
@@ -319,7 +327,7 @@ function fieldSpec(field: FieldInfo, scope: PhaseScope, sortText: string, name =
 function fieldSpecs(scope: PhaseScope, accepts: (field: FieldInfo) => boolean = () => true): ItemSpec[] {
   const specs: ItemSpec[] = [];
   for (const field of sortedFields(scope.catalogue)) {
-    if (!fieldUsableInFilter(field, scope) || !accepts(field)) continue;
+    if (!fieldUsable(field, scope) || !accepts(field)) continue;
     specs.push(fieldSpec(field, scope, sortKey(1, specs.length)));
   }
   return specs;
@@ -347,7 +355,7 @@ function functionSpec(fn: FunctionInfo, scope: PhaseScope, sortText: string): It
 function functionSpecs(scope: PhaseScope, accepts: (fn: FunctionInfo) => boolean = () => true): ItemSpec[] {
   const specs: ItemSpec[] = [];
   for (const fn of scope.catalogue.functions.values()) {
-    if (fn.quantifier || !functionUsableInFilter(fn, scope) || !accepts(fn)) continue;
+    if (fn.quantifier || !functionUsable(fn, scope) || !accepts(fn)) continue;
     specs.push(functionSpec(fn, scope, sortKey(3, specs.length)));
   }
   return specs;
@@ -371,14 +379,15 @@ function quantifierSpecs(scope: PhaseScope): ItemSpec[] {
 }
 
 /**
- * The field and function items of a phase, where a test may start: the same for every cursor,
- * so made once per phase (a few hundred items with their documentation in an HTTP phase). A
- * misspelt phase is a key too: the map is emptied when it grows past a few dozen.
+ * The field and function items of a phase, where a test (or a value) may start: the same for
+ * every cursor, so made once per phase and kind of expression (a few hundred items with their
+ * documentation in an HTTP phase). A misspelt phase is a key too: the map is emptied when it
+ * grows past a few dozen.
  */
 const PHASE_SPECS = new Map<string, { readonly fields: readonly ItemSpec[]; readonly functions: readonly ItemSpec[] }>();
 
 function phaseSpecs(scope: PhaseScope): { readonly fields: readonly ItemSpec[]; readonly functions: readonly ItemSpec[] } {
-  const key = scope.phase ?? '';
+  const key = `${scope.kind ?? 'filter'} ${scope.phase ?? ''}`;
   let specs = PHASE_SPECS.get(key);
   if (!specs) {
     if (PHASE_SPECS.size >= 64) PHASE_SPECS.clear();
@@ -423,7 +432,7 @@ function argumentSpecs(argument: NonNullable<ExpressionCompletionContext['argume
   if (fn.quantifier) {
     const specs: ItemSpec[] = [];
     for (const field of sortedFields(scope.catalogue)) {
-      if (!fieldUsableInFilter(field, scope) || isScalarType(field.type)) continue;
+      if (!fieldUsable(field, scope) || isScalarType(field.type)) continue;
       const name = `${field.name}[*]`;
       specs.push(fieldSpec(field, scope, sortKey(0, specs.length), name, `\`${name}\`: every ${isArrayType(field.type) ? 'element' : 'value'} of \`${field.name}\`, compared one by one.`));
     }

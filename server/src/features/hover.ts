@@ -17,7 +17,7 @@ import type { Problem } from '../language/problem';
 import { describeExpression } from '../language/describe';
 import { property, type HostNode } from '../documents/host';
 import { mapRange } from '../documents/offset-map';
-import type { FilterSite } from '../documents/parsed-ruleset';
+import type { ExpressionSite } from '../documents/parsed-ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
 import { fieldAvailability, functionAvailability, phaseScope, planText, unverifiedNote, type PhaseScope } from './catalogue-text';
@@ -33,7 +33,7 @@ import { REQUEST_HEADER_MAPS, REQUEST_HEADER_NAMES } from './http-names';
 export function hover(model: DocumentModel, position: Position, settings: Settings): Hover | null {
   if (!model.isRuleset(settings)) return null;
   const offset = model.offsetAt(position);
-  const at = model.expressionAt(offset);
+  const at = model.siteAt(offset);
   if (at) return expressionHover(model, at.site, at.offset, settings);
   return structureHover(model, offset, settings);
 }
@@ -60,9 +60,9 @@ interface HoverContext {
   readonly problems: readonly Problem[];
 }
 
-function expressionHover(model: DocumentModel, site: FilterSite, offset: number, settings: Settings): Hover | null {
+function expressionHover(model: DocumentModel, site: ExpressionSite, offset: number, settings: Settings): Hover | null {
   const result = model.check(site, settings);
-  const scope = phaseScope(model, settings);
+  const scope = phaseScope(model, settings, site.kind);
   // Without an AST (a syntax error), the tokens still tell fields, operators and values apart.
   const target = result.ast ? locate(result.ast, offset) : locateInText(site.text, offset, { fieldType: (name) => scalarField(scope.catalogue, name)?.type });
   if (!target) return null;

@@ -106,6 +106,15 @@ export class DocumentModel {
     return siteAt(this.ruleset.expressions, offset);
   }
 
+  /**
+   * The expression site the offset is in, a rule's `expression` or one inside its parameters
+   * (`action_parameters.uri.path.expression`, `ratelimit.counting_expression`), and where in its
+   * decoded text: completion, hover, signature help and colouring read it by its kind.
+   */
+  siteAt(offset: number): { site: ExpressionSite; offset: number } | undefined {
+    return siteAt(this.ruleset.sites, offset);
+  }
+
   /** The host node (of the ruleset structure) whose source contains the offset, innermost first. */
   nodesAt(offset: number): HostNode[] {
     const path: HostNode[] = [];
