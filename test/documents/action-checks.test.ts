@@ -299,6 +299,20 @@ describe('expressions inside parameters, on their own characters', () => {
     assert.deepEqual(at(p), where(text, 'http.response.cod'));
   });
 
+  it('`rulesets-disable-next-line` silences a finding inside a nested expression and on a parameter key', () => {
+    const rules = (directive: string) =>
+      `  - action: block\n    expression: "true"\n    ratelimit:\n      characteristics: [cf.colo.id, ip.src]\n      period: 60\n      requests_per_period: 10\n      mitigation_timeout: 600\n${directive ? '      # rulesets-disable-next-line redundant-set-member\n' : ''}      counting_expression: ip.src in {10.0.0.0/8 10.1.0.0/16}\n${directive ? '      # rulesets-disable-next-line unknown-key\n' : ''}      extra: 1\n`;
+    const loud = yamlRuleset('http_ratelimit', rules(''));
+    assert.deepEqual(
+      check(loud, 'yaml').map((p) => [p.code, ...at(p)]),
+      [
+        ['redundant-set-member', ...where(loud, '10.1.0.0/16')],
+        ['unknown-key', ...where(loud, 'extra')],
+      ],
+    );
+    assert.deepEqual(check(yamlRuleset('http_ratelimit', rules('#')), 'yaml'), []);
+  });
+
   it('a header value expression must give a string; a redirect target expression is checked too', () => {
     const header = yamlRuleset('http_request_late_transform', '  - action: rewrite\n    expression: "true"\n    action_parameters:\n      headers:\n        X-Port: {operation: set, expression: cf.edge.server_port}\n');
     const p = only(header, 'yaml');
