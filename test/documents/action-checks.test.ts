@@ -109,7 +109,7 @@ describe('action_parameters against the action schema', () => {
   it('a status code the redirect does not take: the closest ones as fixes', () => {
     const text = yamlRuleset('http_request_dynamic_redirect', '  - action: redirect\n    expression: "true"\n    action_parameters:\n      from_value:\n        status_code: 300\n        target_url: {value: https://b.example/}\n');
     const p = only(text, 'yaml');
-    assert.equal(p.code, 'invalid-value');
+    assert.equal(p.code, 'invalid-action-parameters');
     assert.deepEqual(at(p), where(text, '300'));
     assert.match(p.message, /expected `status_code` to be one of `301`, `302`, `303`, `307` or `308`, found `300`; did you mean `301`\?/);
     fixedClean(text, 'yaml', 'Change to `301`');
@@ -139,7 +139,7 @@ describe('action_parameters against the action schema', () => {
   it('a compression algorithm misspelt: the value error with the fix', () => {
     const text = yamlRuleset('http_response_compression', '  - action: compress_response\n    expression: "true"\n    action_parameters:\n      algorithms:\n        - name: gzp\n        - name: default\n');
     const p = only(text, 'yaml');
-    assert.equal(p.code, 'invalid-value');
+    assert.equal(p.code, 'invalid-action-parameters');
     assert.deepEqual(at(p), where(text, 'gzp'));
     assert.match(p.message, /did you mean `"gzip"`\?$/);
     fixedClean(text, 'yaml', 'Change to `"gzip"`');
@@ -148,7 +148,7 @@ describe('action_parameters against the action schema', () => {
   it('a number outside its documented range: the error names the range', () => {
     const text = yamlRuleset('http_request_origin', '  - action: route\n    expression: "true"\n    action_parameters:\n      origin:\n        port: 70000\n');
     const p = only(text, 'yaml');
-    assert.equal(p.code, 'invalid-value');
+    assert.equal(p.code, 'invalid-action-parameters');
     assert.deepEqual(at(p), where(text, '70000'));
     assert.equal(p.message, 'expected `port` to be between 1 and 65535, found `70000`');
   });
@@ -199,8 +199,9 @@ describe('action_parameters against the action schema', () => {
   it('an action that takes no parameters, given some: a warning on the key', () => {
     const text = yamlRuleset('http_request_firewall_custom', '  - action: managed_challenge\n    expression: "true"\n    action_parameters: {response: {status_code: 403}}\n');
     const p = only(text, 'yaml');
-    assert.equal(p.code, 'invalid-action-parameters');
+    assert.equal(p.code, 'unknown-key');
     assert.equal(p.severity, 'warning');
+    assert.equal(p.message, '`managed_challenge` takes no `action_parameters`; the service ignores or refuses them');
     assert.deepEqual(at(p), where(text, 'action_parameters'));
   });
 
@@ -225,7 +226,7 @@ describe('ratelimit, exposed_credential_check and logging against their schemas'
   it('a rate-limit period the service does not take: the closest as the fix', () => {
     const text = yamlRuleset('http_ratelimit', '  - action: block\n    expression: "true"\n    ratelimit:\n      characteristics: [cf.colo.id, ip.src]\n      period: 61\n      requests_per_period: 100\n      mitigation_timeout: 600\n');
     const p = only(text, 'yaml');
-    assert.equal(p.code, 'invalid-value');
+    assert.equal(p.code, 'invalid-action-parameters');
     assert.deepEqual(at(p), where(text, '61'));
     fixedClean(text, 'yaml', 'Change to `60`');
   });

@@ -51,16 +51,16 @@ function walk(text: string, node: HostNode, type: ParameterType, label: string, 
       if (node.kind !== 'string') return wrongType(text, node, type, label, out);
       if (type.values && !type.values.includes(String(node.value))) return notOneOf(node, type.values, closestMatches(String(node.value), type.values), label, out);
       if (type.maxLength !== undefined && String(node.value).length > type.maxLength) {
-        out.push({ code: 'invalid-value', severity: 'error', start: node.start, end: node.end, message: `${label} is ${String(node.value).length} characters long; the service takes at most ${type.maxLength}` });
+        out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `${label} is ${String(node.value).length} characters long; the service takes at most ${type.maxLength}` });
       }
       return;
     case 'number': {
       if (node.kind !== 'number') return wrongType(text, node, type, label, out);
       const value = Number(node.value);
       if (type.values && !type.values.includes(value)) return notOneOf(node, type.values, nearestNumbers(value, type.values), label, out);
-      if (type.integer && !Number.isInteger(value)) out.push({ code: 'invalid-value', severity: 'error', start: node.start, end: node.end, message: `expected ${label} to be a whole number, found ${describe(node)}` });
+      if (type.integer && !Number.isInteger(value)) out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `expected ${label} to be a whole number, found ${describe(node)}` });
       else if ((type.min !== undefined && value < type.min) || (type.max !== undefined && value > type.max)) {
-        out.push({ code: 'invalid-value', severity: 'error', start: node.start, end: node.end, message: `expected ${label} ${rangeOf(type.min, type.max)}, found ${describe(node)}` });
+        out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `expected ${label} ${rangeOf(type.min, type.max)}, found ${describe(node)}` });
       }
       return;
     }
@@ -71,10 +71,10 @@ function walk(text: string, node: HostNode, type: ParameterType, label: string, 
     case 'array':
       if (node.kind !== 'array') return wrongType(text, node, type, label, out);
       if (type.minItems !== undefined && node.items.length < type.minItems) {
-        out.push({ code: 'invalid-value', severity: 'error', start: node.start, end: node.end, message: `${label} needs at least ${type.minItems} ${type.minItems === 1 ? 'item' : 'items'}` });
+        out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `${label} needs at least ${type.minItems} ${type.minItems === 1 ? 'item' : 'items'}` });
       }
       if (type.maxItems !== undefined && node.items.length > type.maxItems) {
-        out.push({ code: 'invalid-value', severity: 'error', start: node.start, end: node.end, message: `${label} has ${node.items.length} items; the service takes at most ${type.maxItems}` });
+        out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `${label} has ${node.items.length} items; the service takes at most ${type.maxItems}` });
       }
       for (const item of node.items) walk(text, item, type.items, `an item of ${label}`, out, []);
       return;
@@ -203,7 +203,7 @@ function notOneOf(node: HostScalar, allowed: readonly (string | number | boolean
   const listed = allowed.length > 10 ? `${quoteAlternatives(allowed.slice(0, 10).map(show))}, …` : quoteAlternatives(allowed.map(show));
   const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions.map(show))}?` : '';
   out.push({
-    code: 'invalid-value',
+    code: 'invalid-action-parameters',
     severity: 'error',
     start: node.start,
     end: node.end,

@@ -138,7 +138,7 @@ function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: H
   const parametersProperty = property(rule, 'action_parameters');
   const parameters = parametersProperty?.value;
   if (!schema.parameters) {
-    if (parametersProperty) report('invalid-action-parameters', 'warning', parametersProperty.keyStart, parametersProperty.keyEnd, `\`${actionName}\` takes no \`action_parameters\`; the service ignores or refuses them`);
+    if (parametersProperty) report('unknown-key', 'warning', parametersProperty.keyStart, parametersProperty.keyEnd, `\`${actionName}\` takes no \`action_parameters\`; the service ignores or refuses them`);
     return;
   }
   if (parameters?.kind === 'object') {
