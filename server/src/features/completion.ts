@@ -184,6 +184,15 @@ function expressionTarget(model: DocumentModel, offset: number): ExpressionTarge
     if (!/^[ \t]*:[ \t]+$/.test(text.slice(p.keyEnd, offset))) continue;
     return { kind: 'filter', text: '', cursor: 0, offset, style: 'plain', map: (s, e) => ({ start: offset + s, end: offset + e }) };
   }
+  // The same for an expression key of the parameters (`uri: {path: {expression: |}}`), by the
+  // schema of the object its line stands in.
+  const empty = /^([ \t]*(?:-[ \t]+)?)([A-Za-z_]+)[ \t]*:[ \t]+$/.exec(text.slice(lineStart, offset));
+  const rule = empty ? ruleAt(model, offset) : undefined;
+  if (empty && rule && rule.properties.length > 0) {
+    const place = yamlPlace(text, rule, [], lineStart, offset, empty[1].length);
+    const type = place && !place.array ? ruleParameterType(rule, [...place.path, empty[2]]) : undefined;
+    if (type?.kind === 'string' && type.expression) return { kind: type.expression, text: '', cursor: 0, offset, style: 'plain', map: (s, e) => ({ start: offset + s, end: offset + e }) };
+  }
   return undefined;
 }
 

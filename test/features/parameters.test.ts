@@ -1,0 +1,127 @@
+/**
+ * The editor inside a rule's parameters: a value expression in `action_parameters.uri.path.expression`
+ * (in JSON and every YAML style) is completed, explained, signature-helped and coloured as the
+ * rule's `expression` is, by its kind; the quick fixes of the parameter checks come through the
+ * code action feature; hover explains actions and parameter keys.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { SemanticTokenTypes, type CompletionItem, type Hover, type MarkupContent, type TextEdit } from 'vscode-languageserver';
+
+import { codeActions } from '../../server/src/features/code-actions';
+import { completion } from '../../server/src/features/completion';
+import { hover } from '../../server/src/features/hover';
+import { SEMANTIC_TOKENS_LEGEND, semanticTokens } from '../../server/src/features/semantic-tokens';
+import { signatureHelp } from '../../server/src/features/signature-help';
+import type { DocumentModel } from '../../server/src/features/model';
+import { applyEdits, atRewrite, HOSTS, modelOf, settings, takeCursor, textOf } from './harness';
+
+function labels(model: DocumentModel, offset: number): string[] {
+  return (completion(model, model.positionAt(offset), settings())?.items ?? []).map((i: CompletionItem) => i.label);
+}
+
+function contents(h: Hover | null): string {
+  assert.ok(h, 'a hover');
+  return (h.contents as MarkupContent).value;
+}
+
+describe('a value expression inside action_parameters, in every host style', () => {
+  for (const host of HOSTS) {
+    it(`${host}: completion offers what a value may use, and nothing of a filter`, () => {
+      const { model, offset } = atRewrite(host, '|');
+      const offered = labels(model, offset);
+      for (const name of ['regex_replace', 'wildcard_replace', 'to_string', 'concat', 'http.request.uri.path', 'ip.src.timezone.name']) assert.ok(offered.includes(name), `${name} offered`);
+      // One operand: no `not`, no group, no Booleans.
+      for (const name of ['not', '(', 'true', 'false', 'any']) assert.ok(!offered.includes(name), `${name} not offered`);
+      // After a complete operand nothing follows: no operator, no connective.
+      const after = atRewrite(host, 'http.request.uri.path |');
+      assert.deepEqual(labels(after.model, after.offset), []);
+      // Inside a call: the argument's fields.
+      const argument = atRewrite(host, 'concat("/v2", http.request.uri.p|)');
+      assert.ok(labels(argument.model, argument.offset).includes('http.request.uri.path'));
+    });
+
+    it(`${host}: the rule's own filter does not offer the value-only functions`, () => {
+      const { text } = atRewrite(host, 'x').model;
+      const marked = host === 'json' ? text.replace('"expression": "true"', '"expression": "|"') : text.replace('expression: "true"', 'expression: "|"');
+      const { text: clean, offset } = takeCursor(marked);
+      const offered = labels(modelOf(clean, host === 'json' ? 'json' : 'yaml'), offset);
+      assert.ok(offered.includes('starts_with') && !offered.includes('regex_replace') && !offered.includes('ip.src.timezone.name'));
+    });
+
+    it(`${host}: hover and signature help`, () => {
+      const field = atRewrite(host, 'regex_replace(http.request.uri.pa|th, "^/v1/", "/v2/")');
+      const fieldHover = hover(field.model, field.position, settings());
+      assert.match(contents(fieldHover), /http\.request\.uri\.path/);
+      assert.equal(textOf(field.model.text, fieldHover!.range!), 'http.request.uri.path');
+      const fn = atRewrite(host, 'regex_re|place(http.request.uri.path, "^/v1/", "/v2/")');
+      assert.match(contents(hover(fn.model, fn.position, settings())), /value expressions only/);
+      const inCall = atRewrite(host, 'regex_replace(http.request.uri.path, |');
+      const help = signatureHelp(inCall.model, inCall.position, settings());
+      assert.ok(help, 'signature help');
+      assert.match(help.signatures[0].label, /^regex_replace\(/);
+      assert.equal(help.activeParameter, 1);
+    });
+
+    it(`${host}: semantic tokens colour the value expression`, () => {
+      const { model } = atRewrite(host, 'regex_replace(http.request.uri.path, "^/v1/", "/v2/")|');
+      const { data } = semanticTokens(model, settings());
+      const types: string[] = [];
+      for (let i = 0; i < data.length; i += 5) types.push(SEMANTIC_TOKENS_LEGEND.tokenTypes[data[i + 3]]);
+      // The rule's own `true`, then the function, the field and the two strings of the rewrite.
+      assert.deepEqual(types, [SemanticTokenTypes.keyword, SemanticTokenTypes.function, SemanticTokenTypes.property, SemanticTokenTypes.string, SemanticTokenTypes.string]);
+    });
+  }
+
+  it('a mistake in the nested expression has its fix through the code actions, on its own characters', () => {
+    for (const host of HOSTS) {
+      const { model, offset } = atRewrite(host, 'concat("/v2", http.request.uri.pth|)');
+      const position = model.positionAt(offset - 1);
+      const actions = codeActions(model, { start: position, end: position }, { diagnostics: [] }, settings());
+      const fix = actions.find((a) => a.title.includes('http.request.uri.path'));
+      assert.ok(fix, `${host}: a fix among ${actions.map((a) => a.title).join(' | ')}`);
+      const fixed = applyEdits(model.text, fix.edit!.changes![model.uri] as TextEdit[]);
+      const after = modelOf(fixed, model.format);
+      assert.deepEqual(after.problems(settings()), [], `${host}: clean after the fix`);
+    }
+  });
+});
+
+describe('quick fixes of the parameter checks', () => {
+  const fixOf = (marked: string, format: 'json' | 'yaml', title: RegExp) => {
+    const { text, offset } = takeCursor(marked);
+    const model = modelOf(text, format);
+    const position = model.positionAt(offset);
+    const actions = codeActions(model, { start: position, end: position }, { diagnostics: [] }, settings());
+    const action = actions.find((a) => title.test(a.title));
+    assert.ok(action, `${title} among ${actions.map((a) => a.title).join(' | ')}`);
+    const fixed = applyEdits(text, action.edit!.changes![model.uri] as TextEdit[]);
+    return { fixed, problems: modelOf(fixed, format).problems(settings()) };
+  };
+
+  it('a misspelt parameter key, in YAML and JSON', () => {
+    const yaml = fixOf('name: t\nkind: zone\nphase: http_request_origin\nrules:\n  - action: route\n    expression: "true"\n    action_parameters:\n      host_hea|dr: www.example.com\n', 'yaml', /host_header/);
+    assert.match(yaml.fixed, /\n {6}host_header: www\.example\.com\n/);
+    assert.deepEqual(yaml.problems, []);
+    const json = fixOf('{"name": "t", "kind": "zone", "phase": "http_request_origin", "rules": [{"action": "route", "expression": "true", "action_parameters": {"host_hea|dr": "www.example.com"}}]}', 'json', /host_header/);
+    assert.match(json.fixed, /"host_header": "www\.example\.com"/);
+    assert.deepEqual(json.problems, []);
+  });
+
+  it('a wrong value: a status code written as a string, an algorithm misspelt', () => {
+    const status = fixOf(
+      'name: t\nkind: zone\nphase: http_request_dynamic_redirect\nrules:\n  - action: redirect\n    expression: "true"\n    action_parameters:\n      from_value:\n        status_code: "3|01"\n        target_url:\n          value: https://example.com/\n',
+      'yaml',
+      /301/,
+    );
+    assert.match(status.fixed, /status_code: 301\n/);
+    assert.deepEqual(status.problems, []);
+    const algorithm = fixOf(
+      '{"name": "t", "kind": "zone", "phase": "http_response_compression", "rules": [{"action": "compress_response", "expression": "true", "action_parameters": {"algorithms": [{"name": "brotl|"}]}}]}',
+      'json',
+      /brotli/,
+    );
+    assert.match(algorithm.fixed, /"name": "brotli"/);
+    assert.deepEqual(algorithm.problems, []);
+  });
+});
