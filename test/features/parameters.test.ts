@@ -125,3 +125,49 @@ describe('quick fixes of the parameter checks', () => {
     assert.deepEqual(algorithm.problems, []);
   });
 });
+
+describe('hover on actions and parameter keys', () => {
+  const hoverAt = (marked: string, format: 'json' | 'yaml') => {
+    const { text, offset } = takeCursor(marked);
+    const model = modelOf(text, format);
+    const h = hover(model, model.positionAt(offset), settings());
+    return { text: contents(h), range: textOf(text, h!.range!) };
+  };
+
+  it('an action: what it does, the phases that take it, what is checked of its parameters', () => {
+    const redirect = hoverAt('name: t\nkind: zone\nphase: http_request_dynamic_redirect\nrules:\n  - action: redi|rect\n    expression: "true"\n', 'yaml');
+    assert.equal(redirect.range, 'redirect');
+    assert.match(redirect.text, /Allowed in the phases `http_request_dynamic_redirect`, `http_request_redirect`\./);
+    assert.match(redirect.text, /Its `action_parameters` \(`from_list`, `from_value`\) are checked/);
+    assert.doesNotMatch(redirect.text, /not checked yet/);
+    // In a phase that does not take it: said so, with the phase's own actions.
+    const waf = hoverAt('{"name": "t", "kind": "zone", "phase": "http_request_firewall_custom", "rules": [{"action": "rou|te", "expression": "true"}]}', 'json');
+    assert.match(waf.text, /Not an action of `http_request_firewall_custom`, which takes `block`/);
+    assert.match(waf.text, /Allowed in the phases `http_request_origin`\./);
+  });
+
+  it('a parameter key: type, required or not, allowed values, the note, the phases of its action', () => {
+    const status = hoverAt('name: t\nkind: zone\nphase: http_request_dynamic_redirect\nrules:\n  - action: redirect\n    expression: "true"\n    action_parameters:\n      from_value:\n        status_c|ode: 301\n', 'yaml');
+    assert.equal(status.range, 'status_code');
+    assert.match(status.text, /^\(parameter\) `status_code`/);
+    assert.match(status.text, /`status_code`: number \(301, 302, 303, 307, 308\), optional \(a parameter of `redirect`\)\./);
+    assert.match(status.text, /Allowed: `301`, `302`, `303`, `307`, `308`\./);
+    assert.match(status.text, /`redirect` is allowed in the phases `http_request_dynamic_redirect`, `http_request_redirect`\./);
+    const target = hoverAt('{"name": "t", "kind": "zone", "phase": "http_request_dynamic_redirect", "rules": [{"action": "redirect", "expression": "true", "action_parameters": {"from_value": {"target_u|rl": {"value": "https://example.com/"}}}}]}', 'json');
+    assert.equal(target.range, '"target_url"');
+    assert.match(target.text, /object, required/);
+    assert.match(target.text, /Exactly one of `value`, `expression`\./);
+    const period = hoverAt('{"name": "t", "kind": "zone", "phase": "http_ratelimit", "rules": [{"action": "block", "expression": "true", "ratelimit": {"per|iod": 60}}]}', 'json');
+    assert.match(period.text, /required \(in the rule's `ratelimit`\)/);
+  });
+
+  it('a rule-level object: its keys and where it belongs; an unknown key: nothing', () => {
+    const ratelimit = hoverAt('name: t\nkind: zone\nphase: http_ratelimit\nrules:\n  - action: block\n    expression: "true"\n    rate|limit:\n      period: 60\n', 'yaml');
+    assert.match(ratelimit.text, /^\(rule key\) `ratelimit`/);
+    assert.match(ratelimit.text, /`characteristics` \(required\)/);
+    assert.match(ratelimit.text, /Allowed in the phases `http_ratelimit`/);
+    const { text, offset } = takeCursor('name: t\nkind: zone\nphase: http_request_origin\nrules:\n  - action: route\n    expression: "true"\n    action_parameters:\n      host_hea|dr: x\n');
+    const model = modelOf(text, 'yaml');
+    assert.equal(hover(model, model.positionAt(offset), settings()), null);
+  });
+});

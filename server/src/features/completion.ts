@@ -42,7 +42,7 @@ import { mapRange, type DecodedString } from '../documents/offset-map';
 import { expressionRange } from '../documents/ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
-import { actionOf, actionParameterType, allowedValues, isSchemaKey, keySections, objectKeys, ownerText, phaseActions, ruleParameterType, typeText, type Step } from './parameters';
+import { actionOf, actionParameterType, allowedValues, isSchemaKey, keySections, objectKeys, phaseActions, ruleParameterType, typeText, type Step } from './parameters';
 import type { ParameterType } from '../language/catalogue/action-schema';
 import { deprecationText, fieldAvailability, fieldDetail, fieldUsable, functionAvailability, functionUsable, phaseScope, planText, unverifiedNote, type PhaseScope } from './catalogue-text';
 import { HTTP_METHODS, REQUEST_HEADER_MAPS, REQUEST_HEADER_NAMES } from './http-names';
@@ -946,7 +946,6 @@ function parameterKeyItems(model: DocumentModel, rule: HostNode | undefined, pat
   const keys = objectKeys(ruleParameterType(rule, path))
     .filter((k) => !present.has(k.key))
     .sort((a, b) => Number(b.required) - Number(a.required));
-  const owner = ownerText(rule, path);
   const format = model.format;
   const eol = eolOf(model.text);
   return keys.map((key, i) => {
@@ -955,7 +954,7 @@ function parameterKeyItems(model: DocumentModel, rule: HostNode | undefined, pat
       label: key.key,
       kind: CompletionItemKind.Property,
       detail: `${typeText(key.type)}${key.required ? ' · required' : ''}`,
-      documentation: keySections(key, owner).join('\n\n'),
+      documentation: keySections(rule, path, key).join('\n\n'),
       sortText: sortKey(1, i),
     };
     return structureItem(model, edit, spec, parts);

@@ -5,13 +5,14 @@
  * types are the catalogue's (language/catalogue/actions.ts, with the documented facts applied).
  */
 import { RULE_OBJECT_KEYS, type ParameterKey, type ParameterType, type RuleObjectKey } from '../language/catalogue/action-schema';
-import { actionSchema, actionsOfPhase, parameterAt, PHASE_ACTIONS, ruleObjectSchema } from '../language/catalogue/actions';
+import { actionSchema, actionsOfPhase, parameterAt, parameterNote, PHASE_ACTIONS, ruleObjectSchema } from '../language/catalogue/actions';
 import { property, type HostNode } from '../documents/host';
 
 /** A step from a rule into its objects: a key, or an array index. */
 export type Step = string | number;
 
-function isRuleObjectKey(key: Step | undefined): key is RuleObjectKey {
+/** `ratelimit`, `exposed_credential_check`, `logging`: the rule-level objects the catalogue describes. */
+export function isRuleObjectKey(key: Step | undefined): key is RuleObjectKey {
   return (RULE_OBJECT_KEYS as readonly (Step | undefined)[]).includes(key);
 }
 
@@ -120,10 +121,15 @@ export function allowedValues(type: ParameterType | undefined): readonly (string
 
 const code = (text: string) => `\`${text}\``;
 
-/** What a key is, in Markdown sections: type, required, allowed values or range, key groups, expression kind. */
-export function keySections(key: ParameterKey, owner: string): string[] {
+/**
+ * What the key `key` of the object at `path` (from the rule) is, in Markdown sections: type,
+ * required, allowed values or range, key groups, expression kind, and the catalogue's note.
+ */
+export function keySections(rule: HostNode | undefined, path: readonly Step[], key: ParameterKey): string[] {
   const type = key.type;
-  const sections = [`${code(key.key)}: ${typeText(type)}, ${key.required ? 'required' : 'optional'} (${owner}).`];
+  const sections = [`${code(key.key)}: ${typeText(type)}, ${key.required ? 'required' : 'optional'} (${ownerText(rule, path)}).`];
+  const note = noteOf(rule, [...path, key.key]);
+  if (note) sections.push(note);
   const values = allowedValues(type);
   if (values.length > 0 && type.kind !== 'boolean') sections.push(`Allowed: ${values.map((v) => code(JSON.stringify(v))).join(', ')}.`);
   const inner = type.kind === 'array' ? type.items : type;
@@ -136,13 +142,26 @@ export function keySections(key: ParameterKey, owner: string): string[] {
   if (keys.length > 0) sections.push(`Keys: ${keys.map((k) => `${code(k.key)}${k.required ? ' (required)' : ''}`).join(', ')}.`);
   if (type.kind === 'object') {
     for (const group of type.oneRequired ?? []) sections.push(`Exactly one of ${group.map(code).join(', ')}.`);
+    for (const group of type.anyRequired ?? []) sections.push(`At least one of ${group.map(code).join(', ')}.`);
     for (const group of type.exclusive ?? []) sections.push(`At most one of ${group.map(code).join(', ')}.`);
   }
+  if (type.kind === 'string' && type.maxLength !== undefined) sections.push(`At most ${type.maxLength} characters.`);
+  if (type.kind === 'array' && (type.minItems !== undefined || type.maxItems !== undefined)) sections.push(`${rangeText({ min: type.minItems, max: type.maxItems })} items.`);
   return sections;
 }
 
-/** Who a path belongs to, as a key's documentation says it: "`redirect` parameters", "rule `ratelimit`". */
-export function ownerText(rule: HostNode | undefined, path: readonly Step[]): string {
+/** The catalogue's note on the parameter at `path` from the rule (parameterNote of actions.ts). */
+function noteOf(rule: HostNode | undefined, path: readonly Step[]): string | undefined {
+  const [first, ...rest] = path;
+  if (first === 'action_parameters') {
+    const action = actionOf(rule);
+    return action === undefined ? undefined : parameterNote(action, rest);
+  }
+  return isRuleObjectKey(first) ? parameterNote(first, rest) : undefined;
+}
+
+/** Who a path belongs to, as a key's documentation says it: "a parameter of `redirect`", "in the rule's `ratelimit`". */
+function ownerText(rule: HostNode | undefined, path: readonly Step[]): string {
   return path[0] === 'action_parameters' ? `a parameter of \`${actionOf(rule) ?? 'the action'}\`` : `in the rule's \`${String(path[0])}\``;
 }
 
