@@ -140,6 +140,8 @@ describe('hover on actions and parameter keys', () => {
     assert.match(redirect.text, /Allowed in the phases `http_request_dynamic_redirect`, `http_request_redirect`\./);
     assert.match(redirect.text, /Its `action_parameters` \(`from_list`, `from_value`\) are checked/);
     assert.doesNotMatch(redirect.text, /not checked yet/);
+    // The rule's summary speaks of packets: not in an HTTP phase.
+    assert.doesNotMatch(redirect.text, /packet/);
     // In a phase that does not take it: said so, with the phase's own actions.
     const waf = hoverAt('{"name": "t", "kind": "zone", "phase": "http_request_firewall_custom", "rules": [{"action": "rou|te", "expression": "true"}]}', 'json');
     assert.match(waf.text, /Not an action of `http_request_firewall_custom`, which takes `block`/);

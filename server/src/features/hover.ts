@@ -653,6 +653,9 @@ const ACTION_VERBS: Record<string, string> = {
 };
 
 function ruleSummary(model: DocumentModel, rule: HostNode, settings: Settings): string | undefined {
+  // The words are the packet phases' (describe.ts speaks of packets): an HTTP rule gets none.
+  const phase = model.ruleset.phase ?? settings.defaultPhase;
+  if (phase !== undefined && phaseFamily(phase) !== 'magic') return undefined;
   const expression = property(rule, 'expression')?.value;
   const site = model.ruleset.expressions.find((s) => s.node === expression);
   if (!site) return undefined;
