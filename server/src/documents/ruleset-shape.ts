@@ -11,6 +11,7 @@ import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { property, type HostNode, type HostObject, type HostScalar } from './host';
 import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host-edits';
 import { checkParameterValue, describe, type Report } from './parameter-shape';
+import { ruleObjectInPhase } from './parameter-sites';
 import type { DocumentProblem, ParsedRuleset } from './parsed-ruleset';
 
 const RULESET_KEY_NAMES = RULESET_KEYS.map((k) => k.key);
@@ -81,7 +82,7 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
   }
   for (const name of RULE_OBJECT_KEYS) {
     const value = property(rule, name)?.value;
-    if (value?.kind === 'object') checkParameterValue(model.text, value, ruleObjectSchema(name), `\`${name}\``, report);
+    if (value?.kind === 'object' && ruleObjectInPhase(name, phase)) checkParameterValue(model.text, value, ruleObjectSchema(name), `\`${name}\``, report);
   }
   if (actionName !== undefined && !reported) checkActionParameters(model, rule, action as HostScalar, actionName, phase, report);
 }
@@ -145,10 +146,12 @@ function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: H
     checkParameterValue(model.text, parameters, schema.parameters, '`action_parameters`', report);
     return;
   }
-  const required = schema.parameters.keys.filter((k) => k.required).map((k) => k.key);
-  if (!parametersProperty && required.length > 0) {
-    report('missing-action-parameters', 'error', action.start, action.end, `a \`${actionName}\` rule needs \`action_parameters\` with ${quoteAlternatives(required)}`);
-  }
+  if (parametersProperty) return;
+  const { keys, oneRequired, anyRequired } = schema.parameters;
+  const required = keys.filter((k) => k.required).map((k) => `\`${k.key}\``);
+  const groups = [...(oneRequired ?? []), ...(anyRequired ?? [])].map((group) => quoteAlternatives(group));
+  const needs = [...required, ...groups];
+  if (needs.length > 0) report('missing-action-parameters', 'error', action.start, action.end, `a \`${actionName}\` rule needs \`action_parameters\` with ${needs.join(' and ')}`);
 }
 
 function checkKeys(node: HostObject, known: readonly string[], what: string, report: Report): void {
