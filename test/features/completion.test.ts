@@ -804,6 +804,16 @@ describe('actions and their parameters', () => {
     assert.match(text, /- http_ratelimit\n {8}- http_request_sbfm\n/);
   });
 
+  test('an object value: its skeleton on one line, in JSON and YAML', () => {
+    const json = itemsIn(REDIRECT_JSON('{"from_value": |}'), 'json');
+    assert.deepEqual(labels(json.items), ['{"target_url": {"value": ""}}']);
+    const text = accept(json.model, json.items[0]);
+    assert.match(text, /"from_value": \{"target_url": \{"value": ""\}\}/);
+    assert.deepEqual(modelOf(text, 'json').ruleset.syntaxProblems, []);
+    const yaml = itemsIn(`${REDIRECT_YAML}      from_value: |\n`, 'yaml');
+    assert.deepEqual(labels(yaml.items), ['{target_url: {value: }}']);
+  });
+
   test('action_parameters for the rule\'s action; none offered for an action that takes none', () => {
     const route = itemsIn('name: t\nkind: zone\nphase: http_request_origin\nrules:\n  - action: route\n    expression: "true"\n    |\n', 'yaml');
     assert.equal(find(route.items, 'action_parameters').detail, 'for `route`');

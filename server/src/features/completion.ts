@@ -965,6 +965,13 @@ function parameterKeyItems(model: DocumentModel, rule: HostNode | undefined, pat
 function parameterValueItems(model: DocumentModel, key: string, type: ParameterType | undefined, edit: StructureEdit, quote: '"' | "'" | '', present: readonly HostNode[] = []): CompletionItem[] {
   const taken = new Set(present.flatMap((node) => (node.kind === 'string' || node.kind === 'number' || node.kind === 'boolean' ? [node.value] : [])));
   const values = allowedValues(type).filter((v) => !taken.has(v));
+  if (values.length === 0 && quote === '' && (type?.kind === 'object' || type?.kind === 'union' || type?.kind === 'array')) {
+    // An object or array: its skeleton on one line (`{target_url: {value: …}}`), as `action_parameters` has.
+    const value = skeleton(type);
+    if (value.kind === 'open') return [];
+    const parts = writeValue(value, model.format, edit.indent, eolOf(model.text), true);
+    return [structureItem(model, edit, { label: plainText(parts), kind: CompletionItemKind.Snippet, detail: key, sortText: sortKey(1, 0) }, parts)];
+  }
   return values.map((value, i) => {
     const written = typeof value !== 'string' ? String(value) : model.format === 'json' || quote === '"' || !isPlainYamlString(value) ? JSON.stringify(value) : quote === "'" ? `'${value}'` : value;
     return structureItem(model, edit, { label: String(value), kind: CompletionItemKind.EnumMember, detail: key, sortText: sortKey(1, i) }, [written]);
