@@ -50,8 +50,14 @@ export const COMPARISON_WORDS = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'in', 'cont
 export const COMPARISON_SYMBOLS = ['==', '!=', '<=', '>=', '<', '>', '~', '&', '='];
 export const BOOLEANS = ['true', 'false'];
 
-/** The key whose value is an expression. */
-const KEY = 'expression';
+/**
+ * The keys whose value is an expression: a rule's filter, and the expressions inside its
+ * parameters (`expression` of `target_url`, `uri.path`, `uri.query` and each header;
+ * `counting_expression` of `ratelimit`; the two of `exposed_credential_check`), which are
+ * coloured as the filter is. Any other key (`my_expression`) is the host's.
+ */
+const KEYS = ['expression', 'counting_expression', 'username_expression', 'password_expression'];
+const KEY = `(?:${KEYS.join('|')})`;
 
 // ---------------------------------------------------------------- regex pieces
 

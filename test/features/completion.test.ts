@@ -716,6 +716,112 @@ describe('ruleset structure, YAML', () => {
   });
 });
 
+// ---------------------------------------------------------------- actions and their parameters
+
+const REDIRECT_JSON = (parameters: string) =>
+  `{"name": "t", "kind": "zone", "phase": "http_request_dynamic_redirect", "rules": [{"action": "redirect", "expression": "true", "action_parameters": ${parameters}}]}`;
+const REDIRECT_YAML = 'name: t\nkind: zone\nphase: http_request_dynamic_redirect\nrules:\n  - action: redirect\n    expression: "true"\n    action_parameters:\n';
+
+describe('actions and their parameters', () => {
+  test('actions: only those the phase allows, where the catalogue knows them', () => {
+    const redirect = itemsIn('name: t\nkind: zone\nphase: http_request_dynamic_redirect\nrules:\n  - action: |\n    expression: "true"\n', 'yaml');
+    assert.deepEqual(labels(redirect.items), ['redirect']);
+    const waf = itemsIn('{"name": "t", "kind": "zone", "phase": "http_request_firewall_custom", "rules": [{"action": "|", "expression": "true"}]}', 'json');
+    assert.ok(labels(waf.items).includes('managed_challenge') && !labels(waf.items).includes('route') && !labels(waf.items).includes('set_cache_settings'));
+    // A phase with no list (or none at all): every action the API defines.
+    const unknown = itemsIn('name: t\nkind: zone\nphase: http_request_sbfm\nrules:\n  - action: |\n    expression: "true"\n', 'yaml');
+    assert.ok(labels(unknown.items).includes('route') && labels(unknown.items).includes('block'));
+  });
+
+  test('JSON: the keys of a nested object of the rule\'s action, required first, without those present, each documented', () => {
+    const { model, items } = itemsIn(REDIRECT_JSON('{"from_value": {"preserve_query_string": true, |}}'), 'json');
+    assert.deepEqual(labels(items), ['target_url', 'status_code']);
+    const status = find(items, 'status_code');
+    assert.equal(status.detail, 'number (301, 302, 303, 307, 308)');
+    const doc = JSON.stringify(status.documentation);
+    assert.match(doc, /`status_code`: number \(301, 302, 303, 307, 308\), optional \(a parameter of `redirect`\)/);
+    assert.match(doc, /Allowed: `301`, `302`, `303`, `307`, `308`/);
+    assert.equal(find(items, 'target_url').detail, 'object · required');
+    // A number choice goes in as a number, not a string.
+    const text = accept(model, status);
+    assert.match(text, /"preserve_query_string": true, "status_code": 301\}/);
+    assert.deepEqual(modelOf(text, 'json').ruleset.syntaxProblems, []);
+  });
+
+  test('JSON: the keys of action_parameters itself, and of a rule-level object', () => {
+    const top = itemsIn(REDIRECT_JSON('{|}'), 'json');
+    assert.deepEqual(labels(top.items).sort(), ['from_list', 'from_value']);
+    const ratelimit = itemsIn('{"name": "t", "kind": "zone", "phase": "http_ratelimit", "rules": [{"action": "block", "expression": "true", "ratelimit": {"period": 60, "|"}}]}', 'json');
+    const names = labels(ratelimit.items);
+    assert.ok(names.includes('characteristics') && names.includes('counting_expression') && !names.includes('period'), names.join());
+    assert.equal(find(ratelimit.items, 'counting_expression').detail, 'filter expression');
+    // No keys where no schema speaks: under an unknown action.
+    const unknown = itemsIn('{"name": "t", "kind": "zone", "phase": "http_request_origin", "rules": [{"action": "rout", "expression": "true", "action_parameters": {|}}]}', 'json');
+    assert.deepEqual(labels(unknown.items), []);
+  });
+
+  test('JSON: enumerated values, and an array\'s values not in it yet', () => {
+    const status = itemsIn(REDIRECT_JSON('{"from_value": {"status_code": |}}'), 'json');
+    assert.deepEqual(labels(status.items), ['301', '302', '303', '307', '308']);
+    assert.equal(editOf(status.items[0]).newText, '301');
+    const phases = itemsIn('{"name": "t", "kind": "zone", "phase": "http_request_firewall_custom", "rules": [{"action": "skip", "expression": "true", "action_parameters": {"phases": ["http_ratelimit", |]}}]}', 'json');
+    const offered = labels(phases.items);
+    assert.ok(offered.includes('http_request_sbfm') && !offered.includes('http_ratelimit'), offered.join());
+    assert.equal(editOf(find(phases.items, 'http_request_sbfm')).newText, '"http_request_sbfm"');
+    const algorithm = itemsIn('{"name": "t", "kind": "zone", "phase": "http_response_compression", "rules": [{"action": "compress_response", "expression": "true", "action_parameters": {"algorithms": [{"name": "|"}]}}]}', 'json');
+    assert.deepEqual(labels(algorithm.items), ['none', 'auto', 'default', 'gzip', 'brotli', 'zstd']);
+    // Inside the quotes: the whole string is replaced.
+    assert.match(accept(algorithm.model, find(algorithm.items, 'zstd')), /\[\{"name": "zstd"\}\]/);
+  });
+
+  test('YAML: keys at each depth by indentation, a skeleton with the required keys', () => {
+    const top = itemsIn(`${REDIRECT_YAML}      |\n`, 'yaml');
+    assert.deepEqual(labels(top.items).sort(), ['from_list', 'from_value']);
+    const text = accept(top.model, find(top.items, 'from_value'));
+    // `target_url` takes a `value` or an `expression`: the skeleton starts with the first.
+    assert.equal(text, `${REDIRECT_YAML}      from_value:\n        target_url:\n          value: \n`);
+    assert.deepEqual(modelOf(text, 'yaml').ruleset.syntaxProblems, []);
+    const nested = itemsIn(`${REDIRECT_YAML}      from_value:\n        status_code: 301\n        |\n`, 'yaml');
+    assert.deepEqual(labels(nested.items), ['target_url', 'preserve_query_string']);
+    // A key being typed is replaced; the keys of the rule are not offered this deep.
+    const typed = itemsIn(`${REDIRECT_YAML}      from_value:\n        pres|\n`, 'yaml');
+    assert.ok(labels(typed.items).includes('preserve_query_string') && !labels(typed.items).includes('description'));
+    assert.equal(textOf(typed.model.text, editOf(find(typed.items, 'preserve_query_string')).range), 'pres');
+    const ratelimit = itemsIn('name: t\nkind: zone\nphase: http_ratelimit\nrules:\n  - action: block\n    expression: "true"\n    ratelimit:\n      period: 60\n      |\n', 'yaml');
+    assert.ok(labels(ratelimit.items).includes('requests_per_period') && !labels(ratelimit.items).includes('period'));
+  });
+
+  test('YAML: values after `key: `, in an array of objects, and items of an array', () => {
+    const status = itemsIn(`${REDIRECT_YAML}      from_value:\n        status_code: |\n`, 'yaml');
+    assert.deepEqual(labels(status.items), ['301', '302', '303', '307', '308']);
+    const algorithm = itemsIn('name: t\nkind: zone\nphase: http_response_compression\nrules:\n  - action: compress_response\n    expression: "true"\n    action_parameters:\n      algorithms:\n        - name: brotli\n        - name: |\n', 'yaml');
+    assert.ok(labels(algorithm.items).includes('gzip'));
+    const item = itemsIn('name: t\nkind: zone\nphase: http_response_compression\nrules:\n  - action: compress_response\n    expression: "true"\n    action_parameters:\n      algorithms:\n        - |\n', 'yaml');
+    assert.deepEqual(labels(item.items), ['name']);
+    const phases = itemsIn('name: t\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: skip\n    expression: "true"\n    action_parameters:\n      phases:\n        - http_ratelimit\n        - |\n', 'yaml');
+    assert.ok(labels(phases.items).includes('http_request_sbfm') && !labels(phases.items).includes('http_ratelimit'));
+    const text = accept(phases.model, find(phases.items, 'http_request_sbfm'));
+    assert.match(text, /- http_ratelimit\n {8}- http_request_sbfm\n/);
+  });
+
+  test('an object value: its skeleton on one line, in JSON and YAML', () => {
+    const json = itemsIn(REDIRECT_JSON('{"from_value": |}'), 'json');
+    assert.deepEqual(labels(json.items), ['{"target_url": {"value": ""}}']);
+    const text = accept(json.model, json.items[0]);
+    assert.match(text, /"from_value": \{"target_url": \{"value": ""\}\}/);
+    assert.deepEqual(modelOf(text, 'json').ruleset.syntaxProblems, []);
+    const yaml = itemsIn(`${REDIRECT_YAML}      from_value: |\n`, 'yaml');
+    assert.deepEqual(labels(yaml.items), ['{target_url: {value: }}']);
+  });
+
+  test('action_parameters for the rule\'s action; none offered for an action that takes none', () => {
+    const route = itemsIn('name: t\nkind: zone\nphase: http_request_origin\nrules:\n  - action: route\n    expression: "true"\n    |\n', 'yaml');
+    assert.equal(find(route.items, 'action_parameters').detail, 'for `route`');
+    const challenge = itemsIn('name: t\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: managed_challenge\n    expression: "true"\n    |\n', 'yaml');
+    assert.ok(!labels(challenge.items).includes('action_parameters'));
+  });
+});
+
 // ---------------------------------------------------------------- robustness
 
 describe('robustness', () => {

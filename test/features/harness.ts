@@ -25,8 +25,8 @@ export function takeCursor(marked: string): { text: string; offset: number } {
 
 const CURSOR = '\u2038'; // survives JSON and YAML escaping unchanged, unlike `|` in a YAML block
 
-/** The expression written as the value of `expression:` in the given host style. */
-function writeExpression(host: Host, expression: string): string {
+/** The expression written as the value of `expression:` in the given host style; `indent` indents a block scalar's line. */
+function writeExpression(host: Host, expression: string, indent = '      '): string {
   switch (host) {
     case 'json':
       return JSON.stringify(expression);
@@ -37,9 +37,9 @@ function writeExpression(host: Host, expression: string): string {
     case 'yaml-double':
       return JSON.stringify(expression);
     case 'yaml-literal':
-      return `|-\n      ${expression}`;
+      return `|-\n${indent}${expression}`;
     case 'yaml-folded':
-      return `>-\n      ${expression}`;
+      return `>-\n${indent}${expression}`;
   }
 }
 
@@ -58,6 +58,30 @@ export function rulesetWith(host: Host, markedExpression: string, options: { pha
   const offset = text.indexOf(CURSOR);
   if (offset < 0) return { text, offset: -1 };
   return { text: text.slice(0, offset) + text.slice(offset + 1), offset };
+}
+
+/**
+ * A URL rewrite ruleset (phase http_request_transform) whose rule rewrites the path with the
+ * value expression `markedExpression` (`action_parameters.uri.path.expression`); the cursor is
+ * where its `|` is.
+ */
+export function rewriteWith(host: Host, markedExpression: string): { text: string; offset: number } {
+  const marked = markedExpression.replace(/(?<!\|)\|(?!\|)/, CURSOR);
+  const value = writeExpression(host, marked, ' '.repeat(12));
+  const text =
+    host === 'json'
+      ? `{\n  "name": "test",\n  "kind": "zone",\n  "phase": "http_request_transform",\n  "rules": [\n    {\n      "action": "rewrite",\n      "expression": "true",\n      "action_parameters": {"uri": {"path": {"expression": ${value}}}}\n    }\n  ]\n}\n`
+      : `name: test\nkind: zone\nphase: http_request_transform\nrules:\n  - action: rewrite\n    expression: "true"\n    action_parameters:\n      uri:\n        path:\n          expression: ${value}\n`;
+  const offset = text.indexOf(CURSOR);
+  if (offset < 0) return { text, offset: -1 };
+  return { text: text.slice(0, offset) + text.slice(offset + 1), offset };
+}
+
+/** A document model and the cursor's position, for a value expression in a rewrite's `uri.path.expression`. */
+export function atRewrite(host: Host, markedExpression: string): { model: DocumentModel; position: Position; offset: number } {
+  const { text, offset } = rewriteWith(host, markedExpression);
+  const model = modelOf(text, formatOf(host));
+  return { model, position: model.positionAt(offset), offset };
 }
 
 export function formatOf(host: Host): 'json' | 'yaml' {

@@ -299,7 +299,9 @@ describe('hover in the ruleset structure', () => {
       const execute = structureHover(host, 'block', 'execute');
       assert.ok(execute.text.includes('Runs another ruleset') && execute.text.includes('"action_parameters": {"id": "…"}'));
       const log = structureHover(host, 'block', 'log');
-      assert.ok(log.text.includes('Records the match') && log.text.includes('not checked yet'));
+      // Not one of the packet phases' actions: said so, with the phases that take it.
+      assert.ok(log.text.includes('Records the match') && log.text.includes('Not an action of `magic_transit`, which takes `block`, `skip`, `execute`'), log.text);
+      assert.ok(log.text.includes('`http_request_firewall_custom`') && log.text.includes('Takes no `action_parameters`'), log.text);
       const other = structureHover(host, 'block', 'blok');
       assert.ok(other.text.includes('Not an action the API defines') && other.text.includes('`block`, `challenge`'));
     });

@@ -29,7 +29,20 @@ const documents = readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
     name: 'directives.ruleset.yaml',
     format: 'yaml',
     text: '# rulesets-disable redundant-set-member\nname: d\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.proto == "tcp"\n  # rulesets-disable-next-line shadowed-rule, always-tru -- why\n  - action: block\n    expression: |\n      tcp.dstport in {22 22}\n  - action: block # rulesets-disable-next-line\n    expression: udp.dstport == 53 and tcp.dstport == 1\n',
-  });
+  })
+  .concat(
+    // Actions with parameters, and expressions inside them, which completion, hover and colouring read by their schema.
+    {
+      name: 'parameters.ruleset.yaml',
+      format: 'yaml',
+      text: 'name: p\nkind: zone\nphase: http_request_transform\nrules:\n  - action: rewrite\n    expression: starts_with(http.request.uri.path, "/v1/")\n    action_parameters:\n      uri:\n        path:\n          expression: regex_replace(http.request.uri.path, "^/v1/", "/v2/")\n      headers:\n        X-Source: {operation: set, expression: to_string(ip.src)}\n        X-Powered-By:\n          operation: remove\n  - action: block\n    expression: "true"\n    ratelimit:\n      characteristics: [ip.src, cf.colo.id]\n      period: 60\n      counting_expression: |\n        http.response.code in {401 403}\n',
+    },
+    {
+      name: 'parameters.ruleset.json',
+      format: 'json',
+      text: '{"name": "p", "kind": "zone", "phase": "http_request_dynamic_redirect", "rules": [{"action": "redirect", "expression": "true", "action_parameters": {"from_value": {"status_code": 301, "target_url": {"expression": "concat(\\"https://\\", http.host, http.request.uri.path)"}}}}, {"action": "skip", "expression": "true", "action_parameters": {"phases": ["http_ratelimit"]}}]}\n',
+    },
+  );
 
 /** Project configurations, as the editor holds `.rulesets.yaml` while it is typed. */
 const CONFIGS = [

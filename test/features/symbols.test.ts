@@ -54,7 +54,7 @@ describe('document symbols: examples', () => {
     const { text, symbols } = example('allow-ssh-only.ruleset.json');
     assert.deepEqual(symbols.map(brief), [
       ['Allow SSH only', Module, 'magic_transit', [0, 0, 21, 1], [1, 10, 1, 26], [
-        ['Let SSH through', Function, 'skip', [6, 4, 13, 5], [9, 20, 9, 41]],
+        ['Let SSH through', Function, 'skip the rest of this ruleset', [6, 4, 13, 5], [9, 20, 9, 41]],
         ['Block every other TCP destination port', Function, 'block', [14, 4, 19, 5], [16, 20, 16, 41]],
       ]],
     ]);
@@ -80,7 +80,7 @@ describe('document symbols: examples', () => {
     assert.deepEqual(symbols.map(brief), [
       // The root mapping starts after the leading comments.
       ['Allow SSH only', Module, 'magic_transit', [2, 0, 18, 17], [2, 6, 2, 20], [
-        ['Let SSH through', Function, 'skip', [7, 4, 14, 19], [10, 16, 10, 35]],
+        ['Let SSH through', Function, 'skip the rest of this ruleset', [7, 4, 14, 19], [10, 16, 10, 35]],
         ['Block every other TCP destination port', Function, 'block', [15, 4, 18, 17], [16, 16, 16, 35]],
       ]],
     ]);
@@ -150,6 +150,60 @@ describe('document symbols: names', () => {
         ['Spread over lines', Function, 'block', [14, 4, 15, 17], [14, 4, 14, 4]],
       ]],
     ]);
+    assertNested(symbols);
+  });
+
+  it('a rule is named by what its action does, its description first; the effect is its detail', () => {
+    const text = [
+      'name: Actions', // 0
+      'kind: zone', // 1
+      'phase: http_request_dynamic_redirect', // 2
+      'rules:', // 3
+      '  - action: redirect', // 4
+      '    expression: http.request.uri.path eq "/old"', // 5
+      '    action_parameters:', // 6
+      '      from_value: {status_code: 301, target_url: {value: "https://example.com/new"}}', // 7
+      '  - action: rewrite', // 8
+      '    expression: "true"', // 9
+      '    action_parameters:', // 10
+      '      uri: {path: {expression: \'concat("/v2", http.request.uri.path)\'}}', // 11
+      '  - action: rewrite', // 12
+      '    expression: "true"', // 13
+      '    action_parameters:', // 14
+      '      headers:', // 15
+      '        X-Frame-Options: {operation: set, value: DENY}', // 16
+      '        X-Powered-By: {operation: remove}', // 17
+      '  - action: route', // 18
+      '    expression: "true"', // 19
+      '    description: Send the API to its own origin', // 20
+      '    action_parameters: {origin: {host: origin.example.com, port: 8443}}', // 21
+      '  - action: skip', // 22
+      '    expression: "true"', // 23
+      '    action_parameters: {phases: [http_ratelimit, http_request_sbfm], products: [waf]}', // 24
+      '  - action: block', // 25
+      '    expression: ip.src in $bad', // 26
+      '    description: Bad sources', // 27
+      '  - action: redirect', // 28
+      '    expression: "true"', // 29
+      '    action_parameters: {from_value: {status_code: "301"}}', // 30
+      '',
+    ].join('\n');
+    const symbols = symbolsOf(text, 'yaml');
+    assert.deepEqual(
+      symbols[0].children!.map((s) => [s.name, s.detail]),
+      [
+        ['redirect → https://example.com/new (301)', 'redirect'],
+        // Values and expressions are cut short: the outline is a list of names.
+        ['rewrite path → concat("/v2", http.request.uri.…', 'rewrite'],
+        ['set headers X-Frame-Options, X-Powered-By (removed)', 'rewrite'],
+        // The description stays the name, as before; what the rule does is its detail.
+        ['Send the API to its own origin', 'route → origin.example.com:8443'],
+        ['skip phases http_ratelimit, http_request_sbfm; products waf', 'skip'],
+        ['Bad sources', 'block'],
+        // Nothing to say without a target: named as a rule without parameters is.
+        ['redirect: true', 'redirect'],
+      ],
+    );
     assertNested(symbols);
   });
 

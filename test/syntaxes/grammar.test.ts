@@ -6,7 +6,7 @@
  * - fixtures/: assertion comments in the style of vscode-tmgrammar-test (see textmate.ts);
  * - outside the expressions, every fixture and example is scoped exactly as the host grammar
  *   alone scopes it (nothing after an expression, broken or not, is disturbed);
- * - the examples: every character of every expression is in the embedded scope, and nothing
+ * - the examples: every character of every expression (in parameters too) is in the embedded scope, and nothing
  *   is `invalid.illegal`;
  * - the grammar agrees with the server's semantic tokens on what each token is;
  * - the committed grammars are what the generator writes.
@@ -104,7 +104,8 @@ describe('TextMate grammars: the examples', () => {
       assert.ok(model.expressions.length > 0);
       const lineStarts = [0];
       for (let i = 0; i < text.length; i++) if (text[i] === '\n') lineStarts.push(i + 1);
-      for (const site of model.expressions) {
+      // The expressions inside the rules' parameters too (a rewrite's path, a header's value).
+      for (const site of model.sites) {
         const decoded = site.decoded();
         for (let i = 0; i < decoded.value.length; i++) {
           for (let offset = decoded.starts[i]; offset < decoded.ends[i]; offset++) {

@@ -3,21 +3,23 @@
  * the plan it needs, its deprecation, where it may be used. One module, so that a completion
  * item's detail and the hover over the same name cannot disagree.
  */
-import { catalogueFor, type Catalogue, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
+import { catalogueFor, type Catalogue, type ExpressionKind, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
 import { describePlan } from '../language/catalogue/plans';
 import { describeValueType } from '../language/types';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
 
-/** The phase a document's expressions are read in, and its catalogue. */
+/** The phase a document's expressions are read in, its catalogue, and the kind of the expression at hand. */
 export interface PhaseScope {
   readonly phase: string | undefined;
   readonly catalogue: Catalogue;
+  /** A filter (a rule's `expression`, the default) or a value expression (inside the rule's parameters). */
+  readonly kind?: ExpressionKind;
 }
 
-export function phaseScope(model: DocumentModel, settings: Settings): PhaseScope {
+export function phaseScope(model: DocumentModel, settings: Settings, kind: ExpressionKind = 'filter'): PhaseScope {
   const phase = model.ruleset.phase ?? settings.defaultPhase;
-  return { phase, catalogue: catalogueFor(phase) };
+  return { phase, catalogue: catalogueFor(phase), kind };
 }
 
 /** `Business or above`, or what the catalogue says more (`Enterprise add-on: Bot Management`). */
@@ -48,17 +50,17 @@ export function fieldAvailability(field: FieldInfo): string | undefined {
   return `Only in ${where} (${only.why}).`;
 }
 
-/** Whether a field may be offered in a filter of this phase (an unknown phase offers all). */
-export function fieldUsableInFilter(field: FieldInfo, scope: PhaseScope): boolean {
+/** Whether a field may be offered in an expression of the scope's kind and phase (an unknown phase offers all). */
+export function fieldUsable(field: FieldInfo, scope: PhaseScope): boolean {
   const only = field.only;
   if (!only) return true;
-  if (only.expressions === 'value') return false;
+  if (only.expressions !== undefined && only.expressions !== (scope.kind ?? 'filter')) return false;
   return !only.phases || !scope.catalogue.complete || scope.phase === undefined || only.phases.includes(scope.phase);
 }
 
-/** Whether a function may be offered in a filter of this phase (an unknown phase offers all). */
-export function functionUsableInFilter(fn: FunctionInfo, scope: PhaseScope): boolean {
-  if (!fn.expressions.includes('filter')) return false;
+/** Whether a function may be offered in an expression of the scope's kind and phase (an unknown phase offers all). */
+export function functionUsable(fn: FunctionInfo, scope: PhaseScope): boolean {
+  if (!fn.expressions.includes(scope.kind ?? 'filter')) return false;
   return !fn.phases || !scope.catalogue.complete || scope.phase === undefined || fn.phases.includes(scope.phase);
 }
 

@@ -24,7 +24,7 @@ import {
   type Position,
 } from 'vscode-languageserver';
 import { COUNTRIES } from '../language/catalogue/countries';
-import { OPERATOR_PLANS, phaseFamily, type Catalogue, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
+import { OPERATOR_PLANS, phaseFamily, type Catalogue, type ExpressionKind, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
 import { hexByte, TCP_FLAG_BITS } from '../language/catalogue/fields';
 import { describePlan } from '../language/catalogue/plans';
 import { ICMP_TYPES, ICMP_UNREACHABLE_CODES } from '../language/catalogue/icmp';
@@ -36,13 +36,15 @@ import { IP_PROTOCOLS } from '../language/catalogue/protocols';
 import type { ComparisonOperator, ValueType } from '../language/ast';
 import { isArrayType, isMapType, isScalarType } from '../language/types';
 import { completionContext, operatorsFor, type ExpressionCompletionContext, type LeftSide } from '../language/completion-context';
-import { encodeForScalar, isBlockScalar, property, type HostFormat, type HostNode, type HostObject, type ScalarStyle } from '../documents/host';
+import { encodeForScalar, isBlockScalar, property, type HostArray, type HostFormat, type HostNode, type HostObject, type HostProperty, type ScalarStyle } from '../documents/host';
 import { columnOf, eolOf, lineIndent } from '../documents/host-edits';
 import { mapRange, type DecodedString } from '../documents/offset-map';
 import { expressionRange } from '../documents/ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
-import { deprecationText, fieldAvailability, fieldDetail, fieldUsableInFilter, functionAvailability, functionUsableInFilter, phaseScope, planText, unverifiedNote, type PhaseScope } from './catalogue-text';
+import { actionOf, actionParameterType, allowedValues, isSchemaKey, keySections, objectKeys, phaseActions, ruleParameterType, typeText, type Step } from './parameters';
+import type { ParameterType } from '../language/catalogue/action-schema';
+import { deprecationText, fieldAvailability, fieldDetail, fieldUsable, functionAvailability, functionUsable, phaseScope, planText, unverifiedNote, type PhaseScope } from './catalogue-text';
 import { HTTP_METHODS, REQUEST_HEADER_MAPS, REQUEST_HEADER_NAMES } from './http-names';
 
 // `[` for the keys and indexes of a step (`http.request.headers[`); not `,`, which in JSON would
@@ -121,6 +123,8 @@ function itemOf(spec: Omit<ItemSpec, 'parts'>, textEdit: TextEdit, snippet: bool
 // ---------------------------------------------------------------- expressions
 
 interface ExpressionTarget {
+  /** A rule's filter, or a value expression inside its parameters. */
+  readonly kind: ExpressionKind;
   /** The decoded expression (with the spaces typed after a YAML plain scalar). */
   readonly text: string;
   readonly cursor: number;
@@ -138,7 +142,7 @@ interface ExpressionTarget {
  * not at a place of its text (the indentation of a block scalar, the middle of an escape).
  */
 function expressionTarget(model: DocumentModel, offset: number): ExpressionTarget | 'nowhere' | undefined {
-  const found = model.expressionAt(offset);
+  const found = model.siteAt(offset);
   if (found) {
     const decoded = found.site.decoded();
     const i = found.offset;
@@ -146,12 +150,12 @@ function expressionTarget(model: DocumentModel, offset: number): ExpressionTarge
     const flowScalar = found.site.inFlow && found.site.node.style === 'plain' ? { start: found.site.node.start, end: found.site.node.end } : undefined;
     // A block scalar's final line break maps to the start of the next line, on the next key:
     // a range is kept to the expression's own text, as the edits of quick fixes are.
-    return { text: decoded.value, cursor: i, offset, style: found.site.node.style, flowScalar, map: (s, e) => expressionRange(found.site, { start: s, end: e }) };
+    return { kind: found.site.kind, text: decoded.value, cursor: i, offset, style: found.site.node.style, flowScalar, map: (s, e) => expressionRange(found.site, { start: s, end: e }) };
   }
   if (model.format !== 'yaml') return undefined;
   const text = model.text;
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  for (const site of model.ruleset.expressions) {
+  for (const site of model.ruleset.sites) {
     const node = site.node;
     if (offset < node.start || offset - node.end > 256) continue;
     if (node.style === 'plain' && offset > node.end) {
@@ -162,14 +166,14 @@ function expressionTarget(model: DocumentModel, offset: number): ExpressionTarge
       const decoded = site.decoded();
       if (decoded.contentEnd !== node.end) continue;
       const flowScalar = site.inFlow ? { start: node.start, end: node.end } : undefined;
-      return { text: decoded.value + gap, cursor: decoded.value.length + gap.length, offset, style: 'plain', flowScalar, map: (s, e) => mapBeyond(decoded, s, e) };
+      return { kind: site.kind, text: decoded.value + gap, cursor: decoded.value.length + gap.length, offset, style: 'plain', flowScalar, map: (s, e) => mapBeyond(decoded, s, e) };
     }
     if (isBlockScalar(node.style) && offset <= node.end && site.text.trim() === '') {
       // An empty block scalar: its first line, indented past its key, is where it starts.
-      const key = property(model.ruleset.rules[site.ruleIndex], 'expression');
+      const key = siteProperty(model.ruleset.rules[site.ruleIndex], site.path);
       const keyColumn = key ? key.keyStart - (text.lastIndexOf('\n', key.keyStart - 1) + 1) : 0;
       if (lineStart <= node.start || !/^[ \t]*$/.test(text.slice(lineStart, offset)) || offset - lineStart <= keyColumn) continue;
-      return { text: '', cursor: 0, offset, style: node.style, map: (s, e) => ({ start: offset + s, end: offset + e }) };
+      return { kind: site.kind, text: '', cursor: 0, offset, style: node.style, map: (s, e) => ({ start: offset + s, end: offset + e }) };
     }
   }
   // `expression: ` with nothing after it yet: an empty plain scalar at the cursor.
@@ -178,9 +182,24 @@ function expressionTarget(model: DocumentModel, offset: number): ExpressionTarge
     const p = property(rule, 'expression');
     if (!p || (p.value && p.value.kind !== 'null') || offset < p.keyEnd || offset - p.keyEnd > 256) continue;
     if (!/^[ \t]*:[ \t]+$/.test(text.slice(p.keyEnd, offset))) continue;
-    return { text: '', cursor: 0, offset, style: 'plain', map: (s, e) => ({ start: offset + s, end: offset + e }) };
+    return { kind: 'filter', text: '', cursor: 0, offset, style: 'plain', map: (s, e) => ({ start: offset + s, end: offset + e }) };
+  }
+  // The same for an expression key of the parameters (`uri: {path: {expression: |}}`), by the
+  // schema of the object its line stands in.
+  const empty = /^([ \t]*(?:-[ \t]+)?)([A-Za-z_]+)[ \t]*:[ \t]+$/.exec(text.slice(lineStart, offset));
+  const rule = empty ? ruleAt(model, offset) : undefined;
+  if (empty && rule && rule.properties.length > 0) {
+    const place = yamlPlace(text, rule, [], lineStart, offset, empty[1].length);
+    const type = place && !place.array ? ruleParameterType(rule, [...place.path, empty[2]]) : undefined;
+    if (type?.kind === 'string' && type.expression) return { kind: type.expression, text: '', cursor: 0, offset, style: 'plain', map: (s, e) => ({ start: offset + s, end: offset + e }) };
   }
   return undefined;
+}
+
+/** The property that holds a site's string: the last step of its path from the rule. */
+function siteProperty(rule: HostNode | undefined, path: readonly string[]): HostProperty | undefined {
+  const parent = nodeAtPath(rule, path.slice(0, -1).map((step) => (/^\d+$/.test(step) ? Number(step) : step)));
+  return property(parent, path[path.length - 1]);
 }
 
 /** Like mapRange, for offsets that may lie in spaces typed after the scalar's content. */
@@ -192,8 +211,8 @@ function mapBeyond(decoded: DecodedString, start: number, end: number): { start:
 }
 
 function expressionItems(model: DocumentModel, target: ExpressionTarget, settings: Settings): CompletionItem[] {
-  const scope = phaseScope(model, settings);
-  const context = completionContext(target.text, target.cursor, scope.catalogue);
+  const scope = phaseScope(model, settings, target.kind);
+  const context = completionContext(target.text, target.cursor, scope.catalogue, target.kind);
   const specs = expressionSpecs(context, settings, scope, target.text);
   if (specs.length === 0) return [];
   // With no token under the cursor the item goes exactly where the cursor is (the end of
@@ -317,7 +336,7 @@ function fieldSpec(field: FieldInfo, scope: PhaseScope, sortText: string, name =
 function fieldSpecs(scope: PhaseScope, accepts: (field: FieldInfo) => boolean = () => true): ItemSpec[] {
   const specs: ItemSpec[] = [];
   for (const field of sortedFields(scope.catalogue)) {
-    if (!fieldUsableInFilter(field, scope) || !accepts(field)) continue;
+    if (!fieldUsable(field, scope) || !accepts(field)) continue;
     specs.push(fieldSpec(field, scope, sortKey(1, specs.length)));
   }
   return specs;
@@ -345,7 +364,7 @@ function functionSpec(fn: FunctionInfo, scope: PhaseScope, sortText: string): It
 function functionSpecs(scope: PhaseScope, accepts: (fn: FunctionInfo) => boolean = () => true): ItemSpec[] {
   const specs: ItemSpec[] = [];
   for (const fn of scope.catalogue.functions.values()) {
-    if (fn.quantifier || !functionUsableInFilter(fn, scope) || !accepts(fn)) continue;
+    if (fn.quantifier || !functionUsable(fn, scope) || !accepts(fn)) continue;
     specs.push(functionSpec(fn, scope, sortKey(3, specs.length)));
   }
   return specs;
@@ -369,14 +388,15 @@ function quantifierSpecs(scope: PhaseScope): ItemSpec[] {
 }
 
 /**
- * The field and function items of a phase, where a test may start: the same for every cursor,
- * so made once per phase (a few hundred items with their documentation in an HTTP phase). A
- * misspelt phase is a key too: the map is emptied when it grows past a few dozen.
+ * The field and function items of a phase, where a test (or a value) may start: the same for
+ * every cursor, so made once per phase and kind of expression (a few hundred items with their
+ * documentation in an HTTP phase). A misspelt phase is a key too: the map is emptied when it
+ * grows past a few dozen.
  */
 const PHASE_SPECS = new Map<string, { readonly fields: readonly ItemSpec[]; readonly functions: readonly ItemSpec[] }>();
 
 function phaseSpecs(scope: PhaseScope): { readonly fields: readonly ItemSpec[]; readonly functions: readonly ItemSpec[] } {
-  const key = scope.phase ?? '';
+  const key = `${scope.kind ?? 'filter'} ${scope.phase ?? ''}`;
   let specs = PHASE_SPECS.get(key);
   if (!specs) {
     if (PHASE_SPECS.size >= 64) PHASE_SPECS.clear();
@@ -421,7 +441,7 @@ function argumentSpecs(argument: NonNullable<ExpressionCompletionContext['argume
   if (fn.quantifier) {
     const specs: ItemSpec[] = [];
     for (const field of sortedFields(scope.catalogue)) {
-      if (!fieldUsableInFilter(field, scope) || isScalarType(field.type)) continue;
+      if (!fieldUsable(field, scope) || isScalarType(field.type)) continue;
       const name = `${field.name}[*]`;
       specs.push(fieldSpec(field, scope, sortKey(0, specs.length), name, `\`${name}\`: every ${isArrayType(field.type) ? 'element' : 'value'} of \`${field.name}\`, compared one by one.`));
     }
@@ -659,12 +679,13 @@ const PACKET_ACTION_DOCS: Record<string, string> = {
 };
 
 /**
- * The actions offered in a phase: the packet phases' three, else every action the API defines
- * (which of them a phase takes is the next step; none is left out meanwhile).
+ * The actions offered in a phase: the ones the catalogue lists for it (the packet phases'
+ * three with their own words), else every action the API defines.
  */
 function actionChoices(phase: string | undefined): { value: string; doc?: string }[] {
   if (phaseFamily(phase) === 'magic') return PACKET_PHASE_ACTIONS.map((a) => ({ value: a, doc: PACKET_ACTION_DOCS[a] }));
-  return KNOWN_ACTIONS.map((a) => ({ value: a, doc: ACTION_SUMMARIES.get(a) }));
+  const allowed = phaseActions(phase);
+  return (allowed ?? KNOWN_ACTIONS).map((a) => ({ value: a, doc: ACTION_SUMMARIES.get(a) }));
 }
 
 /** A value in a host document, written as JSON or as YAML (block style where it takes several lines). */
@@ -672,7 +693,9 @@ type Value =
   | { readonly kind: 'string'; readonly parts: readonly Part[] }
   | { readonly kind: 'verbatim'; readonly parts: readonly Part[] }
   | { readonly kind: 'map'; readonly entries: readonly (readonly [string, Value])[] }
-  | { readonly kind: 'list'; readonly items: readonly Value[] };
+  | { readonly kind: 'list'; readonly items: readonly Value[] }
+  /** An object whose keys are left to the user: `{|}` in JSON, the cursor on the next line, indented, in YAML. */
+  | { readonly kind: 'open'; readonly stop: number };
 
 const str = (...parts: Part[]): Value => ({ kind: 'string', parts });
 const verbatim = (...parts: Part[]): Value => ({ kind: 'verbatim', parts });
@@ -681,7 +704,7 @@ const verbatim = (...parts: Part[]): Value => ({ kind: 'verbatim', parts });
 function isBlock(value: Value, format: HostFormat): boolean {
   if (value.kind === 'map') return format === 'yaml' ? value.entries.length > 0 : value.entries.length > 2;
   if (value.kind === 'list') return format === 'yaml' ? value.items.length > 0 : value.items.some((v) => isBlock(v, format));
-  return false;
+  return value.kind === 'open' && format === 'yaml';
 }
 
 /**
@@ -707,6 +730,8 @@ function writeValue(value: Value, format: HostFormat, indent: string, eol: strin
       }
       return value.entries.flatMap(([k, v]) => [eol, inner, ...entry(format, k, v, inner, eol)]);
     }
+    case 'open':
+      return flow || format === 'json' ? ['{', { stop: value.stop }, '}'] : [eol, `${indent}  `, { stop: value.stop }];
     case 'list': {
       if (flow || !isBlock(value, format)) return ['[', ...value.items.flatMap((v, i) => [...(i === 0 ? [] : [', ']), ...writeValue(v, format, indent, eol, true)]), ']'];
       const inner = `${indent}  `;
@@ -750,7 +775,42 @@ function ruleValue(phase: string | undefined): Extract<Value, { kind: 'map' }> {
 function actionParametersValue(action: string | undefined): Value {
   if (action === 'skip') return { kind: 'map', entries: [['ruleset', str('current')]] };
   if (action === 'execute') return { kind: 'map', entries: [['id', str({ stop: 1, placeholder: 'ruleset id' })]] };
-  return { kind: 'map', entries: [] };
+  return skeleton(actionParameterType(action));
+}
+
+/** How deep a skeleton goes: `from_value: {target_url: {value: …}}` and no deeper. */
+const SKELETON_DEPTH = 3;
+
+/**
+ * A value to start from for a type: an object with its required keys (and the first key of
+ * each group of which one is required), a choice of the allowed values, a tab stop otherwise.
+ */
+function skeleton(type: ParameterType | undefined, next = { stop: 1 }, depth = 0): Value {
+  const stop = () => next.stop++;
+  if (!type) return { kind: 'open', stop: stop() };
+  const values = allowedValues(type);
+  switch (type.kind) {
+    case 'object': {
+      if (depth >= SKELETON_DEPTH) return { kind: 'open', stop: stop() };
+      const keys = type.keys.filter((k) => k.required).map((k) => k.key);
+      for (const group of type.oneRequired ?? []) if (!group.some((k) => keys.includes(k))) keys.push(group[0]);
+      if (keys.length === 0) return { kind: 'open', stop: stop() };
+      return { kind: 'map', entries: keys.map((k) => [k, skeleton(type.keys.find((key) => key.key === k)?.type, next, depth + 1)] as const) };
+    }
+    case 'union': {
+      const object = type.types.find((t) => t.kind === 'object');
+      return skeleton(object ?? type.types[0], next, depth);
+    }
+    case 'array':
+      return { kind: 'list', items: [skeleton(type.items, next, depth + 1)] };
+    case 'string':
+      return values.length > 0 ? str({ stop: stop(), choices: values.map(String) }) : str({ stop: stop() });
+    case 'number':
+    case 'boolean':
+      return values.length > 0 ? verbatim({ stop: stop(), choices: values.map(String) }) : verbatim({ stop: stop(), placeholder: type.kind === 'number' ? String(type.min ?? 0) : undefined });
+    default:
+      return str({ stop: stop() });
+  }
 }
 
 function keyValue(key: string, action: string | undefined, phase: string | undefined): Value {
@@ -768,7 +828,9 @@ function keyValue(key: string, action: string | undefined, phase: string | undef
     case 'action_parameters':
       return actionParametersValue(action);
     case 'logging':
-      return { kind: 'map', entries: [['enabled', verbatim({ stop: 1, choices: ['true', 'false'] })]] };
+    case 'ratelimit':
+    case 'exposed_credential_check':
+      return skeleton(ruleParameterType(undefined, [key]));
     case 'categories':
       return { kind: 'list', items: [str({ stop: 1 })] };
     case 'version':
@@ -800,9 +862,14 @@ function structureItem(model: DocumentModel, edit: StructureEdit, spec: Omit<Ite
   return item;
 }
 
-function actionOf(rule: HostNode | undefined): string | undefined {
-  const action = property(rule, 'action')?.value;
-  return action?.kind === 'string' ? String(action.value) : undefined;
+/** An action the API's types give no `action_parameters` (`challenge`, `log`). */
+function takesNoParameters(action: string | undefined): boolean {
+  return action !== undefined && KNOWN_ACTIONS.includes(action) && actionParameterType(action) === undefined;
+}
+
+/** The actions whose `action_parameters` are offered: the rule's; without one yet, the forms of `skip` and `execute`. */
+function parameterVariants(action: string | undefined): string[] {
+  return action === undefined ? ['skip', 'execute'] : [action];
 }
 
 /** Key items for an object, without the keys it already has (except the one being typed). */
@@ -810,13 +877,14 @@ function keyItems(model: DocumentModel, object: HostNode | undefined, what: 'rul
   const present = new Set(object?.kind === 'object' ? object.properties.map((p) => p.key) : []);
   present.delete(typed);
   const action = what === 'rule' ? actionOf(object) : undefined;
-  const keys = (what === 'ruleset' ? RULESET_KEYS : RULE_KEYS).filter((k) => !present.has(k.key) && !(k.key === 'logging' && action !== undefined && action !== 'skip'));
+  const keys = (what === 'ruleset' ? RULESET_KEYS : RULE_KEYS).filter(
+    (k) => !present.has(k.key) && !(k.key === 'logging' && action !== undefined && action !== 'skip') && !(k.key === 'action_parameters' && takesNoParameters(action)),
+  );
   const format = model.format;
   const eol = eolOf(model.text);
   const items: CompletionItem[] = [];
   keys.forEach((info, i) => {
-    // Without an action yet, both forms of `action_parameters` are offered.
-    const variants: (string | undefined)[] = info.key === 'action_parameters' && action !== 'skip' && action !== 'execute' ? ['skip', 'execute'] : [action];
+    const variants: (string | undefined)[] = info.key === 'action_parameters' ? parameterVariants(action) : [action];
     for (const variant of variants) {
       const value = keyValue(info.key, variant, model.ruleset.phase);
       const parts = keyOnly ? [format === 'json' ? JSON.stringify(info.key) : info.key] : entry(format, info.key, value, edit.indent, eol);
@@ -859,14 +927,60 @@ function valueItems(model: DocumentModel, key: string, rule: HostNode | undefine
     for (const [i, value] of ['true', 'false'].entries()) items.push(structureItem(model, edit, { label: value, kind: CompletionItemKind.Value, detail: key, sortText: sortKey(1, i) }, [value]));
   }
   if (key === 'action_parameters' && quote === '') {
-    const action = actionOf(rule);
-    const actions = action === 'skip' || action === 'execute' ? [action] : ['skip', 'execute'];
-    for (const [i, a] of actions.entries()) {
+    for (const [i, a] of parameterVariants(actionOf(rule)).entries()) {
       const parts = writeValue(actionParametersValue(a), format, edit.indent, eolOf(model.text), true);
       items.push(structureItem(model, edit, { label: plainText(parts), kind: CompletionItemKind.Snippet, detail: `action_parameters for \`${a}\``, sortText: sortKey(1, i) }, parts));
     }
   }
   return items;
+}
+
+/**
+ * Key items for an object of a rule's parameters (`action_parameters` at any depth, `ratelimit`,
+ * `exposed_credential_check`, `logging`), from the schema of the rule's action: each with its
+ * type, whether it is required, and its allowed values. Required keys come first.
+ */
+function parameterKeyItems(model: DocumentModel, rule: HostNode | undefined, path: readonly Step[], object: HostNode | undefined, edit: StructureEdit, keyOnly: boolean, typed: string): CompletionItem[] {
+  const present = new Set(object?.kind === 'object' ? object.properties.map((p) => p.key) : []);
+  present.delete(typed);
+  const keys = objectKeys(ruleParameterType(rule, path))
+    .filter((k) => !present.has(k.key))
+    .sort((a, b) => Number(b.required) - Number(a.required));
+  const format = model.format;
+  const eol = eolOf(model.text);
+  return keys.map((key, i) => {
+    const parts = keyOnly ? [format === 'json' ? JSON.stringify(key.key) : key.key] : entry(format, key.key, skeleton(key.type), edit.indent, eol);
+    const spec = {
+      label: key.key,
+      kind: CompletionItemKind.Property,
+      detail: `${typeText(key.type)}${key.required ? ' · required' : ''}`,
+      documentation: keySections(rule, path, key).join('\n\n'),
+      sortText: sortKey(1, i),
+    };
+    return structureItem(model, edit, spec, parts);
+  });
+}
+
+/** The allowed values of a parameter (a status code, an algorithm, a phase to skip), without those already in its array. */
+function parameterValueItems(model: DocumentModel, key: string, type: ParameterType | undefined, edit: StructureEdit, quote: '"' | "'" | '', present: readonly HostNode[] = []): CompletionItem[] {
+  const taken = new Set(present.flatMap((node) => (node.kind === 'string' || node.kind === 'number' || node.kind === 'boolean' ? [node.value] : [])));
+  const values = allowedValues(type).filter((v) => !taken.has(v));
+  if (values.length === 0 && quote === '' && (type?.kind === 'object' || type?.kind === 'union' || type?.kind === 'array')) {
+    // An object or array: its skeleton on one line (`{target_url: {value: …}}`), as `action_parameters` has.
+    const value = skeleton(type);
+    if (value.kind === 'open') return [];
+    const parts = writeValue(value, model.format, edit.indent, eolOf(model.text), true);
+    return [structureItem(model, edit, { label: plainText(parts), kind: CompletionItemKind.Snippet, detail: key, sortText: sortKey(1, 0) }, parts)];
+  }
+  return values.map((value, i) => {
+    const written = typeof value !== 'string' ? String(value) : model.format === 'json' || quote === '"' || !isPlainYamlString(value) ? JSON.stringify(value) : quote === "'" ? `'${value}'` : value;
+    return structureItem(model, edit, { label: String(value), kind: CompletionItemKind.EnumMember, detail: key, sortText: sortKey(1, i) }, [written]);
+  });
+}
+
+/** Whether a string reads back as itself, a string, written as a plain YAML scalar. */
+function isPlainYamlString(value: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) && !/^(true|false|yes|no|on|off|null|y|n)$/i.test(value);
 }
 
 /** A whole rule: as a JSON object, or as a YAML item (`- action: …`, or after a typed `- `). */
@@ -900,10 +1014,14 @@ function jsonStructureItems(model: DocumentModel, offset: number): CompletionIte
   const location = jsonc.getLocation(text, offset);
   const path = location.path;
   const node = location.previousNode;
-  const objectAt = (objectPath: jsonc.JSONPath): { object: HostNode | undefined; what: 'ruleset' | 'rule' } | undefined => {
+  type Target = { object: HostNode | undefined; what: 'ruleset' | 'rule' } | { object: HostNode | undefined; what: 'parameters'; rule: HostNode | undefined; path: readonly Step[] };
+  const objectAt = (objectPath: jsonc.JSONPath): Target | undefined => {
     if (objectPath.length === 0) return { object: root, what: 'ruleset' };
-    if (objectPath.length === 2 && objectPath[0] === 'rules' && typeof objectPath[1] === 'number') return { object: rulesOf(model)[objectPath[1]], what: 'rule' };
-    return undefined;
+    if (objectPath[0] !== 'rules' || typeof objectPath[1] !== 'number') return undefined;
+    const rule = rulesOf(model)[objectPath[1]];
+    if (objectPath.length === 2) return { object: rule, what: 'rule' };
+    const path = objectPath.slice(2);
+    return isSchemaKey(path[0]) ? { object: nodeAtPath(rule, path), what: 'parameters', rule, path } : undefined;
   };
   const touching = node && node.offset <= offset && offset <= node.offset + node.length;
   const word = /[A-Za-z_]*$/.exec(text.slice(Math.max(0, offset - 64), offset))![0];
@@ -923,6 +1041,7 @@ function jsonStructureItems(model: DocumentModel, offset: number): CompletionIte
       before: needsCommaBefore ? { offset: previousEnd + 1, text: ',' } : undefined,
       after: !keyOnly && following === '"' ? ',' : undefined,
     };
+    if (target.what === 'parameters') return parameterKeyItems(model, target.rule, target.path, target.object, edit, keyOnly, typed);
     return keyItems(model, target.object, target.what, edit, keyOnly, typed);
   };
 
@@ -943,8 +1062,21 @@ function jsonStructureItems(model: DocumentModel, offset: number): CompletionIte
     const end = touching ? node!.offset + node!.length : wordEnd;
     const following = /^\s*(.)/.exec(text.slice(end))?.[1];
     const edit: StructureEdit = { start, end, indent: lineIndent(text, start), after: following === '"' ? ',' : undefined };
+    if (target.what === 'parameters') return parameterValueItems(model, last, ruleParameterType(target.rule, [...target.path, last]), edit, '');
     const rule = target.what === 'rule' ? target.object : undefined;
     return valueItems(model, last, rule, edit, '');
+  }
+  if (typeof last === 'number' && path.length > 3 && path[0] === 'rules' && typeof path[1] === 'number' && isSchemaKey(path[2])) {
+    // An item of an array parameter (`"phases": ["http_ratelimit", |]`): the values not in it yet.
+    const rule = rulesOf(model)[path[1]];
+    const arrayPath = path.slice(2, -1);
+    const array = nodeAtPath(rule, arrayPath);
+    const start = touching ? node!.offset : offset - word.length;
+    const end = touching ? node!.offset + node!.length : wordEnd;
+    const others = array?.kind === 'array' ? array.items.filter((item) => item.end < start || item.start > end) : [];
+    const following = /^\s*(.)/.exec(text.slice(end))?.[1];
+    const edit: StructureEdit = { start, end, indent: lineIndent(text, start), after: following === '"' ? ',' : undefined };
+    return parameterValueItems(model, String(arrayPath[arrayPath.length - 1]), ruleParameterType(rule, [...arrayPath, 0]), edit, '', others);
   }
   if (typeof last === 'number' && path.length === 2 && path[0] === 'rules') {
     // Between the items of `rules`, not inside one.
@@ -962,6 +1094,16 @@ function jsonStructureItems(model: DocumentModel, offset: number): CompletionIte
     return [ruleItem(model, edit, false)];
   }
   return [];
+}
+
+/** The node at a path of keys and indexes below `node`. */
+function nodeAtPath(node: HostNode | undefined, path: readonly Step[]): HostNode | undefined {
+  let here = node;
+  for (const step of path) {
+    if (typeof step === 'number') here = here?.kind === 'array' ? here.items[step] : undefined;
+    else here = property(here, step)?.value;
+  }
+  return here;
 }
 
 function lastNonSpace(text: string, before: number): number {
@@ -995,7 +1137,14 @@ function yamlStructureItems(model: DocumentModel, offset: number): CompletionIte
     const start = offset - typed.length;
     const end = offset + /^\S*/.exec(after)![0].length;
     const quote = typed.startsWith('"') ? '"' : typed.startsWith("'") ? "'" : '';
-    return valueItems(model, key, rule, { start, end, indent: lineIndent(text, offset) }, quote);
+    const edit = { start, end, indent: lineIndent(text, offset) };
+    const keyColumn = before.search(/[A-Za-z_]/);
+    if (rule && ruleColumn !== undefined && keyColumn > ruleColumn) {
+      const place = yamlPlace(text, rule, [], lineStart, offset, keyColumn);
+      if (!place || place.array || !isSchemaKey(place.path[0])) return [];
+      return parameterValueItems(model, key, ruleParameterType(rule, [...place.path, key]), edit, quote);
+    }
+    return valueItems(model, key, rule, edit, quote);
   }
   const key = /^([ \t]*)(-[ \t]+)?([A-Za-z_]*)$/.exec(before);
   if (!key) return [];
@@ -1007,6 +1156,20 @@ function yamlStructureItems(model: DocumentModel, offset: number): CompletionIte
   const column = start - lineStart;
   const edit: StructureEdit = { start, end: wordEnd, indent: ' '.repeat(column) };
   const items: CompletionItem[] = [];
+  if (rule && ruleColumn !== undefined && indent.length > ruleColumn) {
+    // Deeper than the rule's keys: in its parameters, or nowhere we complete.
+    const place = yamlPlace(text, rule, [], lineStart, offset, dash ? indent.length : column);
+    if (!place || !isSchemaKey(place.path[0])) return [];
+    if (!dash) return place.array ? [] : parameterKeyItems(model, rule, place.path, place.object, edit, keyOnly, word);
+    if (!place.array) return [];
+    // `- |` in an array parameter: an item's keys, or the values not in the array yet.
+    const index = place.array.items.findIndex((item) => item.start >= lineStart && item.start <= lineEnd);
+    const itemPath = [...place.path, index < 0 ? place.array.items.length : index];
+    const itemType = ruleParameterType(rule, itemPath);
+    if (objectKeys(itemType).length > 0) return parameterKeyItems(model, rule, itemPath, index < 0 ? undefined : place.array.items[index], edit, keyOnly, word);
+    const others = place.array.items.filter((item) => item.end < lineStart || item.start > lineEnd);
+    return parameterValueItems(model, String(place.path[place.path.length - 1]), itemType, edit, '', others);
+  }
   if (dash) {
     // `- |` under `rules`: a rule begins here.
     if (!inRules || (dashColumn !== undefined && indent.length !== dashColumn)) return [];
@@ -1019,6 +1182,46 @@ function yamlStructureItems(model: DocumentModel, offset: number): CompletionIte
   if (rule && ruleColumn !== undefined && column === ruleColumn) items.push(...keyItems(model, rule, 'rule', edit, keyOnly, word));
   if (inRules && !keyOnly && (dashColumn !== undefined ? column === dashColumn : column > rootColumn)) items.push(ruleItem(model, edit, true));
   return items;
+}
+
+/** Where a YAML line stands below a rule: the path to the object (or array) it adds a key (or item) to. */
+interface YamlPlace {
+  readonly path: readonly Step[];
+  /** The object the key goes into; undefined when its key has no value yet (`from_value:` alone). */
+  readonly object?: HostNode;
+  /** The array whose item the line is (`- |` under `phases:`). */
+  readonly array?: HostArray;
+}
+
+/**
+ * The place of a key (or `- `) at `column` on the line that starts at `lineStart`, below the
+ * block mapping `node` at `path`: the line goes into the value of the last key before it that
+ * is indented less than the line, and so on down; it is a key of `node` itself at the column of
+ * its keys. Undefined where the indentation fits no mapping, or a value is written in flow
+ * style (`{…}`) or as a scalar.
+ */
+function yamlPlace(text: string, node: HostObject, path: readonly Step[], lineStart: number, offset: number, column: number): YamlPlace | undefined {
+  if (node.properties.length === 0) return undefined;
+  const earlier = node.properties.filter((p) => p.keyStart < lineStart);
+  const last = earlier[earlier.length - 1];
+  if (last && column > columnOf(text, last.keyStart)) {
+    const value = last.value;
+    const here = [...path, last.key];
+    // A word typed under `from_value:` reads as its scalar value: the key's object is still to come.
+    if (!value || value.kind === 'null' || (value.kind !== 'object' && value.kind !== 'array' && value.start >= lineStart)) return { path: here };
+    if (value.kind === 'object' && value.block) return yamlPlace(text, value, here, lineStart, offset, column);
+    if (value.kind !== 'array') return undefined;
+    let index = -1;
+    value.items.forEach((item, i) => {
+      if (item.start <= offset) index = i;
+    });
+    const item = value.items[index];
+    if (item?.kind === 'object' && item.block && item.properties.length > 0 && columnOf(text, item.properties[0].keyStart) <= column) {
+      return yamlPlace(text, item, [...here, index], lineStart, offset, column);
+    }
+    return { path: here, array: value };
+  }
+  return column === columnOf(text, node.properties[0].keyStart) ? { path, object: node } : undefined;
 }
 
 /** The rule the offset is in or after: the last one that starts before it. */

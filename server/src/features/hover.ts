@@ -21,6 +21,9 @@ import type { ExpressionSite } from '../documents/parsed-ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
 import { fieldAvailability, functionAvailability, phaseScope, planText, unverifiedNote, type PhaseScope } from './catalogue-text';
+import { actionOf, actionParameterType, isRuleObjectKey, isSchemaKey, keySections, objectKeys, parameterKey, phaseActions, phasesOfAction, ruleParameterType } from './parameters';
+import { parameterNote, ruleObjectScope } from '../language/catalogue/actions';
+import type { RuleObjectKey } from '../language/catalogue/action-schema';
 import { REQUEST_HEADER_MAPS, REQUEST_HEADER_NAMES } from './http-names';
 
 /**
@@ -33,7 +36,7 @@ import { REQUEST_HEADER_MAPS, REQUEST_HEADER_NAMES } from './http-names';
 export function hover(model: DocumentModel, position: Position, settings: Settings): Hover | null {
   if (!model.isRuleset(settings)) return null;
   const offset = model.offsetAt(position);
-  const at = model.expressionAt(offset);
+  const at = model.siteAt(offset);
   if (at) return expressionHover(model, at.site, at.offset, settings);
   return structureHover(model, offset, settings);
 }
@@ -62,7 +65,7 @@ interface HoverContext {
 
 function expressionHover(model: DocumentModel, site: ExpressionSite, offset: number, settings: Settings): Hover | null {
   const result = model.check(site, settings);
-  const scope = phaseScope(model, settings);
+  const scope = phaseScope(model, settings, site.kind);
   // Without an AST (a syntax error), the tokens still tell fields, operators and values apart.
   const target = result.ast ? locate(result.ast, offset) : locateInText(site.text, offset, { fieldType: (name) => scalarField(scope.catalogue, name)?.type });
   if (!target) return null;
@@ -621,6 +624,8 @@ function structureHover(model: DocumentModel, offset: number, settings: Settings
   const path = model.nodesAt(offset);
   const [node, parent] = path;
   const root = model.ruleset.root;
+  const parameter = parameterKeyHover(model, path, offset);
+  if (parameter) return parameter;
   // The `expression` key of a rule: what the rule does, in words.
   if (node?.kind === 'object' && isRule(node, parent, root)) {
     const key = node.properties.find((p) => p.key === 'expression' && offset >= p.keyStart && offset <= p.keyEnd);
@@ -648,6 +653,9 @@ const ACTION_VERBS: Record<string, string> = {
 };
 
 function ruleSummary(model: DocumentModel, rule: HostNode, settings: Settings): string | undefined {
+  // The words are the packet phases' (describe.ts speaks of packets): an HTTP rule gets none.
+  const phase = model.ruleset.phase ?? settings.defaultPhase;
+  if (phase !== undefined && phaseFamily(phase) !== 'magic') return undefined;
   const expression = property(rule, 'expression')?.value;
   const site = model.ruleset.expressions.find((s) => s.node === expression);
   if (!site) return undefined;
@@ -670,7 +678,78 @@ function actionHover(action: string, phase: string | undefined): string[] {
   if (packetDoc) return [header('action', action), ...packetDoc];
   const summary = ACTION_SUMMARIES.get(action);
   if (!summary) return [header('action', action), `Not an action the API defines; the actions are ${KNOWN_ACTIONS.map(code).join(', ')}.`];
-  return [header('action', action), summary, 'Its `action_parameters` are not checked yet in this phase.'];
+  return [header('action', action), summary, ...phasesSections(action, phase), parametersSection(action)];
+}
+
+/** Where an action is allowed: the catalogue's phases, and whether the document's phase is one. */
+function phasesSections(action: string, phase: string | undefined): string[] {
+  const phases = phasesOfAction(action);
+  const allowed = phaseActions(phase);
+  const where = phases.length > 0 ? `Allowed in the phases ${phases.map(code).join(', ')}.` : 'No phase this tool knows lists it.';
+  if (phase !== undefined && allowed && !allowed.includes(action)) return [`Not an action of ${code(phase)}, which takes ${allowed.map(code).join(', ')}.`, where];
+  return [where];
+}
+
+/** What is checked of an action's `action_parameters`. */
+function parametersSection(action: string): string {
+  const parameters = actionParameterType(action);
+  if (!parameters) return 'Takes no `action_parameters`.';
+  const keys = objectKeys(parameters).map((k) => code(k.key));
+  const note = parameterNote(action, []);
+  return `Its \`action_parameters\` (${keys.join(', ')}) are checked against the API's types: unknown keys (with the one meant), types, required keys, allowed values and ranges, and the expressions inside them.${note ? ` ${note}` : ''}`;
+}
+
+/**
+ * On a key of a rule's parameters (`action_parameters` at any depth, `ratelimit`, …): its type,
+ * whether it is required, its allowed values and the catalogue's note; on a rule-level object's
+ * key, where it belongs. The range is the key as written.
+ */
+function parameterKeyHover(model: DocumentModel, nodes: readonly HostNode[], offset: number): Hover | null {
+  const object = nodes[0];
+  if (object?.kind !== 'object') return null;
+  const key = object.properties.find((p) => offset >= p.keyStart && offset <= p.keyEnd);
+  if (!key) return null;
+  const steps = stepsTo(model.ruleset.root, nodes);
+  if (steps?.[0] !== 'rules' || typeof steps[1] !== 'number') return null;
+  const rule = model.ruleset.rules[steps[1]];
+  const path = steps.slice(2);
+  if (path.length === 0) {
+    if (!isRuleObjectKey(key.key)) return null;
+    const keys = objectKeys(ruleParameterType(rule, [key.key])).map((k) => `${code(k.key)}${k.required ? ' (required)' : ''}`);
+    return markdown(model, [header('rule key', key.key), `Keys: ${keys.join(', ')}.`, ruleObjectScopeText(key.key)], key.keyStart, key.keyEnd);
+  }
+  if (!isSchemaKey(path[0])) return null;
+  const found = parameterKey(rule, path, key.key);
+  if (!found) return null;
+  const sections = [header('parameter', key.key), ...keySections(rule, path, found)];
+  const action = actionOf(rule);
+  if (path[0] === 'action_parameters' && action !== undefined) {
+    const phases = phasesOfAction(action);
+    if (phases.length > 0) sections.push(`${code(action)} is allowed in the phases ${phases.map(code).join(', ')}.`);
+  }
+  return markdown(model, sections, key.keyStart, key.keyEnd);
+}
+
+/** Where a rule-level object belongs, from the catalogue. */
+function ruleObjectScopeText(key: RuleObjectKey): string {
+  const scope = ruleObjectScope(key);
+  const on = scope.actions ? ` on ${scope.actions.map(code).join(', ')} rules` : '';
+  const where = scope.phases ? ` in the phases ${scope.phases.map(code).join(', ')}` : '';
+  return on || where ? `Allowed${on}${where}.` : 'Allowed on any rule.';
+}
+
+/** The keys and indexes from the root to the innermost of `nodes` (innermost first, as DocumentModel.nodesAt gives them). */
+function stepsTo(root: HostNode | undefined, nodes: readonly HostNode[]): (string | number)[] | undefined {
+  const outward = [...nodes].reverse();
+  if (outward[0] !== root) return undefined;
+  const steps: (string | number)[] = [];
+  for (let i = 1; i < outward.length; i++) {
+    const parent = outward[i - 1];
+    const child = outward[i];
+    if (parent.kind === 'object') steps.push(parent.properties.find((p) => p.value === child)!.key);
+    else if (parent.kind === 'array') steps.push(parent.items.indexOf(child));
+  }
+  return steps;
 }
 
 function kindHover(kind: string): string[] {

@@ -84,10 +84,11 @@ const MANAGED_LIST_PREFIX = `${MANAGED_LIST_NAMESPACE}.`;
 
 /**
  * The tokens of one expression, sorted and not overlapping: from its syntax tree when it
- * parsed, else from a lexical scan of the text.
+ * parsed (a filter's expression, or a value expression's operand), else from a lexical scan
+ * of the text.
  */
-export function expressionTokens(text: string, ast: Expression | undefined, catalogue: Catalogue = catalogueFor(undefined)): ExpressionToken[] {
-  const tokens = ast ? treeTokens(ast, text, catalogue) : textTokens(text, catalogue);
+export function expressionTokens(text: string, ast: Expression | Operand | undefined, catalogue: Catalogue = catalogueFor(undefined)): ExpressionToken[] {
+  const tokens = !ast ? textTokens(text, catalogue) : isOperand(ast) ? valueTokens(ast, text, catalogue) : treeTokens(ast, text, catalogue);
   tokens.sort((a, b) => a.start - b.start || a.end - b.end);
   const out: ExpressionToken[] = [];
   for (const token of tokens) {
@@ -188,16 +189,28 @@ function treeTokens(root: Expression, text: string, catalogue: Catalogue): Expre
   return out;
 }
 
+/** A value expression: its operand, and the logical expressions among its calls' arguments. */
+function valueTokens(root: Operand, text: string, catalogue: Catalogue): ExpressionToken[] {
+  const out: ExpressionToken[] = [];
+  const nested: Expression[] = [];
+  operandTokens(root, out, text, catalogue, nested);
+  for (const expression of nested) out.push(...treeTokens(expression, text, catalogue));
+  return out;
+}
+
 /**
  * A field, a call with its arguments, an index expression with its steps: in a loop, since
  * calls nest as deep as the user writes them. Logical expressions among the arguments are
- * walkExpression's to visit.
+ * walkExpression's to visit (when it walks the whole expression), or go to `expressions`.
  */
-function operandTokens(operand: Operand, out: ExpressionToken[], text: string, catalogue: Catalogue): void {
+function operandTokens(operand: Operand, out: ExpressionToken[], text: string, catalogue: Catalogue, expressions?: Expression[]): void {
   const stack: Argument[] = [operand];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (isExpression(node)) continue;
+    if (isExpression(node)) {
+      expressions?.push(node);
+      continue;
+    }
     switch (node.kind) {
       case 'field':
         out.push(token(node.span, 'property'));
@@ -461,13 +474,13 @@ function mapToken(text: string, decoded: DecodedString, t: ExpressionToken, type
 const TYPE_INDEX = new Map<string, number>(TOKEN_TYPES.map((t, i) => [t, i]));
 const MODIFIER_BIT = new Map<string, number>(TOKEN_MODIFIERS.map((m, i) => [m, 1 << i]));
 
-/** The semantic tokens of every expression of a ruleset document, in LSP's relative encoding. */
+/** The semantic tokens of every expression of a ruleset document (in its parameters too), in LSP's relative encoding. */
 export function semanticTokens(model: DocumentModel, settings: Settings): SemanticTokens {
   if (!model.isRuleset(settings)) return { data: [] };
   const text = model.text;
   const tokens: DocumentToken[] = [];
   const { catalogue } = phaseScope(model, settings);
-  for (const site of model.ruleset.expressions) {
+  for (const site of model.ruleset.sites) {
     const decoded = site.decoded();
     if (decoded.value !== site.text || isCoarse(decoded)) continue;
     const { ast } = model.check(site, settings);

@@ -11,7 +11,8 @@ import { functionAvailability, phaseScope, planText } from './catalogue-text';
  * the active one, counted by the commas before the cursor (past the last parameter, a
  * repeated one such as concat's stays active). The innermost call is found from the tokens,
  * so an unfinished call that does not parse yet gets help too, also inside another call and
- * across the line breaks of a block scalar.
+ * across the line breaks of a block scalar, in a rule's `expression` and in the expressions of
+ * its parameters alike.
  */
 export function signatureHelp(model: DocumentModel, position: Position, settings: Settings): SignatureHelp | null {
   if (!model.isRuleset(settings)) return null;
@@ -41,15 +42,15 @@ export function signatureHelp(model: DocumentModel, position: Position, settings
 }
 
 /**
- * The expression at the cursor, as `DocumentModel.expressionAt`; and the cursor after the
+ * The expression at the cursor, as `DocumentModel.siteAt` (a rule's or one in its parameters); and the cursor after the
  * spaces that end a plain YAML scalar (`expression: bit_slice(udp, |`), which the scalar's
  * value does not include, is at the end of that expression: typing the space after a comma
  * must not close the signature help.
  */
 function expressionAtCursor(model: DocumentModel, offset: number): { site: ExpressionSite; offset: number } | undefined {
-  const at = model.expressionAt(offset);
+  const at = model.siteAt(offset);
   if (at) return at;
-  for (const site of model.ruleset.expressions) {
+  for (const site of model.ruleset.sites) {
     if (site.node.style !== 'plain' || site.node.end > offset) continue;
     if (/^[ \t]*$/.test(model.text.slice(site.node.end, offset))) return { site, offset: site.text.length };
   }

@@ -2,6 +2,9 @@ import { SymbolKind, type DocumentSymbol, type Range } from 'vscode-languageserv
 import { property, type HostNode, type HostObject } from '../documents/host';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
+import { oneLine, ruleEffect } from './rule-effect';
+
+export { oneLine };
 
 /** Longest name shown for a rule without a description (`block: ip.src in $svc.vpn or …`). */
 export const MAX_EXPRESSION_NAME_LENGTH = 40;
@@ -10,8 +13,10 @@ export const MAX_DESCRIPTION_NAME_LENGTH = 100;
 
 /**
  * The outline of a ruleset: one `Module` symbol for the ruleset (its `name`, with its phase as
- * detail) holding one `Function` symbol per rule (its description, or its action and a short
- * form of its expression; the action as detail). Whatever can be read of a broken document
+ * detail) holding one `Function` symbol per rule. A rule is named by its description, else by
+ * what its action does (`redirect → https://example.com/new (301)`), else by its action and a
+ * short form of its expression; the detail is what the action does when the description is
+ * the name, else the action. Whatever can be read of a broken document
  * is shown; a file that is not a ruleset has no symbols from this server.
  */
 export function documentSymbols(model: DocumentModel, settings: Settings): DocumentSymbol[] {
@@ -41,7 +46,8 @@ function ruleSymbol(model: DocumentModel, rule: HostObject, index: number): Docu
   const expressionNode = property(rule, 'expression')?.value;
   const expression = stringValue(expressionNode);
   const description = oneLine(stringValue(property(rule, 'description')?.value) ?? '', MAX_DESCRIPTION_NAME_LENGTH);
-  let name = description;
+  const effect = ruleEffect(rule);
+  let name = description || effect;
   if (!name) {
     const short = oneLine(expression ?? '', MAX_EXPRESSION_NAME_LENGTH);
     if (action && short) name = `${action}: ${short}`;
@@ -49,7 +55,7 @@ function ruleSymbol(model: DocumentModel, rule: HostObject, index: number): Docu
   }
   const enabled = property(rule, 'enabled')?.value;
   const disabled = enabled?.kind === 'boolean' && enabled.value === false;
-  const detail = [action, disabled ? '(disabled)' : undefined].filter((part) => part !== undefined).join(' ');
+  const detail = [(description ? effect : undefined) ?? action, disabled ? '(disabled)' : undefined].filter((part) => part !== undefined).join(' ');
   return {
     name,
     detail: detail || undefined,
@@ -61,16 +67,6 @@ function ruleSymbol(model: DocumentModel, rule: HostObject, index: number): Docu
 
 function stringValue(node: HostNode | undefined): string | undefined {
   return node?.kind === 'string' ? String(node.value) : undefined;
-}
-
-/** Whitespace (line breaks too) collapsed to single spaces, cut at `max` characters with `…`. */
-export function oneLine(text: string, max: number): string {
-  const collapsed = text.replace(/\s+/g, ' ').trim();
-  if (collapsed.length <= max) return collapsed;
-  let cut = max - 1;
-  // Never between the two halves of a surrogate pair.
-  if (/[\uD800-\uDBFF]/.test(collapsed[cut - 1])) cut--;
-  return `${collapsed.slice(0, cut).trimEnd()}…`;
 }
 
 /** The node's range when it lies inside `range` (as LSP requires), else the empty range at `fallback`. */

@@ -11,7 +11,7 @@
  * Pure: offsets are into the expression's decoded text; hosts map them to documents.
  */
 import type { ComparisonOperator, Span, ValueType } from './ast';
-import { catalogueFor, type Catalogue, type FieldInfo, type FunctionInfo } from './catalogue/catalogues';
+import { catalogueFor, type Catalogue, type ExpressionKind, type FieldInfo, type FunctionInfo } from './catalogue/catalogues';
 import { COMPARISON_OPERATORS, comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING, supportedOperators } from './catalogue/operators';
 import { isScalarType, typeAfterStep } from './types';
 import { grammar } from './grammar';
@@ -116,9 +116,9 @@ function namesCall(token: LexicalToken | undefined): boolean {
  * The terminals and described rules the grammar expects at the end of `prefix`, or
  * undefined when the parse fails before that (a syntax error before the cursor).
  */
-function expectedAfter(prefix: string): Set<string> | undefined {
+function expectedAfter(prefix: string, kind: ExpressionKind = 'filter'): Set<string> | undefined {
   if (prefix.length > MAX_MATCHED_LENGTH || scanLexicalStructure(prefix).deepest) return undefined;
-  const match = grammar().match(prefix + SENTINEL);
+  const match = grammar().match(prefix + SENTINEL, kind === 'value' ? 'ValueExpression' : 'Filter');
   if (!match.failed()) return undefined; // only inside an unterminated string, which is a token
   const position = match.getRightmostFailurePosition();
   if (position < prefix.length && prefix.slice(position).trim() !== '') return undefined;
@@ -130,15 +130,16 @@ function expectedAfter(prefix: string): Set<string> | undefined {
 // ---------------------------------------------------------------- the context
 
 /**
- * What may be written at `cursor` in the expression `text`. Left sides are typed with the
+ * What may be written at `cursor` in the expression `text`, a filter or a value expression
+ * (`kind`: one operand, so no operators or connectives). Left sides are typed with the
  * catalogue of the expression's phase (catalogueFor(phase)); without one, the union of every
  * phase's fields and functions.
  */
-export function completionContext(text: string, cursor: number, catalogue: Catalogue = catalogueFor(undefined)): ExpressionCompletionContext {
+export function completionContext(text: string, cursor: number, catalogue: Catalogue = catalogueFor(undefined), kind: ExpressionKind = 'filter'): ExpressionCompletionContext {
   const at = Math.max(0, Math.min(cursor, text.length));
   const empty: ExpressionCompletionContext = { replace: { start: at, end: at }, partial: '' };
   try {
-    return analyse(text, at, catalogue) ?? empty;
+    return analyse(text, at, catalogue, kind) ?? empty;
   } catch (error) {
     // Nesting deep enough to exhaust the parser's stack gets no completion, as it gets no
     // parse; anything else is a bug and goes on to the server's guard, which logs it.
@@ -147,7 +148,7 @@ export function completionContext(text: string, cursor: number, catalogue: Catal
   }
 }
 
-function analyse(text: string, cursor: number, catalogue: Catalogue): ExpressionCompletionContext | undefined {
+function analyse(text: string, cursor: number, catalogue: Catalogue, kind: ExpressionKind): ExpressionCompletionContext | undefined {
   // Word by word, as `strict wildcard` is typed: `strict wild` is a word being typed after `strict`.
   const tokens = scanTokens(text, { limit: cursor + 1, strictWildcardAsWords: true });
   // The token the cursor is in or just after is being typed: it is replaced, and what may
@@ -187,19 +188,19 @@ function analyse(text: string, cursor: number, catalogue: Catalogue): Expression
   // (its failure is where `strict` starts), so the operator is matched from there.
   const strict = before[before.length - 1];
   if (strict?.text === 'strict' && /^ +$/.test(text.slice(strict.span.end, replace.start)) && (!partial || partial.kind === 'word') && 'wildcard'.startsWith(typed)) {
-    const operatorExpected = expectedAfter(text.slice(clauseStart, strict.span.start));
+    const operatorExpected = expectedAfter(text.slice(clauseStart, strict.span.start), kind);
     if (!operatorExpected?.has('a comparison operator')) return undefined;
     return { replace, partial: typed, operator: { lhs: leftSideBefore(before, before.length - 2, catalogue), strictWildcard: true } };
   }
 
-  let expected = expectedAfter(prefix.slice(clauseStart));
+  let expected = expectedAfter(prefix.slice(clauseStart), kind);
   if (expected && level > 0 && expected.delete('end of input')) expected.add(')');
   let recovered = false;
   if (!expected) {
     // A syntax error earlier: complete the clause the cursor is in, as if it stood alone.
     const start = lastIndexWhere(before, (t) => isConnective(t) || t.kind === '(' || t.text === 'not' || t.text === '!');
     if (start < 0 || before[start].span.end <= clauseStart) return undefined;
-    expected = expectedAfter(prefix.slice(before[start].span.end));
+    expected = expectedAfter(prefix.slice(before[start].span.end), kind);
     recovered = true;
     if (!expected) return undefined;
   }

@@ -100,11 +100,12 @@ function atOrBefore<T>(offset: number, find: (offset: number) => T | undefined):
 // ---------------------------------------------------------------- on the AST
 
 /** The innermost target at `offset` of a parsed expression, or undefined (a space, a parenthesis). */
-export function locate(root: Expression, offset: number): Target | undefined {
+export function locate(root: Expression | Operand, offset: number): Target | undefined {
   return atOrBefore(offset, (at) => inExpression(root, at));
 }
 
-function inExpression(root: Expression, offset: number): Target | undefined {
+/** `root`: a filter's expression, or a value expression's operand. */
+function inExpression(root: Expression | Operand, offset: number): Target | undefined {
   // A loop rather than recursion: calls, quantifiers, parentheses and `not` nest as deep as
   // the user writes them. `context` and `call` say where the current node stands.
   let node: Argument | undefined = root;
