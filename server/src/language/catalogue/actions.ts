@@ -12,6 +12,7 @@ import {
   type ActionSchema,
   type ObjectParameterType,
   type ParameterExpressionKind,
+  type ParameterKey,
   type ParameterType,
   type RuleObjectKey,
 } from './action-schema';
@@ -26,6 +27,7 @@ export const ACTION_SOURCES = {
   apiTypes: { repository: 'cloudflare/cloudflare-typescript', path: 'src/resources/rulesets/rules.ts', commit: 'faaaf89ed8064a9fb54de538ec3e89487f1302b0' },
   actions: { repository: DOCS, path: 'src/content/docs/ruleset-engine/rules-language/actions.mdx', commit: '0309c8bed23afe438f28fd5026b5a7999e653081' },
   phasesList: { repository: DOCS, path: 'src/content/docs/ruleset-engine/reference/phases-list.mdx', commit: '046f5f9e5fdf226151e76964294d856025c97ce6' },
+  apiSpec: { repository: 'this project', path: 'shared/spec/API.md (Operations: a managed ruleset is run by `execute` with `action_parameters: {id, version?, overrides?}`)', commit: '' },
   packetActions: { repository: 'this project', path: 'shared/spec/LANGUAGE.md §8 and catalogue/phases.ts PACKET_PHASE_ACTIONS (the Magic Firewall docs)', commit: '' },
   magicIds: { repository: DOCS, path: 'src/content/docs/magic-firewall/how-to/enable-ids.mdx', commit: '1215e033399494999d646687df3c5c72083adce3' },
   urlRewrite: { repository: DOCS, path: 'src/content/docs/rules/transform/url-rewrite/reference/parameters.mdx', commit: '3db9cc42ee6680540c60a35cd33efd75ce009dd1' },
@@ -197,6 +199,8 @@ export interface ParameterFact {
   readonly required?: readonly string[];
   /** Keys the docs leave optional though the types require them. */
   readonly optional?: readonly string[];
+  /** Keys the service takes that the API's types lack. */
+  readonly addKeys?: readonly ParameterKey[];
   /** A union of objects that the docs combine into one object (its members' keys together). */
   readonly mergeUnion?: true;
   /** The whole type, where the API's types would refuse what the docs show the service taking. */
@@ -253,6 +257,9 @@ export const PARAMETER_FACTS: readonly ParameterFact[] = [
   { target: 'ratelimit', path: ['score_per_period'], integer: true, sources: ['rateLimiting'] },
   { target: 'exposed_credential_check', path: ['username_expression'], expression: 'value', maxLength: 1024, sources: ['exposedCredentials'] },
   { target: 'exposed_credential_check', path: ['password_expression'], expression: 'value', maxLength: 1024, sources: ['exposedCredentials'] },
+
+  // execute: the version of the ruleset to run (the service answers with it, e.g. `"latest"`).
+  { target: 'execute', path: [], addKeys: [{ key: 'version', type: STRING, required: false }], sources: ['apiSpec'] },
 
   // block: the custom response.
   { target: 'block', path: ['response'], optional: ['content', 'content_type', 'status_code'], sources: ['rateLimiting'] },
@@ -340,7 +347,13 @@ function refine(type: ParameterType, fact: ParameterFact): ParameterType {
     return mergeObjectTypes(type.types as readonly ObjectParameterType[], `${fact.target} ${fact.path.join('.')}`);
   }
   if (type.kind === 'union') return { ...type, types: type.types.map((member) => refine(member, fact)) };
-  const { expression, values, min, max, integer, maxLength, minItems, maxItems, exclusive, oneRequired, anyRequired, required, optional } = fact;
+  const { expression, values, min, max, integer, maxLength, minItems, maxItems, exclusive, oneRequired, anyRequired, required, optional, addKeys } = fact;
+  if (addKeys) {
+    if (type.kind !== 'object') fail(fact, `keys added to a ${type.kind}`);
+    const object: ObjectParameterType = type;
+    for (const added of addKeys) if (object.keys.some((k) => k.key === added.key)) fail(fact, `${added.key} is in the API's types already`);
+    type = { ...object, keys: [...object.keys, ...addKeys] };
+  }
   if (expression !== undefined || maxLength !== undefined) {
     if (type.kind !== 'string') fail(fact, `an expression mark or length on a ${type.kind}`);
     type = { ...type, ...(expression !== undefined ? { expression } : {}), ...(maxLength !== undefined ? { maxLength } : {}) };
