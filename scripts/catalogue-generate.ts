@@ -35,6 +35,7 @@ import {
 import type { ValueType } from '../server/src/language/ast';
 import type { ExpressionKind, FieldInfo, FunctionInfo, ParameterInfo, Plan } from '../server/src/language/catalogue/entries';
 import { arrayOf, describeValueType, mapOf } from '../server/src/language/types';
+import { source } from './typescript-source';
 
 /** The engine the catalogue is generated from; another version must be a reviewed change of this pin. */
 export const ENGINE_VERSION = '0.7.0';
@@ -300,32 +301,6 @@ async function functions(engine: Engine, httpFieldTypes: readonly { name: string
 }
 
 // ---- Writing TypeScript ----
-
-function quote(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
-}
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** A value as TypeScript source: objects one key a line, short arrays of scalars on one line. */
-function source(value: unknown, indent: string): string {
-  if (typeof value === 'string') return quote(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    const parts = value.map((v) => source(v, inner));
-    const line = `[${parts.join(', ')}]`;
-    if (!parts.some((p) => p.includes('\n')) && line.length + indent.length <= 110) return line;
-    return `[\n${parts.map((p) => `${inner}${p},\n`).join('')}${indent}]`;
-  }
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    return `{\n${entries.map(([k, v]) => `${inner}${IDENTIFIER.test(k) ? k : quote(k)}: ${source(v, inner)},\n`).join('')}${indent}}`;
-  }
-  return fail(`cannot write ${String(value)}`);
-}
 
 function docsLine(file: DocsFile): string {
   const { path, commit } = docsFacts.files[file];

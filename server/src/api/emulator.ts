@@ -43,7 +43,7 @@ import { ExpressionCache } from '../documents/expression-cache';
 import { checkParsedRuleset } from '../documents/ruleset';
 import { parseRuleset } from '../documents/parsed-ruleset';
 import { MAX_NESTING, nestsDeeperThan } from '../documents/nesting';
-import { lineColumnOf, pointerAtOffset } from './pointer';
+import { lineColumnOf, pointerAtOffset, sitePointer } from './pointer';
 import { SERVICE_SET_RULE_FIELDS, type ApiMessage, type Rule, type Ruleset, type RulesetKind, type RulesetSummary, type WireMessage } from './types';
 
 export const EMULATOR_TOKEN = 'emulator-token';
@@ -327,7 +327,8 @@ function toWire(message: ApiMessage): WireMessage {
 
 /**
  * The errors our checker finds in a ruleset as the service would report them: expression
- * errors as `Filter parsing error (line:col): …` at `/rules/{i}/expression`, the others at
+ * errors as `Filter parsing error (line:col): …` at the expression's pointer (`/rules/{i}/expression`,
+ * or a nested one such as `/rules/{i}/action_parameters/uri/path/expression`), the others at
  * the pointer of the key at fault. `pointer` maps the checked object's pointers to the
  * request body's.
  */
@@ -336,12 +337,12 @@ function validate(candidate: Record<string, unknown>, cache: ExpressionCache, po
   const errors: ApiMessage[] = [];
   for (const problem of checkParsedRuleset(model, { cache })) {
     if (problem.severity !== 'error') continue;
-    const site = model.expressions.find((s) => problem.start >= s.node.start && problem.start < s.node.end);
+    const site = model.sites.find((s) => problem.start >= s.node.start && problem.start < s.node.end);
     if (site) {
       const decoded = site.decoded();
       const index = Math.min(unmapOffset(decoded, problem.start), decoded.value.length);
       const { line, column } = lineColumnOf(decoded.value, index);
-      errors.push({ code: CODE.invalid, message: `Filter parsing error (${line}:${column}): ${problem.message}`, pointer: pointer(`/rules/${site.ruleIndex}/expression`) });
+      errors.push({ code: CODE.invalid, message: `Filter parsing error (${line}:${column}): ${problem.message}`, pointer: pointer(sitePointer(site)) });
     } else {
       errors.push({ code: CODE.invalid, message: problem.message, pointer: pointer(model.root ? pointerAtOffset(model.root, problem.start) : '') });
     }

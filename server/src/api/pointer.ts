@@ -6,7 +6,7 @@
  */
 import type { HostFormat, HostNode } from '../documents/host';
 import { mapRange, type DecodedString } from '../documents/offset-map';
-import { parseRuleset } from '../documents/parsed-ruleset';
+import { parseRuleset, type ExpressionSite } from '../documents/parsed-ruleset';
 
 export interface PointerRange {
   /** Document offsets (UTF-16 code units), end exclusive. */
@@ -67,7 +67,7 @@ export function pointerToRange(text: string, format: HostFormat, pointer: string
   if (!exact || node.kind !== 'string' || !options.message) return result;
   const at = messageLocation(options.message);
   if (!at) return result;
-  const decoded = model.expressions.find((site) => site.node === node)?.decoded() ?? node.decode?.();
+  const decoded = model.sites.find((site) => site.node === node)?.decoded() ?? node.decode?.();
   if (!decoded) return result;
   const narrowed = narrow(decoded, at);
   return narrowed ? { ...narrowed, pointer: result.pointer, exact, narrowed: true } : result;
@@ -149,6 +149,11 @@ export function pointerAtOffset(root: HostNode, offset: number): string {
     node = next;
   }
   return formatPointer(path);
+}
+
+/** The pointer of an expression site in its ruleset: `/rules/0/action_parameters/uri/path/expression`. */
+export function sitePointer(site: ExpressionSite): string {
+  return formatPointer(['rules', String(site.ruleIndex), ...site.path]);
 }
 
 /** RFC 6901: `/a~1b/0` is [`a/b`, `0`]; `` is the whole document. */

@@ -1,5 +1,5 @@
 import { detached } from './host';
-import { checkExpression, type CheckOptions, type CheckResult } from '../language/checker';
+import { checkExpression, checkValueExpression, type CheckOptions, type CheckResult, type ValueCheckOptions, type ValueCheckResult } from '../language/checker';
 import { printExpression } from '../language/format';
 
 /**
@@ -25,9 +25,9 @@ const BYTES_PER_CHARACTER = 68;
 export const DEFAULT_CACHE_BYTES = 32 * 2 ** 20;
 
 interface Result {
-  /** The check options, as a key. */
+  /** The kind of expression and the check options, as a key. */
   readonly options: string;
-  readonly result: CheckResult;
+  readonly result: CheckResult | ValueCheckResult;
   normalized?: string;
 }
 
@@ -62,15 +62,26 @@ export class ExpressionCache {
 
   constructor(readonly budget = DEFAULT_CACHE_BYTES) {}
 
+  /** The result of checking `text` as a filter (a rule's `expression`, a `counting_expression`). */
   check(text: string, options: CheckOptions): CheckResult {
-    const optionsKey = `${options.phase ?? ''}\u0000${options.plan ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}\u0000${options.listKinds ? listKindsKey(options.listKinds) : ''}`;
+    return this.cached(text, `f\u0000${optionsKey(options)}`, (own) => checkExpression(own, options));
+  }
+
+  /** The result of checking `text` as a value expression (a rewrite, a redirect target, a header value) of the types `options.expect` names. */
+  checkValue(text: string, options: ValueCheckOptions): ValueCheckResult {
+    return this.cached(text, `v${options.expect?.join(',') ?? '*'}\u0000${optionsKey(options)}`, (own) => checkValueExpression(own, options));
+  }
+
+  /** `key` names the kind of check and its options: one text may be checked as a filter and as a value, under different options. */
+  private cached<R extends CheckResult | ValueCheckResult>(text: string, key: string, compute: (own: string) => R): R {
     const entry = this.find(text);
-    if (entry) for (const kept of entry.results) if (kept.options === optionsKey) return kept.result;
+    // The key names the kind of check: a result kept under it is of the kind `compute` makes.
+    if (entry) for (const kept of entry.results) if (kept.options === key) return kept.result as R;
     const own = entry?.text ?? detached(text);
-    const result = checkExpression(own, options);
+    const result = compute(own);
     const target = entry ?? this.add(own);
     // Kept with the result: its own string, not one joined from parts that may be views of a document.
-    target.results.push({ options: detached(optionsKey), result });
+    target.results.push({ options: detached(key), result });
     this.results++;
     const bytes = BYTES_PER_RESULT + BYTES_PER_CHARACTER * own.length;
     target.bytes += bytes;
@@ -184,6 +195,10 @@ export class ExpressionCache {
       this.results -= entry.results.length;
     }
   }
+}
+
+function optionsKey(options: CheckOptions): string {
+  return `${options.phase ?? ''}\u0000${options.plan ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}\u0000${options.listKinds ? listKindsKey(options.listKinds) : ''}`;
 }
 
 /** The list kinds of a check's options as part of a cache key (the same kinds, the same key, whatever their order). */

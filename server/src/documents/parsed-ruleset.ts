@@ -5,6 +5,10 @@
 import { detached, parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostScalar } from './host';
 import type { DocumentEdit } from './host-edits';
 import { coarseDecodedString, type DecodedString } from './offset-map';
+import { expressionStrings, type ExpressionString } from './parameter-sites';
+import type { ValueType } from '../language/ast';
+import { actionSchema, ruleObjectSchema } from '../language/catalogue/actions';
+import type { ParameterExpressionKind } from '../language/catalogue/action-schema';
 import type { Severity } from '../language/problem';
 
 /** An edit in document offsets. */
@@ -32,9 +36,17 @@ export interface DocumentProblem {
   readonly related?: readonly RelatedPlace[];
 }
 
+/** What an expression site holds: a filter (a rule's `expression`, `ratelimit.counting_expression`) or a value expression (a rewrite, a redirect target, a header value). */
+export type SiteKind = ParameterExpressionKind;
+
 export interface ExpressionSite {
+  readonly kind: SiteKind;
   /** Index of the rule in `rules`. */
   readonly ruleIndex: number;
+  /** From the rule to the string: `['expression']`, `['ratelimit', 'counting_expression']`, `['action_parameters', 'uri', 'path', 'expression']`. */
+  readonly path: readonly string[];
+  /** A value site's types: what its place takes. */
+  readonly expect?: readonly ValueType[];
   readonly node: HostScalar;
   /** The expression as the service receives it (escapes and YAML quoting undone). */
   readonly text: string;
@@ -50,13 +62,31 @@ export interface ExpressionSite {
   decoded(): DecodedString;
 }
 
+export type FilterSite = ExpressionSite & { readonly kind: 'filter' };
+export type ValueSite = ExpressionSite & { readonly kind: 'value' };
+
+/** Whether the site is a rule's own `expression` (one of `ParsedRuleset.expressions`). */
+export function isRuleExpression(site: ExpressionSite): site is FilterSite {
+  return site.path.length === 1 && site.path[0] === 'expression';
+}
+
+/**
+ * What a value expression in a rule's parameters may return: a string, for every one the
+ * service has (LANGUAGE.md §11: a redirect's target URL, a rewritten path or query, a header's
+ * value).
+ */
+const VALUE_SITE_TYPES: readonly ValueType[] = ['Bytes'];
+
 export interface ParsedRuleset {
   readonly format: HostFormat;
   readonly text: string;
   readonly root?: HostNode;
   readonly phase?: string;
   readonly rules: readonly HostNode[];
-  readonly expressions: readonly ExpressionSite[];
+  /** The rules' own `expression` strings, in rule order. */
+  readonly expressions: readonly FilterSite[];
+  /** Every expression site: the rules' own and those in their parameters, in document order. */
+  readonly sites: readonly ExpressionSite[];
   /** JSON or YAML syntax errors of the host document. */
   readonly syntaxProblems: readonly DocumentProblem[];
 }
@@ -71,19 +101,20 @@ export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
   const phaseNode = property(root, 'phase')?.value;
   const rulesNode = property(root, 'rules')?.value;
   const rules = rulesNode?.kind === 'array' ? rulesNode.items : [];
-  const expressions: ExpressionSite[] = [];
+  const expressions: FilterSite[] = [];
+  const sites: ExpressionSite[] = [];
   rules.forEach((rule, ruleIndex) => {
     const node = property(rule, 'expression')?.value;
-    if (node?.kind !== 'string') return;
-    let decoded: DecodedString | undefined;
-    expressions.push({
-      ruleIndex,
-      node,
-      text: String(node.value),
-      inFlow: format === 'yaml' && rule.kind === 'object' && !rule.block,
-      decoded: () => (decoded ??= node.decode?.() ?? coarseDecodedString(String(node.value), node.start, node.end)),
-    });
+    if (node?.kind === 'string') {
+      const site = siteOf({ node, kind: 'filter', path: ['expression'], inFlow: format === 'yaml' && rule.kind === 'object' && !rule.block }, ruleIndex);
+      expressions.push(site);
+      sites.push(site);
+    }
+    const nested: ExpressionString[] = [];
+    parameterExpressions(rule, nested);
+    for (const found of nested) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex));
   });
+  sites.sort((a, b) => a.node.start - b.node.start);
   const syntaxProblems = host.syntaxErrors.map((e) => ({
     code: format === 'json' ? 'json-syntax' : 'yaml-syntax',
     severity: 'error' as const,
@@ -93,5 +124,32 @@ export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
   }));
   // Its own copy: the phase goes into the expression cache's keys, which outlive the document.
   const phase = phaseNode?.kind === 'string' ? detached(String(phaseNode.value)) : undefined;
-  return { format, text, root, phase, rules, expressions, syntaxProblems };
+  return { format, text, root, phase, rules, expressions, sites, syntaxProblems };
+}
+
+function siteOf<K extends SiteKind>(found: ExpressionString & { readonly kind: K }, ruleIndex: number): ExpressionSite & { readonly kind: K } {
+  const { node } = found;
+  let decoded: DecodedString | undefined;
+  return {
+    kind: found.kind,
+    ruleIndex,
+    path: found.path,
+    ...(found.kind === 'value' ? { expect: VALUE_SITE_TYPES } : {}),
+    node,
+    text: String(node.value),
+    ...(found.inFlow ? { inFlow: true } : {}),
+    decoded: () => (decoded ??= node.decode?.() ?? coarseDecodedString(String(node.value), node.start, node.end)),
+  };
+}
+
+/** The expression strings of a rule's `ratelimit` and `action_parameters`, as their schemas mark them. */
+function parameterExpressions(rule: HostNode, found: ExpressionString[]): void {
+  if (rule.kind !== 'object') return;
+  const ratelimit = property(rule, 'ratelimit')?.value;
+  const ratelimitSchema = ruleObjectSchema('ratelimit');
+  if (ratelimit && ratelimitSchema) expressionStrings(ratelimit, ratelimitSchema, ['ratelimit'], found, !rule.block);
+  const action = property(rule, 'action')?.value;
+  const parameters = property(rule, 'action_parameters')?.value;
+  const schema = action?.kind === 'string' ? actionSchema(String(action.value))?.parameters : undefined;
+  if (parameters && schema) expressionStrings(parameters, schema, ['action_parameters'], found, !rule.block);
 }

@@ -3,17 +3,17 @@
  * phases and actions, and each action's parameters, with quick fixes.
  */
 import { phaseFamily } from '../language/catalogue/families';
+import { actionSchema, actionsOfPhase, ruleObjectSchema, type RuleObjectName } from '../language/catalogue/actions';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULE_LIMITS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import { property, type HostNode, type HostObject } from './host';
+import { property, type HostNode, type HostObject, type HostScalar } from './host';
 import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host-edits';
-import type { DocumentFix, DocumentProblem, ParsedRuleset } from './parsed-ruleset';
+import { checkParameterValue, describe, type Report } from './parameter-shape';
+import type { DocumentProblem, ParsedRuleset } from './parsed-ruleset';
 
 const RULESET_KEY_NAMES = RULESET_KEYS.map((k) => k.key);
 const RULE_KEY_NAMES = RULE_KEYS.map((k) => k.key);
-
-type Report = (code: string, severity: Severity, start: number, end: number, message: string, fixes?: readonly DocumentFix[]) => void;
 
 /** `defaultPhase`: the phase given for files that name none (`--phase`, `rulesets.defaultPhase`), which then need no `phase`. */
 export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], defaultPhase?: string): void {
@@ -72,42 +72,87 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
   }
   expectOneOf(rule, 'action', KNOWN_ACTIONS, 'warning', 'unknown-action', report);
   const action = property(rule, 'action')?.value;
-  const actionName = action?.kind === 'string' ? action.value : undefined;
-  const parametersProperty = property(rule, 'action_parameters');
-  const parameters = parametersProperty?.value;
-  // `ruleset: current` is the one form of `skip` the packet phases document; elsewhere a skip
-  // names phases, products or rulesets, whose checks are still to come: nothing is said there.
-  if (actionName === 'skip' && phaseFamily(phase) === 'magic') {
-    const ruleset = property(parameters, 'ruleset')?.value;
-    if (!parameters) {
-      report('missing-action-parameters', 'error', action!.start, action!.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', [
-        { title: 'Add `action_parameters: {"ruleset": "current"}`', edits: [addPropertyEdit(model.text, model.format, rule, property(rule, 'action')!, 'action_parameters', { ruleset: 'current' })] },
-      ]);
-    } else if (parameters.kind === 'object' && !ruleset) {
-      report('missing-action-parameters', 'error', parametersProperty!.keyStart, parametersProperty!.keyEnd, 'a `skip` rule needs `"ruleset": "current"` in its `action_parameters`');
-    } else if (ruleset && (ruleset.kind !== 'string' || ruleset.value !== 'current')) {
-      report('invalid-action-parameters', 'error', ruleset.start, ruleset.end, `expected \`"current"\` (the only value \`skip\` accepts for \`ruleset\`), found ${describe(ruleset)}`);
-    }
-  } else if (actionName === 'execute') {
-    const id = property(parameters, 'id')?.value;
-    if (!parameters || (parameters.kind === 'object' && !id)) {
-      const at = parametersProperty ?? { keyStart: action!.start, keyEnd: action!.end };
-      report('missing-action-parameters', 'error', at.keyStart, at.keyEnd, 'an `execute` rule needs `action_parameters.id`: the id of the ruleset to execute');
-    } else if (id && id.kind !== 'string') {
-      report('invalid-action-parameters', 'error', id.start, id.end, `expected the id of the ruleset to execute as a string, found ${describe(id)}`);
-    }
-  }
+  const actionName = action?.kind === 'string' ? String(action.value) : undefined;
+  const reported = actionName !== undefined && checkPacketForms(model, rule, action as HostScalar, actionName, phase, report);
   const logging = property(rule, 'logging');
   if (logging && actionName !== undefined && actionName !== 'skip') {
     report('logging-not-allowed', 'error', logging.keyStart, logging.keyEnd, `\`logging\` is only allowed on \`skip\` rules, not on \`${actionName}\``);
   }
-  if (logging?.value?.kind === 'object') expectType(logging.value, 'enabled', 'boolean', report);
+  for (const name of RULE_OBJECTS) {
+    const value = property(rule, name)?.value;
+    const schema = ruleObjectSchema(name);
+    if (value?.kind === 'object' && schema) checkParameterValue(model.text, value, schema, `\`${name}\``, report);
+    else if (value?.kind === 'object' && name === 'logging') expectType(value, 'enabled', 'boolean', report);
+  }
+  if (actionName !== undefined && !reported) checkActionParameters(model, rule, action as HostScalar, actionName, phase, report);
 }
 
-function describe(node: HostNode): string {
-  if (node.kind === 'string') return `\`"${node.value}"\``;
-  if (node.kind === 'object' || node.kind === 'array') return `an ${node.kind}`;
-  return `\`${String(node.value)}\``;
+/**
+ * The two forms the packet phases have been checked for since before the schemas, with their
+ * own messages and fix; true when one was reported, so that the schema walk does not repeat it.
+ * `ruleset: current` is the one form of `skip` the packet phases document; elsewhere a skip
+ * names phases, products or rulesets, which its schema describes.
+ */
+function checkPacketForms(model: ParsedRuleset, rule: HostObject, action: HostScalar, actionName: string, phase: string | undefined, report: Report): boolean {
+  const parametersProperty = property(rule, 'action_parameters');
+  const parameters = parametersProperty?.value;
+  if (actionName === 'skip' && phaseFamily(phase) === 'magic') {
+    const ruleset = property(parameters, 'ruleset')?.value;
+    if (!parameters) {
+      report('missing-action-parameters', 'error', action.start, action.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', [
+        { title: 'Add `action_parameters: {"ruleset": "current"}`', edits: [addPropertyEdit(model.text, model.format, rule, property(rule, 'action')!, 'action_parameters', { ruleset: 'current' })] },
+      ]);
+      return true;
+    }
+    if (parameters.kind === 'object' && !ruleset) {
+      report('missing-action-parameters', 'error', parametersProperty!.keyStart, parametersProperty!.keyEnd, 'a `skip` rule needs `"ruleset": "current"` in its `action_parameters`');
+      return true;
+    }
+    if (ruleset && (ruleset.kind !== 'string' || ruleset.value !== 'current')) {
+      report('invalid-action-parameters', 'error', ruleset.start, ruleset.end, `expected \`"current"\` (the only value \`skip\` accepts for \`ruleset\`), found ${describe(ruleset)}`);
+      return true;
+    }
+  } else if (actionName === 'execute') {
+    const id = property(parameters, 'id')?.value;
+    if (!parameters || (parameters.kind === 'object' && !id)) {
+      const at = parametersProperty ?? { keyStart: action.start, keyEnd: action.end };
+      report('missing-action-parameters', 'error', at.keyStart, at.keyEnd, 'an `execute` rule needs `action_parameters.id`: the id of the ruleset to execute');
+      return true;
+    }
+    if (id && id.kind !== 'string') {
+      report('invalid-action-parameters', 'error', id.start, id.end, `expected the id of the ruleset to execute as a string, found ${describe(id)}`);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The rule-level objects whose keys the schemas describe. */
+const RULE_OBJECTS: readonly RuleObjectName[] = ['ratelimit', 'exposed_credential_check', 'logging'];
+
+/** Whether the phase allows the action, and the action's parameters against its schema. */
+function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: HostScalar, actionName: string, phase: string | undefined, report: Report): void {
+  const allowed = phase === undefined ? undefined : actionsOfPhase(phase);
+  if (allowed && KNOWN_ACTIONS.includes(actionName) && !allowed.includes(actionName)) {
+    const suggestions = closestMatches(actionName, allowed);
+    report('action-not-allowed', 'error', action.start, action.end, `\`${actionName}\` is not an action of the phase \`${phase}\`, which allows ${quoteAlternatives(allowed)}`, suggestions.map((a) => ({ title: `Change to \`${a}\``, edits: [replaceScalarEdit(action, a)] })));
+  }
+  const schema = actionSchema(actionName);
+  if (!schema) return;
+  const parametersProperty = property(rule, 'action_parameters');
+  const parameters = parametersProperty?.value;
+  if (!schema.parameters) {
+    if (parametersProperty) report('invalid-action-parameters', 'warning', parametersProperty.keyStart, parametersProperty.keyEnd, `\`${actionName}\` takes no \`action_parameters\`; the service ignores or refuses them`);
+    return;
+  }
+  if (parameters?.kind === 'object') {
+    checkParameterValue(model.text, parameters, schema.parameters, '`action_parameters`', report);
+    return;
+  }
+  const required = schema.parameters.keys.filter((k) => k.required).map((k) => k.key);
+  if (!parametersProperty && required.length > 0) {
+    report('missing-action-parameters', 'error', action.start, action.end, `a \`${actionName}\` rule needs \`action_parameters\` with ${quoteAlternatives(required)}`);
+  }
 }
 
 function checkKeys(node: HostObject, known: readonly string[], what: string, report: Report): void {

@@ -3,15 +3,15 @@
  * the cache), the rules against each other; and where an expression's problems and edits land
  * in the host text.
  */
-import type { CheckOptions, CheckResult, ListKind } from '../language/checker';
+import type { CheckOptions, CheckResult, ListKind, ValueCheckResult } from '../language/checker';
 import type { Plan } from '../language/catalogue/plans';
 import { applyDisableDirectives } from './directives';
 import { ExpressionCache } from './expression-cache';
 import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
 import type { DocumentEdit } from './host-edits';
-import { mapRange } from './offset-map';
+import { mapRange, unmapOffset } from './offset-map';
 import { checkRepeatedRules, checkRuleOrder } from './rule-order';
-import { parseRuleset, type DocumentProblem, type ExpressionSite, type ParsedRuleset } from './parsed-ruleset';
+import { isRuleExpression, parseRuleset, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
 import { checkShape } from './ruleset-shape';
 import { unescapedQuotes } from './unescaped-quotes';
@@ -43,9 +43,35 @@ export function expressionOptions(model: ParsedRuleset, options: RulesetCheckOpt
   return { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists, listKinds: options.listKinds, plan: options.plan };
 }
 
-/** The result for one expression site, from the cache when its text was checked before. */
-export function checkSite(site: ExpressionSite, model: ParsedRuleset, options: RulesetCheckOptions): CheckResult {
-  return (options.cache ?? new ExpressionCache()).check(site.text, expressionOptions(model, options));
+/** What checking a site gives: a filter's result or a value expression's, by the site's kind. */
+export type SiteResult = CheckResult | ValueCheckResult;
+
+/** The result for one expression site, from the cache when its text was checked before as the same kind. */
+export function checkSite(site: FilterSite, model: ParsedRuleset, options: RulesetCheckOptions): CheckResult;
+export function checkSite(site: ValueSite, model: ParsedRuleset, options: RulesetCheckOptions): ValueCheckResult;
+export function checkSite(site: ExpressionSite, model: ParsedRuleset, options: RulesetCheckOptions): SiteResult;
+export function checkSite(site: ExpressionSite, model: ParsedRuleset, options: RulesetCheckOptions): SiteResult {
+  const cache = options.cache ?? new ExpressionCache();
+  const checkOptions = expressionOptions(model, options);
+  return site.kind === 'value' ? cache.checkValue(site.text, { ...checkOptions, expect: site.expect }) : cache.check(site.text, checkOptions);
+}
+
+/**
+ * The site of `sites` (a model's `sites` or `expressions`) a document offset is in, and where
+ * in the site's decoded text. The
+ * offsets just inside the quotes count as inside: a cursor at the end of `"ip.src in |"` is in
+ * the expression.
+ */
+export function siteAt<S extends ExpressionSite>(sites: readonly S[], offset: number): { site: S; offset: number } | undefined {
+  for (const site of sites) {
+    // The node's range first, so that only the expression under the cursor is decoded.
+    if (offset < site.node.start || offset > site.node.end) continue;
+    const decoded = site.decoded();
+    const { length, end } = contentExtent(site);
+    if (offset < decoded.contentStart || offset > end) continue;
+    return { site, offset: offset >= end ? length : unmapOffset(decoded, offset) };
+  }
+  return undefined;
 }
 
 /** Like checkRuleset, for a document already parsed (the language server keeps one a version). */
@@ -61,6 +87,10 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
   model.expressions.forEach((site, i) => {
     for (const p of results[i].problems) problems.push(mapExpressionProblem(site, p));
   });
+  for (const site of model.sites) {
+    if (isRuleExpression(site)) continue;
+    for (const p of checkSite(site, model, options).problems) problems.push(mapExpressionProblem(site, p));
+  }
   const phase = model.phase ?? options.defaultPhase;
   const repeats = checkRepeatedRules(model, results, cache, problems, phase);
   checkRuleOrder(model, results, repeats, problems, phase);

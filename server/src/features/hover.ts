@@ -17,7 +17,7 @@ import type { Problem } from '../language/problem';
 import { describeExpression } from '../language/describe';
 import { property, type HostNode } from '../documents/host';
 import { mapRange } from '../documents/offset-map';
-import type { ExpressionSite } from '../documents/parsed-ruleset';
+import type { FilterSite } from '../documents/parsed-ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
 import { fieldAvailability, functionAvailability, phaseScope, planText, unverifiedNote, type PhaseScope } from './catalogue-text';
@@ -60,7 +60,7 @@ interface HoverContext {
   readonly problems: readonly Problem[];
 }
 
-function expressionHover(model: DocumentModel, site: ExpressionSite, offset: number, settings: Settings): Hover | null {
+function expressionHover(model: DocumentModel, site: FilterSite, offset: number, settings: Settings): Hover | null {
   const result = model.check(site, settings);
   const scope = phaseScope(model, settings);
   // Without an AST (a syntax error), the tokens still tell fields, operators and values apart.

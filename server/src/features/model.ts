@@ -1,14 +1,13 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver';
 import type { RulesetEvidence } from '../documents/classify';
-import type { CheckResult } from '../language/checker';
+import type { CheckResult, ValueCheckResult } from '../language/checker';
 import { classifyFile, isRulesetTestFileName } from '../documents/classify';
 import type { HostFormat, HostNode } from '../documents/host';
 import type { Settings } from '../documents/settings';
-import { unmapOffset } from '../documents/offset-map';
 import { ExpressionCache } from '../documents/expression-cache';
-import { checkParsedRuleset, checkSite, contentExtent, type RulesetCheckOptions } from '../documents/ruleset';
-import { parseRuleset, type DocumentProblem, type ExpressionSite, type ParsedRuleset } from '../documents/parsed-ruleset';
+import { checkParsedRuleset, checkSite, siteAt, type RulesetCheckOptions, type SiteResult } from '../documents/ruleset';
+import { parseRuleset, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from '../documents/parsed-ruleset';
 import { reparseAfterEdit } from '../documents/reparse';
 
 /** The path part of a document's URI, as patterns and file names are matched against it. */
@@ -91,26 +90,20 @@ export class DocumentModel {
     return this.problemsFor.problems;
   }
 
-  /** The check result (AST and problems) of one expression. */
-  check(site: ExpressionSite, settings: Settings): CheckResult {
+  /** The check result (AST and problems) of one expression site. */
+  check(site: FilterSite, settings: Settings): CheckResult;
+  check(site: ValueSite, settings: Settings): ValueCheckResult;
+  check(site: ExpressionSite, settings: Settings): SiteResult;
+  check(site: ExpressionSite, settings: Settings): SiteResult {
     return checkSite(site, this.ruleset, this.checkOptions(settings));
   }
 
   /**
-   * The expression the offset is in, and where in the expression's decoded text. The
-   * offsets just inside the quotes count as inside: a cursor at the end of `"ip.src in |"`
-   * is in the expression.
+   * The rule expression the offset is in, and where in the expression's decoded text (siteAt
+   * over the rules' own expressions).
    */
-  expressionAt(offset: number): { site: ExpressionSite; offset: number } | undefined {
-    for (const site of this.ruleset.expressions) {
-      // The node's range first, so that only the expression under the cursor is decoded.
-      if (offset < site.node.start || offset > site.node.end) continue;
-      const decoded = site.decoded();
-      const { length, end } = contentExtent(site);
-      if (offset < decoded.contentStart || offset > end) continue;
-      return { site, offset: offset >= end ? length : unmapOffset(decoded, offset) };
-    }
-    return undefined;
+  expressionAt(offset: number): { site: FilterSite; offset: number } | undefined {
+    return siteAt(this.ruleset.expressions, offset);
   }
 
   /** The host node (of the ruleset structure) whose source contains the offset, innermost first. */

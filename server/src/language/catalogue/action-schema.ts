@@ -17,6 +17,8 @@ export type ParameterType =
       readonly values?: readonly string[];
       /** The string is an expression of this kind, checked as one on its own characters. */
       readonly expression?: ParameterExpressionKind;
+      /** Documented most characters. */
+      readonly maxLength?: number;
     }
   | {
       readonly kind: 'number';
@@ -27,8 +29,19 @@ export type ParameterType =
       readonly max?: number;
       readonly integer?: boolean;
     }
-  | { readonly kind: 'boolean' }
-  | { readonly kind: 'array'; readonly items: ParameterType }
+  | {
+      readonly kind: 'boolean';
+      /** The only value allowed, when the API's types name one (`disable_apps?: true`). */
+      readonly values?: readonly boolean[];
+    }
+  | {
+      readonly kind: 'array';
+      readonly items: ParameterType;
+      /** Documented fewest items (`algorithms` needs one). */
+      readonly minItems?: number;
+      /** Documented most items. */
+      readonly maxItems?: number;
+    }
   | {
       readonly kind: 'object';
       readonly keys: readonly ParameterKey[];
@@ -36,6 +49,8 @@ export type ParameterType =
       readonly exclusive?: readonly (readonly string[])[];
       /** Groups of keys of which exactly one must be given. */
       readonly oneRequired?: readonly (readonly string[])[];
+      /** Groups of keys of which at least one must be given (a rewrite's `path`, `query` or both). */
+      readonly anyRequired?: readonly (readonly string[])[];
       /** A map: any key is allowed, each value of this type (`headers: {Name: …}`). */
       readonly values?: ParameterType;
     }
@@ -56,3 +71,10 @@ export interface ActionSchema {
   /** The type of `action_parameters`; undefined when the action takes none. */
   readonly parameters?: ParameterType & { readonly kind: 'object' };
 }
+
+/** An object type: what `action_parameters` and the rule-level objects are. */
+export type ObjectParameterType = ParameterType & { readonly kind: 'object' };
+
+/** The rule-level objects beside `action_parameters`, the same in every rule of the API's types. */
+export const RULE_OBJECT_KEYS = ['ratelimit', 'exposed_credential_check', 'logging'] as const;
+export type RuleObjectKey = (typeof RULE_OBJECT_KEYS)[number];

@@ -1,0 +1,210 @@
+/**
+ * The checks of what a rule carries beside its expression (`action_parameters`, `ratelimit`,
+ * …) against the data of action-schema.ts: types, keys (unknown ones with a did-you-mean),
+ * required and exclusive keys, allowed values and ranges, with quick fixes.
+ */
+import type { ParameterType } from '../language/catalogue/action-schema';
+import type { Severity } from '../language/problem';
+import { closestMatches, quoteAlternatives } from '../language/suggest';
+import type { HostNode, HostObject, HostScalar } from './host';
+import { renameKeyEdit, replaceScalarEdit } from './host-edits';
+import type { DocumentFix } from './parsed-ruleset';
+
+/** How the shape checks report a finding (ruleset-shape.ts collects them into a document's problems). */
+export type Report = (code: string, severity: Severity, start: number, end: number, message: string, fixes?: readonly DocumentFix[]) => void;
+
+interface Finding {
+  readonly code: string;
+  readonly severity: Severity;
+  readonly start: number;
+  readonly end: number;
+  readonly message: string;
+  readonly fixes?: readonly DocumentFix[];
+  /** An unknown key with no known key close to it: a sign that the value was meant as another shape of a union. */
+  readonly stray?: boolean;
+}
+
+/** A value as messages quote it: `"301"`, `301`, an object. */
+export function describe(node: HostNode): string {
+  if (node.kind === 'string') return `\`"${node.value}"\``;
+  if (node.kind === 'object' || node.kind === 'array') return `an ${node.kind}`;
+  return `\`${String(node.value)}\``;
+}
+
+/**
+ * Checks `node` against `type`: types, keys (unknown ones with a did-you-mean), required and
+ * exclusive keys, allowed values and ranges. `label` names the value in messages
+ * (`` `action_parameters` ``, `` `status_code` ``).
+ */
+export function checkParameterValue(text: string, node: HostNode, type: ParameterType, label: string, report: Report): void {
+  const findings: Finding[] = [];
+  walk(text, node, type, label, findings, []);
+  for (const f of findings) report(f.code, f.severity, f.start, f.end, f.message, f.fixes);
+}
+
+/** `alsoKnown`: keys another shape of the same union knows, which are not unknown here either. */
+function walk(text: string, node: HostNode, type: ParameterType, label: string, out: Finding[], alsoKnown: readonly string[]): void {
+  switch (type.kind) {
+    case 'any':
+      return;
+    case 'string':
+      if (node.kind !== 'string') return wrongType(text, node, type, label, out);
+      if (type.values && !type.values.includes(String(node.value))) notOneOf(node, type.values, closestMatches(String(node.value), type.values), label, out);
+      return;
+    case 'number': {
+      if (node.kind !== 'number') return wrongType(text, node, type, label, out);
+      const value = Number(node.value);
+      if (type.values && !type.values.includes(value)) return notOneOf(node, type.values, nearestNumbers(value, type.values), label, out);
+      if (type.integer && !Number.isInteger(value)) out.push({ code: 'invalid-value', severity: 'error', start: node.start, end: node.end, message: `expected ${label} to be a whole number, found ${describe(node)}` });
+      else if ((type.min !== undefined && value < type.min) || (type.max !== undefined && value > type.max)) {
+        out.push({ code: 'invalid-value', severity: 'error', start: node.start, end: node.end, message: `expected ${label} ${rangeOf(type.min, type.max)}, found ${describe(node)}` });
+      }
+      return;
+    }
+    case 'boolean':
+      if (node.kind !== 'boolean') wrongType(text, node, type, label, out);
+      return;
+    case 'array':
+      if (node.kind !== 'array') return wrongType(text, node, type, label, out);
+      for (const item of node.items) walk(text, item, type.items, `an item of ${label}`, out, []);
+      return;
+    case 'object':
+      if (node.kind !== 'object') return wrongType(text, node, type, label, out);
+      return walkObject(text, node, type, label, out, alsoKnown);
+    case 'union':
+      return walkUnion(text, node, type.types, label, out);
+  }
+}
+
+function walkObject(text: string, node: HostObject, type: ParameterType & { kind: 'object' }, label: string, out: Finding[], alsoKnown: readonly string[]): void {
+  const names = type.keys.map((k) => k.key);
+  const seen = new Set<string>();
+  for (const p of node.properties) {
+    if (seen.has(p.key)) out.push({ code: 'duplicate-key', severity: 'error', start: p.keyStart, end: p.keyEnd, message: `\`${p.key}\` appears twice in ${label}; only one is kept` });
+    seen.add(p.key);
+    const keyType = type.keys.find((k) => k.key === p.key)?.type ?? type.values;
+    if (keyType) {
+      if (p.value) walk(text, p.value, keyType, `\`${p.key}\``, out, []);
+      continue;
+    }
+    if (alsoKnown.includes(p.key)) continue;
+    const candidates = [...names, ...alsoKnown];
+    const suggestions = closestMatches(p.key, candidates).filter((k) => !seen.has(k) && !node.properties.some((other) => other.key === k));
+    const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : names.length > 0 ? `; its keys are ${quoteAlternatives(names)}` : '';
+    out.push({
+      code: 'unknown-key',
+      severity: 'warning',
+      start: p.keyStart,
+      end: p.keyEnd,
+      message: `unknown key \`${p.key}\` in ${label}${hint}`,
+      fixes: suggestions.map((k) => ({ title: `Change to \`${k}\``, edits: [renameKeyEdit(p, k)] })),
+      stray: suggestions.length === 0,
+    });
+  }
+  const missing = type.keys.filter((k) => k.required && !seen.has(k.key)).map((k) => k.key);
+  // On the object's first character, as the JSON language service reports missing properties.
+  if (missing.length > 0) out.push({ code: 'missing-key', severity: 'error', start: node.start, end: node.start + 1, message: `${label} has no ${quoteAlternatives(missing)}, which ${missing.length > 1 ? 'are' : 'is'} required` });
+  for (const group of type.oneRequired ?? []) {
+    if (!group.some((k) => seen.has(k))) out.push({ code: 'missing-key', severity: 'error', start: node.start, end: node.start + 1, message: `${label} needs one of ${quoteAlternatives(group)}` });
+  }
+  for (const group of type.exclusive ?? []) {
+    const given = node.properties.filter((p) => group.includes(p.key));
+    const first = given[0];
+    for (const p of given.slice(1)) {
+      if (p.key === first.key) continue;
+      out.push({ code: 'invalid-action-parameters', severity: 'error', start: p.keyStart, end: p.keyEnd, message: `\`${p.key}\` cannot be given with \`${first.key}\`: ${label} takes only one of ${quoteAlternatives(group)}` });
+    }
+  }
+}
+
+/**
+ * A value fits a union when it fits one of its shapes without an error. When it fits none, the
+ * findings of the closest shape (fewest errors, then fewest unknown keys unlike any it knows);
+ * when shapes tie, only what they all say, or one error that names the union's failure.
+ */
+function walkUnion(text: string, node: HostNode, types: readonly ParameterType[], label: string, out: Finding[]): void {
+  const keysOf = (t: ParameterType): readonly string[] => (t.kind === 'object' ? t.keys.map((k) => k.key) : []);
+  const attempts = types.map((member) => {
+    const findings: Finding[] = [];
+    const others = types.filter((t) => t !== member).flatMap(keysOf);
+    walk(text, node, member, label, findings, others);
+    return { findings, errors: findings.filter((f) => f.severity === 'error').length, stray: findings.filter((f) => f.stray).length };
+  });
+  const fits = attempts.find((a) => a.errors === 0);
+  if (fits) {
+    out.push(...fits.findings);
+    return;
+  }
+  const best = Math.min(...attempts.map((a) => a.errors * 1000 + a.stray));
+  const closest = attempts.filter((a) => a.errors * 1000 + a.stray === best);
+  if (closest.length === 1) {
+    out.push(...closest[0].findings);
+    return;
+  }
+  const common = closest[0].findings.filter((f) => closest.every((a) => a.findings.some((g) => g.code === f.code && g.start === f.start && g.end === f.end && g.message === f.message)));
+  if (common.some((f) => f.severity === 'error')) out.push(...common);
+  else out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `${label} fits none of the forms the service takes here` });
+}
+
+function typeName(type: ParameterType): string {
+  switch (type.kind) {
+    case 'number':
+      return type.integer ? 'a whole number' : 'a number';
+    case 'array':
+    case 'object':
+      return `an ${type.kind}`;
+    case 'union':
+      return [...new Set(type.types.map(typeName))].join(' or ');
+    default:
+      return `a ${type.kind}`;
+  }
+}
+
+function wrongType(text: string, node: HostNode, type: ParameterType, label: string, out: Finding[]): void {
+  const fix = retypedFix(text, node, type);
+  out.push({ code: 'invalid-type', severity: 'error', start: node.start, end: node.end, message: `expected ${label} to be ${typeName(type)}, found ${describe(node)}`, ...(fix ? { fixes: [fix] } : {}) });
+}
+
+/**
+ * The value written as the type it should have, when it already reads as one: `"301"` as
+ * `301`, `"true"` as `true`, and a number or Boolean where a string belongs, quoted.
+ */
+function retypedFix(text: string, node: HostNode, type: ParameterType): DocumentFix | undefined {
+  if (node.kind === 'string') {
+    const value = String(node.value).trim();
+    if (type.kind === 'number' && /^-?\d+(\.\d+)?$/.test(value) && (!type.values || type.values.includes(Number(value)))) return { title: `Change to the number \`${value}\``, edits: [{ start: node.start, end: node.end, newText: value }] };
+    if (type.kind === 'boolean' && (value === 'true' || value === 'false')) return { title: `Change to the Boolean \`${value}\``, edits: [{ start: node.start, end: node.end, newText: value }] };
+    return undefined;
+  }
+  if (type.kind === 'string' && (node.kind === 'number' || node.kind === 'boolean')) {
+    const written = text.slice(node.start, node.end);
+    if (type.values && !type.values.includes(written)) return undefined;
+    return { title: `Change to the string \`"${written}"\``, edits: [{ start: node.start, end: node.end, newText: JSON.stringify(written) }] };
+  }
+  return undefined;
+}
+
+function notOneOf(node: HostScalar, allowed: readonly (string | number)[], suggestions: readonly (string | number)[], label: string, out: Finding[]): void {
+  const show = (v: string | number) => (typeof v === 'string' ? `"${v}"` : String(v));
+  const listed = allowed.length > 10 ? `${quoteAlternatives(allowed.slice(0, 10).map(show))}, …` : quoteAlternatives(allowed.map(show));
+  const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions.map(show))}?` : '';
+  out.push({
+    code: 'invalid-value',
+    severity: 'error',
+    start: node.start,
+    end: node.end,
+    message: `expected ${label} to be one of ${listed}, found ${describe(node)}${hint}`,
+    fixes: suggestions.map((v) => ({ title: `Change to \`${show(v)}\``, edits: [typeof v === 'string' ? replaceScalarEdit(node, v) : { start: node.start, end: node.end, newText: String(v) }] })),
+  });
+}
+
+/** The allowed numbers nearest to `value` (all those at the least distance, up to three). */
+function nearestNumbers(value: number, allowed: readonly number[]): number[] {
+  const distance = Math.min(...allowed.map((v) => Math.abs(v - value)));
+  return allowed.filter((v) => Math.abs(v - value) === distance).slice(0, 3);
+}
+
+function rangeOf(min: number | undefined, max: number | undefined): string {
+  if (min !== undefined && max !== undefined) return `to be between ${min} and ${max}`;
+  return min !== undefined ? `to be at least ${min}` : `to be at most ${max}`;
+}
