@@ -1,57 +1,18 @@
 /**
  * Issue 22's first "done when", in the editor: each ruleset of examples/action-mistakes/ (one
  * per phase family, with mistakes in the rules' actions) shows the findings `rulesets check`
- * prints for it (those of test/fixtures/action-mistakes.ts but the pending ones), on the same characters, with the same codes and messages, and quick fixes on
- * a parameter key (in JSON) and inside a parameter's expression (in YAML) do what they say.
+ * prints for it (those of test/fixtures/action-mistakes.ts but the pending ones), on the same
+ * characters, with the same codes and messages, and quick fixes on a parameter key (in JSON)
+ * and inside a parameter's expression (in YAML) do what they say.
  * The files are never saved: each fix is reverted.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import Mocha from 'mocha';
 import { codeOf } from '../../../client/src/overlap';
 import { plainText } from '../../../server/src/language/problem';
 import { ACTION_MISTAKES_FILES, placeOf, REPORTED_ACTION_MISTAKES, type ActionMistake } from '../../fixtures/action-mistakes';
-import { diagnosticsWhere, open, quickFixWhere } from './editor';
-
-const SEVERITIES: Record<string, vscode.DiagnosticSeverity> = {
-  error: vscode.DiagnosticSeverity.Error,
-  warning: vscode.DiagnosticSeverity.Warning,
-  information: vscode.DiagnosticSeverity.Information,
-  hint: vscode.DiagnosticSeverity.Hint,
-};
-
-interface CliDiagnostic {
-  readonly code: string;
-  readonly severity: string;
-  readonly message: string;
-  readonly range: { start: { line: number; character: number }; end: { line: number; character: number } };
-}
-
-/** What `rulesets check --format json` (this extension's own dist/cli.js) says of the workspace's copy of `file`. */
-function cliDiagnostics(file: string): CliDiagnostic[] {
-  const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
-  const extension = vscode.extensions.all.find((e) => e.packageJSON?.name === 'rulesets-tools');
-  assert.ok(extension, 'the extension under test is loaded');
-  const run = spawnSync(process.execPath, [join(extension.extensionPath, 'dist', 'cli.js'), 'check', file, '--format', 'json'], {
-    cwd: folder,
-    encoding: 'utf8',
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-  });
-  const report = JSON.parse(run.stdout) as { files: { path: string; diagnostics: CliDiagnostic[] }[] };
-  assert.deepEqual(report.files.map((f) => f.path), [file], run.stderr);
-  return report.files[0].diagnostics;
-}
-
-/** A diagnostic as both sides can say it; of one over several lines, the characters of its first line (as the CLI's carets show them). */
-function shown(document: vscode.TextDocument, range: vscode.Range, code: string | undefined, severity: vscode.DiagnosticSeverity, message: string) {
-  return { line: range.start.line, character: range.start.character, text: firstLine(document, range), code, severity, message };
-}
-
-function firstLine(document: vscode.TextDocument, range: vscode.Range): string {
-  return document.getText(range).split(/\r?\n/)[0];
-}
+import { cliDiagnostics, diagnosticsWhere, firstLine, open, quickFixWhere, SEVERITIES, shown } from './editor';
 
 /** The quick fixes shown here: one on a key of a JSON file, one inside an expression of a parameter in YAML. */
 const SHOWN_FIXES: readonly ActionMistake[] = [
