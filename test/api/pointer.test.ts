@@ -187,6 +187,24 @@ describe('an emulator 400 mapped back to the file', () => {
     assert.equal(range.start, typos(JSON_FILE)[0]);
   });
 
+  it('lands on the typo inside a nested expression: the pointer names the parameter, the column its own text', async () => {
+    const rule = { action: 'rewrite', expression: 'true', action_parameters: { uri: { path: { expression: 'concat("/v2", http.request.uri.pth)' } } } };
+    const json = JSON.stringify({ name: 'nested', kind: 'zone', phase: 'http_request_transform', rules: [rule] }, null, 2);
+    const yaml = 'name: nested\nkind: zone\nphase: http_request_transform\nrules:\n  - action: rewrite\n    expression: "true"\n    action_parameters:\n      uri:\n        path:\n          expression: |\n            concat("/v2",\n              http.request.uri.pth)\n';
+    for (const [text, format] of [[json, 'json'], [yaml, 'yaml']] as const) {
+      const body = (format === 'json' ? JSON.parse(text) : YAML.parse(text)) as CreateRulesetBody;
+      const error = await failure(makeClient(emulator.baseUrl).dryRun.createRuleset(body));
+      assert.equal(error.status, 400);
+      assert.deepEqual(
+        error.errors.map((e) => e.pointer),
+        ['/rules/0/action_parameters/uri/path/expression'],
+      );
+      const range = pointerToRange(text, format, error.errors[0].pointer!, { message: error.errors[0].message })!;
+      assert.equal(range.narrowed, true, error.errors[0].message);
+      assert.equal(range.start, text.indexOf('http.request.uri.pth'), format);
+    }
+  });
+
   it('leaks no credential', () => {
     assertNoSecrets();
   });

@@ -112,3 +112,21 @@ describe('ExpressionCache: results by the options they were checked with', () =>
     assert.deepEqual(codes(), []);
   });
 });
+
+describe('ExpressionCache: filters and value expressions', () => {
+  it('keeps one result per kind of a text, each the check of its kind', () => {
+    const cache = new ExpressionCache();
+    const options = { phase: 'http_request_transform' };
+    const filter = cache.check('http.request.uri.path', options);
+    const value = cache.checkValue('http.request.uri.path', { ...options, expect: ['Bytes'] });
+    assert.notEqual(filter, value);
+    assert.ok(filter.problems.some((p) => p.severity === 'error'), 'a lone string field is no filter');
+    assert.deepEqual(value.problems, [], 'but a fine value');
+    assert.equal(cache.check('http.request.uri.path', options), filter);
+    assert.equal(cache.checkValue('http.request.uri.path', { ...options, expect: ['Bytes'] }), value);
+    // Another expected type is another check: an integer place refuses the string.
+    const integer = cache.checkValue('http.request.uri.path', { ...options, expect: ['Integer'] });
+    assert.ok(integer.problems.some((p) => p.severity === 'error'));
+    assert.equal(cache.size, 3);
+  });
+});

@@ -7,33 +7,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as YAML from 'yaml';
 
-import type { DocumentEdit } from '../../server/src/documents/host-edits';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
 import { checkRuleset, expressionEdit } from '../../server/src/documents/ruleset';
 import { parseRuleset, type DocumentProblem } from '../../server/src/documents/parsed-ruleset';
 import type { HostFormat } from '../../server/src/documents/host';
+import { applyDocumentEdits, fixed } from './check-helpers';
 
 function check(text: string, format: HostFormat): DocumentProblem[] {
   return checkRuleset(text, format, { cache: new ExpressionCache() });
-}
-
-function applyDocumentEdits(text: string, edits: readonly DocumentEdit[]): string {
-  const sorted = [...edits].sort((a, b) => b.start - a.start);
-  let result = text;
-  for (const edit of sorted) {
-    assert.ok(edit.start >= 0 && edit.start <= edit.end && edit.end <= text.length, 'edit inside the document');
-    result = result.slice(0, edit.start) + edit.newText + result.slice(edit.end);
-  }
-  return result;
-}
-
-/** The document after the first fix of the one problem with this code. */
-function fixed(text: string, format: HostFormat, code: string, fixIndex = 0): string {
-  const problems = check(text, format).filter((p) => p.code === code);
-  assert.equal(problems.length, 1, `one ${code} in ${JSON.stringify(text)}`);
-  const fix = problems[0].fixes?.[fixIndex];
-  assert.ok(fix, `${code} has a fix`);
-  return applyDocumentEdits(text, fix.edits);
 }
 
 function parse(text: string, format: HostFormat): unknown {

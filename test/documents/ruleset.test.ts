@@ -6,39 +6,16 @@ import * as YAML from 'yaml';
 
 import { classifyFile, isRulesetFileName, looksLikeRuleset } from '../../server/src/documents/classify';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
-import { positionsIn, toPositions, type PositionedProblem } from '../../server/src/documents/positions';
-import { checkRuleset, type RulesetCheckOptions } from '../../server/src/documents/ruleset';
+import { positionsIn, toPositions } from '../../server/src/documents/positions';
+import { checkRuleset } from '../../server/src/documents/ruleset';
 import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import type { HostFormat } from '../../server/src/documents/host';
 import { MAX_NESTING } from '../../server/src/documents/nesting';
+import { KNOWN_ACTIONS } from '../../server/src/language/catalogue/phases';
+import { at, check, codes, located, one, withCode } from './check-helpers';
 
 // Every expected line and character in this file is counted by hand from the literal
 // document (0-based, UTF-16 code units); the comments show the count.
-
-type At = [line: number, character: number, endLine: number, endCharacter: number];
-
-function check(text: string, format: HostFormat, options: RulesetCheckOptions = {}): PositionedProblem[] {
-  return toPositions(text, checkRuleset(text, format, { cache: new ExpressionCache(), ...options }));
-}
-
-function at(p: PositionedProblem): At {
-  return [p.range.start.line, p.range.start.character, p.range.end.line, p.range.end.character];
-}
-
-/** Every problem as `[code, line, character, endLine, endCharacter]`, in document order. */
-function located(problems: readonly PositionedProblem[]): [string, ...At][] {
-  return problems.map((p) => [p.code, ...at(p)]);
-}
-
-function withCode(problems: readonly PositionedProblem[], code: string): PositionedProblem[] {
-  return problems.filter((p) => p.code === code);
-}
-
-function one(problems: readonly PositionedProblem[], code: string): PositionedProblem {
-  const found = withCode(problems, code);
-  assert.equal(found.length, 1, `expected one ${code}, got ${JSON.stringify(problems, null, 1)}`);
-  return found[0];
-}
 
 // ------------------------------------------------------------------ JSON positions
 
@@ -307,10 +284,6 @@ describe('checkRuleset: expression positions in YAML', () => {
 
 // ------------------------------------------------------------------ shape
 
-function codes(problems: readonly PositionedProblem[]): string[] {
-  return problems.map((p) => `${p.severity} ${p.code}`);
-}
-
 describe('checkRuleset: ruleset shape', () => {
   it('reports missing ruleset keys on the object and missing rule keys on the rule', () => {
     const text = '{\n  "rules": [\n    {"description": "nothing"}\n  ]\n}\n';
@@ -401,9 +374,11 @@ describe('checkRuleset: ruleset shape', () => {
     assert.match(problems[0].message, /did you mean `block`/);
   });
 
-  it('knows every action the API defines, in every phase (their parameters are checked for skip and execute only)', () => {
-    for (const action of ['log', 'managed_challenge', 'js_challenge', 'challenge', 'rewrite', 'redirect', 'route', 'set_config', 'serve_error', 'score', 'force_connection_close']) {
-      assert.deepEqual(check(`name: x\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: ${action}\n    expression: http.host eq "a"\n`, 'yaml'), [], action);
+  it('knows every action the API defines by name, in a phase whose actions no source lists', () => {
+    for (const action of KNOWN_ACTIONS) {
+      const problems = check(`name: x\nkind: zone\nphase: http_request_sbfm\nrules:\n  - action: ${action}\n    expression: http.host eq "a"\n`, 'yaml');
+      assert.deepEqual(withCode(problems, 'unknown-action'), [], action);
+      assert.deepEqual(withCode(problems, 'action-not-allowed'), [], action);
     }
   });
 
@@ -453,8 +428,10 @@ describe('checkRuleset: ruleset shape', () => {
 
   it('knows every rule field the API defines, used by block and skip or not, and their types', () => {
     const rule = `  - action: block\n    expression: "true"\n    id: 4814384a9e5d4991b9815dcfc25d2f1f\n    ref: my-ref\n    version: "3"\n    last_updated: "2026-11-01T00:00:00Z"\n    categories: [a]\n`;
-    const extras = '    ratelimit: {period: 60}\n    exposed_credential_check: {username_expression: x}\n';
-    assert.deepEqual(check(`name: x\nkind: root\nphase: magic_transit\nrules:\n${rule}${extras}`, 'yaml'), []);
+    const ratelimit = '    ratelimit: {characteristics: [cf.colo.id, ip.src], period: 60, requests_per_period: 100, mitigation_timeout: 600}\n';
+    const credentials = '    exposed_credential_check: {username_expression: \'url_decode(http.request.body.form["user"][0])\', password_expression: \'url_decode(http.request.body.form["pass"][0])\'}\n';
+    assert.deepEqual(check(`name: x\nkind: root\nphase: http_ratelimit\nrules:\n${rule}${ratelimit}`, 'yaml'), []);
+    assert.deepEqual(check(`name: x\nkind: root\nphase: http_request_firewall_custom\nrules:\n${rule}${credentials}`, 'yaml'), []);
     const wrong = check(`name: x\nkind: root\nphase: magic_transit\nrules:\n${rule}    ratelimit: 60\n`, 'yaml');
     assert.deepEqual(located(wrong), [['invalid-type', 11, 15, 11, 17]]);
   });

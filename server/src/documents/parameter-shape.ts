@@ -20,7 +20,7 @@ interface Finding {
   readonly end: number;
   readonly message: string;
   readonly fixes?: readonly DocumentFix[];
-  /** An unknown key with no known key close to it: a sign that the value was meant as another shape of a union. */
+  /** An unknown key with no key of its shape close to it: a sign that the value was meant as another shape of a union. */
   readonly stray?: boolean;
 }
 
@@ -49,23 +49,33 @@ function walk(text: string, node: HostNode, type: ParameterType, label: string, 
       return;
     case 'string':
       if (node.kind !== 'string') return wrongType(text, node, type, label, out);
-      if (type.values && !type.values.includes(String(node.value))) notOneOf(node, type.values, closestMatches(String(node.value), type.values), label, out);
+      if (type.values && !type.values.includes(String(node.value))) return notOneOf(node, type.values, closestMatches(String(node.value), type.values), label, out);
+      if (type.maxLength !== undefined && String(node.value).length > type.maxLength) {
+        out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `${label} is ${String(node.value).length} characters long; the service takes at most ${type.maxLength}` });
+      }
       return;
     case 'number': {
       if (node.kind !== 'number') return wrongType(text, node, type, label, out);
       const value = Number(node.value);
       if (type.values && !type.values.includes(value)) return notOneOf(node, type.values, nearestNumbers(value, type.values), label, out);
-      if (type.integer && !Number.isInteger(value)) out.push({ code: 'invalid-value', severity: 'error', start: node.start, end: node.end, message: `expected ${label} to be a whole number, found ${describe(node)}` });
+      if (type.integer && !Number.isInteger(value)) out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `expected ${label} to be a whole number, found ${describe(node)}` });
       else if ((type.min !== undefined && value < type.min) || (type.max !== undefined && value > type.max)) {
-        out.push({ code: 'invalid-value', severity: 'error', start: node.start, end: node.end, message: `expected ${label} ${rangeOf(type.min, type.max)}, found ${describe(node)}` });
+        out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `expected ${label} ${rangeOf(type.min, type.max)}, found ${describe(node)}` });
       }
       return;
     }
     case 'boolean':
-      if (node.kind !== 'boolean') wrongType(text, node, type, label, out);
+      if (node.kind !== 'boolean') return wrongType(text, node, type, label, out);
+      if (type.values && !type.values.includes(node.value === true)) notOneOf(node, type.values, type.values, label, out);
       return;
     case 'array':
       if (node.kind !== 'array') return wrongType(text, node, type, label, out);
+      if (type.minItems !== undefined && node.items.length < type.minItems) {
+        out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `${label} needs at least ${type.minItems} ${type.minItems === 1 ? 'item' : 'items'}` });
+      }
+      if (type.maxItems !== undefined && node.items.length > type.maxItems) {
+        out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `${label} has ${node.items.length} items; the service takes at most ${type.maxItems}` });
+      }
       for (const item of node.items) walk(text, item, type.items, `an item of ${label}`, out, []);
       return;
     case 'object':
@@ -88,7 +98,7 @@ function walkObject(text: string, node: HostObject, type: ParameterType & { kind
       continue;
     }
     if (alsoKnown.includes(p.key)) continue;
-    const candidates = [...names, ...alsoKnown];
+    const candidates = new Set([...names, ...alsoKnown]);
     const suggestions = closestMatches(p.key, candidates).filter((k) => !seen.has(k) && !node.properties.some((other) => other.key === k));
     const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : names.length > 0 ? `; its keys are ${quoteAlternatives(names)}` : '';
     out.push({
@@ -98,7 +108,7 @@ function walkObject(text: string, node: HostObject, type: ParameterType & { kind
       end: p.keyEnd,
       message: `unknown key \`${p.key}\` in ${label}${hint}`,
       fixes: suggestions.map((k) => ({ title: `Change to \`${k}\``, edits: [renameKeyEdit(p, k)] })),
-      stray: suggestions.length === 0,
+      stray: closestMatches(p.key, names).length === 0,
     });
   }
   const missing = type.keys.filter((k) => k.required && !seen.has(k.key)).map((k) => k.key);
@@ -107,7 +117,11 @@ function walkObject(text: string, node: HostObject, type: ParameterType & { kind
   for (const group of type.oneRequired ?? []) {
     if (!group.some((k) => seen.has(k))) out.push({ code: 'missing-key', severity: 'error', start: node.start, end: node.start + 1, message: `${label} needs one of ${quoteAlternatives(group)}` });
   }
-  for (const group of type.exclusive ?? []) {
+  for (const group of type.anyRequired ?? []) {
+    if (!group.some((k) => seen.has(k))) out.push({ code: 'missing-key', severity: 'error', start: node.start, end: node.start + 1, message: `${label} needs at least one of ${quoteAlternatives(group)}` });
+  }
+  // Exactly one of a `oneRequired` group: a second one is as wrong as an exclusive one.
+  for (const group of [...(type.exclusive ?? []), ...(type.oneRequired ?? [])]) {
     const given = node.properties.filter((p) => group.includes(p.key));
     const first = given[0];
     for (const p of given.slice(1)) {
@@ -184,12 +198,12 @@ function retypedFix(text: string, node: HostNode, type: ParameterType): Document
   return undefined;
 }
 
-function notOneOf(node: HostScalar, allowed: readonly (string | number)[], suggestions: readonly (string | number)[], label: string, out: Finding[]): void {
-  const show = (v: string | number) => (typeof v === 'string' ? `"${v}"` : String(v));
+function notOneOf(node: HostScalar, allowed: readonly (string | number | boolean)[], suggestions: readonly (string | number | boolean)[], label: string, out: Finding[]): void {
+  const show = (v: string | number | boolean) => (typeof v === 'string' ? `"${v}"` : String(v));
   const listed = allowed.length > 10 ? `${quoteAlternatives(allowed.slice(0, 10).map(show))}, …` : quoteAlternatives(allowed.map(show));
   const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions.map(show))}?` : '';
   out.push({
-    code: 'invalid-value',
+    code: 'invalid-action-parameters',
     severity: 'error',
     start: node.start,
     end: node.end,

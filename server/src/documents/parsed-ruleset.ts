@@ -8,7 +8,7 @@ import { coarseDecodedString, type DecodedString } from './offset-map';
 import { expressionStrings, type ExpressionString } from './parameter-sites';
 import type { ValueType } from '../language/ast';
 import { actionSchema, ruleObjectSchema } from '../language/catalogue/actions';
-import type { ParameterExpressionKind } from '../language/catalogue/action-schema';
+import { RULE_OBJECT_KEYS, type ParameterExpressionKind, type ParameterType } from '../language/catalogue/action-schema';
 import type { Severity } from '../language/problem';
 
 /** An edit in document offsets. */
@@ -71,11 +71,16 @@ export function isRuleExpression(site: ExpressionSite): site is FilterSite {
 }
 
 /**
- * What a value expression in a rule's parameters may return: a string, for every one the
- * service has (LANGUAGE.md §11: a redirect's target URL, a rewritten path or query, a header's
- * value).
+ * What a value expression in a rule's parameters must return: a string (LANGUAGE.md §11: a
+ * redirect's target URL, a rewritten path or query, a header's value; and a Bulk Redirect's key,
+ * an exposed-credential user name or password), but the list of tags for `set_cache_tags`
+ * (cache-response-rules/settings.mdx, as actions.ts cites it).
  */
-const VALUE_SITE_TYPES: readonly ValueType[] = ['Bytes'];
+function valueTypesOf(target: string): readonly ValueType[] {
+  return target === 'set_cache_tags' ? ARRAY_OF_STRINGS : STRING;
+}
+const STRING: readonly ValueType[] = ['Bytes'];
+const ARRAY_OF_STRINGS: readonly ValueType[] = ['Array<Bytes>'];
 
 export interface ParsedRuleset {
   readonly format: HostFormat;
@@ -110,9 +115,7 @@ export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
       expressions.push(site);
       sites.push(site);
     }
-    const nested: ExpressionString[] = [];
-    parameterExpressions(rule, nested);
-    for (const found of nested) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex));
+    for (const found of parameterExpressions(rule)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex));
   });
   sites.sort((a, b) => a.node.start - b.node.start);
   const syntaxProblems = host.syntaxErrors.map((e) => ({
@@ -127,14 +130,14 @@ export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
   return { format, text, root, phase, rules, expressions, sites, syntaxProblems };
 }
 
-function siteOf<K extends SiteKind>(found: ExpressionString & { readonly kind: K }, ruleIndex: number): ExpressionSite & { readonly kind: K } {
+function siteOf<K extends SiteKind>(found: ExpressionString & { readonly kind: K; readonly expect?: readonly ValueType[] }, ruleIndex: number): ExpressionSite & { readonly kind: K } {
   const { node } = found;
   let decoded: DecodedString | undefined;
   return {
     kind: found.kind,
     ruleIndex,
     path: found.path,
-    ...(found.kind === 'value' ? { expect: VALUE_SITE_TYPES } : {}),
+    ...(found.expect ? { expect: found.expect } : {}),
     node,
     text: String(node.value),
     ...(found.inFlow ? { inFlow: true } : {}),
@@ -142,14 +145,18 @@ function siteOf<K extends SiteKind>(found: ExpressionString & { readonly kind: K
   };
 }
 
-/** The expression strings of a rule's `ratelimit` and `action_parameters`, as their schemas mark them. */
-function parameterExpressions(rule: HostNode, found: ExpressionString[]): void {
-  if (rule.kind !== 'object') return;
-  const ratelimit = property(rule, 'ratelimit')?.value;
-  const ratelimitSchema = ruleObjectSchema('ratelimit');
-  if (ratelimit && ratelimitSchema) expressionStrings(ratelimit, ratelimitSchema, ['ratelimit'], found, !rule.block);
+/** The expression strings of a rule's `action_parameters` and rule-level objects (`ratelimit`, …), as their schemas mark them; a value expression with the types its place takes. */
+function parameterExpressions(rule: HostNode): (ExpressionString & { readonly expect?: readonly ValueType[] })[] {
+  if (rule.kind !== 'object') return [];
+  const found: (ExpressionString & { expect?: readonly ValueType[] })[] = [];
+  const walk = (target: string, node: HostNode | undefined, schema: ParameterType | undefined, key: string) => {
+    if (!node || !schema) return;
+    const start = found.length;
+    expressionStrings(node, schema, [key], found, !rule.block);
+    for (let i = start; i < found.length; i++) if (found[i].kind === 'value') found[i] = { ...found[i], expect: valueTypesOf(target) };
+  };
+  for (const key of RULE_OBJECT_KEYS) walk(key, property(rule, key)?.value, ruleObjectSchema(key), key);
   const action = property(rule, 'action')?.value;
-  const parameters = property(rule, 'action_parameters')?.value;
-  const schema = action?.kind === 'string' ? actionSchema(String(action.value))?.parameters : undefined;
-  if (parameters && schema) expressionStrings(parameters, schema, ['action_parameters'], found, !rule.block);
+  if (action?.kind === 'string') walk(String(action.value), property(rule, 'action_parameters')?.value, actionSchema(String(action.value))?.parameters, 'action_parameters');
+  return found;
 }

@@ -3,7 +3,8 @@
  * phases and actions, and each action's parameters, with quick fixes.
  */
 import { phaseFamily } from '../language/catalogue/families';
-import { actionSchema, actionsOfPhase, ruleObjectSchema, type RuleObjectName } from '../language/catalogue/actions';
+import { RULE_OBJECT_KEYS } from '../language/catalogue/action-schema';
+import { actionSchema, actionsOfPhase, ruleObjectSchema } from '../language/catalogue/actions';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULE_LIMITS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
@@ -78,11 +79,9 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
   if (logging && actionName !== undefined && actionName !== 'skip') {
     report('logging-not-allowed', 'error', logging.keyStart, logging.keyEnd, `\`logging\` is only allowed on \`skip\` rules, not on \`${actionName}\``);
   }
-  for (const name of RULE_OBJECTS) {
+  for (const name of RULE_OBJECT_KEYS) {
     const value = property(rule, name)?.value;
-    const schema = ruleObjectSchema(name);
-    if (value?.kind === 'object' && schema) checkParameterValue(model.text, value, schema, `\`${name}\``, report);
-    else if (value?.kind === 'object' && name === 'logging') expectType(value, 'enabled', 'boolean', report);
+    if (value?.kind === 'object') checkParameterValue(model.text, value, ruleObjectSchema(name), `\`${name}\``, report);
   }
   if (actionName !== undefined && !reported) checkActionParameters(model, rule, action as HostScalar, actionName, phase, report);
 }
@@ -127,9 +126,6 @@ function checkPacketForms(model: ParsedRuleset, rule: HostObject, action: HostSc
   return false;
 }
 
-/** The rule-level objects whose keys the schemas describe. */
-const RULE_OBJECTS: readonly RuleObjectName[] = ['ratelimit', 'exposed_credential_check', 'logging'];
-
 /** Whether the phase allows the action, and the action's parameters against its schema. */
 function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: HostScalar, actionName: string, phase: string | undefined, report: Report): void {
   const allowed = phase === undefined ? undefined : actionsOfPhase(phase);
@@ -142,7 +138,7 @@ function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: H
   const parametersProperty = property(rule, 'action_parameters');
   const parameters = parametersProperty?.value;
   if (!schema.parameters) {
-    if (parametersProperty) report('invalid-action-parameters', 'warning', parametersProperty.keyStart, parametersProperty.keyEnd, `\`${actionName}\` takes no \`action_parameters\`; the service ignores or refuses them`);
+    if (parametersProperty) report('unknown-key', 'warning', parametersProperty.keyStart, parametersProperty.keyEnd, `\`${actionName}\` takes no \`action_parameters\`; the service ignores or refuses them`);
     return;
   }
   if (parameters?.kind === 'object') {

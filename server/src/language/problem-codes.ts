@@ -36,8 +36,9 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['unknown-kind', error('`kind` is not one of the kinds of ruleset.')],
   ['unknown-phase', warning('`phase` is not a phase this version knows.')],
   ['unknown-action', warning('`action` is not an action this version knows.')],
-  ['missing-action-parameters', error('A `skip` or `execute` rule lacks the `action_parameters` it needs.')],
-  ['invalid-action-parameters', error('A value of `action_parameters` the service rejects.')],
+  ['action-not-allowed', error('An action the phase does not allow.')],
+  ['missing-action-parameters', error('A rule lacks the `action_parameters` its action needs.')],
+  ['invalid-action-parameters', error('A value of `action_parameters` (or of `ratelimit`, `exposed_credential_check`, `logging`) the service rejects: out of range, not one of the allowed values, keys that exclude each other.')],
   ['logging-not-allowed', error('`logging` on a rule that is not a `skip` rule.')],
   ['too-many-rules', warning('More rules than the service documents for the phase.')],
   // ---------------------------------------------------------------- rules against each other
