@@ -314,7 +314,8 @@ describe('planDeploy and applyDeploy', () => {
     for (const [from, to, field, fix] of [
       [`name: ${r.name}`, 'name: renamed', 'name', `set \`name: "${r.name}"\` in the file to deploy; for a new name, create a new ruleset (remove \`id\``],
       ['kind: custom', 'kind: root', 'kind', "a ruleset's kind cannot change: set `kind: custom` back; for a new kind, create a new ruleset"],
-      ['phase: magic_transit', 'phase: ddos_l4', 'phase', "a ruleset's phase cannot change: set `phase: magic_transit` back; for a new phase, create"],
+      // A packet phase whose actions the rules' `skip` and `block` are (in `ddos_l4` a `skip` is a local error of its own).
+      ['phase: magic_transit', 'phase: magic_transit_managed', 'phase', "a ruleset's phase cannot change: set `phase: magic_transit` back; for a new phase, create"],
     ] as const) {
       const edited = readLocalRuleset(local.path, local.text.replace(from, to));
       const requests = emulator.requests.length;

@@ -210,6 +210,12 @@ describe('action_parameters against the action schema', () => {
     const p = only(text, 'yaml');
     assert.equal(p.code, 'missing-action-parameters');
     assert.deepEqual(at(p), where(text, 'compress_response'));
+    assert.equal(p.message, 'a `compress_response` rule needs `action_parameters` with `algorithms`');
+    const redirect = jsonRuleset('http_request_dynamic_redirect', [{ action: 'redirect', expression: 'true' }]);
+    const q = only(redirect, 'json');
+    assert.equal(q.code, 'missing-action-parameters');
+    assert.deepEqual(at(q), where(redirect, '"redirect"'));
+    assert.equal(q.message, 'a `redirect` rule needs `action_parameters` with `from_list` or `from_value`');
   });
 
   it('keeps the packet-phase messages of skip and execute, said once', () => {

@@ -7,7 +7,7 @@ import type { DocumentEdit } from './host-edits';
 import { coarseDecodedString, type DecodedString } from './offset-map';
 import { expressionStrings, type ExpressionString } from './parameter-sites';
 import type { ValueType } from '../language/ast';
-import { actionSchema, ruleObjectSchema } from '../language/catalogue/actions';
+import { actionSchema, ruleObjectSchema, ruleObjectScope } from '../language/catalogue/actions';
 import { RULE_OBJECT_KEYS, type ParameterExpressionKind, type ParameterType } from '../language/catalogue/action-schema';
 import type { Severity } from '../language/problem';
 
@@ -115,7 +115,7 @@ export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
       expressions.push(site);
       sites.push(site);
     }
-    for (const found of parameterExpressions(rule)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex));
+    for (const found of parameterExpressions(rule, phaseNode?.kind === 'string' ? String(phaseNode.value) : undefined)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex));
   });
   sites.sort((a, b) => a.node.start - b.node.start);
   const syntaxProblems = host.syntaxErrors.map((e) => ({
@@ -146,7 +146,7 @@ function siteOf<K extends SiteKind>(found: ExpressionString & { readonly kind: K
 }
 
 /** The expression strings of a rule's `action_parameters` and rule-level objects (`ratelimit`, …), as their schemas mark them; a value expression with the types its place takes. */
-function parameterExpressions(rule: HostNode): (ExpressionString & { readonly expect?: readonly ValueType[] })[] {
+function parameterExpressions(rule: HostNode, phase: string | undefined): (ExpressionString & { readonly expect?: readonly ValueType[] })[] {
   if (rule.kind !== 'object') return [];
   const found: (ExpressionString & { expect?: readonly ValueType[] })[] = [];
   const walk = (target: string, node: HostNode | undefined, schema: ParameterType | undefined, key: string) => {
@@ -155,7 +155,12 @@ function parameterExpressions(rule: HostNode): (ExpressionString & { readonly ex
     expressionStrings(node, schema, [key], found, !rule.block);
     for (let i = start; i < found.length; i++) if (found[i].kind === 'value') found[i] = { ...found[i], expect: valueTypesOf(target) };
   };
-  for (const key of RULE_OBJECT_KEYS) walk(key, property(rule, key)?.value, ruleObjectSchema(key), key);
+  // Not an object the phase does not have (an `exposed_credential_check` in `magic_transit`): its
+  // expressions would be read against the wrong fields.
+  for (const key of RULE_OBJECT_KEYS) {
+    const phases = ruleObjectScope(key).phases;
+    if (!phase || !phases || phases.includes(phase)) walk(key, property(rule, key)?.value, ruleObjectSchema(key), key);
+  }
   const action = property(rule, 'action')?.value;
   if (action?.kind === 'string') walk(String(action.value), property(rule, 'action_parameters')?.value, actionSchema(String(action.value))?.parameters, 'action_parameters');
   return found;

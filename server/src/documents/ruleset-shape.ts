@@ -145,10 +145,12 @@ function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: H
     checkParameterValue(model.text, parameters, schema.parameters, '`action_parameters`', report);
     return;
   }
-  const required = schema.parameters.keys.filter((k) => k.required).map((k) => k.key);
-  if (!parametersProperty && required.length > 0) {
-    report('missing-action-parameters', 'error', action.start, action.end, `a \`${actionName}\` rule needs \`action_parameters\` with ${quoteAlternatives(required)}`);
-  }
+  if (parametersProperty) return;
+  const { keys, oneRequired, anyRequired } = schema.parameters;
+  const required = keys.filter((k) => k.required).map((k) => `\`${k.key}\``);
+  const groups = [...(oneRequired ?? []), ...(anyRequired ?? [])].map((group) => quoteAlternatives(group));
+  const needs = [...required, ...groups];
+  if (needs.length > 0) report('missing-action-parameters', 'error', action.start, action.end, `a \`${actionName}\` rule needs \`action_parameters\` with ${needs.join(' and ')}`);
 }
 
 function checkKeys(node: HostObject, known: readonly string[], what: string, report: Report): void {
