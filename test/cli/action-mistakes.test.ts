@@ -58,6 +58,8 @@ function expectedOf(mistake: ActionMistake, text = textOf(mistake.file)): Findin
 
 const expected = REPORTED_ACTION_MISTAKES.map((m) => expectedOf(m));
 const fromRoot = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+/** A ruleset's `phase` (its first `phase` key, in YAML or JSON, which comes before its rules). */
+const phaseOf = (text: string) => /^\s*"?phase"?: "?([a-z_]+)/m.exec(text)?.[1];
 
 before(() => {
   const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
@@ -93,8 +95,8 @@ describe(`rulesets check examples/${ACTION_MISTAKES_FOLDER}/`, () => {
     });
   }
 
-  it('covers every phase family, and in each the kinds of mistake of issue 22', () => {
-    const phases = ACTION_MISTAKES_FILES.map((f) => /^\s*"?phase"?: "?([a-z_]+)/m.exec(textOf(f))?.[1]);
+  it('covers every phase family, each with an action its phase does not allow, and every kind of mistake of issue 22', () => {
+    const phases = ACTION_MISTAKES_FILES.map((f) => phaseOf(textOf(f)));
     assert.deepEqual(phases.sort(), [
       'http_config_settings',
       'http_custom_errors',
@@ -110,6 +112,14 @@ describe(`rulesets check examples/${ACTION_MISTAKES_FOLDER}/`, () => {
     for (const file of ACTION_MISTAKES_FILES) {
       assert.ok(ACTION_MISTAKES.some((m) => m.file === file && m.code === 'action-not-allowed'), `${file}: an action the phase does not allow`);
     }
+    // A missing parameter, a misspelt one, a wrong type, a wrong value, a bad nested expression.
+    const codes = new Set(REPORTED_ACTION_MISTAKES.map((m) => m.code));
+    for (const code of ['missing-key', 'missing-action-parameters', 'unknown-key', 'invalid-type', 'invalid-action-parameters', 'unknown-field']) assert.ok(codes.has(code), code);
+    // The misspelt fields are inside parameters (indented below a rule's own keys, at four spaces), not in a rule's expression.
+    for (const m of REPORTED_ACTION_MISTAKES.filter((m) => m.code === 'unknown-field')) {
+      const line = textOf(m.file).split('\n')[placeOf(textOf(m.file), m).line - 1];
+      assert.ok(/^ {6,}\S/.test(line), `${m.description}: ${line}`);
+    }
   });
 });
 
@@ -117,9 +127,9 @@ describe('the clean ruleset of each phase family', () => {
   // examples/*.ruleset.{yaml,json} but mistakes.ruleset.yaml (and not the folders of mistakes), by phase.
   const clean = readdirSync(join(ROOT, 'examples'))
     .filter((n) => /\.ruleset\.(json|ya?ml)$/.test(n) && n !== 'mistakes.ruleset.yaml')
-    .map((n) => ({ name: n, phase: /^\s*"?phase"?: "?([a-z_]+)/m.exec(textOf(n))?.[1] }));
+    .map((n) => ({ name: n, phase: phaseOf(textOf(n)) }));
   for (const file of ACTION_MISTAKES_FILES) {
-    const phase = /^\s*"?phase"?: "?([a-z_]+)/m.exec(textOf(file))?.[1];
+    const phase = phaseOf(textOf(file));
     const mine = clean.filter((c) => c.phase === phase);
     // The redirect and transform examples come with another branch of issue 22 (examples of `rulesets test`).
     const todo = mine.length === 0 ? `no clean example of ${phase} in examples/ yet` : undefined;
