@@ -27,6 +27,7 @@ export { isListKind, LIST_KINDS, type ListKind } from './language/catalogue/list
 export { closestMatches, quoteAlternatives } from './language/suggest';
 
 // ---------------------------------------------------------------- evaluation
+export { describeEffects, rulesetEffects, type Effects } from './evaluation/effects';
 export { EvaluationError, MissingValuesError, type Subject } from './evaluation/evaluate';
 export { phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from './evaluation/outcomes';
 export { PacketError, parseLists, parsePacket, type Lists } from './evaluation/packet';

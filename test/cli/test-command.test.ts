@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { SSH_TCP_BAD_RULESET } from '../fixtures/rulesets';
@@ -114,7 +114,7 @@ describe('rulesets test <test files>', () => {
   it('runs the examples, found beside the rulesets and in folders', () => {
     // The folder also holds waf-custom.ruleset.test.yaml, of requests: 8 cases more.
     for (const [args, summary] of [
-      [['examples/'], '15 cases in 3 files: 15 passed, 0 failed'],
+      [['examples/'], '30 cases in 6 files: 30 passed, 0 failed'],
       [['examples/allow-ssh-only.ruleset.yaml', 'examples/block-country.ruleset.yaml'], '7 cases in 2 files: 7 passed, 0 failed'],
       [['examples/allow-ssh-only.ruleset.test.yaml', 'examples/block-country.ruleset.test.yaml'], '7 cases in 2 files: 7 passed, 0 failed'],
     ] as const) {
@@ -160,6 +160,48 @@ describe('rulesets test <test files>', () => {
     );
   });
 
+  it('--request prints what the matching rules do below the verdict', () => {
+    const redirect = run(['test', 'examples/redirects.ruleset.yaml', '--request', '{"url": "https://example.com/pricing?plan=team"}']);
+    assert.equal(redirect.status, 0, redirect.stderr);
+    assert.equal(
+      redirect.stdout,
+      'redirect by rule 3 (The bare domain goes to www, keeping the path and query) at examples/redirects.ruleset.yaml:26:5\n  redirect to https://www.example.com/pricing?plan=team, status 301\n',
+    );
+    const rewrite = run(['test', 'examples/url-rewrite.ruleset.yaml', '--request', '{"url": "https://api.example.com/v1/orders?utm_medium=mail&page=3"}']);
+    assert.deepEqual(rewrite.stdout.split('\n').slice(1), ['  path /v2/orders by rule 1 (API v1 is served by v2)', '  query page=3 by rule 2 (Tracking arguments never reach the origin)', '']);
+    const headers = run(['test', 'examples/security-headers.ruleset.yaml', '--request', '{"url": "https://www.example.com/widget/", "http.response.code": 200}']);
+    assert.match(headers.stdout, /\n {2}header X-Frame-Options removed by rule 2 \(The embeddable widget may be framed by partners\)\n/);
+  });
+
+  it('a case that states what the rules do fails on the effect, with what it got and how', () => {
+    const dir = tempFolder({
+      'a.ruleset.yaml': readFileSync(join(ROOT, 'examples', 'url-rewrite.ruleset.yaml'), 'utf8'),
+      'a.ruleset.test.yaml': `- name: v1 to v2
+  request: {url: "https://api.example.com/v1/users?id=1"}
+  expect: match
+  rewrite: {path: /v2/users}
+- name: the query is not touched, on purpose wrong
+  request: {url: "https://api.example.com/v1/users?utm_source=x&id=1"}
+  expect: match
+  rewrite: {path: /v2/users, query: null}
+`,
+    });
+    const result = run(['test', 'a.ruleset.test.yaml'], dir);
+    assert.equal(result.status, 1, result.stdout);
+    assert.equal(
+      result.stdout,
+      [
+        'ok    a.ruleset.test.yaml:1:3 v1 to v2: match: rule 1 (API v1 is served by v2) at a.ruleset.yaml:10:5; the path rewritten to /v2/users',
+        'FAIL  a.ruleset.test.yaml:5:3 the query is not touched, on purpose wrong: expected the query not rewritten, got the query rewritten to id=1 by rule 2 (Tracking arguments never reach the origin)',
+        '  rule 1 (API v1 is served by v2) [rewrite]: match; `rewrite` does not decide here, next rule',
+        '  rule 2 (Tracking arguments never reach the origin) [rewrite]: match; `rewrite` does not decide here, next rule',
+        '  rule 3 (Campaign pages are one template with the campaign as an argument) [rewrite]: no match',
+        '2 cases in 1 file: 1 passed, 1 failed',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('bad input exits 2 with the place of the bad case, and runs the other cases', () => {
     const dir = tempFolder({
       'a.ruleset.yaml': SSH_TCP_BAD_RULESET,
@@ -188,7 +230,7 @@ describe('rulesets test <test files>', () => {
     assert.equal(lines[2], 'ERROR a.ruleset.test.yaml:5:11: rule 1 (Let SSH through): the packet has no value for `tcp.dstport`, which this rule needs');
     assert.equal(lines[3], 'ERROR a.ruleset.test.yaml:8:11: expected `expect: block` or `expect: pass`');
     assert.equal(lines[4], 'ERROR a.ruleset.test.yaml:11:9: no rule 9: the ruleset has 3 rules, numbered from 1');
-    assert.equal(lines[5], 'ERROR a.ruleset.test.yaml:14:3: unknown key `rules`; a case has `name`, `packet`, `expect`, `rule`');
+    assert.equal(lines[5], 'ERROR a.ruleset.test.yaml:14:3: unknown key `rules`; did you mean `rule`? a case has `name`, `packet`, `expect`, `rule`');
     assert.equal(lines[6], '6 cases in 1 file: 1 passed, 0 failed, 5 with bad input');
   });
 

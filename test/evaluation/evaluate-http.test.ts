@@ -233,8 +233,8 @@ describe('evaluate over requests: unknown values', () => {
     assert.throws(() => run('any(sha256(http.request.headers.names[*])[*] == "x")'), /a call over `\[\*\]` cannot be given/);
   });
 
-  it('a rewrite-only function in a filter is not computed', () => {
-    assert.throws(() => run('to_string(cf.bot_management.score) == "12"'), /only in rewrite expressions/);
+  it('uuidv4 is random: not computed, unless the request gives its value', () => {
+    assert.throws(() => run('uuidv4(cf.random_seed) == "x"'), /`uuidv4` gives a new random value for every request; give its value in the request: `'uuidv4\(cf\.random_seed\)': …`/);
   });
 
   it('a call on a missing value is unknown where the docs leave it open, and decided where they say', () => {

@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-import { bitSlice, evaluate, evaluateExpression, evaluatePartial, EvaluationError, MissingValuesError, wildcardMatches } from '../../server/src/evaluation/evaluate';
+import { bitSlice, evaluate, evaluateExpression, evaluatePartial, EvaluationError, MissingValuesError } from '../../server/src/evaluation/evaluate';
+import { wildcardMatches } from '../../server/src/evaluation/wildcard';
 import { PacketError, parseLists, parsePacket, type Lists } from '../../server/src/evaluation/packet';
 import { checkExpression } from '../../server/src/language/checker';
 

@@ -187,7 +187,7 @@ describe('test files of requests', () => {
     const [request] = outcomes('- request: {ip.src: 10.0.0.1}\n  expect: block\n', magic);
     assert.equal(request.message, "the ruleset's phase `magic_transit` runs on packets: give the case a `packet`");
     const [unknownKey] = outcomes('- request: {}\n  expect: pass\n  verdict: pass\n');
-    assert.equal(unknownKey.message, 'unknown key `verdict`; a case has `name`, `request`, `expect`, `rule`');
+    assert.equal(unknownKey.message, 'unknown key `verdict`; a case has `name`, `request`, `expect`, `rule`, and what the rules do: `redirect`, `rewrite`, `headers`, `origin`, `cache`, `config`, `serve_error`, `compression`');
   });
 
   it('a case that lacks a deciding value is an error on the request, naming the rule and the field', () => {

@@ -232,7 +232,55 @@ describe('test files: completion', () => {
 
   it('offers nothing elsewhere', () => {
     assert.deepEqual(complete('- name: |\n  packet: {}\n'), []);
-    assert.deepEqual(complete('- packet: {}\n  expect: pass\n  |\n'), []);
     assert.deepEqual(complete('- packet: {tcp.dstport: |}\n'), []);
+    assert.deepEqual(complete('- request: {}\n  redirect: {|}\n'), []);
+  });
+
+  it('completes the keys of a case on a line of their own, those of a request with what its rules do', () => {
+    assert.deepEqual(complete('- packet: {}\n  expect: pass\n  |\n'), ['name', 'rule']);
+    assert.deepEqual(complete('- request: {url: "https://e.com/"}\n  expect: match\n  re|\n'), ['name', 'rule', 'redirect', 'rewrite', 'headers', 'origin', 'cache', 'config', 'serve_error', 'compression']);
+  });
+
+  it('completes the keys inside `redirect`, `rewrite`, `origin` and `serve_error`, leaving out those given', () => {
+    assert.deepEqual(complete('- request: {}\n  expect: redirect\n  redirect:\n    |\n'), ['url', 'status']);
+    assert.deepEqual(complete('- request: {}\n  expect: match\n  rewrite:\n    path: /a\n    |\n'), ['query']);
+    assert.deepEqual(complete('- request: {}\n  expect: match\n  headers:\n    |\n'), []);
+  });
+});
+
+describe('test files: expected effects in the editor', () => {
+  const REDIRECT_URI = 'file:///work/moved.ruleset.yaml';
+  const REDIRECTS = [
+    'phase: http_request_dynamic_redirect',
+    'rules:',
+    '  - action: redirect',
+    '    expression: http.request.uri.path eq "/old"',
+    '    action_parameters:',
+    '      from_value:',
+    '        target_url: {value: "https://example.com/new"}',
+    '        status_code: 302',
+    '',
+  ].join('\n');
+  const run = (cases: string) => check(cases, { [REDIRECT_URI]: REDIRECTS }, 'file:///work/moved.ruleset.test.yaml');
+
+  it('a redirect that goes elsewhere is reported on the value expected, as the Test Explorer says it', () => {
+    const found = run('- request: {url: "https://example.com/old"}\n  expect: redirect\n  redirect: {url: "https://example.com/elsewhere", status: 302}\n');
+    assert.deepEqual(found, [
+      { text: '"https://example.com/elsewhere"', message: 'expected a redirect to https://example.com/elsewhere, got a redirect to https://example.com/new by rule 1', severity: DiagnosticSeverity.Error },
+    ]);
+    assert.deepEqual(run('- request: {url: "https://example.com/old"}\n  expect: redirect\n  redirect: {url: "https://example.com/new", status: 302}\n'), []);
+  });
+
+  it('a misspelt key inside, a value of the wrong shape, an effect key in a packet case', () => {
+    const found = run('- request: {url: "https://example.com/old"}\n  expect: redirect\n  redirect: {ulr: "https://example.com/new", status: "302"}\n');
+    assert.deepEqual(
+      found.map((d) => [d.text, d.message]),
+      [
+        ['ulr', 'unknown key `ulr` in `redirect`; did you mean `url`? (`redirect` has `url`, `status`)'],
+        ['"302"', 'expected the status code of the redirect, a number (301, 302, 303, 307 or 308)'],
+      ],
+    );
+    const packet = check('- packet: {ip.proto: tcp, tcp.dstport: 22}\n  expect: pass\n  headers: {X-A: b}\n');
+    assert.deepEqual(packet.map((d) => [d.text, d.message]), [['headers', "`headers` says what rules do to an HTTP request; a packet's ruleset blocks or passes it"]]);
   });
 });

@@ -28,6 +28,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, normalize, relative } from 'node:path';
 import {
   caseOutput,
+  describeEffects,
   describeMatches,
   describeVerdict,
   fileProblemOutput,
@@ -51,6 +52,7 @@ import {
   RequestError,
   RuleEvaluationError,
   RulesetError,
+  rulesetEffects,
   runTestCase,
   subjectOfPhase,
   traceLines,
@@ -74,7 +76,8 @@ The packet is a JSON object of field values:
   {"ip.src": "192.0.2.7", "ip.proto": "tcp", "tcp.dstport": 22, "tcp.flags.syn": true,
    "udp": "00 35 ...", "$lists": {"$svc.anonymizer": true, "$my_list": ["10.0.0.0/8"]}}
 
-With --request (a ruleset of an HTTP phase): the same for an HTTP request, e.g.
+With --request (a ruleset of an HTTP phase): the same for an HTTP request, and below it what
+the matching rules do (redirect to URL, the rewritten path and query, headers, settings), e.g.
   {"url": "https://example.com/wp-login.php?x=1", "method": "POST",
    "headers": {"User-Agent": "curl/8.5.0", "Cookie": "session=abc"},
    "ip.src": "203.0.113.7", "cf.bot_management.score": 12, "is_jwt_valid(\\"id\\")": false}
@@ -86,6 +89,9 @@ Without: runs test files. NAME.ruleset.test.yaml beside NAME.ruleset.yaml is a l
     expect: block|pass   (what the phase's rules do: challenge, managed_challenge, ...;
                           match|no-match where the actions do not end the evaluation)
     rule: 2          (optional: 1-based number, or a rule's description or id)
+    redirect: {url: https://example.com/new, status: 301}   (optional, and likewise
+                     rewrite: {path, query}, headers: {Name: value|null}, origin, cache,
+                     config, serve_error, compression: what the matching rules do)
 A ruleset named here runs the test file beside it; folders are searched for test files.
 
 Options:
@@ -163,6 +169,8 @@ function testOne(path: string, option: 'packet' | 'request', input: string, list
   if (trace) io.out(traceLines(verdict));
   const matchOnly = phaseOutcomes(phase, option).kind === 'match';
   io.out(`${matchOnly ? describeMatches(verdict.trace.filter((t) => t.outcome === 'match').map((t) => t.rule), ruleset) : describeVerdict(verdict, ruleset)}\n`);
+  // What the matching rules do to the request: the redirect, the rewrite, the headers, the settings.
+  if (option === 'request') for (const line of describeEffects(rulesetEffects(ruleset.prepared, verdict, subject, lists))) io.out(`  ${line}\n`);
   return 0;
 }
 

@@ -2,7 +2,8 @@
  * The strings of a rule's parameters that their schema (action-schema.ts) marks as
  * expressions: each is one more expression site of the ruleset (parsed-ruleset.ts).
  */
-import type { ParameterExpressionKind, ParameterType } from '../language/catalogue/action-schema';
+import type { ParameterExpressionKind, ParameterType, RuleObjectKey } from '../language/catalogue/action-schema';
+import { ruleObjectScope } from '../language/catalogue/actions';
 import type { HostNode, HostScalar } from './host';
 
 /** A string the schema marks as an expression, found in a rule's parameters. */
@@ -50,4 +51,15 @@ export function expressionStrings(node: HostNode, type: ParameterType, path: rea
     default:
       return;
   }
+}
+
+/**
+ * Whether a rule-level object is read against its schema in the phase: not outside the phases
+ * it belongs to (a `ratelimit` in `magic_transit`, an `exposed_credential_check` there), where
+ * nothing documents what the service does with it, and its expressions would be read against
+ * the wrong fields. Anywhere when the phase is not known.
+ */
+export function ruleObjectInPhase(key: RuleObjectKey, phase: string | undefined): boolean {
+  const phases = ruleObjectScope(key).phases;
+  return phase === undefined || phases === undefined || phases.includes(phase);
 }

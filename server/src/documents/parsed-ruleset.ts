@@ -5,9 +5,9 @@
 import { detached, parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostScalar } from './host';
 import type { DocumentEdit } from './host-edits';
 import { coarseDecodedString, type DecodedString } from './offset-map';
-import { expressionStrings, type ExpressionString } from './parameter-sites';
+import { expressionStrings, ruleObjectInPhase, type ExpressionString } from './parameter-sites';
 import type { ValueType } from '../language/ast';
-import { actionSchema, ruleObjectSchema, ruleObjectScope } from '../language/catalogue/actions';
+import { actionSchema, ruleObjectSchema } from '../language/catalogue/actions';
 import { RULE_OBJECT_KEYS, type ParameterExpressionKind, type ParameterType } from '../language/catalogue/action-schema';
 import type { Severity } from '../language/problem';
 
@@ -155,12 +155,7 @@ function parameterExpressions(rule: HostNode, phase: string | undefined): (Expre
     expressionStrings(node, schema, [key], found, !rule.block);
     for (let i = start; i < found.length; i++) if (found[i].kind === 'value') found[i] = { ...found[i], expect: valueTypesOf(target) };
   };
-  // Not an object the phase does not have (an `exposed_credential_check` in `magic_transit`): its
-  // expressions would be read against the wrong fields.
-  for (const key of RULE_OBJECT_KEYS) {
-    const phases = ruleObjectScope(key).phases;
-    if (!phase || !phases || phases.includes(phase)) walk(key, property(rule, key)?.value, ruleObjectSchema(key), key);
-  }
+  for (const key of RULE_OBJECT_KEYS) if (ruleObjectInPhase(key, phase)) walk(key, property(rule, key)?.value, ruleObjectSchema(key), key);
   const action = property(rule, 'action')?.value;
   if (action?.kind === 'string') walk(String(action.value), property(rule, 'action_parameters')?.value, actionSchema(String(action.value))?.parameters, 'action_parameters');
   return found;

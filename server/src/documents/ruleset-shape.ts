@@ -11,6 +11,7 @@ import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { property, type HostNode, type HostObject, type HostScalar } from './host';
 import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host-edits';
 import { checkParameterValue, describe, type Report } from './parameter-shape';
+import { ruleObjectInPhase } from './parameter-sites';
 import type { DocumentProblem, ParsedRuleset } from './parsed-ruleset';
 
 const RULESET_KEY_NAMES = RULESET_KEYS.map((k) => k.key);
@@ -81,7 +82,7 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
   }
   for (const name of RULE_OBJECT_KEYS) {
     const value = property(rule, name)?.value;
-    if (value?.kind === 'object') checkParameterValue(model.text, value, ruleObjectSchema(name), `\`${name}\``, report);
+    if (value?.kind === 'object' && ruleObjectInPhase(name, phase)) checkParameterValue(model.text, value, ruleObjectSchema(name), `\`${name}\``, report);
   }
   if (actionName !== undefined && !reported) checkActionParameters(model, rule, action as HostScalar, actionName, phase, report);
 }

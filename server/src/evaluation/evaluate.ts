@@ -51,7 +51,7 @@
  *   list known to neither is unknown. A stated membership (`true`/`false`) answers `ip.src in
  *   $list` and `ip.dst in $list` of a packet, and `FIELD in $list` of a request, without the value.
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import type { Argument, Comparison, Expression, FunctionCall, IndexedOperand, Literal, Operand, ScalarType, Value as AstValue, ValueType } from '../language/ast';
 import { isExpression, isOperand } from '../language/ast';
 import { checkExpression, type CheckOptions } from '../language/checker';
@@ -63,7 +63,8 @@ import { CallError, FUNCTION_SEMANTICS, isRefusal, type CallResult } from './fun
 import type { IpRange, ListContents, Lists, Packet } from './packet';
 import type { Request } from './request';
 import { arrayValue, booleanValue, describeValue, elementsOf, MISSING, type FieldValue, type Item, type Read, type Value } from './value';
-import { checkRegex } from '../language/regex';
+import { compileRegex, latin1 } from './regex-match';
+import { wildcardMatches } from './wildcard';
 
 /** What an expression is evaluated over. */
 export type Subject = Packet | Request;
@@ -131,6 +132,26 @@ export function evaluatePartial(ast: Expression, subject: Subject, lists: Lists 
   }
   const sorted = [...missing].sort();
   return reasons.size > 0 ? { value: result, missing: sorted, reasons } : { value: result, missing: sorted };
+}
+
+/** A value expression's result: its value, MISSING (value.ts), or undefined when it depends on what the subject does not give. */
+export interface ValueResult {
+  readonly value: Value | typeof MISSING | undefined;
+  readonly missing: readonly string[];
+  readonly reasons?: Reasons;
+}
+
+/**
+ * Evaluates a value expression (a rewrite, a redirect target, a header value: one field, call or
+ * index, language/checker.ts `checkValueExpression`) over the request, as a filter's operands are.
+ */
+export function evaluateValuePartial(ast: Operand, subject: Subject, lists: Lists = new Map()): ValueResult {
+  const missing = new Set<string>();
+  const reasons = new Map<string, string>();
+  const value = new Evaluator(subject, lists, missing, reasons).operand(ast);
+  const sorted = [...missing].sort();
+  if (value !== undefined) return { value, missing: [] };
+  return reasons.size > 0 ? { value, missing: sorted, reasons } : { value, missing: sorted };
 }
 
 /** The expression's value over the packet or request. Throws MissingValuesError or EvaluationError. */
@@ -406,7 +427,7 @@ class Evaluator {
       const why =
         semantics.kind === 'undocumented'
           ? `the Cloudflare docs' functions reference does not describe \`${name}\`, and \`rulesets test\` does not guess what it returns`
-          : `the docs allow \`${name}\` only in rewrite expressions, not in filters, and \`rulesets test\` does not compute it`;
+          : `\`${name}\` gives a new random value for every request`;
       return this.refused(label, key === undefined ? `${why}; a call over \`[*]\` cannot be given` : `${why}; give its value in the request: \`'${key}': …\``);
     }
     const rest = node.args.slice(mapped ? 1 : 0).map((arg) => this.argument(arg));
@@ -693,12 +714,6 @@ export function literalBytes(value: string): Uint8Array {
   return Uint8Array.from(out);
 }
 
-function latin1(bytes: Uint8Array): string {
-  let text = '';
-  for (const b of bytes) text += String.fromCharCode(b);
-  return text;
-}
-
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
@@ -713,75 +728,10 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
   return -1;
 }
 
-/** Compiled patterns by source; cleared when full, as a rule set has few distinct ones. */
-const regexCache = new Map<string, RE2JS>();
-const REGEX_CACHE_SIZE = 1000;
-
-/**
- * The regex of `matches`, compiled for re2js (linear-time matching) from its translation to
- * RE2 syntax over Latin-1 text: the value's bytes are matched one character per byte, as the
- * reference's byte-oriented regex does.
- */
+/** The regex of `matches` (regex-match.ts). */
 function regex(rhs: Literal, spelling: string): RE2JS {
   if (rhs.kind !== 'string') throw mismatch('a string', rhs, spelling);
-  const source = rhs.value;
-  let compiled = regexCache.get(source);
-  if (!compiled) {
-    const checked = checkRegex(source);
-    if (!checked.ok) throw new EvaluationError(`invalid regular expression \`${source}\`: ${checked.error.message}`);
-    const { re2, lookbehinds, unsupported } = checked.translated;
-    if (unsupported) throw new EvaluationError(`cannot evaluate the regular expression \`${source}\`: it uses ${unsupported}, which \`rulesets test\` does not match`);
-    try {
-      compiled = RE2JS.compile(re2, lookbehinds ? RE2JS.LOOKBEHINDS : 0);
-    } catch (error) {
-      throw new EvaluationError(`cannot evaluate the regular expression \`${source}\`: ${(error as Error).message}`);
-    }
-    if (regexCache.size >= REGEX_CACHE_SIZE) regexCache.clear();
-    regexCache.set(source, compiled);
-  }
+  const compiled = compileRegex(rhs.value);
+  if ('problem' in compiled) throw new EvaluationError(compiled.problem);
   return compiled;
-}
-
-const STAR = -1;
-
-function foldAscii(byte: number): number {
-  return byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
-}
-
-/**
- * Whether the whole `value` matches a wildcard pattern (the `wildcard` crate as wirefilter
- * configures it): `*` any run of bytes, `\*` and `\\` literal; `ignoreCase` folds ASCII
- * letters only. Greedy with a return to the last `*`, which is O(pattern × value) at worst
- * and never exponential.
- */
-export function wildcardMatches(pattern: Uint8Array, value: Uint8Array, ignoreCase: boolean): boolean {
-  const tokens: number[] = [];
-  for (let i = 0; i < pattern.length; i++) {
-    const b = pattern[i];
-    if (b === 0x5c && i + 1 < pattern.length) tokens.push(pattern[++i]);
-    else tokens.push(b === 0x2a ? STAR : b);
-  }
-  const same = ignoreCase ? (a: number, b: number) => foldAscii(a) === foldAscii(b) : (a: number, b: number) => a === b;
-  let p = 0;
-  let v = 0;
-  // After a `*` fails further on, it takes one more byte and matching resumes after it:
-  // a later `*` can absorb anything an earlier one could, so only the last one matters.
-  let star = -1;
-  let starValue = 0;
-  while (v < value.length) {
-    if (p < tokens.length && tokens[p] === STAR) {
-      star = p++;
-      starValue = v;
-    } else if (p < tokens.length && same(tokens[p], value[v])) {
-      p++;
-      v++;
-    } else if (star >= 0) {
-      p = star + 1;
-      v = ++starValue;
-    } else {
-      return false;
-    }
-  }
-  while (p < tokens.length && tokens[p] === STAR) p++;
-  return p === tokens.length;
 }

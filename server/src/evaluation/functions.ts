@@ -23,15 +23,21 @@
  *   ast/function_expr.rs drops it from a mapped call's array). So where a lookup finds no value
  *   (`lookup_json_*`), the call is missing.
  *
- * Functions the pinned functions.mdx does not describe (they are in the engine's scheme only:
- * `coalesce`, `contains`, `encode_base64`, `has_key`, `has_value`, `hash_in_range`, `hmac`,
- * `ip_in_range`, `is_jwt_present`, `is_jwt_valid`, `sha256`, `sha512`, `trim`, `trim_end`,
- * `trim_start`, `wildcard`) and the functions the docs allow only in rewrite expressions
- * (`regex_replace`, `remove_query_args`, `to_string`, `uuidv4`, `wildcard_replace`) are evaluated
- * only from a value the test case gives for the call (request.ts: `'is_jwt_valid("…")': true`).
+ * The functions the docs allow only in value expressions (rewrites, redirect targets, header
+ * values: `regex_replace`, `wildcard_replace`, `to_string`, `remove_query_args`) are evaluated
+ * from their docs too; wirefilter has them in its tests only as stubs that return their first
+ * argument (engine/src/ast/function_expr.rs), and the pinned Python engine registers their
+ * signatures with no implementation, so the docs are the only source of what they return.
+ * `uuidv4` is random. It and the functions the pinned functions.mdx does not describe (they are
+ * in the engine's scheme only: `coalesce`, `contains`, `encode_base64`, `has_key`, `has_value`,
+ * `hash_in_range`, `hmac`, `ip_in_range`, `is_jwt_present`, `is_jwt_valid`, `sha256`, `sha512`,
+ * `trim`, `trim_end`, `trim_start`, `wildcard`) are evaluated only from a value the test case
+ * gives for the call (request.ts: `'is_jwt_valid("…")': true`).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DuplicateMember, lookupJson, readJson, type JsonKey } from './json-lookup';
+import { compileRegex, fromLatin1, latin1 } from './regex-match';
+import { foldAscii, lazyWildcardMatch, wildcardTokens } from './wildcard';
 import { arrayValue, bytesValue, booleanValue, describeValue, MISSING, type FieldValue, type Item, type Read, type Value } from './value';
 
 /** An argument or a result that cannot be known, with the reason (said when the verdict needs it). */
@@ -56,8 +62,9 @@ interface Implemented {
   readonly apply: (args: readonly Value[], name: string) => CallResult;
 }
 
+/** `undocumented`: the docs do not say what it returns; `random`: a new value on every request. */
 interface NotEvaluated {
-  readonly kind: 'undocumented' | 'value-only';
+  readonly kind: 'undocumented' | 'random';
 }
 
 export type FunctionSemantics = Implemented | NotEvaluated;
@@ -468,6 +475,120 @@ const isTimedHmacValid: Implemented['apply'] = (args, name) => {
   return booleanValue(now < issued + ttl);
 };
 
+// ---------------------------------------------------------------- value expressions only
+
+/**
+ * A replacement string of `regex_replace` / `wildcard_replace` (functions.mdx): `${N}` inserts
+ * capture N, `$$` writes one `$`. The docs describe nothing else after a `$` (a bare `$1`, a
+ * name), nor a reference to a capture the pattern does not have: refused. `groups` gives capture
+ * N's bytes, undefined when the pattern has no capture N.
+ */
+function expandReplacement(replacement: Uint8Array, groups: (n: number) => Uint8Array | undefined, name: string): Uint8Array | Refusal {
+  const out: number[] = [];
+  for (let i = 0; i < replacement.length; i++) {
+    const b = replacement[i];
+    if (b !== 0x24) {
+      out.push(b);
+      continue;
+    }
+    if (replacement[i + 1] === 0x24) {
+      out.push(0x24);
+      i++;
+      continue;
+    }
+    const reference = /^\{([0-9]+)\}/.exec(String.fromCharCode(...replacement.slice(i + 1, i + 8)));
+    if (!reference) return refuse(`\`${name}\`: the replacement ${quoteBytes(replacement)} has a \`$\` at byte ${i} that is neither \`\${N}\` nor \`$$\`, the two forms the docs describe`);
+    const group = groups(Number(reference[1]));
+    if (group === undefined) return refuse(`\`${name}\`: the replacement refers to \`\${${reference[1]}}\`, and the pattern has no capture ${reference[1]}`);
+    out.push(...group);
+    i += reference[0].length;
+  }
+  return Uint8Array.from(out);
+}
+
+/**
+ * functions.mdx, `regex_replace`: the first match of the regex in the source replaced (no match:
+ * the source unchanged), matching case-sensitive by default; the regex has the syntax and
+ * byte-oriented reading of `matches` (regex-match.ts). A capture that took no part in the match
+ * inserts nothing, as the Rust `regex` crate's replacement expansion does.
+ */
+const regexReplace: Implemented['apply'] = (args, name) => {
+  arity(args, name, 3, 3);
+  const source = bytesOf(args[0], name, 1);
+  const pattern = bytesOf(args[1], name, 2);
+  const replacement = bytesOf(args[2], name, 3);
+  const compiled = compileRegex(new TextDecoder().decode(pattern));
+  if ('problem' in compiled) throw new CallError(compiled.problem);
+  const matcher = compiled.matcher(latin1(source));
+  if (!matcher.find()) return bytes(source);
+  const expanded = expandReplacement(replacement, (n) => (n > matcher.groupCount() ? undefined : fromLatin1(matcher.group(n) ?? '')), name);
+  if (isRefusal(expanded)) return expanded;
+  const start = matcher.start();
+  const end = matcher.end();
+  return bytes(Uint8Array.from([...source.slice(0, start), ...expanded, ...source.slice(end)]));
+};
+
+/** The most cells the lazy wildcard match may fill (pattern tokens × value bytes): beyond, refused rather than slow. */
+const WILDCARD_CELLS = 16_000_000;
+
+/**
+ * functions.mdx, `wildcard_replace`: the whole source must match the pattern (else the source is
+ * returned unchanged); `*` matches any run of bytes, as short as it can ("lazy matching"), `\*`
+ * and `\\` are a literal star and backslash, `**` is invalid; case-insensitive unless the flags
+ * are "s" — ASCII letters only, as the `wildcard` operator folds them (evaluate.ts). `${N}` in
+ * the replacement is what the Nth star matched.
+ */
+const wildcardReplace: Implemented['apply'] = (args, name) => {
+  arity(args, name, 3, 4);
+  const source = bytesOf(args[0], name, 1);
+  const pattern = bytesOf(args[1], name, 2);
+  const replacement = bytesOf(args[2], name, 3);
+  const flags = args.length === 4 ? new TextDecoder().decode(bytesOf(args[3], name, 4)) : '';
+  if (flags !== '' && flags !== 's') return refuse(`\`wildcard_replace\` knows the flag "s" only (functions.mdx), found "${flags}"`);
+  const { tokens, doubleStar } = wildcardTokens(pattern);
+  if (doubleStar) return refuse(`\`wildcard_replace\`: the pattern ${quoteBytes(pattern)} has \`**\`, which the docs call invalid`);
+  if ((tokens.length + 1) * (source.length + 1) > WILDCARD_CELLS) return refuse(`\`wildcard_replace\` of ${source.length} bytes against a pattern of ${tokens.length} parts is more than \`rulesets test\` matches`);
+  const fold = flags === 's' ? (b: number) => b : foldAscii;
+  const captures = lazyWildcardMatch(tokens, source, fold);
+  if (!captures) return bytes(source);
+  const expanded = expandReplacement(replacement, (n) => (n >= 1 && n <= captures.length ? captures[n - 1] : undefined), name);
+  return isRefusal(expanded) ? expanded : bytes(expanded);
+};
+
+/**
+ * functions.mdx, `to_string`: the text of an Integer (decimal) or a Boolean (`true`, `false`; the
+ * docs' example), and of an IP address. The docs do not say how an IPv6 address is written
+ * (compressed or not, letter case): refused; IPv4 is the dotted quad.
+ */
+const toString: Implemented['apply'] = (args, name) => {
+  arity(args, name, 1, 1);
+  const value = args[0];
+  if (value.type === 'Integer') return bytesValue(value.value.toString());
+  if (value.type === 'Boolean') return bytesValue(String(value.value));
+  if (value.type === 'Ip') {
+    if (value.family === 6) return refuse('`to_string` of an IPv6 address: the docs do not say how it is written (compressed or not, letter case)');
+    return bytesValue([24n, 16n, 8n, 0n].map((shift) => String((value.value >> shift) & 0xffn)).join('.'));
+  }
+  throw new CallError(`\`to_string\` takes an Integer, a Boolean or an IP address, found ${describeValue(value)}`);
+};
+
+/**
+ * functions.mdx, `remove_query_args`: the query without every argument named (repeated ones
+ * too), the others in their order. An argument is split at `&` and named by what precedes its
+ * first `=` (the whole argument without one), compared as written (no decoding, as the query
+ * fields hold it). An empty argument (`a=1&&b=2`) is not described: refused.
+ */
+const removeQueryArgs: Implemented['apply'] = (args, name) => {
+  if (args.length < 2) throw new CallError(`\`${name}\` takes a query and at least one argument name, found ${args.length} argument${args.length === 1 ? '' : 's'}`);
+  const query = latin1(bytesOf(args[0], name, 1));
+  const names = new Set(args.slice(1).map((a, i) => latin1(bytesOf(a, name, i + 2))));
+  if (query === '') return bytes(new Uint8Array());
+  const parts = query.split('&');
+  if (parts.includes('')) return refuse(`\`remove_query_args\` of ${quoteBytes(fromLatin1(query))}: the query has an empty argument, and the docs do not say what becomes of it`);
+  const kept = parts.filter((part) => !names.has(part.split('=', 1)[0]));
+  return bytes(fromLatin1(kept.join('&')));
+};
+
 // ---------------------------------------------------------------- the table
 
 function implemented(apply: Implemented['apply'], onMissing: Implemented['onMissing'] = 'refuse'): Implemented {
@@ -475,7 +596,7 @@ function implemented(apply: Implemented['apply'], onMissing: Implemented['onMiss
 }
 
 const UNDOCUMENTED: NotEvaluated = { kind: 'undocumented' };
-const VALUE_ONLY: NotEvaluated = { kind: 'value-only' };
+const RANDOM: NotEvaluated = { kind: 'random' };
 
 /** Every function of the HTTP phases but `any` and `all` (quantifiers, evaluate.ts) and `bit_slice` (packets). */
 export const FUNCTION_SEMANTICS: ReadonlyMap<string, FunctionSemantics> = new Map<string, FunctionSemantics>([
@@ -499,5 +620,9 @@ export const FUNCTION_SEMANTICS: ReadonlyMap<string, FunctionSemantics> = new Ma
   ...['coalesce', 'contains', 'encode_base64', 'has_key', 'has_value', 'hash_in_range', 'hmac', 'ip_in_range', 'is_jwt_present', 'is_jwt_valid', 'sha256', 'sha512', 'trim', 'trim_end', 'trim_start', 'wildcard'].map(
     (name) => [name, UNDOCUMENTED] as const,
   ),
-  ...['regex_replace', 'remove_query_args', 'to_string', 'uuidv4', 'wildcard_replace'].map((name) => [name, VALUE_ONLY] as const),
+  ['regex_replace', implemented(regexReplace)],
+  ['wildcard_replace', implemented(wildcardReplace)],
+  ['to_string', implemented(toString)],
+  ['remove_query_args', implemented(removeQueryArgs)],
+  ['uuidv4', RANDOM],
 ]);

@@ -8,9 +8,9 @@
  * `log_custom_field` as terminating ("will stop the evaluation of the remaining rules"), and
  * `skip`, `log`, `execute`, `rewrite`, `route`, `set_config`, `compress_response` and
  * `set_cache_settings` as not; and says where each of the latter group and `redirect`,
- * `serve_error`, `log_custom_field` are "only available". What the non-terminating actions do
- * to a request (a rewritten header, a changed cache setting) is not evaluated here: in the
- * phases that have only those, a test case says which rules match.
+ * `serve_error`, `log_custom_field` are "only available". In the phases that have only
+ * non-terminating actions a test case says which rules match; what the actions do to the
+ * request (a rewritten path, a header set, a cache setting) is effects.ts's.
  */
 import { phaseFamily } from '../language/catalogue/catalogues';
 

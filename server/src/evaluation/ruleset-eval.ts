@@ -83,6 +83,8 @@ interface PreparedRule {
   readonly enabled: boolean;
   readonly skipsRest: boolean;
   readonly ast?: Expression;
+  /** Its `action_parameters`, for what it does when it matches (effects.ts). */
+  readonly parameters?: HostNode;
 }
 
 export interface PreparedRuleset {
@@ -121,7 +123,8 @@ function prepareRule(model: ParsedRuleset, node: HostNode, index: number, option
   const info: RuleInfo = { index, number: index + 1, action, description: text('description'), id: text('id'), ref: text('ref'), start: node.start, end: node.end };
   const enabledNode = property(node, 'enabled')?.value;
   const enabled = !(enabledNode?.kind === 'boolean' && enabledNode.value === false);
-  const ruleset = property(property(node, 'action_parameters')?.value, 'ruleset')?.value;
+  const parameters = property(node, 'action_parameters')?.value;
+  const ruleset = property(parameters, 'ruleset')?.value;
   const skipsRest = action === 'skip' && ruleset?.kind === 'string' && ruleset.value === 'current';
   if (!enabled) return { info, enabled, skipsRest };
   const site = model.expressions.find((s) => s.ruleIndex === index);
@@ -132,7 +135,7 @@ function prepareRule(model: ParsedRuleset, node: HostNode, index: number, option
     const at = error ? mapRange(site.decoded(), error.span.start, error.span.end) : site.node;
     throw new RulesetError(`rule ${index + 1}'s expression has errors (${error?.message ?? 'it does not parse'}); \`rulesets check\` lists them`, at.start, at.end);
   }
-  return { info, enabled, skipsRest, ast: checked.ast };
+  return { info, enabled, skipsRest, ast: checked.ast, parameters };
 }
 
 /**

@@ -27,18 +27,27 @@
  *   - name: a scanner on the login page
  *     request: {url: "https://example.com/wp-login.php", headers: {User-Agent: sqlmap/1.7}}
  *     expect: block
+ *
+ * Beside `expect`, a case of a request may say what the matching rules do (expected-effects.ts):
+ *
+ *   - request: {url: "https://example.com/blog/"}
+ *     expect: redirect
+ *     redirect: {url: "https://example.com/news/", status: 301}
  */
 import { formatOfPath, rulesetPathsBesideTest } from '../documents/classify';
 import { parseHost, property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
 import { parseRuleset } from '../documents/parsed-ruleset';
+import { rulesetEffects } from './effects';
 import { MissingValuesError, type Subject } from './evaluate';
+import { EFFECT_KEY_NAMES, judgeEffects, readExpectedEffects } from './expected-effects';
 import { phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from './outcomes';
 import { PacketError, parseLists, parsePacket, type Lists } from './packet';
 import { parseRequest, RequestError } from './request';
+import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
 
 export const TEST_FILE_KEYS = ['ruleset', 'lists', 'cases'] as const;
-export const TEST_CASE_KEYS = ['name', 'packet', 'request', 'expect', 'rule'] as const;
+export const TEST_CASE_KEYS = ['name', 'packet', 'request', 'expect', 'rule', ...EFFECT_KEY_NAMES] as const;
 
 export interface TestCase {
   /** Position in the file's list of cases, from 0. */
@@ -185,9 +194,9 @@ export interface CaseOutcome {
   readonly message: string;
   /** Where in the test file the cause is, when not the case itself (bad input). */
   readonly offset?: number;
-  /** For a failure: `pass`, `block by rule 3 (Bad sources)`. */
+  /** For a failure: `pass`, `block by rule 3 (Bad sources)`; or the effects expected, one a line (`a redirect to https://…`). */
   readonly expected?: string;
-  /** For a failure: what the ruleset did, `block by rule 2 (Block TCP)`, `pass: no rule matched`. */
+  /** For a failure: what the ruleset did, `block by rule 2 (Block TCP)`, `pass: no rule matched`; or the effects it had instead. */
   readonly actual?: string;
   readonly verdict?: RulesetVerdict;
 }
@@ -221,6 +230,11 @@ export function runTestCase(testCase: TestCase, ruleset: TestRuleset, lists: Lis
     if (typeof found === 'string') return error(found, ruleNode.start);
     expectedRule = found;
   }
+  const effectKey = chosen.kind === 'packet' ? node.properties.find((p) => (EFFECT_KEY_NAMES as readonly string[]).includes(p.key)) : undefined;
+  if (effectKey) return error(`\`${effectKey.key}\` says what rules do to an HTTP request; a packet's ruleset blocks or passes it`, effectKey.keyStart);
+  const expectedEffects = readExpectedEffects(node);
+  const badEffect = expectedEffects.problems[0];
+  if (badEffect) return error(badEffect.message, badEffect.start);
   const subjectNode = chosen.property.value!;
   const read = readSubject(chosen.kind, subjectNode, phase);
   if ('message' in read) return error(read.message, read.offset);
@@ -232,15 +246,27 @@ export function runTestCase(testCase: TestCase, ruleset: TestRuleset, lists: Lis
     throw e;
   }
   const judged = judge(verdict, outcomes, expected, expectedRule, ruleset);
-  if (judged.ok) return { kind: 'pass', message: judged.got, verdict };
-  return { kind: 'fail', message: `expected ${judged.want}, got ${judged.got}`, expected: judged.want, actual: judged.actual, verdict };
+  if (!judged.ok) return { kind: 'fail', message: `expected ${judged.want}, got ${judged.got}`, expected: judged.want, actual: judged.actual, verdict };
+  if (expectedEffects.expectations.length === 0) return { kind: 'pass', message: judged.got, verdict };
+  const effects = judgeEffects(expectedEffects.expectations, rulesetEffects(ruleset.prepared, verdict, read.subject, lists));
+  const unknownEffect = effects.unknown[0];
+  if (unknownEffect) return error(unknownEffect.message, unknownEffect.start);
+  if (effects.failures.length > 0) {
+    const { failures } = effects;
+    return { kind: 'fail', message: failures.map((f) => f.message).join('; '), expected: failures.map((f) => f.want).join('\n'), actual: failures.map((f) => f.got).join('\n'), verdict };
+  }
+  return { kind: 'pass', message: `${judged.got}; ${effects.described.join(', ')}`, verdict };
 }
 
 /** `unknown key \`rules\`; a case has \`name\`, \`packet\`, \`expect\`, \`rule\``: the keys a case of this phase has. */
 export function unknownCaseKey(key: string, phase: string | undefined): string {
   const subject = subjectOfPhase(phase);
-  const keys = TEST_CASE_KEYS.filter((k) => !(subject === 'packet' && k === 'request') && !(subject === 'request' && k === 'packet'));
-  return `unknown key \`${key}\`; a case has ${keys.map((k) => `\`${k}\``).join(', ')}`;
+  const keys = TEST_CASE_KEYS.filter((k) => !(subject === 'packet' && k === 'request') && !(subject === 'request' && k === 'packet') && !(EFFECT_KEY_NAMES as readonly string[]).includes(k));
+  const effects = subject === 'packet' ? [] : EFFECT_KEY_NAMES;
+  const near = closestMatches(key, [...keys, ...effects]);
+  const hint = near.length > 0 ? `did you mean ${quoteAlternatives(near)}? ` : '';
+  const what = effects.length > 0 ? `, and what the rules do: ${effects.map((k) => `\`${k}\``).join(', ')}` : '';
+  return `unknown key \`${key}\`; ${hint}a case has ${keys.map((k) => `\`${k}\``).join(', ')}${what}`;
 }
 
 /** The case's `packet` or `request`, the one its ruleset's phase runs on; or what is wrong. */

@@ -13,6 +13,8 @@ import { property, type HostFormat, type HostNode, type HostProperty } from '../
 import { parseRuleset } from '../documents/parsed-ruleset';
 import { LISTS_KEY, PacketError, parseLists, parsePacket, type Lists } from '../evaluation/packet';
 import { MissingValuesError, type Subject } from '../evaluation/evaluate';
+import { rulesetEffects } from '../evaluation/effects';
+import { EFFECT_KEY_NAMES, EFFECT_KEYS, EFFECT_MEMBERS, judgeEffects, readExpectedEffects, type EffectKey } from '../evaluation/expected-effects';
 import { describeExpectation, phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from '../evaluation/outcomes';
 import { parseRequest, REQUEST_CONVENIENCES, requestCatalogue, RequestError } from '../evaluation/request';
 import { caseSubject, judge, nodeAt, NOT_A_LIST_OF_CASES, TEST_CASE_KEYS, TEST_FILE_KEYS, unknownCaseKey } from '../evaluation/test-file-run';
@@ -153,7 +155,11 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
         ruleOk = false;
       } else expectedRule = rule;
     }
-    if (!prepared || !subject || !expected || !expectNode || !ruleOk || 'message' in chosen) return;
+    const effectKeys = node.properties.filter((p) => (EFFECT_KEY_NAMES as readonly string[]).includes(p.key));
+    if (kind === 'packet') for (const p of effectKeys) onKey(p, `\`${p.key}\` says what rules do to an HTTP request; a packet's ruleset blocks or passes it`);
+    const effects = readExpectedEffects(node);
+    for (const problem of effects.problems) report(problem.start, problem.end, problem.message);
+    if (!prepared || !subject || !expected || !expectNode || !ruleOk || 'message' in chosen || effects.problems.length > 0 || (kind === 'packet' && effectKeys.length > 0)) return;
     let verdict;
     try {
       verdict = evaluateRuleset(prepared, subject, lists);
@@ -162,7 +168,13 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
       throw error;
     }
     const judged = judge(verdict, outcomes, expected, expectedRule);
-    if (judged.ok) return;
+    if (judged.ok) {
+      if (effects.expectations.length === 0) return;
+      const effectsJudged = judgeEffects(effects.expectations, rulesetEffects(prepared, verdict, subject, lists));
+      for (const f of effectsJudged.failures) report(f.start, f.end, f.message, DiagnosticSeverity.Error, 'test-failed');
+      for (const u of effectsJudged.unknown) report(u.start, u.end, u.message);
+      return;
+    }
     const matched = verdict.trace.some((t) => t.outcome === 'match');
     const got = outcomes.kind === 'match' ? judged.got : verdict.rule ? `${verdict.verdict} by rule ${describeRule(verdict.rule)}` : `pass (no rule ${matched ? 'decided' : 'matched'})`;
     // On `rule` when only the rule is wrong: the verdict (or a match at all) is right.
@@ -289,6 +301,8 @@ function completeAt(model: DocumentModel, offset: number, read: RulesetReader | 
     const kind = subjectProperty?.key === 'request' ? 'request' : subjectProperty?.key === 'packet' ? 'packet' : (subjectOfPhase(phase) ?? 'packet');
     return list(phaseOutcomes(phase, kind).expectations.map((v) => ({ label: v, kind: CompletionItemKind.EnumMember, detail: describeExpectation(v, kind) })));
   }
+  const ownKeys = caseKeyCompletion(caseNode, offset, text, linePrefix, subjectProperty?.key ?? subjectOfPhase(phase));
+  if (ownKeys) return ownKeys;
   if (!subjectProperty || offset <= subjectProperty.keyEnd) return null;
   const isRequest = subjectProperty.key === 'request';
   const subjectNode = subjectProperty.value?.kind === 'object' ? subjectProperty.value : undefined;
@@ -326,6 +340,41 @@ function completeAt(model: DocumentModel, offset: number, read: RulesetReader | 
     .filter((field) => !given.has(field.name) && (!phase || !field.only?.phases || field.only.phases.includes(phase)))
     .map((field) => ({ label: field.name, kind: CompletionItemKind.Field, detail: describeValueType(field.type), documentation: field.doc, sortText: `1${field.name}` }));
   return list([...conveniences, ...fields]);
+}
+
+/** What each key of a case is for, as completion shows it. */
+const CASE_KEY_DOCS: Readonly<Record<string, string>> = {
+  name: 'what the case is about (optional)',
+  packet: 'the packet: its field values',
+  request: 'the request: `url`, `method`, `headers` and field values',
+  expect: 'what the ruleset does: the action that decides, `pass`, or `match` / `no-match`',
+  rule: 'the rule that decides or matches: its number (from 1), description, id or ref',
+  ...EFFECT_KEYS,
+};
+
+/**
+ * Keys of the case on a line of their own at the column of its keys (block YAML), or the keys
+ * inside an effect key (`redirect:` → `url`, `status`) one level deeper.
+ */
+function caseKeyCompletion(caseNode: HostNode & { kind: 'object' }, offset: number, text: string, linePrefix: string, subject: string | undefined): CompletionList | null {
+  const first = caseNode.properties[0];
+  const word = /^(\s*(?:- )?)[\w]*$/.exec(linePrefix);
+  if (!first || !word) return null;
+  const column = (at: number) => at - (text.lastIndexOf('\n', at - 1) + 1);
+  const keyColumn = column(first.keyStart);
+  const atCursor = (start: number, end: number) => offset >= start && offset <= end;
+  if (word[1].length === keyColumn) {
+    const given = new Set(caseNode.properties.filter((p) => !atCursor(p.keyStart, p.keyEnd)).map((p) => p.key));
+    const keys = TEST_CASE_KEYS.filter((k) => !given.has(k) && !(subject === 'packet' && (k === 'request' || k in EFFECT_KEYS)) && !(subject === 'request' && k === 'packet'));
+    return list(keys.map((k, i) => ({ label: k, kind: CompletionItemKind.Property, detail: CASE_KEY_DOCS[k], sortText: String(i).padStart(2, '0') })));
+  }
+  const owner = caseNode.properties.filter((p) => p.keyStart < offset).pop();
+  const members = owner && EFFECT_MEMBERS[owner.key as EffectKey];
+  if (!owner || !members || word[1].length <= keyColumn || (owner.value && owner.value.kind !== 'object' && owner.value.kind !== 'null')) return null;
+  const inside = owner.value?.kind === 'object' ? owner.value : undefined;
+  if (inside && !inside.block) return null;
+  const given = new Set(inside ? inside.properties.filter((p) => !atCursor(p.keyStart, p.keyEnd)).map((p) => p.key) : []);
+  return list(members.filter((m) => !given.has(m)).map((m) => ({ label: m, kind: CompletionItemKind.Property, detail: `in \`${owner.key}\`` })));
 }
 
 /** The cursor is in the property's value on the key's line: after `:`, maybe a quote and a word. */

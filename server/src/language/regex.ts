@@ -430,7 +430,7 @@ class Parser {
     const innerStart = this.pos;
     if (this.bumpIf('?P<') || this.bumpIf('?<')) {
       this.parseCaptureName();
-      return this.groupBody(open, { ...this.flags });
+      return this.groupBody(open, { ...this.flags }, true);
     }
     if (this.bumpIf('?')) {
       if (this.eof()) this.fail(open, open + 1, M.groupUnclosed);
@@ -442,19 +442,20 @@ class Parser {
         this.flags = flags;
         return { re2: '', flagsOnly: true, start: open };
       }
-      return this.groupBody(open, flags);
+      return this.groupBody(open, flags, false);
     }
-    return this.groupBody(open, { ...this.flags });
+    return this.groupBody(open, { ...this.flags }, true);
   }
 
-  private groupBody(open: number, flags: Flags): Item {
+  /** A capture group stays one, numbered as the source numbers it (`regex_replace`'s `${N}`); the translation's own groups do not capture. */
+  private groupBody(open: number, flags: Flags, capture: boolean): Item {
     const outer = this.flags;
     this.flags = flags;
     this.nest(open, open + 1);
     const inner = this.parseAlternation(open);
     this.depth--;
     this.flags = outer;
-    return { re2: `(?:${inner})`, start: open };
+    return { re2: capture ? `(${inner})` : `(?:${inner})`, start: open };
   }
 
   private parseCaptureName(): void {
