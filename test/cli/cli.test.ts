@@ -4,6 +4,7 @@ import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { ACTION_MISTAKES_FILES, REPORTED_ACTION_MISTAKES } from '../fixtures/action-mistakes';
 import { WAF_MISTAKES, WAF_MISTAKES_FILE } from '../fixtures/waf-mistakes';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -12,6 +13,10 @@ const EXAMPLES = join(ROOT, 'examples');
 const MISTAKES = 'examples/mistakes.ruleset.yaml';
 // The other example of mistakes, with its own test (waf-mistakes.test.ts): here it is counted.
 const WAF = `examples/${WAF_MISTAKES_FILE}`;
+// And the mistakes in actions, one file per phase family (action-mistakes.test.ts): counted here too.
+const ACTIONS = ACTION_MISTAKES_FILES.map((f) => `examples/${f}`);
+/** Every example that holds mistakes on purpose; the others check clean. */
+const WITH_MISTAKES = [...ACTIONS, MISTAKES, WAF].sort();
 
 interface Run {
   readonly status: number | null;
@@ -177,23 +182,24 @@ describe('rulesets check: text output', () => {
       assert.equal(d.carets.indexOf('^'), 2 + d.col - 1, `carets of ${d.code}`);
       assert.ok(d.message.length > 10, `message of ${d.code}`);
     }
-    const errors = EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + WAF_MISTAKES.filter((m) => m.severity === 'error').length;
-    const warnings = EXPECTED_MISTAKES.length - EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + WAF_MISTAKES.filter((m) => m.severity === 'warning').length;
+    const others = [...WAF_MISTAKES, ...REPORTED_ACTION_MISTAKES];
+    const errors = EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + others.filter((m) => m.severity === 'error').length;
+    const warnings = EXPECTED_MISTAKES.length - EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + others.filter((m) => m.severity === 'warning').length;
     assert.equal(summary, `${exampleFiles().length} files checked: ${errors} errors, ${warnings} warnings`);
   });
 
-  it("the README's first command: every example but the two of mistakes checks clean", () => {
+  it("the README's first command: every example but those of mistakes checks clean", () => {
     const result = run(['check', 'examples/'], ROOT);
     const { diagnostics, summary } = parseText(result.stdout);
     // Clean is no error and no warning: block-country keeps the seed's `ip.geoip.country`, which
     // has a deprecation hint (information) in magic_transit.
     const problems = diagnostics.filter((d) => d.severity !== 'information');
-    assert.deepEqual([...new Set(problems.map((d) => d.path))], [MISTAKES, WAF]);
+    assert.deepEqual([...new Set(problems.map((d) => d.path))], WITH_MISTAKES);
     assert.match(summary, new RegExp(`^${exampleFiles().length} files checked`));
     const json = JSON.parse(run(['check', 'examples/', '--format', 'json'], ROOT).stdout) as JsonReport;
     assert.deepEqual(json.files.map((f) => f.path), exampleFiles().map((n) => `examples/${n}`));
     for (const file of json.files) {
-      if (file.path !== MISTAKES && file.path !== WAF) assert.deepEqual(file.diagnostics.filter((d) => d.severity !== 'information'), [], file.path);
+      if (!WITH_MISTAKES.includes(file.path)) assert.deepEqual(file.diagnostics.filter((d) => d.severity !== 'information'), [], file.path);
     }
     // The plan of examples/waf-mistakes/.rulesets.yaml is that folder's: no other example is held to it.
     assert.deepEqual([...new Set(diagnostics.filter((d) => d.code === 'plan-required').map((d) => d.path))], [WAF]);
@@ -201,7 +207,7 @@ describe('rulesets check: text output', () => {
 
   it('exits 0 on a folder of clean rulesets', () => {
     const dir = tempFolder();
-    const clean = exampleFiles().filter((n) => `examples/${n}` !== MISTAKES && `examples/${n}` !== WAF);
+    const clean = exampleFiles().filter((n) => !WITH_MISTAKES.includes(`examples/${n}`));
     for (const name of clean) copyFileSync(join(EXAMPLES, name), join(dir, name));
     const result = run(['check', '.'], dir);
     assert.equal(result.status, 0, result.stdout);
@@ -314,7 +320,12 @@ describe('rulesets check --format sarif', () => {
       all.filter((r) => uriOf(r) === WAF).map((r) => [r.level, r.ruleId]),
       WAF_MISTAKES.map((m) => [m.severity === 'information' ? 'note' : m.severity, m.code]),
     );
-    const results = all.filter((r) => r.level !== 'note' && uriOf(r) !== WAF);
+    // The mistakes in actions, in their order (their places are action-mistakes.test.ts's business).
+    assert.deepEqual(
+      all.filter((r) => ACTIONS.includes(uriOf(r))).map((r) => [r.level, r.ruleId]),
+      REPORTED_ACTION_MISTAKES.map((m) => [m.severity === 'information' ? 'note' : m.severity, m.code]),
+    );
+    const results = all.filter((r) => r.level !== 'note' && uriOf(r) === MISTAKES);
     assert.equal(results.length, EXPECTED_MISTAKES.length);
     for (const r of results) {
       assert.ok(ids.includes(r.ruleId), `${r.ruleId} is in driver.rules`);

@@ -4,6 +4,8 @@
  * never on sleeps.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { codeOf } from '../../../client/src/overlap';
 import { DIAGNOSTIC_SOURCE } from '../../../server/src/protocol';
@@ -71,4 +73,46 @@ export function positionOf(document: vscode.TextDocument, needle: string, delta 
   const offset = document.getText().indexOf(needle);
   assert.ok(offset >= 0, `${needle} is in ${document.uri.path}`);
   return document.positionAt(offset + delta);
+}
+
+/** The editor's severity of each severity `rulesets check` prints. */
+export const SEVERITIES: Readonly<Record<string, vscode.DiagnosticSeverity>> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
+};
+
+export interface CliDiagnostic {
+  readonly code: string;
+  readonly severity: string;
+  readonly message: string;
+  readonly range: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+
+/** What `rulesets check --format json` (this extension's own dist/cli.js) says of the workspace's copy of `file`, which has errors. */
+export function cliDiagnostics(file: string): CliDiagnostic[] {
+  const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+  const extension = vscode.extensions.all.find((e) => e.packageJSON?.name === 'rulesets-tools');
+  assert.ok(extension, 'the extension under test is loaded');
+  // The extension host runs under Node (code-server) or Electron (VS Code), which runs as Node so.
+  const run = spawnSync(process.execPath, [join(extension.extensionPath, 'dist', 'cli.js'), 'check', file, '--format', 'json'], {
+    cwd: folder,
+    encoding: 'utf8',
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  });
+  assert.equal(run.status, 1, run.stderr);
+  const report = JSON.parse(run.stdout) as { files: { path: string; diagnostics: CliDiagnostic[] }[] };
+  assert.deepEqual(report.files.map((f) => f.path), [file]);
+  return report.files[0].diagnostics;
+}
+
+/** The characters of a range, or of one over several lines those of its first line (as the CLI's carets show them). */
+export function firstLine(document: vscode.TextDocument, range: vscode.Range): string {
+  return document.getText(range).split(/\r?\n/)[0];
+}
+
+/** A diagnostic as the editor and the CLI can both say it: where, on what characters, which code, how severe, what message. */
+export function shown(document: vscode.TextDocument, range: vscode.Range, code: string | undefined, severity: vscode.DiagnosticSeverity, message: string) {
+  return { line: range.start.line, character: range.start.character, text: firstLine(document, range), code, severity, message };
 }

@@ -5,50 +5,12 @@
  * does what it says. The file is never saved: each fix is reverted.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import Mocha from 'mocha';
 import { codeOf } from '../../../client/src/overlap';
 import { plainText } from '../../../server/src/language/problem';
 import { WAF_MISTAKES, WAF_MISTAKES_FILE, type WafMistake } from '../../fixtures/waf-mistakes';
-import { diagnosticsWhere, open, quickFixWhere } from './editor';
-
-const SEVERITIES: Record<string, vscode.DiagnosticSeverity> = {
-  error: vscode.DiagnosticSeverity.Error,
-  warning: vscode.DiagnosticSeverity.Warning,
-  information: vscode.DiagnosticSeverity.Information,
-  hint: vscode.DiagnosticSeverity.Hint,
-};
-
-interface CliDiagnostic {
-  readonly code: string;
-  readonly severity: string;
-  readonly message: string;
-  readonly range: { start: { line: number; character: number }; end: { line: number; character: number } };
-}
-
-/** What `rulesets check --format json` (this extension's own dist/cli.js) says of the workspace's copy of the file. */
-function cliDiagnostics(): CliDiagnostic[] {
-  const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
-  const extension = vscode.extensions.all.find((e) => e.packageJSON?.name === 'rulesets-tools');
-  assert.ok(extension, 'the extension under test is loaded');
-  // The extension host runs under Node (code-server) or Electron (VS Code), which runs as Node so.
-  const run = spawnSync(process.execPath, [join(extension.extensionPath, 'dist', 'cli.js'), 'check', WAF_MISTAKES_FILE, '--format', 'json'], {
-    cwd: folder,
-    encoding: 'utf8',
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-  });
-  assert.equal(run.status, 1, run.stderr);
-  const report = JSON.parse(run.stdout) as { files: { path: string; diagnostics: CliDiagnostic[] }[] };
-  assert.deepEqual(report.files.map((f) => f.path), [WAF_MISTAKES_FILE]);
-  return report.files[0].diagnostics;
-}
-
-/** A diagnostic as both sides can say it: where, on what characters, which code, how severe, what message. */
-function shown(document: vscode.TextDocument, range: vscode.Range, code: string | undefined, severity: vscode.DiagnosticSeverity, message: string) {
-  return { line: range.start.line, character: range.start.character, text: document.getText(range), code, severity, message };
-}
+import { cliDiagnostics, diagnosticsWhere, open, quickFixWhere, SEVERITIES, shown } from './editor';
 
 export function registerWafMistakesTests(root: Mocha.Suite): void {
   const suite = Mocha.Suite.create(root, 'WAF custom rules with ten mistakes (examples/waf-mistakes)');
@@ -60,7 +22,7 @@ export function registerWafMistakesTests(root: Mocha.Suite): void {
     const document = editor.document;
     const found = await diagnosticsWhere(document.uri, ready, 'the ten diagnostics');
     const inEditor = found.map((d) => shown(document, d.range, codeOf(d), d.severity, d.message)).sort((a, b) => a.line - b.line || a.character - b.character);
-    const fromCli = cliDiagnostics().map((d) =>
+    const fromCli = cliDiagnostics(WAF_MISTAKES_FILE).map((d) =>
       // The editor gets plain text (‘…’ where the CLI prints backticks: server/src/features/diagnostics.ts).
       shown(document, new vscode.Range(d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character), d.code, SEVERITIES[d.severity], plainText(d.message)),
     );
