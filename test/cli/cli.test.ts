@@ -4,7 +4,7 @@ import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { ACTION_MISTAKES_FILES, REPORTED_ACTION_MISTAKES } from '../fixtures/action-mistakes';
+import { ACTION_MISTAKES_FILES, ACTION_MISTAKES } from '../fixtures/action-mistakes';
 import { WAF_MISTAKES, WAF_MISTAKES_FILE } from '../fixtures/waf-mistakes';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -182,7 +182,7 @@ describe('rulesets check: text output', () => {
       assert.equal(d.carets.indexOf('^'), 2 + d.col - 1, `carets of ${d.code}`);
       assert.ok(d.message.length > 10, `message of ${d.code}`);
     }
-    const others = [...WAF_MISTAKES, ...REPORTED_ACTION_MISTAKES];
+    const others = [...WAF_MISTAKES, ...ACTION_MISTAKES];
     const errors = EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + others.filter((m) => m.severity === 'error').length;
     const warnings = EXPECTED_MISTAKES.length - EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + others.filter((m) => m.severity === 'warning').length;
     assert.equal(summary, `${exampleFiles().length} files checked: ${errors} errors, ${warnings} warnings`);
@@ -323,7 +323,7 @@ describe('rulesets check --format sarif', () => {
     // The mistakes in actions, in their order (their places are action-mistakes.test.ts's business).
     assert.deepEqual(
       all.filter((r) => ACTIONS.includes(uriOf(r))).map((r) => [r.level, r.ruleId]),
-      REPORTED_ACTION_MISTAKES.map((m) => [m.severity === 'information' ? 'note' : m.severity, m.code]),
+      ACTION_MISTAKES.map((m) => [m.severity === 'information' ? 'note' : m.severity, m.code]),
     );
     const results = all.filter((r) => r.level !== 'note' && uriOf(r) === MISTAKES);
     assert.equal(results.length, EXPECTED_MISTAKES.length);

@@ -486,8 +486,10 @@ describe('the order of the rules in the HTTP phases', () => {
   });
   for (const phase of ['http_ratelimit', 'http_request_transform', 'http_response_headers_transform', 'http_request_dynamic_redirect']) {
     it(`${phase}: rules that count, rewrite or redirect: nothing is said of their order or repeats`, () => {
-      assert.deepEqual(codes([block('http.host == "a"'), block('http.host == "a" and ssl'), block('http.host == "a" and ssl')], phase), []);
-      assert.deepEqual(codes([block('http.host == "b"'), skip('http.host == "a"')], phase), []);
+      // `block` and `skip` stand for any action here; whether the phase allows them is another check's.
+      const orderCodes = (rules: Rule[]) => codes(rules, phase).filter((c) => c !== 'action-not-allowed');
+      assert.deepEqual(orderCodes([block('http.host == "a"'), block('http.host == "a" and ssl'), block('http.host == "a" and ssl')]), []);
+      assert.deepEqual(orderCodes([block('http.host == "b"'), skip('http.host == "a"')]), []);
     });
   }
 });

@@ -86,6 +86,15 @@ function walk(text: string, node: HostNode, type: ParameterType, label: string, 
   }
 }
 
+/** Whether `value` would be accepted as the value of `key` of `type` (no error found in it). */
+function fits(text: string, value: HostNode, type: ParameterType & { kind: 'object' }, key: string): boolean {
+  const keyType = type.keys.find((k) => k.key === key)?.type ?? type.values;
+  if (!keyType) return false;
+  const findings: Finding[] = [];
+  walk(text, value, keyType, key, findings, []);
+  return !findings.some((f) => f.severity === 'error');
+}
+
 function walkObject(text: string, node: HostObject, type: ParameterType & { kind: 'object' }, label: string, out: Finding[], alsoKnown: readonly string[]): void {
   const names = type.keys.map((k) => k.key);
   const seen = new Set<string>();
@@ -99,7 +108,9 @@ function walkObject(text: string, node: HostObject, type: ParameterType & { kind
     }
     if (alsoKnown.includes(p.key)) continue;
     const candidates = new Set([...names, ...alsoKnown]);
-    const suggestions = closestMatches(p.key, candidates).filter((k) => !seen.has(k) && !node.properties.some((other) => other.key === k));
+    const close = closestMatches(p.key, candidates).filter((k) => !seen.has(k) && !node.properties.some((other) => other.key === k));
+    // A key whose type the value fits is the likelier meaning (`phaes: [a, b]` is `phases`, not `phase`).
+    const suggestions = p.value ? [...close.filter((k) => fits(text, p.value!, type, k)), ...close.filter((k) => !fits(text, p.value!, type, k))] : close;
     const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : names.length > 0 ? `; its keys are ${quoteAlternatives(names)}` : '';
     out.push({
       code: 'unknown-key',

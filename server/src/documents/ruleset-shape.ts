@@ -109,7 +109,9 @@ function checkPacketForms(model: ParsedRuleset, rule: HostObject, action: HostSc
       return true;
     }
     if (ruleset && (ruleset.kind !== 'string' || ruleset.value !== 'current')) {
-      report('invalid-action-parameters', 'error', ruleset.start, ruleset.end, `expected \`"current"\` (the only value \`skip\` accepts for \`ruleset\`), found ${describe(ruleset)}`);
+      report('invalid-action-parameters', 'error', ruleset.start, ruleset.end, `expected \`"current"\` (the only value \`skip\` accepts for \`ruleset\`), found ${describe(ruleset)}`, ruleset.kind === 'string' ? [
+        { title: 'Change to `current`', edits: [replaceScalarEdit(ruleset, 'current')] },
+      ] : undefined);
       return true;
     }
   } else if (actionName === 'execute') {

@@ -1,7 +1,7 @@
 /**
  * Issue 22's first "done when", in the editor: each ruleset of examples/action-mistakes/ (one
  * per phase family, with mistakes in the rules' actions) shows the findings `rulesets check`
- * prints for it (those of test/fixtures/action-mistakes.ts but the pending ones), on the same
+ * prints for it (those of test/fixtures/action-mistakes.ts), on the same
  * characters, with the same codes and messages, and quick fixes on a parameter key (in JSON)
  * and inside a parameter's expression (in YAML) do what they say.
  * The files are never saved: each fix is reverted.
@@ -11,13 +11,13 @@ import * as vscode from 'vscode';
 import Mocha from 'mocha';
 import { codeOf } from '../../../client/src/overlap';
 import { plainText } from '../../../server/src/language/problem';
-import { ACTION_MISTAKES_FILES, placeOf, REPORTED_ACTION_MISTAKES, type ActionMistake } from '../../fixtures/action-mistakes';
+import { ACTION_MISTAKES_FILES, placeOf, ACTION_MISTAKES, type ActionMistake } from '../../fixtures/action-mistakes';
 import { cliDiagnostics, diagnosticsWhere, firstLine, open, quickFixWhere, SEVERITIES, shown } from './editor';
 
 /** The quick fixes shown here: one on a key of a JSON file, one inside an expression of a parameter in YAML. */
 const SHOWN_FIXES: readonly ActionMistake[] = [
-  REPORTED_ACTION_MISTAKES.find((m) => m.file.endsWith('.json') && m.code === 'unknown-key' && m.fix),
-  REPORTED_ACTION_MISTAKES.find((m) => m.file.endsWith('redirects.ruleset.yaml') && m.code === 'unknown-field' && m.fix),
+  ACTION_MISTAKES.find((m) => m.file.endsWith('.json') && m.code === 'unknown-key' && m.fix),
+  ACTION_MISTAKES.find((m) => m.file.endsWith('redirects.ruleset.yaml') && m.code === 'unknown-field' && m.fix),
 ].filter((m): m is ActionMistake => m !== undefined);
 
 export function registerActionMistakesTests(root: Mocha.Suite): void {
@@ -25,7 +25,7 @@ export function registerActionMistakesTests(root: Mocha.Suite): void {
   const test = (title: string, body: () => Promise<void>) => suite.addTest(new Mocha.Test(title, body));
 
   for (const file of ACTION_MISTAKES_FILES) {
-    const mine = REPORTED_ACTION_MISTAKES.filter((m) => m.file === file);
+    const mine = ACTION_MISTAKES.filter((m) => m.file === file);
     test(`${file}: the ${mine.length} findings \`rulesets check\` prints, on the same characters, with the same codes and messages`, async () => {
       const editor = await open(file);
       const document = editor.document;
@@ -53,7 +53,7 @@ export function registerActionMistakesTests(root: Mocha.Suite): void {
     test(`${mistake.file}: ${mistake.code} on ${mistake.text}: the quick fix ‘${title}’ writes ${fix.replacement} there, and the mistake goes`, async () => {
       const editor = await open(mistake.file);
       const document = editor.document;
-      const count = REPORTED_ACTION_MISTAKES.filter((m) => m.file === mistake.file).length;
+      const count = ACTION_MISTAKES.filter((m) => m.file === mistake.file).length;
       const found = await diagnosticsWhere(document.uri, (all) => all.length >= count, `the ${count} diagnostics of ${mistake.file}`);
       const diagnostic = found.find((d) => codeOf(d) === mistake.code && firstLine(document, d.range) === mistake.text);
       assert.ok(diagnostic, `${mistake.code} on ${mistake.text}`);
