@@ -47,8 +47,8 @@ export const RULESET_KINDS: readonly string[] = ['root', 'custom', 'managed', 'z
  * cloudflare/cloudflare-typescript src/resources/rulesets/rules.ts at faaaf89e (the `action`
  * members), and the docs' actions reference (ruleset-engine/rules-language/actions.mdx at
  * 0309c8be) for what each does and where. A name outside this list is a warning (a newer
- * service may have more). Only `skip` and `execute` have their `action_parameters` checked, and
- * `skip` only in the packet phases, where its one form is documented.
+ * service may have more). Each action's `action_parameters`, and the phases that take it, are in
+ * actions.ts.
  */
 export const ACTION_SUMMARIES: ReadonlyMap<string, string> = new Map([
   ['block', 'Stops what the expression matches: a packet is dropped, a request is refused (403, or 429 for rate limiting).'],
@@ -102,7 +102,7 @@ export const RULE_KEYS: readonly KeyInfo[] = [
   { key: 'expression', doc: 'The filter expression, e.g. `ip.src in $svc.anonymizer`.' },
   { key: 'description', doc: 'What the rule is for.' },
   { key: 'enabled', doc: 'Whether the rule is active.' },
-  { key: 'action_parameters', doc: 'Parameters of the action: `{"ruleset": "current"}` for `skip`, `{"id": …}` for `execute`.' },
+  { key: 'action_parameters', doc: 'Parameters of the action, by action: `{"from_value": {…}}` for `redirect`, `{"uri": {…}}` or `{"headers": {…}}` for `rewrite`, `{"ruleset": "current"}` for a packet `skip`, `{"id": …}` for `execute`.' },
   { key: 'logging', doc: 'Logging of a `skip` rule: `{"enabled": true}`.' },
   { key: 'id', doc: 'Id of the rule (set by the service).' },
   { key: 'ref', doc: 'Stable reference of the rule.' },
