@@ -112,6 +112,25 @@ function productPhases(products: readonly string[]): string[] {
   return [...new Set(phases)];
 }
 
+/** A phase list's entries: a name from the list's own file, or names from other files (`{ source, phases }`). */
+type DocsPhaseEntry = string | { readonly source: readonly DocsFile[]; readonly phases: readonly string[] };
+
+function phaseNames(entries: readonly DocsPhaseEntry[]): string[] {
+  return entries.flatMap((entry) => (typeof entry === 'string' ? [entry] : entry.phases));
+}
+
+/** The files a phase list's entries name beside the list's own. */
+function phaseFiles(entries: readonly DocsPhaseEntry[]): DocsFile[] {
+  return entries.flatMap((entry) => (typeof entry === 'string' ? [] : entry.source));
+}
+
+const DOCS_PHASES = {
+  network: phaseNames(docsFacts.phases.network),
+  request: phaseNames(docsFacts.phases.request),
+  response: phaseNames(docsFacts.phases.response as readonly DocsPhaseEntry[]),
+};
+const PHASE_FILES: readonly DocsFile[] = ['phases', ...phaseFiles(docsFacts.phases.response as readonly DocsPhaseEntry[])];
+
 function docsOnly(only: DocsOnly | undefined, responseField: boolean): FieldInfo['only'] {
   if (only) {
     return {
@@ -120,7 +139,7 @@ function docsOnly(only: DocsOnly | undefined, responseField: boolean): FieldInfo
       why: `the docs make it available ${only.expressions === 'value' ? 'in the value expressions of' : 'in'} ${only.products.join(' and ')} only`,
     };
   }
-  if (responseField) return { phases: docsFacts.phases.response, why: 'a response field: the docs give it to the response phases only' };
+  if (responseField) return { phases: DOCS_PHASES.response, why: 'a response field: the docs give it to the response phases only' };
   return undefined;
 }
 
@@ -337,7 +356,7 @@ export async function generateCatalogue(engine: Engine): Promise<Map<string, str
   const files = new Map<string, string>();
   files.set(
     `${GENERATED_DIR}/http.ts`,
-    fieldModule('HTTP', 'Fields and functions of the HTTP phases (ddos_l7 and every http_* phase).', 'http', ['fields', 'account', 'phases', 'transform'], http, all.map((f) => f.name), []),
+    fieldModule('HTTP', 'Fields and functions of the HTTP phases (ddos_l7 and every http_* phase).', 'http', ['fields', 'account', ...PHASE_FILES, 'transform'], http, all.map((f) => f.name), []),
   );
   files.set(
     `${GENERATED_DIR}/magic.ts`,
@@ -366,8 +385,8 @@ export async function generateCatalogue(engine: Engine): Promise<Map<string, str
         },
         '',
       )} as const;\n`,
-      `/** The phases the docs list (${docsLine('phases')}). */`,
-      `export const DOCUMENTED_PHASES = ${source({ network: docsFacts.phases.network, request: docsFacts.phases.request, response: docsFacts.phases.response }, '')} as const;\n`,
+      `/** The phases the docs list (${PHASE_FILES.map(docsLine).join('; ')}). */`,
+      `export const DOCUMENTED_PHASES = ${source(DOCS_PHASES, '')} as const;\n`,
       `/** Operators that need a plan (${docsLine('operators')}). */`,
       `export const OPERATOR_PLANS: Readonly<Record<string, Plan>> = ${source(Object.fromEntries(docsFacts.operators.map((o) => [o.name, plan(o.plan)])), '')};\n`,
     ].join('\n'),

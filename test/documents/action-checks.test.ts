@@ -384,13 +384,41 @@ describe('realistic rules of every action check clean', () => {
   ];
   for (const { phase, rule } of RULES) {
     const { action } = rule as { action: string };
-    // The phase of Cache Response Rules has actions (catalogue/actions.ts) but is not yet a phase we know (KNOWN_PHASES).
-    const todo = phase === 'http_response_cache_settings' ? { todo: 'http_response_cache_settings is not in KNOWN_PHASES: unknown-phase' } : {};
-    it(`${action} in ${phase}, in JSON and YAML`, todo, () => {
+    it(`${action} in ${phase}, in JSON and YAML`, () => {
       const json = jsonRuleset(phase, [rule]);
       assert.deepEqual(check(json, 'json'), [], json);
       const yaml = yamlRuleset(phase, `  - ${JSON.stringify(rule)}\n`);
       assert.deepEqual(check(yaml, 'yaml'), [], yaml);
     });
   }
+});
+
+// ------------------------------------------------------------------ Cache Response Rules
+
+describe('Cache Response Rules: the response fields in http_response_cache_settings', () => {
+  it('a rule on the origin response code and Cache-Control header, tagging and setting Cache-Control, checks clean', () => {
+    const tags = {
+      action: 'set_cache_tags',
+      expression: 'http.response.code eq 200 and any(http.response.headers["cache-control"][*] contains "public")',
+      action_parameters: { operation: 'add', expression: 'http.response.headers["surrogate-key"]' },
+    };
+    const control = {
+      action: 'set_cache_control',
+      expression: 'http.response.code in {200 301} and not starts_with(http.response.headers["cache-control"][0], "no-store")',
+      action_parameters: { 's-maxage': { operation: 'set', value: 3600, cloudflare_only: true }, 'no-cache': { operation: 'remove' } },
+    };
+    const json = jsonRuleset('http_response_cache_settings', [tags, control]);
+    assert.deepEqual(check(json, 'json'), [], json);
+    const yaml = yamlRuleset('http_response_cache_settings', `  - ${JSON.stringify(tags)}\n  - ${JSON.stringify(control)}\n`);
+    assert.deepEqual(check(yaml, 'yaml'), [], yaml);
+  });
+
+  it('http.response.code in Cache Rules (http_request_cache_settings), which run on the request, is still an error', () => {
+    const text = yamlRuleset('http_request_cache_settings', '  - action: set_cache_settings\n    expression: http.response.code eq 200\n    action_parameters:\n      cache: true\n');
+    const p = only(text, 'yaml');
+    assert.equal(p.code, 'field-not-available');
+    assert.equal(p.severity, 'error');
+    assert.deepEqual(at(p), where(text, 'http.response.code'));
+    assert.match(p.message, /`http\.response\.code` does not exist in phase `http_request_cache_settings`: a response field: the docs give it to the response phases only \(.*`http_response_cache_settings`/);
+  });
 });

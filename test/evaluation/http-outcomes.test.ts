@@ -102,7 +102,7 @@ describe('a ruleset of an HTTP phase over a request', () => {
     assert.deepEqual(phaseOutcomes('http_ratelimit', 'request').expectations, ['block', 'challenge', 'js_challenge', 'managed_challenge', 'pass']);
     assert.deepEqual(phaseOutcomes('http_request_dynamic_redirect', 'request').expectations, ['redirect', 'pass']);
     assert.deepEqual(phaseOutcomes('http_custom_errors', 'request').expectations, ['serve_error', 'pass']);
-    for (const phase of ['http_request_transform', 'http_request_late_transform', 'http_response_headers_transform', 'http_request_origin', 'http_config_settings', 'http_request_cache_settings', 'http_response_compression']) {
+    for (const phase of ['http_request_transform', 'http_request_late_transform', 'http_response_headers_transform', 'http_request_origin', 'http_config_settings', 'http_request_cache_settings', 'http_response_cache_settings', 'http_response_compression']) {
       assert.deepEqual(phaseOutcomes(phase, 'request'), { kind: 'match', terminating: [], expectations: ['match', 'no-match'] }, phase);
     }
     assert.deepEqual(phaseOutcomes(undefined, 'request').expectations, ['block', 'challenge', 'js_challenge', 'managed_challenge', 'redirect', 'serve_error', 'log_custom_field', 'pass']);

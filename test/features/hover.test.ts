@@ -325,6 +325,8 @@ describe('hover in the ruleset structure', () => {
       for (const name of FIELDS.keys()) assert.ok(phase.text.includes(`| \`${name}\` |`), name);
       const other = structureHover(host, 'magic_transit', 'http_request_firewall_custom');
       assert.ok(other.text.includes('WAF custom rules') && /Fields: \d+, in \d+ groups \(URI, Request, /.test(other.text), other.text);
+      const cacheResponse = structureHover(host, 'magic_transit', 'http_response_cache_settings');
+      assert.ok(cacheResponse.text.includes('Cache response rules') && cacheResponse.text.includes('origin response'), cacheResponse.text);
       const unknown = structureHover(host, 'magic_transit', 'made_up_phase');
       assert.ok(unknown.text.includes('Not a phase this tool knows'));
     });

@@ -42,6 +42,9 @@ const MATCH_PHASES = [
   'http_request_origin', // route
   'http_config_settings', // set_config
   'http_request_cache_settings', // set_cache_settings
+  // set_cache_settings, set_cache_tags, set_cache_control: Cache Response Rules stack, the last
+  // matching rule winning each setting (cache/how-to/cache-response-rules/index.mdx at 068d53af).
+  'http_response_cache_settings',
   'http_response_compression', // compress_response
 ];
 

@@ -615,6 +615,7 @@ const PHASE_DOCS: Record<string, string> = {
   http_request_sanitize: 'URL normalization (HTTP requests).',
   http_request_sbfm: 'Super Bot Fight Mode rules (HTTP).',
   http_request_transform: 'URL rewrite rules (HTTP requests).',
+  http_response_cache_settings: 'Cache response rules: cache settings from the origin response (HTTP).',
   http_response_compression: 'Compression rules (HTTP responses).',
   http_response_firewall_managed: 'WAF managed rules on HTTP responses.',
   http_response_headers_transform: 'Response header transform rules (HTTP).',

@@ -1,6 +1,9 @@
 /**
  * Phases the service is known to have. A phase outside this list is a warning, not an
- * error: the service adds phases, and a stale list must not block anyone.
+ * error: the service adds phases, and a stale list must not block anyone. Source: the API's
+ * `Phase` type (cloudflare/cloudflare-typescript src/resources/rulesets/rulesets.ts at faaaf89e),
+ * whose members are exactly these; it has `http_response_cache_settings` (Cache Response Rules),
+ * which the docs' phases list does not name.
  */
 export const KNOWN_PHASES: readonly string[] = [
   'magic_transit',
@@ -23,6 +26,7 @@ export const KNOWN_PHASES: readonly string[] = [
   'http_request_sanitize',
   'http_request_sbfm',
   'http_request_transform',
+  'http_response_cache_settings',
   'http_response_compression',
   'http_response_firewall_managed',
   'http_response_headers_transform',

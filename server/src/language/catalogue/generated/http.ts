@@ -5,6 +5,8 @@
  * Docs: cloudflare/cloudflare-docs src/content/fields/index.yaml @ 0026d94e5cfaf580bdb1871f5dc1380029fd9c28.
  * Docs: cloudflare/cloudflare-docs src/content/docs/ruleset-engine/managed-rulesets/deploy-managed-ruleset.mdx @ 543440935ea49be42f7a116ae8ed54a93d0522c5.
  * Docs: cloudflare/cloudflare-docs src/content/docs/ruleset-engine/reference/phases-list.mdx @ 046f5f9e5fdf226151e76964294d856025c97ce6.
+ * Docs: cloudflare/cloudflare-docs src/content/docs/cache/how-to/cache-response-rules/index.mdx @ 068d53afcc4ad9434d1bcea0b97364e852cb0a56.
+ * Docs: cloudflare/cloudflare-docs src/content/docs/cache/how-to/cache-response-rules/settings.mdx @ 24fec10ca4fd3274688bcfa9be30e0253b58476b.
  * Docs: cloudflare/cloudflare-docs src/content/docs/rules/transform/index.mdx @ 01c894223c4a63e6a24aa63d6ad56e82c2489786.
  */
 
@@ -1592,6 +1594,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
         'http_response_compression',
         'http_response_firewall_managed',
         'http_log_custom_fields',
+        'http_response_cache_settings',
       ],
       why: 'a response field: the docs give it to the response phases only',
     },
@@ -1612,6 +1615,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
         'http_response_compression',
         'http_response_firewall_managed',
         'http_log_custom_fields',
+        'http_response_cache_settings',
       ],
       why: 'a response field: the docs give it to the response phases only',
     },
@@ -1631,6 +1635,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
         'http_response_compression',
         'http_response_firewall_managed',
         'http_log_custom_fields',
+        'http_response_cache_settings',
       ],
       why: 'a response field: the docs give it to the response phases only',
     },
@@ -1650,6 +1655,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
         'http_response_compression',
         'http_response_firewall_managed',
         'http_log_custom_fields',
+        'http_response_cache_settings',
       ],
       why: 'a response field: the docs give it to the response phases only',
     },
@@ -1670,6 +1676,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
         'http_response_compression',
         'http_response_firewall_managed',
         'http_log_custom_fields',
+        'http_response_cache_settings',
       ],
       why: 'a response field: the docs give it to the response phases only',
     },
@@ -1689,6 +1696,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
         'http_response_compression',
         'http_response_firewall_managed',
         'http_log_custom_fields',
+        'http_response_cache_settings',
       ],
       why: 'a response field: the docs give it to the response phases only',
     },
@@ -1708,6 +1716,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
         'http_response_compression',
         'http_response_firewall_managed',
         'http_log_custom_fields',
+        'http_response_cache_settings',
       ],
       why: 'a response field: the docs give it to the response phases only',
     },
@@ -1727,6 +1736,7 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
         'http_response_compression',
         'http_response_firewall_managed',
         'http_log_custom_fields',
+        'http_response_cache_settings',
       ],
       why: 'a response field: the docs give it to the response phases only',
     },

@@ -50,11 +50,19 @@ export const CATALOGUE_SOURCES = {
         path: 'src/content/docs/rules/transform/index.mdx',
         commit: '01c894223c4a63e6a24aa63d6ad56e82c2489786',
       },
+      {
+        path: 'src/content/docs/cache/how-to/cache-response-rules/index.mdx',
+        commit: '068d53afcc4ad9434d1bcea0b97364e852cb0a56',
+      },
+      {
+        path: 'src/content/docs/cache/how-to/cache-response-rules/settings.mdx',
+        commit: '24fec10ca4fd3274688bcfa9be30e0253b58476b',
+      },
     ],
   },
 } as const;
 
-/** The phases the docs list (cloudflare/cloudflare-docs src/content/docs/ruleset-engine/reference/phases-list.mdx @ 046f5f9e5fdf226151e76964294d856025c97ce6). */
+/** The phases the docs list (cloudflare/cloudflare-docs src/content/docs/ruleset-engine/reference/phases-list.mdx @ 046f5f9e5fdf226151e76964294d856025c97ce6; cloudflare/cloudflare-docs src/content/docs/cache/how-to/cache-response-rules/index.mdx @ 068d53afcc4ad9434d1bcea0b97364e852cb0a56; cloudflare/cloudflare-docs src/content/docs/cache/how-to/cache-response-rules/settings.mdx @ 24fec10ca4fd3274688bcfa9be30e0253b58476b). */
 export const DOCUMENTED_PHASES = {
   network: [
     'ddos_l4',
@@ -89,6 +97,7 @@ export const DOCUMENTED_PHASES = {
     'http_response_compression',
     'http_response_firewall_managed',
     'http_log_custom_fields',
+    'http_response_cache_settings',
   ],
 } as const;
 
