@@ -102,15 +102,26 @@ function planNote(label: string | undefined, requires: string | undefined): stri
   return label === 'Enterprise add-on' ? `${label}: ${requires}` : `${label}, with ${requires}`;
 }
 
-/** The phases of the products the docs name ("Transform Rules" stands for its three kinds). */
+/**
+ * A product's phases: as the phases list gives them, as other products ("Transform Rules" stands for
+ * its three kinds), or from a file of its own (Cache Response Rules, which the phases list lacks).
+ */
+type DocsProduct = readonly string[] | { readonly source: DocsFile; readonly products: readonly string[] } | { readonly source: DocsFile; readonly phases: readonly string[] };
+/** The products table without its own `source` (the phases list). */
+const PRODUCTS = Object.fromEntries(Object.entries(docsFacts.products).filter(([key]) => key !== 'source')) as unknown as Readonly<Record<string, DocsProduct>>;
+
+/** The phases of the products the docs name. */
 function productPhases(products: readonly string[]): string[] {
-  const table = docsFacts.products as unknown as Record<string, readonly string[] | { readonly products: readonly string[] }>;
   const phases = products.flatMap((product): readonly string[] => {
-    const entry = table[product] ?? fail(`a product the phases list does not map: ${product}`);
-    return Array.isArray(entry) ? entry : productPhases((entry as { products: readonly string[] }).products);
+    const entry = PRODUCTS[product] ?? fail(`a product the phases list does not map: ${product}`);
+    if ('phases' in entry) return entry.phases;
+    return 'products' in entry ? productPhases(entry.products) : entry;
   });
   return [...new Set(phases)];
 }
+
+/** The files whose phases a product of its own stands for, beside the phases list. */
+const PRODUCT_FILES: readonly DocsFile[] = Object.values(PRODUCTS).flatMap((entry) => ('phases' in entry ? [entry.source] : []));
 
 /** A phase list's entries: a name from the list's own file, or names from other files (`{ source, phases }`). */
 type DocsPhaseEntry = string | { readonly source: readonly DocsFile[]; readonly phases: readonly string[] };
@@ -356,7 +367,7 @@ export async function generateCatalogue(engine: Engine): Promise<Map<string, str
   const files = new Map<string, string>();
   files.set(
     `${GENERATED_DIR}/http.ts`,
-    fieldModule('HTTP', 'Fields and functions of the HTTP phases (ddos_l7 and every http_* phase).', 'http', ['fields', 'account', ...PHASE_FILES, 'transform'], http, all.map((f) => f.name), []),
+    fieldModule('HTTP', 'Fields and functions of the HTTP phases (ddos_l7 and every http_* phase).', 'http', [...new Set<DocsFile>(['fields', 'account', ...PHASE_FILES, 'transform', ...PRODUCT_FILES])], http, all.map((f) => f.name), []),
   );
   files.set(
     `${GENERATED_DIR}/magic.ts`,
@@ -368,7 +379,7 @@ export async function generateCatalogue(engine: Engine): Promise<Map<string, str
   files.set(
     `${GENERATED_DIR}/functions.ts`,
     [
-      header('Every function the catalogue knows; each family lists the names it has (http.ts, magic.ts).', 'http', ['functions', 'phases', 'transform']),
+      header('Every function the catalogue knows; each family lists the names it has (http.ts, magic.ts).', 'http', ['functions', 'phases', 'transform', ...PRODUCT_FILES]),
       "import type { FunctionInfo } from '../entries';\n",
       `export const ALL_FUNCTIONS: readonly FunctionInfo[] = ${source(all, '')};\n`,
     ].join('\n'),

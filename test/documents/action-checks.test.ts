@@ -395,7 +395,7 @@ describe('realistic rules of every action check clean', () => {
 
 // ------------------------------------------------------------------ Cache Response Rules
 
-describe('Cache Response Rules: the response fields in http_response_cache_settings', () => {
+describe('Cache Response Rules (http_response_cache_settings): the fields and functions its docs give it', () => {
   it('a rule on the origin response code and Cache-Control header, tagging and setting Cache-Control, checks clean', () => {
     const tags = {
       action: 'set_cache_tags',
@@ -411,6 +411,23 @@ describe('Cache Response Rules: the response fields in http_response_cache_setti
     assert.deepEqual(check(json, 'json'), [], json);
     const yaml = yamlRuleset('http_response_cache_settings', `  - ${JSON.stringify(tags)}\n  - ${JSON.stringify(control)}\n`);
     assert.deepEqual(check(yaml, 'yaml'), [], yaml);
+  });
+
+  it('the functions and request fields the Cache Response Rules docs list: split over a response header for the tags, accepted languages', () => {
+    const rule = {
+      action: 'set_cache_tags',
+      expression: 'any(http.request.accepted_languages[*] == "fr") and decode_base64(http.request.uri.query) ne ""',
+      action_parameters: { operation: 'set', expression: 'split(regex_replace(http.response.headers["surrogate-keys"][0], " ", ""), ",", 8)' },
+    };
+    const json = jsonRuleset('http_response_cache_settings', [rule]);
+    assert.deepEqual(check(json, 'json'), [], json);
+    const yaml = yamlRuleset('http_response_cache_settings', `  - ${JSON.stringify(rule)}\n`);
+    assert.deepEqual(check(yaml, 'yaml'), [], yaml);
+    // Not in Cache Rules, which the docs do not give split.
+    const request = yamlRuleset('http_request_cache_settings', '  - action: set_cache_settings\n    expression: split(http.host, ".", 2)[0] == "www"\n    action_parameters:\n      cache: true\n');
+    const p = only(request, 'yaml');
+    assert.equal(p.code, 'function-not-available');
+    assert.deepEqual(at(p), where(request, 'split'));
   });
 
   it('http.response.code in Cache Rules (http_request_cache_settings), which run on the request, is still an error', () => {

@@ -38,7 +38,7 @@ table('HTTP: where a field or a function may be used', [
   error('⟦ip.src.timezone.name⟧ == "Europe/Lisbon"', 'field-not-available', { ...TRANSFORM, message: /cannot be used in a filter/, name: 'a field the docs give to value expressions only' }),
   ok('ip.src.timezone.name', { ...TRANSFORM, value: ['Bytes'], name: '… which a value expression may read' }),
   error('⟦regex_replace⟧(http.host, "a", "b") == "b"', 'function-not-available', { ...TRANSFORM, message: /^`regex_replace\(…\)` cannot be used in a filter \(a rule's `expression`\): the docs give it to value expressions/ }),
-  error('⟦split⟧(http.host, ".", 2)[0] == "www"', 'function-not-available', { ...WAF, message: /^`split\(…\)` cannot be used in phase `http_request_firewall_custom`: the docs give it to `http_response_headers_transform` or `http_custom_errors` only$/ }),
+  error('⟦split⟧(http.host, ".", 2)[0] == "www"', 'function-not-available', { ...WAF, message: /^`split\(…\)` cannot be used in phase `http_request_firewall_custom`: the docs give it to `http_response_headers_transform`, `http_custom_errors` or `http_response_cache_settings` only$/ }),
   ok('split(http.host, ".", 2)[0] == "www"', RESPONSE),
   error('⟦bit_slice⟧(http.host, 0, 8) == 1', 'function-not-available', { ...WAF, message: /`magic_transit`/, name: 'bit_slice: the packet phases only' }),
   ok('cidr(ip.src, 24, 64) == 192.0.2.0', WAF),

@@ -5,6 +5,7 @@
  * Docs: cloudflare/cloudflare-docs src/content/docs/ruleset-engine/rules-language/functions.mdx @ 12cd7d04ee8fc78422ffcb0a63ed83f5c2ce8475.
  * Docs: cloudflare/cloudflare-docs src/content/docs/ruleset-engine/reference/phases-list.mdx @ 046f5f9e5fdf226151e76964294d856025c97ce6.
  * Docs: cloudflare/cloudflare-docs src/content/docs/rules/transform/index.mdx @ 01c894223c4a63e6a24aa63d6ad56e82c2489786.
+ * Docs: cloudflare/cloudflare-docs src/content/docs/cache/how-to/cache-response-rules/settings.mdx @ 24fec10ca4fd3274688bcfa9be30e0253b58476b.
  */
 
 import type { FunctionInfo } from '../entries';
@@ -319,6 +320,7 @@ export const ALL_FUNCTIONS: readonly FunctionInfo[] = [
       'http_request_late_transform',
       'http_response_headers_transform',
       'http_request_dynamic_redirect',
+      'http_response_cache_settings',
     ],
     oncePerExpression: true,
     inEngine: true,
@@ -370,6 +372,7 @@ export const ALL_FUNCTIONS: readonly FunctionInfo[] = [
       'http_request_late_transform',
       'http_response_headers_transform',
       'http_request_dynamic_redirect',
+      'http_response_cache_settings',
     ],
     inEngine: true,
   },
@@ -643,6 +646,7 @@ export const ALL_FUNCTIONS: readonly FunctionInfo[] = [
       'http_response_headers_transform',
       'http_request_firewall_custom',
       'http_ratelimit',
+      'http_response_cache_settings',
     ],
     inEngine: true,
   },
@@ -769,7 +773,7 @@ export const ALL_FUNCTIONS: readonly FunctionInfo[] = [
     maxArgs: 3,
     result: 'Array<Bytes>',
     expressions: ['filter', 'value'],
-    phases: ['http_response_headers_transform', 'http_custom_errors'],
+    phases: ['http_response_headers_transform', 'http_custom_errors', 'http_response_cache_settings'],
     inEngine: true,
   },
   {
@@ -845,7 +849,12 @@ export const ALL_FUNCTIONS: readonly FunctionInfo[] = [
     minArgs: 2,
     result: 'Bytes',
     expressions: ['value'],
-    phases: ['http_request_transform', 'http_request_late_transform', 'http_response_headers_transform'],
+    phases: [
+      'http_request_transform',
+      'http_request_late_transform',
+      'http_response_headers_transform',
+      'http_response_cache_settings',
+    ],
     inEngine: true,
   },
   {
@@ -924,7 +933,7 @@ export const ALL_FUNCTIONS: readonly FunctionInfo[] = [
     maxArgs: 4,
     result: 'Bytes',
     expressions: ['value'],
-    phases: ['http_request_transform', 'http_request_dynamic_redirect'],
+    phases: ['http_request_transform', 'http_request_dynamic_redirect', 'http_response_cache_settings'],
     oncePerExpression: true,
     inEngine: true,
   },

@@ -232,8 +232,13 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
     example: 'http.request.accepted_languages[0] == "fr-CH"',
     group: 'Headers',
     only: {
-      phases: ['http_request_transform', 'http_request_late_transform', 'http_response_headers_transform'],
-      why: 'the docs make it available in Transform Rules only',
+      phases: [
+        'http_request_transform',
+        'http_request_late_transform',
+        'http_response_headers_transform',
+        'http_response_cache_settings',
+      ],
+      why: 'the docs make it available in Transform Rules and Cache Response Rules only',
     },
     inEngine: true,
   },
