@@ -16,6 +16,7 @@ import {
   property,
   RuleEvaluationError,
   RulesetError,
+  subjectOfPhase,
   type HostFormat,
   type RuleInfo,
   type Settings,
@@ -23,12 +24,15 @@ import {
 
 /**
  * Where the "Test a packet" lens goes: the top-level `rules` key, else the start of the file;
- * undefined for a test file or a file that is not a ruleset, decided as the language server
- * decides it with the same settings (`rulesets.files`).
+ * undefined for a test file, a ruleset of an HTTP phase (its phase, or the settings' default), or
+ * a file that is not a ruleset, decided as the language server decides it with the same settings
+ * (`rulesets.files`).
  */
 export function packetLensOffset(text: string, format: HostFormat, path: string, settings: Settings = DEFAULT_SETTINGS): number | undefined {
   const model = parseRuleset(text, format);
   if (classifyFile(path, { patterns: settings.files, root: () => model.root }).role !== 'ruleset') return undefined;
+  // A ruleset of an HTTP phase reads requests: its cases are run from the Test Explorer.
+  if (subjectOfPhase(model.phase ?? settings.defaultPhase) === 'request') return undefined;
   const rules = property(model.root, 'rules');
   return rules ? rules.keyStart : 0;
 }

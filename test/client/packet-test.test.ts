@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { isRulesetTestFileName, readSettings } from '../../server/src/core';
+import { DEFAULT_SETTINGS, isRulesetTestFileName, readSettings } from '../../server/src/core';
 import { isFailure, normalPacketText, packetLensOffset, rememberPacket, testPacket, type PacketFailure, type PacketVerdict } from '../../client/src/packet-test';
 
 const ROOT = join(__dirname, '..', '..');
@@ -30,6 +30,14 @@ describe('test a packet: the code lens', () => {
 
   it('sits on the first line of a ruleset file without rules', () => {
     assert.equal(packetLensOffset('name: x\n', 'yaml', '/w/a.ruleset.yaml'), 0);
+  });
+
+  it('is not offered on a ruleset of an HTTP phase, which reads requests, not packets', () => {
+    const redirects = 'name: r\nkind: zone\nphase: http_request_dynamic_redirect\nrules: []\n';
+    assert.equal(packetLensOffset(redirects, 'yaml', '/w/redirects.ruleset.yaml'), undefined);
+    // A file without a phase, where the settings give an HTTP one.
+    assert.equal(packetLensOffset('name: x\nrules: []\n', 'yaml', '/w/a.ruleset.yaml', { ...DEFAULT_SETTINGS, defaultPhase: 'http_request_firewall_custom' }), undefined);
+    assert.equal(packetLensOffset('name: x\nrules: []\n', 'yaml', '/w/a.ruleset.yaml', { ...DEFAULT_SETTINGS, defaultPhase: 'magic_transit' }), 'name: x\n'.length);
   });
 
   it('is not offered in test files or in other JSON and YAML files', () => {
