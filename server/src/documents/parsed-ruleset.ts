@@ -106,6 +106,8 @@ export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
   const phaseNode = property(root, 'phase')?.value;
   const rulesNode = property(root, 'rules')?.value;
   const rules = rulesNode?.kind === 'array' ? rulesNode.items : [];
+  // Its own copy: the phase goes into the expression cache's keys, which outlive the document.
+  const phase = phaseNode?.kind === 'string' ? detached(String(phaseNode.value)) : undefined;
   const expressions: FilterSite[] = [];
   const sites: ExpressionSite[] = [];
   rules.forEach((rule, ruleIndex) => {
@@ -115,7 +117,7 @@ export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
       expressions.push(site);
       sites.push(site);
     }
-    for (const found of parameterExpressions(rule, phaseNode?.kind === 'string' ? String(phaseNode.value) : undefined)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex));
+    for (const found of parameterExpressions(rule, phase)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex));
   });
   sites.sort((a, b) => a.node.start - b.node.start);
   const syntaxProblems = host.syntaxErrors.map((e) => ({
@@ -125,8 +127,6 @@ export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
     start: e.start,
     end: Math.min(e.end, text.length),
   }));
-  // Its own copy: the phase goes into the expression cache's keys, which outlive the document.
-  const phase = phaseNode?.kind === 'string' ? detached(String(phaseNode.value)) : undefined;
   return { format, text, root, phase, rules, expressions, sites, syntaxProblems };
 }
 
