@@ -178,7 +178,7 @@ describe('an emulator 400 mapped back to the file', () => {
   });
 
   it('lands on a value inside action_parameters of a zone entry point, in JSON and YAML', async () => {
-    const files: Record<HostFormat, string> = {
+    const files: Record<'json' | 'yaml', string> = {
       json: `{"name": "waf", "kind": "zone", "phase": "http_request_firewall_custom", "rules": [\n  {"action": "block", "expression": "true"},\n  {"action": "execute", "expression": "true", "action_parameters": {"id": 42}}\n]}\n`,
       yaml: `name: waf\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: "true"\n  - action: execute\n    expression: "true"\n    action_parameters:\n      id: 42\n`,
     };

@@ -9,6 +9,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_SETTINGS, type Settings } from '../../server/src/documents/settings';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
 import { DocumentModel } from '../../server/src/features/model';
+import type { HostFormat } from '../../server/src/documents/host';
 
 export type Host = 'json' | 'yaml-plain' | 'yaml-single' | 'yaml-double' | 'yaml-literal' | 'yaml-folded';
 export const HOSTS: readonly Host[] = ['json', 'yaml-plain', 'yaml-single', 'yaml-double', 'yaml-literal', 'yaml-folded'];
@@ -88,7 +89,7 @@ export function formatOf(host: Host): 'json' | 'yaml' {
   return host === 'json' ? 'json' : 'yaml';
 }
 
-export function modelOf(text: string, format: 'json' | 'yaml', uri = `file:///work/test.ruleset.${format}`): DocumentModel {
+export function modelOf(text: string, format: HostFormat, uri = format === 'hcl' ? 'file:///work/main.tf' : `file:///work/test.ruleset.${format}`): DocumentModel {
   return new DocumentModel(uri, 1, text, format, new ExpressionCache());
 }
 

@@ -12,7 +12,7 @@ export * from './host-node';
  * offsets, object keys with theirs, and strings that can be decoded with an offset map.
  * JSON and YAML produce the same tree, so every check is written once.
  */
-export type HostFormat = 'json' | 'yaml';
+export type HostFormat = 'json' | 'yaml' | 'hcl';
 
 /**
  * The node `by` characters later in the document (an edit before it changed the length of the

@@ -47,6 +47,12 @@ export interface ExpressionSite {
   readonly path: readonly string[];
   /** A value site's types: what its place takes. */
   readonly expect?: readonly ValueType[];
+  /**
+   * Parts of `text` the file does not fix (a Terraform `${…}` interpolation), as ranges of
+   * `text`: each stands for what the file will put there, is never reported as a mistake, and
+   * the expression says once that it was not checked there.
+   */
+  readonly holes?: readonly { readonly start: number; readonly end: number }[];
   readonly node: HostScalar;
   /** The expression as the service receives it (escapes and YAML quoting undone). */
   readonly text: string;
@@ -82,11 +88,33 @@ function valueTypesOf(target: string): readonly ValueType[] {
 const STRING: readonly ValueType[] = ['Bytes'];
 const ARRAY_OF_STRINGS: readonly ValueType[] = ['Array<Bytes>'];
 
+/**
+ * Where a ruleset is written: a file of its own in the API's shape, a Terraform
+ * `cloudflare_ruleset` resource (one of several in a `.tf` file), or a section of an octorules
+ * rules file (one of several, each a phase).
+ */
+export type RulesetLayout = 'api' | 'terraform' | 'octorules';
+
 export interface ParsedRuleset {
   readonly format: HostFormat;
   readonly text: string;
+  /**
+   * The ruleset's object in the API's shape (`name`, `kind`, `phase`, `rules`): for a file of
+   * its own, the document's top level; for Terraform and octorules, an object built from the
+   * resource or section whose keys and values are the file's own characters.
+   */
   readonly root?: HostNode;
   readonly phase?: string;
+  readonly layout: RulesetLayout;
+  /** How a report names the ruleset among the others of its file: `cloudflare_ruleset.waf`, `waf_custom_rules`. */
+  readonly label?: string;
+  /** octorules: the action a rule without one gets (the section's default), which then needs no `action`. */
+  readonly defaultAction?: string;
+  /**
+   * Terraform's `rules { … }` blocks (provider v4) write parameters in the provider's own block
+   * shapes, not the API's: their expressions are found, but their shape is not held to the API's.
+   */
+  readonly parametersInProviderShape?: boolean;
   readonly rules: readonly HostNode[];
   /** The rules' own `expression` strings, in rule order. */
   readonly expressions: readonly FilterSite[];
@@ -102,7 +130,29 @@ export function parseRuleset(text: string, format: HostFormat): ParsedRuleset {
 
 /** The ruleset a parsed host document holds. */
 export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
-  const { format, root } = host;
+  const syntaxProblems = host.syntaxErrors.map((e) => ({
+    code: host.format === 'json' ? 'json-syntax' : host.format === 'yaml' ? 'yaml-syntax' : 'hcl-syntax',
+    severity: 'error' as const,
+    message: e.message,
+    start: e.start,
+    end: Math.min(e.end, text.length),
+  }));
+  return rulesetOfRoot(text, host.format, host.root, { layout: 'api', syntaxProblems });
+}
+
+/** What a ruleset read from a Terraform or octorules file has beside its root (ParsedRuleset's members of the same names). */
+export interface RulesetExtras {
+  readonly layout: RulesetLayout;
+  readonly label?: string;
+  readonly defaultAction?: string;
+  readonly parametersInProviderShape?: boolean;
+  readonly syntaxProblems?: readonly DocumentProblem[];
+  /** An expression site's interpolation holes, by its node (Terraform). */
+  readonly holesOf?: (node: HostScalar) => ExpressionSite['holes'];
+}
+
+/** The ruleset whose API-shaped object is `root` (a document's top level, or one built from a resource or section). */
+export function rulesetOfRoot(text: string, format: HostFormat, root: HostNode | undefined, extras: RulesetExtras): ParsedRuleset {
   const phaseNode = property(root, 'phase')?.value;
   const rulesNode = property(root, 'rules')?.value;
   const rules = rulesNode?.kind === 'array' ? rulesNode.items : [];
@@ -113,31 +163,31 @@ export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
   rules.forEach((rule, ruleIndex) => {
     const node = property(rule, 'expression')?.value;
     if (node?.kind === 'string') {
-      const site = siteOf({ node, kind: 'filter', path: ['expression'], inFlow: format === 'yaml' && rule.kind === 'object' && !rule.block }, ruleIndex);
+      const site = siteOf({ node, kind: 'filter', path: ['expression'], inFlow: format === 'yaml' && rule.kind === 'object' && !rule.block }, ruleIndex, extras.holesOf);
       expressions.push(site);
       sites.push(site);
     }
-    for (const found of parameterExpressions(rule, phase)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex));
+    for (const found of parameterExpressions(rule, phase)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex, extras.holesOf));
   });
   sites.sort((a, b) => a.node.start - b.node.start);
-  const syntaxProblems = host.syntaxErrors.map((e) => ({
-    code: format === 'json' ? 'json-syntax' : 'yaml-syntax',
-    severity: 'error' as const,
-    message: e.message,
-    start: e.start,
-    end: Math.min(e.end, text.length),
-  }));
-  return { format, text, root, phase, rules, expressions, sites, syntaxProblems };
+  const { syntaxProblems = [], holesOf: _, ...described } = extras;
+  return { format, text, root, phase, rules, expressions, sites, syntaxProblems, ...described };
 }
 
-function siteOf<K extends SiteKind>(found: ExpressionString & { readonly kind: K; readonly expect?: readonly ValueType[] }, ruleIndex: number): ExpressionSite & { readonly kind: K } {
+function siteOf<K extends SiteKind>(
+  found: ExpressionString & { readonly kind: K; readonly expect?: readonly ValueType[] },
+  ruleIndex: number,
+  holesOf: RulesetExtras['holesOf'],
+): ExpressionSite & { readonly kind: K } {
   const { node } = found;
   let decoded: DecodedString | undefined;
+  const holes = holesOf?.(node);
   return {
     kind: found.kind,
     ruleIndex,
     path: found.path,
     ...(found.expect ? { expect: found.expect } : {}),
+    ...(holes && holes.length > 0 ? { holes } : {}),
     node,
     text: String(node.value),
     ...(found.inFlow ? { inFlow: true } : {}),

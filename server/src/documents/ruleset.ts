@@ -11,7 +11,8 @@ import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
 import type { DocumentEdit } from './host-edits';
 import { mapRange, unmapOffset } from './offset-map';
 import { checkRepeatedRules, checkRuleOrder } from './rule-order';
-import { isRuleExpression, parseRuleset, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
+import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
+import { isRuleExpression, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
 import { checkShape } from './ruleset-shape';
 import { unescapedQuotes } from './unescaped-quotes';
@@ -33,9 +34,17 @@ export interface RulesetCheckOptions {
   readonly severities?: Readonly<Record<string, RuleSeverity>>;
 }
 
-/** Every problem of one ruleset file: host syntax, ruleset shape, and each expression. */
-export function checkRuleset(text: string, format: HostFormat, options: RulesetCheckOptions = {}): DocumentProblem[] {
-  return checkParsedRuleset(parseRuleset(text, format), options);
+/** Every problem of a file of rulesets: host syntax, each ruleset's shape, and each expression. */
+export function checkRuleset(text: string, format: HostFormat, options: RulesetCheckOptions & ParseDocumentOptions = {}): DocumentProblem[] {
+  return checkDocument(parseDocument(text, format, options), options);
+}
+
+/** Like checkRuleset, for a file already parsed: the file's own problems and those of each of its rulesets, in document order. */
+export function checkDocument(document: ParsedDocument, options: RulesetCheckOptions = {}): DocumentProblem[] {
+  if (document.layout === 'api') return checkParsedRuleset(document.rulesets[0], options);
+  const cache = options.cache ?? new ExpressionCache();
+  const problems = [...document.problems, ...document.rulesets.flatMap((ruleset) => checkParsedRuleset(ruleset, { ...options, cache }))];
+  return problems.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 /** The check options an expression of this ruleset is checked with. */
