@@ -31,8 +31,12 @@ export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], de
     report('invalid-type', 'error', root.start, root.end, 'expected a ruleset object with `name`, `kind`, `phase` and `rules`');
     return;
   }
-  checkKeys(root, RULESET_KEY_NAMES, 'ruleset', report);
-  requireKeys(root, defaultPhase ? ['name', 'kind', 'rules'] : ['name', 'kind', 'phase', 'rules'], 'ruleset', report);
+  // A Terraform resource or an octorules section: its reader built the root from the keys it
+  // knows, and what the resource needs is Terraform's to say (or the section's name gives it).
+  if (model.layout === 'api') {
+    checkKeys(root, RULESET_KEY_NAMES, 'ruleset', report);
+    requireKeys(root, defaultPhase ? ['name', 'kind', 'rules'] : ['name', 'kind', 'phase', 'rules'], 'ruleset', report);
+  }
   // `kind` and `phase` too: the enum checks below look at strings only, so without this a
   // number there would pass unreported.
   for (const key of ['id', 'name', 'description', 'kind', 'phase', 'last_updated']) expectType(root, key, 'string', report);
@@ -58,8 +62,8 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
     report('invalid-type', 'error', rule.start, rule.end, 'expected a rule object with `action` and `expression`');
     return;
   }
-  checkKeys(rule, RULE_KEY_NAMES, 'rule', report);
-  requireKeys(rule, ['action', 'expression'], 'rule', report);
+  checkKeys(rule, model.layout === 'octorules' ? OCTORULES_RULE_KEY_NAMES : RULE_KEY_NAMES, 'rule', report);
+  requireKeys(rule, requiredRuleKeys(model), 'rule', report);
   for (const key of ['id', 'version', 'ref', 'action', 'description', 'last_updated']) expectType(rule, key, 'string', report);
   expectType(rule, 'action_parameters', 'object', report);
   expectType(rule, 'enabled', 'boolean', report);
@@ -82,7 +86,7 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
   }
   for (const name of RULE_OBJECT_KEYS) {
     const value = property(rule, name)?.value;
-    if (value?.kind === 'object' && ruleObjectInPhase(name, phase)) checkParameterValue(model.text, value, ruleObjectSchema(name), `\`${name}\``, report);
+    if (value?.kind === 'object' && ruleObjectInPhase(name, phase) && !model.parametersInProviderShape) checkParameterValue(model.text, value, ruleObjectSchema(name), `\`${name}\``, report);
   }
   if (actionName !== undefined && !reported) checkActionParameters(model, rule, action as HostScalar, actionName, phase, report);
 }
@@ -144,6 +148,7 @@ function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: H
     if (parametersProperty) report('unknown-key', 'warning', parametersProperty.keyStart, parametersProperty.keyEnd, `\`${actionName}\` takes no \`action_parameters\`; the service ignores or refuses them`);
     return;
   }
+  if (model.parametersInProviderShape) return;
   if (parameters?.kind === 'object') {
     checkParameterValue(model.text, parameters, schema.parameters, '`action_parameters`', report);
     return;
@@ -154,6 +159,25 @@ function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: H
   const groups = [...(oneRequired ?? []), ...(anyRequired ?? [])].map((group) => quoteAlternatives(group));
   const needs = [...required, ...groups];
   if (needs.length > 0) report('missing-action-parameters', 'error', action.start, action.end, `a \`${actionName}\` rule needs \`action_parameters\` with ${needs.join(' and ')}`);
+}
+
+/** octorules' own key of a rule (its per-rule settings), which it removes before the API sees the rule. */
+const OCTORULES_RULE_KEY_NAMES = [...RULE_KEY_NAMES, 'octorules'];
+
+/**
+ * What a rule must have where it is written: in a ruleset file, what the API requires; in
+ * Terraform, the `expression` (the provider's schema says the rest, and Terraform checks it);
+ * in octorules, a `ref` that names it, and an `action` only where the section has no default.
+ */
+function requiredRuleKeys(model: ParsedRuleset): readonly string[] {
+  switch (model.layout) {
+    case 'terraform':
+      return ['expression'];
+    case 'octorules':
+      return model.defaultAction ? ['ref', 'expression'] : ['ref', 'action', 'expression'];
+    default:
+      return ['action', 'expression'];
+  }
 }
 
 function checkKeys(node: HostObject, known: readonly string[], what: string, report: Report): void {
