@@ -138,6 +138,8 @@ export interface ParsedDocument {
    * with its one ruleset, as they always have.
    */
   readonly problems: readonly DocumentProblem[];
+  /** The whole file's host tree, where the rulesets' roots are built from parts of it (octorules): disable directives read the file through it. */
+  readonly root?: HostNode;
 }
 
 export function parseRuleset(text: string, format: HostFormat): ParsedRuleset {
