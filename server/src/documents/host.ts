@@ -369,6 +369,8 @@ export const YAML_STYLES: Partial<Record<string, ScalarStyle>> = {
   BLOCK_FOLDED: 'block-folded',
 };
 
+const HCL_ESCAPES: Readonly<Record<string, string>> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
 /**
  * `text` written so that, inserted into a string of this style, it reads back as `text`:
  * `"BR"` goes into a JSON string as `\"BR\"` and into a single-quoted YAML one unchanged,
@@ -381,6 +383,11 @@ export function encodeForScalar(style: ScalarStyle | undefined, text: string): s
       return JSON.stringify(text).slice(1, -1);
     case 'single-quoted':
       return text.replace(/'/g, "''");
+    case 'hcl-quoted':
+      // HCL's escapes, and `$${`/`%%{` so that Terraform reads no interpolation into the text.
+      return text.replace(/["\\\n\r\t]|[$%]\{/g, (c) => HCL_ESCAPES[c] ?? `${c[0]}${c}`);
+    case 'hcl-heredoc':
+      return text.replace(/[$%]\{/g, (c) => `${c[0]}${c}`);
     default:
       // Plain and block scalars take expression text as it is: it has no line breaks, and
       // within a line neither `"` nor `'` is special after the first character.
