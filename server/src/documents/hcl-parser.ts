@@ -8,14 +8,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Language, Parser } from 'web-tree-sitter';
+import type * as TreeSitter from 'web-tree-sitter';
+
+// By `require`, so that the bundle takes the package's CommonJS build: its ES module build
+// finds itself through `import.meta.url`, which a CommonJS bundle does not have.
+const { Language, Parser } = require('web-tree-sitter') as typeof TreeSitter;
 
 export type { Node as HclNode, Tree as HclTree } from 'web-tree-sitter';
 
 const RUNTIME_WASM = 'tree-sitter.wasm';
 const GRAMMAR_WASM = 'tree-sitter-hcl.wasm';
 
-let parser: Parser | undefined;
+let parser: TreeSitter.Parser | undefined;
 let loading: Promise<void> | undefined;
 
 /**
@@ -49,6 +53,6 @@ function readWasm(name: string, packagePath: string): Uint8Array {
 }
 
 /** The loaded parser, or undefined before loadTerraformParser has resolved. */
-export function hclParser(): Parser | undefined {
+export function hclParser(): TreeSitter.Parser | undefined {
   return parser;
 }
