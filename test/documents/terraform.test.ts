@@ -229,13 +229,30 @@ describe('Terraform files', () => {
       assert.equal(found[0].severity, 'error');
     });
 
-    it('never throw, at every cut of a fixture', () => {
+    it('never throw, at every cut of a file with every string style, nor with characters left out', () => {
+      const text = [
+        'resource "cloudflare_ruleset" "a" {',
+        '  phase = "http_request_transform"',
+        '  rules {',
+        '    action = "rewrite"',
+        '    action_parameters { uri { path { expression = "concat(\\"/\\u00e9\\", ${var.p})" } } }',
+        '    expression = "http.host eq \\"$${x}\\" and %{ if var.b }ssl%{ endif }"',
+        '  }',
+        '}',
+        v5('    expression = <<-EOT\n      ip.src in ${var.l} and\n        http.host eq "a"\n    EOT\n    x = <<EOT\nEOT'),
+      ].join('\n');
+      const cache = new ExpressionCache();
+      for (let cut = 0; cut <= text.length; cut++) {
+        checkRuleset(text.slice(0, cut), 'hcl', { cache });
+        checkRuleset(text.slice(0, cut) + text.slice(cut + 5), 'hcl', { cache });
+      }
+    });
+
+    it('never throw at cuts of the fixtures', () => {
+      const cache = new ExpressionCache();
       for (const name of ['v4-blocks.tf', 'v5-list.tf']) {
         const text = fixture(name);
-        for (let cut = 0; cut <= text.length; cut += 3) {
-          problems(text.slice(0, cut));
-          problems(text.slice(0, cut) + text.slice(cut + 7));
-        }
+        for (let cut = 0; cut <= text.length; cut += 29) checkRuleset(text.slice(0, cut), 'hcl', { cache });
       }
     });
 
