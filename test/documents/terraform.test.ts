@@ -300,6 +300,15 @@ describe('Terraform files', () => {
       assert.equal(applyEdits(text, fix.edits), v5('    expression = "true"'));
     });
 
+    it('offers nothing inside an interpolation, which is Terraform\'s', () => {
+      const text = v5('    expression = "ip.src in ${var.list} and http.host eq \\"a\\""');
+      const { sites } = parseDocument(text, 'hcl').rulesets[0];
+      assert.equal(siteAt(sites, text.indexOf('var.list')), undefined);
+      assert.equal(siteAt(sites, text.indexOf('${var.list}'))?.offset, 'ip.src in '.length);
+      const after = siteAt(sites, text.indexOf('http.host'));
+      assert.equal(after?.site.text.slice(after.offset, after.offset + 9), 'http.host');
+    });
+
     it('finds the expression under the cursor in the file, through escapes and heredoc indentation', () => {
       const text = v5('    expression = <<-EOT\n      http.host eq "\\u00e9" and\n        ip.src eq 1.1.1.1\n    EOT');
       const { sites } = parseDocument(text, 'hcl').rulesets[0];

@@ -131,7 +131,8 @@ export function parseRuleset(text: string, format: HostFormat): ParsedRuleset {
 /** The ruleset a parsed host document holds. */
 export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
   const syntaxProblems = host.syntaxErrors.map((e) => ({
-    code: host.format === 'json' ? 'json-syntax' : host.format === 'yaml' ? 'yaml-syntax' : 'hcl-syntax',
+    // A Terraform file is read by terraform.ts, which reports its own syntax (hcl-syntax).
+    code: host.format === 'json' ? 'json-syntax' : 'yaml-syntax',
     severity: 'error' as const,
     message: e.message,
     start: e.start,

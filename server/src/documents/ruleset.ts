@@ -78,9 +78,16 @@ export function siteAt<S extends ExpressionSite>(sites: readonly S[], offset: nu
     const decoded = site.decoded();
     const { length, end } = contentExtent(site);
     if (offset < decoded.contentStart || offset > end) continue;
+    // Inside a `${…}` is Terraform's, not the expression's: no completion or hover there,
+    // whose edits would replace the interpolation with the stand-in's text.
+    if (site.holes?.some((h) => inside(mapRange(decoded, h.start, h.end), offset))) return undefined;
     return { site, offset: offset >= end ? length : unmapOffset(decoded, offset) };
   }
   return undefined;
+}
+
+function inside(range: { start: number; end: number }, offset: number): boolean {
+  return offset > range.start && offset < range.end;
 }
 
 /** Like checkRuleset, for a document already parsed (the language server keeps one a version). */
