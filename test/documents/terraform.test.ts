@@ -203,6 +203,18 @@ describe('Terraform files', () => {
       assert.deepEqual(problems(text).map((p) => p.code), ['terraform-interpolation', 'terraform-interpolation']);
     });
 
+    it('does not compare rules when Terraform makes some of them', () => {
+      const skip = '    rules {\n      action = "skip"\n      action_parameters { ruleset = "current" }\n      expression = "ip.src eq 192.0.2.1"\n    }\n';
+      const block = '    rules {\n      action = "block"\n      expression = "ip.src eq 192.0.2.2"\n    }\n';
+      const resource = (body: string) => `resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n${body}}\n`;
+      assert.deepEqual(problems(resource(block + skip)).map((p) => p.code), ['skip-skips-nothing']);
+      const dynamic = '    dynamic "rules" {\n      for_each = var.rules\n      content {\n        action = "block"\n        expression = rules.value\n      }\n    }\n';
+      assert.deepEqual(problems(resource(block + skip + dynamic)), []);
+      const list = (extra: string) => resource(`  rules = [{ action = "block", expression = "ip.src eq 192.0.2.2" }, { action = "skip", action_parameters = { ruleset = "current" }, expression = "ip.src eq 192.0.2.1" }${extra}]\n`);
+      assert.deepEqual(problems(list('')).map((p) => p.code), ['skip-skips-nothing']);
+      assert.deepEqual(problems(list(', var.more_rules')), []);
+    });
+
     it('does not call parameters Terraform computes missing', () => {
       const text = v5('    action = "execute"\n    action_parameters = var.parameters\n    expression = "true"').replace('    action = "block"\n', '');
       assert.deepEqual(problems(text), []);

@@ -110,8 +110,10 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
   const judged = model.expressions.map((site, i) => ({ site, result: results[i] })).filter(({ site }) => isKnownRule(model, site));
   const orderModel = judged.length === model.expressions.length ? model : { ...model, expressions: judged.map((j) => j.site) };
   const orderResults = judged.length === model.expressions.length ? results : judged.map((j) => j.result);
-  const repeats = checkRepeatedRules(orderModel, orderResults, cache, problems, phase);
-  checkRuleOrder(orderModel, orderResults, repeats, problems, phase);
+  if (!model.rulesComputed) {
+    const repeats = checkRepeatedRules(orderModel, orderResults, cache, problems, phase);
+    checkRuleOrder(orderModel, orderResults, repeats, problems, phase);
+  }
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   if (options.severities) applyRuleSeverities(problems, options.severities);
   // Last: a directive that silences nothing must see what the configuration left.

@@ -123,9 +123,15 @@ class Reader {
     const listAttribute = attributes.find((a) => a.namedChildren[0]?.text === 'rules');
     const ruleBlocks = blocks.filter((b) => blockName(b) === 'rules');
     const v4 = !listAttribute && ruleBlocks.length > 0;
+    let rulesComputed = blocks.some((b) => blockName(b) === 'dynamic' && blockLabels(b)[0] === 'rules');
     if (listAttribute) {
       const key = listAttribute.namedChildren[0]!;
-      properties.push({ key: 'rules', keyStart: key.startIndex, keyEnd: key.endIndex, value: this.value(listAttribute.namedChildren[1], 1) });
+      const value = this.value(listAttribute.namedChildren[1], 1);
+      properties.push({ key: 'rules', keyStart: key.startIndex, keyEnd: key.endIndex, value });
+      // Not a list as written, or a list with items left out as Terraform's to compute.
+      const written = listAttribute.namedChildren[1]?.namedChildren[0]?.namedChildren[0];
+      const items = written?.type === 'tuple' ? written.namedChildren.filter((c) => c?.type === 'expression').length : -1;
+      rulesComputed ||= value?.kind !== 'array' || value.items.length !== items;
     } else if (v4) {
       const key = ruleBlocks[0].namedChildren[0]!;
       const items = ruleBlocks.map((b) => this.blockObject(b, 2));
@@ -133,7 +139,13 @@ class Reader {
     }
     const root: HostObject = { kind: 'object', start: block.startIndex, end: block.endIndex, properties, block: false };
     const label = `${RESOURCE_TYPE}.${blockLabels(block)[1]}`;
-    return rulesetOfRoot(this.text, 'hcl', root, { layout: 'terraform', label, holesOf: holesOfScalar, ...(v4 ? { parametersInProviderShape: true } : {}) });
+    return rulesetOfRoot(this.text, 'hcl', root, {
+      layout: 'terraform',
+      label,
+      holesOf: holesOfScalar,
+      ...(v4 ? { parametersInProviderShape: true } : {}),
+      ...(rulesComputed ? { rulesComputed } : {}),
+    });
   }
 
   /**
