@@ -13,6 +13,7 @@ export { toPositions, type PositionedProblem } from './documents/positions';
 export { checkRuleset } from './documents/ruleset';
 export { MAX_NESTING, nestsDeeperThan } from './documents/nesting';
 export { parseRuleset } from './documents/parsed-ruleset';
+export { loadTerraformParser } from './documents/terraform';
 export { DEFAULT_SETTINGS, patternInFolder, readSettings, type Settings } from './documents/settings';
 export { readProjectConfig, type ProjectConfig, type RuleSeverity } from './documents/project-config';
 
