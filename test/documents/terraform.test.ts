@@ -321,6 +321,13 @@ describe('Terraform files', () => {
       assert.equal(after?.site.text.slice(after.offset, after.offset + 9), 'http.host');
     });
 
+    it('offers no fix that would write JSON or YAML into the file', () => {
+      const text = 'resource "cloudflare_ruleset" "r" {\n  phase = "magic_transit"\n  rules {\n    action = "skip"\n    expression = "tcp.dstport == 22"\n  }\n}\n';
+      const found = problems(text);
+      assert.deepEqual(marked(text, found), [['missing-action-parameters', '"skip"']]);
+      assert.equal(found[0].fixes, undefined);
+    });
+
     it('finds the expression under the cursor in the file, through escapes and heredoc indentation', () => {
       const text = v5('    expression = <<-EOT\n      http.host eq "\\u00e9" and\n        ip.src eq 1.1.1.1\n    EOT');
       const { sites } = parseDocument(text, 'hcl').rulesets[0];

@@ -104,7 +104,8 @@ function checkPacketForms(model: ParsedRuleset, rule: HostObject, action: HostSc
     const ruleset = property(parameters, 'ruleset')?.value;
     // A key without a value is one Terraform computes: it may well hold what is needed.
     if (!parametersProperty) {
-      report('missing-action-parameters', 'error', action.start, action.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', [
+      // No fix in a Terraform file: its rule may be a v4 block, which takes a block there.
+      report('missing-action-parameters', 'error', action.start, action.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', model.format === 'hcl' ? undefined : [
         { title: 'Add `action_parameters: {"ruleset": "current"}`', edits: [addPropertyEdit(model.text, model.format, rule, property(rule, 'action')!, 'action_parameters', { ruleset: 'current' })] },
       ]);
       return true;
