@@ -133,6 +133,8 @@ describe('Terraform files', () => {
         ['boolean-comparison', '= true'],
       ],
     );
+    // The same on the same characters with Windows line breaks (heredoc lines end in `\r\n`).
+    assert.deepEqual(marked(text.replace(/\n/g, '\r\n')), marked(text));
     const document = parseDocument(text, 'hcl');
     assert.deepEqual(document.rulesets.map((r) => r.phase), ['http_request_transform', 'http_request_firewall_custom', 'http_request_firewall_custom']);
     assert.equal(rulesetAt(document, text.indexOf('ip.sr'))?.label, 'cloudflare_ruleset.v5');
