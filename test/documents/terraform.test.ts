@@ -235,6 +235,15 @@ describe('Terraform files', () => {
       assert.deepEqual(marked(text, found.filter((p) => p.code !== 'hcl-syntax')), [['unknown-field', 'http.hots']]);
     });
 
+    it('say where a string lacks its closing quote, and where an escape is not HCL\'s', () => {
+      const unclosed = 'resource "cloudflare_ruleset" "a" {\n  phase = "http_request_firewall_custom\n  rules = []\n}\n';
+      assert.deepEqual(marked(unclosed)[0], ['hcl-syntax', '"http_request_firewall_custom']);
+      const escape = 'resource "cloudflare_ruleset" "a" {\n  rules = [{ expression = "a\\qb" }]\n}\n';
+      const found = problems(escape);
+      assert.deepEqual(marked(escape, found), [['hcl-syntax', '\\q']]);
+      assert.match(found[0].message, /not an escape HCL has/);
+    });
+
     it('says what is missing at the end of a cut file', () => {
       const text = 'resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n';
       const found = problems(text);

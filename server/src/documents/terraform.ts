@@ -281,19 +281,22 @@ class Reader {
   }
 }
 
-/** The parser's ERROR and MISSING nodes, each where it is, in words. */
+/**
+ * The parser's ERROR and MISSING nodes, each where it is, in words. An ERROR around others
+ * (a resource the parser gave up on, around the string it could not read) is left for the
+ * innermost ones, which say where the trouble is.
+ */
 function syntaxProblems(text: string, root: HclNode): DocumentProblem[] {
   if (!root.hasError) return [];
-  const problems: DocumentProblem[] = [];
+  const found: HclNode[] = [];
   const cursor = root.walk();
   try {
     for (;;) {
       const node = cursor.currentNode;
-      const own = node.isMissing || node.type === 'ERROR';
-      if (own) problems.push(syntaxProblem(text, node));
-      if (problems.length >= MAX_SYNTAX_PROBLEMS) break;
+      if (node.isMissing || node.type === 'ERROR') found.push(node);
+      if (found.length >= MAX_SYNTAX_PROBLEMS * 4) break;
       // Into a node only where an error is: most of a file has none.
-      if (!own && node.hasError && cursor.gotoFirstChild()) continue;
+      if (node.hasError && cursor.gotoFirstChild()) continue;
       let next = cursor.gotoNextSibling();
       while (!next && cursor.gotoParent()) next = cursor.gotoNextSibling();
       if (!next) break;
@@ -301,7 +304,8 @@ function syntaxProblems(text: string, root: HclNode): DocumentProblem[] {
   } finally {
     cursor.delete();
   }
-  return problems;
+  const innermost = found.filter((node) => !found.some((other) => other !== node && other.startIndex >= node.startIndex && other.endIndex <= node.endIndex && (other.startIndex > node.startIndex || other.endIndex < node.endIndex)));
+  return innermost.slice(0, MAX_SYNTAX_PROBLEMS).map((node) => syntaxProblem(text, node));
 }
 
 /** How a node the parser expected is named to a user. */
@@ -317,8 +321,21 @@ const EXPECTED: Readonly<Record<string, string>> = {
   expression: 'a value',
 };
 
+const HCL_ESCAPES_MESSAGE = 'HCL syntax: not an escape HCL has; a string takes `\\"`, `\\\\`, `\\n`, `\\r`, `\\t`, `\\uNNNN` and `\\UNNNNNNNN`';
+
 function syntaxProblem(text: string, node: HclNode): DocumentProblem {
   const { startIndex: start, endIndex: end } = node;
+  if (node.type === 'quoted_template_end' && node.isMissing && node.parent) {
+    // A quoted string ends on its line: its closing quote is missing there, not where the
+    // parser, which read on, noticed.
+    const opening = node.parent.startIndex;
+    const lineEnd = text.indexOf('\n', opening);
+    const at = lineEnd === -1 ? text.length : text[lineEnd - 1] === '\r' ? lineEnd - 1 : lineEnd;
+    return { code: 'hcl-syntax', severity: 'error', message: 'HCL syntax: this string has no closing `"` on its line', start: opening, end: Math.max(at, opening + 1) };
+  }
+  // The grammar stops just before an escape it does not know, or on it.
+  const backslash = node.type !== 'ERROR' ? -1 : text[start] === '\\' ? start : text[end] === '\\' ? end : -1;
+  if (backslash !== -1) return { code: 'hcl-syntax', severity: 'error', message: HCL_ESCAPES_MESSAGE, start: backslash, end: Math.min(backslash + 2, text.length) };
   if (node.isMissing) {
     const expected = EXPECTED[node.type] ?? (node.isNamed ? `a ${node.type.replace(/_/g, ' ')}` : `\`${node.type}\``);
     return { code: 'hcl-syntax', severity: 'error', message: `HCL syntax: expected ${expected} here`, start, end: Math.max(end, Math.min(start + 1, text.length)) };
