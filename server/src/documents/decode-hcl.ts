@@ -36,6 +36,17 @@ export function decodeHclTemplate(text: string, start: number, end: number, hole
 }
 
 /**
+ * The value of a quoted string without holes, escapes or doubled `$$`/`%%`, which is the text
+ * between its quotes; undefined for any other. Most strings are such, and need no offset map
+ * until a problem is found in them.
+ */
+export function plainQuotedValue(text: string, start: number, end: number): string | undefined {
+  if (text[start] !== '"' || end - start < 2 || text[end - 1] !== '"') return undefined;
+  const content = text.slice(start + 1, end - 1);
+  return /[\\$%]/.test(content) ? undefined : content;
+}
+
+/**
  * What stands in a hole: something the expression still parses with, where it can. Inside a
  * string of the expression (`http.host eq "${var.host}"`), letters; after `in`, a list
  * (`ip.src in ${var.list}`: a set or a `$list` both fit there); elsewhere, a field name. Any

@@ -9,7 +9,7 @@
  * `for`, a conditional) is a property without a value: the key is there, so nothing calls it
  * missing, and no check looks into what it cannot know.
  */
-import { decodeHclTemplate, type HclStringStyle, type Range } from './decode-hcl';
+import { decodeHclTemplate, plainQuotedValue, type HclStringStyle, type Range } from './decode-hcl';
 import { hclParser, type HclNode } from './hcl-parser';
 import { stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host-node';
 import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
@@ -236,9 +236,10 @@ class Reader {
     const holes: Range[] = node.namedChildren
       .filter((c): c is HclNode => c?.type === 'template_interpolation' || c?.type === 'template_directive')
       .map((c) => ({ start: c.startIndex, end: c.endIndex }));
-    const decoded = decodeHclTemplate(this.text, node.startIndex, node.endIndex, holes);
-    if (!decoded) return undefined;
-    return stringScalar(decoded.decoded.value, style, { text: this.text, start: node.startIndex, end: node.endIndex, shift: 0, hcl: { holes } });
+    const value = holes.length === 0 ? plainQuotedValue(this.text, node.startIndex, node.endIndex) : undefined;
+    const decoded = value === undefined ? decodeHclTemplate(this.text, node.startIndex, node.endIndex, holes) : undefined;
+    if (value === undefined && !decoded) return undefined;
+    return stringScalar(value ?? decoded!.decoded.value, style, { text: this.text, start: node.startIndex, end: node.endIndex, shift: 0, hcl: { holes } });
   }
 
   private collection(node: HclNode | null | undefined, depth: number): HostNode | undefined {
