@@ -217,6 +217,14 @@ describe('Terraform files', () => {
       assert.deepEqual(problems(list(', var.more_rules')), []);
     });
 
+    it('claims nothing about a list with an item, or an object with a key, Terraform computes', () => {
+      const text = v5('    action = "skip"\n    action_parameters = { phases = [var.phase] }\n    expression = "true"\n  }, {\n    action = "skip"\n    action_parameters = { (var.key) = "current" }\n    expression = "ip.src eq 192.0.2.1"').replace('    action = "block"\n', '');
+      assert.deepEqual(problems(text), []);
+      // Written out, the same lists and objects are checked.
+      const written = text.replace('[var.phase]', '["http_request_firewall_manage"]').replace('(var.key)', 'rulesett');
+      assert.deepEqual(problems(written).map((p) => p.code).sort(), ['invalid-action-parameters', 'unknown-key']);
+    });
+
     it('does not call parameters Terraform computes missing', () => {
       const text = v5('    action = "execute"\n    action_parameters = var.parameters\n    expression = "true"').replace('    action = "block"\n', '');
       assert.deepEqual(problems(text), []);

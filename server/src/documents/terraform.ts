@@ -247,9 +247,12 @@ class Reader {
     if (node.type === 'tuple') {
       const items: HostNode[] = [];
       for (const child of node.namedChildren) {
-        // An item Terraform computes is left out of the list.
-        const item = child?.type === 'expression' ? this.value(child, depth + 1) : undefined;
+        if (child?.type !== 'expression') continue;
+        const item = this.value(child, depth + 1);
+        // A list with an item Terraform computes is not known, but for the list of rules,
+        // whose known rules are read (the ruleset then says some are computed).
         if (item) items.push(item);
+        else if (depth > 1) return undefined;
       }
       return { kind: 'array', start: node.startIndex, end: node.endIndex, items };
     }
@@ -258,7 +261,9 @@ class Reader {
     for (const element of node.namedChildren) {
       if (element?.type !== 'object_elem') continue;
       const key = this.objectKey(element.namedChildren[0]);
-      if (key) properties.push({ ...key, value: this.value(element.namedChildren[1], depth + 1) });
+      // An object with a key Terraform computes may have any key: it is not known.
+      if (!key) return undefined;
+      properties.push({ ...key, value: this.value(element.namedChildren[1], depth + 1) });
     }
     return { kind: 'object', start: node.startIndex, end: node.endIndex, properties, block: false };
   }
