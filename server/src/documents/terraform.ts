@@ -164,7 +164,8 @@ class Reader {
       const byName = new Map<string, HclNode[]>();
       for (const nested of blocks) {
         const name = blockName(nested);
-        if (name === undefined) continue;
+        // A `dynamic "headers" { … }` block is what Terraform makes blocks from: not read.
+        if (name === undefined || name === 'dynamic') continue;
         byName.set(name, [...(byName.get(name) ?? []), nested]);
       }
       for (const [name, group] of byName) {
