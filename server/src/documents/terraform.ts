@@ -21,7 +21,7 @@ export { loadTerraformParser } from './hcl-parser';
 const RESOURCE_TYPE = 'cloudflare_ruleset';
 /** The ruleset's own attributes read from a resource: string literals only. */
 const RULESET_ATTRIBUTES = ['name', 'kind', 'phase', 'description'];
-/** Syntax problems reported at most: a file broken early gives one error a line after it. */
+/** Syntax problems reported at most: a file broken early can give one on every line after it. */
 const MAX_SYNTAX_PROBLEMS = 50;
 
 export function readTerraform(text: string): ParsedDocument {
