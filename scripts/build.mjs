@@ -2,6 +2,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 mkdirSync('dist', { recursive: true });
 /** What every bundle shares: one file for node 20, with its source map. */
@@ -40,5 +41,9 @@ await build({
 // when the recipe was made from that grammar.
 copyFileSync('server/src/language/expression.ohm', 'dist/expression.ohm');
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/grammar-recipe.ts', 'dist'], { stdio: 'inherit' });
+// The HCL parser (server/src/documents/hcl-parser.ts) reads its WebAssembly from beside the bundle.
+const require = createRequire(import.meta.url);
+copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), 'dist/tree-sitter.wasm');
+copyFileSync(require.resolve('@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-hcl.wasm'), 'dist/tree-sitter-hcl.wasm');
 chmodSync('dist/cli.js', 0o755);
 chmodSync('dist/server.js', 0o755);

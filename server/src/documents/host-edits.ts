@@ -6,7 +6,7 @@
  */
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
-import type { HostFormat, HostObject, HostProperty, HostScalar } from './host';
+import { encodeForScalar, type HostFormat, type HostObject, type HostProperty, type HostScalar } from './host';
 
 /** A replacement of the text from `start` to `end` (UTF-16 offsets, end exclusive). */
 export interface DocumentEdit {
@@ -41,12 +41,19 @@ export function replaceScalarEdit(node: HostScalar, value: string): DocumentEdit
       return { start: node.start, end: node.end, newText: JSON.stringify(value) };
     case 'single-quoted':
       return { start: node.start, end: node.end, newText: `'${value.replace(/'/g, "''")}'` };
+    case 'hcl-quoted':
+    case 'hcl-heredoc':
+      // A heredoc too becomes a quoted string: the values replaced are names (an action, a phase).
+      return { start: node.start, end: node.end, newText: `"${encodeForScalar('hcl-quoted', value)}"` };
     default:
       return { start: node.start, end: node.end, newText: value };
   }
 }
 
-/** Renames a key in place; a JSON key keeps its quotes. */
+/**
+ * Renames a key in place; a quoted key (JSON's, an HCL map's `"X-Foo"`) keeps its quotes. The
+ * keys renamed are names of the schema, which need no escape in either.
+ */
 export function renameKeyEdit(p: HostProperty, key: string): DocumentEdit {
   return { start: p.keyStart, end: p.keyEnd, newText: p.keyEnd - p.keyStart === p.key.length ? key : JSON.stringify(key) };
 }

@@ -1,4 +1,5 @@
 import type * as YAML from 'yaml';
+import { decodeHclTemplate } from './decode-hcl';
 import { decodeJsonString } from './decode-json';
 import { decodeBlockScalarExact, decodeFlowScalar, decodeYamlScalar, type BlockScalarLayout, type FlowScalarStyle } from './decode-yaml';
 import type { DecodedString } from './offset-map';
@@ -37,8 +38,11 @@ export interface HostArray extends HostNodeBase {
   readonly items: readonly HostNode[];
 }
 
-/** How a string is written: it decides how text inserted into it must be escaped. */
-export type ScalarStyle = 'json' | 'plain' | 'single-quoted' | 'double-quoted' | 'block-literal' | 'block-folded';
+/**
+ * How a string is written: it decides how text inserted into it must be escaped. `hcl-quoted`
+ * and `hcl-heredoc` are a Terraform file's `"…"` and `<<EOT` strings.
+ */
+export type ScalarStyle = 'json' | 'plain' | 'single-quoted' | 'double-quoted' | 'block-literal' | 'block-folded' | 'hcl-quoted' | 'hcl-heredoc';
 
 /** `|` and `>` scalars: their value's final line breaks belong to chomping, not to the text. */
 export function isBlockScalar(style: ScalarStyle | undefined): boolean {
@@ -70,11 +74,15 @@ export interface ScalarSource {
   /** A YAML scalar read without the library (documents/block-yaml.ts): its style, or where its block (`|`, `>`) stands. */
   readonly flow?: FlowScalarStyle;
   readonly block?: BlockScalarLayout;
+  /** An HCL string template: its `${…}` and `%{…}` parts, as ranges of `text`. */
+  readonly hcl?: { readonly holes: readonly { readonly start: number; readonly end: number }[] };
 }
 
 function decoderOf(source: ScalarSource): () => DecodedString | undefined {
   return () => {
-    const decoded = source.yaml
+    const decoded = source.hcl
+      ? decodeHclTemplate(source.text, source.start, source.end, source.hcl.holes)?.decoded
+      : source.yaml
       ? decodeYamlScalar(source.text, source.yaml)
       : source.flow
         ? decodeFlowScalar(source.text, source.start, source.end, source.flow)

@@ -369,6 +369,26 @@ export const YAML_STYLES: Partial<Record<string, ScalarStyle>> = {
   BLOCK_FOLDED: 'block-folded',
 };
 
+const HCL_ESCAPES: Readonly<Record<string, string>> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * HCL's escapes, and `$${`/`%%{` for a `${`/`%{`, so that Terraform reads no interpolation into
+ * the text. A `$` just before `${` is written `\u0024` (a `%` before `%{`, `\u0025`): `$$${`
+ * is what Terraform reads as `$${`, but the tree-sitter grammar reads an interpolation there.
+ */
+function encodeForHclQuoted(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    const introducer = c === '$' || c === '%';
+    if (HCL_ESCAPES[c]) out += HCL_ESCAPES[c];
+    else if (introducer && text[i + 1] === '{') out += c + c;
+    else if (introducer && text[i + 1] === c && text[i + 2] === '{') out += c === '$' ? '\\u0024' : '\\u0025';
+    else out += c;
+  }
+  return out;
+}
+
 /**
  * `text` written so that, inserted into a string of this style, it reads back as `text`:
  * `"BR"` goes into a JSON string as `\"BR\"` and into a single-quoted YAML one unchanged,
@@ -381,6 +401,12 @@ export function encodeForScalar(style: ScalarStyle | undefined, text: string): s
       return JSON.stringify(text).slice(1, -1);
     case 'single-quoted':
       return text.replace(/'/g, "''");
+    case 'hcl-quoted':
+      return encodeForHclQuoted(text);
+    case 'hcl-heredoc':
+      // Without escapes, `$` just before `${` cannot be written so that the tree-sitter grammar
+      // reads it as Terraform does; expressions have no `$${`.
+      return text.replace(/[$%]\{/g, (c) => `${c[0]}${c}`);
     default:
       // Plain and block scalars take expression text as it is: it has no line breaks, and
       // within a line neither `"` nor `'` is special after the first character.

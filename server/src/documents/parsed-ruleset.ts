@@ -115,6 +115,12 @@ export interface ParsedRuleset {
    * shapes, not the API's: their expressions are found, but their shape is not held to the API's.
    */
   readonly parametersInProviderShape?: boolean;
+  /**
+   * Some of the rules are Terraform's to make (a `dynamic "rules"` block, a list item that is
+   * an expression): the rules read are not all there are, so they are not compared with each
+   * other (a `skip` that looks last may not be).
+   */
+  readonly rulesComputed?: boolean;
   readonly rules: readonly HostNode[];
   /** The rules' own `expression` strings, in rule order. */
   readonly expressions: readonly FilterSite[];
@@ -149,7 +155,8 @@ export function parseRuleset(text: string, format: HostFormat): ParsedRuleset {
 /** The ruleset a parsed host document holds. */
 export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
   const syntaxProblems = host.syntaxErrors.map((e) => ({
-    code: host.format === 'json' ? 'json-syntax' : host.format === 'yaml' ? 'yaml-syntax' : 'hcl-syntax',
+    // A Terraform file is read by terraform.ts, which reports its own syntax (hcl-syntax).
+    code: host.format === 'json' ? 'json-syntax' : 'yaml-syntax',
     severity: 'error' as const,
     message: e.message,
     start: e.start,
@@ -164,6 +171,7 @@ export interface RulesetExtras {
   readonly label?: string;
   readonly defaultAction?: string;
   readonly parametersInProviderShape?: boolean;
+  readonly rulesComputed?: boolean;
   readonly syntaxProblems?: readonly DocumentProblem[];
   /** An expression site's interpolation holes, by its node (Terraform). */
   readonly holesOf?: (node: HostScalar) => ExpressionSite['holes'];

@@ -102,13 +102,15 @@ function checkPacketForms(model: ParsedRuleset, rule: HostObject, action: HostSc
   const parameters = parametersProperty?.value;
   if (actionName === 'skip' && phaseFamily(phase) === 'magic') {
     const ruleset = property(parameters, 'ruleset')?.value;
-    if (!parameters) {
-      report('missing-action-parameters', 'error', action.start, action.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', [
+    // A key without a value is one Terraform computes: it may well hold what is needed.
+    if (!parametersProperty) {
+      // No fix in a Terraform file: its rule may be a v4 block, which takes a block there.
+      report('missing-action-parameters', 'error', action.start, action.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', model.format === 'hcl' ? undefined : [
         { title: 'Add `action_parameters: {"ruleset": "current"}`', edits: [addPropertyEdit(model.text, model.format, rule, property(rule, 'action')!, 'action_parameters', { ruleset: 'current' })] },
       ]);
       return true;
     }
-    if (parameters.kind === 'object' && !ruleset) {
+    if (parameters?.kind === 'object' && !ruleset) {
       report('missing-action-parameters', 'error', parametersProperty!.keyStart, parametersProperty!.keyEnd, 'a `skip` rule needs `"ruleset": "current"` in its `action_parameters`');
       return true;
     }
@@ -120,7 +122,7 @@ function checkPacketForms(model: ParsedRuleset, rule: HostObject, action: HostSc
     }
   } else if (actionName === 'execute') {
     const id = property(parameters, 'id')?.value;
-    if (!parameters || (parameters.kind === 'object' && !id)) {
+    if (!parametersProperty || (parameters?.kind === 'object' && !id)) {
       const at = parametersProperty ?? { keyStart: action.start, keyEnd: action.end };
       report('missing-action-parameters', 'error', at.keyStart, at.keyEnd, 'an `execute` rule needs `action_parameters.id`: the id of the ruleset to execute');
       return true;

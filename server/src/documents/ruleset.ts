@@ -8,7 +8,7 @@ import type { Plan } from '../language/catalogue/plans';
 import { applyDisableDirectives } from './directives';
 import { ExpressionCache } from './expression-cache';
 import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
-import type { DocumentEdit } from './host-edits';
+import { lineIndent, type DocumentEdit } from './host-edits';
 import { mapRange, unmapOffset } from './offset-map';
 import { checkRepeatedRules, checkRuleOrder } from './rule-order';
 import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
@@ -82,9 +82,16 @@ export function siteAt<S extends ExpressionSite>(sites: readonly S[], offset: nu
     const decoded = site.decoded();
     const { length, end } = contentExtent(site);
     if (offset < decoded.contentStart || offset > end) continue;
+    // Inside a `${…}` is Terraform's, not the expression's: no completion or hover there,
+    // whose edits would replace the interpolation with the stand-in's text.
+    if (site.holes?.some((h) => inside(mapRange(decoded, h.start, h.end), offset))) return undefined;
     return { site, offset: offset >= end ? length : unmapOffset(decoded, offset) };
   }
   return undefined;
+}
+
+function inside(range: { start: number; end: number }, offset: number): boolean {
+  return offset > range.start && offset < range.end;
 }
 
 /** Like checkRuleset, for a document already parsed (the language server keeps one a version). */
@@ -97,21 +104,70 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
   const problems: DocumentProblem[] = [...model.syntaxProblems];
   checkShape(model, problems, options.defaultPhase);
   const results = model.expressions.map((site) => checkSite(site, model, options));
-  model.expressions.forEach((site, i) => {
-    for (const p of results[i].problems) problems.push(mapExpressionProblem(site, p));
-  });
+  model.expressions.forEach((site, i) => pushSiteProblems(site, results[i].problems, problems));
   for (const site of model.sites) {
     if (isRuleExpression(site)) continue;
-    for (const p of checkSite(site, model, options).problems) problems.push(mapExpressionProblem(site, p));
+    pushSiteProblems(site, checkSite(site, model, options).problems, problems);
   }
   const phase = model.phase ?? options.defaultPhase;
-  const repeats = checkRepeatedRules(model, results, cache, problems, phase);
-  checkRuleOrder(model, results, repeats, problems, phase);
+  // Rules compared with each other only where the file says all they do.
+  const judged = model.expressions.map((site, i) => ({ site, result: results[i] })).filter(({ site }) => isKnownRule(model, site));
+  const orderModel = judged.length === model.expressions.length ? model : { ...model, expressions: judged.map((j) => j.site) };
+  const orderResults = judged.length === model.expressions.length ? results : judged.map((j) => j.result);
+  if (!model.rulesComputed) {
+    const repeats = checkRepeatedRules(orderModel, orderResults, cache, problems, phase);
+    checkRuleOrder(orderModel, orderResults, repeats, problems, phase);
+  }
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   if (options.severities) applyRuleSeverities(problems, options.severities);
   // Last: a directive that silences nothing must see what the configuration left.
   if (directives) applyDisableDirectives(model, problems, options.severities);
   return problems;
+}
+
+/**
+ * Whether what decides a rule is all in the file: its expression has no `${…}` and its
+ * `action`, `action_parameters` and `enabled` are not values Terraform computes (a key whose
+ * value was not read).
+ */
+function isKnownRule(model: ParsedRuleset, site: FilterSite): boolean {
+  const rule = model.rules[site.ruleIndex];
+  if (site.holes || rule?.kind !== 'object') return !site.holes;
+  return !rule.properties.some((p) => p.value === undefined && (p.key === 'action' || p.key === 'action_parameters' || p.key === 'enabled'));
+}
+
+/**
+ * Problems a stand-in for an interpolation may cause away from it: the parser's, which can
+ * no longer read what follows, and a value or operator that the stand-in leaves unmatched.
+ */
+const CAUSED_BY_A_HOLE = new Set(['syntax-error', 'unterminated-string', 'invalid-value', 'missing-operator', 'set-required']);
+
+/**
+ * An expression's problems in the document. Where Terraform fills in part of it (`${…}`),
+ * nothing on or touching that part is reported, nor what the stand-in may have caused after
+ * it; one hint on the first interpolation says the expression was not checked there.
+ */
+function pushSiteProblems(site: ExpressionSite, found: CheckResult['problems'], problems: DocumentProblem[]): void {
+  const holes = site.holes;
+  if (!holes) {
+    for (const p of found) problems.push(mapExpressionProblem(site, p));
+    return;
+  }
+  const touches = (span: { start: number; end: number }) => holes.some((h) => span.start <= h.end && span.end >= h.start);
+  for (const p of found) {
+    if (touches(p.span) || (CAUSED_BY_A_HOLE.has(p.code) && p.span.end >= holes[0].start)) continue;
+    const fixes = p.fixes?.filter((f) => !f.edits.some((e) => touches(e.span)));
+    problems.push(mapExpressionProblem(site, fixes && fixes.length > 0 ? { ...p, fixes } : { ...p, fixes: undefined }));
+  }
+  const at = mapRange(site.decoded(), holes[0].start, holes[0].end);
+  const parts = holes.length === 1 ? 'this `${…}` part is' : `its ${holes.length} \`\${…}\` parts are`;
+  problems.push({
+    code: 'terraform-interpolation',
+    severity: 'hint',
+    message: `${parts} Terraform's to fill in, so the expression was not checked there`,
+    start: at.start,
+    end: at.end,
+  });
 }
 
 function mapExpressionProblem(site: ExpressionSite, p: CheckResult['problems'][number]): DocumentProblem {
@@ -127,9 +183,17 @@ function mapExpressionProblem(site: ExpressionSite, p: CheckResult['problems'][n
 
 /** An edit of the expression (decoded offsets, plain text) as an edit of the document. */
 export function expressionEdit(site: ExpressionSite, span: { start: number; end: number }, newText: string): DocumentEdit {
+  if (site.node.style === 'hcl-heredoc' && /[\r\n]/.test(newText)) {
+    // A new line of a heredoc starts at the indentation of the line it breaks, which keeps
+    // `<<-EOT`'s common indentation, and with it the value of every other line, as it was.
+    const range = expressionRange(site, span);
+    const source = site.node.source;
+    const indent = source ? lineIndent(source.text, range.start - source.shift) : '';
+    return { ...range, newText: encodeForScalar('hcl-heredoc', newText).replace(/\r?\n/g, (eol) => eol + indent) };
+  }
   // A line break written into a plain, single-quoted or block scalar would be folded or
   // need re-indenting; a double-quoted string holds it as `\n`, so the scalar becomes one.
-  if (/[\r\n]/.test(newText) && site.node.style !== 'json' && site.node.style !== 'double-quoted') {
+  if (/[\r\n]/.test(newText) && site.node.style !== 'json' && site.node.style !== 'double-quoted' && site.node.style !== 'hcl-quoted') {
     const value = site.text.slice(0, span.start) + newText + site.text.slice(span.end);
     // A block scalar's range runs past its last line break: it ends at its content there, so
     // the next key keeps its line; a quoted one ends after its closing quote.
@@ -165,7 +229,7 @@ function fitsPlainScalar(value: string, inFlow: boolean): boolean {
 export function contentExtent(site: ExpressionSite): { length: number; end: number } {
   const decoded = site.decoded();
   let length = decoded.value.length;
-  if (!isBlockScalar(site.node.style)) return { length, end: decoded.contentEnd };
+  if (!isBlockScalar(site.node.style) && site.node.style !== 'hcl-heredoc') return { length, end: decoded.contentEnd };
   while (length > 0 && decoded.value[length - 1] === '\n') length--;
   return { length, end: length > 0 ? decoded.ends[length - 1] : decoded.contentStart };
 }

@@ -1,9 +1,355 @@
 /**
- * The `cloudflare_ruleset` resources of a Terraform file, each as a ruleset (to be built:
- * issue 23's HCL reader).
+ * The `cloudflare_ruleset` resources of a Terraform file, each as a ruleset whose nodes are the
+ * file's own characters. Both shapes the provider has had are read: repeated `rules { … }`
+ * blocks with nested blocks for parameters (provider v4), and a `rules = [{ … }, …]` list of
+ * objects in the API's own shape (v5). Shapes seen in cloudflare/terraform-provider-cloudflare
+ * (commit 3856d26e2, internal/services/ruleset/migration/v500/testdata/v4_*.tf and v5_*.tf).
+ *
+ * Only literal values are read. A value Terraform computes (`var.phase`, a function call, a
+ * `for`, a conditional) is a property without a value: the key is there, so nothing calls it
+ * missing, and no check looks into what it cannot know.
  */
-import type { ParsedDocument } from './parsed-ruleset';
+import { decodeHclTemplate, plainQuotedValue, type HclStringStyle, type Range } from './decode-hcl';
+import { hclParser, type HclNode } from './hcl-parser';
+import { stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host-node';
+import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
+import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
+
+export { loadTerraformParser } from './hcl-parser';
+
+const RESOURCE_TYPE = 'cloudflare_ruleset';
+/** The ruleset's own attributes read from a resource: string literals only. */
+const RULESET_ATTRIBUTES = ['name', 'kind', 'phase', 'description'];
+/** Syntax problems reported at most: a file broken early can give one on every line after it. */
+const MAX_SYNTAX_PROBLEMS = 50;
 
 export function readTerraform(text: string): ParsedDocument {
-  return { format: 'hcl', layout: 'terraform', text, rulesets: [], problems: [] };
+  const parser = hclParser();
+  const tree = parser?.parse(text);
+  if (!tree) {
+    const problem: DocumentProblem = {
+      code: 'hcl-parser-unavailable',
+      severity: 'error',
+      message: 'Terraform files cannot be read yet: the HCL parser has not been loaded (loadTerraformParser)',
+      start: 0,
+      end: Math.min(1, text.length),
+    };
+    return { format: 'hcl', layout: 'terraform', text, rulesets: [], problems: [problem] };
+  }
+  try {
+    const reader = new Reader(text);
+    const rulesets = resourceBlocks(tree.rootNode).flatMap((block) => reader.ruleset(block) ?? []);
+    const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems];
+    return { format: 'hcl', layout: 'terraform', text, rulesets, problems };
+  } finally {
+    tree.delete();
+  }
+}
+
+/** The interpolation holes of a string read from a `.tf` file, as ranges of its value. */
+export function holesOfScalar(node: HostScalar): ExpressionSite['holes'] {
+  const source = node.source;
+  if (!source?.hcl || source.hcl.holes.length === 0) return undefined;
+  return decodeHclTemplate(source.text, source.start, source.end, source.hcl.holes)?.holes;
+}
+
+/**
+ * The `resource "cloudflare_ruleset" "…"` blocks, also inside the parts of a broken file the
+ * parser could not place (an ERROR node), so that one unfinished resource leaves the others read.
+ */
+function resourceBlocks(root: HclNode): HclNode[] {
+  const found: HclNode[] = [];
+  const pending: HclNode[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (child.type === 'block') {
+        if (isRulesetResource(child)) found.push(child);
+      } else if (child.type === 'body' || child.type === 'ERROR') pending.push(child);
+    }
+  }
+  return found.sort((a, b) => a.startIndex - b.startIndex);
+}
+
+function isRulesetResource(block: HclNode): boolean {
+  const labels = blockLabels(block);
+  return blockName(block) === 'resource' && labels[0] === RESOURCE_TYPE && labels.length === 2;
+}
+
+function blockName(block: HclNode): string | undefined {
+  const first = block.namedChildren[0];
+  return first?.type === 'identifier' ? first.text : undefined;
+}
+
+/** A block's labels (`resource "cloudflare_ruleset" "waf"`: the type and the name), as written between their quotes. */
+function blockLabels(block: HclNode): string[] {
+  return block.namedChildren.filter((c): c is HclNode => c?.type === 'string_lit' || (c?.type === 'identifier' && c !== block.namedChildren[0])).map((c) => (c.type === 'string_lit' ? c.text.replace(/^"|"$/g, '') : c.text));
+}
+
+function bodyOf(block: HclNode): HclNode | undefined {
+  return block.namedChildren.find((c): c is HclNode => c?.type === 'body');
+}
+
+/** The body's attributes and blocks, in order. */
+function bodyItems(block: HclNode): { attributes: HclNode[]; blocks: HclNode[] } {
+  const body = bodyOf(block);
+  const attributes: HclNode[] = [];
+  const blocks: HclNode[] = [];
+  for (const child of body?.namedChildren ?? []) {
+    if (child?.type === 'attribute') attributes.push(child);
+    else if (child?.type === 'block') blocks.push(child);
+  }
+  return { attributes, blocks };
+}
+
+class Reader {
+  readonly problems: DocumentProblem[] = [];
+  private tooDeep = false;
+
+  constructor(private readonly text: string) {}
+
+  ruleset(block: HclNode): ParsedRuleset | undefined {
+    const { attributes, blocks } = bodyItems(block);
+    const properties: HostProperty[] = [];
+    for (const attribute of attributes) {
+      const key = attribute.namedChildren[0];
+      if (!key || !RULESET_ATTRIBUTES.includes(key.text)) continue;
+      const value = this.value(attribute.namedChildren[1], 1);
+      // A name or phase Terraform computes is left out: nothing is claimed about it.
+      if (value?.kind === 'string') properties.push({ key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex, value });
+    }
+    const listAttribute = attributes.find((a) => a.namedChildren[0]?.text === 'rules');
+    const ruleBlocks = blocks.filter((b) => blockName(b) === 'rules');
+    const v4 = !listAttribute && ruleBlocks.length > 0;
+    let rulesComputed = blocks.some((b) => blockName(b) === 'dynamic' && blockLabels(b)[0] === 'rules');
+    if (listAttribute) {
+      const key = listAttribute.namedChildren[0]!;
+      const value = this.value(listAttribute.namedChildren[1], 1);
+      properties.push({ key: 'rules', keyStart: key.startIndex, keyEnd: key.endIndex, value });
+      // Not a list as written, or a list with items left out as Terraform's to compute.
+      const written = listAttribute.namedChildren[1]?.namedChildren[0]?.namedChildren[0];
+      const items = written?.type === 'tuple' ? written.namedChildren.filter((c) => c?.type === 'expression').length : -1;
+      rulesComputed ||= value?.kind !== 'array' || value.items.length !== items;
+    } else if (v4) {
+      const key = ruleBlocks[0].namedChildren[0]!;
+      const items = ruleBlocks.map((b) => this.blockObject(b, 2));
+      properties.push({ key: 'rules', keyStart: key.startIndex, keyEnd: key.endIndex, value: { kind: 'array', start: ruleBlocks[0].startIndex, end: ruleBlocks.at(-1)!.endIndex, items } });
+    }
+    const root: HostObject = { kind: 'object', start: block.startIndex, end: block.endIndex, properties, block: false };
+    const label = `${RESOURCE_TYPE}.${blockLabels(block)[1]}`;
+    return rulesetOfRoot(this.text, 'hcl', root, {
+      layout: 'terraform',
+      label,
+      holesOf: holesOfScalar,
+      ...(v4 ? { parametersInProviderShape: true } : {}),
+      ...(rulesComputed ? { rulesComputed } : {}),
+    });
+  }
+
+  /**
+   * A block as an object: its attributes, and its nested blocks by name (one block an object,
+   * several a list). The v4 provider's `headers { name = "X-Foo" … }` blocks become the API's
+   * map of headers by name.
+   */
+  private blockObject(block: HclNode, depth: number): HostObject {
+    const properties: HostProperty[] = [];
+    if (!this.deeper(block, depth)) {
+      const { attributes, blocks } = bodyItems(block);
+      for (const attribute of attributes) {
+        const key = attribute.namedChildren[0];
+        if (key?.type === 'identifier') properties.push({ key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex, value: this.value(attribute.namedChildren[1], depth + 1) });
+      }
+      const byName = new Map<string, HclNode[]>();
+      for (const nested of blocks) {
+        const name = blockName(nested);
+        // A `dynamic "headers" { … }` block is what Terraform makes blocks from: not read.
+        if (name === undefined || name === 'dynamic') continue;
+        byName.set(name, [...(byName.get(name) ?? []), nested]);
+      }
+      for (const [name, group] of byName) {
+        const key = group[0].namedChildren[0]!;
+        const value = name === 'headers' ? this.headersByName(group, depth + 1) : group.length === 1 ? this.blockObject(group[0], depth + 1) : this.blockList(group, depth + 1);
+        properties.push({ key: name, keyStart: key.startIndex, keyEnd: key.endIndex, value });
+      }
+      properties.sort((a, b) => a.keyStart - b.keyStart);
+    }
+    return { kind: 'object', start: block.startIndex, end: block.endIndex, properties, block: false };
+  }
+
+  private blockList(group: readonly HclNode[], depth: number): HostArray {
+    return { kind: 'array', start: group[0].startIndex, end: group.at(-1)!.endIndex, items: group.map((b) => this.blockObject(b, depth + 1)) };
+  }
+
+  /** `headers { name = "X-Foo" operation = "set" … }` blocks as `{ "X-Foo": { operation: "set", … } }`, keyed on the name's characters. */
+  private headersByName(group: readonly HclNode[], depth: number): HostNode {
+    const headers = group.map((b) => this.blockObject(b, depth + 1));
+    const properties: HostProperty[] = [];
+    for (const header of headers) {
+      const name = header.properties.find((p) => p.key === 'name')?.value;
+      if (name?.kind !== 'string') return this.blockList(group, depth);
+      properties.push({ key: String(name.value), keyStart: name.start, keyEnd: name.end, value: { ...header, properties: header.properties.filter((p) => p.key !== 'name') } });
+    }
+    return { kind: 'object', start: group[0].startIndex, end: group.at(-1)!.endIndex, properties, block: false };
+  }
+
+  /** The literal value of an `expression` node, or undefined for one Terraform computes. */
+  private value(expression: HclNode | null | undefined, depth: number): HostNode | undefined {
+    if (expression?.type !== 'expression' || expression.namedChildCount !== 1) return undefined;
+    const node = expression.namedChildren[0]!;
+    switch (node.type) {
+      case 'literal_value':
+        return this.literal(node.namedChildren[0]);
+      case 'template_expr':
+        return this.template(node.namedChildren[0]);
+      case 'collection_value':
+        return this.collection(node.namedChildren[0], depth);
+      default:
+        return undefined;
+    }
+  }
+
+  private literal(node: HclNode | null | undefined): HostNode | undefined {
+    if (!node) return undefined;
+    const { startIndex: start, endIndex: end } = node;
+    switch (node.type) {
+      case 'string_lit':
+        return this.template(node);
+      case 'numeric_lit': {
+        const value = Number(node.text);
+        return Number.isFinite(value) ? { kind: 'number', start, end, value } : undefined;
+      }
+      case 'bool_lit':
+        return { kind: 'boolean', start, end, value: node.text === 'true' };
+      case 'null_lit':
+        return { kind: 'null', start, end, value: null };
+      default:
+        return undefined;
+    }
+  }
+
+  /** A quoted string or heredoc; its `${…}` and `%{…}` parts are holes. */
+  private template(node: HclNode | null | undefined): HostScalar | undefined {
+    if (!node || node.hasError) return undefined;
+    const style: HclStringStyle | undefined = node.type === 'heredoc_template' ? 'hcl-heredoc' : node.type === 'quoted_template' || node.type === 'string_lit' ? 'hcl-quoted' : undefined;
+    if (!style) return undefined;
+    const holes: Range[] = node.namedChildren
+      .filter((c): c is HclNode => c?.type === 'template_interpolation' || c?.type === 'template_directive')
+      .map((c) => ({ start: c.startIndex, end: c.endIndex }));
+    const value = holes.length === 0 ? plainQuotedValue(this.text, node.startIndex, node.endIndex) : undefined;
+    const decoded = value === undefined ? decodeHclTemplate(this.text, node.startIndex, node.endIndex, holes) : undefined;
+    if (value === undefined && !decoded) return undefined;
+    return stringScalar(value ?? decoded!.decoded.value, style, { text: this.text, start: node.startIndex, end: node.endIndex, shift: 0, hcl: { holes } });
+  }
+
+  private collection(node: HclNode | null | undefined, depth: number): HostNode | undefined {
+    if (!node || this.deeper(node, depth)) return undefined;
+    if (node.type === 'tuple') {
+      const items: HostNode[] = [];
+      for (const child of node.namedChildren) {
+        if (child?.type !== 'expression') continue;
+        const item = this.value(child, depth + 1);
+        // A list with an item Terraform computes is not known, but for the list of rules,
+        // whose known rules are read (the ruleset then says some are computed).
+        if (item) items.push(item);
+        else if (depth > 1) return undefined;
+      }
+      return { kind: 'array', start: node.startIndex, end: node.endIndex, items };
+    }
+    if (node.type !== 'object') return undefined;
+    const properties: HostProperty[] = [];
+    for (const element of node.namedChildren) {
+      if (element?.type !== 'object_elem') continue;
+      const key = this.objectKey(element.namedChildren[0]);
+      // An object with a key Terraform computes may have any key: it is not known.
+      if (!key) return undefined;
+      properties.push({ ...key, value: this.value(element.namedChildren[1], depth + 1) });
+    }
+    return { kind: 'object', start: node.startIndex, end: node.endIndex, properties, block: false };
+  }
+
+  /** `name = …` or `"X-Foo" = …`: the key and its characters (a quoted key's with its quotes, as in JSON). */
+  private objectKey(expression: HclNode | null | undefined): Omit<HostProperty, 'value'> | undefined {
+    if (expression?.type !== 'expression' || expression.namedChildCount !== 1) return undefined;
+    const node = expression.namedChildren[0]!;
+    if (node.type === 'variable_expr') return { key: node.text, keyStart: node.startIndex, keyEnd: node.endIndex };
+    const string = node.type === 'literal_value' ? this.literal(node.namedChildren[0]) : undefined;
+    if (string?.kind !== 'string' || holesOfScalar(string)) return undefined;
+    return { key: String(string.value), keyStart: string.start, keyEnd: string.end };
+  }
+
+  /** Whether a collection or block at `depth` is nested too deeply to read; reported once. */
+  private deeper(node: HclNode, depth: number): boolean {
+    if (depth <= MAX_NESTING) return false;
+    if (!this.tooDeep) this.problems.push({ code: 'hcl-syntax', severity: 'error', message: NESTED_TOO_DEEPLY, start: node.startIndex, end: node.startIndex + 1 });
+    this.tooDeep = true;
+    return true;
+  }
+}
+
+/**
+ * The parser's ERROR and MISSING nodes, each where it is, in words. An ERROR around others
+ * (a resource the parser gave up on, around the string it could not read) is left for the
+ * innermost ones, which say where the trouble is.
+ */
+function syntaxProblems(text: string, root: HclNode): DocumentProblem[] {
+  if (!root.hasError) return [];
+  const found: HclNode[] = [];
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      const node = cursor.currentNode;
+      if (node.isMissing || node.type === 'ERROR') found.push(node);
+      if (found.length >= MAX_SYNTAX_PROBLEMS * 4) break;
+      // Into a node only where an error is: most of a file has none.
+      if (node.hasError && cursor.gotoFirstChild()) continue;
+      let next = cursor.gotoNextSibling();
+      while (!next && cursor.gotoParent()) next = cursor.gotoNextSibling();
+      if (!next) break;
+    }
+  } finally {
+    cursor.delete();
+  }
+  const innermost = found.filter((node) => !found.some((other) => other !== node && other.startIndex >= node.startIndex && other.endIndex <= node.endIndex && (other.startIndex > node.startIndex || other.endIndex < node.endIndex)));
+  return innermost.slice(0, MAX_SYNTAX_PROBLEMS).map((node) => syntaxProblem(text, node));
+}
+
+/** How a node the parser expected is named to a user. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  quoted_template_end: 'a closing `"`',
+  block_end: 'a closing `}`',
+  object_end: 'a closing `}`',
+  tuple_end: 'a closing `]`',
+  template_interpolation_end: 'a closing `}`',
+  template_directive_end: 'a closing `}`',
+  heredoc_identifier: 'the heredoc\'s closing marker',
+  identifier: 'a name',
+  expression: 'a value',
+};
+
+const HCL_ESCAPES_MESSAGE = 'HCL syntax: not an escape HCL has; a string takes `\\"`, `\\\\`, `\\n`, `\\r`, `\\t`, `\\uNNNN` and `\\UNNNNNNNN`';
+
+function syntaxProblem(text: string, node: HclNode): DocumentProblem {
+  const { startIndex: start, endIndex: end } = node;
+  if (node.type === 'quoted_template_end' && node.isMissing && node.parent) {
+    // A quoted string ends on its line: its closing quote is missing there, not where the
+    // parser, which read on, noticed.
+    const opening = node.parent.startIndex;
+    const lineEnd = text.indexOf('\n', opening);
+    const at = lineEnd === -1 ? text.length : text[lineEnd - 1] === '\r' ? lineEnd - 1 : lineEnd;
+    return { code: 'hcl-syntax', severity: 'error', message: 'HCL syntax: this string has no closing `"` on its line', start: opening, end: Math.max(at, opening + 1) };
+  }
+  // The grammar stops just before an escape it does not know, or on it.
+  const backslash = node.type !== 'ERROR' ? -1 : text[start] === '\\' ? start : text[end] === '\\' ? end : -1;
+  if (backslash !== -1) return { code: 'hcl-syntax', severity: 'error', message: HCL_ESCAPES_MESSAGE, start: backslash, end: Math.min(backslash + 2, text.length) };
+  if (node.isMissing) {
+    const expected = EXPECTED[node.type] ?? (node.isNamed ? `a ${node.type.replace(/_/g, ' ')}` : `\`${node.type}\``);
+    return { code: 'hcl-syntax', severity: 'error', message: `HCL syntax: expected ${expected} here`, start, end: Math.max(end, Math.min(start + 1, text.length)) };
+  }
+  const found = text.slice(start, end).trim();
+  // On the first line of what could not be read: the rest of a long ERROR is often sound.
+  const lineEnd = text.indexOf('\n', start + 1);
+  const shownEnd = lineEnd > start && lineEnd < end ? lineEnd : end;
+  const shown = found.length === 0 ? 'the end of the file' : `\`${found.split(/\r?\n/)[0].slice(0, 40)}${found.length > 40 || /\n/.test(found) ? '…' : ''}\``;
+  return { code: 'hcl-syntax', severity: 'error', message: `HCL syntax: unexpected ${shown}`, start, end: Math.max(shownEnd, Math.min(start + 1, text.length)) };
 }

@@ -12,9 +12,10 @@ export interface ProblemCodeInfo {
    * cannot read): configuration cannot turn it off or lower it, or the author would learn of
    * the mistake from the API. A warning is a rule the service takes but that does not do what
    * it seems to. Information is a hint about a rule that works, such as a deprecated name,
-   * that `rulesets.hints` can turn off.
+   * that `rulesets.hints` can turn off. A hint says what was not checked (a Terraform
+   * interpolation), not that anything is wrong.
    */
-  readonly severity: 'error' | 'warning' | 'information';
+  readonly severity: 'error' | 'warning' | 'information' | 'hint';
   /** What the finding says, in one line. */
   readonly description: string;
 }
@@ -22,11 +23,15 @@ export interface ProblemCodeInfo {
 const error = (description: string): ProblemCodeInfo => ({ severity: 'error', description });
 const warning = (description: string): ProblemCodeInfo => ({ severity: 'warning', description });
 const information = (description: string): ProblemCodeInfo => ({ severity: 'information', description });
+const hint = (description: string): ProblemCodeInfo => ({ severity: 'hint', description });
 
 export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   // ---------------------------------------------------------------- the file
   ['json-syntax', error('The file is not valid JSON.')],
   ['yaml-syntax', error('The file is not valid YAML.')],
+  ['hcl-syntax', error('The Terraform file is not valid HCL.')],
+  ['hcl-parser-unavailable', error('The HCL parser was not loaded, so the Terraform file was not read.')],
+  ['terraform-interpolation', hint('An expression with a Terraform `${…}` interpolation: that part is not checked.')],
   ['unescaped-quote', error('A `"` inside a string ends it early.')],
   ['empty-document', error('The file holds no ruleset.')],
   ['invalid-type', error('A key of the ruleset or of a rule has a value of the wrong type.')],

@@ -1,0 +1,229 @@
+/**
+ * The value of an HCL string template (a quoted string or a heredoc) with its offset map into
+ * the `.tf` file: what Terraform hands the provider, character by character, except where the
+ * template has a `${…}` interpolation or a `%{…}` directive, which Terraform fills in at plan
+ * time. Those are holes: the value has a stand-in there (see `holeFiller`), every unit of which
+ * maps to the whole `${…}`, and the holes are returned so that nothing found in them is reported.
+ *
+ * The parser (tree-sitter's HCL grammar) finds the string and its holes; this module only reads
+ * the literal text between them, whose rules are few (HCL's native syntax specification,
+ * hashicorp/hcl hclsyntax/spec.md "Template Expressions", and hclsyntax/parser_template.go).
+ */
+import { DecodedStringBuilder, type DecodedString } from './offset-map';
+
+export type HclStringStyle = 'hcl-quoted' | 'hcl-heredoc';
+
+export interface Range {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface DecodedTemplate {
+  readonly decoded: DecodedString;
+  /** The stand-ins of the holes, as ranges of `decoded.value`, in order. */
+  readonly holes: readonly Range[];
+}
+
+/**
+ * Decodes the template at [start, end) of `text` (from its opening quote or `<<` to its closing
+ * quote or marker), whose interpolations and directives are `holes` (document ranges, in order).
+ * Undefined when the text there is not a string template.
+ */
+export function decodeHclTemplate(text: string, start: number, end: number, holes: readonly Range[]): DecodedTemplate | undefined {
+  if (text[start] === '"') return decodeQuoted(text, start, end, holes);
+  if (text.startsWith('<<', start)) return decodeHeredoc(text, start, end, holes);
+  return undefined;
+}
+
+/**
+ * The value of a quoted string without holes, escapes or doubled `$$`/`%%`, which is the text
+ * between its quotes; undefined for any other. Most strings are such, and need no offset map
+ * until a problem is found in them.
+ */
+export function plainQuotedValue(text: string, start: number, end: number): string | undefined {
+  if (text[start] !== '"' || end - start < 2 || text[end - 1] !== '"') return undefined;
+  const content = text.slice(start + 1, end - 1);
+  return /[\\$%]/.test(content) ? undefined : content;
+}
+
+/**
+ * What stands in a hole: something the expression still parses with, where it can. Inside a
+ * string of the expression (`http.host eq "${var.host}"`), letters; after `in`, a list
+ * (`ip.src in ${var.list}`: a set or a `$list` both fit there); elsewhere, a field name. Any
+ * problem the checks find on it is dropped (checkParsedRuleset), so it only has to keep the
+ * rest of the expression readable.
+ */
+export function holeFiller(before: string): string {
+  if (insideExpressionString(before)) return 'terraform';
+  if (/(?:^|[^\w.])in\s*$/.test(before)) return '$terraform';
+  return 'terraform';
+}
+
+/** Whether the expression text `before` ends inside a string literal (`"…` or `r#"…`). */
+function insideExpressionString(before: string): boolean {
+  let i = 0;
+  while (i < before.length) {
+    const c = before[i];
+    if (c === '"') {
+      i++;
+      while (i < before.length && before[i] !== '"') i += before[i] === '\\' ? 2 : 1;
+      if (i >= before.length) return true;
+      i++;
+    } else if (c === 'r' && (i === 0 || !/\w/.test(before[i - 1]))) {
+      const raw = /^r(#*)"/.exec(before.slice(i, i + 300));
+      if (!raw) {
+        i++;
+        continue;
+      }
+      const close = before.indexOf(`"${raw[1]}`, i + raw[0].length);
+      if (close === -1) return true;
+      i = close + 1 + raw[1].length;
+    } else i++;
+  }
+  return false;
+}
+
+class TemplateBuilder {
+  readonly units: DecodedStringBuilder;
+  readonly holes: Range[] = [];
+  private value = '';
+
+  constructor(contentStart: number) {
+    this.units = new DecodedStringBuilder(contentStart);
+  }
+
+  push(unit: string, start: number, end: number): void {
+    this.units.push(unit, start, end);
+    this.value += unit;
+  }
+
+  hole(hole: Range): void {
+    const filler = holeFiller(this.value);
+    this.holes.push({ start: this.value.length, end: this.value.length + filler.length });
+    this.push(filler, hole.start, hole.end);
+  }
+
+  /** `$${` and `%%{`: a literal `${` and `%{`, the first unit from both `$$`. Else false. */
+  doubledIntroducer(text: string, i: number): boolean {
+    const c = text[i];
+    if ((c !== '$' && c !== '%') || text[i + 1] !== c || text[i + 2] !== '{') return false;
+    this.push(c, i, i + 2);
+    this.push('{', i + 2, i + 3);
+    return true;
+  }
+
+  finish(contentEnd: number): DecodedTemplate {
+    return { decoded: this.units.finish(contentEnd), holes: this.holes };
+  }
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\' };
+
+function decodeQuoted(text: string, start: number, end: number, holes: readonly Range[]): DecodedTemplate {
+  const contentStart = start + 1;
+  // A string cut short by broken text has no closing quote: its content runs to its end.
+  const contentEnd = end - 1 > start && text[end - 1] === '"' ? end - 1 : end;
+  const out = new TemplateBuilder(contentStart);
+  let h = 0;
+  let i = contentStart;
+  while (i < contentEnd) {
+    if (h < holes.length && i >= holes[h].start) {
+      out.hole(holes[h]);
+      i = Math.max(i, holes[h].end);
+      h++;
+      continue;
+    }
+    const c = text[i];
+    if (c === '\\') {
+      const escape = readEscape(text, i, contentEnd);
+      if (escape) {
+        for (const unit of escape.value) out.push(unit, i, escape.end);
+        i = escape.end;
+        continue;
+      }
+    } else if (out.doubledIntroducer(text, i)) {
+      i += 3;
+      continue;
+    }
+    out.push(c, i, i + 1);
+    i++;
+  }
+  return out.finish(contentEnd);
+}
+
+/** The escape at `i` (a backslash): `\n`, `\r`, `\t`, `\"`, `\\`, `\uNNNN`, `\UNNNNNNNN`. Undefined for any other, which the parser reports. */
+function readEscape(text: string, i: number, limit: number): { value: string; end: number } | undefined {
+  const c = text[i + 1];
+  if (i + 1 < limit && c in SIMPLE_ESCAPES) return { value: SIMPLE_ESCAPES[c], end: i + 2 };
+  const digits = c === 'u' ? 4 : c === 'U' ? 8 : 0;
+  if (digits === 0 || i + 2 + digits > limit) return undefined;
+  const hex = text.slice(i + 2, i + 2 + digits);
+  if (!/^[0-9a-fA-F]+$/.test(hex)) return undefined;
+  const code = parseInt(hex, 16);
+  if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return undefined;
+  return { value: String.fromCodePoint(code), end: i + 2 + digits };
+}
+
+/**
+ * A heredoc's lines, from the one after `<<EOT` to the one before the closing marker, each with
+ * its line break; no escapes but `$${` and `%%{`. `<<-EOT` removes the indentation its lines
+ * share, counted the way Terraform counts it (hashicorp/hcl hclsyntax/parser_template.go,
+ * flushHeredocTemplateParts): by whitespace characters at the start of each line; a line of
+ * only whitespace does not count and keeps its own; a line that starts with a hole has none,
+ * so then nothing is removed.
+ */
+function decodeHeredoc(text: string, start: number, end: number, holes: readonly Range[]): DecodedTemplate | undefined {
+  const intro = /<<(-?)([A-Za-z_][\w-]*)[ \t]*\r?\n/y;
+  intro.lastIndex = start;
+  const opening = intro.exec(text);
+  if (!opening || intro.lastIndex > end) return undefined;
+  const contentStart = intro.lastIndex;
+  // The closing marker's line, when the heredoc has one; broken text may end it anywhere.
+  const lastLine = text.lastIndexOf('\n', end - 1) + 1;
+  const closed = lastLine >= contentStart && text.slice(lastLine, end).trim() === opening[2];
+  const contentEnd = closed ? lastLine : end;
+  const lines: Range[] = [];
+  for (let lineStart = contentStart; lineStart < contentEnd; ) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = newline === -1 || newline >= contentEnd ? contentEnd : newline + 1;
+    lines.push({ start: lineStart, end: lineEnd });
+    lineStart = lineEnd;
+  }
+  const holeAt = (offset: number) => holes.some((hole) => hole.start === offset);
+  const isBlank = (line: Range) => /^\s*$/.test(text.slice(line.start, line.end));
+  let strip = 0;
+  if (opening[1] === '-') {
+    strip = Number.MAX_SAFE_INTEGER;
+    for (const line of lines) {
+      if (isBlank(line)) continue;
+      const indent = /^[^\S\r\n]*/.exec(text.slice(line.start, line.end))![0].length;
+      strip = Math.min(strip, holeAt(line.start) ? 0 : indent);
+    }
+    if (strip === Number.MAX_SAFE_INTEGER) strip = 0;
+  }
+  const out = new TemplateBuilder(contentStart);
+  let h = 0;
+  // Where reading resumes: past a hole that runs over several lines.
+  let next = contentStart;
+  for (const line of lines) {
+    let i = Math.max(line.start, next);
+    if (i === line.start && !isBlank(line)) i += strip;
+    while (i < line.end) {
+      while (h < holes.length && holes[h].end <= i) h++;
+      if (h < holes.length && i >= holes[h].start) {
+        out.hole(holes[h]);
+        i = holes[h].end;
+        h++;
+        continue;
+      }
+      if (out.doubledIntroducer(text, i)) {
+        i += 3;
+        continue;
+      }
+      out.push(text[i], i, i + 1);
+      i++;
+    }
+    next = i;
+  }
+  return out.finish(contentEnd);
+}
