@@ -5,7 +5,7 @@
  * which there are and where.
  */
 import { parseHost, type HostFormat } from './host';
-import { isOctorulesDocument, readOctorules, type IncludeReader } from './octorules';
+import { isOctorulesDocument, readOctorules, type IncludedFile, type IncludeReader } from './octorules';
 import { rulesetOfHost, type DocumentProblem, type ParsedRuleset, type RulesetLayout } from './parsed-ruleset';
 import { readTerraform } from './terraform';
 
@@ -22,6 +22,11 @@ export interface ParsedDocument {
    * with its one ruleset, as they always have.
    */
   readonly problems: readonly DocumentProblem[];
+  /**
+   * octorules: the files its `!include`s read, each with the rules it adds to a section. Their
+   * offsets are in their own text; checkDocument shows their problems on the `!include`.
+   */
+  readonly included?: readonly IncludedFile[];
 }
 
 export interface ParseDocumentOptions {

@@ -167,7 +167,7 @@ export function rulesetOfRoot(text: string, format: HostFormat, root: HostNode |
       expressions.push(site);
       sites.push(site);
     }
-    for (const found of parameterExpressions(rule, phase)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex, extras.holesOf));
+    for (const found of parameterExpressions(rule, phase, extras.defaultAction)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex, extras.holesOf));
   });
   sites.sort((a, b) => a.node.start - b.node.start);
   const { syntaxProblems = [], holesOf: _, ...described } = extras;
@@ -196,7 +196,7 @@ function siteOf<K extends SiteKind>(
 }
 
 /** The expression strings of a rule's `action_parameters` and rule-level objects (`ratelimit`, …), as their schemas mark them; a value expression with the types its place takes. */
-function parameterExpressions(rule: HostNode, phase: string | undefined): (ExpressionString & { readonly expect?: readonly ValueType[] })[] {
+function parameterExpressions(rule: HostNode, phase: string | undefined, defaultAction: string | undefined): (ExpressionString & { readonly expect?: readonly ValueType[] })[] {
   if (rule.kind !== 'object') return [];
   const found: (ExpressionString & { expect?: readonly ValueType[] })[] = [];
   const walk = (target: string, node: HostNode | undefined, schema: ParameterType | undefined, key: string) => {
@@ -206,7 +206,18 @@ function parameterExpressions(rule: HostNode, phase: string | undefined): (Expre
     for (let i = start; i < found.length; i++) if (found[i].kind === 'value') found[i] = { ...found[i], expect: valueTypesOf(target) };
   };
   for (const key of RULE_OBJECT_KEYS) if (ruleObjectInPhase(key, phase)) walk(key, property(rule, key)?.value, ruleObjectSchema(key), key);
-  const action = property(rule, 'action')?.value;
-  if (action?.kind === 'string') walk(String(action.value), property(rule, 'action_parameters')?.value, actionSchema(String(action.value))?.parameters, 'action_parameters');
+  const action = actionOfRule(rule, defaultAction);
+  if (action) walk(action.name, property(rule, 'action_parameters')?.value, actionSchema(action.name)?.parameters, 'action_parameters');
   return found;
+}
+
+/**
+ * The action a rule takes: its own `action` (with its node), or, where it has none, the
+ * default of its octorules section, which octorules puts there before the API sees the rule.
+ * Undefined when `action` is there but not a string, or when there is neither.
+ */
+export function actionOfRule(rule: HostNode, defaultAction: string | undefined): { readonly name: string; readonly node?: HostScalar } | undefined {
+  const action = property(rule, 'action')?.value;
+  if (action?.kind === 'string') return { name: String(action.value), node: action };
+  return action === undefined && defaultAction !== undefined ? { name: defaultAction } : undefined;
 }

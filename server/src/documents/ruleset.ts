@@ -11,7 +11,9 @@ import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
 import type { DocumentEdit } from './host-edits';
 import { mapRange, unmapOffset } from './offset-map';
 import { checkRepeatedRules, checkRuleOrder } from './rule-order';
+import type { IncludedFile } from './octorules';
 import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
+import { positionsIn } from './positions';
 import { isRuleExpression, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
 import { checkShape } from './ruleset-shape';
@@ -44,7 +46,22 @@ export function checkDocument(document: ParsedDocument, options: RulesetCheckOpt
   if (document.layout === 'api') return checkParsedRuleset(document.rulesets[0], options);
   const cache = options.cache ?? new ExpressionCache();
   const problems = [...document.problems, ...document.rulesets.flatMap((ruleset) => checkParsedRuleset(ruleset, { ...options, cache }))];
+  for (const file of document.included ?? []) problems.push(...includedProblems(file, { ...options, cache }));
   return problems.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/**
+ * The problems of a file an octorules `!include` reads, shown where the document reads it: on
+ * the `!include`, each naming its place in that file. Their fixes are edits of that file, and
+ * are left to it.
+ */
+function includedProblems(file: IncludedFile, options: RulesetCheckOptions): DocumentProblem[] {
+  const found = [...file.problems, ...(file.ruleset ? checkParsedRuleset(file.ruleset, options) : [])].sort((a, b) => a.start - b.start || a.end - b.end);
+  const positionAt = positionsIn(file.text);
+  return found.map(({ code, severity, message, start }) => {
+    const { line, character } = positionAt(start);
+    return { code, severity, message: `${file.path}:${line + 1}:${character + 1}: ${message}`, start: file.start, end: file.end };
+  });
 }
 
 /** The check options an expression of this ruleset is checked with. */
