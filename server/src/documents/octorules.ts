@@ -320,7 +320,7 @@ function checkRef(source: Source, section: OctorulesSection, rule: HostNode, ref
     return;
   }
   const inSameFile = first.source === source;
-  const where = inSameFile ? '' : ` (first in ${placeIn(first.source, first.node.start)})`;
+  const where = inSameFile ? '' : ` (first ${placeIn(first.source, first.node.start)})`;
   source.problems.push({
     code: 'duplicate-ref',
     severity: 'error',
@@ -332,12 +332,12 @@ function checkRef(source: Source, section: OctorulesSection, rule: HostNode, ref
 }
 
 /**
- * Where a ref was first used, said on a later one in another file: `shared/waf.yaml:3:7`, or
- * (the later one being in an included file, shown on its `!include`) `line 3, above`.
+ * Where a ref was first used, said on a later one in another file: `at shared/waf.yaml:3:7`,
+ * or (the later one being in an included file, shown on its `!include`) `on line 3, above`.
  */
 function placeIn(source: Source, offset: number): string {
   const { line, character } = positionsIn(source.text)(offset);
-  return source.path === undefined ? `line ${line + 1}, above` : `${source.path}:${line + 1}:${character + 1}`;
+  return source.path === undefined ? `on line ${line + 1}, above` : `at ${source.path}:${line + 1}:${character + 1}`;
 }
 
 /** A string scalar tagged `!include`: the path it names and the characters of tag and path. */
