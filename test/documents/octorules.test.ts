@@ -244,6 +244,33 @@ cloudflare:
   });
 });
 
+describe('octorules: disable directives', () => {
+  it('reads them once for the whole file, whichever section their line is in', () => {
+    const text = `# rulesets-disable country-code-case
+cloudflare:
+  waf_custom_rules:
+    - ref: a
+      expression: ip.src.country in {"br"}
+      action: block
+    # rulesets-disable-next-line duplicate-rule
+    - ref: b
+      expression: ip.src eq 192.0.2.1
+      action: block
+  redirect_rules:
+    - ref: c
+      expression: http.host eq "a.example.com"
+      action_parameters:
+        from_value:
+          target_url:
+            value: https://b.example.com/
+`;
+    const problems = problemsOf(text);
+    // The file's directive silences the first section's finding, and is not unused in the second;
+    // the next-line one, unused, is said once.
+    assert.deepEqual(onText(text, problems), [['unused-disable', 'duplicate-rule']]);
+  });
+});
+
 describe('octorules: which files', () => {
   it('is an octorules file when the cloudflare: block (or the top level) has a section', () => {
     const rootOf = (text: string) => parseHost(text, 'yaml').root;

@@ -91,7 +91,7 @@ export function readOctorules(text: string, host: HostDocument, include?: Includ
     }
   }
   const rulesets = reading.rulesets.sort((a, b) => a.root!.start - b.root!.start);
-  return { format: host.format, layout: 'octorules', text, rulesets, problems: document.problems, included: reading.included };
+  return { format: host.format, layout: 'octorules', text, rulesets, problems: document.problems, included: reading.included, root };
 }
 
 /** The document, or a file an include read. */

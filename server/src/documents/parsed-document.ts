@@ -4,7 +4,7 @@
  * octorules rules file. Every check and feature works on the rulesets; this module only says
  * which there are and where.
  */
-import { parseHost, type HostFormat } from './host';
+import { parseHost, type HostFormat, type HostNode } from './host';
 import { isOctorulesDocument, readOctorules, type IncludedFile, type IncludeReader } from './octorules';
 import { rulesetOfHost, type DocumentProblem, type ParsedRuleset, type RulesetLayout } from './parsed-ruleset';
 import { readTerraform } from './terraform';
@@ -27,6 +27,8 @@ export interface ParsedDocument {
    * offsets are in their own text; checkDocument shows their problems on the `!include`.
    */
   readonly included?: readonly IncludedFile[];
+  /** octorules: the file's whole tree, where its disable directives are read (once for all its rulesets). */
+  readonly root?: HostNode;
 }
 
 export interface ParseDocumentOptions {
