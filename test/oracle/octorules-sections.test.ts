@@ -23,7 +23,7 @@ const WHEEL_FILES = [`octorules-${OCTORULES_VERSIONS.octorules}-py3-none-any.whl
 function wheels(): string | undefined {
   if (WHEEL_FILES.every((f) => existsSync(join(WHEELS, f)))) return undefined;
   const wanted = [`octorules==${OCTORULES_VERSIONS.octorules}`, `octorules-cloudflare==${OCTORULES_VERSIONS['octorules-cloudflare']}`];
-  const pip = spawnSync('python3', ['-m', 'pip', 'download', '--quiet', '--no-deps', ...wanted, '-d', WHEELS], { encoding: 'utf8', timeout: 120_000 });
+  const pip = spawnSync('python3', ['-m', 'pip', 'download', '--quiet', '--no-deps', '--retries', '1', '--timeout', '15', ...wanted, '-d', WHEELS], { encoding: 'utf8', timeout: 120_000 });
   if (WHEEL_FILES.every((f) => existsSync(join(WHEELS, f)))) return undefined;
   return `the wheels of ${wanted.join(' and ')} are not in ${WHEELS} and pip could not download them (${(pip.stderr || String(pip.error ?? '')).trim().split('\n').pop() || `exit ${pip.status}`})`;
 }
