@@ -4,9 +4,9 @@
  * (octorules 0.37.0, octorules-cloudflare 0.18.1; catalogue/generated/octorules-sections.ts):
  *
  * - Sections nest in the `cloudflare:` block (octorules/config.py normalize_zone_format). A
- *   section at the top level is the spelling octorules used before it nested them: its rules are
- *   still checked, and a warning says that octorules now skips it (planner.py
- *   check_zone_sections, lint rule CORE011).
+ *   section at the top level is the spelling octorules used before it nested them (and its own
+ *   examples still use): its rules are still checked, and one warning for the file says that
+ *   octorules now skips such sections (planner.py check_zone_sections, lint rule CORE011).
  * - Every rule needs a `ref`, unique within its section (octorules_cloudflare/linter/
  *   yaml_validator.py CF003, CF005; planner.py), and an `expression`; a rule without `action`
  *   gets its section's default (octorules_cloudflare/__init__.py _cf_prepare_rule), and only a
@@ -77,6 +77,7 @@ export function readOctorules(text: string, host: HostDocument, include?: Includ
     checkRepeatedKeys(document, root);
     const block = property(root, OCTORULES_NAMESPACE)?.value;
     const nested = block?.kind === 'object' ? block : undefined;
+    const flat: HostProperty[] = [];
     for (const p of root.properties) {
       if (p.key === OCTORULES_NAMESPACE) {
         if (nested === p.value && nested) readBlock(reading, document, nested);
@@ -84,11 +85,13 @@ export function readOctorules(text: string, host: HostDocument, include?: Includ
       }
       const section = SECTIONS.get(p.key);
       if (section) {
-        readFlatSection(reading, document, p, section, nested);
+        if (!checkFlatSection(document, p, nested)) flat.push(p);
+        readSection(reading, document, p, section);
         continue;
       }
       checkTopLevelKey(document, p);
     }
+    if (flat.length > 0) document.problems.push(sectionsOutsideBlock(flat));
   }
   const rulesets = reading.rulesets.sort((a, b) => a.root!.start - b.root!.start);
   return { format: host.format, layout: 'octorules', text, rulesets, problems: document.problems, included: reading.included, root };
@@ -147,27 +150,34 @@ function readBlock(reading: Reading, document: Source, block: HostObject): void 
   }
 }
 
-function readFlatSection(reading: Reading, document: Source, p: HostProperty, section: OctorulesSection, block: HostObject | undefined): void {
+/** A section at the top level that is in the block too, which octorules refuses; true when it is. */
+function checkFlatSection(document: Source, p: HostProperty, block: HostObject | undefined): boolean {
   const nested = property(block, p.key);
-  if (nested) {
-    document.problems.push({
-      code: 'duplicate-section',
-      severity: 'error',
-      message: `\`${p.key}\` is both here and in the \`${OCTORULES_NAMESPACE}:\` block; octorules refuses a file that has a section twice`,
-      start: p.keyStart,
-      end: p.keyEnd,
-      related: [{ start: nested.keyStart, end: nested.keyEnd, message: `\`${p.key}\` in the \`${OCTORULES_NAMESPACE}:\` block` }],
-    });
-  } else {
-    document.problems.push({
-      code: 'section-outside-block',
-      severity: 'warning',
-      message: `${VERSION} reads its sections inside the \`${OCTORULES_NAMESPACE}:\` block: plan and sync skip \`${p.key}\` at the top level (octorules' lint rule CORE011)`,
-      start: p.keyStart,
-      end: p.keyEnd,
-    });
-  }
-  readSection(reading, document, p, section);
+  if (!nested) return false;
+  document.problems.push({
+    code: 'duplicate-section',
+    severity: 'error',
+    message: `\`${p.key}\` is both here and in the \`${OCTORULES_NAMESPACE}:\` block; octorules refuses a file that has a section twice`,
+    start: p.keyStart,
+    end: p.keyEnd,
+    related: [{ start: nested.keyStart, end: nested.keyEnd, message: `\`${p.key}\` in the \`${OCTORULES_NAMESPACE}:\` block` }],
+  });
+  return true;
+}
+
+/**
+ * The sections at the top level, said once for the file (on the first): a file written for an
+ * older octorules has them all there, and one word is enough.
+ */
+function sectionsOutsideBlock(flat: readonly HostProperty[]): DocumentProblem {
+  const names = flat.length > 3 ? `${flat.slice(0, 3).map((p) => `\`${p.key}\``).join(', ')} and ${flat.length - 3} more` : quoteAlternatives(flat.map((p) => p.key)).replace(/ or /, ' and ');
+  return {
+    code: 'section-outside-block',
+    severity: 'warning',
+    message: `${VERSION} reads its sections inside the \`${OCTORULES_NAMESPACE}:\` block, and its plan and sync skip ${flat.length === 1 ? 'this one' : `the ${flat.length} at the top level of this file (${names})`} (its lint rule CORE011): nest ${flat.length === 1 ? 'it' : 'them'} under \`${OCTORULES_NAMESPACE}:\``,
+    start: flat[0].keyStart,
+    end: flat[0].keyEnd,
+  };
 }
 
 /** A top-level key that is no section: octorules' own (`lists`, other providers' blocks) or a misspelt section. */
