@@ -244,6 +244,34 @@ cloudflare:
   });
 });
 
+describe('octorules: custom rulesets', () => {
+  it('checks the rules of each custom ruleset in its phase, each rule naming its action', () => {
+    const text = `cloudflare:
+  custom_rulesets:
+    - id: 00000000000000000000000000000000
+      name: shared-waf
+      phase: http_request_firewall_custom
+      rules:
+        - ref: scanners
+          expression: cf.threat_score gt 50 and http.hots eq "x"
+          action: block
+        - ref: no-action
+          expression: ip.src eq 192.0.2.1
+    - name: elsewhere
+      phase: some_phase_octorules_does_not_know
+      rules:
+        - ref: a
+          expression: not an expression
+`;
+    const document = parseDocument(text, 'yaml');
+    assert.deepEqual(document.rulesets.map((r) => [r.label, r.phase, r.rules.length]), [['custom_rulesets: shared-waf', 'http_request_firewall_custom', 2]]);
+    assert.deepEqual(onText(text, problemsOf(text)), [
+      ['unknown-field', 'http.hots'],
+      ['missing-key', 'r'],
+    ]);
+  });
+});
+
 describe('octorules: disable directives', () => {
   it('reads them once for the whole file, whichever section their line is in', () => {
     const text = `# rulesets-disable country-code-case

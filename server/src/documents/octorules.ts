@@ -49,6 +49,7 @@ export interface IncludedFile {
 
 const SECTIONS = new Map(OCTORULES_SECTIONS.map((s) => [s.section, s]));
 const SECTION_NAMES = OCTORULES_SECTIONS.map((s) => s.section);
+const CUSTOM_RULESETS = 'custom_rulesets';
 const VERSION = `octorules ${OCTORULES_VERSIONS.octorules}`;
 /** Includes within includes: octorules follows them to any depth, but a file set this deep is a mistake. */
 const MAX_INCLUDE_DEPTH = 16;
@@ -56,8 +57,8 @@ const MAX_INCLUDE_DEPTH = 16;
 const MAX_INCLUDED_FILES = 256;
 
 /**
- * Whether a YAML document's top level is an octorules rules file: a mapping with a section in
- * its `cloudflare:` block, or a list of rules under a section's name at the top level (the older
+ * Whether a YAML document's top level is an octorules rules file: a mapping with a section (or
+ * custom rulesets) in its `cloudflare:` block, or a list of rules under a section's name at the top level (the older
  * spelling). A ruleset in the API's shape (`rules` with `phase` or `kind`) never is, whatever
  * else it holds.
  */
@@ -65,7 +66,7 @@ export function isOctorulesDocument(root: HostNode | undefined): boolean {
   if (root?.kind !== 'object') return false;
   if (property(root, 'rules') && (property(root, 'phase') || property(root, 'kind'))) return false;
   const block = property(root, OCTORULES_NAMESPACE)?.value;
-  if (block?.kind === 'object' && block.properties.some((p) => SECTIONS.has(p.key))) return true;
+  if (block?.kind === 'object' && block.properties.some((p) => SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS)) return true;
   return root.properties.some((p) => SECTIONS.has(p.key) && p.value?.kind === 'array');
 }
 
@@ -89,7 +90,8 @@ export function readOctorules(text: string, host: HostDocument, include?: Includ
         readSection(reading, document, p, section);
         continue;
       }
-      checkTopLevelKey(document, p);
+      if (p.key === CUSTOM_RULESETS) readCustomRulesets(reading, document, p);
+      else checkTopLevelKey(document, p);
     }
     if (flat.length > 0) document.problems.push(sectionsOutsideBlock(flat));
   }
@@ -134,6 +136,7 @@ function readBlock(reading: Reading, document: Source, block: HostObject): void 
       readSection(reading, document, p, section);
       continue;
     }
+    if (p.key === CUSTOM_RULESETS) readCustomRulesets(reading, document, p);
     if (OCTORULES_NAMESPACE_KEYS.includes(p.key)) continue;
     // octorules warns of any key it does not know here; a newer octorules may know more, so
     // only a near miss of a known key is reported.
@@ -225,6 +228,26 @@ function checkRepeatedKeys(source: Source, object: HostObject): void {
       related: [{ start: earlier.keyStart, end: earlier.keyEnd, message: `the first \`${p.key}\`` }],
     });
   }
+}
+
+/**
+ * `custom_rulesets`: rulesets of the account that octorules updates by id, each in the API's
+ * shape (`name`, `phase` by its API name, `rules`), whose rules need `ref`, `expression` and
+ * `action` (octorules/planner.py validate_custom_ruleset; octorules_cloudflare's phases say
+ * `rule_required_fields=("expression", "action")`). Only those of a phase octorules knows are
+ * read; of the others octorules says what is wrong.
+ */
+function readCustomRulesets(reading: Reading, document: Source, p: HostProperty): void {
+  if (p.value?.kind !== 'array') return;
+  p.value.items.forEach((item, index) => {
+    const phase = property(item, 'phase')?.value;
+    const rules = property(item, 'rules')?.value;
+    const known = phase?.kind === 'string' ? OCTORULES_SECTIONS.find((s) => s.phase === phase.value) : undefined;
+    if (!known || rules?.kind !== 'array') return;
+    const name = property(item, 'name')?.value;
+    const label = `${CUSTOM_RULESETS}: ${name?.kind === 'string' ? String(name.value) : index + 1}`;
+    readRules(reading, document, { section: label, phase: known.phase, zone: false, account: true }, { keyStart: item.start, keyEnd: item.start }, rules, new Map());
+  });
 }
 
 /** A section's value: its rules, a file of them (`!include`), or nothing (an empty section). */
