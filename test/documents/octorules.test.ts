@@ -405,6 +405,31 @@ describe('octorules: !include', () => {
   });
 });
 
+describe('octorules: positions', () => {
+  it('puts a mistake on its characters in any section, nested or not, in every scalar style, after any rules', () => {
+    const styles = [
+      (e: string, indent: string) => ` ${e}`,
+      (e: string, indent: string) => ` '${e.replace(/'/g, "''")}'`,
+      (e: string, indent: string) => ` ${JSON.stringify(e)}`,
+      (e: string, indent: string) => ` |-\n${indent}  ${e}`,
+      (e: string, indent: string) => ` >-\n${indent}  ${e}`,
+    ];
+    const sections = OCTORULES_SECTIONS.filter((s) => s.phase.startsWith('http_request_firewall') || s.phase === 'http_request_dynamic_redirect' || s.phase === 'http_request_cache_settings');
+    fc.assert(
+      fc.property(fc.constantFrom(...sections), fc.boolean(), fc.nat(3), fc.nat(styles.length - 1), fc.constantFrom('', '\r'), (section, nested, before, style, cr) => {
+        const indent = nested ? '    ' : '  ';
+        const rule = (ref: string, expression: string) => `${indent}- ref: ${ref}\n${indent}  expression:${styles[style](expression, indent + ' ')}\n${section.defaultAction ? '' : `${indent}  action: log\n`}`;
+        const rules = Array.from({ length: before }, (_, i) => rule(`r${i}`, `http.host eq "h${i}.example.com"`)).join('') + rule('bad', 'http.request.uri.path eq "/x" and http.hots eq "a.example.com"');
+        const head = nested ? `cloudflare:\n  ${section.section}:\n` : `${section.section}:\n`;
+        const text = (head + rules).replace(/\n/g, `${cr}\n`);
+        const found = problemsOf(text).filter((p) => p.code === 'unknown-field');
+        assert.deepEqual(found.map((p) => text.slice(p.start, p.end)), ['http.hots'], text);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('octorules: never throws', () => {
   it('on broken YAML: one syntax problem inside the text, and the sections that can be read are read', () => {
     const text = 'cloudflare:\n  waf_custom_rules:\n    - ref: a\n      expression: "ip.src eq 1.1.1.1\n      action: block\n';
