@@ -408,9 +408,9 @@ describe('octorules: !include', () => {
 describe('octorules: positions', () => {
   it('puts a mistake on its characters in any section, nested or not, in every scalar style, after any rules', () => {
     const styles = [
-      (e: string, indent: string) => ` ${e}`,
-      (e: string, indent: string) => ` '${e.replace(/'/g, "''")}'`,
-      (e: string, indent: string) => ` ${JSON.stringify(e)}`,
+      (e: string) => ` ${e}`,
+      (e: string) => ` '${e.replace(/'/g, "''")}'`,
+      (e: string) => ` ${JSON.stringify(e)}`,
       (e: string, indent: string) => ` |-\n${indent}  ${e}`,
       (e: string, indent: string) => ` >-\n${indent}  ${e}`,
     ];
