@@ -125,6 +125,21 @@ describe('rulesets check on an octorules project', () => {
     );
   });
 
+  it('with --cache, checks a file that includes another again when only the included file changed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-octorules-cache-'));
+    try {
+      writeFileSync(join(dir, 'zone.yaml'), 'cloudflare:\n  waf_custom_rules: !include waf.yaml\n');
+      writeFileSync(join(dir, 'waf.yaml'), '- ref: a\n  expression: ip.src eq 192.0.2.1\n  action: block\n');
+      assert.equal(check(['--cache', '.'], dir).status, 0);
+      writeFileSync(join(dir, 'waf.yaml'), '- ref: a\n  expression: http.hots eq "x"\n  action: block\n');
+      const again = check(['--cache', '.'], dir);
+      assert.equal(again.status, 1, again.stdout);
+      assert.match(again.stdout, /zone\.yaml:2:21: error unknown-field waf\.yaml:2:15: unknown field `http\.hots`/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('checks the clean example project clean, and finds each mistake of the other on its characters', () => {
     const clean = check([`examples/${OCTORULES_FOLDER}/`], ROOT);
     assert.equal(clean.status, 0, clean.stdout);
