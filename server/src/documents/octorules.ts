@@ -58,9 +58,9 @@ const MAX_INCLUDED_FILES = 256;
 
 /**
  * Whether a YAML document's top level is an octorules rules file: a mapping with a section (or
- * custom rulesets) in its `cloudflare:` block, or a list of rules under a section's name at the top level (the older
- * spelling). A ruleset in the API's shape (`rules` with `phase` or `kind`) never is, whatever
- * else it holds.
+ * custom rulesets) in its `cloudflare:` block, or a list of rules under a section's name at the
+ * top level (the older spelling). A ruleset in the API's shape (`rules` with `phase` or `kind`)
+ * never is, whatever else it holds. A file of settings alone has nothing to check.
  */
 export function isOctorulesDocument(root: HostNode | undefined): boolean {
   if (root?.kind !== 'object') return false;
