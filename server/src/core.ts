@@ -12,7 +12,8 @@ export { ExpressionCache } from './documents/expression-cache';
 export { toPositions, type PositionedProblem } from './documents/positions';
 export { checkRuleset } from './documents/ruleset';
 export { MAX_NESTING, nestsDeeperThan } from './documents/nesting';
-export { parseRuleset } from './documents/parsed-ruleset';
+export { parseRuleset, type ParsedRuleset } from './documents/parsed-ruleset';
+export { parseDocument, rulesetAt, type ParsedDocument } from './documents/parsed-document';
 export { DEFAULT_SETTINGS, patternInFolder, readSettings, type Settings } from './documents/settings';
 export { readProjectConfig, type ProjectConfig, type RuleSeverity } from './documents/project-config';
 

@@ -78,19 +78,13 @@ interface Reading {
   readonly problems: readonly DocumentProblem[];
 }
 
-/**
- * What directives are read from: the file's text and its tree (a ruleset file's one ruleset,
- * or the whole tree of a file of several rulesets, whose directives are read once for all).
- */
-export type DirectiveText = Pick<ParsedRuleset, 'format' | 'text' | 'root'>;
-
 /** A `#` comment that starts with a directive's name, or with something close to one. */
 const CANDIDATE = /#[ \t]*(rulesets-(?:disable|enable)\S*)/g;
 /** The same, without the state of a global expression, to find whether a text has any. */
 const ANY_CANDIDATE = new RegExp(CANDIDATE.source);
 
 /** The directives of a YAML ruleset, and problems with how they are written. */
-function readDirectives(model: DirectiveText): Reading {
+function readDirectives(model: ParsedRuleset): Reading {
   const directives: Directive[] = [];
   const problems: DocumentProblem[] = [];
   if (model.format !== 'yaml') return { directives, problems };
@@ -174,7 +168,7 @@ function indexOrEnd(text: string, search: string, from: number): number {
  * part of the scalar) and is not inside a scalar, where it is text, as in a quoted string or
  * the lines of a `|` block. The header line of a block scalar may end in a comment.
  */
-function isComment(model: DirectiveText, offset: number): boolean {
+function isComment(model: ParsedRuleset, offset: number): boolean {
   if (offset > 0 && !/[ \t\r\n]/.test(model.text[offset - 1])) return false;
   const scalar = scalarAt(model.root, offset, (s) => s.start <= offset && offset < s.end);
   if (!scalar) return true;
@@ -206,7 +200,7 @@ function scalarAt(root: HostNode | undefined, offset: number, inside: (s: Span) 
  * starts on it, to its end. Not a mapping or sequence that starts there: above the first
  * key of a file, or the first item of a list, the directive is meant for that key or item.
  */
-function targetAfter(model: DirectiveText, from: number): Span | undefined {
+function targetAfter(model: ParsedRuleset, from: number): Span | undefined {
   const text = model.text;
   for (let start = from; start < text.length; ) {
     const end = indexOrEnd(text, '\n', start);
@@ -270,7 +264,7 @@ function reaches(directive: Directive, offset: number): boolean {
  * project configuration's `severities` (`unused-disable: off` turns those off, as ESLint's
  * reportUnusedDisableDirectives setting does).
  */
-export function applyDisableDirectives(model: DirectiveText, problems: DocumentProblem[], severities?: Readonly<Record<string, RuleSeverity>>): void {
+export function applyDisableDirectives(model: ParsedRuleset, problems: DocumentProblem[], severities?: Readonly<Record<string, RuleSeverity>>): void {
   if (model.format !== 'yaml') return;
   if (!ANY_CANDIDATE.test(model.text)) return;
   const { directives, problems: malformed } = readDirectives(model);

@@ -23,29 +23,11 @@ import { OCTORULES_NAMESPACE, OCTORULES_NAMESPACE_KEYS, OCTORULES_SECTIONS, OCTO
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { parseHost, property, type HostArray, type HostDocument, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
 import { renameKeyEdit } from './host-edits';
-import type { ParsedDocument } from './parsed-document';
-import { rulesetOfRoot, type DocumentProblem, type ParsedRuleset } from './parsed-ruleset';
+import { rulesetOfRoot, type DocumentProblem, type IncludedFile, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 import { positionsIn } from './positions';
 
 /** The text of a file an `!include` names, by its path relative to the including file; undefined when it cannot be read. */
 export type IncludeReader = (relativePath: string) => string | undefined;
-
-/**
- * A file an `!include` read, with what was read from it. Its offsets are in its own `text`;
- * `start` and `end` are the characters of the document's `!include` that reaches it (through
- * other included files, perhaps), where its problems are shown.
- */
-export interface IncludedFile {
-  /** Relative to the document's folder, as the reader was asked for it. */
-  readonly path: string;
-  readonly text: string;
-  readonly start: number;
-  readonly end: number;
-  /** The rules it adds to a section, as a ruleset of that section's phase. */
-  readonly ruleset?: ParsedRuleset;
-  /** Problems of the file itself: its YAML syntax, a `ref` repeated, an include it cannot read. */
-  readonly problems: readonly DocumentProblem[];
-}
 
 const SECTIONS = new Map(OCTORULES_SECTIONS.map((s) => [s.section, s]));
 const SECTION_NAMES = OCTORULES_SECTIONS.map((s) => s.section);

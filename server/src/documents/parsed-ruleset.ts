@@ -124,6 +124,46 @@ export interface ParsedRuleset {
   readonly syntaxProblems: readonly DocumentProblem[];
 }
 
+/** A file as the rulesets in it (parsed-document.ts reads one). */
+export interface ParsedDocument {
+  readonly format: HostFormat;
+  /** How its rulesets are written: `api` for a ruleset file, else the file's one layout. */
+  readonly layout: RulesetLayout;
+  readonly text: string;
+  /** In document order; each ruleset's root spans its resource or section. */
+  readonly rulesets: readonly ParsedRuleset[];
+  /**
+   * Problems of the file rather than of one of its rulesets (syntax of a Terraform or
+   * octorules file, a `ref` repeated across sections). A ruleset file's syntax problems stay
+   * with its one ruleset, as they always have.
+   */
+  readonly problems: readonly DocumentProblem[];
+  /** The whole file's host tree, where the rulesets' roots are built from parts of it (octorules): disable directives read the file through it. */
+  readonly root?: HostNode;
+  /**
+   * octorules: the files its `!include`s read, each with the rules it adds to a section. Their
+   * offsets are in their own text; checkDocument shows their problems on the `!include`.
+   */
+  readonly included?: readonly IncludedFile[];
+}
+
+/**
+ * A file an `!include` read, with what was read from it. Its offsets are in its own `text`;
+ * `start` and `end` are the characters of the document's `!include` that reaches it (through
+ * other included files, perhaps), where its problems are shown.
+ */
+export interface IncludedFile {
+  /** Relative to the document's folder, as the reader was asked for it. */
+  readonly path: string;
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  /** The rules it adds to a section, as a ruleset of that section's phase. */
+  readonly ruleset?: ParsedRuleset;
+  /** Problems of the file itself: its YAML syntax, a `ref` repeated, an include it cannot read. */
+  readonly problems: readonly DocumentProblem[];
+}
+
 export function parseRuleset(text: string, format: HostFormat): ParsedRuleset {
   return rulesetOfHost(text, parseHost(text, format));
 }

@@ -11,10 +11,9 @@ import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
 import type { DocumentEdit } from './host-edits';
 import { mapRange, unmapOffset } from './offset-map';
 import { checkRepeatedRules, checkRuleOrder } from './rule-order';
-import type { IncludedFile } from './octorules';
 import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
+import { isRuleExpression, rulesetOfRoot, type DocumentProblem, type ExpressionSite, type FilterSite, type IncludedFile, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
 import { positionsIn } from './positions';
-import { isRuleExpression, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
 import { checkShape } from './ruleset-shape';
 import { unescapedQuotes } from './unescaped-quotes';
@@ -45,12 +44,12 @@ export function checkRuleset(text: string, format: HostFormat, options: RulesetC
 export function checkDocument(document: ParsedDocument, options: RulesetCheckOptions = {}): DocumentProblem[] {
   if (document.layout === 'api') return checkParsedRuleset(document.rulesets[0], options);
   const cache = options.cache ?? new ExpressionCache();
-  const problems = [...document.problems, ...document.rulesets.flatMap((ruleset) => unescapedQuotes(ruleset) ?? rulesetProblems(ruleset, { ...options, cache }))];
+  const problems = [...document.problems, ...document.rulesets.flatMap((ruleset) => checkParsedRuleset(ruleset, { ...options, cache }, false))];
   for (const file of document.included ?? []) problems.push(...includedProblems(file, { ...options, cache }));
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
-  // Once for the whole file: a directive is the file's, whichever ruleset its line is in.
-  if (options.severities) applyRuleSeverities(problems, options.severities);
-  if (document.root) applyDisableDirectives({ format: document.format, text: document.text, root: document.root }, problems, options.severities);
+  // Once for the file, not once a ruleset: a directive one ruleset does not need is not unused
+  // when another's finding is what it silences.
+  applyDisableDirectives(rulesetOfRoot(document.text, document.format, document.root, { layout: document.layout }), problems, options.severities);
   return problems;
 }
 
@@ -105,19 +104,10 @@ export function siteAt<S extends ExpressionSite>(sites: readonly S[], offset: nu
 }
 
 /** Like checkRuleset, for a document already parsed (the language server keeps one a version). */
-export function checkParsedRuleset(model: ParsedRuleset, options: RulesetCheckOptions = {}): DocumentProblem[] {
+export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOptions = {}, directives = true): DocumentProblem[] {
   // Quotes inside a string that end it early: one problem that says so, not the parser's many.
   const quotes = unescapedQuotes(model);
   if (quotes) return quotes;
-  const problems = rulesetProblems(model, options);
-  if (options.severities) applyRuleSeverities(problems, options.severities);
-  // Last: a directive that silences nothing must see what the configuration left.
-  applyDisableDirectives(model, problems, options.severities);
-  return problems;
-}
-
-/** A ruleset's problems, in document order, before the project's severities and the file's directives. */
-function rulesetProblems(model: ParsedRuleset, given: RulesetCheckOptions): DocumentProblem[] {
   const cache = given.cache ?? new ExpressionCache();
   const options = { ...given, cache };
   const problems: DocumentProblem[] = [...model.syntaxProblems];
@@ -134,6 +124,9 @@ function rulesetProblems(model: ParsedRuleset, given: RulesetCheckOptions): Docu
   const repeats = checkRepeatedRules(model, results, cache, problems, phase);
   checkRuleOrder(model, results, repeats, problems, phase);
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
+  if (options.severities) applyRuleSeverities(problems, options.severities);
+  // Last: a directive that silences nothing must see what the configuration left.
+  if (directives) applyDisableDirectives(model, problems, options.severities);
   return problems;
 }
 
