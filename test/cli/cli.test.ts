@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ACTION_MISTAKES_FILES, ACTION_MISTAKES } from '../fixtures/action-mistakes';
 import { WAF_MISTAKES, WAF_MISTAKES_FILE } from '../fixtures/waf-mistakes';
+import { OCTORULES_MISTAKES, OCTORULES_MISTAKES_FILE, OCTORULES_OTHER_FILES } from '../fixtures/octorules';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -15,8 +16,17 @@ const MISTAKES = 'examples/mistakes.ruleset.yaml';
 const WAF = `examples/${WAF_MISTAKES_FILE}`;
 // And the mistakes in actions, one file per phase family (action-mistakes.test.ts): counted here too.
 const ACTIONS = ACTION_MISTAKES_FILES.map((f) => `examples/${f}`);
+// And an octorules zone with mistakes (octorules.test.ts): counted here too.
+const OCTORULES = `examples/${OCTORULES_MISTAKES_FILE}`;
 /** Every example that holds mistakes on purpose; the others check clean. */
-const WITH_MISTAKES = [...ACTIONS, MISTAKES, WAF].sort();
+const WITH_MISTAKES = [...ACTIONS, MISTAKES, WAF, OCTORULES].sort(inFolderOrder);
+
+/** The order the folder search gives (files.ts): by name in each folder, so `octorules/…` before `octorules-mistakes/…`. */
+function inFolderOrder(a: string, b: string): number {
+  const [x, y] = [a.split('/'), b.split('/')];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i].localeCompare(y[i]);
+  return x.length - y.length;
+}
 
 interface Run {
   readonly status: number | null;
@@ -45,10 +55,11 @@ function tempFolder(files: Record<string, string> = {}): string {
 function exampleFiles(): string[] {
   // Subfolders too, as the search finds them (`/` between names, as the report prints them
   // here). Test files (`*.ruleset.test.yaml`, for `rulesets test`) and a folder's project
-  // configuration (`.rulesets.yaml`) are not rulesets.
+  // configuration (`.rulesets.yaml`) are not rulesets; nor are octorules' configuration and a
+  // file of rules that an `!include` reads.
   return readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
-    .filter((n) => /\.(json|ya?ml)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n) && !/(^|\/)\.rulesets\.yaml$/.test(n))
-    .sort();
+    .filter((n) => /\.(json|ya?ml)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n) && !/(^|\/)\.rulesets\.yaml$/.test(n) && !OCTORULES_OTHER_FILES.includes(n))
+    .sort(inFolderOrder);
 }
 
 interface TextDiagnostic {
@@ -182,7 +193,7 @@ describe('rulesets check: text output', () => {
       assert.equal(d.carets.indexOf('^'), 2 + d.col - 1, `carets of ${d.code}`);
       assert.ok(d.message.length > 10, `message of ${d.code}`);
     }
-    const others = [...WAF_MISTAKES, ...ACTION_MISTAKES];
+    const others = [...WAF_MISTAKES, ...ACTION_MISTAKES, ...OCTORULES_MISTAKES];
     const errors = EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + others.filter((m) => m.severity === 'error').length;
     const warnings = EXPECTED_MISTAKES.length - EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + others.filter((m) => m.severity === 'warning').length;
     assert.equal(summary, `${exampleFiles().length} files checked: ${errors} errors, ${warnings} warnings`);
@@ -208,7 +219,11 @@ describe('rulesets check: text output', () => {
   it('exits 0 on a folder of clean rulesets', () => {
     const dir = tempFolder();
     const clean = exampleFiles().filter((n) => !WITH_MISTAKES.includes(`examples/${n}`));
-    for (const name of clean) copyFileSync(join(EXAMPLES, name), join(dir, name));
+    // With the files beside them that are no ruleset: octorules' configuration, and what its rules include.
+    for (const name of [...clean, ...OCTORULES_OTHER_FILES]) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      copyFileSync(join(EXAMPLES, name), join(dir, name));
+    }
     const result = run(['check', '.'], dir);
     assert.equal(result.status, 0, result.stdout);
     assert.equal(result.stderr, '');

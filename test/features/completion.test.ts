@@ -11,6 +11,7 @@ import { completionContext } from '../../server/src/language/completion-context'
 import { KNOWN_PHASES } from '../../server/src/language/catalogue/phases';
 import { property } from '../../server/src/documents/host';
 import { applyEdits, assertInside, at, formatOf, HOSTS, modelOf, settings, takeCursor, textOf, type Host } from './harness';
+import { OCTORULES_OTHER_FILES } from '../fixtures/octorules';
 
 // ---------------------------------------------------------------- helpers
 
@@ -836,8 +837,8 @@ describe('robustness', () => {
 
   const examples = join(__dirname, '..', '..', 'examples');
   // Test files (`*.ruleset.test.yaml`, for `rulesets test`) are not rulesets: no completion there.
-  // Subfolders too; a folder's `.rulesets.yaml` is no ruleset.
-  const names = readdirSync(examples, { recursive: true, encoding: 'utf8' }).filter((n) => /\.(json|ya?ml)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n) && !n.endsWith('.rulesets.yaml'));
+  // Subfolders too; a folder's `.rulesets.yaml` is no ruleset, nor are octorules' configuration and the files its `!include`s read.
+  const names = readdirSync(examples, { recursive: true, encoding: 'utf8' }).filter((n) => /\.(json|ya?ml)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n) && !n.endsWith('.rulesets.yaml') && !OCTORULES_OTHER_FILES.includes(n));
   for (const name of names) {
     test(`never throws, and every range lies inside the document, at every offset of examples/${name}`, () => {
       const text = readFileSync(join(examples, name), 'utf8');

@@ -135,13 +135,30 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
     const format = path === STDIN ? formatOfText(text) : formatOfPath(path)!;
     const shown = path === STDIN ? '<stdin>' : relative(process.cwd(), path) || path;
     // Standard input has no path to keep findings under.
-    const key = results && path !== STDIN ? resultKey(text, format, checkOptions) : undefined;
+    // A file that includes others (octorules' `!include`) is checked with theirs, which its own
+    // text does not stand for: its findings are not kept.
+    const key = results && path !== STDIN && !INCLUDE.test(text) ? resultKey(text, format, checkOptions) : undefined;
     const kept = key !== undefined ? results!.get(path, key) : undefined;
     if (kept) return { path: shown, text, diagnostics: kept };
-    const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache }));
+    const include = path === STDIN ? undefined : includeReader(path);
+    const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache, include }));
     if (key !== undefined) results!.set(path, key, diagnostics);
     return { path: shown, text, diagnostics };
   });
+}
+
+const INCLUDE = /!include\b/;
+
+/** Reads the files an octorules `!include` of the file at `path` names, relative to its folder; undefined for one that cannot be read, which the check reports. */
+function includeReader(path: string): (relativePath: string) => string | undefined {
+  const folder = dirname(resolve(path));
+  return (relativePath) => {
+    try {
+      return readFileSync(join(folder, relativePath), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 // ---------------------------------------------------------------- the project configuration

@@ -5,6 +5,7 @@
  */
 import { minimatch } from 'minimatch';
 import { property, type HostFormat, type HostNode } from './host';
+import { isOctorulesDocument } from './octorules';
 
 /** Why a file is treated as a ruleset: its name, a `rulesets.files` pattern, or its content. */
 export type RulesetEvidence = 'name' | 'pattern' | 'content';
@@ -74,7 +75,11 @@ export function classifyFile(path: string, options: ClassifyOptions = {}): FileR
   if (isProjectConfigPath(path)) return { role: 'other' };
   if (isRulesetFileName(path)) return { role: 'ruleset', why: 'name' };
   if ((options.patterns ?? []).some((pattern) => minimatch(path, pattern, { matchBase: !pattern.includes('/'), dot: true }))) return { role: 'ruleset', why: 'pattern' };
-  if (options.root && looksLikeRuleset(options.root())) return { role: 'ruleset', why: 'content' };
+  if (options.root) {
+    const root = options.root();
+    // An octorules rules file holds rulesets, one a section: its content says so, not its name (`rules/example.com.yaml`).
+    if (looksLikeRuleset(root) || isOctorulesDocument(root)) return { role: 'ruleset', why: 'content' };
+  }
   return { role: 'other' };
 }
 

@@ -1,18 +1,416 @@
 /**
- * The sections of an octorules rules file, each as the ruleset of its phase (to be built:
- * issue 23's octorules reader).
+ * The sections of an octorules rules file (a zone's `rules/<zone>.yaml`, or an account's), each
+ * as the ruleset of its phase. What octorules does with a file is taken from its code
+ * (octorules 0.37.0, octorules-cloudflare 0.18.1; catalogue/generated/octorules-sections.ts):
+ *
+ * - Sections nest in the `cloudflare:` block (octorules/config.py normalize_zone_format). A
+ *   section at the top level is the spelling octorules used before it nested them (and its own
+ *   examples still use): its rules are still checked, and one warning for the file says that
+ *   octorules now skips such sections (planner.py check_zone_sections, lint rule CORE011).
+ * - Every rule needs a `ref`, unique within its section (octorules_cloudflare/linter/
+ *   yaml_validator.py CF003, CF005; planner.py), and an `expression`; a rule without `action`
+ *   gets its section's default (octorules_cloudflare/__init__.py _cf_prepare_rule), and only a
+ *   section without one needs it. The rules' own checks are ruleset-shape.ts's, by layout.
+ * - `!include PATH` (config.py _make_include_loader) puts the YAML of another file, read
+ *   relative to the including file and only from its folder or below, where it stands: a
+ *   section's value (a file of rules) or one rule of a section (a file of one rule).
+ *
+ * An included file's rules are checked as the document's are, but their characters are in
+ * their own file: each of their problems is reported on the `!include` that reads the file,
+ * naming the file, line and column (checkDocument in ruleset.ts).
  */
-import type { HostDocument, HostNode } from './host';
-import type { ParsedDocument } from './parsed-ruleset';
+import { OCTORULES_NAMESPACE, OCTORULES_NAMESPACE_KEYS, OCTORULES_SECTIONS, OCTORULES_VERSIONS, type OctorulesSection } from '../language/catalogue/generated/octorules-sections';
+import { closestMatches, quoteAlternatives } from '../language/suggest';
+import { parseHost, property, type HostArray, type HostDocument, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
+import { renameKeyEdit } from './host-edits';
+import { rulesetOfRoot, type DocumentProblem, type IncludedFile, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
+import { positionsIn } from './positions';
 
 /** The text of a file an `!include` names, by its path relative to the including file; undefined when it cannot be read. */
 export type IncludeReader = (relativePath: string) => string | undefined;
 
-/** Whether a YAML document's top level is an octorules rules file. */
-export function isOctorulesDocument(_root: HostNode | undefined): boolean {
-  return false;
+const SECTIONS = new Map(OCTORULES_SECTIONS.map((s) => [s.section, s]));
+const SECTION_NAMES = OCTORULES_SECTIONS.map((s) => s.section);
+const CUSTOM_RULESETS = 'custom_rulesets';
+const VERSION = `octorules ${OCTORULES_VERSIONS.octorules}`;
+/** Includes within includes: octorules follows them to any depth, but a file set this deep is a mistake. */
+const MAX_INCLUDE_DEPTH = 16;
+/** Files read for one document at most, so that a fan of includes cannot make a check endless. */
+const MAX_INCLUDED_FILES = 256;
+
+/**
+ * Whether a YAML document's top level is an octorules rules file: a mapping with a section (or
+ * custom rulesets) in its `cloudflare:` block, or a list of rules under a section's name at the
+ * top level (the older spelling). A ruleset in the API's shape (`rules` with `phase` or `kind`)
+ * never is, whatever else it holds. A file of settings alone has nothing to check.
+ */
+export function isOctorulesDocument(root: HostNode | undefined): boolean {
+  if (root?.kind !== 'object') return false;
+  if (property(root, 'rules') && (property(root, 'phase') || property(root, 'kind'))) return false;
+  const block = property(root, OCTORULES_NAMESPACE)?.value;
+  if (block?.kind === 'object' && block.properties.some((p) => SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS)) return true;
+  return root.properties.some((p) => SECTIONS.has(p.key) && p.value?.kind === 'array');
 }
 
-export function readOctorules(text: string, host: HostDocument, _include?: IncludeReader): ParsedDocument {
-  return { format: host.format, layout: 'octorules', text, rulesets: [], problems: [] };
+export function readOctorules(text: string, host: HostDocument, include?: IncludeReader): ParsedDocument {
+  const document: Source = { text, problems: syntaxProblems(text, host), chain: [] };
+  const reading: Reading = { include, rulesets: [], included: [], reads: 0 };
+  const root = host.root;
+  if (root?.kind === 'object') {
+    checkRepeatedKeys(document, root);
+    const block = property(root, OCTORULES_NAMESPACE)?.value;
+    const nested = block?.kind === 'object' ? block : undefined;
+    const flat: HostProperty[] = [];
+    for (const p of root.properties) {
+      if (p.key === OCTORULES_NAMESPACE) {
+        if (nested === p.value && nested) readBlock(reading, document, nested);
+        continue;
+      }
+      const section = SECTIONS.get(p.key);
+      if (section) {
+        if (!checkFlatSection(document, p, nested)) flat.push(p);
+        readSection(reading, document, p, section);
+        continue;
+      }
+      if (p.key === CUSTOM_RULESETS) readCustomRulesets(reading, document, p);
+      else checkTopLevelKey(document, p);
+    }
+    if (flat.length > 0) document.problems.push(sectionsOutsideBlock(flat));
+  }
+  const rulesets = reading.rulesets.sort((a, b) => a.root!.start - b.root!.start);
+  return { format: host.format, layout: 'octorules', text, rulesets, problems: document.problems, included: reading.included, root };
+}
+
+/** The document, or a file an include read. */
+interface Source {
+  readonly text: string;
+  /** Relative to the document's folder; undefined for the document. */
+  readonly path?: string;
+  /** Problems in this source's own offsets. */
+  readonly problems: DocumentProblem[];
+  /** The document's `!include` through which this file was read. */
+  readonly at?: { readonly start: number; readonly end: number };
+  /** The files included on the way here, this one last: an include of one of them is a loop. */
+  readonly chain: readonly string[];
+  /** An included file's rules, once read (the document's go to Reading.rulesets). */
+  ruleset?: ParsedRuleset;
+}
+
+interface Reading {
+  readonly include?: IncludeReader;
+  readonly rulesets: ParsedRuleset[];
+  readonly included: IncludedFile[];
+  reads: number;
+}
+
+/** The refs of one section so far, each with where it was first used. */
+type Refs = Map<string, { readonly source: Source; readonly node: HostScalar }>;
+
+function syntaxProblems(text: string, host: HostDocument): DocumentProblem[] {
+  return host.syntaxErrors.map((e) => ({ code: 'yaml-syntax', severity: 'error' as const, message: e.message, start: e.start, end: Math.min(e.end, text.length) }));
+}
+
+function readBlock(reading: Reading, document: Source, block: HostObject): void {
+  checkRepeatedKeys(document, block);
+  for (const p of block.properties) {
+    const section = SECTIONS.get(p.key);
+    if (section) {
+      readSection(reading, document, p, section);
+      continue;
+    }
+    if (p.key === CUSTOM_RULESETS) readCustomRulesets(reading, document, p);
+    if (OCTORULES_NAMESPACE_KEYS.includes(p.key)) continue;
+    // octorules warns of any key it does not know here; a newer octorules may know more, so
+    // only a near miss of a known key is reported.
+    const suggestions = closestMatches(p.key, OCTORULES_NAMESPACE_KEYS).filter((k) => !property(block, k));
+    if (suggestions.length === 0) continue;
+    document.problems.push({
+      code: 'unknown-section',
+      severity: 'warning',
+      message: `${VERSION} does not know \`${p.key}\` in the \`${OCTORULES_NAMESPACE}:\` block and would not manage it; did you mean ${quoteAlternatives(suggestions)}?`,
+      start: p.keyStart,
+      end: p.keyEnd,
+      fixes: suggestions.map((k) => ({ title: `Change to \`${k}\``, edits: [renameKeyEdit(p, k)] })),
+    });
+  }
+}
+
+/** A section at the top level that is in the block too, which octorules refuses; true when it is. */
+function checkFlatSection(document: Source, p: HostProperty, block: HostObject | undefined): boolean {
+  const nested = property(block, p.key);
+  if (!nested) return false;
+  document.problems.push({
+    code: 'duplicate-section',
+    severity: 'error',
+    message: `\`${p.key}\` is both here and in the \`${OCTORULES_NAMESPACE}:\` block; octorules refuses a file that has a section twice`,
+    start: p.keyStart,
+    end: p.keyEnd,
+    related: [{ start: nested.keyStart, end: nested.keyEnd, message: `\`${p.key}\` in the \`${OCTORULES_NAMESPACE}:\` block` }],
+  });
+  return true;
+}
+
+/**
+ * The sections at the top level, said once for the file (on the first): a file written for an
+ * older octorules has them all there, and one word is enough.
+ */
+function sectionsOutsideBlock(flat: readonly HostProperty[]): DocumentProblem {
+  const names = flat.length > 3 ? `${flat.slice(0, 3).map((p) => `\`${p.key}\``).join(', ')} and ${flat.length - 3} more` : quoteAlternatives(flat.map((p) => p.key)).replace(/ or /, ' and ');
+  return {
+    code: 'section-outside-block',
+    severity: 'warning',
+    message: `${VERSION} reads its sections inside the \`${OCTORULES_NAMESPACE}:\` block, and its plan and sync skip ${flat.length === 1 ? 'this one' : `the ${flat.length} at the top level of this file (${names})`} (its lint rule CORE011): nest ${flat.length === 1 ? 'it' : 'them'} under \`${OCTORULES_NAMESPACE}:\``,
+    start: flat[0].keyStart,
+    end: flat[0].keyEnd,
+  };
+}
+
+/** A top-level key that is no section: octorules' own (`lists`, other providers' blocks) or a misspelt section. */
+function checkTopLevelKey(document: Source, p: HostProperty): void {
+  const [namespace, dot, member] = [p.key.slice(0, OCTORULES_NAMESPACE.length), p.key[OCTORULES_NAMESPACE.length], p.key.slice(OCTORULES_NAMESPACE.length + 1)];
+  if (namespace === OCTORULES_NAMESPACE && dot === '.' && OCTORULES_NAMESPACE_KEYS.includes(member)) {
+    document.problems.push({
+      code: 'unknown-section',
+      severity: 'error',
+      message: `octorules refuses \`${p.key}\` as a key (it is its internal spelling): write \`${member}\` inside the \`${OCTORULES_NAMESPACE}:\` block`,
+      start: p.keyStart,
+      end: p.keyEnd,
+    });
+    return;
+  }
+  // Only a list, as rules are: a mapping at the top level may be another provider's block.
+  if (p.value?.kind !== 'array' || OCTORULES_NAMESPACE_KEYS.includes(p.key)) return;
+  const suggestions = closestMatches(p.key, SECTION_NAMES);
+  if (suggestions.length === 0) return;
+  document.problems.push({
+    code: 'unknown-section',
+    severity: 'warning',
+    message: `\`${p.key}\` is not a section of octorules, which would not manage it; did you mean ${quoteAlternatives(suggestions)}?`,
+    start: p.keyStart,
+    end: p.keyEnd,
+    fixes: suggestions.map((k) => ({ title: `Change to \`${k}\``, edits: [renameKeyEdit(p, k)] })),
+  });
+}
+
+/** octorules refuses a mapping with a key written twice (its lint rule CORE001). */
+function checkRepeatedKeys(source: Source, object: HostObject): void {
+  const first = new Map<string, HostProperty>();
+  for (const p of object.properties) {
+    const earlier = first.get(p.key);
+    if (!earlier) {
+      first.set(p.key, p);
+      continue;
+    }
+    source.problems.push({
+      code: 'duplicate-key',
+      severity: 'error',
+      message: `\`${p.key}\` appears twice here; octorules refuses a file with a key repeated`,
+      start: p.keyStart,
+      end: p.keyEnd,
+      related: [{ start: earlier.keyStart, end: earlier.keyEnd, message: `the first \`${p.key}\`` }],
+    });
+  }
+}
+
+/**
+ * `custom_rulesets`: rulesets of the account that octorules updates by id, each in the API's
+ * shape (`name`, `phase` by its API name, `rules`), whose rules need `ref`, `expression` and
+ * `action` (octorules/planner.py validate_custom_ruleset; octorules_cloudflare's phases say
+ * `rule_required_fields=("expression", "action")`). Only those of a phase octorules knows are
+ * read; of the others octorules says what is wrong.
+ */
+function readCustomRulesets(reading: Reading, document: Source, p: HostProperty): void {
+  if (p.value?.kind !== 'array') return;
+  p.value.items.forEach((item, index) => {
+    const phase = property(item, 'phase')?.value;
+    const rules = property(item, 'rules')?.value;
+    const known = phase?.kind === 'string' ? OCTORULES_SECTIONS.find((s) => s.phase === phase.value) : undefined;
+    if (!known || rules?.kind !== 'array') return;
+    const name = property(item, 'name')?.value;
+    const label = `${CUSTOM_RULESETS}: ${name?.kind === 'string' ? String(name.value) : index + 1}`;
+    readRules(reading, document, { section: label, phase: known.phase, zone: false, account: true }, { keyStart: item.start, keyEnd: item.start }, rules, new Map());
+  });
+}
+
+/** A section's value: its rules, a file of them (`!include`), or nothing (an empty section). */
+function readSection(reading: Reading, document: Source, p: HostProperty, section: OctorulesSection): void {
+  const value = p.value;
+  if (!value || value.kind === 'null') return;
+  const refs: Refs = new Map();
+  const include = includeOf(document.text, value);
+  if (include) {
+    const file = open(reading, document, include);
+    if (file) readIncludedRules(reading, file, section, refs);
+    return;
+  }
+  if (value.kind !== 'array') {
+    document.problems.push(notAList(section, value));
+    return;
+  }
+  readRules(reading, document, section, { keyStart: p.keyStart, keyEnd: p.keyEnd }, value, refs);
+}
+
+function notAList(section: OctorulesSection, value: HostNode): DocumentProblem {
+  const found = value.kind === 'object' ? 'a mapping' : value.kind === 'array' ? 'a list' : `a ${value.kind}`;
+  return { code: 'invalid-type', severity: 'error', message: `\`${section.section}\` holds a list of rules; found ${found}`, start: value.start, end: value.end };
+}
+
+/** A file included as a section's value: a list of rules. */
+function readIncludedRules(reading: Reading, file: Source, section: OctorulesSection, refs: Refs): void {
+  const host = parseHost(file.text, 'yaml');
+  file.problems.push(...syntaxProblems(file.text, host));
+  if (host.root && host.root.kind !== 'null') {
+    if (host.root.kind === 'array') readRules(reading, file, section, { keyStart: 0, keyEnd: 0 }, host.root, refs);
+    else file.problems.push(notAList(section, host.root));
+  }
+  keep(reading, file);
+}
+
+/** A file included as one rule of a section: a mapping. */
+function readIncludedRule(reading: Reading, file: Source, section: OctorulesSection, refs: Refs): void {
+  const host = parseHost(file.text, 'yaml');
+  file.problems.push(...syntaxProblems(file.text, host));
+  const rule = host.root;
+  if (rule && rule.kind !== 'null') {
+    const rules: HostArray = { kind: 'array', start: rule.start, end: rule.end, items: [rule] };
+    addRuleset(reading, file, section, { keyStart: 0, keyEnd: 0 }, rules);
+    checkRef(file, section, rule, refs);
+  }
+  keep(reading, file);
+}
+
+/** What an included file adds to the document, once it is read: its ruleset (if any, from addRuleset) and its problems. */
+function keep(reading: Reading, file: Source): void {
+  reading.included.push({ path: file.path!, text: file.text, start: file.at!.start, end: file.at!.end, ...(file.ruleset ? { ruleset: file.ruleset } : {}), problems: file.problems });
+}
+
+/**
+ * A section's rules as written in `source`: one ruleset of them, and one for each rule an
+ * `!include` among them reads. `key` is where the ruleset's root starts (the section's key).
+ */
+function readRules(reading: Reading, source: Source, section: OctorulesSection, key: { keyStart: number; keyEnd: number }, rules: HostArray, refs: Refs): void {
+  const own: HostNode[] = [];
+  for (const item of rules.items) {
+    const include = includeOf(source.text, item);
+    if (!include) {
+      own.push(item);
+      checkRef(source, section, item, refs);
+      continue;
+    }
+    const file = open(reading, source, include);
+    if (file) readIncludedRule(reading, file, section, refs);
+  }
+  addRuleset(reading, source, section, key, own.length === rules.items.length ? rules : { ...rules, items: own });
+}
+
+/**
+ * The ruleset of a section: a root in the API's shape whose `phase` is the section's key (the
+ * name that says the phase) and whose `rules` are the section's own list.
+ */
+function addRuleset(reading: Reading, source: Source, section: OctorulesSection, key: { keyStart: number; keyEnd: number }, rules: HostArray): void {
+  const phase: HostScalar = { kind: 'string', start: key.keyStart, end: key.keyEnd, value: section.phase, style: 'plain' };
+  const root: HostObject = {
+    kind: 'object',
+    start: key.keyStart,
+    end: Math.max(rules.end, key.keyEnd),
+    block: true,
+    properties: [
+      { key: 'phase', keyStart: key.keyStart, keyEnd: key.keyEnd, value: phase },
+      { key: 'rules', keyStart: key.keyStart, keyEnd: key.keyEnd, value: rules },
+    ],
+  };
+  const ruleset = rulesetOfRoot(source.text, 'yaml', root, { layout: 'octorules', label: section.section, ...(section.defaultAction ? { defaultAction: section.defaultAction } : {}) });
+  if (source.path === undefined) reading.rulesets.push(ruleset);
+  else source.ruleset = ruleset;
+}
+
+/** A `ref` used before in the section (CF005); its absence and type are the rule's shape checks. */
+function checkRef(source: Source, section: OctorulesSection, rule: HostNode, refs: Refs): void {
+  const node = property(rule, 'ref')?.value;
+  if (node?.kind !== 'string' || node.value === '') return;
+  const ref = String(node.value);
+  const first = refs.get(ref);
+  if (!first) {
+    refs.set(ref, { source, node });
+    return;
+  }
+  const inSameFile = first.source === source;
+  const where = inSameFile ? '' : ` (first ${placeIn(first.source, first.node.start)})`;
+  source.problems.push({
+    code: 'duplicate-ref',
+    severity: 'error',
+    message: `the ref \`${ref}\` is already a rule's in \`${section.section}\`${where}; octorules wants each rule's \`ref\` unique in its section`,
+    start: node.start,
+    end: node.end,
+    ...(inSameFile ? { related: [{ start: first.node.start, end: first.node.end, message: `the first rule with the ref \`${ref}\`` }] } : {}),
+  });
+}
+
+/**
+ * Where a ref was first used, said on a later one in another file: `at shared/waf.yaml:3:7`,
+ * or (the later one being in an included file, shown on its `!include`) `on line 3, above`.
+ */
+function placeIn(source: Source, offset: number): string {
+  const { line, character } = positionsIn(source.text)(offset);
+  return source.path === undefined ? `on line ${line + 1}, above` : `at ${source.path}:${line + 1}:${character + 1}`;
+}
+
+/** A string scalar tagged `!include`: the path it names and the characters of tag and path. */
+interface Include {
+  readonly path: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+const INCLUDE_TAG = '!include';
+
+/**
+ * The include a node is. The host tree keeps no tags: the library puts a scalar's range after
+ * its tag, so the tag is read from the text just before it.
+ */
+function includeOf(text: string, node: HostNode): Include | undefined {
+  if (node.kind !== 'string') return undefined;
+  let at = node.start;
+  while (at > 0 && (text[at - 1] === ' ' || text[at - 1] === '\t')) at--;
+  if (at === node.start) return undefined;
+  const start = at - INCLUDE_TAG.length;
+  if (start < 0 || text.slice(start, at) !== INCLUDE_TAG) return undefined;
+  if (start > 0 && !/[\s:\-[{,]/.test(text[start - 1])) return undefined;
+  return { path: String(node.value), start, end: node.end };
+}
+
+/**
+ * The file an include names, read; undefined (with a problem on the include, unless the
+ * document came with no reader) when it cannot be.
+ */
+function open(reading: Reading, source: Source, include: Include): Source | undefined {
+  if (!reading.include) return undefined;
+  const report = (code: string, message: string) => {
+    source.problems.push({ code, severity: 'error', message, start: include.start, end: include.end });
+    return undefined;
+  };
+  const relative = withinFolder(include.path);
+  if (relative === undefined) return report('include-outside', `octorules reads an \`${INCLUDE_TAG}\` only from this file's folder and below; \`${include.path}\` is not there`);
+  const folder = source.path === undefined ? '' : source.path.slice(0, source.path.lastIndexOf('/') + 1);
+  const path = folder + relative;
+  if (source.chain.includes(path)) return report('include-loop', `\`${include.path}\` includes itself (through ${source.chain.map((p) => `\`${p}\``).join(' → ')}); octorules refuses a circular include`);
+  if (source.chain.length >= MAX_INCLUDE_DEPTH || reading.reads >= MAX_INCLUDED_FILES) return report('include-too-deep', `\`${include.path}\` is not read: more than ${source.chain.length >= MAX_INCLUDE_DEPTH ? `${MAX_INCLUDE_DEPTH} includes deep` : `${MAX_INCLUDED_FILES} files included`}`);
+  reading.reads++;
+  const text = reading.include(path);
+  if (text === undefined) return report('include-unreadable', `cannot read \`${include.path}\` (relative to this file), which this \`${INCLUDE_TAG}\` names`);
+  return { text: text.replace(/^\uFEFF/, ''), path, problems: [], at: source.at ?? { start: include.start, end: include.end }, chain: [...source.chain, path] };
+}
+
+/** A relative path with `.` and `..` resolved and `/` between its parts; undefined when it leaves its folder (or is absolute), as octorules refuses. */
+function withinFolder(path: string): string | undefined {
+  if (path === '' || /^([/\\]|[A-Za-z]:)/.test(path)) return undefined;
+  const parts: string[] = [];
+  for (const part of path.split(/[/\\]/)) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.length > 0 ? parts.join('/') : undefined;
 }

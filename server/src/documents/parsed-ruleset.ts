@@ -146,6 +146,28 @@ export interface ParsedDocument {
   readonly problems: readonly DocumentProblem[];
   /** The whole file's host tree, where the rulesets' roots are built from parts of it (octorules): disable directives read the file through it. */
   readonly root?: HostNode;
+  /**
+   * octorules: the files its `!include`s read, each with the rules it adds to a section. Their
+   * offsets are in their own text; checkDocument shows their problems on the `!include`.
+   */
+  readonly included?: readonly IncludedFile[];
+}
+
+/**
+ * A file an `!include` read, with what was read from it. Its offsets are in its own `text`;
+ * `start` and `end` are the characters of the document's `!include` that reaches it (through
+ * other included files, perhaps), where its problems are shown.
+ */
+export interface IncludedFile {
+  /** Relative to the document's folder, as the reader was asked for it. */
+  readonly path: string;
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  /** The rules it adds to a section, as a ruleset of that section's phase. */
+  readonly ruleset?: ParsedRuleset;
+  /** Problems of the file itself: its YAML syntax, a `ref` repeated, an include it cannot read. */
+  readonly problems: readonly DocumentProblem[];
 }
 
 export function parseRuleset(text: string, format: HostFormat): ParsedRuleset {
@@ -193,7 +215,7 @@ export function rulesetOfRoot(text: string, format: HostFormat, root: HostNode |
       expressions.push(site);
       sites.push(site);
     }
-    for (const found of parameterExpressions(rule, phase)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex, extras.holesOf));
+    for (const found of parameterExpressions(rule, phase, extras.defaultAction)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex, extras.holesOf));
   });
   sites.sort((a, b) => a.node.start - b.node.start);
   const { syntaxProblems = [], holesOf: _, ...described } = extras;
@@ -222,7 +244,7 @@ function siteOf<K extends SiteKind>(
 }
 
 /** The expression strings of a rule's `action_parameters` and rule-level objects (`ratelimit`, …), as their schemas mark them; a value expression with the types its place takes. */
-function parameterExpressions(rule: HostNode, phase: string | undefined): (ExpressionString & { readonly expect?: readonly ValueType[] })[] {
+function parameterExpressions(rule: HostNode, phase: string | undefined, defaultAction: string | undefined): (ExpressionString & { readonly expect?: readonly ValueType[] })[] {
   if (rule.kind !== 'object') return [];
   const found: (ExpressionString & { expect?: readonly ValueType[] })[] = [];
   const walk = (target: string, node: HostNode | undefined, schema: ParameterType | undefined, key: string) => {
@@ -232,7 +254,18 @@ function parameterExpressions(rule: HostNode, phase: string | undefined): (Expre
     for (let i = start; i < found.length; i++) if (found[i].kind === 'value') found[i] = { ...found[i], expect: valueTypesOf(target) };
   };
   for (const key of RULE_OBJECT_KEYS) if (ruleObjectInPhase(key, phase)) walk(key, property(rule, key)?.value, ruleObjectSchema(key), key);
-  const action = property(rule, 'action')?.value;
-  if (action?.kind === 'string') walk(String(action.value), property(rule, 'action_parameters')?.value, actionSchema(String(action.value))?.parameters, 'action_parameters');
+  const action = actionOfRule(rule, defaultAction);
+  if (action) walk(action.name, property(rule, 'action_parameters')?.value, actionSchema(action.name)?.parameters, 'action_parameters');
   return found;
+}
+
+/**
+ * The action a rule takes: its own `action` (with its node), or, where it has none, the
+ * default of its octorules section, which octorules puts there before the API sees the rule.
+ * Undefined when `action` is there but not a string, or when there is neither.
+ */
+export function actionOfRule(rule: HostNode, defaultAction: string | undefined): { readonly name: string; readonly node?: HostScalar } | undefined {
+  const action = property(rule, 'action')?.value;
+  if (action?.kind === 'string') return { name: String(action.value), node: action };
+  return action === undefined && defaultAction !== undefined ? { name: defaultAction } : undefined;
 }

@@ -12,7 +12,7 @@ import { property, type HostNode, type HostObject, type HostScalar } from './hos
 import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host-edits';
 import { checkParameterValue, describe, type Report } from './parameter-shape';
 import { ruleObjectInPhase } from './parameter-sites';
-import type { DocumentProblem, ParsedRuleset } from './parsed-ruleset';
+import { actionOfRule, type DocumentProblem, type ParsedRuleset } from './parsed-ruleset';
 
 const RULESET_KEY_NAMES = RULESET_KEYS.map((k) => k.key);
 const RULE_KEY_NAMES = RULE_KEYS.map((k) => k.key);
@@ -77,9 +77,12 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
     report('invalid-type', 'error', expression.start, expression.end, `expected the expression as a string${hint}`);
   }
   expectOneOf(rule, 'action', KNOWN_ACTIONS, 'warning', 'unknown-action', report);
-  const action = property(rule, 'action')?.value;
-  const actionName = action?.kind === 'string' ? String(action.value) : undefined;
-  const reported = actionName !== undefined && checkPacketForms(model, rule, action as HostScalar, actionName, phase, report);
+  const action = actionOfRule(rule, model.defaultAction);
+  const actionName = action?.name;
+  // A rule that takes its octorules section's default action has no `action` to point at: what
+  // is said of its action is said on its first character, as a missing key is.
+  const at = action?.node ?? { start: rule.start, end: rule.start + 1 };
+  const reported = action !== undefined && checkPacketForms(model, rule, at, action.name, phase, report);
   const logging = property(rule, 'logging');
   if (logging && actionName !== undefined && actionName !== 'skip') {
     report('logging-not-allowed', 'error', logging.keyStart, logging.keyEnd, `\`logging\` is only allowed on \`skip\` rules, not on \`${actionName}\``);
@@ -88,7 +91,7 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
     const value = property(rule, name)?.value;
     if (value?.kind === 'object' && ruleObjectInPhase(name, phase) && !model.parametersInProviderShape) checkParameterValue(model.text, value, ruleObjectSchema(name), `\`${name}\``, report);
   }
-  if (actionName !== undefined && !reported) checkActionParameters(model, rule, action as HostScalar, actionName, phase, report);
+  if (action !== undefined && !reported) checkActionParameters(model, rule, at, action.node, action.name, phase, report);
 }
 
 /**
@@ -97,17 +100,19 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
  * `ruleset: current` is the one form of `skip` the packet phases document; elsewhere a skip
  * names phases, products or rulesets, which its schema describes.
  */
-function checkPacketForms(model: ParsedRuleset, rule: HostObject, action: HostScalar, actionName: string, phase: string | undefined, report: Report): boolean {
+function checkPacketForms(model: ParsedRuleset, rule: HostObject, action: Place, actionName: string, phase: string | undefined, report: Report): boolean {
   const parametersProperty = property(rule, 'action_parameters');
   const parameters = parametersProperty?.value;
   if (actionName === 'skip' && phaseFamily(phase) === 'magic') {
     const ruleset = property(parameters, 'ruleset')?.value;
     // A key without a value is one Terraform computes: it may well hold what is needed.
     if (!parametersProperty) {
-      // No fix in a Terraform file: its rule may be a v4 block, which takes a block there.
-      report('missing-action-parameters', 'error', action.start, action.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', model.format === 'hcl' ? undefined : [
-        { title: 'Add `action_parameters: {"ruleset": "current"}`', edits: [addPropertyEdit(model.text, model.format, rule, property(rule, 'action')!, 'action_parameters', { ruleset: 'current' })] },
-      ]);
+      const actionProperty = property(rule, 'action');
+      // No fix in a Terraform file (its rule may be a v4 block, which takes a block there), nor
+      // where the action is the section's default (no `action` key to add it after).
+      report('missing-action-parameters', 'error', action.start, action.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', model.format !== 'hcl' && actionProperty ? [
+        { title: 'Add `action_parameters: {"ruleset": "current"}`', edits: [addPropertyEdit(model.text, model.format, rule, actionProperty, 'action_parameters', { ruleset: 'current' })] },
+      ] : undefined);
       return true;
     }
     if (parameters?.kind === 'object' && !ruleset) {
@@ -136,11 +141,11 @@ function checkPacketForms(model: ParsedRuleset, rule: HostObject, action: HostSc
 }
 
 /** Whether the phase allows the action, and the action's parameters against its schema. */
-function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: HostScalar, actionName: string, phase: string | undefined, report: Report): void {
+function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: Place, actionNode: HostScalar | undefined, actionName: string, phase: string | undefined, report: Report): void {
   const allowed = phase === undefined ? undefined : actionsOfPhase(phase);
   if (allowed && KNOWN_ACTIONS.includes(actionName) && !allowed.includes(actionName)) {
-    const suggestions = closestMatches(actionName, allowed);
-    report('action-not-allowed', 'error', action.start, action.end, `\`${actionName}\` is not an action of the phase \`${phase}\`, which allows ${quoteAlternatives(allowed)}`, suggestions.map((a) => ({ title: `Change to \`${a}\``, edits: [replaceScalarEdit(action, a)] })));
+    const suggestions = actionNode ? closestMatches(actionName, allowed) : [];
+    report('action-not-allowed', 'error', action.start, action.end, `\`${actionName}\` is not an action of the phase \`${phase}\`, which allows ${quoteAlternatives(allowed)}`, suggestions.map((a) => ({ title: `Change to \`${a}\``, edits: [replaceScalarEdit(actionNode!, a)] })));
   }
   const schema = actionSchema(actionName);
   if (!schema) return;
@@ -162,6 +167,9 @@ function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: H
   const needs = [...required, ...groups];
   if (needs.length > 0) report('missing-action-parameters', 'error', action.start, action.end, `a \`${actionName}\` rule needs \`action_parameters\` with ${needs.join(' and ')}`);
 }
+
+/** Where a report about a rule's action lands: its `action` value, or the rule's first character when the action is its section's default. */
+type Place = { readonly start: number; readonly end: number };
 
 /** octorules' own key of a rule (its per-rule settings), which it removes before the API sees the rule. */
 const OCTORULES_RULE_KEY_NAMES = [...RULE_KEY_NAMES, 'octorules'];

@@ -12,7 +12,8 @@ import { lineIndent, type DocumentEdit } from './host-edits';
 import { mapRange, unmapOffset } from './offset-map';
 import { checkRepeatedRules, checkRuleOrder } from './rule-order';
 import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
-import { isRuleExpression, rulesetOfRoot, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
+import { isRuleExpression, rulesetOfRoot, type DocumentProblem, type ExpressionSite, type FilterSite, type IncludedFile, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
+import { positionsIn } from './positions';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
 import { checkShape } from './ruleset-shape';
 import { unescapedQuotes } from './unescaped-quotes';
@@ -44,11 +45,26 @@ export function checkDocument(document: ParsedDocument, options: RulesetCheckOpt
   if (document.layout === 'api') return checkParsedRuleset(document.rulesets[0], options);
   const cache = options.cache ?? new ExpressionCache();
   const problems = [...document.problems, ...document.rulesets.flatMap((ruleset) => checkParsedRuleset(ruleset, { ...options, cache }, false))];
+  for (const file of document.included ?? []) problems.push(...includedProblems(file, { ...options, cache }));
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   // Once for the file, not once a ruleset: a directive one ruleset does not need is not unused
   // when another's finding is what it silences.
   applyDisableDirectives(rulesetOfRoot(document.text, document.format, document.root, { layout: document.layout }), problems, options.severities);
   return problems;
+}
+
+/**
+ * The problems of a file an octorules `!include` reads, shown where the document reads it: on
+ * the `!include`, each naming its place in that file. Their fixes are edits of that file, and
+ * are left to it.
+ */
+function includedProblems(file: IncludedFile, options: RulesetCheckOptions): DocumentProblem[] {
+  const found = [...file.problems, ...(file.ruleset ? checkParsedRuleset(file.ruleset, options) : [])].sort((a, b) => a.start - b.start || a.end - b.end);
+  const positionAt = positionsIn(file.text);
+  return found.map(({ code, severity, message, start }) => {
+    const { line, character } = positionAt(start);
+    return { code, severity, message: `${file.path}:${line + 1}:${character + 1}: ${message}`, start: file.start, end: file.end };
+  });
 }
 
 /** The check options an expression of this ruleset is checked with. */

@@ -1,0 +1,452 @@
+/**
+ * octorules rules files as rulesets: each section the ruleset of its phase (octorules' own
+ * mapping), its rules checked as any ruleset's, with what octorules itself wants (a `ref`,
+ * unique in its section; `action` only where the section has no default), `!include`d files
+ * checked and their problems shown on the include, every problem on its exact characters.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+
+import { classifyFile } from '../../server/src/documents/classify';
+import { ExpressionCache } from '../../server/src/documents/expression-cache';
+import { parseHost } from '../../server/src/documents/host';
+import { isOctorulesDocument } from '../../server/src/documents/octorules';
+import { parseDocument, rulesetAt } from '../../server/src/documents/parsed-document';
+import type { DocumentProblem } from '../../server/src/documents/parsed-ruleset';
+import { checkRuleset } from '../../server/src/documents/ruleset';
+import { OCTORULES_SECTIONS } from '../../server/src/language/catalogue/generated/octorules-sections';
+
+function problemsOf(text: string, files: Record<string, string> = {}): DocumentProblem[] {
+  return checkRuleset(text, 'yaml', { cache: new ExpressionCache(), include: (path) => files[path] });
+}
+
+/** Each problem as its code and the characters it is on. */
+function onText(text: string, problems: readonly DocumentProblem[]): [string, string][] {
+  return problems.map((p) => [p.code, text.slice(p.start, p.end)]);
+}
+
+const ZONE = `cloudflare:
+  waf_custom_rules:
+    - ref: block-admin
+      expression: http.hots eq "admin.example.com"
+      action: block
+  redirect_rules:
+    - ref: old-blog
+      expression: starts_with(http.request.uri.path, "/blog/")
+      action_parameters:
+        from_value:
+          target_url:
+            expression: concat("https://example.com", http.request.uri.pth)
+          status_code: 301
+  bot_management:
+    fight_mode: true
+`;
+
+describe('octorules: sections as rulesets', () => {
+  it('reads each section of the cloudflare: block as the ruleset of its phase, its root spanning the section', () => {
+    const document = parseDocument(ZONE, 'yaml');
+    assert.equal(document.layout, 'octorules');
+    assert.deepEqual(
+      document.rulesets.map((r) => [r.label, r.phase, r.defaultAction, r.rules.length]),
+      [
+        ['waf_custom_rules', 'http_request_firewall_custom', undefined, 1],
+        ['redirect_rules', 'http_request_dynamic_redirect', 'redirect', 1],
+      ],
+    );
+    const [waf, redirects] = document.rulesets;
+    assert.ok(ZONE.slice(waf.root!.start, waf.root!.end).startsWith('waf_custom_rules:'));
+    assert.ok(ZONE.slice(waf.root!.start, waf.root!.end).trimEnd().endsWith('action: block'));
+    // The editor finds the section under the cursor.
+    assert.equal(rulesetAt(document, ZONE.indexOf('http.hots')), waf);
+    assert.equal(rulesetAt(document, ZONE.indexOf('http.request.uri.pth')), redirects);
+    assert.equal(rulesetAt(document, ZONE.indexOf('fight_mode')), undefined);
+  });
+
+  it("takes every section's phase and default action from octorules' own table", () => {
+    for (const section of OCTORULES_SECTIONS) {
+      const text = `cloudflare:\n  ${section.section}:\n    - ref: a\n      expression: "true"\n`;
+      const [ruleset] = parseDocument(text, 'yaml').rulesets;
+      assert.equal(ruleset.phase, section.phase, section.section);
+      assert.equal(ruleset.defaultAction, section.defaultAction, section.section);
+    }
+    // Spot checks against octorules_cloudflare 0.18.1's _CF_PHASE_SPECS.
+    const byName = new Map(OCTORULES_SECTIONS.map((s) => [s.section, s]));
+    assert.deepEqual(byName.get('cache_rules'), { section: 'cache_rules', phase: 'http_request_cache_settings', defaultAction: 'set_cache_settings', zone: true, account: false });
+    assert.equal(byName.get('waf_custom_rules')?.defaultAction, undefined);
+    assert.equal(byName.get('bulk_redirect_rules')?.phase, 'http_request_redirect');
+  });
+
+  it('checks the expressions of every section on their exact characters, the parameters of a default action among them', () => {
+    const found = onText(ZONE, problemsOf(ZONE));
+    assert.deepEqual(found, [
+      ['unknown-field', 'http.hots'],
+      ['unknown-field', 'http.request.uri.pth'],
+    ]);
+  });
+
+  it('holds a rule without action to its section: the default is its action, and a section without one needs it', () => {
+    const text = `cloudflare:
+  redirect_rules:
+    - ref: missing-target
+      expression: http.host eq "a.example.com"
+      action_parameters:
+        from_value:
+          status_code: 301
+  compression_rules:
+    - ref: no-parameters
+      expression: http.host eq "b.example.com"
+  waf_custom_rules:
+    - ref: no-action
+      expression: http.host eq "c.example.com"
+`;
+    const problems = problemsOf(text);
+    assert.deepEqual(
+      problems.map((p) => [p.code, text.slice(p.start, p.end), p.start]),
+      [
+        // `redirect`'s parameters want a target: the rule takes `redirect` by default.
+        ['missing-key', 's', text.indexOf('status_code')],
+        // `compress_response` without its parameters: said on the rule's first character, as it has no `action`.
+        ['missing-action-parameters', 'r', text.indexOf('ref: no-parameters')],
+        // waf_custom_rules has no default: the rule must name its action.
+        ['missing-key', 'r', text.indexOf('ref: no-action')],
+      ],
+    );
+    assert.match(problems[0].message, /`target_url`/);
+    assert.match(problems[1].message, /`compress_response`/);
+    assert.match(problems[2].message, /no `action`/);
+  });
+
+  it('finds the value expressions inside a default action’s parameters as sites', () => {
+    const [ruleset] = parseDocument(ZONE.slice(ZONE.indexOf('  redirect_rules')).replace(/^ {2}/gm, ''), 'yaml').rulesets;
+    assert.equal(ruleset.label, 'redirect_rules');
+    assert.deepEqual(
+      ruleset.sites.map((s) => [s.kind, s.path.join('.')]),
+      [
+        ['filter', 'expression'],
+        ['value', 'action_parameters.from_value.target_url.expression'],
+      ],
+    );
+  });
+
+  it('wants a ref on every rule, unique within its section (not across sections)', () => {
+    const text = `cloudflare:
+  waf_custom_rules:
+    - ref: same
+      expression: ip.src eq 192.0.2.1
+      action: block
+    - expression: ip.src eq 192.0.2.2
+      action: block
+    - ref: same
+      expression: ip.src eq 192.0.2.3
+      action: block
+  rate_limiting_rules:
+    - ref: same
+      expression: http.request.uri.path eq "/login"
+      action: block
+      ratelimit:
+        characteristics: [ip.src, cf.colo.id]
+        period: 60
+        requests_per_period: 10
+        mitigation_timeout: 60
+`;
+    const problems = problemsOf(text);
+    const duplicate = problems.filter((p) => p.code === 'duplicate-ref');
+    assert.equal(duplicate.length, 1, JSON.stringify(problems));
+    assert.equal(duplicate[0].start, text.indexOf('same', text.indexOf('192.0.2.2')));
+    assert.equal(text.slice(duplicate[0].start, duplicate[0].end), 'same');
+    assert.equal(duplicate[0].related?.[0].start, text.indexOf('same'));
+    const missing = problems.filter((p) => p.code === 'missing-key');
+    assert.deepEqual(onText(text, missing), [['missing-key', 'e']]);
+    assert.match(missing[0].message, /`ref`/);
+  });
+
+  it("ignores a rule's `octorules:` key and the sections that are no ruleset (bot management, lists, settings)", () => {
+    const text = `cloudflare:
+  waf_custom_rules:
+    - ref: watched
+      expression: http.host eq "api.example.com"
+      action: log
+      octorules:
+        ignored: true
+        included: [cloudflare]
+  bot_management:
+    fight_mode: true
+  zone_security:
+    security_level: high
+  lists:
+    - name: office
+      kind: ip
+  custom_rulesets: []
+lists: []
+`;
+    assert.deepEqual(problemsOf(text), []);
+  });
+
+  it('says of a misspelt section what octorules calls it, with a rename, on the key', () => {
+    const text = `cloudflare:
+  waf_custom_rule:
+    - ref: a
+      expression: ip.src eq 192.0.2.1
+      action: block
+  cache_rules:
+    - ref: b
+      expression: http.host eq "a.example.com"
+      action_parameters:
+        cache: true
+  some_future_setting:
+    enabled: true
+`;
+    const problems = problemsOf(text);
+    assert.deepEqual(onText(text, problems), [['unknown-section', 'waf_custom_rule']]);
+    assert.equal(problems[0].severity, 'warning');
+    assert.match(problems[0].message, /did you mean `waf_custom_rules`\?/);
+    assert.deepEqual(problems[0].fixes?.[0].edits, [{ start: text.indexOf('waf_custom_rule'), end: text.indexOf('waf_custom_rule') + 'waf_custom_rule'.length, newText: 'waf_custom_rules' }]);
+  });
+
+  it('reads a section at the top level (the older spelling), checks it, and warns that octorules now skips it', () => {
+    const text = `waf_custom_rules:
+  - ref: a
+    expression: http.hots eq "x"
+    action: block
+other_tool:
+  - anything: at all
+`;
+    const document = parseDocument(text, 'yaml');
+    assert.equal(document.layout, 'octorules');
+    assert.deepEqual(document.rulesets.map((r) => r.phase), ['http_request_firewall_custom']);
+    assert.deepEqual(onText(text, problemsOf(text)), [
+      ['section-outside-block', 'waf_custom_rules'],
+      ['unknown-field', 'http.hots'],
+    ]);
+  });
+
+  it('names a section in both places, and its internal dotted spelling, as octorules refuses them', () => {
+    const text = `waf_custom_rules: []
+cloudflare.cache_rules: []
+cloudflare:
+  waf_custom_rules: []
+`;
+    assert.deepEqual(onText(text, problemsOf(text)), [
+      ['duplicate-section', 'waf_custom_rules'],
+      ['unknown-section', 'cloudflare.cache_rules'],
+    ]);
+  });
+
+  it('says that a section holds a list of rules when it holds something else', () => {
+    const text = 'cloudflare:\n  waf_custom_rules:\n    ref: a\n  cache_rules:\n';
+    const problems = problemsOf(text);
+    assert.deepEqual(
+      problems.map((p) => p.code),
+      ['invalid-type'],
+    );
+    assert.equal(text.slice(problems[0].start, problems[0].end).trim(), 'ref: a');
+  });
+});
+
+describe('octorules: custom rulesets', () => {
+  it('checks the rules of each custom ruleset in its phase, each rule naming its action', () => {
+    const text = `cloudflare:
+  custom_rulesets:
+    - id: 00000000000000000000000000000000
+      name: shared-waf
+      phase: http_request_firewall_custom
+      rules:
+        - ref: scanners
+          expression: cf.threat_score gt 50 and http.hots eq "x"
+          action: block
+        - ref: no-action
+          expression: ip.src eq 192.0.2.1
+    - name: elsewhere
+      phase: some_phase_octorules_does_not_know
+      rules:
+        - ref: a
+          expression: not an expression
+`;
+    const document = parseDocument(text, 'yaml');
+    assert.deepEqual(document.rulesets.map((r) => [r.label, r.phase, r.rules.length]), [['custom_rulesets: shared-waf', 'http_request_firewall_custom', 2]]);
+    assert.deepEqual(onText(text, problemsOf(text)), [
+      ['unknown-field', 'http.hots'],
+      ['missing-key', 'r'],
+    ]);
+  });
+});
+
+describe('octorules: disable directives', () => {
+  it('reads them once for the whole file, whichever section their line is in', () => {
+    const text = `# rulesets-disable country-code-case
+cloudflare:
+  waf_custom_rules:
+    - ref: a
+      expression: ip.src.country in {"br"}
+      action: block
+    # rulesets-disable-next-line duplicate-rule
+    - ref: b
+      expression: ip.src eq 192.0.2.1
+      action: block
+  redirect_rules:
+    - ref: c
+      expression: http.host eq "a.example.com"
+      action_parameters:
+        from_value:
+          target_url:
+            value: https://b.example.com/
+`;
+    const problems = problemsOf(text);
+    // The file's directive silences the first section's finding, and is not unused in the second;
+    // the next-line one, unused, is said once.
+    assert.deepEqual(onText(text, problems), [['unused-disable', 'duplicate-rule']]);
+  });
+});
+
+describe('octorules: which files', () => {
+  it('is an octorules file when the cloudflare: block (or the top level) has a section', () => {
+    const rootOf = (text: string) => parseHost(text, 'yaml').root;
+    assert.equal(isOctorulesDocument(rootOf(ZONE)), true);
+    assert.equal(isOctorulesDocument(rootOf('waf_custom_rules:\n  - ref: a\n')), true);
+    // Only settings: nothing to check.
+    assert.equal(isOctorulesDocument(rootOf('cloudflare:\n  bot_management:\n    fight_mode: true\n')), false);
+    // octorules' configuration.
+    assert.equal(isOctorulesDocument(rootOf('providers:\n  cloudflare:\n    token: env/CLOUDFLARE_API_TOKEN\nzones:\n  example.com:\n    sources: [rules]\n')), false);
+    // A list of rules on its own (what an include reads).
+    assert.equal(isOctorulesDocument(rootOf('- ref: a\n  expression: "true"\n')), false);
+  });
+
+  it('never takes a ruleset in the API shape for one, whatever else it holds', () => {
+    const api = 'name: r\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: "true"\n';
+    for (const text of [api, `${api}cloudflare:\n  waf_custom_rules: []\n`, `${api}waf_custom_rules:\n  - ref: a\n`]) {
+      assert.equal(isOctorulesDocument(parseHost(text, 'yaml').root), false, text);
+      assert.equal(parseDocument(text, 'yaml').layout, 'api');
+    }
+  });
+
+  it('classifies rules files as rulesets by their content, and octorules configuration as other', () => {
+    const classify = (path: string, text: string) => classifyFile(path, { root: () => parseHost(text, 'yaml').root });
+    assert.deepEqual(classify('/p/rules/example.com.yaml', ZONE), { role: 'ruleset', why: 'content' });
+    assert.deepEqual(classify('/p/config.yaml', 'providers:\n  cloudflare:\n    token: env/T\nzones:\n  example.com:\n    sources: [rules]\n'), { role: 'other' });
+  });
+});
+
+describe('octorules: !include', () => {
+  const INCLUDING = `cloudflare:
+  redirect_rules: !include shared/redirects.yaml
+  waf_custom_rules:
+    - ref: local
+      expression: ip.src eq 192.0.2.1
+      action: block
+    - !include shared/one-rule.yaml
+`;
+  const REDIRECTS = `- ref: docs
+  expression: http.request.uri.pth eq "/docs"
+  action_parameters:
+    from_value:
+      target_url:
+        value: https://docs.example.com/
+`;
+  const ONE_RULE = 'ref: local\nexpression: http.hots eq "x"\naction: block\n';
+
+  it("reads a section's file of rules and a rule's file, and shows their problems on the include, naming file, line and column", () => {
+    const problems = problemsOf(INCLUDING, { 'shared/redirects.yaml': REDIRECTS, 'shared/one-rule.yaml': ONE_RULE });
+    assert.deepEqual(
+      problems.map((p) => [p.code, INCLUDING.slice(p.start, p.end), p.message.replace(/: .*/, '')]),
+      [
+        ['unknown-field', '!include shared/redirects.yaml', 'shared/redirects.yaml:2:15'],
+        ['duplicate-ref', '!include shared/one-rule.yaml', 'shared/one-rule.yaml:1:6'],
+        ['unknown-field', '!include shared/one-rule.yaml', 'shared/one-rule.yaml:2:13'],
+      ],
+    );
+    assert.match(problems[0].message, /unknown field `http\.request\.uri\.pth`/);
+    assert.match(problems[1].message, /first on line 4, above/);
+    // The included files' places are right: line 2, column 15 of redirects.yaml is the field.
+    assert.equal(REDIRECTS.split('\n')[1].slice(14, 14 + 'http.request.uri.pth'.length), 'http.request.uri.pth');
+    assert.equal(ONE_RULE.split('\n')[1].slice(12, 12 + 'http.hots'.length), 'http.hots');
+    // The includes' rules are not the document's: only its own rule is in its section.
+    const document = parseDocument(INCLUDING, 'yaml', { include: (p) => ({ 'shared/redirects.yaml': REDIRECTS, 'shared/one-rule.yaml': ONE_RULE })[p] });
+    assert.deepEqual(document.rulesets.map((r) => [r.label, r.rules.length]), [['waf_custom_rules', 1]]);
+    assert.deepEqual(document.included?.map((f) => [f.path, f.ruleset?.label, f.ruleset?.rules.length]), [
+      ['shared/redirects.yaml', 'redirect_rules', 1],
+      ['shared/one-rule.yaml', 'waf_custom_rules', 1],
+    ]);
+  });
+
+  it('says once, on its characters, that an include cannot be read, or reaches outside its folder', () => {
+    const text = 'cloudflare:\n  redirect_rules: !include missing.yaml\n  cache_rules: !include ../elsewhere/cache.yaml\n';
+    const problems = problemsOf(text);
+    assert.deepEqual(onText(text, problems), [
+      ['include-unreadable', '!include missing.yaml'],
+      ['include-outside', '!include ../elsewhere/cache.yaml'],
+    ]);
+    assert.ok(problems.every((p) => p.severity === 'error'));
+  });
+
+  it('reads an include within an include relative to its own file, and stops at one that includes itself', () => {
+    const files = {
+      'a/rules.yaml': '- !include more/rule.yaml\n- !include ../a/rules.yaml\n',
+      'a/more/rule.yaml': 'ref: deep\nexpression: ip.src eq 192.0.2.1\naction: blok\n',
+    };
+    const text = 'cloudflare:\n  waf_custom_rules: !include a/rules.yaml\n';
+    const problems = problemsOf(text, files);
+    assert.deepEqual(
+      problems.map((p) => [p.code, p.message.replace(/: .*/, '')]),
+      // In reading order: the rule line 1 includes, then line 2's include.
+      [
+        ['unknown-action', 'a/more/rule.yaml:3:9'],
+        ['include-outside', 'a/rules.yaml:2:3'],
+      ],
+    );
+    assert.ok(problems.every((p) => text.slice(p.start, p.end) === '!include a/rules.yaml'));
+    const loop = { 'self.yaml': '- !include self.yaml\n' };
+    const looped = problemsOf('cloudflare:\n  waf_custom_rules: !include self.yaml\n', loop);
+    assert.deepEqual(looped.map((p) => p.code), ['include-loop']);
+  });
+
+  it('reads no include without a reader, and says nothing of it', () => {
+    assert.deepEqual(checkRuleset('cloudflare:\n  waf_custom_rules: !include x.yaml\n', 'yaml'), []);
+  });
+});
+
+describe('octorules: positions', () => {
+  it('puts a mistake on its characters in any section, nested or not, in every scalar style, after any rules', () => {
+    const styles = [
+      (e: string) => ` ${e}`,
+      (e: string) => ` '${e.replace(/'/g, "''")}'`,
+      (e: string) => ` ${JSON.stringify(e)}`,
+      (e: string, indent: string) => ` |-\n${indent}  ${e}`,
+      (e: string, indent: string) => ` >-\n${indent}  ${e}`,
+    ];
+    const sections = OCTORULES_SECTIONS.filter((s) => s.phase.startsWith('http_request_firewall') || s.phase === 'http_request_dynamic_redirect' || s.phase === 'http_request_cache_settings');
+    fc.assert(
+      fc.property(fc.constantFrom(...sections), fc.boolean(), fc.nat(3), fc.nat(styles.length - 1), fc.constantFrom('', '\r'), (section, nested, before, style, cr) => {
+        const indent = nested ? '    ' : '  ';
+        const rule = (ref: string, expression: string) => `${indent}- ref: ${ref}\n${indent}  expression:${styles[style](expression, indent + ' ')}\n${section.defaultAction ? '' : `${indent}  action: log\n`}`;
+        const rules = Array.from({ length: before }, (_, i) => rule(`r${i}`, `http.host eq "h${i}.example.com"`)).join('') + rule('bad', 'http.request.uri.path eq "/x" and http.hots eq "a.example.com"');
+        const head = nested ? `cloudflare:\n  ${section.section}:\n` : `${section.section}:\n`;
+        const text = (head + rules).replace(/\n/g, `${cr}\n`);
+        const found = problemsOf(text).filter((p) => p.code === 'unknown-field');
+        assert.deepEqual(found.map((p) => text.slice(p.start, p.end)), ['http.hots'], text);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('octorules: never throws', () => {
+  it('on broken YAML: one syntax problem inside the text, and the sections that can be read are read', () => {
+    const text = 'cloudflare:\n  waf_custom_rules:\n    - ref: a\n      expression: "ip.src eq 1.1.1.1\n      action: block\n';
+    const problems = problemsOf(text);
+    assert.ok(problems.length > 0);
+    assert.ok(problems.every((p) => p.start >= 0 && p.end <= text.length && p.start <= p.end));
+  });
+
+  it('on any text built from octorules pieces', () => {
+    const pieces = ['cloudflare:\n', '  waf_custom_rules:\n', '    - ref: a\n', '      expression: ip.src eq 1.1.1.1\n', '  redirect_rules: !include x.yaml\n', '    - !include y.yaml\n', '      action: block\n', '  - ', ': ', '"', '\t', '{', '[', '!include', '\n'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 25 }), fc.constantFrom('- ref: a\n  expression: "true"\n', 'a: [', '- !include x.yaml\n'), (parts, included) => {
+        const text = parts.join('');
+        const problems = checkRuleset(text, 'yaml', { cache: new ExpressionCache(), include: () => included });
+        for (const p of problems) assert.ok(p.start >= 0 && p.end <= text.length && p.start <= p.end, JSON.stringify({ text, p }));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
