@@ -7,7 +7,7 @@
 // ---------------------------------------------------------------- documents
 export { parseHost, property, type HostFormat, type HostNode } from './documents/host';
 export { eolOf } from './documents/host-edits';
-export { classifyFile, formatOfDocument, formatOfPath, isProjectConfigPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, PROJECT_CONFIG_FILE_NAME, rulesetPathsBesideTest, type FileRole, type RulesetEvidence } from './documents/classify';
+export { classifyFile, formatOfDocument, formatOfPath, isProjectConfigPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, PROJECT_CONFIG_FILE_NAME, rulesetFormatOfPath, rulesetPathsBesideTest, RULESET_EXTENSIONS_TEXT, type FileRole, type RulesetEvidence } from './documents/classify';
 export { ExpressionCache } from './documents/expression-cache';
 export { toPositions, type PositionedProblem } from './documents/positions';
 export { checkRuleset } from './documents/ruleset';
@@ -44,4 +44,6 @@ export { unifiedDiff } from './api/diff';
 export { lineColumn, readLocalRuleset, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';
 export { pointerToRange } from './api/pointer';
 export { recordDeployed, rulesetToBody, serializeRuleset, withVersion } from './api/ruleset-file';
+export { terraformOfRuleset } from './api/terraform-file';
+export { octorulesOfRuleset, octorulesSectionOfPhase } from './api/octorules-file';
 export { ruleDefinition, type Position, type Rule, type RuleInput, type Ruleset, type RulesetSummary, type VersionListItem } from './api/types';

@@ -18,7 +18,6 @@ import {
   describeMessage,
   DeployOutcomeUnknownError,
   describeDestination,
-  formatOfPath,
   hasErrors,
   lineColumn,
   MAX_NESTING,
@@ -27,8 +26,12 @@ import {
   planCreate,
   planDeploy,
   readLocalRuleset,
+  rulesetFormatOfPath,
   ruleDefinition,
+  octorulesOfRuleset,
+  octorulesSectionOfPhase,
   serializeRuleset,
+  terraformOfRuleset,
   toPositions,
   WorkflowError,
   type ApiMessage,
@@ -41,6 +44,7 @@ import {
   type Ruleset,
   type RulesetRef,
   type RulesetsClient,
+  type Scope,
   type ServiceProblem,
 } from '../core';
 import { UsageError } from './check';
@@ -270,18 +274,10 @@ export async function pull(args: string[], io: Io): Promise<number> {
   if (values.help) return (io.out(help('pull')), 0);
   atMostPositionals(positionals, 1, 'rulesets pull <ruleset-id> | --phase NAME [-o FILE]');
   const ref = rulesetRef(positionals[0], values.phase, 'pull');
-  let format: HostFormat;
-  if (values.output !== undefined) {
-    const byName = formatOfPath(values.output);
-    if (!byName) throw new UsageError(`${values.output}: the output file must end in .json, .yaml or .yml`);
-    if (values.format !== undefined && values.format !== byName) throw new UsageError(`--format ${values.format} does not match ${values.output}; the file's extension decides its format`);
-    format = byName;
-  } else {
-    format = outputFormat(values.format, ['yaml', 'json'], 'yaml') as HostFormat;
-  }
+  const format = pullFormat(values.format, values.output);
   const { client } = connect(io, values);
   const ruleset = typeof ref === 'string' ? await client.getRuleset(ref) : await client.getEntryPoint(ref.phase);
-  const text = serializeRuleset(ruleset, format);
+  const text = pulledText(io, ruleset, format, client.scope);
   if (values.output === undefined) {
     io.out(text);
     return 0;
@@ -301,6 +297,36 @@ export async function pull(args: string[], io: Io): Promise<number> {
   writeFileAtomic(path, text);
   io.out(`pulled ${ruleset.name} version ${ruleset.version} into ${path}\n`);
   return 0;
+}
+
+type PullFormat = 'yaml' | 'json' | 'terraform' | 'octorules';
+
+/** The format of a pull: --format, else the output file's extension (`.tf` is Terraform; `.yaml` is octorules only when asked). */
+function pullFormat(flag: string | undefined, output: string | undefined): PullFormat {
+  const format = flag === undefined ? undefined : (outputFormat(flag, ['yaml', 'json', 'terraform', 'octorules'], 'yaml') as PullFormat);
+  if (output === undefined) return format ?? 'yaml';
+  const byName = rulesetFormatOfPath(output);
+  if (!byName) throw new UsageError(`${output}: the output file must end in .json, .yaml, .yml or .tf`);
+  if (format === undefined) return byName === 'hcl' ? 'terraform' : byName;
+  const fits = format === 'octorules' ? byName === 'yaml' : format === 'terraform' ? byName === 'hcl' : format === byName;
+  if (!fits) throw new UsageError(`--format ${format} does not match ${output}; ${format === 'terraform' ? 'a Terraform file ends in .tf' : format === 'octorules' ? 'an octorules file ends in .yaml or .yml' : "the file's extension decides its format"}`);
+  return format;
+}
+
+/** The text a pull writes, in its format; a phase octorules keeps no section for is a usage error. */
+function pulledText(io: Io, ruleset: Ruleset, format: PullFormat, scope: Scope): string {
+  if (format === 'yaml' || format === 'json') return serializeRuleset(ruleset, format);
+  if (format === 'terraform') {
+    const file = terraformOfRuleset(ruleset, scope);
+    if (file.leftOut.length > 0) io.err(`rulesets: warning: the provider's cloudflare_ruleset has no place for ${file.leftOut.join(', ')}: left out\n`);
+    return file.text;
+  }
+  // octorules keeps a zone's or account's entry points as sections of its rules file; its
+  // `custom_rulesets` list is not written here.
+  if (ruleset.kind !== 'zone' && ruleset.kind !== 'root') throw new UsageError(`${ruleset.name} is a ${ruleset.kind} ruleset, and an octorules section holds a phase's entry point (kind zone or root): pull it as yaml, json or terraform`);
+  const section = octorulesSectionOfPhase(ruleset.phase);
+  if (!section) throw new UsageError(`octorules has no section for phase ${ruleset.phase}: pull it as yaml, json or terraform`);
+  return octorulesOfRuleset(ruleset, section);
 }
 
 export async function show(args: string[], io: Io): Promise<number> {
