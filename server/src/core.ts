@@ -33,7 +33,7 @@ export { phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from './evaluation/
 export { PacketError, parseLists, parsePacket, type Lists } from './evaluation/packet';
 export { parseRequest, RequestError, type Request } from './evaluation/request';
 export { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './evaluation/ruleset-eval';
-export { caseOutput, describeMatches, describeVerdict, fileProblemOutput, isTestProblem, lineAndCharacter, linePosition, listsOfTestFile, loadTestRuleset, readTestFile, runTestCase, traceLines, type CaseOutcome, type RulesetRead, type TestCase, type TestFile, type TestProblem, type TestRuleset } from './evaluation/test-file-run';
+export { caseOutput, describeMatches, describeVerdict, fileProblemOutput, isTestProblem, lineAndCharacter, linePosition, listsOfTestFile, loadTestRuleset, readTestFile, rulesetOfTestFile, runTestCase, traceLines, type CaseOutcome, type RulesetRead, type TestCase, type TestFile, type TestProblem, type TestRuleset } from './evaluation/test-file-run';
 
 // ---------------------------------------------------------------- the Rulesets API
 export { ApiError, describeMessage, redact, RulesetsClient, type ApiMessage, type ClientOptions, type Credentials, type RulesetRef, type Scope } from './api/client';
@@ -45,5 +45,7 @@ export { lineColumn, readLocalRuleset, WorkflowError, type LocalRuleset, type Ru
 export { pointerToRange } from './api/pointer';
 export { recordDeployed, rulesetToBody, serializeRuleset, withVersion } from './api/ruleset-file';
 export { terraformOfRuleset } from './api/terraform-file';
+export { selectRuleset, type RulesetChoice } from './documents/select-ruleset';
+export { loadTerraformParser } from './documents/terraform';
 export { octorulesOfRuleset, octorulesSectionOfPhase } from './api/octorules-file';
 export { ruleDefinition, type Position, type Rule, type RuleInput, type Ruleset, type RulesetSummary, type VersionListItem } from './api/types';

@@ -112,6 +112,9 @@ export function withVersion(local: LocalRuleset, version: string): string {
  * deploy updates them instead of replacing them with new ones.
  */
 export function recordDeployed(local: LocalRuleset, ruleset: Ruleset, options: { recordId?: boolean } = {}): string {
+  // A Terraform resource or octorules section has no place for an id or a version (Terraform
+  // keeps them in its state); its rules are matched to the live ones by `ref`.
+  if ((local.layout ?? 'api') !== 'api') return local.text;
   const edits: ValueEdit[] = [];
   if (options.recordId) edits.push({ path: ['id'], value: ruleset.id });
   edits.push({ path: ['version'], value: ruleset.version });

@@ -43,11 +43,12 @@ import {
   type RuleInput,
   type Ruleset,
   type RulesetRef,
+  type RulesetChoice,
   type RulesetsClient,
   type Scope,
   type ServiceProblem,
 } from '../core';
-import { UsageError } from './check';
+import { includeReader, UsageError } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, ENV, makeClient, type ConnectionFlags } from './config';
 import { currentText, readTextFile, writeFileAtomic, type Io } from './io';
 import { excerpt, findingLines, splitLines, textReport } from './report';
@@ -79,7 +80,7 @@ Options:
                       a "y" to the question, on a terminal)
   --force             overwrite FILE even when it differs
   --format yaml|json  the format on stdout (default yaml)`,
-  deploy: `Usage: rulesets deploy FILE [--dry-run] [--force] [--yes]
+  deploy: `Usage: rulesets deploy FILE [--resource NAME | --section NAME] [--dry-run] [--force] [--yes]
 
 Deploys a ruleset file to the ruleset of its \`id\` (or, for kind root or zone without an
 id, to its phase's entry point), safely:
@@ -91,10 +92,17 @@ id, to its phase's entry point), safely:
   5. right before the write the live version is read again: if it moved, nothing is written;
   6. the file gets the new version (and the ids of new rules) written into it.
 
+A Terraform file (.tf) deploys one \`cloudflare_ruleset\` resource, and an octorules rules
+file one section (the entry point of its phase); a rule whose \`ref\` is a live rule's
+updates that rule. Neither file records a version, so step 2 does not apply, and the file
+is never changed.
+
 Options:
-  --dry-run   stop after the diff: nothing is deployed, the file is not changed
-  --force     deploy even over a version the file is not based on
-  -y, --yes   do not ask (required when stdin is not a terminal)`,
+  --resource NAME   the resource of a .tf file with several (cloudflare_ruleset.NAME or NAME)
+  --section NAME    the section of an octorules file with several (waf_custom_rules, ...)
+  --dry-run         stop after the diff: nothing is deployed, the file is not changed
+  --force           deploy even over a version the file is not based on
+  -y, --yes         do not ask (required when stdin is not a terminal)`,
   create: `Usage: rulesets create FILE [--dry-run] [--yes]
 
 Creates a new ruleset from FILE (a file without \`id\`): checked, then dry-run by the service,
@@ -225,10 +233,10 @@ async function confirm(io: Io, yes: boolean | undefined, question: string, what:
 }
 
 /** A local ruleset file; one it cannot read as a ruleset is a file problem (exit 2). */
-function readLocal(path: string): { local: LocalRuleset; bom: boolean } {
+function readLocal(path: string, choice: RulesetChoice, scope: Scope): { local: LocalRuleset; bom: boolean } {
   const file = readTextFile(path);
   try {
-    return { local: readLocalRuleset(path, file.text), bom: file.bom };
+    return { local: readLocalRuleset(path, file.text, { ...choice, include: includeReader(path), scope: scope.kind }), bom: file.bom };
   } catch (error) {
     if (error instanceof WorkflowError) throw new UsageError(error.message);
     throw error;
@@ -396,12 +404,21 @@ export async function deploy(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('deploy', {
     args,
     allowPositionals: true,
-    options: { ...CONNECTION_OPTIONS, 'dry-run': { type: 'boolean' }, force: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } },
+    options: {
+      ...CONNECTION_OPTIONS,
+      'dry-run': { type: 'boolean' },
+      force: { type: 'boolean' },
+      yes: { type: 'boolean', short: 'y' },
+      resource: { type: 'string' },
+      section: { type: 'string' },
+    },
   });
   if (values.help) return (io.out(help('deploy')), 0);
-  expectPositionals(positionals, 1, 'rulesets deploy FILE [--dry-run] [--force] [--yes]');
+  expectPositionals(positionals, 1, 'rulesets deploy FILE [--resource NAME | --section NAME] [--dry-run] [--force] [--yes]');
+  if (values.resource !== undefined && values.section !== undefined) throw new UsageError('give --resource (a Terraform file) or --section (an octorules file), not both');
   const { client } = connect(io, values);
-  const { local, bom } = readLocal(positionals[0]);
+  const { local, bom } = readLocal(positionals[0], { resource: values.resource, section: values.section }, client.scope);
+  const embedded = (local.layout ?? 'api') !== 'api';
   const plan = await planDeploy(client, local);
   printLocalProblems(io, local, plan.localProblems);
   if (hasErrors(plan.localProblems)) {
@@ -416,7 +433,7 @@ export async function deploy(args: string[], io: Io): Promise<number> {
   const target = describeDestination(plan.destination);
   if (plan.diff === '') {
     const live = plan.deployed!.version;
-    const stale = plan.baseVersion !== live ? `; the file records ${plan.baseVersion === undefined ? 'no version' : `version ${plan.baseVersion}`}: \`rulesets pull\` updates it` : '';
+    const stale = plan.baseVersion !== live && !embedded ? `; the file records ${plan.baseVersion === undefined ? 'no version' : `version ${plan.baseVersion}`}: \`rulesets pull\` updates it` : '';
     io.out(`nothing to deploy: ${local.path} is the same as version ${live} of ${target}${stale}\n`);
     return 0;
   }
@@ -427,7 +444,7 @@ export async function deploy(args: string[], io: Io): Promise<number> {
   } else {
     io.out(plan.diff);
   }
-  if (plan.deployed && plan.baseVersion === undefined) {
+  if (plan.deployed && plan.baseVersion === undefined && !embedded) {
     io.err(`rulesets: note: ${local.path} records no version it is based on; deploying replaces version ${plan.deployed.version} of ${target} as the diff shows\n`);
   }
   if (values['dry-run']) {
@@ -436,7 +453,7 @@ export async function deploy(args: string[], io: Io): Promise<number> {
   }
   await confirm(io, values.yes, `Deploy ${local.path} to ${target}?`, 'deploy');
   const { ruleset, newText } = await applyDeploy(client, local, plan, { force: values.force });
-  updateLocalFile(io, local, bom, newText, ruleset.version);
+  if (newText !== local.text) updateLocalFile(io, local, bom, newText, ruleset.version);
   io.out(`deployed ${ruleset.name} as version ${ruleset.version}\n`);
   return 0;
 }
@@ -450,7 +467,11 @@ export async function create(args: string[], io: Io): Promise<number> {
   if (values.help) return (io.out(help('create')), 0);
   expectPositionals(positionals, 1, 'rulesets create FILE [--dry-run] [--yes]');
   const { client } = connect(io, values);
-  const { local, bom } = readLocal(positionals[0]);
+  const { local, bom } = readLocal(positionals[0], {}, client.scope);
+  // The new ruleset's id would have nowhere to go: Terraform keeps it in its state, and an
+  // octorules section is the entry point of its phase, which `deploy` creates when missing.
+  if (local.layout === 'terraform') throw new UsageError(`${local.path}: a Terraform resource is created by \`terraform apply\`, which keeps its id in the state`);
+  if (local.layout === 'octorules') throw new UsageError(`${local.path}: an octorules section is the entry point of its phase: \`rulesets deploy ${local.path}\` creates it when it is missing`);
   const plan = await planCreate(client, local);
   printLocalProblems(io, local, plan.localProblems);
   if (hasErrors(plan.localProblems)) throw new CommandFailure(`${local.path}: not created: fix the errors above first (nothing was sent)`, 1);
