@@ -48,7 +48,7 @@ import {
   type Scope,
   type ServiceProblem,
 } from '../core';
-import { includeReader, UsageError } from './check';
+import { includeReader, prepareReaders, UsageError } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, ENV, makeClient, type ConnectionFlags } from './config';
 import { currentText, readTextFile, writeFileAtomic, type Io } from './io';
 import { excerpt, findingLines, splitLines, textReport } from './report';
@@ -417,6 +417,7 @@ export async function deploy(args: string[], io: Io): Promise<number> {
   expectPositionals(positionals, 1, 'rulesets deploy FILE [--resource NAME | --section NAME] [--dry-run] [--force] [--yes]');
   if (values.resource !== undefined && values.section !== undefined) throw new UsageError('give --resource (a Terraform file) or --section (an octorules file), not both');
   const { client } = connect(io, values);
+  await prepareReaders(positionals);
   const { local, bom } = readLocal(positionals[0], { resource: values.resource, section: values.section }, client.scope);
   const embedded = (local.layout ?? 'api') !== 'api';
   const plan = await planDeploy(client, local);
@@ -467,6 +468,7 @@ export async function create(args: string[], io: Io): Promise<number> {
   if (values.help) return (io.out(help('create')), 0);
   expectPositionals(positionals, 1, 'rulesets create FILE [--dry-run] [--yes]');
   const { client } = connect(io, values);
+  await prepareReaders(positionals);
   const { local, bom } = readLocal(positionals[0], {}, client.scope);
   // The new ruleset's id would have nowhere to go: Terraform keeps it in its state, and an
   // octorules section is the entry point of its phase, which `deploy` creates when missing.
