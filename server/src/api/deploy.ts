@@ -269,17 +269,16 @@ function refuseIdentityChange(local: LocalRuleset, deployed: Ruleset, destinatio
     if (mine === live) continue;
     // A phase has one entry point: there is no new one to create under another name.
     const anew = destination.kind === 'ruleset' ? `; for a new ${field}, create a new ruleset (remove \`id\` and \`version\`, then \`rulesets create ${local.path}\`)` : '';
-    const fix =
-      field === 'name'
-        ? `the service cannot rename a ruleset: set \`name: ${JSON.stringify(live)}\` in the file to deploy${anew}`
-        : `a ruleset's ${field} cannot change: set \`${field}: ${live}\` back${anew}`;
+    // Written as the file writes it: `name = "…"` in Terraform.
+    const set = local.layout === 'terraform' ? `${field} = ${JSON.stringify(live)}` : field === 'name' ? `name: ${JSON.stringify(live)}` : `${field}: ${live}`;
+    const fix = field === 'name' ? `the service cannot rename a ruleset: set \`${set}\` in the file to deploy${anew}` : `a ruleset's ${field} cannot change: set \`${set}\` back${anew}`;
     throw new WorkflowError(`${local.path}:${lineColumn(local.text, valueOffset(local, field))}: not deployed: \`${field}\` is ${JSON.stringify(mine)} in the file but ${JSON.stringify(live)} on ${describeDestination(destination)}; ${fix}`);
   }
 }
 
 /** Where the top-level `key`'s value starts in the file (the file's start when it has none). */
 function valueOffset(local: LocalRuleset, key: string): number {
-  const found = parseRuleset(local.text, local.format).root;
+  const found = (local.ruleset ?? parseRuleset(local.text, local.format)).root;
   const property = found?.kind === 'object' ? found.properties.find((p) => p.key === key) : undefined;
   return property?.value?.start ?? property?.keyStart ?? 0;
 }
@@ -316,7 +315,7 @@ async function uncertain(error: unknown, client: RulesetsClient, local: LocalRul
 export function mapServiceProblems(error: ApiError, local: LocalRuleset): ServiceProblem[] {
   const errors = error.errors.length > 0 ? error.errors : [{ message: error.message }];
   return errors.map((e) => {
-    const range = 'pointer' in e && e.pointer !== undefined ? pointerToRange(local.text, local.format, e.pointer, { message: e.message }) : undefined;
+    const range = 'pointer' in e && e.pointer !== undefined ? pointerToRange(local.text, local.format, e.pointer, { message: e.message, ruleset: local.ruleset }) : undefined;
     return { message: e.message, start: range?.start ?? 0, end: range?.end ?? 0 };
   });
 }

@@ -48,6 +48,8 @@ export interface LocalRuleset {
    * the ruleset's name and description stay the live ones.
    */
   readonly rulesOnly?: boolean;
+  /** A Terraform resource's or octorules section's ruleset, as read from the file: where its parts are. */
+  readonly ruleset?: ParsedRuleset;
 }
 
 export interface ReadLocalOptions extends RulesetChoice {
@@ -156,7 +158,7 @@ function readEmbeddedRuleset(path: string, text: string, format: HostFormat, doc
       return ruleBody(withAction);
     }),
   };
-  return { path, text, format, body, layout: document.layout, label, ...(octorules ? { rulesOnly: true } : {}) };
+  return { path, text, format, body, layout: document.layout, label, ruleset: chosen, ...(octorules ? { rulesOnly: true } : {}) };
 }
 
 /**
