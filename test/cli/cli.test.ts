@@ -519,7 +519,7 @@ describe('rulesets: usage errors', () => {
   it('names the path in the message', () => {
     const dir = tempFolder({ 'notes.txt': 'hello\n' });
     assert.match(run(['check', 'missing.ruleset.yaml'], dir).stderr, /missing\.ruleset\.yaml: no such file or folder/);
-    assert.match(run(['check', 'notes.txt'], dir).stderr, /notes\.txt: not a JSON or YAML file/);
+    assert.match(run(['check', 'notes.txt'], dir).stderr, /notes\.txt: not a ruleset file \(expected \.json, \.yaml, \.yml or \.tf\)/);
   });
 
   it('--version prints the version of package.json', () => {

@@ -117,7 +117,7 @@ describe('a test file: its ruleset', () => {
       return isTestProblem(loaded) ? loaded.message : 'loaded';
     };
     assert.equal(message(named('nope.yaml'), files({})), '/w/nope.yaml: no such file');
-    assert.equal(message(named('rules.txt'), files({ '/w/rules.txt': SSH_TCP_BAD_RULESET })), '/w/rules.txt: not a JSON or YAML file (expected .json, .yaml or .yml)');
+    assert.equal(message(named('rules.txt'), files({ '/w/rules.txt': SSH_TCP_BAD_RULESET })), '/w/rules.txt: not a ruleset file (expected .json, .yaml, .yml or .tf)');
     assert.equal(message(named('locked.yaml'), () => ({ problem: '/w/locked.yaml: cannot read the file (EACCES)' })), '/w/locked.yaml: cannot read the file (EACCES)');
   });
 

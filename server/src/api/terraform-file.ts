@@ -135,11 +135,12 @@ function hclValue(value: unknown, depth: number): string {
 }
 
 /**
- * An object key: bare when it is an identifier, quoted otherwise (a header's name) and when
- * it is a word HCL reads as something else there (`for` opens a for expression).
+ * An object key: bare when it is a plain identifier, quoted otherwise (a header's name, whose
+ * `-` a reader could take for a minus) and when it is a word HCL reads as something else there
+ * (`for` opens a for expression).
  */
 function hclKey(key: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) && !HCL_KEYWORDS.has(key) ? key : hclString(key);
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) && !HCL_KEYWORDS.has(key) ? key : hclString(key);
 }
 const HCL_KEYWORDS = new Set(['for', 'in', 'if', 'true', 'false', 'null']);
 
