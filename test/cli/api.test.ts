@@ -677,7 +677,7 @@ describe('rulesets pull --format terraform|octorules: the round trip (issue 23)'
     '      headers:',
     '        X-Source:',
     '          operation: set',
-    '          expression: ip.src',
+    '          expression: http.host',
     '        X-Old:',
     '          operation: remove',
     '  - action: rewrite',
@@ -694,8 +694,8 @@ describe('rulesets pull --format terraform|octorules: the round trip (issue 23)'
   ].join('\n');
 
   for (const [format, name, edit] of [
-    ['terraform', 'main.tf', (text: string) => text.replace('expression = "ip.src"', 'expression = "cf.colo.name"')],
-    ['octorules', 'example.com.yaml', (text: string) => text.replace('expression: ip.src', 'expression: cf.colo.name')],
+    ['terraform', 'main.tf', (text: string) => text.replace('expression = "http.host"', 'expression = "http.request.uri.path"')],
+    ['octorules', 'example.com.yaml', (text: string) => text.replace('expression: http.host\n', 'expression: http.request.uri.path\n')],
   ] as const) {
     it(`--format ${format}: what pull writes checks clean, deploys as "no changes", and a change to it updates the rules in place`, async () => {
       const env = zoneEnv();
@@ -709,7 +709,8 @@ describe('rulesets pull --format terraform|octorules: the round trip (issue 23)'
         const check = await run(['check', name, '--format', report], { cwd: dir, env });
         assert.equal(check.status, 0, `${report}: ${check.stdout}${check.stderr}`);
         if (report === 'text') assert.equal(check.stdout, '1 file checked, no problems\n');
-        if (report === 'json') assert.deepEqual((JSON.parse(check.stdout) as { diagnostics: unknown[] }[]).flatMap((f) => f.diagnostics), []);
+        if (report === 'json') assert.deepEqual((JSON.parse(check.stdout) as { files: unknown[] }).files, [{ path: name, diagnostics: [] }]);
+        if (report === 'sarif') assert.deepEqual((JSON.parse(check.stdout) as { runs: { results: unknown[] }[] }).runs[0].results, []);
       }
 
       const live = await makeClient(emulator.baseUrl, { scope: { kind: 'zone', id: env.RULESETS_ZONE_ID } }).getEntryPoint('http_request_late_transform');
@@ -728,7 +729,7 @@ describe('rulesets pull --format terraform|octorules: the round trip (issue 23)'
       writeFileSync(file, edit(text));
       const changed = await run(['deploy', name, '--yes'], { cwd: dir, env });
       assert.equal(changed.status, 0, changed.stderr);
-      assert.match(changed.stdout, /^-\s+expression: ip\.src\n\+\s+expression: cf\.colo\.name$/m, 'the diff shows the one change');
+      assert.match(changed.stdout, /^-\s+expression: http\.host\n\+\s+expression: http\.request\.uri\.path$/m, 'the diff shows the one change');
       const after = JSON.parse(state(live.id)) as Ruleset;
       assert.equal(after.version, String(Number(live.version) + 1));
       assert.deepEqual(after.rules.map((r) => [r.id, r.ref]), live.rules.map((r) => [r.id, r.ref]), 'each rule updated in place, matched by its ref');
