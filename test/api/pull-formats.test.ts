@@ -87,7 +87,7 @@ describe('pull --format terraform', () => {
 
 describe('pull --format octorules', () => {
   it('maps a phase to the section octorules keeps it in, and knows when there is none', () => {
-    assert.equal(octorulesSectionOfPhase('http_request_firewall_custom')?.name, 'waf_custom_rules');
+    assert.equal(octorulesSectionOfPhase('http_request_firewall_custom')?.section, 'waf_custom_rules');
     assert.equal(octorulesSectionOfPhase('http_request_late_transform')?.defaultAction, 'rewrite');
     assert.equal(octorulesSectionOfPhase('http_response_cache_settings'), undefined);
   });

@@ -10,7 +10,7 @@
  * `categories`, and `version`, `disable_railgun`).
  */
 import * as YAML from 'yaml';
-import { OCTORULES_SECTIONS, type OctorulesSection } from './octorules-sections';
+import { OCTORULES_NAMESPACE, OCTORULES_SECTIONS, type OctorulesSection } from './octorules-sections';
 import type { Ruleset } from './types';
 
 /** What the service sets on a rule (octorules-cloudflare's API fields of a rule), never written. */
@@ -41,7 +41,7 @@ export function octorulesOfRuleset(ruleset: Ruleset, section: OctorulesSection):
     }
     return cleaned;
   });
-  const document = new YAML.Document({ cloudflare: { [section.name]: rules } });
+  const document = new YAML.Document({ [OCTORULES_NAMESPACE]: { [section.section]: rules } });
   // lineWidth 0: an expression stays on its line; one with line breaks becomes a block scalar.
   return `---\n${document.toString({ lineWidth: 0, minContentWidth: 0 })}`;
 }
