@@ -84,7 +84,8 @@ export function localAsDeployed(local: LocalRuleset, deployed: Ruleset | undefin
   const body = local.body;
   const merged: Record<string, unknown> = {
     id: deployed?.id ?? local.id,
-    name: body.name,
+    // An octorules section names no ruleset: a new entry point gets the service's name.
+    name: local.rulesOnly && !deployed ? undefined : body.name,
     // An update without `description` keeps the live one.
     description: body.description ?? deployed?.description ?? '',
     kind: body.kind,
