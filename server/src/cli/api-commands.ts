@@ -66,20 +66,25 @@ export class CommandFailure extends Error {
 // ---------------------------------------------------------------- usage texts
 
 export const USAGES: Record<string, string> = {
-  pull: `Usage: rulesets pull <ruleset-id> | --phase NAME [-o FILE] [--force] [--format yaml|json]
+  pull: `Usage: rulesets pull <ruleset-id> | --phase NAME [-o FILE] [--force] [--format yaml|json|terraform|octorules]
 
 Writes the latest version of a ruleset (or of a phase's entry point) as a file that
 \`rulesets deploy\` takes back: stable key order, the ruleset's id and the version it is
 based on, none of the service's timestamps. Pulling an unchanged ruleset twice gives the
 same bytes.
 
+--format terraform writes it as a \`cloudflare_ruleset\` resource of the Cloudflare
+provider v5, with the \`import\` block that adopts the live ruleset into Terraform's state;
+--format octorules as the section of its phase in an octorules rules file. Every rule keeps
+its \`ref\`, by which a deploy of the file updates the rule in place.
+
 Options:
   --phase NAME        the phase's entry point instead of a ruleset id
-  -o, --output FILE   write FILE (JSON or YAML by its extension) instead of stdout; a
-                      FILE whose content differs is not overwritten without --force (or
-                      a "y" to the question, on a terminal)
+  -o, --output FILE   write FILE (JSON, YAML or, .tf, Terraform by its extension) instead
+                      of stdout; a FILE whose content differs is not overwritten without
+                      --force (or a "y" to the question, on a terminal)
   --force             overwrite FILE even when it differs
-  --format yaml|json  the format on stdout (default yaml)`,
+  --format F          yaml (default), json, terraform or octorules (a .yaml FILE)`,
   deploy: `Usage: rulesets deploy FILE [--resource NAME | --section NAME] [--dry-run] [--force] [--yes]
 
 Deploys a ruleset file to the ruleset of its \`id\` (or, for kind root or zone without an

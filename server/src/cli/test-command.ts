@@ -103,6 +103,9 @@ Options:
   --lists FILE     JSON or YAML: {"my_list": ["10.0.0.0/8", "192.0.2.7"], ...}
   --trace          with --packet or --request: also print each rule looked at and its
                    outcome (a failing case of a test file always shows it)
+  --resource NAME  with --packet or --request: the cloudflare_ruleset resource of a .tf
+                   file with several (a test file says \`resource: NAME\`)
+  --section NAME   likewise, the section of an octorules file (\`section: NAME\`)
   -h, --help       show this help
 
 Exit status: 0 done (with --packet or --request) or every case passed, 1 a case failed,
