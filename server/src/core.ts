@@ -7,7 +7,7 @@
 // ---------------------------------------------------------------- documents
 export { parseHost, property, type HostFormat, type HostNode } from './documents/host';
 export { eolOf } from './documents/host-edits';
-export { classifyFile, formatOfDocument, formatOfPath, isProjectConfigPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, PROJECT_CONFIG_FILE_NAME, rulesetPathsBesideTest, type FileRole, type RulesetEvidence } from './documents/classify';
+export { classifyFile, formatOfDocument, formatOfPath, isProjectConfigPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, PROJECT_CONFIG_FILE_NAME, rulesetFormatOfPath, rulesetPathsBesideTest, RULESET_EXTENSIONS_TEXT, type FileRole, type RulesetEvidence } from './documents/classify';
 export { ExpressionCache } from './documents/expression-cache';
 export { toPositions, type PositionedProblem } from './documents/positions';
 export { checkRuleset } from './documents/ruleset';
@@ -35,7 +35,7 @@ export { phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from './evaluation/
 export { PacketError, parseLists, parsePacket, type Lists } from './evaluation/packet';
 export { parseRequest, RequestError, type Request } from './evaluation/request';
 export { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './evaluation/ruleset-eval';
-export { caseOutput, describeMatches, describeVerdict, fileProblemOutput, isTestProblem, lineAndCharacter, linePosition, listsOfTestFile, loadTestRuleset, readTestFile, runTestCase, traceLines, type CaseOutcome, type RulesetRead, type TestCase, type TestFile, type TestProblem, type TestRuleset } from './evaluation/test-file-run';
+export { caseOutput, describeMatches, describeVerdict, fileProblemOutput, isTestProblem, lineAndCharacter, linePosition, listsOfTestFile, loadTestRuleset, readTestFile, rulesetOfTestFile, runTestCase, traceLines, type CaseOutcome, type RulesetRead, type TestCase, type TestFile, type TestProblem, type TestRuleset } from './evaluation/test-file-run';
 
 // ---------------------------------------------------------------- the Rulesets API
 export { ApiError, describeMessage, redact, RulesetsClient, type ApiMessage, type ClientOptions, type Credentials, type RulesetRef, type Scope } from './api/client';
@@ -46,4 +46,8 @@ export { unifiedDiff } from './api/diff';
 export { lineColumn, readLocalRuleset, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';
 export { pointerToRange } from './api/pointer';
 export { recordDeployed, rulesetToBody, serializeRuleset, withVersion } from './api/ruleset-file';
+export { terraformOfRuleset } from './api/terraform-file';
+export { selectRuleset, type RulesetChoice } from './documents/select-ruleset';
+export { loadTerraformParser } from './documents/terraform';
+export { octorulesOfRuleset, octorulesSectionOfPhase } from './api/octorules-file';
 export { ruleDefinition, type Position, type Rule, type RuleInput, type Ruleset, type RulesetSummary, type VersionListItem } from './api/types';

@@ -658,6 +658,101 @@ describe('rulesets deploy: an HTTP phase entry point in a zone (issue 22)', () =
   });
 });
 
+describe('rulesets pull --format terraform|octorules: the round trip (issue 23)', () => {
+  let zones = 0;
+  const zoneEnv = () => ({ RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ZONE_ID: `cli-formats-${process.pid}-${++zones}` });
+  // Strings that need escaping in HCL and YAML alike: quotes, a backslash, a `${` that Terraform
+  // would read as an interpolation, a line break; header names that are no HCL identifiers; and
+  // actions that are the octorules section's default (rewrite) and one that is not.
+  const HEADERS = [
+    'name: headers',
+    'kind: zone',
+    'phase: http_request_late_transform',
+    'rules:',
+    '  - action: rewrite',
+    '    ref: tag_source',
+    '    description: say "where" from',
+    '    expression: http.request.uri.path contains "${x}" or http.host eq "a\\\\b"',
+    '    action_parameters:',
+    '      headers:',
+    '        X-Source:',
+    '          operation: set',
+    '          expression: http.host',
+    '        X-Old:',
+    '          operation: remove',
+    '  - action: rewrite',
+    '    expression: |-',
+    '      http.request.uri.path eq "/a"',
+    '      or http.request.uri.path eq "/b"',
+    '    action_parameters:',
+    '      headers:',
+    '        X-Ab:',
+    '          operation: set',
+    '          value: "%{yes}"',
+    '    enabled: false',
+    '',
+  ].join('\n');
+
+  for (const [format, name, edit] of [
+    ['terraform', 'main.tf', (text: string) => text.replace('expression = "http.host"', 'expression = "http.request.uri.path"')],
+    ['octorules', 'example.com.yaml', (text: string) => text.replace('expression: http.host\n', 'expression: http.request.uri.path\n')],
+  ] as const) {
+    it(`--format ${format}: what pull writes checks clean, deploys as "no changes", and a change to it updates the rules in place`, async () => {
+      const env = zoneEnv();
+      const dir = tempFolder({ 'headers.yaml': HEADERS });
+      assert.equal((await run(['deploy', 'headers.yaml', '--yes'], { cwd: dir, env })).status, 0);
+      const pulled = await run(['pull', '--phase', 'http_request_late_transform', '--format', format, '-o', name], { cwd: dir, env });
+      assert.equal(pulled.status, 0, pulled.stderr);
+      assert.equal(pulled.stderr, '');
+
+      for (const report of ['text', 'json', 'sarif']) {
+        const check = await run(['check', name, '--format', report], { cwd: dir, env });
+        assert.equal(check.status, 0, `${report}: ${check.stdout}${check.stderr}`);
+        if (report === 'text') assert.equal(check.stdout, '1 file checked, no problems\n');
+        if (report === 'json') assert.deepEqual((JSON.parse(check.stdout) as { files: unknown[] }).files, [{ path: name, diagnostics: [] }]);
+        if (report === 'sarif') assert.deepEqual((JSON.parse(check.stdout) as { runs: { results: unknown[] }[] }).runs[0].results, []);
+      }
+
+      const live = await makeClient(emulator.baseUrl, { scope: { kind: 'zone', id: env.RULESETS_ZONE_ID } }).getEntryPoint('http_request_late_transform');
+      const before = state(live.id);
+      const since = emulator.requests.length;
+      const dry = await run(['deploy', name, '--dry-run'], { cwd: dir, env });
+      assert.equal(dry.status, 0, dry.stderr);
+      assert.equal(dry.stdout, `nothing to deploy: ${name} is the same as version ${live.version} of the http_request_late_transform entry point\n`);
+      const again = await run(['deploy', name, '--yes'], { cwd: dir, env });
+      assert.equal(again.status, 0, again.stderr);
+      assert.deepEqual(writesSince(since), [], 'nothing written');
+      assert.equal(state(live.id), before, 'the ruleset and its version are as they were');
+
+      const file = join(dir, name);
+      const text = readFileSync(file, 'utf8');
+      writeFileSync(file, edit(text));
+      const changed = await run(['deploy', name, '--yes'], { cwd: dir, env });
+      assert.equal(changed.status, 0, changed.stderr);
+      assert.match(changed.stdout, /^-\s+expression: http\.host\n\+\s+expression: http\.request\.uri\.path$/m, 'the diff shows the one change');
+      const after = JSON.parse(state(live.id)) as Ruleset;
+      assert.equal(after.version, String(Number(live.version) + 1));
+      assert.deepEqual(after.rules.map((r) => [r.id, r.ref]), live.rules.map((r) => [r.id, r.ref]), 'each rule updated in place, matched by its ref');
+      assert.equal(readFileSync(file, 'utf8'), edit(text), 'the file is left as it is: it records no version');
+    });
+  }
+
+  it('says why it cannot write a ruleset in a format: a phase octorules has no section for, a format the file name contradicts', async () => {
+    const env = zoneEnv();
+    const dir = tempFolder({ 'cache.yaml': 'name: c\nkind: zone\nphase: http_response_cache_settings\nrules: []\n' });
+    assert.equal((await run(['deploy', 'cache.yaml', '--yes'], { cwd: dir, env })).status, 0);
+    const noSection = await run(['pull', '--phase', 'http_response_cache_settings', '--format', 'octorules'], { cwd: dir, env });
+    assert.equal(noSection.status, 2);
+    assert.equal(noSection.stderr, 'rulesets: octorules has no section for phase http_response_cache_settings: pull it as yaml, json or terraform\n');
+    const mismatch = await run(['pull', '--phase', 'http_response_cache_settings', '--format', 'terraform', '-o', 'x.yaml'], { cwd: dir, env });
+    assert.equal(mismatch.status, 2);
+    assert.match(mismatch.stderr, /--format terraform does not match x\.yaml; a Terraform file ends in \.tf/);
+    const byName = await run(['pull', '--phase', 'http_response_cache_settings', '-o', 'cache.tf'], { cwd: dir, env });
+    assert.equal(byName.status, 0, byName.stderr);
+    assert.match(readFileSync(join(dir, 'cache.tf'), 'utf8'), /^resource "cloudflare_ruleset" "c" \{$/m, '.tf is Terraform by its name');
+  });
+});
+
 describe('rulesets create and delete', () => {
   it('creates a ruleset from a file, recording its id and version, then deploys it by id', async () => {
     const acc = account();

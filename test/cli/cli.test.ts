@@ -534,7 +534,7 @@ describe('rulesets: usage errors', () => {
   it('names the path in the message', () => {
     const dir = tempFolder({ 'notes.txt': 'hello\n' });
     assert.match(run(['check', 'missing.ruleset.yaml'], dir).stderr, /missing\.ruleset\.yaml: no such file or folder/);
-    assert.match(run(['check', 'notes.txt'], dir).stderr, /notes\.txt: not a JSON or YAML file/);
+    assert.match(run(['check', 'notes.txt'], dir).stderr, /notes\.txt: not a ruleset file \(expected \.json, \.yaml, \.yml or \.tf\)/);
   });
 
   it('--version prints the version of package.json', () => {
@@ -1003,5 +1003,61 @@ describe('rulesets check --cache', () => {
     assert.equal(result.status, 1);
     assert.deepEqual(parseText(result.stdout).diagnostics.map((d) => d.code), ['unknown-field']);
     assert.equal(result.stderr, 'rulesets: could not write the cache missing/findings (ENOENT); the next run checks every file again\n');
+  });
+});
+
+describe('rulesets check on Terraform files (issue 23)', () => {
+  // A mistake in the second resource, after a line whose escapes shift every column: the
+  // report must count the file's own characters.
+  const MAIN_TF = [
+    'resource "cloudflare_ruleset" "redirects" {',
+    '  zone_id = var.zone_id',
+    '  name    = "redirects"',
+    '  kind    = "zone"',
+    '  phase   = "http_request_dynamic_redirect"',
+    '  rules = [{',
+    '    action     = "redirect"',
+    '    expression = "http.request.uri.path eq \\"/old\\""',
+    '    action_parameters = { from_value = { target_url = { value = "https://example.com/" } } }',
+    '  }]',
+    '}',
+    '',
+    'resource "cloudflare_ruleset" "waf" {',
+    '  zone_id = var.zone_id',
+    '  name    = "waf"',
+    '  kind    = "zone"',
+    '  phase   = "http_request_firewall_custom"',
+    '  rules = [{',
+    '    action     = "block"',
+    '    expression = "http.host eq \\"a\\" and http.request.uri.pth eq \\"/\\""',
+    '  }]',
+    '}',
+    '',
+  ].join('\n');
+
+  it('finds .tf files with a cloudflare_ruleset in a folder search, skipping .terraform/ and other Terraform files', () => {
+    const dir = tempFolder({
+      'infra/main.tf': MAIN_TF,
+      'infra/variables.tf': 'variable "zone_id" {\n  type = string\n}\n',
+      'infra/.terraform/modules/copy/main.tf': MAIN_TF,
+    });
+    const result = run(['check', '.'], dir);
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.match(result.stdout, /^infra\/main\.tf:20:42: error unknown-field unknown field `http\.request\.uri\.pth`/m);
+    assert.match(result.stdout, /1 file checked: 1 error/);
+    assert.doesNotMatch(result.stdout, /\.terraform|variables\.tf/);
+  });
+
+  it('reports a mistake in SARIF and JSON on the line and column of the .tf file', () => {
+    const dir = tempFolder({ 'main.tf': MAIN_TF });
+    const sarif = run(['check', 'main.tf', '--format', 'sarif'], dir);
+    assert.equal(sarif.status, 1);
+    const results = JSON.parse(sarif.stdout).runs[0].results as { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number; endColumn: number } } }[] }[];
+    assert.deepEqual(
+      results.map((r) => [r.ruleId, r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine, r.locations[0].physicalLocation.region.startColumn, r.locations[0].physicalLocation.region.endColumn]),
+      [['unknown-field', 'main.tf', 20, 42, 62]],
+    );
+    const json = JSON.parse(run(['check', 'main.tf', '--format', 'json'], dir).stdout) as { files: { diagnostics: { code: string; range: { start: { line: number; character: number } } }[] }[] };
+    assert.deepEqual(json.files[0].diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]), [['unknown-field', 19, 41]]);
   });
 });

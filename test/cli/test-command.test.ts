@@ -341,3 +341,84 @@ describe('rulesets test FILE --request JSON', () => {
     assert.match(packetRuleset.stderr, /its phase `magic_transit` runs on packets: give --packet/);
   });
 });
+
+describe('rulesets test on Terraform and octorules files (issue 23)', () => {
+  const TWO_RESOURCES = [
+    'resource "cloudflare_ruleset" "waf" {',
+    '  name  = "waf"',
+    '  kind  = "zone"',
+    '  phase = "http_request_firewall_custom"',
+    '  rules = [{',
+    '    action     = "block"',
+    '    expression = "http.request.uri.path eq \\"/admin\\""',
+    '  }]',
+    '}',
+    'resource "cloudflare_ruleset" "late" {',
+    '  name  = "late"',
+    '  kind  = "zone"',
+    '  phase = "http_request_firewall_custom"',
+    '  rules = [{',
+    '    action     = "managed_challenge"',
+    '    expression = "true"',
+    '  }]',
+    '}',
+    '',
+  ].join('\n');
+  const OCTORULES = [
+    'cloudflare:',
+    '  waf_custom_rules:',
+    '    - ref: admin',
+    '      action: block',
+    '      expression: http.request.uri.path eq "/admin"',
+    '  redirect_rules:',
+    '    - ref: old',
+    '      expression: http.request.uri.path eq "/old"',
+    '      action_parameters:',
+    '        from_value:',
+    '          target_url:',
+    '            value: https://example.com/new',
+    '',
+  ].join('\n');
+  const ADMIN_BLOCKED = ['  - request: {url: "https://example.com/admin"}', '    expect: block', ''].join('\n');
+
+  it('runs the cases against the resource or section the test file names', () => {
+    const dir = tempFolder({
+      'main.tf': TWO_RESOURCES,
+      'waf.test.yaml': `ruleset: main.tf\nresource: cloudflare_ruleset.waf\ncases:\n${ADMIN_BLOCKED}`,
+      'late.test.yaml': `ruleset: main.tf\nresource: late\ncases:\n  - request: {url: "https://example.com/"}\n    expect: managed_challenge\n`,
+      'rules/example.com.yaml': OCTORULES,
+      'rules/example.com.test.yaml': `section: waf_custom_rules\ncases:\n${ADMIN_BLOCKED}`,
+      // A rule without `action` has its section's: redirect_rules redirect.
+      'rules/redirects.test.yaml': `ruleset: example.com.yaml\nsection: redirect_rules\ncases:\n  - request: {url: "https://example.com/old"}\n    expect: redirect\n    redirect: {url: https://example.com/new}\n`,
+    });
+    const result = run(['test', '.'], dir);
+    assert.equal(result.stdout.split('\n').at(-2), '4 cases in 4 files: 4 passed, 0 failed');
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+  });
+
+  it('says which resources or sections there are when the test file names none, or one that is not there', () => {
+    const dir = tempFolder({
+      'main.tf': TWO_RESOURCES,
+      'main.test.yaml': `cases:\n${ADMIN_BLOCKED}`,
+      'other.test.yaml': `ruleset: main.tf\nresource: nope\ncases:\n${ADMIN_BLOCKED}`,
+      'example.com.yaml': OCTORULES,
+      'example.com.test.yaml': `resource: waf\ncases:\n${ADMIN_BLOCKED}`,
+    });
+    const result = run(['test', '.'], dir);
+    assert.equal(result.status, 2);
+    assertNoStack(result.stdout + result.stderr);
+    assert.match(result.stdout, /main\.test\.yaml:1:1: the file has 2 `cloudflare_ruleset` resources \(cloudflare_ruleset\.waf, cloudflare_ruleset\.late\): name one with `resource: NAME` in the test file/);
+    assert.match(result.stdout, /other\.test\.yaml:1:1: no `cloudflare_ruleset` resource "nope" in the file; it has cloudflare_ruleset\.waf, cloudflare_ruleset\.late/);
+    assert.match(result.stdout, /example\.com\.test\.yaml:1:1: `resource: NAME` in the test file names a Terraform resource; this is an octorules file: name one of its rulesets with `section: NAME` in the test file/);
+  });
+
+  it('tests one request against a resource named with --resource', () => {
+    const dir = tempFolder({ 'main.tf': TWO_RESOURCES });
+    const one = run(['test', 'main.tf', '--resource', 'waf', '--request', '{"url": "https://example.com/admin"}'], dir);
+    assert.equal(one.status, 0, one.stderr);
+    assert.match(one.stdout, /^block by rule 1 at main\.tf:5:12/);
+    const none = run(['test', 'main.tf', '--request', '{"url": "https://example.com/admin"}'], dir);
+    assert.equal(none.status, 2);
+    assert.equal(none.stderr, 'rulesets: main.tf: the file has 2 `cloudflare_ruleset` resources (cloudflare_ruleset.waf, cloudflare_ruleset.late): name one with --resource NAME\n');
+  });
+});

@@ -70,7 +70,7 @@ describe('a test file: its cases and their places', () => {
   });
 
   it('looks for NAME.ruleset.yaml, .yml, .json beside it, or the file `ruleset:` names', () => {
-    assert.deepEqual(read(CASES).rulesetPaths, ['/w/a.ruleset.yaml', '/w/a.ruleset.yml', '/w/a.ruleset.json']);
+    assert.deepEqual(read(CASES).rulesetPaths, ['/w/a.ruleset.yaml', '/w/a.ruleset.yml', '/w/a.ruleset.json', '/w/a.ruleset.tf']);
     const named = read('ruleset: rules/main.yaml\ncases:\n  - packet: {}\n    expect: pass\n', '/w/main.test.yaml');
     assert.deepEqual([named.rulesetPaths, named.rulesetNamed, named.cases.length], [['/w/rules/main.yaml'], true, 1]);
   });
@@ -79,7 +79,7 @@ describe('a test file: its cases and their places', () => {
     const text = 'ruleset: a.ruleset.yaml\nlist: {}\ncases:\n  - packet: {}\n    expect: pass\n';
     const file = read(text);
     assert.equal(file.cases.length, 1);
-    assert.equal(file.problem?.message, 'unknown key `list`; a test file has `ruleset`, `lists` and `cases`');
+    assert.equal(file.problem?.message, 'unknown key `list`; a test file has `ruleset`, `resource` or `section` (which ruleset of a Terraform or octorules file), `lists` and `cases`');
     assert.equal(linePosition(text, file.problem.offset), '2:1');
   });
 
@@ -117,7 +117,7 @@ describe('a test file: its ruleset', () => {
       return isTestProblem(loaded) ? loaded.message : 'loaded';
     };
     assert.equal(message(named('nope.yaml'), files({})), '/w/nope.yaml: no such file');
-    assert.equal(message(named('rules.txt'), files({ '/w/rules.txt': SSH_TCP_BAD_RULESET })), '/w/rules.txt: not a JSON or YAML file (expected .json, .yaml or .yml)');
+    assert.equal(message(named('rules.txt'), files({ '/w/rules.txt': SSH_TCP_BAD_RULESET })), '/w/rules.txt: not a ruleset file (expected .json, .yaml, .yml or .tf)');
     assert.equal(message(named('locked.yaml'), () => ({ problem: '/w/locked.yaml: cannot read the file (EACCES)' })), '/w/locked.yaml: cannot read the file (EACCES)');
   });
 

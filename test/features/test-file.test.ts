@@ -47,7 +47,7 @@ describe('test files: recognised by name, not as rulesets', () => {
   });
 
   it('looks for the ruleset beside it, or where `ruleset:` says', () => {
-    assert.deepEqual(rulesetCandidates(modelOf('[]', 'yaml', TEST_URI)), ['file:///work/ssh.ruleset.yaml', 'file:///work/ssh.ruleset.yml', 'file:///work/ssh.ruleset.json']);
+    assert.deepEqual(rulesetCandidates(modelOf('[]', 'yaml', TEST_URI)), ['file:///work/ssh.ruleset.yaml', 'file:///work/ssh.ruleset.yml', 'file:///work/ssh.ruleset.json', 'file:///work/ssh.ruleset.tf']);
     assert.deepEqual(rulesetCandidates(modelOf('ruleset: ../other/x.ruleset.json\ncases: []\n', 'yaml', 'file:///work/t/a.ruleset.test.yaml')), ['file:///work/other/x.ruleset.json']);
   });
 });

@@ -41,6 +41,9 @@ export type Destination = { kind: 'ruleset'; id: string } | { kind: 'entrypoint'
 export function destinationOf(local: LocalRuleset): Destination {
   if (local.id) return { kind: 'ruleset', id: local.id };
   if (local.body.kind === 'root' || local.body.kind === 'zone') return { kind: 'entrypoint', phase: local.body.phase };
+  if (local.layout === 'terraform') {
+    throw new WorkflowError(`${local.path}: ${local.label ?? 'the resource'} is a \`${local.body.kind}\` ruleset, whose id Terraform keeps in its state, not in the file: deploy it with \`terraform apply\`, or pull it as YAML (\`rulesets pull <ruleset-id> -o FILE.yaml\`) to deploy it from here`);
+  }
   throw new WorkflowError(
     `${local.path}: a \`${local.body.kind}\` ruleset without an \`id\` has nowhere to deploy to; create it first (\`rulesets create ${local.path}\`), or add the \`id\` of the ruleset it is`,
   );
@@ -117,13 +120,14 @@ export function hasErrors(problems: readonly PositionedProblem[]): boolean {
  * error, nothing is asked of the service), what is live (a missing entry point is new), a
  * version conflict, the service's dry run, and the diff.
  */
-export async function planDeploy(client: RulesetsClient, local: LocalRuleset, options: CallOptions = {}): Promise<DeployPlan> {
-  const destination = destinationOf(local);
-  refuseOtherLevel(local, client.scope);
-  const localProblems = checkLocal(local);
-  const baseVersion = local.version;
+export async function planDeploy(client: RulesetsClient, given: LocalRuleset, options: CallOptions = {}): Promise<DeployPlan> {
+  const destination = destinationOf(given);
+  refuseOtherLevel(given, client.scope);
+  const localProblems = checkLocal(given);
+  const baseVersion = given.version;
   if (hasErrors(localProblems)) return { destination, localProblems, baseVersion, diff: '', serviceProblems: [] };
-  const deployed = await readDeployed(client, local, destination, options.signal);
+  const deployed = await readDeployed(client, given, destination, options.signal);
+  const local = asDeployedOver(given, deployed);
   if (deployed) refuseIdentityChange(local, deployed, destination);
   const conflict = findConflict(baseVersion, deployed);
   let dryRunError: ApiError | undefined;
@@ -183,14 +187,15 @@ export async function applyDeploy(
     const now = before ? `version ${before.version}` : 'nothing';
     throw new WorkflowError(`${local.path}: not deployed: ${describeDestination(destination)} changed since the plan (${was} then, ${now} now); plan again to see what deploying would change`);
   }
-  if (before) refuseIdentityChange(local, before, destination);
+  const sent = asDeployedOver(local, before);
+  if (before) refuseIdentityChange(sent, before, destination);
   let ruleset: Ruleset;
   try {
-    ruleset = await client.updateRuleset(destinationRef(destination), updateBody(local, before), { signal: options.signal });
+    ruleset = await client.updateRuleset(destinationRef(destination), updateBody(sent, before), { signal: options.signal });
   } catch (error) {
     throw await uncertain(error, client, local, destination, before?.version, options.signal);
   }
-  return { ruleset, newText: recordDeployed(local, ruleset) };
+  return { ruleset, newText: recordDeployed(sent, ruleset) };
 }
 
 /** The live version of the destination; undefined for an entry point that does not exist. */
@@ -214,11 +219,39 @@ function findConflict(base: string | undefined, deployed: Ruleset | undefined): 
 }
 
 /**
+ * The file's ruleset as it would be deployed over `deployed`: a rule without an `id` whose
+ * `ref` is a live rule's gets that rule's id, so that it is updated in place (as the Terraform
+ * provider does: resource.go, ModifyPlan, at terraform-provider-cloudflare a2efdc5), and a
+ * file that gives only rules (an octorules section) keeps the live ruleset's name.
+ */
+export function asDeployedOver(local: LocalRuleset, deployed: Ruleset | undefined): LocalRuleset {
+  if (!deployed) return local;
+  const claimed = new Set(local.body.rules.map((r) => r.id).filter((id) => id !== undefined));
+  const byRef = new Map(deployed.rules.filter((r) => !claimed.has(r.id)).map((r) => [r.ref, r.id]));
+  let matched = false;
+  const rules = local.body.rules.map((rule) => {
+    const id = rule.id === undefined && rule.ref !== undefined ? byRef.get(rule.ref) : undefined;
+    if (id === undefined) return rule;
+    byRef.delete(rule.ref!);
+    matched = true;
+    // The ref is the id's own when the service gave it: the id alone says it, as pull writes it.
+    const { ref, ...rest } = rule;
+    return { id, ...(ref === id ? {} : { ref }), ...rest };
+  });
+  if (!matched && !local.rulesOnly) return local;
+  return { ...local, body: { ...local.body, ...(local.rulesOnly ? { name: deployed.name } : {}), rules } };
+}
+
+/**
  * The body of "update or deploy" for the file: the rules and the description. Name, kind and
  * phase cannot change on the service, so they go only where the PUT creates the ruleset (a
  * phase's entry point that does not exist yet); `refuseIdentityChange` has made sure they match.
  */
 function updateBody(local: LocalRuleset, deployed: Ruleset | undefined): UpdateRulesetBody {
+  if (!deployed && local.rulesOnly) {
+    const { name: _name, ...rest } = local.body;
+    return rest;
+  }
   if (!deployed) return local.body;
   const { name: _name, kind: _kind, phase: _phase, ...rest } = local.body;
   return rest;
@@ -236,17 +269,16 @@ function refuseIdentityChange(local: LocalRuleset, deployed: Ruleset, destinatio
     if (mine === live) continue;
     // A phase has one entry point: there is no new one to create under another name.
     const anew = destination.kind === 'ruleset' ? `; for a new ${field}, create a new ruleset (remove \`id\` and \`version\`, then \`rulesets create ${local.path}\`)` : '';
-    const fix =
-      field === 'name'
-        ? `the service cannot rename a ruleset: set \`name: ${JSON.stringify(live)}\` in the file to deploy${anew}`
-        : `a ruleset's ${field} cannot change: set \`${field}: ${live}\` back${anew}`;
+    // Written as the file writes it: `name = "…"` in Terraform.
+    const set = local.layout === 'terraform' ? `${field} = ${JSON.stringify(live)}` : field === 'name' ? `name: ${JSON.stringify(live)}` : `${field}: ${live}`;
+    const fix = field === 'name' ? `the service cannot rename a ruleset: set \`${set}\` in the file to deploy${anew}` : `a ruleset's ${field} cannot change: set \`${set}\` back${anew}`;
     throw new WorkflowError(`${local.path}:${lineColumn(local.text, valueOffset(local, field))}: not deployed: \`${field}\` is ${JSON.stringify(mine)} in the file but ${JSON.stringify(live)} on ${describeDestination(destination)}; ${fix}`);
   }
 }
 
 /** Where the top-level `key`'s value starts in the file (the file's start when it has none). */
 function valueOffset(local: LocalRuleset, key: string): number {
-  const found = parseRuleset(local.text, local.format).root;
+  const found = (local.ruleset ?? parseRuleset(local.text, local.format)).root;
   const property = found?.kind === 'object' ? found.properties.find((p) => p.key === key) : undefined;
   return property?.value?.start ?? property?.keyStart ?? 0;
 }
@@ -283,7 +315,7 @@ async function uncertain(error: unknown, client: RulesetsClient, local: LocalRul
 export function mapServiceProblems(error: ApiError, local: LocalRuleset): ServiceProblem[] {
   const errors = error.errors.length > 0 ? error.errors : [{ message: error.message }];
   return errors.map((e) => {
-    const range = 'pointer' in e && e.pointer !== undefined ? pointerToRange(local.text, local.format, e.pointer, { message: e.message }) : undefined;
+    const range = 'pointer' in e && e.pointer !== undefined ? pointerToRange(local.text, local.format, e.pointer, { message: e.message, ruleset: local.ruleset }) : undefined;
     return { message: e.message, start: range?.start ?? 0, end: range?.end ?? 0 };
   });
 }

@@ -4,10 +4,13 @@
  * names the file, the place and the fix.
  */
 import * as YAML from 'yaml';
-import type { HostFormat } from '../documents/host';
-import { formatOfPath } from '../documents/classify';
+import { plain, type HostFormat, type HostNode } from '../documents/host';
+import { rulesetFormatOfPath } from '../documents/classify';
 import { MAX_NESTING, nestsDeeperThan } from '../documents/nesting';
-import { parseRuleset } from '../documents/parsed-ruleset';
+import type { IncludeReader } from '../documents/octorules';
+import { parseDocument } from '../documents/parsed-document';
+import { parseRuleset, type ParsedRuleset, type RulesetLayout } from '../documents/parsed-ruleset';
+import { selectRuleset, type RulesetChoice } from '../documents/select-ruleset';
 import { SERVICE_SET_RULE_FIELDS, type RuleInput, type RulesetKind } from './types';
 
 /** A user-facing problem: one clear line naming the file, the place and the fix. */
@@ -36,6 +39,24 @@ export interface LocalRuleset {
   readonly id?: string;
   /** The version the file is based on (set by pull, create and deploy). */
   readonly version?: string;
+  /** How the file writes the ruleset: a file of its own (`api`, also when absent), a Terraform resource, an octorules section. */
+  readonly layout?: RulesetLayout;
+  /** The Terraform resource or octorules section deployed, as `cloudflare_ruleset.waf`, `waf_custom_rules`. */
+  readonly label?: string;
+  /**
+   * An octorules section gives its phase's rules and nothing else (octorules sends only them):
+   * the ruleset's name and description stay the live ones.
+   */
+  readonly rulesOnly?: boolean;
+  /** A Terraform resource's or octorules section's ruleset, as read from the file: where its parts are. */
+  readonly ruleset?: ParsedRuleset;
+}
+
+export interface ReadLocalOptions extends RulesetChoice {
+  /** Reads a file an octorules `!include` names. */
+  readonly include?: IncludeReader;
+  /** Where the file goes: an octorules section is the entry point of its phase there (kind `zone` in a zone, `root` in an account). */
+  readonly scope?: 'account' | 'zone';
 }
 
 /** Keys of a rule that the service sets and that are never sent back. */
@@ -48,9 +69,15 @@ const SERVER_RULE_KEYS = new Set(SERVICE_SET_RULE_FIELDS);
  * or `rules` missing or of the wrong type); everything else (expressions, actions, …) is left
  * to the check `planDeploy` runs, which places each problem exactly.
  */
-export function readLocalRuleset(path: string, text: string): LocalRuleset {
-  const format = formatOfPath(path);
-  if (!format) throw new WorkflowError(`${path}: not a JSON or YAML file; name it *.json, *.yaml or *.yml`);
+export function readLocalRuleset(path: string, text: string, options: ReadLocalOptions = {}): LocalRuleset {
+  const format = rulesetFormatOfPath(path);
+  if (!format) throw new WorkflowError(`${path}: not a ruleset file; name it *.json, *.yaml, *.yml or, for Terraform, *.tf`);
+  const document = format === 'json' && options.resource === undefined && options.section === undefined ? undefined : parseDocument(text, format, { include: options.include });
+  if (document && document.layout !== 'api') return readEmbeddedRuleset(path, text, format, document, options);
+  if (document) {
+    const chosen = selectRuleset(document, options, choiceFlag);
+    if ('problem' in chosen) throw new WorkflowError(`${path}: ${chosen.problem}`);
+  }
   const model = parseRuleset(text, format);
   const where = (offset: number) => `${path}:${lineColumn(text, offset)}`;
   const syntax = model.syntaxProblems[0];
@@ -86,6 +113,80 @@ export function readLocalRuleset(path: string, text: string): LocalRuleset {
   const id = typeof value.id === 'string' && value.id !== '' ? value.id : undefined;
   const version = scalarText(value.version);
   return { path, text, format, body, ...(id !== undefined ? { id } : {}), ...(version !== undefined ? { version } : {}) };
+}
+
+/** How the CLI names a ruleset among its file's others. */
+function choiceFlag(key: 'resource' | 'section'): string {
+  return key === 'resource' ? '--resource NAME' : '--section NAME';
+}
+
+/**
+ * A Terraform resource or octorules section as the body the API takes: its values as the
+ * reader found them in the file, an octorules rule without `action` with its section's
+ * default, and nothing of the layout's own (octorules' per-rule `octorules:` key).
+ */
+function readEmbeddedRuleset(path: string, text: string, format: HostFormat, document: ReturnType<typeof parseDocument>, options: ReadLocalOptions): LocalRuleset {
+  const where = (offset: number) => `${path}:${lineColumn(text, offset)}`;
+  const broken = document.problems.find((p) => p.severity === 'error');
+  if (broken) throw new WorkflowError(`${where(broken.start)}: ${broken.message} (\`rulesets check ${path}\` lists every problem)`);
+  const chosen = selectRuleset(document, options, choiceFlag);
+  if ('problem' in chosen) throw new WorkflowError(`${path}: ${chosen.problem}`);
+  const syntax = chosen.syntaxProblems[0];
+  if (syntax) throw new WorkflowError(`${where(syntax.start)}: ${syntax.message} (\`rulesets check ${path}\` lists every problem)`);
+  const root = chosen.root;
+  const label = chosen.label ?? document.layout;
+  if (root?.kind !== 'object') throw new WorkflowError(`${where(root?.start ?? 0)}: ${label} is not a ruleset this tool can read`);
+  refuseUnknownParts(path, text, chosen);
+  const value = plain(root) as Record<string, unknown>;
+  const octorules = document.layout === 'octorules';
+  const kind = octorules ? (options.scope === 'account' ? 'root' : 'zone') : value.kind;
+  for (const [key, found] of [['phase', value.phase], ...(octorules ? [] : [['name', value.name], ['kind', kind]])] as const) {
+    if (typeof found !== 'string') throw new WorkflowError(`${where(root.start)}: ${label} has no \`${key}\` string`);
+  }
+  const rules = Array.isArray(value.rules) ? (value.rules as unknown[]) : [];
+  rules.forEach((rule, i) => {
+    if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) throw new WorkflowError(`${where(chosen.rules[i]?.start ?? root.start)}: expected rule ${i + 1} of ${label} to be an object`);
+  });
+  const body: RulesetBody = {
+    name: octorules ? '' : (value.name as string),
+    kind: kind as RulesetKind,
+    phase: value.phase as string,
+    ...(typeof value.description === 'string' ? { description: value.description } : {}),
+    rules: (rules as Record<string, unknown>[]).map((rule) => {
+      const { octorules: _own, ...fields } = rule;
+      const withAction = fields.action === undefined && chosen.defaultAction !== undefined ? { ...fields, action: chosen.defaultAction } : fields;
+      return ruleBody(withAction);
+    }),
+  };
+  return { path, text, format, body, layout: document.layout, label, ruleset: chosen, ...(octorules ? { rulesOnly: true } : {}) };
+}
+
+/**
+ * Stops a deploy of what the file does not fix: a Terraform interpolation (`${var.x}`) in an
+ * expression, which Terraform fills in, and a value this tool could not read (a YAML alias).
+ */
+function refuseUnknownParts(path: string, text: string, ruleset: ParsedRuleset): void {
+  const site = ruleset.sites.find((s) => s.holes && s.holes.length > 0);
+  if (site) throw new WorkflowError(`${path}:${lineColumn(text, site.node.start)}: this expression has a \`\${…}\` that Terraform fills in, so only Terraform can deploy it; nothing was sent`);
+  const missing = firstMissingValue(ruleset.root);
+  if (missing) throw new WorkflowError(`${path}:${lineColumn(text, missing.keyStart)}: the value of \`${missing.key}\` is not written out in the file (a YAML alias, or a Terraform reference); write it out to deploy the file`);
+}
+
+/** A property without a value node, depth first. Recursive: a host tree nests MAX_NESTING levels at most. */
+function firstMissingValue(node: HostNode | undefined): { key: string; keyStart: number } | undefined {
+  if (node?.kind === 'object') {
+    for (const p of node.properties) {
+      if (!p.value) return p;
+      const inner = firstMissingValue(p.value);
+      if (inner) return inner;
+    }
+  } else if (node?.kind === 'array') {
+    for (const item of node.items) {
+      const inner = firstMissingValue(item);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
 }
 
 /** The file's value as JSON.parse or the yaml library gives it (aliases resolved). */

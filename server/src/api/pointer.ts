@@ -6,7 +6,7 @@
  */
 import type { HostFormat, HostNode } from '../documents/host';
 import { mapRange, type DecodedString } from '../documents/offset-map';
-import { parseRuleset, type ExpressionSite } from '../documents/parsed-ruleset';
+import { parseRuleset, type ExpressionSite, type ParsedRuleset } from '../documents/parsed-ruleset';
 
 export interface PointerRange {
   /** Document offsets (UTF-16 code units), end exclusive. */
@@ -28,6 +28,8 @@ export interface PointerOptions {
    * "update rule", whose body is one rule (its pointers read `/expression`).
    */
   readonly base?: string;
+  /** The ruleset the body was read from, when the file holds several (a Terraform resource, an octorules section). */
+  readonly ruleset?: ParsedRuleset;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface PointerOptions {
  * closest existing ancestor. Undefined when the file has no readable top-level value.
  */
 export function pointerToRange(text: string, format: HostFormat, pointer: string, options: PointerOptions = {}): PointerRange | undefined {
-  const model = parseRuleset(text, format);
+  const model = options.ruleset ?? parseRuleset(text, format);
   if (!model.root) return undefined;
   const segments = parsePointer(`${options.base ?? ''}${pointer === '/' ? '' : pointer}`);
   let node: HostNode = model.root;

@@ -84,7 +84,8 @@ export function localAsDeployed(local: LocalRuleset, deployed: Ruleset | undefin
   const body = local.body;
   const merged: Record<string, unknown> = {
     id: deployed?.id ?? local.id,
-    name: body.name,
+    // An octorules section names no ruleset: a new entry point gets the service's name.
+    name: local.rulesOnly && !deployed ? undefined : body.name,
     // An update without `description` keeps the live one.
     description: body.description ?? deployed?.description ?? '',
     kind: body.kind,
@@ -112,6 +113,9 @@ export function withVersion(local: LocalRuleset, version: string): string {
  * deploy updates them instead of replacing them with new ones.
  */
 export function recordDeployed(local: LocalRuleset, ruleset: Ruleset, options: { recordId?: boolean } = {}): string {
+  // A Terraform resource or octorules section has no place for an id or a version (Terraform
+  // keeps them in its state); its rules are matched to the live ones by `ref`.
+  if ((local.layout ?? 'api') !== 'api') return local.text;
   const edits: ValueEdit[] = [];
   if (options.recordId) edits.push({ path: ['id'], value: ruleset.id });
   edits.push({ path: ['version'], value: ruleset.version });

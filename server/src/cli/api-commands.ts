@@ -18,7 +18,6 @@ import {
   describeMessage,
   DeployOutcomeUnknownError,
   describeDestination,
-  formatOfPath,
   hasErrors,
   lineColumn,
   MAX_NESTING,
@@ -27,8 +26,12 @@ import {
   planCreate,
   planDeploy,
   readLocalRuleset,
+  rulesetFormatOfPath,
   ruleDefinition,
+  octorulesOfRuleset,
+  octorulesSectionOfPhase,
   serializeRuleset,
+  terraformOfRuleset,
   toPositions,
   WorkflowError,
   type ApiMessage,
@@ -40,10 +43,12 @@ import {
   type RuleInput,
   type Ruleset,
   type RulesetRef,
+  type RulesetChoice,
   type RulesetsClient,
+  type Scope,
   type ServiceProblem,
 } from '../core';
-import { UsageError } from './check';
+import { includeReader, prepareReaders, UsageError } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, ENV, makeClient, type ConnectionFlags } from './config';
 import { currentText, readTextFile, writeFileAtomic, type Io } from './io';
 import { excerpt, findingLines, splitLines, textReport } from './report';
@@ -61,21 +66,26 @@ export class CommandFailure extends Error {
 // ---------------------------------------------------------------- usage texts
 
 export const USAGES: Record<string, string> = {
-  pull: `Usage: rulesets pull <ruleset-id> | --phase NAME [-o FILE] [--force] [--format yaml|json]
+  pull: `Usage: rulesets pull <ruleset-id> | --phase NAME [-o FILE] [--force] [--format yaml|json|terraform|octorules]
 
 Writes the latest version of a ruleset (or of a phase's entry point) as a file that
 \`rulesets deploy\` takes back: stable key order, the ruleset's id and the version it is
 based on, none of the service's timestamps. Pulling an unchanged ruleset twice gives the
 same bytes.
 
+--format terraform writes it as a \`cloudflare_ruleset\` resource of the Cloudflare
+provider v5, with the \`import\` block that adopts the live ruleset into Terraform's state;
+--format octorules as the section of its phase in an octorules rules file. Every rule keeps
+its \`ref\`, by which a deploy of the file updates the rule in place.
+
 Options:
   --phase NAME        the phase's entry point instead of a ruleset id
-  -o, --output FILE   write FILE (JSON or YAML by its extension) instead of stdout; a
-                      FILE whose content differs is not overwritten without --force (or
-                      a "y" to the question, on a terminal)
+  -o, --output FILE   write FILE (JSON, YAML or, .tf, Terraform by its extension) instead
+                      of stdout; a FILE whose content differs is not overwritten without
+                      --force (or a "y" to the question, on a terminal)
   --force             overwrite FILE even when it differs
-  --format yaml|json  the format on stdout (default yaml)`,
-  deploy: `Usage: rulesets deploy FILE [--dry-run] [--force] [--yes]
+  --format F          yaml (default), json, terraform or octorules (a .yaml FILE)`,
+  deploy: `Usage: rulesets deploy FILE [--resource NAME | --section NAME] [--dry-run] [--force] [--yes]
 
 Deploys a ruleset file to the ruleset of its \`id\` (or, for kind root or zone without an
 id, to its phase's entry point), safely:
@@ -87,10 +97,17 @@ id, to its phase's entry point), safely:
   5. right before the write the live version is read again: if it moved, nothing is written;
   6. the file gets the new version (and the ids of new rules) written into it.
 
+A Terraform file (.tf) deploys one \`cloudflare_ruleset\` resource, and an octorules rules
+file one section (the entry point of its phase); a rule whose \`ref\` is a live rule's
+updates that rule. Neither file records a version, so step 2 does not apply, and the file
+is never changed.
+
 Options:
-  --dry-run   stop after the diff: nothing is deployed, the file is not changed
-  --force     deploy even over a version the file is not based on
-  -y, --yes   do not ask (required when stdin is not a terminal)`,
+  --resource NAME   the resource of a .tf file with several (cloudflare_ruleset.NAME or NAME)
+  --section NAME    the section of an octorules file with several (waf_custom_rules, ...)
+  --dry-run         stop after the diff: nothing is deployed, the file is not changed
+  --force           deploy even over a version the file is not based on
+  -y, --yes         do not ask (required when stdin is not a terminal)`,
   create: `Usage: rulesets create FILE [--dry-run] [--yes]
 
 Creates a new ruleset from FILE (a file without \`id\`): checked, then dry-run by the service,
@@ -221,10 +238,10 @@ async function confirm(io: Io, yes: boolean | undefined, question: string, what:
 }
 
 /** A local ruleset file; one it cannot read as a ruleset is a file problem (exit 2). */
-function readLocal(path: string): { local: LocalRuleset; bom: boolean } {
+function readLocal(path: string, choice: RulesetChoice, scope: Scope): { local: LocalRuleset; bom: boolean } {
   const file = readTextFile(path);
   try {
-    return { local: readLocalRuleset(path, file.text), bom: file.bom };
+    return { local: readLocalRuleset(path, file.text, { ...choice, include: includeReader(path), scope: scope.kind }), bom: file.bom };
   } catch (error) {
     if (error instanceof WorkflowError) throw new UsageError(error.message);
     throw error;
@@ -270,18 +287,10 @@ export async function pull(args: string[], io: Io): Promise<number> {
   if (values.help) return (io.out(help('pull')), 0);
   atMostPositionals(positionals, 1, 'rulesets pull <ruleset-id> | --phase NAME [-o FILE]');
   const ref = rulesetRef(positionals[0], values.phase, 'pull');
-  let format: HostFormat;
-  if (values.output !== undefined) {
-    const byName = formatOfPath(values.output);
-    if (!byName) throw new UsageError(`${values.output}: the output file must end in .json, .yaml or .yml`);
-    if (values.format !== undefined && values.format !== byName) throw new UsageError(`--format ${values.format} does not match ${values.output}; the file's extension decides its format`);
-    format = byName;
-  } else {
-    format = outputFormat(values.format, ['yaml', 'json'], 'yaml') as HostFormat;
-  }
+  const format = pullFormat(values.format, values.output);
   const { client } = connect(io, values);
   const ruleset = typeof ref === 'string' ? await client.getRuleset(ref) : await client.getEntryPoint(ref.phase);
-  const text = serializeRuleset(ruleset, format);
+  const text = pulledText(io, ruleset, format, client.scope);
   if (values.output === undefined) {
     io.out(text);
     return 0;
@@ -301,6 +310,36 @@ export async function pull(args: string[], io: Io): Promise<number> {
   writeFileAtomic(path, text);
   io.out(`pulled ${ruleset.name} version ${ruleset.version} into ${path}\n`);
   return 0;
+}
+
+type PullFormat = 'yaml' | 'json' | 'terraform' | 'octorules';
+
+/** The format of a pull: --format, else the output file's extension (`.tf` is Terraform; `.yaml` is octorules only when asked). */
+function pullFormat(flag: string | undefined, output: string | undefined): PullFormat {
+  const format = flag === undefined ? undefined : (outputFormat(flag, ['yaml', 'json', 'terraform', 'octorules'], 'yaml') as PullFormat);
+  if (output === undefined) return format ?? 'yaml';
+  const byName = rulesetFormatOfPath(output);
+  if (!byName) throw new UsageError(`${output}: the output file must end in .json, .yaml, .yml or .tf`);
+  if (format === undefined) return byName === 'hcl' ? 'terraform' : byName;
+  const fits = format === 'octorules' ? byName === 'yaml' : format === 'terraform' ? byName === 'hcl' : format === byName;
+  if (!fits) throw new UsageError(`--format ${format} does not match ${output}; ${format === 'terraform' ? 'a Terraform file ends in .tf' : format === 'octorules' ? 'an octorules file ends in .yaml or .yml' : "the file's extension decides its format"}`);
+  return format;
+}
+
+/** The text a pull writes, in its format; a phase octorules keeps no section for is a usage error. */
+function pulledText(io: Io, ruleset: Ruleset, format: PullFormat, scope: Scope): string {
+  if (format === 'yaml' || format === 'json') return serializeRuleset(ruleset, format);
+  if (format === 'terraform') {
+    const file = terraformOfRuleset(ruleset, scope);
+    if (file.leftOut.length > 0) io.err(`rulesets: warning: the provider's cloudflare_ruleset has no place for ${file.leftOut.join(', ')}: left out\n`);
+    return file.text;
+  }
+  // octorules keeps a zone's or account's entry points as sections of its rules file; its
+  // `custom_rulesets` list is not written here.
+  if (ruleset.kind !== 'zone' && ruleset.kind !== 'root') throw new UsageError(`${ruleset.name} is a ${ruleset.kind} ruleset, and an octorules section holds a phase's entry point (kind zone or root): pull it as yaml, json or terraform`);
+  const section = octorulesSectionOfPhase(ruleset.phase);
+  if (!section) throw new UsageError(`octorules has no section for phase ${ruleset.phase}: pull it as yaml, json or terraform`);
+  return octorulesOfRuleset(ruleset, section);
 }
 
 export async function show(args: string[], io: Io): Promise<number> {
@@ -370,12 +409,22 @@ export async function deploy(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('deploy', {
     args,
     allowPositionals: true,
-    options: { ...CONNECTION_OPTIONS, 'dry-run': { type: 'boolean' }, force: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } },
+    options: {
+      ...CONNECTION_OPTIONS,
+      'dry-run': { type: 'boolean' },
+      force: { type: 'boolean' },
+      yes: { type: 'boolean', short: 'y' },
+      resource: { type: 'string' },
+      section: { type: 'string' },
+    },
   });
   if (values.help) return (io.out(help('deploy')), 0);
-  expectPositionals(positionals, 1, 'rulesets deploy FILE [--dry-run] [--force] [--yes]');
+  expectPositionals(positionals, 1, 'rulesets deploy FILE [--resource NAME | --section NAME] [--dry-run] [--force] [--yes]');
+  if (values.resource !== undefined && values.section !== undefined) throw new UsageError('give --resource (a Terraform file) or --section (an octorules file), not both');
   const { client } = connect(io, values);
-  const { local, bom } = readLocal(positionals[0]);
+  await prepareReaders(positionals);
+  const { local, bom } = readLocal(positionals[0], { resource: values.resource, section: values.section }, client.scope);
+  const embedded = (local.layout ?? 'api') !== 'api';
   const plan = await planDeploy(client, local);
   printLocalProblems(io, local, plan.localProblems);
   if (hasErrors(plan.localProblems)) {
@@ -390,7 +439,7 @@ export async function deploy(args: string[], io: Io): Promise<number> {
   const target = describeDestination(plan.destination);
   if (plan.diff === '') {
     const live = plan.deployed!.version;
-    const stale = plan.baseVersion !== live ? `; the file records ${plan.baseVersion === undefined ? 'no version' : `version ${plan.baseVersion}`}: \`rulesets pull\` updates it` : '';
+    const stale = plan.baseVersion !== live && !embedded ? `; the file records ${plan.baseVersion === undefined ? 'no version' : `version ${plan.baseVersion}`}: \`rulesets pull\` updates it` : '';
     io.out(`nothing to deploy: ${local.path} is the same as version ${live} of ${target}${stale}\n`);
     return 0;
   }
@@ -401,7 +450,7 @@ export async function deploy(args: string[], io: Io): Promise<number> {
   } else {
     io.out(plan.diff);
   }
-  if (plan.deployed && plan.baseVersion === undefined) {
+  if (plan.deployed && plan.baseVersion === undefined && !embedded) {
     io.err(`rulesets: note: ${local.path} records no version it is based on; deploying replaces version ${plan.deployed.version} of ${target} as the diff shows\n`);
   }
   if (values['dry-run']) {
@@ -410,7 +459,7 @@ export async function deploy(args: string[], io: Io): Promise<number> {
   }
   await confirm(io, values.yes, `Deploy ${local.path} to ${target}?`, 'deploy');
   const { ruleset, newText } = await applyDeploy(client, local, plan, { force: values.force });
-  updateLocalFile(io, local, bom, newText, ruleset.version);
+  if (newText !== local.text) updateLocalFile(io, local, bom, newText, ruleset.version);
   io.out(`deployed ${ruleset.name} as version ${ruleset.version}\n`);
   return 0;
 }
@@ -424,7 +473,12 @@ export async function create(args: string[], io: Io): Promise<number> {
   if (values.help) return (io.out(help('create')), 0);
   expectPositionals(positionals, 1, 'rulesets create FILE [--dry-run] [--yes]');
   const { client } = connect(io, values);
-  const { local, bom } = readLocal(positionals[0]);
+  await prepareReaders(positionals);
+  const { local, bom } = readLocal(positionals[0], {}, client.scope);
+  // The new ruleset's id would have nowhere to go: Terraform keeps it in its state, and an
+  // octorules section is the entry point of its phase, which `deploy` creates when missing.
+  if (local.layout === 'terraform') throw new UsageError(`${local.path}: a Terraform resource is created by \`terraform apply\`, which keeps its id in the state`);
+  if (local.layout === 'octorules') throw new UsageError(`${local.path}: an octorules section is the entry point of its phase: \`rulesets deploy ${local.path}\` creates it when it is missing`);
   const plan = await planCreate(client, local);
   printLocalProblems(io, local, plan.localProblems);
   if (hasErrors(plan.localProblems)) throw new CommandFailure(`${local.path}: not created: fix the errors above first (nothing was sent)`, 1);

@@ -4,11 +4,13 @@ import {
   checkRuleset,
   classifyFile,
   ExpressionCache,
-  formatOfPath,
+  loadTerraformParser,
   parseRuleset,
   patternInFolder,
   PROJECT_CONFIG_FILE_NAME,
   readProjectConfig,
+  RULESET_EXTENSIONS_TEXT,
+  rulesetFormatOfPath,
   toPositions,
   type HostFormat,
   type ListKind,
@@ -54,12 +56,12 @@ export function collectFiles(paths: readonly string[], patternsOf: (path: string
     }
     if (stats.isDirectory()) {
       files.push(...searchRulesets(path, patternsOf));
-    } else if (formatOfPath(path)) {
+    } else if (rulesetFormatOfPath(path)) {
       // Normalized like the paths the folder search yields, so `./a.yaml` and `a.yaml`, or a
       // file named beside its folder, are checked and counted once.
       files.push(normalize(path));
     } else {
-      throw new UsageError(`${path}: not a JSON or YAML file (expected .json, .yaml or .yml)`);
+      throw new UsageError(`${path}: not a ruleset file (${RULESET_EXTENSIONS_TEXT})`);
     }
   }
   return [...new Set(files)];
@@ -76,10 +78,32 @@ function searchRulesets(folder: string, patternsOf: (path: string) => readonly s
 }
 
 function isRulesetFile(path: string, patternsOf: (path: string) => readonly string[]): boolean {
-  const format = formatOfPath(path);
+  const format = rulesetFormatOfPath(path);
   if (!format) return false;
+  // Before the parser is loaded (it is, once, for the .tf files found): a Terraform file with
+  // the resource. One where it is only in a comment is read and yields nothing.
+  if (format === 'hcl') return TERRAFORM_RULESET.test(readText(path));
   // Whole paths, as the configuration's patterns are anchored at its folder.
   return classifyFile(resolve(path), { patterns: patternsOf(path), root: () => parseRuleset(readText(path), format).root }).role === 'ruleset';
+}
+
+const TERRAFORM_RULESET = /\bresource\s+"cloudflare_ruleset"/;
+
+/** Loads, once, what reading the files takes ahead of time: the Terraform parser, for .tf files. */
+export async function prepareReaders(files: readonly string[]): Promise<void> {
+  if (files.some((file) => file !== STDIN && rulesetFormatOfPath(file) === 'hcl')) await loadTerraformParser();
+}
+
+/** Reads the files an octorules `!include` names, relative to the including file's folder. */
+export function includeReader(path: string): (relativePath: string) => string | undefined {
+  const folder = dirname(resolve(path));
+  return (relativePath) => {
+    try {
+      return readFileSync(join(folder, relativePath), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** The path that means standard input, as in most Unix tools. */
@@ -132,7 +156,7 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
     const knownLists = options.knownLists && options.knownLists.length > 0 ? options.knownLists : undefined;
     const checkOptions = { defaultPhase: options.phase, knownLists, listKinds: options.listKinds, plan: options.plan, severities: options.severities };
     const text = path === STDIN ? readStdin() : readText(path);
-    const format = path === STDIN ? formatOfText(text) : formatOfPath(path)!;
+    const format = path === STDIN ? formatOfText(text) : rulesetFormatOfPath(path)!;
     const shown = path === STDIN ? '<stdin>' : relative(process.cwd(), path) || path;
     // Standard input has no path to keep findings under.
     // A file that includes others (octorules' `!include`) is checked with theirs, which its own

@@ -2,7 +2,7 @@ import { parseCommandArgs } from './args';
 import { closestMatches, KNOWN_PHASES, quoteAlternatives, redact, runEmulatorCommand } from '../core';
 import { statSync } from 'node:fs';
 import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versions } from './api-commands';
-import { checkFiles, collectFiles, ProjectConfigs, STDIN, UsageError } from './check';
+import { checkFiles, collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError } from './check';
 import { ENV, refuseCredentialFlags } from './config';
 import { processIo, type Io } from './io';
 import { DEFAULT_CACHE_LOCATION, ResultCache } from './result-cache';
@@ -87,7 +87,7 @@ reached (a failed deploy says whether it landed).`;
  */
 let decidedStatus: number | undefined;
 
-function check(args: string[], io: Io): number {
+async function check(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('check', {
     args,
     allowPositionals: true,
@@ -126,6 +126,7 @@ function check(args: string[], io: Io): number {
   // 1,000 rules of YAML 620 → 440 ms, 10,000 of JSON 1.34 → 1.0 s); a larger one gains from it
   // (50,000 rules of YAML took 6 s with it, 8 s without).
   if (totalBytes(files) < SHORT_RUN_BYTES) optimiseOnlyWhatRunsLong();
+  await prepareReaders(files);
   const kept = values.cache ? ResultCache.open(values['cache-location'] ?? DEFAULT_CACHE_LOCATION) : undefined;
   const checked = checkFiles(
     files,
@@ -215,9 +216,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   try {
     switch (command) {
       case 'check':
-        return check(rest, io);
+        return await check(rest, io);
       case 'test':
-        return test(rest, io);
+        return await test(rest, io);
       case 'emulator':
         return await runEmulatorCommand(rest, { out: io.out, err: io.err });
       case '-v':

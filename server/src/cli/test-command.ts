@@ -44,12 +44,14 @@ import {
   parseLists,
   parsePacket,
   parseRequest,
-  parseRuleset,
   phaseOutcomes,
   plain,
   prepareRuleset,
   readTestFile,
   RequestError,
+  RULESET_EXTENSIONS_TEXT,
+  rulesetFormatOfPath,
+  rulesetOfTestFile,
   RuleEvaluationError,
   RulesetError,
   rulesetEffects,
@@ -58,11 +60,12 @@ import {
   traceLines,
   type Lists,
   type Subject,
+  type RulesetChoice,
   type RulesetRead,
   type RulesetVerdict,
   type TestRuleset,
 } from '../core';
-import { UsageError } from './check';
+import { includeReader, prepareReaders, UsageError } from './check';
 import { isFile, searchFolder } from './files';
 import { readTextFile, type Io } from './io';
 
@@ -100,12 +103,15 @@ Options:
   --lists FILE     JSON or YAML: {"my_list": ["10.0.0.0/8", "192.0.2.7"], ...}
   --trace          with --packet or --request: also print each rule looked at and its
                    outcome (a failing case of a test file always shows it)
+  --resource NAME  with --packet or --request: the cloudflare_ruleset resource of a .tf
+                   file with several (a test file says \`resource: NAME\`)
+  --section NAME   likewise, the section of an octorules file (\`section: NAME\`)
   -h, --help       show this help
 
 Exit status: 0 done (with --packet or --request) or every case passed, 1 a case failed,
 2 bad input: a file, a case, or a packet or request without a value the verdict depends on.`;
 
-export function test(args: string[], io: Io): number {
+export async function test(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('test', {
     args,
     allowPositionals: true,
@@ -114,6 +120,8 @@ export function test(args: string[], io: Io): number {
       request: { type: 'string' },
       lists: { type: 'string' },
       trace: { type: 'boolean' },
+      resource: { type: 'string' },
+      section: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -127,15 +135,17 @@ export function test(args: string[], io: Io): number {
   if (values.packet !== undefined || values.request !== undefined) {
     const option = values.packet !== undefined ? 'packet' : 'request';
     if (positionals.length !== 1) throw new UsageError(`--${option} tests one ruleset: rulesets test FILE --${option} JSON`);
-    return testOne(positionals[0], option, (values.packet ?? values.request)!, lists, values.trace === true, io);
+    await prepareReaders(positionals);
+    return testOne(positionals[0], { resource: values.resource, section: values.section }, option, (values.packet ?? values.request)!, lists, values.trace === true, io);
   }
   if (values.trace) throw new UsageError('--trace goes with --packet or --request');
+  if (values.resource !== undefined || values.section !== undefined) throw new UsageError('--resource and --section go with --packet or --request; a test file names its ruleset with `resource:` or `section:`');
   return runTestFiles(collectTestFiles(positionals), lists, io);
 }
 
 // ---------------------------------------------------------------- one packet or request
 
-function testOne(path: string, option: 'packet' | 'request', input: string, lists: Lists, trace: boolean, io: Io): number {
+function testOne(path: string, choice: RulesetChoice, option: 'packet' | 'request', input: string, lists: Lists, trace: boolean, io: Io): number {
   let json: unknown;
   if (input.startsWith('@')) {
     json = readDataFile(input.slice(1));
@@ -146,7 +156,7 @@ function testOne(path: string, option: 'packet' | 'request', input: string, list
       throw new UsageError(`--${option}: not JSON (${(error as Error).message}); give the ${option} as a JSON object, or @FILE`);
     }
   }
-  const ruleset = loadRuleset(path);
+  const ruleset = loadRuleset(path, choice);
   const phase = ruleset.prepared.phase;
   const wanted = subjectOfPhase(phase);
   if (wanted !== undefined && wanted !== option) {
@@ -176,13 +186,18 @@ function testOne(path: string, option: 'packet' | 'request', input: string, list
 
 // ---------------------------------------------------------------- files
 
-function loadRuleset(path: string): TestRuleset {
-  const format = formatOfPath(path);
-  if (!format) throw new UsageError(`${path}: not a JSON or YAML file (expected .json, .yaml or .yml)`);
+function loadRuleset(path: string, choice: RulesetChoice): TestRuleset {
+  const format = rulesetFormatOfPath(path);
+  if (!format) throw new UsageError(`${path}: not a ruleset file (${RULESET_EXTENSIONS_TEXT})`);
   const { text } = readTextFile(path);
   const display = displayPath(path);
+  const model = rulesetOfTestFile(text, format, choice, includeReader(path));
+  if ('problem' in model) {
+    const named = model.problem.replace(/`(resource|section): NAME` in the test file/g, '--$1 NAME');
+    throw new UsageError(model.offset !== undefined ? `${display}:${linePosition(text, model.offset)}: ${named}` : `${display}: ${named}`);
+  }
   try {
-    return { path, display, text, prepared: prepareRuleset(parseRuleset(text, format)) };
+    return { path, display, text, prepared: prepareRuleset(model) };
   } catch (error) {
     if (error instanceof RulesetError) throw new UsageError(`${display}:${linePosition(text, error.start)}: ${error.message}`);
     throw error;
@@ -226,13 +241,13 @@ export function collectTestFiles(paths: readonly string[]): string[] {
       files.push(...found);
     } else if (isTestFileName(path)) {
       files.push(normalize(path));
-    } else if (formatOfPath(path)) {
-      const stem = path.replace(/\.(json|ya?ml)$/i, '');
+    } else if (rulesetFormatOfPath(path)) {
+      const stem = path.replace(/\.(json|ya?ml|tf)$/i, '');
       const beside = ['.test.yaml', '.test.yml', '.test.json'].map((ext) => stem + ext).find(isFile);
       if (!beside) throw new UsageError(`${path}: no test file beside it: expected ${basename(stem)}.test.yaml`);
       files.push(normalize(beside));
     } else {
-      throw new UsageError(`${path}: not a JSON or YAML file (expected .json, .yaml or .yml)`);
+      throw new UsageError(`${path}: not a ruleset file (${RULESET_EXTENSIONS_TEXT})`);
     }
   }
   return [...new Set(files)];
@@ -259,20 +274,21 @@ interface Counts {
   errors: number;
 }
 
-function runTestFiles(files: readonly string[], lists: Lists, io: Io): number {
+async function runTestFiles(files: readonly string[], lists: Lists, io: Io): Promise<number> {
   const counts: Counts = { passed: 0, failed: 0, errors: 0 };
-  for (const file of files) runTestFile(file, lists, io, counts);
+  for (const file of files) await runTestFile(file, lists, io, counts);
   const total = counts.passed + counts.failed + counts.errors;
   const parts = [`${counts.passed} passed`, `${counts.failed} failed`, ...(counts.errors > 0 ? [`${counts.errors} with bad input`] : [])];
   io.out(`${total} case${total === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}: ${parts.join(', ')}\n`);
   return counts.errors > 0 ? 2 : counts.failed > 0 ? 1 : 0;
 }
 
-function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts): void {
+async function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts): Promise<void> {
   const display = displayPath(file);
   const { text } = readTextFile(file);
   const at = (offset: number) => `${display}:${linePosition(text, offset)}`;
   const testFile = readTestFile(text, formatOfPath(file)!, { path: file, resolve: (named) => join(dirname(file), named) });
+  await prepareReaders(testFile.rulesetPaths.filter(isFile));
   const ruleset = loadTestRuleset(testFile, readRuleset);
   if (isTestProblem(ruleset)) {
     // A problem of the whole file: reported, counted as one case with bad input.
@@ -294,7 +310,7 @@ function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts): voi
 function readRuleset(path: string): RulesetRead {
   if (!existsSync(path)) return undefined;
   try {
-    return { text: readTextFile(path).text, display: displayPath(path) };
+    return { text: readTextFile(path).text, display: displayPath(path), include: includeReader(path) };
   } catch (error) {
     if (error instanceof UsageError) return { problem: error.message };
     throw error;

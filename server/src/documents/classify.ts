@@ -15,7 +15,7 @@ export type FileRole = { readonly role: 'ruleset'; readonly why: RulesetEvidence
 const RULESET_NAME = /\.ruleset\.(json|ya?ml)$/i;
 const RULESET_TEST_NAME = /\.ruleset\.test\.(json|ya?ml)$/i;
 const TEST_SUFFIX = /\.test\.(json|ya?ml)$/i;
-const RULESET_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
+const RULESET_EXTENSIONS = ['.yaml', '.yml', '.json', '.tf'] as const;
 
 /** JSON or YAML by the file's extension. */
 export function formatOfPath(path: string): HostFormat | undefined {
@@ -23,6 +23,18 @@ export function formatOfPath(path: string): HostFormat | undefined {
   if (/\.ya?ml$/i.test(path)) return 'yaml';
   return undefined;
 }
+
+/**
+ * The format of a file that may hold rulesets: JSON or YAML by formatOfPath, or HCL for a
+ * Terraform file (`.tf`). Data files (packets, lists, test files, the configuration) are JSON
+ * or YAML only: they use formatOfPath.
+ */
+export function rulesetFormatOfPath(path: string): HostFormat | undefined {
+  return formatOfPath(path) ?? (/\.tf$/i.test(path) ? 'hcl' : undefined);
+}
+
+/** What the CLI says of a file it cannot read rulesets from. */
+export const RULESET_EXTENSIONS_TEXT = 'expected .json, .yaml, .yml or .tf';
 
 /** JSON or YAML by the editor's language of the document, else by its name. */
 export function formatOfDocument(languageId: string, path: string): HostFormat | undefined {
@@ -92,7 +104,7 @@ export function isTestFileName(path: string): boolean {
   return TEST_SUFFIX.test(path);
 }
 
-/** The rulesets a test file stands beside: `NAME.ruleset.test.yaml` → `NAME.ruleset.yaml`, `.yml`, `.json`, in that order. */
+/** The rulesets a test file stands beside: `NAME.ruleset.test.yaml` → `NAME.ruleset.yaml`, `.yml`, `.json`, `.tf`, in that order. */
 export function rulesetPathsBesideTest(testPath: string): string[] {
   const stem = testPath.replace(TEST_SUFFIX, '');
   return RULESET_EXTENSIONS.map((ext) => stem + ext);

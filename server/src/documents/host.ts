@@ -75,6 +75,18 @@ export function lastStartingBy<T>(nodes: readonly T[], startOf: (node: T) => num
   return last;
 }
 
+/**
+ * A host value as plain JSON-like data (a packet, a lists object, a ruleset to send); a
+ * property without a value node (a YAML alias) is undefined. Recursive: a host tree nests
+ * MAX_NESTING levels at most.
+ */
+export function plain(node: HostNode | undefined): unknown {
+  if (!node) return undefined;
+  if (node.kind === 'object') return Object.fromEntries(node.properties.map((p) => [p.key, plain(p.value)]));
+  if (node.kind === 'array') return node.items.map(plain);
+  return node.value;
+}
+
 export function property(node: HostNode | undefined, key: string): HostProperty | undefined {
   return node?.kind === 'object' ? node.properties.find((p) => p.key === key) : undefined;
 }

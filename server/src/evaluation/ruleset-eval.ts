@@ -13,7 +13,9 @@
  * A rule whose result depends on a field, list or call the test case does not give stops the
  * evaluation with a RuleEvaluationError naming the rule and the values.
  */
-import { property, type HostNode } from '../documents/host';
+import { plain, property, type HostNode } from '../documents/host';
+
+export { plain };
 import { mapRange } from '../documents/offset-map';
 import { checkSite, type RulesetCheckOptions } from '../documents/ruleset';
 import type { ParsedRuleset } from '../documents/parsed-ruleset';
@@ -118,7 +120,8 @@ function prepareRule(model: ParsedRuleset, node: HostNode, index: number, option
     const value = property(node, key)?.value;
     return value?.kind === 'string' ? String(value.value) : undefined;
   };
-  const action = text('action');
+  // An octorules rule without `action` has its section's.
+  const action = text('action') ?? model.defaultAction;
   if (action === undefined) throw new RulesetError(`rule ${index + 1} has no \`action\``, node.start, node.start + 1);
   const info: RuleInfo = { index, number: index + 1, action, description: text('description'), id: text('id'), ref: text('ref'), start: node.start, end: node.end };
   const enabledNode = property(node, 'enabled')?.value;
@@ -202,10 +205,3 @@ export function findRule(ruleset: PreparedRuleset, node: HostNode): RuleInfo | s
   return "expected `rule` as a 1-based rule number, or a rule's description, id or ref";
 }
 
-/** A host value as plain JSON-like data (a packet, a lists object). Recursive: a host tree nests MAX_NESTING levels at most. */
-export function plain(node: HostNode | undefined): unknown {
-  if (!node) return undefined;
-  if (node.kind === 'object') return Object.fromEntries(node.properties.map((p) => [p.key, plain(p.value)]));
-  if (node.kind === 'array') return node.items.map(plain);
-  return node.value;
-}

@@ -34,9 +34,12 @@
  *     expect: redirect
  *     redirect: {url: "https://example.com/news/", status: 301}
  */
-import { formatOfPath, rulesetPathsBesideTest } from '../documents/classify';
+import { RULESET_EXTENSIONS_TEXT, rulesetFormatOfPath, rulesetPathsBesideTest } from '../documents/classify';
 import { parseHost, property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
-import { parseRuleset } from '../documents/parsed-ruleset';
+import type { IncludeReader } from '../documents/octorules';
+import { parseDocument } from '../documents/parsed-document';
+import type { ParsedRuleset } from '../documents/parsed-ruleset';
+import { selectRuleset, type RulesetChoice } from '../documents/select-ruleset';
 import { rulesetEffects } from './effects';
 import { MissingValuesError, type Subject } from './evaluate';
 import { EFFECT_KEY_NAMES, judgeEffects, readExpectedEffects } from './expected-effects';
@@ -46,7 +49,12 @@ import { parseRequest, RequestError } from './request';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
 
-export const TEST_FILE_KEYS = ['ruleset', 'lists', 'cases'] as const;
+export const TEST_FILE_KEYS = ['ruleset', 'resource', 'section', 'lists', 'cases'] as const;
+
+/** What is said of a key a test file does not have. */
+export function unknownTestFileKey(key: string): string {
+  return `unknown key \`${key}\`; a test file has \`ruleset\`, \`resource\` or \`section\` (which ruleset of a Terraform or octorules file), \`lists\` and \`cases\``;
+}
 export const TEST_CASE_KEYS = ['name', 'packet', 'request', 'expect', 'rule', ...EFFECT_KEY_NAMES] as const;
 
 export interface TestCase {
@@ -81,6 +89,8 @@ export interface TestFile {
   readonly rulesetNamed: boolean;
   /** The file's own `lists`. */
   readonly lists: Lists;
+  /** Which ruleset of a Terraform file (`resource:`) or an octorules file (`section:`) the cases run against. */
+  readonly choice: RulesetChoice;
 }
 
 export interface TestFileOptions {
@@ -93,7 +103,7 @@ export interface TestFileOptions {
 /** The cases of a test file and where its ruleset is; a problem of the whole file is kept in `problem`. */
 export function readTestFile(text: string, format: HostFormat, options: TestFileOptions): TestFile {
   const { path } = options;
-  const base = { path, text, rulesetPaths: rulesetPathsBesideTest(path), rulesetNamed: false, lists: new Map() as Lists };
+  const base = { path, text, rulesetPaths: rulesetPathsBesideTest(path), rulesetNamed: false, lists: new Map() as Lists, choice: {} as RulesetChoice };
   const host = parseHost(text, format);
   const syntax = host.syntaxErrors[0];
   const root = host.root;
@@ -105,12 +115,18 @@ export function readTestFile(text: string, format: HostFormat, options: TestFile
   if (casesNode?.kind !== 'array') return problem(root?.start ?? 0, NOT_A_LIST_OF_CASES);
   if (root?.kind !== 'object') return { ...base, cases };
   const unknown = root.properties.find((p) => !(TEST_FILE_KEYS as readonly string[]).includes(p.key));
-  if (unknown) return problem(unknown.keyStart, `unknown key \`${unknown.key}\`; a test file has \`ruleset\`, \`lists\` and \`cases\``);
+  if (unknown) return problem(unknown.keyStart, unknownTestFileKey(unknown.key));
   let found = base;
   const named = property(root, 'ruleset')?.value;
   if (named) {
     if (named.kind !== 'string') return problem(named.start, 'expected `ruleset` as the path of the ruleset file, relative to this file');
     found = { ...found, rulesetPaths: [options.resolve(String(named.value))], rulesetNamed: true };
+  }
+  for (const key of ['resource', 'section'] as const) {
+    const node = property(root, key)?.value;
+    if (!node) continue;
+    if (node.kind !== 'string') return problem(node.start, CHOICE_EXPECTED[key]);
+    found = { ...found, choice: { ...found.choice, [key]: String(node.value) } };
   }
   const listsNode = property(root, 'lists')?.value;
   if (listsNode) {
@@ -123,6 +139,11 @@ export function readTestFile(text: string, format: HostFormat, options: TestFile
   }
   return { ...found, cases };
 }
+
+export const CHOICE_EXPECTED = {
+  resource: 'expected `resource` as the name of a `cloudflare_ruleset` resource of the Terraform file, e.g. `cloudflare_ruleset.waf`',
+  section: 'expected `section` as the name of a section of the octorules file, e.g. `waf_custom_rules`',
+} as const;
 
 export const NOT_A_LIST_OF_CASES = 'expected a list of cases (`- packet: {...}` or `- request: {...}`, with `expect:`), or an object with `cases`';
 
@@ -151,7 +172,19 @@ export interface TestRuleset extends RulesetSource {
  * A ruleset file as the caller read it: its text; `{ problem }` when it is there but cannot be
  * read (the message says why); undefined when there is no such file.
  */
-export type RulesetRead = { readonly text: string; readonly display: string } | { readonly problem: string } | undefined;
+export type RulesetRead = { readonly text: string; readonly display: string; readonly include?: IncludeReader } | { readonly problem: string } | undefined;
+
+/**
+ * The ruleset of a ruleset file that a test file's cases run against: the file's own, or the
+ * Terraform resource or octorules section it names (`resource:`, `section:`), or the file's
+ * only one; else what is wrong, with an offset in the ruleset file when the problem is there.
+ */
+export function rulesetOfTestFile(text: string, format: HostFormat, choice: RulesetChoice, include?: IncludeReader): ParsedRuleset | { readonly problem: string; readonly offset?: number } {
+  const document = parseDocument(text, format, { include });
+  const broken = document.problems.find((p) => p.severity === 'error');
+  if (broken) return { problem: broken.message, offset: broken.start };
+  return selectRuleset(document, choice, (key) => `\`${key}: NAME\` in the test file`);
+}
 
 /**
  * The test file's ruleset, ready to run its cases; or the problem that stops every case: the
@@ -163,7 +196,7 @@ export function loadTestRuleset(file: TestFile, read: (path: string) => RulesetR
   let path = file.rulesetPaths[0];
   let source: RulesetRead = undefined;
   if (file.rulesetNamed) {
-    if (!formatOfPath(path)) return atTop(`${path}: not a JSON or YAML file (expected .json, .yaml or .yml)`);
+    if (!rulesetFormatOfPath(path)) return atTop(`${path}: not a ruleset file (${RULESET_EXTENSIONS_TEXT})`);
     source = read(path);
     if (!source) return atTop(`${path}: no such file`);
   } else {
@@ -176,8 +209,10 @@ export function loadTestRuleset(file: TestFile, read: (path: string) => RulesetR
   }
   if ('problem' in source) return atTop(source.problem);
   const ruleset: RulesetSource = { path, display: source.display, text: source.text };
+  const model = rulesetOfTestFile(source.text, rulesetFormatOfPath(path)!, file.choice, source.include);
+  if ('problem' in model) return model.offset !== undefined ? { message: model.problem, offset: model.offset, ruleset } : atTop(model.problem);
   try {
-    return { ...ruleset, prepared: prepareRuleset(parseRuleset(source.text, formatOfPath(path)!)) };
+    return { ...ruleset, prepared: prepareRuleset(model) };
   } catch (error) {
     if (error instanceof RulesetError) return { message: error.message, offset: error.start, ruleset };
     throw error;

@@ -17,7 +17,7 @@ import { rulesetEffects } from '../evaluation/effects';
 import { EFFECT_KEY_NAMES, EFFECT_KEYS, EFFECT_MEMBERS, judgeEffects, readExpectedEffects, type EffectKey } from '../evaluation/expected-effects';
 import { describeExpectation, phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from '../evaluation/outcomes';
 import { parseRequest, REQUEST_CONVENIENCES, requestCatalogue, RequestError } from '../evaluation/request';
-import { caseSubject, judge, nodeAt, NOT_A_LIST_OF_CASES, TEST_CASE_KEYS, TEST_FILE_KEYS, unknownCaseKey } from '../evaluation/test-file-run';
+import { caseSubject, CHOICE_EXPECTED, judge, nodeAt, NOT_A_LIST_OF_CASES, rulesetOfTestFile, TEST_CASE_KEYS, TEST_FILE_KEYS, unknownCaseKey, unknownTestFileKey } from '../evaluation/test-file-run';
 import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo } from '../evaluation/ruleset-eval';
 import { FIELDS } from '../language/catalogue/fields';
 import { COUNTRIES } from '../language/catalogue/countries';
@@ -70,8 +70,14 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
     return out;
   }
   let lists: Lists = new Map();
+  const choice: { resource?: string; section?: string } = {};
   if (root?.kind === 'object') {
-    for (const p of root.properties) if (!(TEST_FILE_KEYS as readonly string[]).includes(p.key)) onKey(p, `unknown key \`${p.key}\`; a test file has \`ruleset\`, \`lists\` and \`cases\``);
+    for (const p of root.properties) if (!(TEST_FILE_KEYS as readonly string[]).includes(p.key)) onKey(p, unknownTestFileKey(p.key));
+    for (const key of ['resource', 'section'] as const) {
+      const node = property(root, key)?.value;
+      if (node && node.kind !== 'string') on(node, CHOICE_EXPECTED[key]);
+      else if (node) choice[key] = String(node.value);
+    }
     const named = property(root, 'ruleset')?.value;
     if (named && named.kind !== 'string') on(named, 'expected `ruleset` as the path of the ruleset file, relative to this file');
     const listsNode = property(root, 'lists')?.value;
@@ -95,7 +101,11 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
     const source = read(uri);
     if (!source) continue;
     found = uri;
-    const rulesetModel = parseRuleset(source.text, source.format);
+    const rulesetModel = rulesetOfTestFile(source.text, source.format, choice);
+    if ('problem' in rulesetModel) {
+      report(0, 0, `the ruleset ${fileName(uri)} cannot be run: ${rulesetModel.problem}`, DiagnosticSeverity.Warning, 'test-no-ruleset');
+      break;
+    }
     phase = rulesetModel.phase;
     try {
       prepared = prepareRuleset(rulesetModel);
