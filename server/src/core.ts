@@ -48,6 +48,5 @@ export { pointerToRange } from './api/pointer';
 export { recordDeployed, rulesetToBody, serializeRuleset, withVersion } from './api/ruleset-file';
 export { terraformOfRuleset } from './api/terraform-file';
 export { selectRuleset, type RulesetChoice } from './documents/select-ruleset';
-export { loadTerraformParser } from './documents/terraform';
 export { octorulesOfRuleset, octorulesSectionOfPhase } from './api/octorules-file';
 export { ruleDefinition, type Position, type Rule, type RuleInput, type Ruleset, type RulesetSummary, type VersionListItem } from './api/types';

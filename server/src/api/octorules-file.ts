@@ -10,7 +10,7 @@
  * `categories`, and `version`, `disable_railgun`).
  */
 import * as YAML from 'yaml';
-import { OCTORULES_NAMESPACE, OCTORULES_SECTIONS, type OctorulesSection } from './octorules-sections';
+import { OCTORULES_NAMESPACE, OCTORULES_SECTIONS, type OctorulesSection } from '../language/catalogue/generated/octorules-sections';
 import type { Ruleset } from './types';
 
 /** What the service sets on a rule (octorules-cloudflare's API fields of a rule), never written. */

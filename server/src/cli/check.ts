@@ -173,18 +173,6 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
 
 const INCLUDE = /!include\b/;
 
-/** Reads the files an octorules `!include` of the file at `path` names, relative to its folder; undefined for one that cannot be read, which the check reports. */
-function includeReader(path: string): (relativePath: string) => string | undefined {
-  const folder = dirname(resolve(path));
-  return (relativePath) => {
-    try {
-      return readFileSync(join(folder, relativePath), 'utf8');
-    } catch {
-      return undefined;
-    }
-  };
-}
-
 // ---------------------------------------------------------------- the project configuration
 
 /** A `.rulesets.yaml` as read: what is right in it, and its mistakes with their positions. */

@@ -353,11 +353,3 @@ function syntaxProblem(text: string, node: HclNode): DocumentProblem {
   const shown = found.length === 0 ? 'the end of the file' : `\`${found.split(/\r?\n/)[0].slice(0, 40)}${found.length > 40 || /\n/.test(found) ? '…' : ''}\``;
   return { code: 'hcl-syntax', severity: 'error', message: `HCL syntax: unexpected ${shown}`, start, end: Math.max(shownEnd, Math.min(start + 1, text.length)) };
 }
-
-/**
- * STUB until the HCL reader lands (branch hcl: documents/hcl-parser.ts): loads the Terraform
- * parser (WebAssembly), which readTerraform needs; once per process.
- */
-export function loadTerraformParser(): Promise<void> {
-  return Promise.resolve();
-}
