@@ -7,12 +7,14 @@
 import * as vscode from 'vscode';
 import { plainText, readSettings, type Settings } from '../../server/src/core';
 import { DOCUMENT_SELECTOR, formatOf } from './documents';
-import { isFailure, packetLensOffset, rememberPacket, testPacket, type PacketVerdict } from './packet-test';
+import { isFailure, packetLensOffsets, rememberPacket, testPacket, type PacketVerdict } from './packet-test';
 
 export interface TestPacketArgs {
   readonly uri?: vscode.Uri | string;
   /** The packet: an object of field values, or its JSON text. */
   readonly packet?: unknown;
+  /** Where in the file the ruleset is (its lens): a Terraform or octorules file has several. */
+  readonly offset?: number;
 }
 
 export type TestPacketResult =
@@ -32,17 +34,15 @@ export class PacketLenses implements vscode.CodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const format = formatOf(document);
     if (!format) return [];
-    const offset = packetLensOffset(document.getText(), format, document.uri.path, settingsOf(document));
-    if (offset === undefined) return [];
-    const start = document.positionAt(offset);
-    return [
-      new vscode.CodeLens(new vscode.Range(start, start), {
+    return packetLensOffsets(document.getText(), format, document.uri.path, settingsOf(document)).map((offset) => {
+      const start = document.positionAt(offset);
+      return new vscode.CodeLens(new vscode.Range(start, start), {
         title: 'Test a packet',
         command: 'rulesets.testPacket',
         tooltip: 'What this ruleset, as the editor has it, does with a packet you describe',
-        arguments: [{ uri: document.uri }],
-      }),
-    ];
+        arguments: [{ uri: document.uri, offset }],
+      });
+    });
   }
 }
 
@@ -74,7 +74,7 @@ export function registerPacketTesting(context: vscode.ExtensionContext): void {
       const recent = context.workspaceState.get<string[]>(RECENT_KEY, []);
       const packet = args.packet !== undefined ? args.packet : await askPacket(recent);
       if (packet === undefined) return { cancelled: true };
-      const result = testPacket(document.getText(), format, packet, settingsOf(document));
+      const result = testPacket(document.getText(), format, packet, settingsOf(document), args.offset);
       if (isFailure(result)) {
         const what = result.cause === 'packet' ? 'the packet' : 'the ruleset';
         // Notifications show plain text: code quoted as in the Problems panel.

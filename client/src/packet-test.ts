@@ -10,12 +10,13 @@ import {
   evaluateRuleset,
   EvaluationError,
   PacketError,
+  parseDocument,
   parsePacket,
-  parseRuleset,
   prepareRuleset,
   property,
   RuleEvaluationError,
   RulesetError,
+  rulesetAt,
   subjectOfPhase,
   type HostFormat,
   type RuleInfo,
@@ -23,18 +24,21 @@ import {
 } from '../../server/src/core';
 
 /**
- * Where the "Test a packet" lens goes: the top-level `rules` key, else the start of the file;
- * undefined for a test file, a ruleset of an HTTP phase (its phase, or the settings' default), or
- * a file that is not a ruleset, decided as the language server decides it with the same settings
- * (`rulesets.files`).
+ * Where the "Test a packet" lenses go: in a ruleset file, one at the top-level `rules` key, else
+ * at the start of the file; in a Terraform or octorules file, one at the start of each resource
+ * or section of a packet phase. None for a test file, a ruleset of an HTTP phase (its phase, or
+ * the settings' default), or a file that is not a ruleset, decided as the language server
+ * decides it with the same settings (`rulesets.files`).
  */
-export function packetLensOffset(text: string, format: HostFormat, path: string, settings: Settings = DEFAULT_SETTINGS): number | undefined {
-  const model = parseRuleset(text, format);
-  if (classifyFile(path, { patterns: settings.files, root: () => model.root }).role !== 'ruleset') return undefined;
+export function packetLensOffsets(text: string, format: HostFormat, path: string, settings: Settings = DEFAULT_SETTINGS): number[] {
+  const document = parseDocument(text, format);
+  if (classifyFile(path, { patterns: settings.files, root: () => document.rulesets[0]?.root }).role !== 'ruleset') return [];
   // A ruleset of an HTTP phase reads requests: its cases are run from the Test Explorer.
-  if (subjectOfPhase(model.phase ?? settings.defaultPhase) === 'request') return undefined;
-  const rules = property(model.root, 'rules');
-  return rules ? rules.keyStart : 0;
+  const packets = document.rulesets.filter((ruleset) => subjectOfPhase(ruleset.phase ?? settings.defaultPhase) !== 'request');
+  if (document.layout !== 'api') return packets.flatMap((ruleset) => (ruleset.root ? [ruleset.root.start] : []));
+  if (packets.length === 0) return [];
+  const rules = property(packets[0].root, 'rules');
+  return [rules ? rules.keyStart : 0];
 }
 
 /** A packet as typed: JSON text of an object of field values. Throws PacketError. */
@@ -73,7 +77,7 @@ export interface PacketFailure {
  * expressions are read with the settings the language server checks them with (its default
  * phase, its known lists), so that the lens and the diagnostics never disagree.
  */
-export function testPacket(text: string, format: HostFormat, packetInput: unknown, settings: Settings = DEFAULT_SETTINGS): PacketVerdict | PacketFailure {
+export function testPacket(text: string, format: HostFormat, packetInput: unknown, settings: Settings = DEFAULT_SETTINGS, offset = 0): PacketVerdict | PacketFailure {
   let packet;
   try {
     packet = readPacket(packetInput);
@@ -84,7 +88,11 @@ export function testPacket(text: string, format: HostFormat, packetInput: unknow
   try {
     // The packet's own `$lists` are all the lists there are here.
     const options = { defaultPhase: settings.defaultPhase, knownLists: settings.knownLists.length > 0 ? settings.knownLists : undefined };
-    const result = evaluateRuleset(prepareRuleset(parseRuleset(text, format), options), packet);
+    // The resource or section at `offset`, where the lens stands, in a file of several.
+    const document = parseDocument(text, format);
+    const ruleset = rulesetAt(document, offset) ?? document.rulesets[0];
+    if (!ruleset) return { cause: 'ruleset', error: 'the file has no ruleset in it' };
+    const result = evaluateRuleset(prepareRuleset(ruleset, options), packet);
     return verdictOf(result.verdict, result.rule);
   } catch (error) {
     if (error instanceof RulesetError) return { cause: 'ruleset', error: error.message, start: error.start, end: error.end };

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { DEFAULT_SETTINGS, isRulesetTestFileName, readSettings } from '../../server/src/core';
-import { isFailure, normalPacketText, packetLensOffset, rememberPacket, testPacket, type PacketFailure, type PacketVerdict } from '../../client/src/packet-test';
+import { isFailure, normalPacketText, packetLensOffsets, rememberPacket, testPacket, type PacketFailure, type PacketVerdict } from '../../client/src/packet-test';
 
 const ROOT = join(__dirname, '..', '..');
 const SSH_ONLY = readFileSync(join(ROOT, 'examples', 'allow-ssh-only.ruleset.yaml'), 'utf8');
@@ -22,40 +22,40 @@ function failure(result: PacketVerdict | PacketFailure): PacketFailure {
 
 describe('test a packet: the code lens', () => {
   it('sits on the top-level rules key of a ruleset', () => {
-    const offset = packetLensOffset(SSH_ONLY, 'yaml', '/w/allow-ssh-only.ruleset.yaml');
+    const [offset] = packetLensOffsets(SSH_ONLY, 'yaml', '/w/allow-ssh-only.ruleset.yaml');
     assert.equal(offset, SSH_ONLY.indexOf('rules:'));
     const json = '{\n  "phase": "magic_transit",\n  "rules": []\n}\n';
-    assert.equal(packetLensOffset(json, 'json', '/w/a.ruleset.json'), json.indexOf('"rules"'));
+    assert.deepEqual(packetLensOffsets(json, 'json', '/w/a.ruleset.json'), [json.indexOf('"rules"')]);
   });
 
   it('sits on the first line of a ruleset file without rules', () => {
-    assert.equal(packetLensOffset('name: x\n', 'yaml', '/w/a.ruleset.yaml'), 0);
+    assert.deepEqual(packetLensOffsets('name: x\n', 'yaml', '/w/a.ruleset.yaml'), [0]);
   });
 
   it('is not offered on a ruleset of an HTTP phase, which reads requests, not packets', () => {
     const redirects = 'name: r\nkind: zone\nphase: http_request_dynamic_redirect\nrules: []\n';
-    assert.equal(packetLensOffset(redirects, 'yaml', '/w/redirects.ruleset.yaml'), undefined);
+    assert.deepEqual(packetLensOffsets(redirects, 'yaml', '/w/redirects.ruleset.yaml'), []);
     // A file without a phase, where the settings give an HTTP one.
-    assert.equal(packetLensOffset('name: x\nrules: []\n', 'yaml', '/w/a.ruleset.yaml', { ...DEFAULT_SETTINGS, defaultPhase: 'http_request_firewall_custom' }), undefined);
-    assert.equal(packetLensOffset('name: x\nrules: []\n', 'yaml', '/w/a.ruleset.yaml', { ...DEFAULT_SETTINGS, defaultPhase: 'magic_transit' }), 'name: x\n'.length);
+    assert.deepEqual(packetLensOffsets('name: x\nrules: []\n', 'yaml', '/w/a.ruleset.yaml', { ...DEFAULT_SETTINGS, defaultPhase: 'http_request_firewall_custom' }), []);
+    assert.deepEqual(packetLensOffsets('name: x\nrules: []\n', 'yaml', '/w/a.ruleset.yaml', { ...DEFAULT_SETTINGS, defaultPhase: 'magic_transit' }), ['name: x\n'.length]);
   });
 
   it('is not offered in test files or in other JSON and YAML files', () => {
     assert.ok(isRulesetTestFileName('/w/a.ruleset.test.yaml') && isRulesetTestFileName('/w/a.ruleset.test.json') && !isRulesetTestFileName('/w/a.ruleset.yaml'));
-    assert.equal(packetLensOffset('- packet: {}\n', 'yaml', '/w/a.ruleset.test.yaml'), undefined);
-    assert.equal(packetLensOffset(SSH_ONLY, 'yaml', '/w/a.ruleset.test.yaml'), undefined);
-    assert.equal(packetLensOffset('{"name": "package"}', 'json', '/w/package.json'), undefined);
+    assert.deepEqual(packetLensOffsets('- packet: {}\n', 'yaml', '/w/a.ruleset.test.yaml'), []);
+    assert.deepEqual(packetLensOffsets(SSH_ONLY, 'yaml', '/w/a.ruleset.test.yaml'), []);
+    assert.deepEqual(packetLensOffsets('{"name": "package"}', 'json', '/w/package.json'), []);
     // Any other file whose top level is a ruleset is one.
-    assert.equal(packetLensOffset(SSH_ONLY, 'yaml', '/w/firewall.yaml'), SSH_ONLY.indexOf('rules:'));
+    assert.deepEqual(packetLensOffsets(SSH_ONLY, 'yaml', '/w/firewall.yaml'), [SSH_ONLY.indexOf('rules:')]);
   });
 });
 
 describe('test a packet: the same settings as the language server', () => {
   it('is offered in a file that only a rulesets.files pattern makes a ruleset', () => {
     const rules = 'rules:\n  - action: block\n    expression: ip.src in $office\n';
-    assert.equal(packetLensOffset(rules, 'yaml', '/w/firewall/edge.yaml'), undefined, 'no name, no phase or kind: not a ruleset');
+    assert.deepEqual(packetLensOffsets(rules, 'yaml', '/w/firewall/edge.yaml'), [], 'no name, no phase or kind: not a ruleset');
     const settings = readSettings({ files: ['**/firewall/*.yaml'] });
-    assert.equal(packetLensOffset(rules, 'yaml', '/w/firewall/edge.yaml', settings), 0);
+    assert.deepEqual(packetLensOffsets(rules, 'yaml', '/w/firewall/edge.yaml', settings), [0]);
   });
 });
 

@@ -3,7 +3,7 @@
  * issue 23's octorules reader).
  */
 import type { HostDocument, HostNode } from './host';
-import type { ParsedDocument } from './parsed-document';
+import type { ParsedDocument } from './parsed-ruleset';
 
 /** The text of a file an `!include` names, by its path relative to the including file; undefined when it cannot be read. */
 export type IncludeReader = (relativePath: string) => string | undefined;

@@ -6,23 +6,10 @@
  */
 import { parseHost, type HostFormat } from './host';
 import { isOctorulesDocument, readOctorules, type IncludeReader } from './octorules';
-import { rulesetOfHost, type DocumentProblem, type ParsedRuleset, type RulesetLayout } from './parsed-ruleset';
-import { readTerraform } from './terraform';
+import { rulesetOfHost, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 
-export interface ParsedDocument {
-  readonly format: HostFormat;
-  /** How its rulesets are written: `api` for a ruleset file, else the file's one layout. */
-  readonly layout: RulesetLayout;
-  readonly text: string;
-  /** In document order; each ruleset's root spans its resource or section. */
-  readonly rulesets: readonly ParsedRuleset[];
-  /**
-   * Problems of the file rather than of one of its rulesets (syntax of a Terraform or
-   * octorules file, a `ref` repeated across sections). A ruleset file's syntax problems stay
-   * with its one ruleset, as they always have.
-   */
-  readonly problems: readonly DocumentProblem[];
-}
+export type { ParsedDocument } from './parsed-ruleset';
+import { readTerraform } from './terraform';
 
 export interface ParseDocumentOptions {
   /** Reads a file an octorules `!include` names, relative to the document; undefined when it cannot be read. */

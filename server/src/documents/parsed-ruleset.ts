@@ -130,6 +130,24 @@ export interface ParsedRuleset {
   readonly syntaxProblems: readonly DocumentProblem[];
 }
 
+/** A file as the rulesets in it (parsed-document.ts reads one). */
+export interface ParsedDocument {
+  readonly format: HostFormat;
+  /** How its rulesets are written: `api` for a ruleset file, else the file's one layout. */
+  readonly layout: RulesetLayout;
+  readonly text: string;
+  /** In document order; each ruleset's root spans its resource or section. */
+  readonly rulesets: readonly ParsedRuleset[];
+  /**
+   * Problems of the file rather than of one of its rulesets (syntax of a Terraform or
+   * octorules file, a `ref` repeated across sections). A ruleset file's syntax problems stay
+   * with its one ruleset, as they always have.
+   */
+  readonly problems: readonly DocumentProblem[];
+  /** The whole file's host tree, where the rulesets' roots are built from parts of it (octorules): disable directives read the file through it. */
+  readonly root?: HostNode;
+}
+
 export function parseRuleset(text: string, format: HostFormat): ParsedRuleset {
   return rulesetOfHost(text, parseHost(text, format));
 }

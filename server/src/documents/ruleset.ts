@@ -12,7 +12,7 @@ import { lineIndent, type DocumentEdit } from './host-edits';
 import { mapRange, unmapOffset } from './offset-map';
 import { checkRepeatedRules, checkRuleOrder } from './rule-order';
 import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
-import { isRuleExpression, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
+import { isRuleExpression, rulesetOfRoot, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
 import { checkShape } from './ruleset-shape';
 import { unescapedQuotes } from './unescaped-quotes';
@@ -43,8 +43,12 @@ export function checkRuleset(text: string, format: HostFormat, options: RulesetC
 export function checkDocument(document: ParsedDocument, options: RulesetCheckOptions = {}): DocumentProblem[] {
   if (document.layout === 'api') return checkParsedRuleset(document.rulesets[0], options);
   const cache = options.cache ?? new ExpressionCache();
-  const problems = [...document.problems, ...document.rulesets.flatMap((ruleset) => checkParsedRuleset(ruleset, { ...options, cache }))];
-  return problems.sort((a, b) => a.start - b.start || a.end - b.end);
+  const problems = [...document.problems, ...document.rulesets.flatMap((ruleset) => checkParsedRuleset(ruleset, { ...options, cache }, false))];
+  problems.sort((a, b) => a.start - b.start || a.end - b.end);
+  // Once for the file, not once a ruleset: a directive one ruleset does not need is not unused
+  // when another's finding is what it silences.
+  applyDisableDirectives(rulesetOfRoot(document.text, document.format, document.root, { layout: document.layout }), problems, options.severities);
+  return problems;
 }
 
 /** The check options an expression of this ruleset is checked with. */
@@ -91,7 +95,7 @@ function inside(range: { start: number; end: number }, offset: number): boolean 
 }
 
 /** Like checkRuleset, for a document already parsed (the language server keeps one a version). */
-export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOptions = {}): DocumentProblem[] {
+export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOptions = {}, directives = true): DocumentProblem[] {
   // Quotes inside a string that end it early: one problem that says so, not the parser's many.
   const quotes = unescapedQuotes(model);
   if (quotes) return quotes;
@@ -117,7 +121,7 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   if (options.severities) applyRuleSeverities(problems, options.severities);
   // Last: a directive that silences nothing must see what the configuration left.
-  applyDisableDirectives(model, problems, options.severities);
+  if (directives) applyDisableDirectives(model, problems, options.severities);
   return problems;
 }
 

@@ -17,8 +17,9 @@ export interface PhaseScope {
   readonly kind?: ExpressionKind;
 }
 
-export function phaseScope(model: DocumentModel, settings: Settings, kind: ExpressionKind = 'filter'): PhaseScope {
-  const phase = model.ruleset.phase ?? settings.defaultPhase;
+/** The phase of the ruleset at `offset` (a Terraform or octorules file has one a resource or section), else the default phase. */
+export function phaseScope(model: DocumentModel, settings: Settings, offset: number, kind: ExpressionKind = 'filter'): PhaseScope {
+  const phase = model.rulesetAt(offset)?.phase ?? settings.defaultPhase;
   return { phase, catalogue: catalogueFor(phase), kind };
 }
 

@@ -55,7 +55,8 @@ function quickFixes(model: DocumentModel, start: number, end: number, context: C
     const range = model.range(problem.start, problem.end);
     const named = context.diagnostics.find((d) => isDiagnosticOf(d, problem, range));
     if (!named && !(problem.start <= end && start <= problem.end)) continue;
-    const silence = silenceFix(model.ruleset, problem);
+    const ruleset = model.rulesetAt(problem.start);
+    const silence = ruleset && silenceFix(ruleset, problem);
     if ((!problem.fixes || problem.fixes.length === 0) && !silence) continue;
     const diagnostic = named ?? toDiagnostic(model, problem);
     offered.push(problem);

@@ -152,10 +152,11 @@ function expressionTarget(model: DocumentModel, offset: number): ExpressionTarge
     // a range is kept to the expression's own text, as the edits of quick fixes are.
     return { kind: found.site.kind, text: decoded.value, cursor: i, offset, style: found.site.node.style, flowScalar, map: (s, e) => expressionRange(found.site, { start: s, end: e }) };
   }
-  if (model.format !== 'yaml') return undefined;
+  const ruleset = model.rulesetAt(offset);
+  if (model.format !== 'yaml' || !ruleset) return undefined;
   const text = model.text;
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  for (const site of model.ruleset.sites) {
+  for (const site of ruleset.sites) {
     const node = site.node;
     if (offset < node.start || offset - node.end > 256) continue;
     if (node.style === 'plain' && offset > node.end) {
@@ -170,14 +171,14 @@ function expressionTarget(model: DocumentModel, offset: number): ExpressionTarge
     }
     if (isBlockScalar(node.style) && offset <= node.end && site.text.trim() === '') {
       // An empty block scalar: its first line, indented past its key, is where it starts.
-      const key = siteProperty(model.ruleset.rules[site.ruleIndex], site.path);
+      const key = siteProperty(ruleset.rules[site.ruleIndex], site.path);
       const keyColumn = key ? key.keyStart - (text.lastIndexOf('\n', key.keyStart - 1) + 1) : 0;
       if (lineStart <= node.start || !/^[ \t]*$/.test(text.slice(lineStart, offset)) || offset - lineStart <= keyColumn) continue;
       return { kind: site.kind, text: '', cursor: 0, offset, style: node.style, map: (s, e) => ({ start: offset + s, end: offset + e }) };
     }
   }
   // `expression: ` with nothing after it yet: an empty plain scalar at the cursor.
-  for (const rule of model.ruleset.rules) {
+  for (const rule of ruleset.rules) {
     if (rule.kind !== 'object' || offset < rule.start) continue;
     const p = property(rule, 'expression');
     if (!p || (p.value && p.value.kind !== 'null') || offset < p.keyEnd || offset - p.keyEnd > 256) continue;
@@ -211,7 +212,7 @@ function mapBeyond(decoded: DecodedString, start: number, end: number): { start:
 }
 
 function expressionItems(model: DocumentModel, target: ExpressionTarget, settings: Settings): CompletionItem[] {
-  const scope = phaseScope(model, settings, target.kind);
+  const scope = phaseScope(model, settings, target.offset, target.kind);
   const context = completionContext(target.text, target.cursor, scope.catalogue, target.kind);
   const specs = expressionSpecs(context, settings, scope, target.text);
   if (specs.length === 0) return [];
@@ -994,11 +995,16 @@ function ruleItem(model: DocumentModel, edit: StructureEdit, dash: boolean): Com
 }
 
 function structureItems(model: DocumentModel, offset: number): CompletionItem[] {
+  // The keys and values of a ruleset file's own structure. A Terraform file's are the
+  // Terraform extension's to complete, from the provider's schema; an octorules file's
+  // structure (sections, refs) is not one this completion knows.
+  if (model.parsedDocument.layout !== 'api') return [];
   return model.format === 'json' ? jsonStructureItems(model, offset) : yamlStructureItems(model, offset);
 }
 
-function rulesOf(model: DocumentModel): readonly HostNode[] {
-  return model.ruleset.rules;
+/** The rules of the ruleset the offset is in. */
+function rulesOf(model: DocumentModel, offset: number): readonly HostNode[] {
+  return model.rulesetAt(offset)?.rules ?? [];
 }
 
 // ------------------------------------------------------------ JSON
@@ -1018,7 +1024,7 @@ function jsonStructureItems(model: DocumentModel, offset: number): CompletionIte
   const objectAt = (objectPath: jsonc.JSONPath): Target | undefined => {
     if (objectPath.length === 0) return { object: root, what: 'ruleset' };
     if (objectPath[0] !== 'rules' || typeof objectPath[1] !== 'number') return undefined;
-    const rule = rulesOf(model)[objectPath[1]];
+    const rule = rulesOf(model, offset)[objectPath[1]];
     if (objectPath.length === 2) return { object: rule, what: 'rule' };
     const path = objectPath.slice(2);
     return isSchemaKey(path[0]) ? { object: nodeAtPath(rule, path), what: 'parameters', rule, path } : undefined;
@@ -1068,7 +1074,7 @@ function jsonStructureItems(model: DocumentModel, offset: number): CompletionIte
   }
   if (typeof last === 'number' && path.length > 3 && path[0] === 'rules' && typeof path[1] === 'number' && isSchemaKey(path[2])) {
     // An item of an array parameter (`"phases": ["http_ratelimit", |]`): the values not in it yet.
-    const rule = rulesOf(model)[path[1]];
+    const rule = rulesOf(model, offset)[path[1]];
     const arrayPath = path.slice(2, -1);
     const array = nodeAtPath(rule, arrayPath);
     const start = touching ? node!.offset : offset - word.length;
@@ -1227,7 +1233,7 @@ function yamlPlace(text: string, node: HostObject, path: readonly Step[], lineSt
 /** The rule the offset is in or after: the last one that starts before it. */
 function ruleAt(model: DocumentModel, offset: number): HostObject | undefined {
   let found: HostObject | undefined;
-  for (const rule of rulesOf(model)) {
+  for (const rule of rulesOf(model, offset)) {
     if (rule.start > offset) break;
     if (rule.kind === 'object') found = rule;
   }

@@ -1,4 +1,5 @@
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
+import type { ParsedRuleset } from '../documents/parsed-ruleset';
 import type { Argument, ComparisonOperator, IndexStep, Operand, ScalarType, Literal, LogicalOperator, Span, ValueType } from '../language/ast';
 import { catalogueFor, OPERATOR_PLANS, phaseFamily, type Catalogue, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
 import { COUNTRIES, RESERVED_COUNTRY_HINTS } from '../language/catalogue/countries';
@@ -65,7 +66,7 @@ interface HoverContext {
 
 function expressionHover(model: DocumentModel, site: ExpressionSite, offset: number, settings: Settings): Hover | null {
   const result = model.check(site, settings);
-  const scope = phaseScope(model, settings, site.kind);
+  const scope = phaseScope(model, settings, site.node.start, site.kind);
   // Without an AST (a syntax error), the tokens still tell fields, operators and values apart.
   const target = result.ast ? locate(result.ast, offset) : locateInText(site.text, offset, { fieldType: (name) => scalarField(scope.catalogue, name)?.type });
   if (!target) return null;
@@ -624,13 +625,14 @@ const PHASE_DOCS: Record<string, string> = {
 function structureHover(model: DocumentModel, offset: number, settings: Settings): Hover | null {
   const path = model.nodesAt(offset);
   const [node, parent] = path;
-  const root = model.ruleset.root;
+  const ruleset = model.rulesetAt(offset);
+  const root = ruleset?.root;
   const parameter = parameterKeyHover(model, path, offset);
   if (parameter) return parameter;
   // The `expression` key of a rule: what the rule does, in words.
   if (node?.kind === 'object' && isRule(node, parent, root)) {
     const key = node.properties.find((p) => p.key === 'expression' && offset >= p.keyStart && offset <= p.keyEnd);
-    const summary = key ? ruleSummary(model, node, settings) : undefined;
+    const summary = key && ruleset ? ruleSummary(model, ruleset, node, settings) : undefined;
     return key && summary ? markdown(model, [summary], key.keyStart, key.keyEnd) : null;
   }
   if (!node || node.kind !== 'string' || parent?.kind !== 'object') return null;
@@ -638,8 +640,8 @@ function structureHover(model: DocumentModel, offset: number, settings: Settings
   const value = String(node.value);
   let sections: string[] | undefined;
   if (key === 'action' && isRule(parent, path[2], root)) {
-    const summary = ruleSummary(model, parent, settings);
-    sections = [...actionHover(value, model.ruleset.phase), ...(summary ? ['---', summary] : [])];
+    const summary = ruleset && ruleSummary(model, ruleset, parent, settings);
+    sections = [...actionHover(value, ruleset?.phase), ...(summary ? ['---', summary] : [])];
   }
   else if (key === 'phase' && parent === root) sections = phaseHover(value);
   else if (key === 'kind' && parent === root) sections = kindHover(value);
@@ -653,12 +655,12 @@ const ACTION_VERBS: Record<string, string> = {
   execute: 'Runs another ruleset on',
 };
 
-function ruleSummary(model: DocumentModel, rule: HostNode, settings: Settings): string | undefined {
+function ruleSummary(model: DocumentModel, ruleset: ParsedRuleset, rule: HostNode, settings: Settings): string | undefined {
   // The words are the packet phases' (describe.ts speaks of packets): an HTTP rule gets none.
-  const phase = model.ruleset.phase ?? settings.defaultPhase;
+  const phase = ruleset.phase ?? settings.defaultPhase;
   if (phase !== undefined && phaseFamily(phase) !== 'magic') return undefined;
   const expression = property(rule, 'expression')?.value;
-  const site = model.ruleset.expressions.find((s) => s.node === expression);
+  const site = ruleset.expressions.find((s) => s.node === expression);
   if (!site) return undefined;
   const ast = model.check(site, settings).ast;
   if (!ast) return undefined;
@@ -710,9 +712,10 @@ function parameterKeyHover(model: DocumentModel, nodes: readonly HostNode[], off
   if (object?.kind !== 'object') return null;
   const key = object.properties.find((p) => offset >= p.keyStart && offset <= p.keyEnd);
   if (!key) return null;
-  const steps = stepsTo(model.ruleset.root, nodes);
-  if (steps?.[0] !== 'rules' || typeof steps[1] !== 'number') return null;
-  const rule = model.ruleset.rules[steps[1]];
+  const ruleset = model.rulesetAt(offset);
+  const steps = stepsTo(ruleset?.root, nodes);
+  if (!ruleset || steps?.[0] !== 'rules' || typeof steps[1] !== 'number') return null;
+  const rule = ruleset.rules[steps[1]];
   const path = steps.slice(2);
   if (path.length === 0) {
     if (!isRuleObjectKey(key.key)) return null;

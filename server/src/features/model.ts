@@ -6,8 +6,9 @@ import { classifyFile, isRulesetTestFileName } from '../documents/classify';
 import type { HostFormat, HostNode } from '../documents/host';
 import type { Settings } from '../documents/settings';
 import { ExpressionCache } from '../documents/expression-cache';
-import { checkParsedRuleset, checkSite, siteAt, type RulesetCheckOptions, type SiteResult } from '../documents/ruleset';
-import { parseRuleset, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from '../documents/parsed-ruleset';
+import { checkDocument, checkSite, siteAt, type RulesetCheckOptions, type SiteResult } from '../documents/ruleset';
+import { parseDocument, rulesetAt, type ParsedDocument } from '../documents/parsed-document';
+import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from '../documents/parsed-ruleset';
 import { reparseAfterEdit } from '../documents/reparse';
 
 /** The path part of a document's URI, as patterns and file names are matched against it. */
@@ -22,7 +23,9 @@ export function pathOfUri(uri: string): string {
  */
 export class DocumentModel {
   readonly document: TextDocument;
-  private parsed?: ParsedRuleset;
+  private parsed?: ParsedDocument;
+  private allSites?: readonly ExpressionSite[];
+  private noRuleset?: ParsedRuleset;
   private problemsFor?: { key: string; problems: readonly DocumentProblem[] };
 
   constructor(
@@ -38,19 +41,46 @@ export class DocumentModel {
     this.document = TextDocument.create(uri, format, version, text);
   }
 
-  get ruleset(): ParsedRuleset {
+  /** The file as the rulesets in it: one for a ruleset file, one per Terraform resource or octorules section. */
+  get parsedDocument(): ParsedDocument {
     if (!this.parsed) {
       const previous = this.previous;
       // Let go of the previous version either way: a model must not keep its document's history.
       this.previous = undefined;
-      this.parsed = (previous?.format === this.format ? reparseAfterEdit(previous, this.text) : undefined) ?? parseRuleset(this.text, this.format);
+      const reparsed = previous?.format === this.format && previous.layout === 'api' ? reparseAfterEdit(previous, this.text) : undefined;
+      this.parsed = reparsed ? { format: this.format, layout: 'api', text: this.text, rulesets: [reparsed], problems: [] } : parseDocument(this.text, this.format);
     }
     return this.parsed;
   }
 
-  /** The ruleset, when something has read it already. */
+  /**
+   * The ruleset of a ruleset file (JSON or YAML in the API's shape), as test files, the project
+   * configuration and the packet commands read it; in a Terraform or octorules file, the first
+   * of its rulesets (features that have a position use rulesetAt).
+   */
+  get ruleset(): ParsedRuleset {
+    // A Terraform file without a `cloudflare_ruleset` has none: an empty one stands for it.
+    return this.parsedDocument.rulesets[0] ?? (this.noRuleset ??= rulesetOfRoot(this.text, this.format, undefined, { layout: this.parsedDocument.layout }));
+  }
+
+  /** Every ruleset of the file, in document order. */
+  get rulesets(): readonly ParsedRuleset[] {
+    return this.parsedDocument.rulesets;
+  }
+
+  /** The ruleset whose resource or section holds the offset; a ruleset file's one ruleset holds every offset. */
+  rulesetAt(offset: number): ParsedRuleset | undefined {
+    return rulesetAt(this.parsedDocument, offset);
+  }
+
+  /** Every expression site of every ruleset, in document order. */
+  get sites(): readonly ExpressionSite[] {
+    return (this.allSites ??= this.rulesets.length === 1 ? this.rulesets[0].sites : this.rulesets.flatMap((r) => r.sites));
+  }
+
+  /** The ruleset file's ruleset, when something has read it already (for the next version's reparse). */
   get rulesetIfRead(): ParsedRuleset | undefined {
-    return this.parsed;
+    return this.parsed?.layout === 'api' ? this.parsed.rulesets[0] : undefined;
   }
 
   /** A ruleset by its name, by a configured pattern, or by its content. */
@@ -84,7 +114,7 @@ export class DocumentModel {
   problems(settings: Settings): readonly DocumentProblem[] {
     const key = JSON.stringify(settings);
     if (this.problemsFor?.key !== key) {
-      const all = checkParsedRuleset(this.ruleset, this.checkOptions(settings));
+      const all = checkDocument(this.parsedDocument, this.checkOptions(settings));
       this.problemsFor = { key, problems: all.filter((p) => settings.hints[p.code] !== false) };
     }
     return this.problemsFor.problems;
@@ -95,7 +125,7 @@ export class DocumentModel {
   check(site: ValueSite, settings: Settings): ValueCheckResult;
   check(site: ExpressionSite, settings: Settings): SiteResult;
   check(site: ExpressionSite, settings: Settings): SiteResult {
-    return checkSite(site, this.ruleset, this.checkOptions(settings));
+    return checkSite(site, this.rulesetAt(site.node.start) ?? this.ruleset, this.checkOptions(settings));
   }
 
   /**
@@ -103,7 +133,8 @@ export class DocumentModel {
    * over the rules' own expressions).
    */
   expressionAt(offset: number): { site: FilterSite; offset: number } | undefined {
-    return siteAt(this.ruleset.expressions, offset);
+    const ruleset = this.rulesetAt(offset);
+    return ruleset && siteAt(ruleset.expressions, offset);
   }
 
   /**
@@ -112,13 +143,14 @@ export class DocumentModel {
    * decoded text: completion, hover, signature help and colouring read it by its kind.
    */
   siteAt(offset: number): { site: ExpressionSite; offset: number } | undefined {
-    return siteAt(this.ruleset.sites, offset);
+    const ruleset = this.rulesetAt(offset);
+    return ruleset && siteAt(ruleset.sites, offset);
   }
 
   /** The host node (of the ruleset structure) whose source contains the offset, innermost first. */
   nodesAt(offset: number): HostNode[] {
     const path: HostNode[] = [];
-    let node: HostNode | undefined = this.ruleset.root;
+    let node: HostNode | undefined = this.rulesetAt(offset)?.root;
     while (node && offset >= node.start && offset <= node.end) {
       path.unshift(node);
       const children: readonly HostNode[] =

@@ -479,8 +479,8 @@ export function semanticTokens(model: DocumentModel, settings: Settings): Semant
   if (!model.isRuleset(settings)) return { data: [] };
   const text = model.text;
   const tokens: DocumentToken[] = [];
-  const { catalogue } = phaseScope(model, settings);
-  for (const site of model.ruleset.sites) {
+  for (const site of model.sites) {
+    const { catalogue } = phaseScope(model, settings, site.node.start);
     const decoded = site.decoded();
     if (decoded.value !== site.text || isCoarse(decoded)) continue;
     const { ast } = model.check(site, settings);

@@ -19,7 +19,7 @@ export function signatureHelp(model: DocumentModel, position: Position, settings
   const at = expressionAtCursor(model, model.offsetAt(position));
   if (!at) return null;
   const call = callAt(at.site.text, at.offset);
-  const fn = call && phaseScope(model, settings).catalogue.functions.get(call.name.text);
+  const fn = call && phaseScope(model, settings, at.site.node.start).catalogue.functions.get(call.name.text);
   if (!call || !fn || fn.quantifier) return null;
   const label = fn.signature;
   // Parameters as offsets into the label, found after the `(` so that a parameter name that
@@ -50,7 +50,7 @@ export function signatureHelp(model: DocumentModel, position: Position, settings
 function expressionAtCursor(model: DocumentModel, offset: number): { site: ExpressionSite; offset: number } | undefined {
   const at = model.siteAt(offset);
   if (at) return at;
-  for (const site of model.ruleset.sites) {
+  for (const site of model.sites) {
     if (site.node.style !== 'plain' || site.node.end > offset) continue;
     if (/^[ \t]*$/.test(model.text.slice(site.node.end, offset))) return { site, offset: site.text.length };
   }

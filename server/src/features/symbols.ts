@@ -1,5 +1,6 @@
 import { SymbolKind, type DocumentSymbol, type Range } from 'vscode-languageserver';
 import { property, type HostNode, type HostObject } from '../documents/host';
+import type { ParsedRuleset } from '../documents/parsed-ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
 import { oneLine, ruleEffect } from './rule-effect';
@@ -21,20 +22,31 @@ export const MAX_DESCRIPTION_NAME_LENGTH = 100;
  */
 export function documentSymbols(model: DocumentModel, settings: Settings): DocumentSymbol[] {
   if (!model.isRuleset(settings)) return [];
-  const root = model.ruleset.root;
+  return model.rulesets.flatMap((ruleset) => rulesetSymbol(model, ruleset));
+}
+
+/**
+ * A ruleset file's one ruleset, named by its `name`; a Terraform resource or an octorules
+ * section, one of several in its file, by its label (`cloudflare_ruleset.waf`,
+ * `waf_custom_rules`), with its `name` beside the phase when it has one.
+ */
+function rulesetSymbol(model: DocumentModel, ruleset: ParsedRuleset): DocumentSymbol[] {
+  const root = ruleset.root;
   if (root?.kind !== 'object') return [];
   const range = rangeOf(model, root);
   const nameNode = property(root, 'name')?.value;
+  const name = oneLine(stringValue(nameNode) ?? '', MAX_DESCRIPTION_NAME_LENGTH);
   const phase = stringValue(property(root, 'phase')?.value);
   const rules = property(root, 'rules')?.value;
   const children = rules?.kind === 'array' ? rules.items.flatMap((rule, index) => (rule.kind === 'object' ? [ruleSymbol(model, rule, index)] : [])) : [];
+  const detail = ruleset.label && name ? [name, phase].filter(Boolean).join(' · ') : phase;
   return [
     {
-      name: oneLine(stringValue(nameNode) ?? '', MAX_DESCRIPTION_NAME_LENGTH) || 'ruleset',
-      detail: phase,
+      name: ruleset.label ?? (name || 'ruleset'),
+      detail,
       kind: SymbolKind.Module,
       range,
-      selectionRange: selection(model, range, nameNode, root.start),
+      selectionRange: selection(model, range, ruleset.label ? undefined : nameNode, root.start),
       children,
     },
   ];

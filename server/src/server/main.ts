@@ -124,7 +124,7 @@ export function startServer(connection: Connection): void {
       expressionCache.release(uri);
       return [];
     }
-    const sites = model.ruleset.sites;
+    const sites = model.sites;
     // Checked again at each keystroke: kept by the cache, whatever else passes through it.
     expressionCache.hold(uri, sites.map((site) => site.text));
     let sliceStart = Date.now();
