@@ -147,9 +147,9 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
  * value was not read).
  */
 function isKnownRule(model: ParsedRuleset, site: FilterSite): boolean {
+  if (site.holes) return false;
   const rule = model.rules[site.ruleIndex];
-  if (site.holes || rule?.kind !== 'object') return !site.holes;
-  return !rule.properties.some((p) => p.value === undefined && (p.key === 'action' || p.key === 'action_parameters' || p.key === 'enabled'));
+  return rule?.kind !== 'object' || !rule.properties.some((p) => p.value === undefined && (p.key === 'action' || p.key === 'action_parameters' || p.key === 'enabled'));
 }
 
 /**
