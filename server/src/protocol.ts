@@ -3,6 +3,7 @@
  * the VS Code extension uses it for its language status item and "Check Workspace".
  */
 import type { RulesetEvidence } from './documents/classify';
+import type { HostFormat } from './documents/host';
 
 /** The `source` of every diagnostic the server publishes: what the editor filters and counts by. */
 export const DIAGNOSTIC_SOURCE = 'rulesets';
@@ -18,8 +19,14 @@ export interface DocumentStatusParams {
 export interface DocumentStatus {
   /** Undefined when the document is not treated as a ruleset (or is not open). */
   readonly ruleset?: RulesetEvidence;
-  /** The phase the file names, if any. */
+  /** The phase the file names, if any (a file of one ruleset). */
   readonly phase?: string;
+  /** The document's format as the server reads it; undefined for a document it does not read. */
+  readonly format?: HostFormat;
+  /** How many rulesets a Terraform file declares (its `cloudflare_ruleset` resources). */
+  readonly rulesets?: number;
+  /** Why a document the server could read is left alone: `terraform` when `rulesets.terraform.enable` is false. */
+  readonly disabled?: 'terraform';
 }
 
 /**

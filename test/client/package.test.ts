@@ -20,7 +20,7 @@ const settings = manifest.contributes.configuration.properties as Record<string,
 
 describe('extension manifest', () => {
   it('offers every setting the server reads, and the trace setting', () => {
-    const read = Object.keys(DEFAULT_SETTINGS).concat('defaultPhase', 'plan').map((key) => `rulesets.${key}`);
+    const read = Object.keys(DEFAULT_SETTINGS).concat('defaultPhase', 'plan', 'terraform.enable').map((key) => `rulesets.${key}`);
     const server = Object.keys(settings).filter((key) => !key.startsWith('rulesets.api.'));
     assert.deepEqual(server.sort(), [...new Set([...read, 'rulesets.trace.server'])].sort());
   });
@@ -51,7 +51,20 @@ describe('extension manifest', () => {
     const events: string[] = manifest.activationEvents;
     for (const language of LANGUAGES) assert.ok(events.includes(`onLanguage:${language}`), language);
     assert.ok(events.some((e) => e.startsWith('workspaceContains:') && e.includes('*.ruleset.')));
+    // Terraform files, whether HashiCorp's extension gives them the `terraform` language or not.
+    assert.ok(events.includes('onLanguage:terraform'));
+    assert.ok(events.includes('workspaceContains:**/*.tf'));
     assert.ok(!events.includes('*') && !events.includes('onStartupFinished'));
+  });
+
+  it('adds to Terraform files without taking them over: no language of its own, no grammar for .tf, a setting to turn it off', () => {
+    const languages = (manifest.contributes.languages ?? []) as { id: string; extensions?: string[] }[];
+    assert.deepEqual(languages.filter((l) => l.id === 'terraform' || l.extensions?.includes('.tf')), []);
+    const grammars = manifest.contributes.grammars as { language?: string; scopeName: string }[];
+    assert.deepEqual(grammars.filter((g) => g.language === 'terraform' || g.scopeName === 'source.hcl.terraform'), []);
+    const enable = settings['rulesets.terraform.enable'] as { type: string; default: unknown };
+    assert.equal(enable.type, 'boolean');
+    assert.equal(enable.default, true);
   });
 
   it('contributes exactly the commands the extension registers', () => {
