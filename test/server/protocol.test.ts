@@ -272,10 +272,10 @@ describe('server over stdio, the document status the VS Code extension shows', (
 
   it('says why a document is a ruleset, and which phase it names', async () => {
     client.open(MISTAKES_URI, 'yaml', MISTAKES);
-    assert.deepEqual(await status(MISTAKES_URI), { ruleset: 'name', phase: 'magic_transit' });
+    assert.deepEqual(await status(MISTAKES_URI), { format: 'yaml', ruleset: 'name', phase: 'magic_transit' });
     const byContent = 'file:///work/firewall.json';
     client.open(byContent, 'json', '{"kind": "root", "rules": [{"action": "block", "expression": "ip.src == 10.0.0.1"}]}');
-    assert.deepEqual(await status(byContent), { ruleset: 'content' });
+    assert.deepEqual(await status(byContent), { format: 'json', ruleset: 'content' });
   });
 
   it('takes the rulesets.files patterns into account, and says so of other files', async () => {
@@ -287,10 +287,10 @@ describe('server over stdio, the document status the VS Code extension shows', (
       await new Promise((resolve) => setTimeout(resolve, 20));
       answer = await status(byPattern);
     }
-    assert.deepEqual(answer, { ruleset: 'pattern' });
+    assert.deepEqual(answer, { format: 'yaml', ruleset: 'pattern' });
     const other = 'file:///work/package.json';
     client.open(other, 'json', '{"name": "x", "version": "1.0.0"}');
-    assert.deepEqual(await status(other), {});
+    assert.deepEqual(await status(other), { format: 'json' });
     assert.deepEqual(await status('file:///work/not-open.json'), {});
   });
 });
