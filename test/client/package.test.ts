@@ -129,7 +129,7 @@ describe('npm run package', () => {
     assert.ok(statSync(vsix).size < 1024 * 1024, `${statSync(vsix).size} bytes`);
     const names = [...files.keys()];
     for (const name of names) assert.doesNotMatch(name, /node_modules|\.ts$|\.map$|^extension\/(test|server\/src|client\/src|examples)\//, name);
-    for (const needed of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/rulesets-server.js', 'extension/dist/expression.ohm', 'extension/dist/expression.recipe.json', 'extension/images/icon.png', 'extension/schemas/ruleset.schema.json'])
+    for (const needed of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/rulesets-server.js', 'extension/dist/expression.ohm', 'extension/dist/expression.recipe.json', 'extension/dist/tree-sitter.wasm', 'extension/dist/tree-sitter-hcl.wasm', 'extension/images/icon.png', 'extension/schemas/ruleset.schema.json'])
       assert.ok(files.has(needed), needed);
     for (const grammar of manifest.contributes.grammars as { path: string }[]) assert.ok(files.has(`extension/${grammar.path.replace(/^\.\//, '')}`), grammar.path);
   });
@@ -148,7 +148,9 @@ describe('npm run package', () => {
 
   it('starts the bundled server from the package alone', () => {
     const server = files.get('extension/dist/rulesets-server.js')!.toString();
-    assert.doesNotMatch(server, /require\("(ohm-js|yaml|jsonc-parser|vscode-languageserver)/, 'dependencies are bundled in');
+    assert.doesNotMatch(server, /require\("(ohm-js|yaml|jsonc-parser|vscode-languageserver|web-tree-sitter)/, 'dependencies are bundled in');
+    // The HCL parser's WebAssembly is read from beside the bundle, not looked for in node_modules.
+    assert.doesNotMatch(server, /import\(/, 'no dynamic import: the compile cache runs the bundle from a vm.Script, which has none');
     const extension = files.get('extension/dist/extension.js')!.toString();
     assert.doesNotMatch(extension, /require\("vscode-languageclient/, 'the client library is bundled in');
   });
