@@ -2,7 +2,7 @@
  * A Terraform file in a real VS Code (code-server), with the packaged .vsix installed beside
  * the `terraform` language: what a person editing `cloudflare_ruleset` resources sees. Each
  * step leaves a screenshot in test-artifacts/e2e/terraform/ (images/terraform.png is
- * 1-problems.png of a run).
+ * 5-hover-escaped-string.png of a run).
  *
  * HashiCorp's Terraform extension (hashicorp.terraform) cannot be installed here: it is on the
  * VS Code Marketplace and Open VSX, which these machines cannot reach, and on no registry they
