@@ -42,9 +42,10 @@ export const CHECK_FILES_REQUEST = 'rulesets/checkFiles';
 
 /**
  * The files a workspace check reads: every JSON and YAML file, since a ruleset may be one by its
- * content or a `rulesets.files` pattern as well as by its name. The server decides which are.
+ * content or a `rulesets.files` pattern as well as by its name, and every Terraform file, which
+ * holds rulesets when it declares a `cloudflare_ruleset`. The server decides which are.
  */
-export const CHECK_FILES_GLOB = '**/*.{json,yaml,yml}';
+export const CHECK_FILES_GLOB = '**/*.{json,yaml,yml,tf}';
 
 export interface CheckFilesParams {
   /** `file:` URIs of JSON and YAML files: the workspace's, for the whole workspace. */

@@ -21,8 +21,8 @@ export function fileDiagnostics(uri: string, text: string, settings: Settings, c
   if (!format) return undefined;
   const byName = classifyFile(path, { patterns: settings.files });
   if (byName.role === 'ruleset-test') return undefined;
-  // Most JSON and YAML files of a workspace are something else: without `rules` a file cannot
-  // be a ruleset by its content, and is not parsed.
+  // Most JSON, YAML and Terraform files of a workspace are something else: without `rules` a
+  // file cannot be a ruleset by its content, nor a resource one with rules, and is not parsed.
   if (byName.role === 'other' && !text.includes('rules')) return undefined;
   // As `rulesets check` reads a file: an editor never shows the byte order mark.
   const model = new DocumentModel(uri, 0, text.replace(/^\uFEFF/, ''), format, cache);

@@ -421,7 +421,11 @@ export function startServer(connection: Connection): void {
     }),
   );
 
-  connection.onRequest(CHECK_FILES_REQUEST, (params: CheckFilesParams, token) => workspaceCheck.run(params, token));
+  connection.onRequest(CHECK_FILES_REQUEST, async (params: CheckFilesParams, token) => {
+    // `.tf` files among them are read with the parser; should it have failed to load, their reader says so.
+    await terraformParser.load();
+    return workspaceCheck.run(params, token);
+  });
 
   connection.onDidChangeWatchedFiles((params) => {
     workspaceCheck.filesChanged(params.changes);
