@@ -38,7 +38,7 @@ import { checkRuleset } from '../../server/src/documents/ruleset';
 import { plainText } from '../../server/src/language/problem';
 import { DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../../server/src/protocol';
 import { applyEdits } from '../features/harness';
-import { codesOf, ROOT, SERVER, startClient, type TestClient } from './lsp-client';
+import { codesOf, positionOf, ROOT, SERVER, startClient, type TestClient } from './lsp-client';
 
 const MISTAKES_PATH = join(ROOT, 'examples', 'mistakes.ruleset.yaml');
 const MISTAKES = readFileSync(MISTAKES_PATH, 'utf8');
@@ -47,15 +47,6 @@ const MISTAKES_URI = 'file:///work/examples/mistakes.ruleset.yaml';
 before(() => {
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
 });
-
-/** The position of the first occurrence of `needle` in `text`, plus `delta` characters. */
-function positionOf(text: string, needle: string, delta = 0) {
-  const offset = text.indexOf(needle);
-  assert.ok(offset >= 0, `${needle} is in the text`);
-  const before = text.slice(0, offset + delta);
-  const line = before.split('\n').length - 1;
-  return { line, character: before.length - before.lastIndexOf('\n') - 1 };
-}
 
 describe('server over stdio, push diagnostics', () => {
   let client: TestClient;

@@ -16,7 +16,7 @@ import { checkDocument } from '../../server/src/documents/ruleset';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
 import { plainText } from '../../server/src/language/problem';
 import { DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../../server/src/protocol';
-import { ROOT, startClient, type TestClient } from './lsp-client';
+import { positionOf, ROOT, startClient, type TestClient } from './lsp-client';
 
 const FIXTURE = readFileSync(join(ROOT, 'test', 'e2e', 'fixtures', 'rulesets.tf'), 'utf8');
 const DNS_ONLY = 'resource "cloudflare_record" "www" {\n  zone_id = var.zone_id\n  name    = "www"\n}\n';
@@ -29,14 +29,6 @@ before(async () => {
 /** What `rulesets check` finds in the fixture, as the server publishes it (hints included). */
 function expected(text: string) {
   return toPositions(text, checkDocument(parseDocument(text, 'hcl'))).map((p) => [p.code, p.range, plainText(p.message)]);
-}
-
-function positionOf(text: string, needle: string, delta = 0) {
-  const offset = text.indexOf(needle);
-  assert.ok(offset >= 0, `${needle} is in the text`);
-  const before = text.slice(0, offset + delta);
-  const line = before.split('\n').length - 1;
-  return { line, character: before.length - before.lastIndexOf('\n') - 1 };
 }
 
 describe('Terraform files, pushed diagnostics', () => {
