@@ -19,15 +19,19 @@ export const DOCUMENT_SELECTOR = [
   { scheme: 'file', pattern: '**/*.tf' },
 ];
 
-/** The format of a ruleset file of the API's shape, as the language server reads the same document. */
+/** JSON, YAML or HCL (Terraform), as the language server decides it for the same document. */
+export function formatOf(document: { readonly languageId: string; readonly uri: { readonly path: string } }): HostFormat | undefined {
+  return formatOfDocument(document.languageId, document.uri.path);
+}
+
+/** The format of a ruleset file of the API's shape, which the API commands read and write. */
 export type RulesetFileFormat = Exclude<HostFormat, 'hcl'>;
 
 /**
- * JSON or YAML, as the language server decides it for the same document: the formats of the
- * ruleset files the API commands, packet tests and test cases read and write. A Terraform file
- * is undefined here: its rulesets are deployed by Terraform, and the server alone serves it.
+ * JSON or YAML: the ruleset files the API commands (deploy, pull, the rule commands) work on.
+ * A Terraform file is undefined here: its rulesets are deployed by Terraform.
  */
-export function formatOf(document: { readonly languageId: string; readonly uri: { readonly path: string } }): RulesetFileFormat | undefined {
-  const format = formatOfDocument(document.languageId, document.uri.path);
+export function rulesetFileFormatOf(document: { readonly languageId: string; readonly uri: { readonly path: string } }): RulesetFileFormat | undefined {
+  const format = formatOf(document);
   return format === 'hcl' ? undefined : format;
 }
