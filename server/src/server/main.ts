@@ -24,7 +24,7 @@ import { completion, COMPLETION_TRIGGER_CHARACTERS } from '../features/completio
 import { DeferredDocumentation } from './deferred-documentation';
 import { diagnostics, withPlainText } from '../features/diagnostics';
 import { hover } from '../features/hover';
-import { DEFAULT_SETTINGS, ExpressionCache, formatOfDocument, isRulesetTestFileName, parseDocument, readSettings, type Settings } from '../core';
+import { DEFAULT_SETTINGS, ExpressionCache, formatOfDocument, isRulesetTestFileName, readSettings, type Settings } from '../core';
 import { DocumentModel, pathOfUri } from '../features/model';
 import {
   folderOf,
@@ -416,7 +416,7 @@ export function startServer(connection: Connection): void {
       if (format === 'hcl' && settings.terraform?.enable === false) return { format, disabled: 'terraform' };
       const ruleset = model.rulesetBy(settings);
       if (!ruleset) return { format };
-      if (format === 'hcl') return { format, ruleset, rulesets: parseDocument(model.text, 'hcl').rulesets.length };
+      if (format === 'hcl') return { format, ruleset, rulesets: model.rulesets.length };
       return { format, ruleset, phase: model.ruleset.phase };
     }),
   );
