@@ -19,6 +19,7 @@ import { DOCUMENT_SELECTOR } from './documents';
 import { registerPacketTesting } from './packet-commands';
 import { codeOf, codesReportedElsewhere, symbolsProvidedElsewhere, type OtherSupport } from './overlap';
 import { describeStatus, type ProblemCounts } from './status-text';
+import { loadTerraformParserWhenNeeded } from './terraform-parser';
 import { registerTestExplorer } from './test-explorer';
 
 let client: LanguageClient | undefined;
@@ -27,7 +28,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<ApiTes
   const log = vscode.window.createOutputChannel('Rulesets', { log: true });
   context.subscriptions.push(log);
   const api = registerApiCommands(context, log);
-  registerPacketTesting(context);
+  const packetLenses = registerPacketTesting(context);
+  loadTerraformParserWhenNeeded(context, () => packetLenses.refresh(), log);
   registerTestExplorer(context);
 
   client = createClient(context, log);

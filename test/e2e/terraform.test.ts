@@ -153,11 +153,32 @@ describe('a Terraform file in VS Code, its language `terraform` given by another
     await wb!.closeWidgets();
   });
 
+  it('offers Test a packet over the packet-phase resource only, and tests the packet against that resource\'s rules', async () => {
+    await wb!.openFile(FILE);
+    const uri = { $uri: (await wb!.activeEditor())!.uri };
+    type Lens = { range: [{ line: number }, unknown]; command?: { command: string; arguments: [{ offset: number }] } };
+    const packetLenses = async () => ((await wb!.executeCommand('vscode.executeCodeLensProvider', uri)) as Lens[]).filter((lens) => lens.command?.command === 'rulesets.testPacket');
+    // The extension host loads its HCL parser once a .tf document is open; the lenses follow.
+    let lenses = await packetLenses();
+    for (let i = 0; i < 40 && lenses.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      lenses = await packetLenses();
+    }
+    await wb!.goTo(place('resource "cloudflare_ruleset" "edge"').line);
+    await wb!.screenshot('7-packet-lens');
+    assert.deepEqual(lenses.map((lens) => lens.range[0].line + 1), [place('resource "cloudflare_ruleset" "edge"').line], 'the magic_transit resource, not the HTTP ones');
+    const verdict = (await wb!.executeCommand('rulesets.testPacket', { uri, offset: lenses[0].command!.arguments[0].offset, packet: { 'ip.src': '10.1.2.3', 'ip.proto': 'udp' } })) as { verdict?: string; message?: string; error?: string };
+    await wb!.screenshot('8-packet-verdict');
+    assert.ok(verdict.verdict !== undefined || verdict.error !== undefined, JSON.stringify(verdict));
+    assert.doesNotMatch(JSON.stringify(verdict), /JSON or YAML/, 'a Terraform ruleset is tested, not refused');
+    await wb!.closeWidgets();
+  });
+
   it('takes its problems back when rulesets.terraform.enable is turned off, and shows them again when it is on', async () => {
     await wb!.openFile(FILE);
     await wb!.setSetting('rulesets.terraform.enable', false);
     await wb!.problems({ until: (all) => !all.some((row) => row.file === FILE) });
-    await wb!.screenshot('7-turned-off');
+    await wb!.screenshot('9-turned-off');
     await wb!.setSetting('rulesets.terraform.enable', true);
     const rows = await wb!.problems({ until: (all) => all.filter((row) => row.file === FILE).length >= expectedProblems().length });
     assert.deepEqual(rows.filter((row) => row.file === FILE).sort(byPlace), expectedProblems().sort(byPlace));
