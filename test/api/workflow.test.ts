@@ -78,7 +78,6 @@ describe('readLocalRuleset', () => {
   it('says where a file cannot be read as a ruleset, and how to fix it', () => {
     const cases: [path: string, text: string, message: RegExp][] = [
       ['r.txt', '{}', /^r\.txt: not a JSON or YAML file; name it \*\.json/],
-      ['main.tf', 'resource "cloudflare_ruleset" "r" {\n}\n', /^main\.tf: a Terraform file; its rulesets are deployed by `terraform apply`/],
       ['r.json', '{\n  "name": "n",\n  "rules": [\n}', /^r\.json:4:1: expected/],
       ['r.yaml', 'name: [unclosed\n', /^r\.yaml:\d+:\d+: .*rulesets check r\.yaml/],
       ['r.yaml', '- 1\n- 2\n', /^r\.yaml:1:1: expected a ruleset: an object with `name`/],

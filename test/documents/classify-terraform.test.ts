@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyFile, formatOfDocument, formatOfPath } from '../../server/src/documents/classify';
+import { classifyFile, formatOfDocument, formatOfPath, rulesetFormatOfPath } from '../../server/src/documents/classify';
 import { readSettings } from '../../server/src/documents/settings';
 
 const RULESET_TF = 'resource "cloudflare_ruleset" "waf" {\n  zone_id = var.zone_id\n  phase   = "http_request_firewall_custom"\n}\n';
@@ -13,10 +13,12 @@ const OTHER_TF = 'resource "cloudflare_record" "www" {\n  name = "www"\n}\n';
 
 describe('Terraform files', () => {
   it('are HCL by the terraform language (HashiCorp\'s extension) or by the .tf name, and nothing else is', () => {
-    assert.equal(formatOfPath('/w/main.tf'), 'hcl');
-    assert.equal(formatOfPath('/w/MAIN.TF'), 'hcl');
-    assert.equal(formatOfPath('/w/terraform.tfvars'), undefined);
-    assert.equal(formatOfPath('/w/plan.tf.json'), 'json');
+    assert.equal(rulesetFormatOfPath('/w/main.tf'), 'hcl');
+    assert.equal(rulesetFormatOfPath('/w/MAIN.TF'), 'hcl');
+    assert.equal(rulesetFormatOfPath('/w/terraform.tfvars'), undefined);
+    assert.equal(rulesetFormatOfPath('/w/plan.tf.json'), 'json');
+    // Data files (packets, lists, test files) are never Terraform.
+    assert.equal(formatOfPath('/w/main.tf'), undefined);
     assert.equal(formatOfDocument('terraform', '/w/main.tf'), 'hcl');
     // An unsaved Terraform document has no .tf name: its language decides.
     assert.equal(formatOfDocument('terraform', 'Untitled-1'), 'hcl');

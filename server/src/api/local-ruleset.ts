@@ -51,8 +51,6 @@ const SERVER_RULE_KEYS = new Set(SERVICE_SET_RULE_FIELDS);
 export function readLocalRuleset(path: string, text: string): LocalRuleset {
   const format = formatOfPath(path);
   if (!format) throw new WorkflowError(`${path}: not a JSON or YAML file; name it *.json, *.yaml or *.yml`);
-  // Terraform owns the rulesets of its files: deploying one behind its back would leave its state wrong.
-  if (format === 'hcl') throw new WorkflowError(`${path}: a Terraform file; its rulesets are deployed by \`terraform apply\`, not by this command`);
   const model = parseRuleset(text, format);
   const where = (offset: number) => `${path}:${lineColumn(text, offset)}`;
   const syntax = model.syntaxProblems[0];

@@ -25,12 +25,20 @@ const RULESET_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
  */
 const TERRAFORM_RULESET_RESOURCE = /^[ \t]*resource[ \t]+"?cloudflare_ruleset\b/m;
 
-/** JSON, YAML or HCL (Terraform's `.tf`) by the file's extension. */
+/** JSON or YAML by the file's extension. */
 export function formatOfPath(path: string): HostFormat | undefined {
   if (/\.json$/i.test(path)) return 'json';
   if (/\.ya?ml$/i.test(path)) return 'yaml';
-  if (/\.tf$/i.test(path)) return 'hcl';
   return undefined;
+}
+
+/**
+ * The format of a file that may hold rulesets: JSON or YAML by formatOfPath, or HCL for a
+ * Terraform file (`.tf`). Data files (packets, lists, test files, the configuration) are JSON
+ * or YAML only: they use formatOfPath.
+ */
+export function rulesetFormatOfPath(path: string): HostFormat | undefined {
+  return formatOfPath(path) ?? (/\.tf$/i.test(path) ? 'hcl' : undefined);
 }
 
 /**
@@ -41,7 +49,7 @@ export function formatOfDocument(languageId: string, path: string): HostFormat |
   if (languageId === 'json' || languageId === 'jsonc') return 'json';
   if (languageId === 'yaml') return 'yaml';
   if (languageId === 'terraform') return 'hcl';
-  return formatOfPath(path);
+  return rulesetFormatOfPath(path);
 }
 
 /** `*.ruleset.json`, `*.ruleset.yaml`, `*.ruleset.yml`: rulesets by their name alone. */
@@ -92,7 +100,7 @@ export function isProjectConfigPath(path: string): boolean {
  * `other`.
  */
 export function classifyFile(path: string, options: ClassifyOptions = {}): FileRole {
-  const format = options.format ?? formatOfPath(path);
+  const format = options.format ?? rulesetFormatOfPath(path);
   // Patterns and names are for JSON and YAML: a Terraform file is what its resources say.
   if (format === 'hcl') return options.terraform !== false && options.text && declaresTerraformRuleset(options.text()) ? { role: 'ruleset', why: 'terraform' } : { role: 'other' };
   if (!format && !options.root) return { role: 'other' };
