@@ -45,7 +45,12 @@ export function describeStatus(status: DocumentStatus | undefined, counts: Probl
     };
   }
   const many = status.rulesets !== undefined && status.rulesets !== 1;
-  const what = status.ruleset === 'terraform' && status.rulesets !== undefined ? `a Terraform file with ${plural(status.rulesets, 'cloudflare_ruleset resource')}` : EVIDENCE[status.ruleset];
+  const what =
+    status.layout === 'terraform' && status.rulesets !== undefined
+      ? `a Terraform file with ${plural(status.rulesets, 'cloudflare_ruleset resource')}`
+      : status.layout === 'octorules' && status.rulesets !== undefined
+        ? `an octorules rules file with ${plural(status.rulesets, 'section')}`
+        : EVIDENCE[status.ruleset];
   const phase = status.phase && !many ? `; phase ${status.phase}` : '';
   const detail = `${what}${phase}`;
   const noun = many ? 'Rulesets' : 'Ruleset';

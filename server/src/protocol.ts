@@ -4,6 +4,7 @@
  */
 import type { RulesetEvidence } from './documents/classify';
 import type { HostFormat } from './documents/host';
+import type { RulesetLayout } from './documents/parsed-ruleset';
 
 /** The `source` of every diagnostic the server publishes: what the editor filters and counts by. */
 export const DIAGNOSTIC_SOURCE = 'rulesets';
@@ -23,7 +24,9 @@ export interface DocumentStatus {
   readonly phase?: string;
   /** The document's format as the server reads it; undefined for a document it does not read. */
   readonly format?: HostFormat;
-  /** How many rulesets a Terraform file declares (its `cloudflare_ruleset` resources). */
+  /** How the file writes its rulesets, when not as a ruleset file of its own (`api`). */
+  readonly layout?: Exclude<RulesetLayout, 'api'>;
+  /** How many rulesets such a file holds: a Terraform file's `cloudflare_ruleset` resources, an octorules file's sections. */
   readonly rulesets?: number;
   /** Why a document the server could read is left alone: `terraform` when `rulesets.terraform.enable` is false. */
   readonly disabled?: 'terraform';

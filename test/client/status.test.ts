@@ -31,11 +31,11 @@ describe('language status', () => {
   });
 
   it('says what a Terraform file is: its cloudflare_ruleset resources, none, or turned off', () => {
-    const three = describeStatus({ format: 'hcl', ruleset: 'terraform', rulesets: 3 }, { errors: 2, warnings: 0, others: 0 });
+    const three = describeStatus({ format: 'hcl', ruleset: 'terraform', layout: 'terraform', rulesets: 3 }, { errors: 2, warnings: 0, others: 0 });
     assert.equal(three.text, 'Rulesets: 2 errors');
     assert.equal(three.detail, 'a Terraform file with 3 cloudflare_ruleset resources');
-    assert.equal(describeStatus({ format: 'hcl', ruleset: 'terraform', rulesets: 3 }, none).detail, 'a Terraform file with 3 cloudflare_ruleset resources; the service would accept them');
-    const one = describeStatus({ format: 'hcl', ruleset: 'terraform', rulesets: 1, phase: 'magic_transit' }, none);
+    assert.equal(describeStatus({ format: 'hcl', ruleset: 'terraform', layout: 'terraform', rulesets: 3 }, none).detail, 'a Terraform file with 3 cloudflare_ruleset resources; the service would accept them');
+    const one = describeStatus({ format: 'hcl', ruleset: 'terraform', layout: 'terraform', rulesets: 1 }, none);
     assert.equal(one.text, '$(check) Ruleset');
     const other = describeStatus({ format: 'hcl' }, none);
     assert.equal(other.text, 'No ruleset');
@@ -44,6 +44,12 @@ describe('language status', () => {
     const off = describeStatus({ format: 'hcl', disabled: 'terraform' }, none);
     assert.equal(off.text, 'Rulesets: off');
     assert.match(off.detail, /rulesets\.terraform\.enable/);
+  });
+
+  it('says what an octorules rules file is: its sections, each a ruleset of its phase', () => {
+    const view = describeStatus({ format: 'yaml', ruleset: 'content', layout: 'octorules', rulesets: 2 }, { errors: 1, warnings: 0, others: 0 });
+    assert.equal(view.text, 'Rulesets: 1 error');
+    assert.equal(view.detail, 'an octorules rules file with 2 sections');
   });
 
   it('shows the check state: errors first, then warnings, then clean', () => {

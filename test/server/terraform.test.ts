@@ -77,7 +77,7 @@ describe('Terraform files, pushed diagnostics', () => {
 
   it('says how many rulesets a Terraform file declares', async () => {
     const status = (await client.connection.sendRequest(DOCUMENT_STATUS_REQUEST, { uri: 'file:///work/infra/rulesets.tf' } satisfies DocumentStatusParams)) as DocumentStatus;
-    assert.deepEqual(status, { format: 'hcl', ruleset: 'terraform', rulesets: 3 });
+    assert.deepEqual(status, { format: 'hcl', ruleset: 'terraform', layout: 'terraform', rulesets: 3 });
   });
 
   it('completes and hovers inside a heredoc and inside an escaped string', async () => {

@@ -416,7 +416,9 @@ export function startServer(connection: Connection): void {
       if (format === 'hcl' && settings.terraform?.enable === false) return { format, disabled: 'terraform' };
       const ruleset = model.rulesetBy(settings);
       if (!ruleset) return { format };
-      if (format === 'hcl') return { format, ruleset, rulesets: model.rulesets.length };
+      // A Terraform or octorules file holds several rulesets, each with its own phase.
+      const layout = model.parsedDocument.layout;
+      if (layout !== 'api') return { format, ruleset, layout, rulesets: model.rulesets.length };
       return { format, ruleset, phase: model.ruleset.phase };
     }),
   );
