@@ -1,6 +1,6 @@
 /**
- * The VS Code extension: starts the bundled rulesets language server over IPC for JSON and
- * YAML documents and adds what only VS Code has (a language status item, a log channel), and
+ * The VS Code extension: starts the bundled rulesets language server over IPC for JSON, YAML
+ * and Terraform documents and adds what only VS Code has (a language status item, a log channel), and
  * the API commands (api/). Everything about rulesets lives in the server; this file only wires.
  */
 import * as vscode from 'vscode';
@@ -19,6 +19,7 @@ import { DOCUMENT_SELECTOR } from './documents';
 import { registerPacketTesting } from './packet-commands';
 import { codeOf, codesReportedElsewhere, symbolsProvidedElsewhere, type OtherSupport } from './overlap';
 import { describeStatus, type ProblemCounts } from './status-text';
+import { loadTerraformParserWhenNeeded } from './terraform-parser';
 import { registerTestExplorer } from './test-explorer';
 
 let client: LanguageClient | undefined;
@@ -27,7 +28,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<ApiTes
   const log = vscode.window.createOutputChannel('Rulesets', { log: true });
   context.subscriptions.push(log);
   const api = registerApiCommands(context, log);
-  registerPacketTesting(context);
+  const packetLenses = registerPacketTesting(context);
+  loadTerraformParserWhenNeeded(context, () => packetLenses.refresh(), log);
   registerTestExplorer(context);
 
   client = createClient(context, log);
@@ -80,7 +82,7 @@ function projectConfigWatcher(context: vscode.ExtensionContext): vscode.FileSyst
   return watcher;
 }
 
-/** What the other JSON and YAML support in this VS Code does, read when it is needed. */
+/** What the other JSON, YAML and Terraform support in this VS Code does, read when it is needed. */
 function otherSupport(): OtherSupport {
   const json = vscode.extensions.getExtension('vscode.json-language-features') !== undefined;
   const yaml = vscode.extensions.getExtension('redhat.vscode-yaml') !== undefined;
@@ -89,10 +91,11 @@ function otherSupport(): OtherSupport {
     jsonSymbols: json,
     yamlValidates: yaml && vscode.workspace.getConfiguration('yaml').get<boolean>('validate', true),
     yamlSymbols: yaml,
+    terraformValidates: vscode.extensions.getExtension('hashicorp.terraform') !== undefined && vscode.workspace.getConfiguration('terraform').get<boolean>('languageServer.enable', true),
   };
 }
 
-/** Leaves out what VS Code's JSON support or the YAML extension already shows. */
+/** Leaves out what VS Code's JSON support, the YAML extension or the Terraform extension already shows. */
 function withoutDuplicates(): Middleware {
   const keep = (document: vscode.TextDocument | undefined, diagnostics: readonly vscode.Diagnostic[]) => {
     if (!document) return [...diagnostics];
@@ -114,7 +117,7 @@ function withoutDuplicates(): Middleware {
 }
 
 /**
- * The language status item of JSON and YAML editors: whether the file is treated as a
+ * The language status item of JSON, YAML and Terraform editors: whether the file is treated as a
  * ruleset (and why), and how its check went.
  */
 class RulesetStatusItem implements vscode.Disposable {

@@ -1,6 +1,6 @@
 /**
- * What VS Code's own JSON support and the YAML extension already report, so that a problem is
- * listed once. The rulesets server checks the host document's syntax too, because other editors
+ * What VS Code's own JSON support, the YAML extension and HashiCorp's Terraform extension already
+ * report, so that a problem is listed once. The rulesets server checks the host document's syntax too, because other editors
  * may have nothing else that does; in VS Code those diagnostics would be duplicates.
  */
 import type { HostFormat } from '../../server/src/core';
@@ -15,12 +15,18 @@ export interface OtherSupport {
   readonly yamlValidates: boolean;
   /** The YAML extension gives an outline. */
   readonly yamlSymbols: boolean;
+  /**
+   * HashiCorp's Terraform extension (hashicorp.terraform) is installed with its language server
+   * on: terraform-ls reports invalid HCL syntax (since v0.8.0; its docs/validation.md).
+   */
+  readonly terraformValidates?: boolean;
 }
 
 /** Our diagnostic codes that say what a host validator already says. */
 const HOST_CODES = {
   json: ['json-syntax', 'duplicate-key'],
   yaml: ['yaml-syntax', 'duplicate-key'],
+  hcl: ['hcl-syntax'],
 } as const;
 
 /**
@@ -30,6 +36,7 @@ const HOST_CODES = {
  */
 function hostOf(languageId: string): HostFormat | undefined {
   if (languageId === 'json' || languageId === 'jsonc') return 'json';
+  if (languageId === 'terraform') return 'hcl';
   return languageId === 'yaml' ? 'yaml' : undefined;
 }
 
@@ -38,10 +45,14 @@ export function codesReportedElsewhere(languageId: string, support: OtherSupport
   const host = hostOf(languageId);
   if (host === 'json' && support.jsonValidates) return new Set(HOST_CODES.json);
   if (host === 'yaml' && support.yamlValidates) return new Set(HOST_CODES.yaml);
+  if (host === 'hcl' && support.terraformValidates) return new Set(HOST_CODES.hcl);
   return new Set();
 }
 
-/** Whether another extension already outlines documents of this language. */
+/**
+ * Whether another extension already outlines documents of this language. A Terraform file's
+ * outline from HashiCorp's extension lists blocks, not rules: ours is added beside it.
+ */
 export function symbolsProvidedElsewhere(languageId: string, support: OtherSupport): boolean {
   const host = hostOf(languageId);
   return host === 'json' ? support.jsonSymbols : host === 'yaml' ? support.yamlSymbols : false;

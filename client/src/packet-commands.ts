@@ -31,6 +31,18 @@ function settingsOf(document: vscode.TextDocument): Settings {
 }
 
 export class PacketLenses implements vscode.CodeLensProvider {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+
+  /** Asks VS Code for the lenses again: a Terraform file has them once its parser is loaded. */
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const format = formatOf(document);
     if (!format) return [];
@@ -46,7 +58,9 @@ export class PacketLenses implements vscode.CodeLensProvider {
   }
 }
 
-export function registerPacketTesting(context: vscode.ExtensionContext): void {
+/** Registers the lenses and the command; returns the lenses, to be refreshed when Terraform files can be read. */
+export function registerPacketTesting(context: vscode.ExtensionContext): PacketLenses {
+  const lenses = new PacketLenses();
   const decoration = vscode.window.createTextEditorDecorationType({
     after: { margin: '0 0 0 2em', color: new vscode.ThemeColor('editorCodeLens.foreground'), fontStyle: 'italic' },
   });
@@ -58,7 +72,8 @@ export function registerPacketTesting(context: vscode.ExtensionContext): void {
   };
   context.subscriptions.push(
     decoration,
-    vscode.languages.registerCodeLensProvider(DOCUMENT_SELECTOR, new PacketLenses()),
+    lenses,
+    vscode.languages.registerCodeLensProvider(DOCUMENT_SELECTOR, lenses),
     vscode.workspace.onDidChangeTextDocument((event) => {
       if (event.contentChanges.length > 0) clear(event.document.uri);
     }),
@@ -67,7 +82,7 @@ export function registerPacketTesting(context: vscode.ExtensionContext): void {
       const document = await documentOf(args);
       const format = document && formatOf(document);
       if (!document || !format) {
-        const error = 'Open a ruleset file (JSON or YAML) to test a packet against it.';
+        const error = 'Open a ruleset file (JSON, YAML or Terraform) to test a packet against it.';
         void vscode.window.showErrorMessage(`Rulesets: ${error}`);
         return { error };
       }
@@ -94,6 +109,7 @@ export function registerPacketTesting(context: vscode.ExtensionContext): void {
       return { verdict: result.verdict, rule: result.rule, message: result.message };
     }),
   );
+  return lenses;
 }
 
 async function documentOf(args: TestPacketArgs): Promise<vscode.TextDocument | undefined> {

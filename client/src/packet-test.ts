@@ -32,7 +32,8 @@ import {
  */
 export function packetLensOffsets(text: string, format: HostFormat, path: string, settings: Settings = DEFAULT_SETTINGS): number[] {
   const document = parseDocument(text, format);
-  if (classifyFile(path, { patterns: settings.files, root: () => document.rulesets[0]?.root }).role !== 'ruleset') return [];
+  const classified = classifyFile(path, { patterns: settings.files, format, root: () => document.rulesets[0]?.root, text: () => text, terraform: settings.terraform?.enable });
+  if (classified.role !== 'ruleset') return [];
   // A ruleset of an HTTP phase reads requests: its cases are run from the Test Explorer.
   const packets = document.rulesets.filter((ruleset) => subjectOfPhase(ruleset.phase ?? settings.defaultPhase) !== 'request');
   if (document.layout !== 'api') return packets.flatMap((ruleset) => (ruleset.root ? [ruleset.root.start] : []));

@@ -41,7 +41,7 @@ export function describeCheck(result: CheckFilesResult): CheckSummary {
   const unreadable = result.unreadable.length > 0 ? ` ${plural(result.unreadable.length, 'file')} could not be read.` : '';
   if (result.rulesets === 0 && !result.cancelled) {
     return {
-      message: `No ruleset in the workspace: a ruleset file is named *.ruleset.json, .yaml or .yml, matches a rulesets.files pattern, or has a top-level rules list and a phase or kind.${unreadable}`,
+      message: `No ruleset in the workspace: a ruleset file is named *.ruleset.json, .yaml or .yml, matches a rulesets.files pattern, or has a top-level rules list and a phase or kind; a Terraform file declares a cloudflare_ruleset resource.${unreadable}`,
       problems: false,
     };
   }

@@ -3,6 +3,8 @@
  * the VS Code extension uses it for its language status item and "Check Workspace".
  */
 import type { RulesetEvidence } from './documents/classify';
+import type { HostFormat } from './documents/host';
+import type { RulesetLayout } from './documents/parsed-ruleset';
 
 /** The `source` of every diagnostic the server publishes: what the editor filters and counts by. */
 export const DIAGNOSTIC_SOURCE = 'rulesets';
@@ -18,8 +20,16 @@ export interface DocumentStatusParams {
 export interface DocumentStatus {
   /** Undefined when the document is not treated as a ruleset (or is not open). */
   readonly ruleset?: RulesetEvidence;
-  /** The phase the file names, if any. */
+  /** The phase the file names, if any (a file of one ruleset). */
   readonly phase?: string;
+  /** The document's format as the server reads it; undefined for a document it does not read. */
+  readonly format?: HostFormat;
+  /** How the file writes its rulesets, when not as a ruleset file of its own (`api`). */
+  readonly layout?: Exclude<RulesetLayout, 'api'>;
+  /** How many rulesets such a file holds: a Terraform file's `cloudflare_ruleset` resources, an octorules file's sections. */
+  readonly rulesets?: number;
+  /** Why a document the server could read is left alone: `terraform` when `rulesets.terraform.enable` is false. */
+  readonly disabled?: 'terraform';
 }
 
 /**
@@ -35,9 +45,10 @@ export const CHECK_FILES_REQUEST = 'rulesets/checkFiles';
 
 /**
  * The files a workspace check reads: every JSON and YAML file, since a ruleset may be one by its
- * content or a `rulesets.files` pattern as well as by its name. The server decides which are.
+ * content or a `rulesets.files` pattern as well as by its name, and every Terraform file, which
+ * holds rulesets when it declares a `cloudflare_ruleset`. The server decides which are.
  */
-export const CHECK_FILES_GLOB = '**/*.{json,yaml,yml}';
+export const CHECK_FILES_GLOB = '**/*.{json,yaml,yml,tf}';
 
 export interface CheckFilesParams {
   /** `file:` URIs of JSON and YAML files: the workspace's, for the whole workspace. */

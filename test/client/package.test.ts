@@ -20,7 +20,7 @@ const settings = manifest.contributes.configuration.properties as Record<string,
 
 describe('extension manifest', () => {
   it('offers every setting the server reads, and the trace setting', () => {
-    const read = Object.keys(DEFAULT_SETTINGS).concat('defaultPhase', 'plan').map((key) => `rulesets.${key}`);
+    const read = Object.keys(DEFAULT_SETTINGS).concat('defaultPhase', 'plan', 'terraform.enable').map((key) => `rulesets.${key}`);
     const server = Object.keys(settings).filter((key) => !key.startsWith('rulesets.api.'));
     assert.deepEqual(server.sort(), [...new Set([...read, 'rulesets.trace.server'])].sort());
   });
@@ -51,7 +51,20 @@ describe('extension manifest', () => {
     const events: string[] = manifest.activationEvents;
     for (const language of LANGUAGES) assert.ok(events.includes(`onLanguage:${language}`), language);
     assert.ok(events.some((e) => e.startsWith('workspaceContains:') && e.includes('*.ruleset.')));
+    // Terraform files, whether HashiCorp's extension gives them the `terraform` language or not.
+    assert.ok(events.includes('onLanguage:terraform'));
+    assert.ok(events.includes('workspaceContains:**/*.tf'));
     assert.ok(!events.includes('*') && !events.includes('onStartupFinished'));
+  });
+
+  it('adds to Terraform files without taking them over: no language of its own, no grammar for .tf, a setting to turn it off', () => {
+    const languages = (manifest.contributes.languages ?? []) as { id: string; extensions?: string[] }[];
+    assert.deepEqual(languages.filter((l) => l.id === 'terraform' || l.extensions?.includes('.tf')), []);
+    const grammars = manifest.contributes.grammars as { language?: string; scopeName: string }[];
+    assert.deepEqual(grammars.filter((g) => g.language === 'terraform' || g.scopeName === 'source.hcl.terraform'), []);
+    const enable = settings['rulesets.terraform.enable'] as { type: string; default: unknown };
+    assert.equal(enable.type, 'boolean');
+    assert.equal(enable.default, true);
   });
 
   it('contributes exactly the commands the extension registers', () => {
@@ -116,7 +129,7 @@ describe('npm run package', () => {
     assert.ok(statSync(vsix).size < 1024 * 1024, `${statSync(vsix).size} bytes`);
     const names = [...files.keys()];
     for (const name of names) assert.doesNotMatch(name, /node_modules|\.ts$|\.map$|^extension\/(test|server\/src|client\/src|examples)\//, name);
-    for (const needed of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/rulesets-server.js', 'extension/dist/expression.ohm', 'extension/dist/expression.recipe.json', 'extension/images/icon.png', 'extension/schemas/ruleset.schema.json'])
+    for (const needed of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/rulesets-server.js', 'extension/dist/expression.ohm', 'extension/dist/expression.recipe.json', 'extension/dist/tree-sitter.wasm', 'extension/dist/tree-sitter-hcl.wasm', 'extension/images/icon.png', 'extension/schemas/ruleset.schema.json'])
       assert.ok(files.has(needed), needed);
     for (const grammar of manifest.contributes.grammars as { path: string }[]) assert.ok(files.has(`extension/${grammar.path.replace(/^\.\//, '')}`), grammar.path);
   });
@@ -135,7 +148,7 @@ describe('npm run package', () => {
 
   it('starts the bundled server from the package alone', () => {
     const server = files.get('extension/dist/rulesets-server.js')!.toString();
-    assert.doesNotMatch(server, /require\("(ohm-js|yaml|jsonc-parser|vscode-languageserver)/, 'dependencies are bundled in');
+    assert.doesNotMatch(server, /require\("(ohm-js|yaml|jsonc-parser|vscode-languageserver|web-tree-sitter)/, 'dependencies are bundled in');
     const extension = files.get('extension/dist/extension.js')!.toString();
     assert.doesNotMatch(extension, /require\("vscode-languageclient/, 'the client library is bundled in');
   });

@@ -30,6 +30,28 @@ describe('language status', () => {
     assert.match(describeStatus({ ruleset: 'content' }, none).detail, /by its content/);
   });
 
+  it('says what a Terraform file is: its cloudflare_ruleset resources, none, or turned off', () => {
+    const three = describeStatus({ format: 'hcl', ruleset: 'terraform', layout: 'terraform', rulesets: 3 }, { errors: 2, warnings: 0, others: 0 });
+    assert.equal(three.text, 'Rulesets: 2 errors');
+    assert.equal(three.detail, 'a Terraform file with 3 cloudflare_ruleset resources');
+    assert.equal(describeStatus({ format: 'hcl', ruleset: 'terraform', layout: 'terraform', rulesets: 3 }, none).detail, 'a Terraform file with 3 cloudflare_ruleset resources; the service would accept them');
+    const one = describeStatus({ format: 'hcl', ruleset: 'terraform', layout: 'terraform', rulesets: 1 }, none);
+    assert.equal(one.text, '$(check) Ruleset');
+    const other = describeStatus({ format: 'hcl' }, none);
+    assert.equal(other.text, 'No ruleset');
+    assert.match(other.detail, /without a cloudflare_ruleset resource/);
+    assert.doesNotMatch(other.detail, /\*\.ruleset\.json/, 'no advice to rename a .tf file');
+    const off = describeStatus({ format: 'hcl', disabled: 'terraform' }, none);
+    assert.equal(off.text, 'Rulesets: off');
+    assert.match(off.detail, /rulesets\.terraform\.enable/);
+  });
+
+  it('says what an octorules rules file is: its sections, each a ruleset of its phase', () => {
+    const view = describeStatus({ format: 'yaml', ruleset: 'content', layout: 'octorules', rulesets: 2 }, { errors: 1, warnings: 0, others: 0 });
+    assert.equal(view.text, 'Rulesets: 1 error');
+    assert.equal(view.detail, 'an octorules rules file with 2 sections');
+  });
+
   it('shows the check state: errors first, then warnings, then clean', () => {
     const broken = describeStatus({ ruleset: 'name' }, { errors: 5, warnings: 1, others: 0 });
     assert.equal(broken.text, 'Ruleset: 5 errors, 1 warning');
@@ -74,6 +96,14 @@ describe('diagnostics and outline shared with other JSON and YAML support', () =
     assert.equal(symbolsProvidedElsewhere('json', vscodeOnly), true);
     assert.equal(symbolsProvidedElsewhere('yaml', vscodeOnly), false);
     assert.equal(symbolsProvidedElsewhere('yaml', withYamlExtension), true);
+  });
+
+  it('leaves HCL syntax errors to HashiCorp\'s Terraform extension when it is there, and keeps them when it is not', () => {
+    assert.deepEqual([...codesReportedElsewhere('terraform', { ...vscodeOnly, terraformValidates: true })], ['hcl-syntax']);
+    assert.equal(codesReportedElsewhere('terraform', vscodeOnly).size, 0);
+    // Without the extension VS Code gives .tf files no `terraform` language: the syntax errors are ours to show.
+    assert.equal(codesReportedElsewhere('plaintext', { ...vscodeOnly, terraformValidates: true }).size, 0);
+    assert.equal(symbolsProvidedElsewhere('terraform', { ...vscodeOnly, terraformValidates: true }), false);
   });
 
   it('reads a diagnostic code plain or with its documentation link', () => {

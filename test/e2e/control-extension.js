@@ -35,6 +35,10 @@ const operations = {
   async command({ id, args = [] }) {
     return plain(await vscode.commands.executeCommand(id, ...args.map(revive)));
   },
+  async setSetting({ key, value }) {
+    await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
+    return null;
+  },
   async activeEditor() {
     // A round trip to the window first: the document changes it sent before are then applied here.
     await vscode.commands.getCommands(true);

@@ -57,8 +57,8 @@ export interface WorkbenchOptions {
   workspace: string;
   /** A .vsix to install with code-server's --install-extension before it starts. */
   vsix?: string;
-  /** An unpacked extension folder (with its package.json) to place in the extensions folder. */
-  extensionDir?: string;
+  /** Unpacked extension folders (each with its package.json) to place in the extensions folder. */
+  extensionDir?: string | readonly string[];
   /** User settings, over DEFAULT_SETTINGS. */
   settings?: Record<string, unknown>;
   /**
@@ -133,6 +133,8 @@ export interface Workbench {
   runCommand(title: string): Promise<void>;
   /** Runs a command by its id, through the control extension; returns its (JSON) result. */
   executeCommand(id: string, ...args: unknown[]): Promise<unknown>;
+  /** Sets a user setting (as the Settings editor would), through the control extension. */
+  setSetting(key: string, value: unknown): Promise<void>;
   /** The Problems panel's rows, once they have settled (and satisfy `until`). */
   problems(options?: WaitOptions<Problem[]>): Promise<Problem[]>;
   /** Saves test-artifacts/e2e/<name>/<screenshot>.png and returns its path. */
@@ -285,7 +287,7 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
     const portFile = join(home, 'control-port');
     const token = Math.random().toString(36).slice(2) + Date.now().toString(36);
     writeControlExtension(extensions, portFile, token);
-    if (options.extensionDir) placeExtension(resolve(options.extensionDir), extensions);
+    for (const dir of [options.extensionDir ?? []].flat()) placeExtension(resolve(dir), extensions);
     if (options.vsix) {
       const vsix = resolve(options.vsix);
       if (!existsSync(vsix)) throw new Error(`no such .vsix: ${vsix}`);
@@ -577,6 +579,10 @@ class Session implements Workbench {
 
   async activeEditor(): Promise<ActiveEditor | null> {
     return (await this.controlRequest({ op: 'activeEditor' })) as ActiveEditor | null;
+  }
+
+  async setSetting(key: string, value: unknown): Promise<void> {
+    await this.controlRequest({ op: 'setSetting', key, value });
   }
 
   async editorText(options: WaitOptions<string> = {}): Promise<string> {

@@ -26,7 +26,8 @@ describe('Neovim with the README configuration', { skip: nvimMissing }, () => {
     execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
   });
 
-  it('shows the server\'s diagnostics, with the configured knownLists', () => {
+  /** Opens `name` with `text` in a headless Neovim with the README's configuration; the diagnostics that arrive (at least `count`) and the buffer's filetype. */
+  function diagnosticsIn(name: string, text: string, count: number): { ok: boolean; filetype: string; diagnostics: { line: number; col: number; message: string }[] } {
     const dir = mkdtempSync(join(tmpdir(), 'rulesets-nvim-'));
     // `rulesets-language-server` on PATH, as `npm install -g .` would put it.
     const bin = join(dir, 'bin');
@@ -34,19 +35,19 @@ describe('Neovim with the README configuration', { skip: nvimMissing }, () => {
     writeFileSync(join(bin, 'rulesets-language-server'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'dist', 'server.js')}" "$@"\n`);
     chmodSync(join(bin, 'rulesets-language-server'), 0o755);
     writeFileSync(join(dir, 'init.lua'), readmeNeovimConfig());
-    const file = join(dir, 'edge.ruleset.yaml');
-    writeFileSync(file, 'name: edge\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in $office_netwroks\n  - action: block\n    expression: tcp.dstprt == 22\n');
+    const file = join(dir, name);
+    writeFileSync(file, text);
     const out = join(dir, 'diagnostics.json');
     const report = join(dir, 'report.lua');
     writeFileSync(
       report,
-      `local ok = vim.wait(15000, function() return #vim.diagnostic.get(0) >= 2 end, 50)
+      `local ok = vim.wait(15000, function() return #vim.diagnostic.get(0) >= ${count} end, 50)
 local found = {}
 for _, d in ipairs(vim.diagnostic.get(0)) do
   table.insert(found, { line = d.lnum, col = d.col, message = d.message })
 end
 table.sort(found, function(a, b) return a.line < b.line end)
-vim.fn.writefile({ vim.fn.json_encode({ ok = ok, diagnostics = found }) }, ${JSON.stringify(out)})
+vim.fn.writefile({ vim.fn.json_encode({ ok = ok, filetype = vim.bo.filetype, diagnostics = found }) }, ${JSON.stringify(out)})
 vim.cmd('qa!')
 `,
     );
@@ -57,12 +58,25 @@ vim.cmd('qa!')
       env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}`, XDG_STATE_HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir },
     });
     assert.equal(result.status, 0, `nvim exited: ${result.stderr}`);
-    const { ok, diagnostics } = JSON.parse(readFileSync(out, 'utf8')) as { ok: boolean; diagnostics: { line: number; col: number; message: string }[] };
+    return JSON.parse(readFileSync(out, 'utf8'));
+  }
+
+  it('shows the server\'s diagnostics, with the configured knownLists', () => {
+    const { ok, diagnostics } = diagnosticsIn('edge.ruleset.yaml', 'name: edge\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: ip.src in $office_netwroks\n  - action: block\n    expression: tcp.dstprt == 22\n', 2);
     assert.ok(ok, `diagnostics arrived: ${JSON.stringify(diagnostics)}`);
     assert.equal(diagnostics.length, 2);
     assert.deepEqual([diagnostics[0].line, diagnostics[0].col], [5, 26]);
     assert.match(diagnostics[0].message, /did you mean ‘\$office_networks’/, 'the knownLists setting reached the server');
     assert.deepEqual([diagnostics[1].line, diagnostics[1].col], [7, 16]);
     assert.match(diagnostics[1].message, /unknown field ‘tcp\.dstprt’/);
+  });
+
+  it('serves a Terraform file (filetype terraform) on the characters of its expressions', () => {
+    const text = 'resource "cloudflare_ruleset" "edge" {\n  name  = "edge"\n  kind  = "root"\n  phase = "magic_transit"\n  rules {\n    action     = "block"\n    expression = "tcp.dstprt == 22"\n  }\n}\n';
+    const { ok, filetype, diagnostics } = diagnosticsIn('edge.tf', text, 1);
+    assert.equal(filetype, 'terraform');
+    assert.ok(ok, `diagnostics arrived: ${JSON.stringify(diagnostics)}`);
+    assert.deepEqual(diagnostics.map((d) => [d.line, d.col]), [[6, 18]]);
+    assert.match(diagnostics[0].message, /unknown field ‘tcp\.dstprt’/);
   });
 });

@@ -105,6 +105,27 @@ describe('rulesets/checkFiles: Check Workspace over LSP', { timeout: 60_000 }, (
     });
   });
 
+  it('checks the Terraform files that declare a cloudflare_ruleset, and no other, unless Terraform is turned off', async () => {
+    write('infra/edge.tf', 'resource "cloudflare_ruleset" "edge" {\n  name  = "edge"\n  kind  = "root"\n  phase = "magic_transit"\n  rules {\n    action     = "block"\n    expression = "tcp.dstprt == 22"\n  }\n}\n');
+    write('infra/dns.tf', 'resource "cloudflare_record" "www" {\n  name    = "www"\n  content = "tcp.dstprt == 22 rules"\n}\n');
+    await withClient({}, async (client) => {
+      const result = await checkFiles(client, ['infra/edge.tf', 'infra/dns.tf']);
+      assert.deepEqual(result, { rulesets: 1, withProblems: 1, errors: 1, warnings: 0, others: 0, unreadable: [], cancelled: false });
+      const published = new Map(client.published.map((p) => [p.uri, p.diagnostics]));
+      assert.deepEqual([...published.keys()], [uriOf('infra/edge.tf')]);
+      assert.deepEqual(published.get(uriOf('infra/edge.tf'))!.map((d) => [d.code, d.range.start]), [['unknown-field', { line: 6, character: 18 }]]);
+    });
+    await withClient({ settings: { terraform: { enable: false } } }, async (client) => {
+      // The settings are asked for after initialization; until they arrive, Terraform is on.
+      let result: CheckFilesResult | undefined;
+      for (let i = 0; i < 50 && result?.rulesets !== 0; i++) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        result = await checkFiles(client, ['infra/edge.tf']);
+      }
+      assert.equal(result?.rulesets, 0);
+    });
+  });
+
   it('keeps a checked file’s diagnostics when the editor opens and closes it: from the file on disk again', async () => {
     await withClient({}, async (client) => {
       await checkFiles(client, ['edge.ruleset.yaml']);
@@ -151,7 +172,7 @@ describe('rulesets/checkFiles: Check Workspace over LSP', { timeout: 60_000 }, (
       await checkFiles(client, [name]);
       assert.deepEqual(
         registrations.flatMap((r) => r.registrations).map((r) => [r.method, r.registerOptions]),
-        [[DidChangeWatchedFilesNotification.method, { watchers: [{ globPattern: '**/*.{json,yaml,yml}' }] }]],
+        [[DidChangeWatchedFilesNotification.method, { watchers: [{ globPattern: '**/*.{json,yaml,yml,tf}' }] }]],
       );
       write(name, EDGE_FIXED);
       const changed = client.nextDiagnostics(uriOf(name));

@@ -139,6 +139,15 @@ export async function startClient(options: StartOptions = {}): Promise<TestClien
   };
 }
 
+/** The LSP position of the first occurrence of `needle` in `text`, plus `delta` characters. */
+export function positionOf(text: string, needle: string, delta = 0): { line: number; character: number } {
+  const offset = text.indexOf(needle);
+  if (offset < 0) throw new Error(`${needle} is not in the text`);
+  const before = text.slice(0, offset + delta);
+  const line = before.split('\n').length - 1;
+  return { line, character: before.length - before.lastIndexOf('\n') - 1 };
+}
+
 export function codesOf(diagnostics: readonly Pick<Diagnostic, 'code'>[]): string[] {
   return diagnostics.map((d) => String(d.code));
 }

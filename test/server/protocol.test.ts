@@ -38,7 +38,7 @@ import { checkRuleset } from '../../server/src/documents/ruleset';
 import { plainText } from '../../server/src/language/problem';
 import { DOCUMENT_STATUS_REQUEST, type DocumentStatus, type DocumentStatusParams } from '../../server/src/protocol';
 import { applyEdits } from '../features/harness';
-import { codesOf, ROOT, SERVER, startClient, type TestClient } from './lsp-client';
+import { codesOf, positionOf, ROOT, SERVER, startClient, type TestClient } from './lsp-client';
 
 const MISTAKES_PATH = join(ROOT, 'examples', 'mistakes.ruleset.yaml');
 const MISTAKES = readFileSync(MISTAKES_PATH, 'utf8');
@@ -47,15 +47,6 @@ const MISTAKES_URI = 'file:///work/examples/mistakes.ruleset.yaml';
 before(() => {
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
 });
-
-/** The position of the first occurrence of `needle` in `text`, plus `delta` characters. */
-function positionOf(text: string, needle: string, delta = 0) {
-  const offset = text.indexOf(needle);
-  assert.ok(offset >= 0, `${needle} is in the text`);
-  const before = text.slice(0, offset + delta);
-  const line = before.split('\n').length - 1;
-  return { line, character: before.length - before.lastIndexOf('\n') - 1 };
-}
 
 describe('server over stdio, push diagnostics', () => {
   let client: TestClient;
@@ -272,10 +263,10 @@ describe('server over stdio, the document status the VS Code extension shows', (
 
   it('says why a document is a ruleset, and which phase it names', async () => {
     client.open(MISTAKES_URI, 'yaml', MISTAKES);
-    assert.deepEqual(await status(MISTAKES_URI), { ruleset: 'name', phase: 'magic_transit' });
+    assert.deepEqual(await status(MISTAKES_URI), { format: 'yaml', ruleset: 'name', phase: 'magic_transit' });
     const byContent = 'file:///work/firewall.json';
     client.open(byContent, 'json', '{"kind": "root", "rules": [{"action": "block", "expression": "ip.src == 10.0.0.1"}]}');
-    assert.deepEqual(await status(byContent), { ruleset: 'content' });
+    assert.deepEqual(await status(byContent), { format: 'json', ruleset: 'content' });
   });
 
   it('takes the rulesets.files patterns into account, and says so of other files', async () => {
@@ -287,10 +278,10 @@ describe('server over stdio, the document status the VS Code extension shows', (
       await new Promise((resolve) => setTimeout(resolve, 20));
       answer = await status(byPattern);
     }
-    assert.deepEqual(answer, { ruleset: 'pattern' });
+    assert.deepEqual(answer, { format: 'yaml', ruleset: 'pattern' });
     const other = 'file:///work/package.json';
     client.open(other, 'json', '{"name": "x", "version": "1.0.0"}');
-    assert.deepEqual(await status(other), {});
+    assert.deepEqual(await status(other), { format: 'json' });
     assert.deepEqual(await status('file:///work/not-open.json'), {});
   });
 });

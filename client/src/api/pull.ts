@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { type HostFormat, type Ruleset, serializeRuleset } from '../../../server/src/core';
 import { pullDecision, quoted } from './messages';
 import { fileRuleset, namedOrActiveDocument, namedRuleset, pickRuleset, tryLocal, type RulesetArgs } from './pickers';
-import { formatOf } from '../documents';
+import { rulesetFileFormatOf } from '../documents';
 import { fileName, refused, replaceText, type ApiSession, type Outcome } from './session';
 
 export interface PullArgs extends RulesetArgs {
@@ -32,13 +32,13 @@ export async function pull(session: ApiSession, args: PullArgs = {}): Promise<Ou
     const into = args.into ?? (active ? await askWhere(active) : 'new');
     if (!into) return refused('cancelled');
     if (into === 'new' || !active) {
-      const format = args.format ?? (active && formatOf(active)) ?? 'yaml';
+      const format = args.format ?? (active && rulesetFileFormatOf(active)) ?? 'yaml';
       const document = await vscode.workspace.openTextDocument({ language: format, content: serializeRuleset(ruleset, format) });
       await vscode.window.showTextDocument(document);
       void vscode.window.showInformationMessage(`Rulesets: pulled ${quoted(ruleset.name)} version ${ruleset.version} into a new file; save it as *.ruleset.${format}.`);
       return { done: true, uri: document.uri.toString(), version: ruleset.version };
     }
-    const text = serializeRuleset(ruleset, formatOf(active) ?? 'yaml');
+    const text = serializeRuleset(ruleset, rulesetFileFormatOf(active) ?? 'yaml');
     const decision = pullDecision({ text: active.getText(), isDirty: active.isDirty, name: fileName(active), id: tryLocal(active)?.id }, { text, id: ruleset.id, name: ruleset.name, version: ruleset.version });
     if (decision.kind === 'same') {
       void vscode.window.showInformationMessage(`Rulesets: ${fileName(active)} already holds version ${ruleset.version} of ${quoted(ruleset.name)}.`);

@@ -10,7 +10,7 @@ import { quoted } from './messages';
 import { addPosition, moveChoices, movedIndex, moveRuleText, recordRuleChange, removeRuleText, ruleAt, rulesetSites, type RuleSite, type RulesetSites } from './rules';
 import { commandDocument, ensureSaved, fileName, refused, replaceText, type ApiSession, type CommandArgs, type Connected, type Outcome } from './session';
 import { describeScope } from './scope';
-import { DOCUMENT_SELECTOR, formatOf } from '../documents';
+import { DOCUMENT_SELECTOR, rulesetFileFormatOf } from '../documents';
 
 export interface RuleArgs extends CommandArgs {
   /** The rule's index in the file (0-based); default: the rule under the cursor. */
@@ -34,7 +34,7 @@ interface RuleContext {
 async function ruleContext(session: ApiSession, args: RuleArgs, verb: string, onService: boolean): Promise<RuleContext | RuleOutcome> {
   const document = await commandDocument(args);
   if (!document) return refused('no-document');
-  const format = formatOf(document);
+  const format = rulesetFileFormatOf(document);
   const file = fileName(document);
   if (!format) return refused('not-a-ruleset', warn(`${file} is not a JSON or YAML ruleset file.`));
   if (!(await ensureSaved(session, document, `${verb} the rule`, args))) return refused('unsaved', `${file} has unsaved changes`);
@@ -196,7 +196,7 @@ export async function deleteRule(session: ApiSession, args: RuleArgs = {}): Prom
 /** Over each rule of a ruleset file that records its id: what can be done to that rule on the service. */
 export class RuleCodeLenses implements vscode.CodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const format = formatOf(document);
+    const format = rulesetFileFormatOf(document);
     if (!format) return [];
     const sites = rulesetSites(document.getText(), format);
     if (!sites.id) return [];

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { type DeployPlan, type LocalRuleset, type Ruleset, serializeRuleset, type VersionListItem } from '../../../server/src/core';
 import { quoted } from './messages';
 import { chooseRuleset, pickRuleset, type RulesetArgs } from './pickers';
-import { formatOf } from '../documents';
+import { rulesetFileFormatOf } from '../documents';
 import { refused, type ApiSession, type Outcome } from './session';
 import { describeScope, type Scope } from './scope';
 import { parseVersionAddress, VERSION_SCHEME, versionAddress, type VersionRef } from './version-uri';
@@ -119,7 +119,7 @@ export async function showVersions(session: ApiSession, documents: VersionDocume
       rulesetId: item.id,
       version,
       name: item.name,
-      format: (chosen.document && formatOf(chosen.document)) ?? 'yaml',
+      format: (chosen.document && rulesetFileFormatOf(chosen.document)) ?? 'yaml',
       ...(chosen.document ? { local: chosen.document.uri.toString() } : {}),
     });
     await vscode.window.showTextDocument(uri, { preview: true });

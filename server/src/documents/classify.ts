@@ -7,8 +7,11 @@ import { minimatch } from 'minimatch';
 import { property, type HostFormat, type HostNode } from './host';
 import { isOctorulesDocument } from './octorules';
 
-/** Why a file is treated as a ruleset: its name, a `rulesets.files` pattern, or its content. */
-export type RulesetEvidence = 'name' | 'pattern' | 'content';
+/**
+ * Why a file is treated as a ruleset: its name, a `rulesets.files` pattern, its content, or (a
+ * Terraform file) a `cloudflare_ruleset` resource in it.
+ */
+export type RulesetEvidence = 'name' | 'pattern' | 'content' | 'terraform';
 
 export type FileRole = { readonly role: 'ruleset'; readonly why: RulesetEvidence } | { readonly role: 'ruleset-test' } | { readonly role: 'other' };
 
@@ -16,6 +19,12 @@ const RULESET_NAME = /\.ruleset\.(json|ya?ml)$/i;
 const RULESET_TEST_NAME = /\.ruleset\.test\.(json|ya?ml)$/i;
 const TEST_SUFFIX = /\.test\.(json|ya?ml)$/i;
 const RULESET_EXTENSIONS = ['.yaml', '.yml', '.json', '.tf'] as const;
+/**
+ * A Terraform file holds a ruleset when it declares the provider's ruleset resource; the label
+ * may be quoted or bare, as HCL allows both. A text search, not a parse: classifying must stay
+ * cheap, and a match in a comment costs only a read that finds no resource.
+ */
+const TERRAFORM_RULESET_RESOURCE = /^[ \t]*resource[ \t]+"?cloudflare_ruleset\b/m;
 
 /** JSON or YAML by the file's extension. */
 export function formatOfPath(path: string): HostFormat | undefined {
@@ -36,11 +45,15 @@ export function rulesetFormatOfPath(path: string): HostFormat | undefined {
 /** What the CLI says of a file it cannot read rulesets from. */
 export const RULESET_EXTENSIONS_TEXT = 'expected .json, .yaml, .yml or .tf';
 
-/** JSON or YAML by the editor's language of the document, else by its name. */
+/**
+ * By the editor's language of the document, else by its name. `terraform` is the language id
+ * of HashiCorp's Terraform extension (and of Neovim's and Helix's Terraform file types).
+ */
 export function formatOfDocument(languageId: string, path: string): HostFormat | undefined {
   if (languageId === 'json' || languageId === 'jsonc') return 'json';
   if (languageId === 'yaml') return 'yaml';
-  return formatOfPath(path);
+  if (languageId === 'terraform') return 'hcl';
+  return rulesetFormatOfPath(path);
 }
 
 /** `*.ruleset.json`, `*.ruleset.yaml`, `*.ruleset.yml`: rulesets by their name alone. */
@@ -65,6 +78,15 @@ export interface ClassifyOptions {
   readonly patterns?: readonly string[];
   /** The file's parsed top level, asked for only when the name and the patterns do not decide. */
   readonly root?: () => HostNode | undefined;
+  /**
+   * The document's format when the editor knows it from the document's language (an unsaved
+   * Terraform document has no `.tf` name); else the name decides.
+   */
+  readonly format?: HostFormat;
+  /** The file's text: a Terraform file is a ruleset file when it declares a `cloudflare_ruleset`. */
+  readonly text?: () => string;
+  /** False when the user turned Terraform files off (`rulesets.terraform.enable`). */
+  readonly terraform?: boolean;
 }
 
 /** The project configuration's name: at the root of a workspace folder (the editor), or in the current folder or a parent of it (the CLI). */
@@ -82,7 +104,10 @@ export function isProjectConfigPath(path: string): boolean {
  * `other`.
  */
 export function classifyFile(path: string, options: ClassifyOptions = {}): FileRole {
-  if (!formatOfPath(path) && !options.root) return { role: 'other' };
+  const format = options.format ?? rulesetFormatOfPath(path);
+  // Patterns and names are for JSON and YAML: a Terraform file is what its resources say.
+  if (format === 'hcl') return options.terraform !== false && options.text && declaresTerraformRuleset(options.text()) ? { role: 'ruleset', why: 'terraform' } : { role: 'other' };
+  if (!format && !options.root) return { role: 'other' };
   if (isRulesetTestFileName(path)) return { role: 'ruleset-test' };
   if (isProjectConfigPath(path)) return { role: 'other' };
   if (isRulesetFileName(path)) return { role: 'ruleset', why: 'name' };
@@ -93,6 +118,11 @@ export function classifyFile(path: string, options: ClassifyOptions = {}): FileR
     if (looksLikeRuleset(root) || isOctorulesDocument(root)) return { role: 'ruleset', why: 'content' };
   }
   return { role: 'other' };
+}
+
+/** Whether a Terraform file's text declares a `cloudflare_ruleset` resource. */
+export function declaresTerraformRuleset(text: string): boolean {
+  return TERRAFORM_RULESET_RESOURCE.test(text);
 }
 
 /**

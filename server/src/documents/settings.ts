@@ -24,6 +24,8 @@ export interface Settings {
   readonly hints: Readonly<Record<string, boolean>>;
   /** Severities by diagnostic code, from the project's `.rulesets.yaml` (no editor setting sets them). */
   readonly rules?: Readonly<Record<string, RuleSeverity>>;
+  /** `rulesets.terraform.enable`: false leaves Terraform files to other tools; absent means on. */
+  readonly terraform?: { readonly enable: boolean };
 }
 
 export const DEFAULT_SETTINGS: Settings = { files: [], knownLists: [], hints: {} };
@@ -41,7 +43,14 @@ export function readSettings(raw: unknown): Settings {
     defaultPhase: typeof section.defaultPhase === 'string' && section.defaultPhase !== '' ? section.defaultPhase : undefined,
     plan: typeof section.plan === 'string' && isPlan(section.plan) ? section.plan : undefined,
     hints: Object.fromEntries(Object.entries(hints).filter(([, on]) => typeof on === 'boolean')) as Record<string, boolean>,
+    // Only an explicit false turns Terraform files off: a malformed value keeps the default.
+    ...(terraformEnabled(section.terraform) ? {} : { terraform: { enable: false } }),
   };
+}
+
+/** `rulesets.terraform`, as VS Code nests the dotted setting: `{ enable: false }` turns it off. */
+function terraformEnabled(value: unknown): boolean {
+  return !(value && typeof value === 'object' && (value as { enable?: unknown }).enable === false);
 }
 
 /**

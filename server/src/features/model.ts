@@ -90,7 +90,13 @@ export class DocumentModel {
 
   /** Why the document is treated as a ruleset, or undefined when it is not one. */
   rulesetBy(settings: Settings): RulesetEvidence | undefined {
-    const kind = classifyFile(pathOfUri(this.uri), { patterns: settings.files, root: () => this.ruleset.root });
+    const kind = classifyFile(pathOfUri(this.uri), {
+      patterns: settings.files,
+      format: this.format,
+      root: () => this.ruleset.root,
+      text: () => this.text,
+      terraform: settings.terraform?.enable,
+    });
     return kind.role === 'ruleset' ? kind.why : undefined;
   }
 

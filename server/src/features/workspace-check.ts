@@ -4,7 +4,7 @@
  * file's text, whether or not an editor has it open.
  */
 import type { Diagnostic } from 'vscode-languageserver';
-import { classifyFile, formatOfPath } from '../documents/classify';
+import { classifyFile, rulesetFormatOfPath } from '../documents/classify';
 import type { ExpressionCache } from '../documents/expression-cache';
 import type { Settings } from '../documents/settings';
 import { diagnostics } from './diagnostics';
@@ -17,12 +17,12 @@ import { DocumentModel, pathOfUri } from './model';
  */
 export function fileDiagnostics(uri: string, text: string, settings: Settings, cache: ExpressionCache): Diagnostic[] | undefined {
   const path = pathOfUri(uri);
-  const format = formatOfPath(path);
+  const format = rulesetFormatOfPath(path);
   if (!format) return undefined;
   const byName = classifyFile(path, { patterns: settings.files });
   if (byName.role === 'ruleset-test') return undefined;
-  // Most JSON and YAML files of a workspace are something else: without `rules` a file cannot
-  // be a ruleset by its content, and is not parsed.
+  // Most JSON, YAML and Terraform files of a workspace are something else: without `rules` a
+  // file cannot be a ruleset by its content, nor a resource one with rules, and is not parsed.
   if (byName.role === 'other' && !text.includes('rules')) return undefined;
   // As `rulesets check` reads a file: an editor never shows the byte order mark.
   const model = new DocumentModel(uri, 0, text.replace(/^\uFEFF/, ''), format, cache);

@@ -47,6 +47,7 @@ import { rulesetCandidates, testFileCompletion, testFileDiagnostics, type Rulese
 import { CHECK_FILES_REQUEST, DOCUMENT_STATUS_REQUEST, type CheckFilesParams, type DocumentStatus, type DocumentStatusParams } from '../protocol';
 import { version } from '../version';
 import { guarded } from './guard';
+import { TerraformParser } from './terraform-parser';
 import { runInIdleTime, warmUpSteps } from './warm-up';
 import { WorkspaceCheck } from './workspace-check';
 
@@ -63,6 +64,7 @@ export function startServer(connection: Connection): void {
   let settings: Settings = DEFAULT_SETTINGS;
   let pullDiagnostics = false;
   let refreshSupport = false;
+  let semanticTokensRefreshSupport = false;
   let configurationRequests = false;
   let watchedFilesRegistration = false;
   let workspaceFolderChanges = false;
@@ -96,6 +98,20 @@ export function startServer(connection: Connection): void {
 
   const guard = <T>(feature: string, empty: T, run: () => T): T => guarded(feature, empty, run, (message) => connection.console.error(message));
 
+  const terraformParser = new TerraformParser((message) => connection.console.error(message));
+  const isTerraform = (uri: string) => {
+    const document = documents.get(uri);
+    return document !== undefined && formatOfDocument(document.languageId, uri) === 'hcl';
+  };
+  /** Terraform documents opened before the parser was there get everything once it is. */
+  function terraformParserLoaded(): void {
+    const open = documents.all().filter((document) => isTerraform(document.uri));
+    if (open.length === 0) return;
+    if (pullDiagnostics) requestRefresh();
+    else for (const document of open) schedulePush(document.uri);
+    if (semanticTokensRefreshSupport) connection.languages.semanticTokens.refresh();
+  }
+
   /** The model of the document's current version: one parse per version, shared by every feature. */
   function modelOf(uri: string): DocumentModel | undefined {
     const document = documents.get(uri);
@@ -104,6 +120,8 @@ export function startServer(connection: Connection): void {
     if (cached && cached.version === document.version) return cached;
     const format = formatOfDocument(document.languageId, uri);
     if (!format) return undefined;
+    // Until the parser is loaded a Terraform document cannot be read; it is asked for again then.
+    if (format === 'hcl' && !terraformParser.ready) return undefined;
     const model = new DocumentModel(uri, document.version, document.getText(), format, expressionCache, cached?.rulesetIfRead);
     models.set(uri, model);
     return model;
@@ -115,6 +133,7 @@ export function startServer(connection: Connection): void {
    * request is cancelled or the document has moved on. Undefined when it stopped.
    */
   async function computeDiagnostics(uri: string, token?: CancellationToken): Promise<Diagnostic[] | undefined> {
+    if (isTerraform(uri) && !(await terraformParser.load())) return [];
     const model = modelOf(uri);
     if (!model) return [];
     if (isProjectConfigDocument(uri)) return projectConfigDiagnostics(model);
@@ -250,6 +269,7 @@ export function startServer(connection: Connection): void {
     for (const folder of workspaceFolders) loadProjectConfig(folder);
     pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
     refreshSupport = capabilities.workspace?.diagnostics?.refreshSupport === true;
+    semanticTokensRefreshSupport = capabilities.workspace?.semanticTokens?.refreshSupport === true;
     configurationRequests = capabilities.workspace?.configuration === true;
     watchedFilesRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     workspaceFolderChanges = capabilities.workspace?.workspaceFolders === true;
@@ -258,6 +278,8 @@ export function startServer(connection: Connection): void {
     // shape of the `rulesets` settings section; workspace/configuration, if any, follows.
     const options = params.initializationOptions as { rulesets?: unknown } | undefined;
     if (options?.rulesets) settings = readSettings(options.rulesets);
+    // Loaded while the editor starts; nothing but a Terraform document waits for it.
+    void terraformParser.load().then((loaded) => loaded && terraformParserLoaded());
     return {
       serverInfo: { name: 'rulesets-language-server', version },
       capabilities: {
@@ -388,12 +410,24 @@ export function startServer(connection: Connection): void {
   connection.onRequest(DOCUMENT_STATUS_REQUEST, (params: DocumentStatusParams) =>
     guard('document status', {}, (): DocumentStatus => {
       const model = modelOf(params.uri);
-      const ruleset = model?.rulesetBy(settingsOf(params.uri));
-      return ruleset ? { ruleset, phase: model?.ruleset.phase } : {};
+      if (!model) return {};
+      const settings = settingsOf(params.uri);
+      const format = model.format;
+      if (format === 'hcl' && settings.terraform?.enable === false) return { format, disabled: 'terraform' };
+      const ruleset = model.rulesetBy(settings);
+      if (!ruleset) return { format };
+      // A Terraform or octorules file holds several rulesets, each with its own phase.
+      const layout = model.parsedDocument.layout;
+      if (layout !== 'api') return { format, ruleset, layout, rulesets: model.rulesets.length };
+      return { format, ruleset, phase: model.ruleset.phase };
     }),
   );
 
-  connection.onRequest(CHECK_FILES_REQUEST, (params: CheckFilesParams, token) => workspaceCheck.run(params, token));
+  connection.onRequest(CHECK_FILES_REQUEST, async (params: CheckFilesParams, token) => {
+    // `.tf` files among them are read with the parser; should it have failed to load, their reader says so.
+    await terraformParser.load();
+    return workspaceCheck.run(params, token);
+  });
 
   connection.onDidChangeWatchedFiles((params) => {
     workspaceCheck.filesChanged(params.changes);
