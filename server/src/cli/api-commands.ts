@@ -47,8 +47,9 @@ import {
   type RulesetsClient,
   type Scope,
   type ServiceProblem,
+  includeReader,
 } from '../core';
-import { includeReader, prepareReaders, UsageError } from './check';
+import { prepareReaders, UsageError } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, ENV, makeClient, type ConnectionFlags } from './config';
 import { currentText, readTextFile, writeFileAtomic, type Io } from './io';
 import { excerpt, findingLines, splitLines, textReport } from './report';

@@ -18,6 +18,7 @@ import {
   type PositionedProblem,
   type ProjectConfig,
   type RuleSeverity,
+  includeReader,
 } from '../core';
 import { isFile, searchFolder } from './files';
 import { resultKey, type ResultCache } from './result-cache';
@@ -92,18 +93,6 @@ const TERRAFORM_RULESET = /\bresource\s+"cloudflare_ruleset"/;
 /** Loads, once, what reading the files takes ahead of time: the Terraform parser, for .tf files. */
 export async function prepareReaders(files: readonly string[]): Promise<void> {
   if (files.some((file) => file !== STDIN && rulesetFormatOfPath(file) === 'hcl')) await loadTerraformParser();
-}
-
-/** Reads the files an octorules `!include` names, relative to the including file's folder. */
-export function includeReader(path: string): (relativePath: string) => string | undefined {
-  const folder = dirname(resolve(path));
-  return (relativePath) => {
-    try {
-      return readFileSync(join(folder, relativePath), 'utf8');
-    } catch {
-      return undefined;
-    }
-  };
 }
 
 /** The path that means standard input, as in most Unix tools. */

@@ -64,8 +64,9 @@ import {
   type RulesetRead,
   type RulesetVerdict,
   type TestRuleset,
+  includeReader,
 } from '../core';
-import { includeReader, prepareReaders, UsageError } from './check';
+import { prepareReaders, UsageError } from './check';
 import { isFile, searchFolder } from './files';
 import { readTextFile, type Io } from './io';
 

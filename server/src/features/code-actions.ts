@@ -148,6 +148,8 @@ function formatAction(model: DocumentModel, start: number, end: number): CodeAct
   const here = model.expressionAt(start) ?? model.expressionAt(end);
   if (!here) return undefined;
   const { site } = here;
+  // The text checked has stand-ins for Terraform's `${…}`: written back, they would replace them.
+  if (site.holes) return undefined;
   const result = formatExpression(site.text);
   if (!result) return undefined;
   const style = site.node.style;

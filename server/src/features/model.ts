@@ -8,6 +8,7 @@ import type { Settings } from '../documents/settings';
 import { ExpressionCache } from '../documents/expression-cache';
 import { checkDocument, checkSite, siteAt, type RulesetCheckOptions, type SiteResult } from '../documents/ruleset';
 import { parseDocument, rulesetAt, type ParsedDocument } from '../documents/parsed-document';
+import type { IncludeReader } from '../documents/octorules';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from '../documents/parsed-ruleset';
 import { reparseAfterEdit } from '../documents/reparse';
 
@@ -37,6 +38,8 @@ export class DocumentModel {
     private readonly cache: ExpressionCache,
     /** The ruleset of the document's previous version, if it was read: typing in a string re-reads only that string. */
     private previous?: ParsedRuleset,
+    /** Reads the files an octorules `!include` names (a saved document's neighbours); without one, includes are not followed. */
+    private readonly include?: IncludeReader,
   ) {
     this.document = TextDocument.create(uri, format, version, text);
   }
@@ -48,7 +51,7 @@ export class DocumentModel {
       // Let go of the previous version either way: a model must not keep its document's history.
       this.previous = undefined;
       const reparsed = previous?.format === this.format && previous.layout === 'api' ? reparseAfterEdit(previous, this.text) : undefined;
-      this.parsed = reparsed ? { format: this.format, layout: 'api', text: this.text, rulesets: [reparsed], problems: [] } : parseDocument(this.text, this.format);
+      this.parsed = reparsed ? { format: this.format, layout: 'api', text: this.text, rulesets: [reparsed], problems: [] } : parseDocument(this.text, this.format, { include: this.include });
     }
     return this.parsed;
   }

@@ -24,7 +24,7 @@ import { completion, COMPLETION_TRIGGER_CHARACTERS } from '../features/completio
 import { DeferredDocumentation } from './deferred-documentation';
 import { diagnostics, withPlainText } from '../features/diagnostics';
 import { hover } from '../features/hover';
-import { DEFAULT_SETTINGS, ExpressionCache, formatOfDocument, isRulesetTestFileName, readSettings, type Settings } from '../core';
+import { DEFAULT_SETTINGS, ExpressionCache, formatOfDocument, includeReader, isRulesetTestFileName, readSettings, type Settings } from '../core';
 import { DocumentModel, pathOfUri } from '../features/model';
 import {
   folderOf,
@@ -122,7 +122,8 @@ export function startServer(connection: Connection): void {
     if (!format) return undefined;
     // Until the parser is loaded a Terraform document cannot be read; it is asked for again then.
     if (format === 'hcl' && !terraformParser.ready) return undefined;
-    const model = new DocumentModel(uri, document.version, document.getText(), format, expressionCache, cached?.rulesetIfRead);
+    const include = uri.startsWith('file:') ? includeReader(fileURLToPath(uri)) : undefined;
+    const model = new DocumentModel(uri, document.version, document.getText(), format, expressionCache, cached?.rulesetIfRead, include);
     models.set(uri, model);
     return model;
   }
