@@ -24,6 +24,7 @@ import { checkDocument } from '../../server/src/documents/ruleset';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
 import { plainText } from '../../server/src/language/problem';
 import { makeWorkspace, startWorkbench, type Problem, type Workbench } from './workbench';
+import { OCTORULES_MISTAKES, OCTORULES_MISTAKES_FILE } from '../fixtures/octorules';
 
 const ROOT = join(__dirname, '..', '..');
 const STAND_IN = join(__dirname, 'terraform-stand-in');
@@ -32,6 +33,14 @@ const TEXT = readFileSync(join(__dirname, 'fixtures', 'rulesets.tf'), 'utf8');
 const LINES = TEXT.split('\n');
 const DNS = 'infra/dns.tf';
 const DNS_TEXT = 'resource "cloudflare_record" "www" {\n  zone_id = var.zone_id\n  name    = "www"\n  content = "tcp.dstprt == 22"\n}\n';
+// An octorules project of two zones beside it, from the examples: one zone with mistakes, one clean
+// that `!include`s its redirects.
+const EXAMPLES = join(ROOT, 'examples');
+const OCTORULES: Record<string, string> = {
+  'octorules/rules/example.net.yaml': readFileSync(join(EXAMPLES, OCTORULES_MISTAKES_FILE), 'utf8'),
+  'octorules/rules/example.org.yaml': readFileSync(join(EXAMPLES, 'octorules/rules/example.org.yaml'), 'utf8'),
+  'octorules/rules/shared/redirects.yaml': readFileSync(join(EXAMPLES, 'octorules/rules/shared/redirects.yaml'), 'utf8'),
+};
 
 /** The 1-based line and column of `needle` in the fixture, `delta` characters in. */
 function place(needle: string, delta = 0): { line: number; column: number } {
@@ -75,7 +84,7 @@ describe('a Terraform file in VS Code, its language `terraform` given by another
   let wb: Workbench | undefined;
 
   before(async () => {
-    workspace = makeWorkspace({ [FILE]: TEXT, [DNS]: DNS_TEXT });
+    workspace = makeWorkspace({ [FILE]: TEXT, [DNS]: DNS_TEXT, ...OCTORULES });
     wb = await startWorkbench({ workspace, vsix: vsix(), extensionDir: STAND_IN, name: 'terraform', viewport: { width: 1400, height: 900 } });
   });
 
@@ -98,6 +107,22 @@ describe('a Terraform file in VS Code, its language `terraform` given by another
     const interpolation = place('${var.office_ip}');
     assert.deepEqual(rows.filter((row) => row.line === interpolation.line), [], 'no report on the interpolation');
     assert.deepEqual(rows.filter((row) => row.file === DNS), [], 'a file without a cloudflare_ruleset is left alone');
+  });
+
+  it('lists each mistake of an octorules zone on its exact characters, and nothing in the other zone, whose include is read', async () => {
+    const file = 'octorules/rules/example.net.yaml';
+    const severity = { error: 'error', warning: 'warning' } as const;
+    await wb!.openFile(file);
+    const rows = await wb!.problems({ until: (all) => all.filter((row) => row.file === file).length >= OCTORULES_MISTAKES.length });
+    await wb!.screenshot('1b-octorules-problems');
+    assert.deepEqual(
+      rows.filter((row) => row.file === file).map((row) => [row.line, row.column, row.severity, row.code]).sort(),
+      OCTORULES_MISTAKES.map((m) => [m.line, m.col, severity[m.severity], m.code]).sort(),
+    );
+    await wb!.openFile('octorules/rules/example.org.yaml');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const other = (await wb!.problems()).filter((row) => row.file.startsWith('octorules/rules/example.org') || row.file.startsWith('octorules/rules/shared'));
+    assert.deepEqual(other, [], 'the clean zone, its included redirects read beside it');
   });
 
   it('completes inside a heredoc: the phase\'s fields after `http.request.`', async () => {

@@ -22,7 +22,7 @@ import type { ExpressionSite } from '../documents/parsed-ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
 import { fieldAvailability, functionAvailability, phaseScope, planText, unverifiedNote, type PhaseScope } from './catalogue-text';
-import { actionOf, actionParameterType, isRuleObjectKey, isSchemaKey, keySections, objectKeys, parameterKey, phaseActions, phasesOfAction, ruleParameterType } from './parameters';
+import { actionOf, actionParameterType, isRuleObjectKey, isSchemaKey, keySections, objectKeys, parameterKey, phaseActions, phasesOfAction, ruleAsRead, ruleParameterType } from './parameters';
 import { parameterNote, ruleObjectScope } from '../language/catalogue/actions';
 import type { RuleObjectKey } from '../language/catalogue/action-schema';
 import { REQUEST_HEADER_MAPS, REQUEST_HEADER_NAMES } from './http-names';
@@ -715,7 +715,7 @@ function parameterKeyHover(model: DocumentModel, nodes: readonly HostNode[], off
   const ruleset = model.rulesetAt(offset);
   const steps = stepsTo(ruleset?.root, nodes);
   if (!ruleset || steps?.[0] !== 'rules' || typeof steps[1] !== 'number') return null;
-  const rule = ruleset.rules[steps[1]];
+  const rule = ruleAsRead(ruleset.rules[steps[1]], ruleset.defaultAction);
   const path = steps.slice(2);
   if (path.length === 0) {
     if (!isRuleObjectKey(key.key)) return null;

@@ -21,6 +21,17 @@ export function isSchemaKey(key: Step | undefined): key is 'action_parameters' |
   return key === 'action_parameters' || isRuleObjectKey(key);
 }
 
+/**
+ * The rule as its ruleset reads it: in an octorules section with a default action, a rule that
+ * names none has that action (its parameters are that action's), so the rule is given an `action`
+ * that is nowhere in the text.
+ */
+export function ruleAsRead(rule: HostNode, defaultAction: string | undefined): HostNode {
+  if (defaultAction === undefined || rule.kind !== 'object' || property(rule, 'action')) return rule;
+  const action: HostNode = { kind: 'string', value: defaultAction, start: rule.start, end: rule.start };
+  return { ...rule, properties: [...rule.properties, { key: 'action', keyStart: rule.start, keyEnd: rule.start, value: action }] };
+}
+
 /** The rule's action as written, when it is a string. */
 export function actionOf(rule: HostNode | undefined): string | undefined {
   const action = property(rule, 'action')?.value;
