@@ -49,18 +49,18 @@ resource "cloudflare_ruleset" "magic" {
   phase      = "magic_transit"
 
   rules {
-    action      = "block"
-    expression  = "tcp.dstport in {23 2323}"
-    description = "No telnet"
-    enabled     = true
-  }
-
-  rules {
     action      = "skip"
     expression  = "ip.src in {198.51.100.0/24} and tcp.dstport == 22"
-    description = "SSH from the bastions"
+    description = "SSH from the bastions: no later rule of this ruleset for them"
     action_parameters {
       ruleset = "current"
     }
+  }
+
+  rules {
+    action      = "block"
+    expression  = "tcp.dstport in {22 23 2323}"
+    description = "No SSH from elsewhere, no telnet"
+    enabled     = true
   }
 }
