@@ -357,3 +357,26 @@ describe('Terraform files', () => {
     });
   });
 });
+
+describe('a Terraform expression whose inner quotes are not escaped', () => {
+  before(() => loadTerraformParser());
+
+  it('is one problem on the string that says to escape them, with the fix, in both shapes', () => {
+    for (const text of [
+      v5('    expression = "http.host eq "a.example.com""'),
+      'resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n  rules {\n    action     = "block"\n    expression = "http.host eq "a.example.com"" # the admin host\n  }\n}\n',
+    ]) {
+      const found = problems(text);
+      assert.deepEqual(marked(text, found), [['unescaped-quote', '"http.host eq "a.example.com""']]);
+      assert.match(found[0].message, /write them as `\\"`/);
+      const fixed = applyEdits(text, found[0].fixes![0].edits);
+      assert.ok(fixed.includes('expression = "http.host eq \\"a.example.com\\""'), fixed);
+      assert.deepEqual(problems(fixed), []);
+    }
+  });
+
+  it('is not said where escaping the quotes would not make the file read (another syntax error)', () => {
+    const text = v5('    expression = "http.host eq "a.example.com""\n    description = "unclosed');
+    assert.ok(!problems(text).some((p) => p.code === 'unescaped-quote'));
+  });
+});

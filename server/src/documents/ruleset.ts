@@ -43,6 +43,9 @@ export function checkRuleset(text: string, format: HostFormat, options: RulesetC
 /** Like checkRuleset, for a file already parsed: the file's own problems and those of each of its rulesets, in document order. */
 export function checkDocument(document: ParsedDocument, options: RulesetCheckOptions = {}): DocumentProblem[] {
   if (document.layout === 'api') return checkParsedRuleset(document.rulesets[0], options);
+  // Quotes inside a Terraform string that end it early: one problem that says so, as in JSON and YAML.
+  const quotes = document.format === 'hcl' ? unescapedQuotes({ text: document.text, format: 'hcl', syntaxProblems: document.problems }) : undefined;
+  if (quotes) return quotes;
   const cache = options.cache ?? new ExpressionCache();
   const problems = [...document.problems, ...document.rulesets.flatMap((ruleset) => checkParsedRuleset(ruleset, { ...options, cache }, false))];
   for (const file of document.included ?? []) problems.push(...includedProblems(file, { ...options, cache }));

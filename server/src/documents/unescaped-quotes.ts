@@ -7,6 +7,7 @@
  */
 import { parseHost, type HostFormat } from './host';
 import type { DocumentProblem, ParsedRuleset } from './parsed-ruleset';
+import { readTerraform } from './terraform';
 
 interface Repair {
   /** The string's place, from its opening quote to its closing one. */
@@ -16,8 +17,11 @@ interface Repair {
   readonly yamlSingleQuotes: boolean;
 }
 
-/** The problems that say so, or undefined when the file's errors are something else. */
-export function unescapedQuotes(model: ParsedRuleset): DocumentProblem[] | undefined {
+/**
+ * The problems that say so, or undefined when the file's errors are something else. `model`:
+ * a ruleset file's one ruleset, or a Terraform file (its text and its syntax problems).
+ */
+export function unescapedQuotes(model: Pick<ParsedRuleset, 'text' | 'format' | 'syntaxProblems'>): DocumentProblem[] | undefined {
   if (model.syntaxProblems.length === 0) return undefined;
   const repairs: Repair[] = [];
   let lineStart = 0;
@@ -29,7 +33,7 @@ export function unescapedQuotes(model: ParsedRuleset): DocumentProblem[] | undef
   if (repairs.length === 0) return undefined;
   let repaired = model.text;
   for (const r of [...repairs].reverse()) repaired = repaired.slice(0, r.start) + r.newText + repaired.slice(r.end);
-  if (parseHost(repaired, model.format).syntaxErrors.length > 0) return undefined;
+  if (!readsWithoutErrors(repaired, model.format)) return undefined;
   return repairs.map((r) => ({
     code: 'unescaped-quote',
     severity: 'error' as const,
@@ -42,18 +46,32 @@ export function unescapedQuotes(model: ParsedRuleset): DocumentProblem[] | undef
   }));
 }
 
+function readsWithoutErrors(text: string, format: HostFormat): boolean {
+  if (format === 'hcl') return !readTerraform(text).problems.some((p) => p.severity === 'error');
+  return parseHost(text, format).syntaxErrors.length === 0;
+}
+
 const JSON_EXPRESSION = /"expression"\s*:\s*"/;
 const YAML_EXPRESSION = /^\s*(?:-\s+)?expression:\s+"/;
+/** An attribute of a v4 `rules` block or of a v5 rule object (`{ expression = "…" }` too). */
+const HCL_EXPRESSION = /^\s*(?:\{\s*)?expression\s*=\s*"/;
+/** What may follow a string's closing quote on its line: the end of a value, or a comment. */
+const AFTER_VALUE: Record<HostFormat, RegExp> = {
+  json: /^\s*(?:[,}\]]|$)/,
+  yaml: /^\s*(?:#.*)?$/,
+  hcl: /^\s*(?:[,}\]]|#.*|\/\/.*|$)/,
+};
+const EXPRESSION_KEY: Record<HostFormat, RegExp> = { json: JSON_EXPRESSION, yaml: YAML_EXPRESSION, hcl: HCL_EXPRESSION };
 
 /** The repair of an `expression` string on this line whose inner quotes are not escaped (offsets in the line). */
 function repairOf(line: string, format: HostFormat): Repair | undefined {
-  const opening = (format === 'json' ? JSON_EXPRESSION : YAML_EXPRESSION).exec(line);
+  const opening = EXPRESSION_KEY[format].exec(line);
   if (!opening) return undefined;
   const start = opening.index + opening[0].length - 1;
   // The closing quote: the first `"` after which only the end of a value can follow.
   for (let end = line.indexOf('"', start + 1); end >= 0; end = line.indexOf('"', end + 1)) {
     const after = line.slice(end + 1);
-    if (!(format === 'json' ? /^\s*(?:[,}\]]|$)/ : /^\s*(?:#.*)?$/).test(after)) continue;
+    if (!AFTER_VALUE[format].test(after)) continue;
     const inner = line.slice(start + 1, end);
     if (!hasUnescapedQuote(inner)) return undefined;
     if (format === 'yaml' && !inner.includes("'") && !inner.includes('\\')) return { start, end: end + 1, newText: `'${inner}'`, yamlSingleQuotes: true };
