@@ -23,7 +23,7 @@ import { OCTORULES_NAMESPACE, OCTORULES_NAMESPACE_KEYS, OCTORULES_SECTIONS, OCTO
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { parseHost, property, type HostArray, type HostDocument, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
 import { renameKeyEdit } from './host-edits';
-import { rulesetOfRoot, type DocumentProblem, type IncludedFile, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
+import { hostSyntaxProblems, rulesetOfRoot, type DocumentProblem, type IncludedFile, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 import { positionsIn } from './positions';
 
 /** The text of a file an `!include` names, by its path relative to the including file; undefined when it cannot be read. */
@@ -53,7 +53,7 @@ export function isOctorulesDocument(root: HostNode | undefined): boolean {
 }
 
 export function readOctorules(text: string, host: HostDocument, include?: IncludeReader): ParsedDocument {
-  const document: Source = { text, problems: syntaxProblems(text, host), chain: [] };
+  const document: Source = { text, problems: hostSyntaxProblems(text, host), chain: [] };
   const reading: Reading = { include, rulesets: [], included: [], reads: 0 };
   const root = host.root;
   if (root?.kind === 'object') {
@@ -105,10 +105,6 @@ interface Reading {
 
 /** The refs of one section so far, each with where it was first used. */
 type Refs = Map<string, { readonly source: Source; readonly node: HostScalar }>;
-
-function syntaxProblems(text: string, host: HostDocument): DocumentProblem[] {
-  return host.syntaxErrors.map((e) => ({ code: 'yaml-syntax', severity: 'error' as const, message: e.message, start: e.start, end: Math.min(e.end, text.length) }));
-}
 
 function readBlock(reading: Reading, document: Source, block: HostObject): void {
   checkRepeatedKeys(document, block);
@@ -258,7 +254,7 @@ function notAList(section: OctorulesSection, value: HostNode): DocumentProblem {
 /** A file included as a section's value: a list of rules. */
 function readIncludedRules(reading: Reading, file: Source, section: OctorulesSection, refs: Refs): void {
   const host = parseHost(file.text, 'yaml');
-  file.problems.push(...syntaxProblems(file.text, host));
+  file.problems.push(...hostSyntaxProblems(file.text, host));
   if (host.root && host.root.kind !== 'null') {
     if (host.root.kind === 'array') readRules(reading, file, section, { keyStart: 0, keyEnd: 0 }, host.root, refs);
     else file.problems.push(notAList(section, host.root));
@@ -269,7 +265,7 @@ function readIncludedRules(reading: Reading, file: Source, section: OctorulesSec
 /** A file included as one rule of a section: a mapping. */
 function readIncludedRule(reading: Reading, file: Source, section: OctorulesSection, refs: Refs): void {
   const host = parseHost(file.text, 'yaml');
-  file.problems.push(...syntaxProblems(file.text, host));
+  file.problems.push(...hostSyntaxProblems(file.text, host));
   const rule = host.root;
   if (rule && rule.kind !== 'null') {
     const rules: HostArray = { kind: 'array', start: rule.start, end: rule.end, items: [rule] };

@@ -176,7 +176,12 @@ export function parseRuleset(text: string, format: HostFormat): ParsedRuleset {
 
 /** The ruleset a parsed host document holds. */
 export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
-  const syntaxProblems = host.syntaxErrors.map((e) => ({
+  return rulesetOfRoot(text, host.format, host.root, { layout: 'api', syntaxProblems: hostSyntaxProblems(text, host) });
+}
+
+/** A JSON or YAML document's syntax errors as problems of the file. */
+export function hostSyntaxProblems(text: string, host: HostDocument): DocumentProblem[] {
+  return host.syntaxErrors.map((e) => ({
     // A Terraform file is read by terraform.ts, which reports its own syntax (hcl-syntax).
     code: host.format === 'json' ? 'json-syntax' : 'yaml-syntax',
     severity: 'error' as const,
@@ -184,7 +189,6 @@ export function rulesetOfHost(text: string, host: HostDocument): ParsedRuleset {
     start: e.start,
     end: Math.min(e.end, text.length),
   }));
-  return rulesetOfRoot(text, host.format, host.root, { layout: 'api', syntaxProblems });
 }
 
 /** What a ruleset read from a Terraform or octorules file has beside its root (ParsedRuleset's members of the same names). */
