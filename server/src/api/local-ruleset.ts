@@ -78,7 +78,8 @@ export function readLocalRuleset(path: string, text: string, options: ReadLocalO
     const chosen = selectRuleset(document, options, choiceFlag);
     if ('problem' in chosen) throw new WorkflowError(`${path}: ${chosen.problem}`);
   }
-  const model = parseRuleset(text, format);
+  // A ruleset file's one ruleset, read once.
+  const model = document?.rulesets[0] ?? parseRuleset(text, format);
   const where = (offset: number) => `${path}:${lineColumn(text, offset)}`;
   const syntax = model.syntaxProblems[0];
   if (syntax) throw new WorkflowError(`${where(syntax.start)}: ${syntax.message} (\`rulesets check ${path}\` lists every problem)`);
