@@ -81,14 +81,12 @@ function searchRulesets(folder: string, patternsOf: (path: string) => readonly s
 function isRulesetFile(path: string, patternsOf: (path: string) => readonly string[]): boolean {
   const format = rulesetFormatOfPath(path);
   if (!format) return false;
-  // Before the parser is loaded (it is, once, for the .tf files found): a Terraform file with
-  // the resource. One where it is only in a comment is read and yields nothing.
-  if (format === 'hcl') return TERRAFORM_RULESET.test(readText(path));
-  // Whole paths, as the configuration's patterns are anchored at its folder.
-  return classifyFile(resolve(path), { patterns: patternsOf(path), root: () => parseRuleset(readText(path), format).root }).role === 'ruleset';
+  // Whole paths, as the configuration's patterns are anchored at its folder. A Terraform file
+  // is classified by its text, as the editor classifies it: the parser is not loaded yet (it
+  // is, once, for the .tf files found).
+  const text = () => readText(path);
+  return classifyFile(resolve(path), { patterns: patternsOf(path), root: () => parseRuleset(text(), format).root, text }).role === 'ruleset';
 }
-
-const TERRAFORM_RULESET = /\bresource\s+"cloudflare_ruleset"/;
 
 /** Loads, once, what reading the files takes ahead of time: the Terraform parser, for .tf files. */
 export async function prepareReaders(files: readonly string[]): Promise<void> {
