@@ -45,6 +45,9 @@ import type { HostNode, HostScalar } from './host';
 import { isBlockScalar, lastStartingBy } from './host';
 import { eolOf, lineIndent, type DocumentEdit } from './host-edits';
 import type { DocumentFix, DocumentProblem, ParsedRuleset } from './parsed-ruleset';
+
+/** What directives are read from: a file's text, its format and its host tree (a ruleset's, or a whole octorules file's). */
+type DirectiveSource = Pick<ParsedRuleset, 'format' | 'text' | 'root'>;
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
 
 export const NEXT_LINE_DIRECTIVE = 'rulesets-disable-next-line';
@@ -84,7 +87,7 @@ const CANDIDATE = /#[ \t]*(rulesets-(?:disable|enable)\S*)/g;
 const ANY_CANDIDATE = new RegExp(CANDIDATE.source);
 
 /** The directives of a YAML ruleset, and problems with how they are written. */
-function readDirectives(model: ParsedRuleset): Reading {
+function readDirectives(model: DirectiveSource): Reading {
   const directives: Directive[] = [];
   const problems: DocumentProblem[] = [];
   if (model.format !== 'yaml') return { directives, problems };
@@ -168,7 +171,7 @@ function indexOrEnd(text: string, search: string, from: number): number {
  * part of the scalar) and is not inside a scalar, where it is text, as in a quoted string or
  * the lines of a `|` block. The header line of a block scalar may end in a comment.
  */
-function isComment(model: ParsedRuleset, offset: number): boolean {
+function isComment(model: DirectiveSource, offset: number): boolean {
   if (offset > 0 && !/[ \t\r\n]/.test(model.text[offset - 1])) return false;
   const scalar = scalarAt(model.root, offset, (s) => s.start <= offset && offset < s.end);
   if (!scalar) return true;
@@ -200,7 +203,7 @@ function scalarAt(root: HostNode | undefined, offset: number, inside: (s: Span) 
  * starts on it, to its end. Not a mapping or sequence that starts there: above the first
  * key of a file, or the first item of a list, the directive is meant for that key or item.
  */
-function targetAfter(model: ParsedRuleset, from: number): Span | undefined {
+function targetAfter(model: DirectiveSource, from: number): Span | undefined {
   const text = model.text;
   for (let start = from; start < text.length; ) {
     const end = indexOrEnd(text, '\n', start);
@@ -264,7 +267,7 @@ function reaches(directive: Directive, offset: number): boolean {
  * project configuration's `severities` (`unused-disable: off` turns those off, as ESLint's
  * reportUnusedDisableDirectives setting does).
  */
-export function applyDisableDirectives(model: ParsedRuleset, problems: DocumentProblem[], severities?: Readonly<Record<string, RuleSeverity>>): void {
+export function applyDisableDirectives(model: DirectiveSource, problems: DocumentProblem[], severities?: Readonly<Record<string, RuleSeverity>>): void {
   if (model.format !== 'yaml') return;
   if (!ANY_CANDIDATE.test(model.text)) return;
   const { directives, problems: malformed } = readDirectives(model);
@@ -372,7 +375,7 @@ function removeEntry(codes: readonly NamedCode[], c: number): DocumentEdit {
  * string broken over lines) a comment line would be text: the directive goes above the line
  * where the scalar starts, and reaches all of it.
  */
-export function silenceFix(model: ParsedRuleset, problem: DocumentProblem): DocumentFix | undefined {
+export function silenceFix(model: DirectiveSource, problem: DocumentProblem): DocumentFix | undefined {
   if (model.format !== 'yaml' || !isSilenceable(problem)) return undefined;
   const text = model.text;
   let lineStart = text.lastIndexOf('\n', problem.start - 1) + 1;

@@ -12,7 +12,7 @@ import { lineIndent, type DocumentEdit } from './host-edits';
 import { mapRange, unmapOffset } from './offset-map';
 import { checkRepeatedRules, checkRuleOrder } from './rule-order';
 import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
-import { isRuleExpression, rulesetOfRoot, type DocumentProblem, type ExpressionSite, type FilterSite, type IncludedFile, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
+import { isRuleExpression, type DocumentProblem, type ExpressionSite, type FilterSite, type IncludedFile, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
 import { positionsIn } from './positions';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
 import { checkShape } from './ruleset-shape';
@@ -52,7 +52,7 @@ export function checkDocument(document: ParsedDocument, options: RulesetCheckOpt
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   // Once for the file, not once a ruleset: a directive one ruleset does not need is not unused
   // when another's finding is what it silences.
-  applyDisableDirectives(rulesetOfRoot(document.text, document.format, document.root, { layout: document.layout }), problems, options.severities);
+  applyDisableDirectives(document, problems, options.severities);
   return problems;
 }
 
