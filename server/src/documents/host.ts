@@ -88,7 +88,10 @@ export function plain(node: HostNode | undefined): unknown {
 }
 
 export function property(node: HostNode | undefined, key: string): HostProperty | undefined {
-  return node?.kind === 'object' ? node.properties.find((p) => p.key === key) : undefined;
+  if (node?.kind !== 'object') return undefined;
+  // A loop, not `find`: every check of every rule asks this several times, and no closure is made per question.
+  for (const p of node.properties) if (p.key === key) return p;
+  return undefined;
 }
 
 export function parseHost(text: string, format: HostFormat): HostDocument {

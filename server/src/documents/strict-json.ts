@@ -28,6 +28,10 @@ const CLOSE_BRACKET = 0x5d;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 const UNICODE_ESCAPE = /[0-9a-fA-F]{4}/y;
 
+/** The longest string StrictJsonReader shares among its occurrences, and how many it keeps. */
+const SHORT_STRING = 24;
+const SHORT_STRINGS_KEPT = 1024;
+
 class NotStrict extends Error {}
 
 function notStrict(): never {
@@ -102,12 +106,21 @@ class StrictJsonReader {
     return this.pos;
   }
 
+  /**
+   * Short strings read so far (keys and the like), by a hash of their characters: a ruleset
+   * repeats its few keys in every rule, and one string then serves them all, where cutting
+   * each from the text would make a new one (the garbage collector copies every string the
+   * tree keeps, as often as it runs while the tree is read).
+   */
+  private readonly shortStrings = new Map<number, string>();
+
   /** The string starting at `pos` (a `"`), decoded; `pos` ends after its closing quote. */
   private string(): string {
     const text = this.text;
     const start = this.pos;
     let i = start + 1;
     let escaped = false;
+    let hash = 0;
     for (;;) {
       const c = text.charCodeAt(i);
       if (c === QUOTE) break;
@@ -126,10 +139,18 @@ class StrictJsonReader {
         i += 2;
         continue;
       }
+      hash = (Math.imul(hash, 31) + c) | 0;
       i++;
     }
     this.pos = i + 1;
-    return escaped ? (JSON.parse(text.slice(start, this.pos)) as string) : text.slice(start + 1, i);
+    if (escaped) return JSON.parse(text.slice(start, this.pos)) as string;
+    const length = i - start - 1;
+    if (length > SHORT_STRING) return text.slice(start + 1, i);
+    const known = this.shortStrings.get(hash);
+    if (known !== undefined && known.length === length && text.startsWith(known, start + 1)) return known;
+    const value = text.slice(start + 1, i);
+    if (known === undefined && this.shortStrings.size < SHORT_STRINGS_KEPT) this.shortStrings.set(hash, value);
+    return value;
   }
 
   /**
@@ -140,47 +161,75 @@ class StrictJsonReader {
     if (++this.depth > MAX_NESTING) notStrict();
   }
 
+  /**
+   * The properties and items of the objects and arrays being read, innermost last: each is
+   * given an array of its own size when it closes. Pushed into an array of its own, a rule's
+   * five properties would get room for seventeen.
+   */
+  private readonly openProperties: HostProperty[] = [];
+  private readonly openItems: HostNode[] = [];
+
   private object(): HostNode {
+    const text = this.text;
     const start = this.pos;
-    const properties: HostProperty[] = [];
-    this.items(CLOSE_BRACE, () => {
-      if (this.text.charCodeAt(this.pos) !== QUOTE) notStrict();
-      const keyStart = this.pos;
-      const key = this.string();
-      const keyEnd = this.pos;
-      this.skipWhitespace();
-      if (this.text.charCodeAt(this.pos) !== COLON) notStrict();
-      this.pos++;
-      this.skipWhitespace();
-      properties.push({ key, keyStart, keyEnd, value: this.value() });
-    });
+    const open = this.openProperties;
+    const base = open.length;
+    if (this.opened(CLOSE_BRACE)) {
+      for (;;) {
+        if (text.charCodeAt(this.pos) !== QUOTE) notStrict();
+        const keyStart = this.pos;
+        const key = this.string();
+        const keyEnd = this.pos;
+        this.skipWhitespace();
+        if (text.charCodeAt(this.pos) !== COLON) notStrict();
+        this.pos++;
+        this.skipWhitespace();
+        const value = this.value();
+        open.push({ key, keyStart, keyEnd, value });
+        if (!this.next(CLOSE_BRACE)) break;
+      }
+    }
+    this.closed();
+    const properties = open.slice(base);
+    open.length = base;
     return { kind: 'object', start, end: this.pos, properties, block: false };
   }
 
   private array(): HostNode {
     const start = this.pos;
-    const items: HostNode[] = [];
-    this.items(CLOSE_BRACKET, () => items.push(this.value()));
+    const open = this.openItems;
+    const base = open.length;
+    if (this.opened(CLOSE_BRACKET)) {
+      do open.push(this.value());
+      while (this.next(CLOSE_BRACKET));
+    }
+    this.closed();
+    const items = open.slice(base);
+    open.length = base;
     return { kind: 'array', start, end: this.pos, items };
   }
 
-  /** The comma-separated items of an object or array whose opening bracket is at `pos`; `pos` ends after `close`. */
-  private items(close: number, item: () => void): void {
-    const text = this.text;
+  /** Past the opening bracket at `pos` and the whitespace after it: whether an item follows, rather than `close`. */
+  private opened(close: number): boolean {
     this.pos++;
     this.deeper();
     this.skipWhitespace();
-    if (text.charCodeAt(this.pos) !== close) {
-      for (;;) {
-        item();
-        this.skipWhitespace();
-        const c = text.charCodeAt(this.pos);
-        if (c === close) break;
-        if (c !== COMMA) notStrict();
-        this.pos++;
-        this.skipWhitespace();
-      }
-    }
+    return this.text.charCodeAt(this.pos) !== close;
+  }
+
+  /** After an item: past its `,` and whitespace, whether another follows; false at `close`, which `pos` is then on. */
+  private next(close: number): boolean {
+    this.skipWhitespace();
+    const c = this.text.charCodeAt(this.pos);
+    if (c === close) return false;
+    if (c !== COMMA) notStrict();
+    this.pos++;
+    this.skipWhitespace();
+    return true;
+  }
+
+  /** Past the closing bracket at `pos`. */
+  private closed(): void {
     this.pos++;
     this.depth--;
   }
