@@ -64,24 +64,23 @@ export class ExpressionCache {
 
   /** The result of checking `text` as a filter (a rule's `expression`, a `counting_expression`). */
   check(text: string, options: CheckOptions): CheckResult {
-    return this.cached(text, `f\u0000${optionsKey(options)}`, (own) => checkExpression(own, options));
+    return this.cached(text, keyOf(options, 'filter'), options, checkFilter);
   }
 
   /** The result of checking `text` as a value expression (a rewrite, a redirect target, a header value) of the types `options.expect` names. */
   checkValue(text: string, options: ValueCheckOptions): ValueCheckResult {
-    return this.cached(text, `v${options.expect?.join(',') ?? '*'}\u0000${optionsKey(options)}`, (own) => checkValueExpression(own, options));
+    return this.cached(text, keyOf(options, 'value'), options, checkValueExpression);
   }
 
   /** `key` names the kind of check and its options: one text may be checked as a filter and as a value, under different options. */
-  private cached<R extends CheckResult | ValueCheckResult>(text: string, key: string, compute: (own: string) => R): R {
+  private cached<O, R extends CheckResult | ValueCheckResult>(text: string, key: string, options: O, compute: (own: string, options: O) => R): R {
     const entry = this.find(text);
     // The key names the kind of check: a result kept under it is of the kind `compute` makes.
     if (entry) for (const kept of entry.results) if (kept.options === key) return kept.result as R;
     const own = entry?.text ?? detached(text);
-    const result = compute(own);
+    const result = compute(own, options);
     const target = entry ?? this.add(own);
-    // Kept with the result: its own string, not one joined from parts that may be views of a document.
-    target.results.push({ options: detached(key), result });
+    target.results.push({ options: key, result });
     this.results++;
     const bytes = BYTES_PER_RESULT + BYTES_PER_CHARACTER * own.length;
     target.bytes += bytes;
@@ -100,12 +99,19 @@ export class ExpressionCache {
    */
   normalize(text: string, checked: CheckResult): string {
     const entry = this.held.get(text) ?? this.recent.get(text);
-    const kept = entry?.results.find((r) => r.result === checked);
+    let kept: Result | undefined;
+    if (entry) {
+      for (const result of entry.results) {
+        if (result.result !== checked) continue;
+        kept = result;
+        break;
+      }
+    }
     if (kept?.normalized !== undefined) return kept.normalized;
     const source = entry?.text ?? text;
     // Printed from the tree the check already built: parsing again would double the cost
     // of opening a file. Errors may have dropped text from the tree (a comma in a set).
-    const clean = checked.ast && !checked.problems.some((p) => p.severity === 'error');
+    const clean = checked.ast && !hasError(checked.problems);
     const normalized = clean ? printExpression(checked.ast!, source) : source.trim();
     if (kept) kept.normalized = normalized;
     return normalized;
@@ -188,6 +194,8 @@ export class ExpressionCache {
 
   /** Drops the least recently used results no document holds until the rest fit the budget. */
   private evict(): void {
+    // Before the loop: most calls find the budget kept, and need no iterator.
+    if (this.recentBytes <= this.budget) return;
     for (const [text, entry] of this.recent) {
       if (this.recentBytes <= this.budget) return;
       this.recent.delete(text);
@@ -195,6 +203,33 @@ export class ExpressionCache {
       this.results -= entry.results.length;
     }
   }
+}
+
+function checkFilter(text: string, options: CheckOptions): CheckResult {
+  return checkExpression(text, options);
+}
+
+function hasError(problems: CheckResult['problems']): boolean {
+  for (const p of problems) if (p.severity === 'error') return true;
+  return false;
+}
+
+/**
+ * The cache key of a kind of check under its options, made once per options object: a ruleset
+ * checks all its expressions with one (ruleset.ts), and its key is then not joined again for
+ * each of them. The key is a string of its own, not one joined from parts that may be views of
+ * a document, since the cache keeps it.
+ */
+const keys = { filter: new WeakMap<CheckOptions, string>(), value: new WeakMap<ValueCheckOptions, string>() };
+function keyOf(options: CheckOptions, kind: 'filter'): string;
+function keyOf(options: ValueCheckOptions, kind: 'value'): string;
+function keyOf(options: CheckOptions & Partial<ValueCheckOptions>, kind: 'filter' | 'value'): string {
+  let key = keys[kind].get(options);
+  if (key === undefined) {
+    key = detached(kind === 'filter' ? `f\u0000${optionsKey(options)}` : `v${options.expect?.join(',') ?? '*'}\u0000${optionsKey(options)}`);
+    keys[kind].set(options, key);
+  }
+  return key;
 }
 
 function optionsKey(options: CheckOptions): string {

@@ -3,7 +3,8 @@
  * the cache), the rules against each other; and where an expression's problems and edits land
  * in the host text.
  */
-import type { CheckOptions, CheckResult, ListKind, ValueCheckResult } from '../language/checker';
+import type { CheckOptions, CheckResult, ListKind, ValueCheckOptions, ValueCheckResult } from '../language/checker';
+import type { ValueType } from '../language/ast';
 import type { Plan } from '../language/catalogue/plans';
 import { applyDisableDirectives } from './directives';
 import { ExpressionCache } from './expression-cache';
@@ -83,9 +84,32 @@ export function checkSite(site: FilterSite, model: ParsedRuleset, options: Rules
 export function checkSite(site: ValueSite, model: ParsedRuleset, options: RulesetCheckOptions): ValueCheckResult;
 export function checkSite(site: ExpressionSite, model: ParsedRuleset, options: RulesetCheckOptions): SiteResult;
 export function checkSite(site: ExpressionSite, model: ParsedRuleset, options: RulesetCheckOptions): SiteResult {
-  const cache = options.cache ?? new ExpressionCache();
-  const checkOptions = expressionOptions(model, options);
-  return site.kind === 'value' ? cache.checkValue(site.text, { ...checkOptions, expect: site.expect }) : cache.check(site.text, checkOptions);
+  return new SiteChecker(model, options).check(site);
+}
+
+/**
+ * Checks the sites of one ruleset with the options made once for it: each object of options is
+ * the cache's key once (expression-cache.ts), not joined again for every expression.
+ */
+class SiteChecker {
+  readonly cache: ExpressionCache;
+  private readonly options: CheckOptions;
+  /** A value site's options, by the types it expects (a few shared arrays). */
+  private readonly valueOptions = new Map<readonly ValueType[] | undefined, ValueCheckOptions>();
+
+  constructor(model: ParsedRuleset, options: RulesetCheckOptions) {
+    this.cache = options.cache ?? new ExpressionCache();
+    this.options = expressionOptions(model, options);
+  }
+
+  check(site: FilterSite): CheckResult;
+  check(site: ExpressionSite): SiteResult;
+  check(site: ExpressionSite): SiteResult {
+    if (site.kind !== 'value') return this.cache.check(site.text, this.options);
+    let options = this.valueOptions.get(site.expect);
+    if (!options) this.valueOptions.set(site.expect, (options = { ...this.options, expect: site.expect }));
+    return this.cache.checkValue(site.text, options);
+  }
 }
 
 /**
@@ -118,21 +142,22 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
   // Quotes inside a string that end it early: one problem that says so, not the parser's many.
   const quotes = unescapedQuotes(model);
   if (quotes) return quotes;
-  const cache = given.cache ?? new ExpressionCache();
-  const options = { ...given, cache };
+  const options = { ...given, cache: given.cache ?? new ExpressionCache() };
+  const checker = new SiteChecker(model, options);
+  const cache = checker.cache;
   const problems: DocumentProblem[] = [...model.syntaxProblems];
   checkShape(model, problems, options.defaultPhase);
-  const results = model.expressions.map((site) => checkSite(site, model, options));
+  const results = model.expressions.map((site) => checker.check(site));
   model.expressions.forEach((site, i) => pushSiteProblems(site, results[i].problems, problems));
   for (const site of model.sites) {
     if (isRuleExpression(site)) continue;
-    pushSiteProblems(site, checkSite(site, model, options).problems, problems);
+    pushSiteProblems(site, checker.check(site).problems, problems);
   }
   const phase = model.phase ?? options.defaultPhase;
   // Rules compared with each other only where the file says all they do.
-  const judged = model.expressions.map((site, i) => ({ site, result: results[i] })).filter(({ site }) => isKnownRule(model, site));
-  const orderModel = judged.length === model.expressions.length ? model : { ...model, expressions: judged.map((j) => j.site) };
-  const orderResults = judged.length === model.expressions.length ? results : judged.map((j) => j.result);
+  const allKnown = model.expressions.every((site) => isKnownRule(model, site));
+  const orderModel = allKnown ? model : { ...model, expressions: model.expressions.filter((site) => isKnownRule(model, site)) };
+  const orderResults = allKnown ? results : results.filter((_, i) => isKnownRule(model, model.expressions[i]));
   if (!model.rulesComputed) {
     const repeats = checkRepeatedRules(orderModel, orderResults, cache, problems, phase);
     checkRuleOrder(orderModel, orderResults, repeats, problems, phase);
@@ -152,7 +177,9 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
 function isKnownRule(model: ParsedRuleset, site: FilterSite): boolean {
   if (site.holes) return false;
   const rule = model.rules[site.ruleIndex];
-  return rule?.kind !== 'object' || !rule.properties.some((p) => p.value === undefined && (p.key === 'action' || p.key === 'action_parameters' || p.key === 'enabled'));
+  if (rule?.kind !== 'object') return true;
+  for (const p of rule.properties) if (p.value === undefined && (p.key === 'action' || p.key === 'action_parameters' || p.key === 'enabled')) return false;
+  return true;
 }
 
 /**
