@@ -8,14 +8,38 @@ import { actionSchema, actionsOfPhase, ruleObjectSchema } from '../language/cata
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULE_LIMITS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import { property, type HostNode, type HostObject, type HostScalar } from './host';
+import { property, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
 import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host-edits';
 import { checkParameterValue, describe, type Report } from './parameter-shape';
 import { ruleObjectInPhase } from './parameter-sites';
 import { actionOfRule, type DocumentProblem, type ParsedRuleset } from './parsed-ruleset';
 
-const RULESET_KEY_NAMES = RULESET_KEYS.map((k) => k.key);
+/** Keys known to a ruleset and to a rule: their names in order, for messages, and as a set to look them up. */
+interface KnownKeys {
+  readonly names: readonly string[];
+  readonly set: ReadonlySet<string>;
+}
+
+function knownKeys(names: readonly string[]): KnownKeys {
+  return { names, set: new Set(names) };
+}
+
+const RULESET_KEYS_KNOWN = knownKeys(RULESET_KEYS.map((k) => k.key));
 const RULE_KEY_NAMES = RULE_KEYS.map((k) => k.key);
+const RULE_KEYS_KNOWN = knownKeys(RULE_KEY_NAMES);
+
+type ValueKind = 'string' | 'array' | 'object' | 'boolean';
+
+/** The types of a rule's values, where the API says them. */
+const RULE_KEY_TYPES: ReadonlyMap<string, ValueKind> = new Map([
+  ...['id', 'version', 'ref', 'action', 'description', 'last_updated'].map((key) => [key, 'string'] as const),
+  ['action_parameters', 'object'],
+  ['enabled', 'boolean'],
+  ['logging', 'object'],
+  ['categories', 'array'],
+  ['ratelimit', 'object'],
+  ['exposed_credential_check', 'object'],
+]);
 
 /** `defaultPhase`: the phase given for files that name none (`--phase`, `rulesets.defaultPhase`), which then need no `phase`. */
 export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], defaultPhase?: string): void {
@@ -34,7 +58,7 @@ export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], de
   // A Terraform resource or an octorules section: its reader built the root from the keys it
   // knows, and what the resource needs is Terraform's to say (or the section's name gives it).
   if (model.layout === 'api') {
-    checkKeys(root, RULESET_KEY_NAMES, 'ruleset', report);
+    checkKeys(root, RULESET_KEYS_KNOWN, 'ruleset', report);
     requireKeys(root, defaultPhase ? ['name', 'kind', 'rules'] : ['name', 'kind', 'phase', 'rules'], 'ruleset', report);
   }
   // `kind` and `phase` too: the enum checks below look at strings only, so without this a
@@ -62,15 +86,9 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
     report('invalid-type', 'error', rule.start, rule.end, 'expected a rule object with `action` and `expression`');
     return;
   }
-  checkKeys(rule, model.layout === 'octorules' ? OCTORULES_RULE_KEY_NAMES : RULE_KEY_NAMES, 'rule', report);
+  const repeatsKeys = checkKeys(rule, model.layout === 'octorules' ? OCTORULES_RULE_KEYS : RULE_KEYS_KNOWN, 'rule', report);
   requireKeys(rule, requiredRuleKeys(model), 'rule', report);
-  for (const key of ['id', 'version', 'ref', 'action', 'description', 'last_updated']) expectType(rule, key, 'string', report);
-  expectType(rule, 'action_parameters', 'object', report);
-  expectType(rule, 'enabled', 'boolean', report);
-  expectType(rule, 'logging', 'object', report);
-  expectType(rule, 'categories', 'array', report);
-  expectType(rule, 'ratelimit', 'object', report);
-  expectType(rule, 'exposed_credential_check', 'object', report);
+  expectTypes(rule, RULE_KEY_TYPES, repeatsKeys, report);
   const expression = property(rule, 'expression')?.value;
   if (expression && expression.kind !== 'string') {
     const hint = expression.kind === 'boolean' ? `; in YAML, \`${expression.value}\` unquoted is a Boolean: write \`"${expression.value}"\`` : '';
@@ -172,7 +190,7 @@ function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: P
 type Place = { readonly start: number; readonly end: number };
 
 /** octorules' own key of a rule (its per-rule settings), which it removes before the API sees the rule. */
-const OCTORULES_RULE_KEY_NAMES = [...RULE_KEY_NAMES, 'octorules'];
+const OCTORULES_RULE_KEYS = knownKeys([...RULE_KEY_NAMES, 'octorules']);
 
 /**
  * What a rule must have where it is written: in a ruleset file, what the API requires; in
@@ -190,27 +208,74 @@ function requiredRuleKeys(model: ParsedRuleset): readonly string[] {
   }
 }
 
-function checkKeys(node: HostObject, known: readonly string[], what: string, report: Report): void {
-  const seen = new Set<string>();
-  for (const p of node.properties) {
-    if (seen.has(p.key)) report('duplicate-key', 'error', p.keyStart, p.keyEnd, `\`${p.key}\` appears twice in this ${what}; only one is kept`);
-    seen.add(p.key);
-    if (known.includes(p.key)) continue;
-    const suggestions = closestMatches(p.key, known).filter((k) => !node.properties.some((other) => other.key === k));
-    const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : `; ${what} keys are ${quoteAlternatives(known)}`;
+/** Reports keys repeated and keys not known; true when a key is repeated. */
+function checkKeys(node: HostObject, known: KnownKeys, what: string, report: Report): boolean {
+  const { properties } = node;
+  let repeats = false;
+  for (let i = 0; i < properties.length; i++) {
+    const p = properties[i];
+    if (appearsBefore(properties, i)) {
+      repeats = true;
+      report('duplicate-key', 'error', p.keyStart, p.keyEnd, `\`${p.key}\` appears twice in this ${what}; only one is kept`);
+    }
+    if (known.set.has(p.key)) continue;
+    const suggestions = closestMatches(p.key, known.names).filter((k) => !node.properties.some((other) => other.key === k));
+    const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : `; ${what} keys are ${quoteAlternatives(known.names)}`;
     report('unknown-key', 'warning', p.keyStart, p.keyEnd, `unknown ${what} key \`${p.key}\`${hint}`, suggestions.map((k) => ({ title: `Change to \`${k}\``, edits: [renameKeyEdit(p, k)] })));
   }
+  return repeats;
 }
 
+/**
+ * Whether the key of `properties[index]` is the key of an earlier property. Compared with each
+ * earlier one in an object of a rule's size, where that is quicker than a set; in a larger one
+ * through a set kept for it, so that an object of thousands of keys is not compared pairwise.
+ */
+function appearsBefore(properties: readonly HostProperty[], index: number): boolean {
+  const key = properties[index].key;
+  if (properties.length <= PAIRWISE_KEYS) {
+    for (let i = 0; i < index; i++) if (properties[i].key === key) return true;
+    return false;
+  }
+  let firsts = firstIndexes.get(properties);
+  if (!firsts) {
+    firsts = new Map();
+    for (let i = properties.length - 1; i >= 0; i--) firsts.set(properties[i].key, i);
+    firstIndexes.set(properties, firsts);
+  }
+  return firsts.get(key)! < index;
+}
+const PAIRWISE_KEYS = 16;
+const firstIndexes = new WeakMap<readonly HostProperty[], Map<string, number>>();
+
 function requireKeys(node: HostObject, keys: readonly string[], what: string, report: Report): void {
-  const missing = keys.filter((k) => !node.properties.some((p) => p.key === k));
-  if (missing.length === 0) return;
+  // Most objects have every key: found without building the list of those missing.
+  if (keys.every((k) => property(node, k))) return;
+  const missing = keys.filter((k) => !property(node, k));
   // On the object's first character, as the JSON language service reports missing properties.
   report('missing-key', 'error', node.start, node.start + 1, `this ${what} has no ${quoteAlternatives(missing)}, which ${missing.length > 1 ? 'are' : 'is'} required`);
 }
 
-function expectType(node: HostObject, key: string, type: 'string' | 'array' | 'object' | 'boolean', report: Report): void {
-  const value = property(node, key)?.value;
+/**
+ * expectType for each key of `types`, in one walk of the object's properties; `repeatsKeys`:
+ * some key appears twice, of which the first is the one looked at, as `property` finds it.
+ */
+function expectTypes(node: HostObject, types: ReadonlyMap<string, ValueKind>, repeatsKeys: boolean, report: Report): void {
+  if (repeatsKeys) {
+    for (const [key, type] of types) expectType(node, key, type, report);
+    return;
+  }
+  for (const p of node.properties) {
+    const type = types.get(p.key);
+    if (type !== undefined) expectValueType(p.key, p.value, type, report);
+  }
+}
+
+function expectType(node: HostObject, key: string, type: ValueKind, report: Report): void {
+  expectValueType(key, property(node, key)?.value, type, report);
+}
+
+function expectValueType(key: string, value: HostNode | undefined, type: ValueKind, report: Report): void {
   if (!value || value.kind === type) return;
   const severity = key === 'version' && value.kind === 'number' ? 'warning' : 'error';
   report('invalid-type', severity, value.start, value.end, `expected \`${key}\` to be ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}, found ${describe(value)}`);
