@@ -33,17 +33,23 @@ function subjectOf(phase: string | undefined): string {
 export function checkRepeatedRules(model: ParsedRuleset, results: readonly CheckResult[], cache: ExpressionCache, problems: DocumentProblem[], phase?: string): Set<number> {
   const repeats = new Set<number>();
   if (!orderMatters(phase)) return repeats;
-  const firstByDecision = new Map<string, Map<string, ExpressionSite>>();
-  for (const [index, site] of model.expressions.entries()) {
+  // By action, then by parameters: two `execute` rules of `true` run different rulesets unless
+  // their parameters agree. Maps within a map, so that no key is joined for each rule.
+  const firstByDecision = new Map<string, Map<string, Map<string, ExpressionSite>>>();
+  const { expressions } = model;
+  for (let index = 0; index < expressions.length; index++) {
+    const site = expressions[index];
     const rule = model.rules[site.ruleIndex];
     // A disabled rule decides nothing, so it neither repeats nor is repeated.
-    const enabled = property(rule, 'enabled')?.value;
-    if (enabled?.kind === 'boolean' && enabled.value === false) continue;
+    if (isDisabled(rule)) continue;
     const action = property(rule, 'action')?.value;
-    // Two `execute` rules of `true` run different rulesets unless their parameters agree.
-    const decision = `${action?.kind === 'string' ? String(action.value) : ''}\u0000${canonicalValue(property(rule, 'action_parameters')?.value)}`;
-    let first = firstByDecision.get(decision);
-    if (!first) firstByDecision.set(decision, (first = new Map()));
+    const actionName = action?.kind === 'string' ? String(action.value) : '';
+    const parameters = property(rule, 'action_parameters')?.value;
+    let byParameters = firstByDecision.get(actionName);
+    if (!byParameters) firstByDecision.set(actionName, (byParameters = new Map()));
+    const parametersKey = parameters ? canonicalValue(parameters) : '';
+    let first = byParameters.get(parametersKey);
+    if (!first) byParameters.set(parametersKey, (first = new Map()));
     const key = cache.normalize(site.text, results[index]);
     const earlier = first.get(key);
     if (!earlier) {
@@ -86,13 +92,14 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
   if (!orderMatters(phase)) return;
   const subject = subjectOf(phase);
   const fieldModel = modelOfFamily(phaseFamily(phase));
-  const enabledRules = model.rules.map((rule, i) => ({ rule, i })).filter(({ rule }) => rule.kind === 'object' && !isDisabled(rule));
-  const last = enabledRules[enabledRules.length - 1];
+  const enabled = (rule: HostNode) => rule.kind === 'object' && !isDisabled(rule);
+  const lastIndex = findLastIndex(model.rules, enabled);
+  const last = model.rules[lastIndex];
   // A ruleset of one skip rule is being written; after other rules, the order is the mistake.
-  if (enabledRules.length > 1 && decisionOf(last.rule) === 'skip') {
-    const parameters = property(last.rule, 'action_parameters')?.value;
-    const logging = property(property(last.rule, 'logging')?.value, 'enabled')?.value;
-    const action = property(last.rule, 'action')!.value!;
+  if (lastIndex > 0 && findLastIndex(model.rules, enabled, lastIndex - 1) >= 0 && decisionOf(last) === 'skip') {
+    const parameters = property(last, 'action_parameters')?.value;
+    const logging = property(property(last, 'logging')?.value, 'enabled')?.value;
+    const action = property(last, 'action')!.value!;
     // Other parameters (`phases`, `products`) skip more than this ruleset, and a logged skip
     // records the packets it matches: either is a reason to be last.
     const onlyRuleset = parameters?.kind === 'object' && parameters.properties.every((p) => p.key === 'ruleset');
@@ -113,8 +120,8 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
       return {
         ast: results[i].ast,
         text: results[i].text,
-        clean: !results[i].problems.some((p) => p.severity === 'error'),
-        enabled: rule.kind === 'object' && !isDisabled(rule),
+        clean: !hasError(results[i]),
+        enabled: enabled(rule),
         decides: decisionOf(rule),
         duplicate: repeats.has(i),
         forms: results[i].forms,
@@ -135,6 +142,17 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
       related: [{ start: by.node.start, end: by.node.end, message: `rule ${by.ruleIndex + 1}, which matches every ${subject} rule ${site.ruleIndex + 1} matches` }],
     });
   }
+}
+
+/** The index of the last of `items` up to `from` for which `test` holds, or -1. */
+function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean, from = items.length - 1): number {
+  for (let i = from; i >= 0; i--) if (test(items[i])) return i;
+  return -1;
+}
+
+function hasError(result: CheckResult): boolean {
+  for (const p of result.problems) if (p.severity === 'error') return true;
+  return false;
 }
 
 /**
