@@ -8,7 +8,7 @@ import { coarseDecodedString, type DecodedString } from './offset-map';
 import { expressionStrings, ruleObjectInPhase, type ExpressionString } from './parameter-sites';
 import type { ValueType } from '../language/ast';
 import { actionSchema, ruleObjectSchema } from '../language/catalogue/actions';
-import { RULE_OBJECT_KEYS, type ParameterExpressionKind, type ParameterType } from '../language/catalogue/action-schema';
+import { RULE_OBJECT_KEYS, type ParameterExpressionKind, type ParameterType, type RuleObjectKey } from '../language/catalogue/action-schema';
 import type { Severity } from '../language/problem';
 
 /** An edit in document offsets. */
@@ -212,19 +212,24 @@ export function rulesetOfRoot(text: string, format: HostFormat, root: HostNode |
   const phase = phaseNode?.kind === 'string' ? detached(String(phaseNode.value)) : undefined;
   const expressions: FilterSite[] = [];
   const sites: ExpressionSite[] = [];
+  // The same for every rule: looked up once.
+  const objectKeys = RULE_OBJECT_KEYS.filter((key) => ruleObjectInPhase(key, phase));
   rules.forEach((rule, ruleIndex) => {
     const node = property(rule, 'expression')?.value;
     if (node?.kind === 'string') {
-      const site = siteOf({ node, kind: 'filter', path: ['expression'], inFlow: format === 'yaml' && rule.kind === 'object' && !rule.block }, ruleIndex, extras.holesOf);
+      const site = siteOf({ node, kind: 'filter', path: EXPRESSION_PATH, inFlow: format === 'yaml' && rule.kind === 'object' && !rule.block }, ruleIndex, extras.holesOf);
       expressions.push(site);
       sites.push(site);
     }
-    for (const found of parameterExpressions(rule, phase, extras.defaultAction)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex, extras.holesOf));
+    for (const found of parameterExpressions(rule, objectKeys, extras.defaultAction)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex, extras.holesOf));
   });
   sites.sort((a, b) => a.node.start - b.node.start);
   const { syntaxProblems = [], holesOf: _, ...described } = extras;
   return { format, text, root, phase, rules, expressions, sites, syntaxProblems, ...described };
 }
+
+/** A rule's own expression's path, shared by its every site. */
+const EXPRESSION_PATH: readonly string[] = ['expression'];
 
 function siteOf<K extends SiteKind>(
   found: ExpressionString & { readonly kind: K; readonly expect?: readonly ValueType[] },
@@ -248,8 +253,8 @@ function siteOf<K extends SiteKind>(
 }
 
 /** The expression strings of a rule's `action_parameters` and rule-level objects (`ratelimit`, …), as their schemas mark them; a value expression with the types its place takes. */
-function parameterExpressions(rule: HostNode, phase: string | undefined, defaultAction: string | undefined): (ExpressionString & { readonly expect?: readonly ValueType[] })[] {
-  if (rule.kind !== 'object') return [];
+function parameterExpressions(rule: HostNode, objectKeys: readonly RuleObjectKey[], defaultAction: string | undefined): (ExpressionString & { readonly expect?: readonly ValueType[] })[] {
+  if (rule.kind !== 'object') return NO_STRINGS;
   const found: (ExpressionString & { expect?: readonly ValueType[] })[] = [];
   const walk = (target: string, node: HostNode | undefined, schema: ParameterType | undefined, key: string) => {
     if (!node || !schema) return;
@@ -257,11 +262,12 @@ function parameterExpressions(rule: HostNode, phase: string | undefined, default
     expressionStrings(node, schema, [key], found, !rule.block);
     for (let i = start; i < found.length; i++) if (found[i].kind === 'value') found[i] = { ...found[i], expect: valueTypesOf(target) };
   };
-  for (const key of RULE_OBJECT_KEYS) if (ruleObjectInPhase(key, phase)) walk(key, property(rule, key)?.value, ruleObjectSchema(key), key);
+  for (const key of objectKeys) walk(key, property(rule, key)?.value, ruleObjectSchema(key), key);
   const action = actionOfRule(rule, defaultAction);
   if (action) walk(action.name, property(rule, 'action_parameters')?.value, actionSchema(action.name)?.parameters, 'action_parameters');
   return found;
 }
+const NO_STRINGS: never[] = [];
 
 /**
  * The action a rule takes: its own `action` (with its node), or, where it has none, the
