@@ -99,9 +99,17 @@ export function excerpt(lines: readonly string[], range: { readonly start: { lin
   const after = to < line.length ? '…' : '';
   const shown = line.slice(from, to);
   // Keep TABs in the lead so the carets line up under the same characters.
-  const lead = before.replace(/./, ' ') + line.slice(from, start.character).replace(/[^\t]/g, ' ');
+  const lead = (before ? ' ' : '') + blanked(line, from, start.character);
   const carets = Math.max(1, Math.min(caretEnd, to) - start.character);
   return [`  ${before}${shown}${after}`, `  ${lead}${'^'.repeat(carets)}`];
+}
+
+/** `line` from `from` to `to` with every character but a TAB made a space. */
+function blanked(line: string, from: number, to: number): string {
+  const tab = line.indexOf('\t', from);
+  // Most lines have no TAB before the span: spaces alone, without a pattern run over the text.
+  if (tab === -1 || tab >= to) return ' '.repeat(Math.max(0, Math.min(to, line.length) - from));
+  return line.slice(from, to).replace(/[^\t]/g, ' ');
 }
 
 /** The lines of a text as LSP positions count them, a lone CR included. */
