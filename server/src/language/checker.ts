@@ -182,6 +182,10 @@ const EDGE_WHITESPACE = new RegExp(`^${RUST_WHITESPACE}+|${RUST_WHITESPACE}+$`, 
  * space), written as spaces: every offset stays where it was.
  */
 function withoutEdgeWhitespace(text: string): string {
+  // Every such character is a control character, a space, or past U+0084.
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(text.length - 1);
+  if (first > 0x20 && first < 0x85 && last > 0x20 && last < 0x85) return text;
   return text.replace(EDGE_WHITESPACE, (run) => ' '.repeat(run.length));
 }
 
@@ -312,24 +316,32 @@ class Checker {
   }
 
   private checkDepth(root: Argument): void {
+    // Each level opens with characters of its own: a shorter text cannot nest past the limit.
+    if (this.text.length <= MAX_NESTING_DEPTH) return;
     // Every `(`, `not`, call and quantifier is a level, as the reference counts them, also
     // inside the arguments of calls and quantifiers.
-    const stack: { node: Argument; depth: number }[] = [{ node: root, depth: 0 }];
-    while (stack.length > 0) {
-      const { node, depth } = stack.pop()!;
+    const nodes: Argument[] = [root];
+    const depths: number[] = [0];
+    while (nodes.length > 0) {
+      const node = nodes.pop()!;
+      const depth = depths.pop()!;
       // Reported on the token that opens the level past the limit, as the scan does.
-      const opening = this.levelOpening(node);
-      if (opening && depth >= MAX_NESTING_DEPTH) {
+      const opening = depth >= MAX_NESTING_DEPTH ? this.levelOpening(node) : undefined;
+      if (opening) {
         this.problems.push(nestingTooDeep(opening));
         return;
       }
-      if (node.kind === 'group') stack.push({ node: node.inner, depth: depth + 1 });
-      else if (node.kind === 'not') stack.push({ node: node.operand, depth: depth + 1 });
-      else if (node.kind === 'logical') for (const operand of node.operands) stack.push({ node: operand, depth });
-      else if (node.kind === 'quantifier') stack.push({ node: node.argument, depth: depth + 1 });
-      else if (node.kind === 'comparison') stack.push({ node: node.lhs, depth });
-      else if (node.kind === 'index') stack.push({ node: node.target, depth });
-      else if (node.kind === 'call') for (const argument of node.args) stack.push({ node: argument, depth: depth + 1 });
+      if (node.kind === 'group') push(node.inner, depth + 1);
+      else if (node.kind === 'not') push(node.operand, depth + 1);
+      else if (node.kind === 'logical') for (const operand of node.operands) push(operand, depth);
+      else if (node.kind === 'quantifier') push(node.argument, depth + 1);
+      else if (node.kind === 'comparison') push(node.lhs, depth);
+      else if (node.kind === 'index') push(node.target, depth);
+      else if (node.kind === 'call') for (const argument of node.args) push(argument, depth + 1);
+    }
+    function push(node: Argument, depth: number): void {
+      nodes.push(node);
+      depths.push(depth);
     }
   }
 
@@ -970,7 +982,7 @@ class Checker {
    */
   private fieldOnTheRight(comparison: Comparison): boolean {
     const rhs = comparison.rhs!;
-    if (rhs.kind === 'set' || rhs.kind === 'list') return false;
+    if (rhs.kind === 'set' || rhs.kind === 'list' || !startsLikeAName(this.text.charCodeAt(rhs.span.start))) return false;
     const written = this.source(rhs.span);
     const field = this.catalogue.fields.get(written);
     if (!field) return false;
@@ -1389,6 +1401,11 @@ function describeLiteral(value: Value): string {
 function rightSideMessage(operator: string, found: string): string {
   const values = operator === 'in' ? 'a `{…}` set or a `$list`' : 'a value (a number, an address or a `"string"`)';
   return `expected ${values} after \`${operator}\`, found ${found}: the service compares a field, call or index expression on the left with a value on the right`;
+}
+
+/** Whether a character may begin a field's name (a letter or `_`): a literal that starts otherwise is none. */
+function startsLikeAName(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f;
 }
 
 const IDENTIFIER_CHAR = /[A-Za-z0-9_]/;
