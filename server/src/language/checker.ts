@@ -398,7 +398,8 @@ class Checker {
         if (!this.quantifierIsLeaf(node)) nodes.push(node.argument);
         return;
       case 'comparison':
-        nodes.push(node.lhs);
+        // A field, the common left side, is finished with its comparison (finish).
+        if (node.lhs.kind !== 'field') nodes.push(node.lhs);
         return;
       case 'index':
         nodes.push(node.target);
@@ -454,6 +455,10 @@ class Checker {
         this.finishIndex(node);
         return;
       case 'comparison': {
+        if (node.lhs.kind === 'field') {
+          this.push(this.checkComparison(node, this.fieldValue(node.lhs), false), false);
+          return;
+        }
         const type = this.types.pop();
         const mapped = this.mapped.pop()!;
         this.push(this.checkComparison(node, type, mapped), false);
@@ -966,7 +971,8 @@ class Checker {
       this.report('ip-ordering', 'warning', operator.span, `the service does not support ordering IP addresses with \`${operator.text}\`; use \`in {start..end}\` or a CIDR block`);
     }
     if (!this.checkShape(comparison, left)) return result;
-    for (const literal of literalsOf(rhs)) this.checkLiteral(literal, left, operator.operator);
+    if (rhs.kind === 'set') for (const literal of rhs.items) this.checkLiteral(literal, left, operator.operator);
+    else if (rhs.kind !== 'list') this.checkLiteral(rhs, left, operator.operator);
     if (rhs.kind === 'set' && rhs.items.length === 0) {
       this.report('empty-set', 'warning', rhs.span, `\`${left.name} in {}\` never matches: the set is empty`);
     }
@@ -1366,12 +1372,6 @@ function describeGap(text: string): string {
   if (/^ +$/.test(gap)) return `${gap.length} spaces`;
   const names: Record<string, string> = { ' ': 'a space', '\t': 'a TAB', '\r': 'a carriage return', '\n': 'a line break' };
   return [...gap.replace(/\r\n/g, '\n')].map((c) => names[c]).join(', ');
-}
-
-function literalsOf(value: Value): readonly Literal[] {
-  if (value.kind === 'set') return value.items;
-  if (value.kind === 'list') return [];
-  return [value];
 }
 
 function describeLiteral(value: Value): string {

@@ -116,22 +116,20 @@ class Linter {
    * expressions among the arguments are walkExpression's.
    */
   private checkOperands(root: Operand, comparison: Comparison | undefined): void {
-    if (root.kind === 'field') {
-      this.checkDeprecated(root, comparison);
-      return;
-    }
-    const stack: { operand: Operand; direct: boolean }[] = [{ operand: root, direct: true }];
+    // Only a field that is the whole operand may be rewritten with its comparison; it is also the common case.
+    if (root.kind === 'field') return this.checkDeprecated(root, comparison);
+    const stack: Operand[] = [root];
     while (stack.length > 0) {
-      const { operand, direct } = stack.pop()!;
+      const operand = stack.pop()!;
       const target = operand.kind === 'index' ? operand.target : operand;
       if (target.kind === 'call') {
         // The regex of regex_replace counts toward the limit like that of `matches`.
         if (target.name.text === 'regex_replace' && target.args[1]?.kind === 'string') this.regexes.push(target.args[1].span);
-        for (const argument of target.args) if (isOperand(argument)) stack.push({ operand: argument, direct: false });
+        for (const argument of target.args) if (isOperand(argument)) stack.push(argument);
         continue;
       }
       if (operand.kind === 'index') this.checkMapKey(operand);
-      this.checkDeprecated(target, direct && operand === target ? comparison : undefined);
+      this.checkDeprecated(target, undefined);
     }
   }
 
