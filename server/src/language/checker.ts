@@ -370,11 +370,14 @@ class Checker {
       const last = nodes.length - 1;
       const node = nodes[last];
       if (!open[last]) {
-        open[last] = true;
         const before = nodes.length;
         this.pushChildren(node, nodes);
-        for (let i = before; i < nodes.length; i++) open.push(false);
-        continue;
+        // A node with no children to wait for is finished at once.
+        if (nodes.length > before) {
+          open[last] = true;
+          for (let i = before; i < nodes.length; i++) open.push(false);
+          continue;
+        }
       }
       nodes.pop();
       open.pop();
