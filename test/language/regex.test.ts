@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { checkRegex, regexFromQuoted } from '../../server/src/language/regex';
+import { checkRegex, regexError, regexFromQuoted } from '../../server/src/language/regex';
 import { scanTokens } from '../../server/src/language/lex';
 import { checkExpression } from '../../server/src/language/checker';
 
@@ -97,6 +97,12 @@ describe('regex validity and error spans as the reference reports them', () => {
       assert.deepEqual([result.error.start, Math.max(result.error.end, result.error.start + 1)], [start, end]);
     });
   }
+  it('regexError, which does not translate, finds the same error as checkRegex for every row', () => {
+    for (const [pattern] of ROWS) {
+      const result = checkRegex(pattern);
+      assert.deepEqual(regexError(pattern), result.ok ? undefined : result.error, pattern);
+    }
+  });
 });
 
 describe('the regex source of a quoted pattern (wirefilter lex_regex_from_literal)', () => {

@@ -279,17 +279,18 @@ export function walkExpression(root: Expression, visit: (node: Expression) => vo
       default:
         break;
     }
-    // The expressions inside this node's operands, nearest first (the stack is last in, first out).
-    const found: Expression[] = [];
+    // The expressions inside this node's operands, nearest first (the stack is last in, first out);
+    // most nodes have none.
+    let found: Expression[] | undefined;
     while (operands.length > 0) {
       const operand = operands.pop()!;
       const call = operand.kind === 'index' ? operand.target : operand;
       if (call.kind !== 'call') continue;
       for (const argument of call.args) {
-        if (isExpression(argument)) found.push(argument);
+        if (isExpression(argument)) (found ??= []).push(argument);
         else if (isOperand(argument)) operands.push(argument);
       }
     }
-    for (let i = found.length - 1; i >= 0; i--) stack.push(found[i]);
+    if (found) for (let i = found.length - 1; i >= 0; i--) stack.push(found[i]);
   }
 }

@@ -182,6 +182,10 @@ const EDGE_WHITESPACE = new RegExp(`^${RUST_WHITESPACE}+|${RUST_WHITESPACE}+$`, 
  * space), written as spaces: every offset stays where it was.
  */
 function withoutEdgeWhitespace(text: string): string {
+  // Every such character is a control character, a space, or past U+0084.
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(text.length - 1);
+  if (first > 0x20 && first < 0x85 && last > 0x20 && last < 0x85) return text;
   return text.replace(EDGE_WHITESPACE, (run) => ' '.repeat(run.length));
 }
 
@@ -312,24 +316,32 @@ class Checker {
   }
 
   private checkDepth(root: Argument): void {
+    // Each level opens with characters of its own: a shorter text cannot nest past the limit.
+    if (this.text.length <= MAX_NESTING_DEPTH) return;
     // Every `(`, `not`, call and quantifier is a level, as the reference counts them, also
     // inside the arguments of calls and quantifiers.
-    const stack: { node: Argument; depth: number }[] = [{ node: root, depth: 0 }];
-    while (stack.length > 0) {
-      const { node, depth } = stack.pop()!;
+    const nodes: Argument[] = [root];
+    const depths: number[] = [0];
+    while (nodes.length > 0) {
+      const node = nodes.pop()!;
+      const depth = depths.pop()!;
       // Reported on the token that opens the level past the limit, as the scan does.
-      const opening = this.levelOpening(node);
-      if (opening && depth >= MAX_NESTING_DEPTH) {
+      const opening = depth >= MAX_NESTING_DEPTH ? this.levelOpening(node) : undefined;
+      if (opening) {
         this.problems.push(nestingTooDeep(opening));
         return;
       }
-      if (node.kind === 'group') stack.push({ node: node.inner, depth: depth + 1 });
-      else if (node.kind === 'not') stack.push({ node: node.operand, depth: depth + 1 });
-      else if (node.kind === 'logical') for (const operand of node.operands) stack.push({ node: operand, depth });
-      else if (node.kind === 'quantifier') stack.push({ node: node.argument, depth: depth + 1 });
-      else if (node.kind === 'comparison') stack.push({ node: node.lhs, depth });
-      else if (node.kind === 'index') stack.push({ node: node.target, depth });
-      else if (node.kind === 'call') for (const argument of node.args) stack.push({ node: argument, depth: depth + 1 });
+      if (node.kind === 'group') push(node.inner, depth + 1);
+      else if (node.kind === 'not') push(node.operand, depth + 1);
+      else if (node.kind === 'logical') for (const operand of node.operands) push(operand, depth);
+      else if (node.kind === 'quantifier') push(node.argument, depth + 1);
+      else if (node.kind === 'comparison') push(node.lhs, depth);
+      else if (node.kind === 'index') push(node.target, depth);
+      else if (node.kind === 'call') for (const argument of node.args) push(argument, depth + 1);
+    }
+    function push(node: Argument, depth: number): void {
+      nodes.push(node);
+      depths.push(depth);
     }
   }
 
@@ -358,11 +370,14 @@ class Checker {
       const last = nodes.length - 1;
       const node = nodes[last];
       if (!open[last]) {
-        open[last] = true;
         const before = nodes.length;
         this.pushChildren(node, nodes);
-        for (let i = before; i < nodes.length; i++) open.push(false);
-        continue;
+        // A node with no children to wait for is finished at once.
+        if (nodes.length > before) {
+          open[last] = true;
+          for (let i = before; i < nodes.length; i++) open.push(false);
+          continue;
+        }
       }
       nodes.pop();
       open.pop();
@@ -386,7 +401,8 @@ class Checker {
         if (!this.quantifierIsLeaf(node)) nodes.push(node.argument);
         return;
       case 'comparison':
-        nodes.push(node.lhs);
+        // A field, the common left side, is finished with its comparison (finish).
+        if (node.lhs.kind !== 'field') nodes.push(node.lhs);
         return;
       case 'index':
         nodes.push(node.target);
@@ -442,6 +458,10 @@ class Checker {
         this.finishIndex(node);
         return;
       case 'comparison': {
+        if (node.lhs.kind === 'field') {
+          this.push(this.checkComparison(node, this.fieldValue(node.lhs), false), false);
+          return;
+        }
         const type = this.types.pop();
         const mapped = this.mapped.pop()!;
         this.push(this.checkComparison(node, type, mapped), false);
@@ -954,7 +974,8 @@ class Checker {
       this.report('ip-ordering', 'warning', operator.span, `the service does not support ordering IP addresses with \`${operator.text}\`; use \`in {start..end}\` or a CIDR block`);
     }
     if (!this.checkShape(comparison, left)) return result;
-    for (const literal of literalsOf(rhs)) this.checkLiteral(literal, left, operator.operator);
+    if (rhs.kind === 'set') for (const literal of rhs.items) this.checkLiteral(literal, left, operator.operator);
+    else if (rhs.kind !== 'list') this.checkLiteral(rhs, left, operator.operator);
     if (rhs.kind === 'set' && rhs.items.length === 0) {
       this.report('empty-set', 'warning', rhs.span, `\`${left.name} in {}\` never matches: the set is empty`);
     }
@@ -970,7 +991,7 @@ class Checker {
    */
   private fieldOnTheRight(comparison: Comparison): boolean {
     const rhs = comparison.rhs!;
-    if (rhs.kind === 'set' || rhs.kind === 'list') return false;
+    if (rhs.kind === 'set' || rhs.kind === 'list' || !startsLikeAName(this.text.charCodeAt(rhs.span.start))) return false;
     const written = this.source(rhs.span);
     const field = this.catalogue.fields.get(written);
     if (!field) return false;
@@ -1356,12 +1377,6 @@ function describeGap(text: string): string {
   return [...gap.replace(/\r\n/g, '\n')].map((c) => names[c]).join(', ');
 }
 
-function literalsOf(value: Value): readonly Literal[] {
-  if (value.kind === 'set') return value.items;
-  if (value.kind === 'list') return [];
-  return [value];
-}
-
 function describeLiteral(value: Value): string {
   switch (value.kind) {
     case 'integer':
@@ -1389,6 +1404,11 @@ function describeLiteral(value: Value): string {
 function rightSideMessage(operator: string, found: string): string {
   const values = operator === 'in' ? 'a `{…}` set or a `$list`' : 'a value (a number, an address or a `"string"`)';
   return `expected ${values} after \`${operator}\`, found ${found}: the service compares a field, call or index expression on the left with a value on the right`;
+}
+
+/** Whether a character may begin a field's name (a letter or `_`): a literal that starts otherwise is none. */
+function startsLikeAName(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f;
 }
 
 const IDENTIFIER_CHAR = /[A-Za-z0-9_]/;

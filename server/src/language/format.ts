@@ -32,18 +32,17 @@ import { parseExpression, type ParseOptions } from './parser';
 
 /** Prints `root`, parsed from `source`, in canonical spacing. */
 export function printExpression(root: Expression, source: string): string {
-  // The static analyses print every comparison they meet: those of a field, the common
-  // case, without the machinery below.
+  // The static analyses print every comparison they meet, and the expression cache every
+  // expression: those of a field, the common case, without the machinery below.
   if (root.kind === 'comparison' && root.lhs.kind === 'field') return comparisonText(root.lhs.name, root, source);
-  const out: string[] = [];
-  const text = (span: Span) => source.slice(span.start, span.end);
+  let out = '';
   // A stack of what is left to print, last first: text as it is, or a node. A loop rather
   // than recursion: calls and quantifiers nest in arguments as deep as the parser read them.
   const work: (string | Argument)[] = [root];
   while (work.length > 0) {
     const item = work.pop()!;
     if (typeof item === 'string') {
-      out.push(item);
+      out += item;
       continue;
     }
     switch (item.kind) {
@@ -55,22 +54,25 @@ export function printExpression(root: Expression, source: string): string {
         break;
       case 'not': {
         const op = item.operatorToken.text;
-        work.push(item.operand, op === '!' ? '!' : `${op} `);
+        work.push(item.operand);
+        out += op === '!' ? '!' : `${op} `;
         break;
       }
       case 'group':
-        work.push(')', item.inner, '(');
+        work.push(')', item.inner);
+        out += '(';
         break;
       case 'comparison':
-        if (item.lhs.kind === 'field') out.push(comparisonText(item.lhs.name, item, source));
+        if (item.lhs.kind === 'field') out += comparisonText(item.lhs.name, item, source);
         else if (item.operator && item.rhs) work.push(comparisonRest(item, source), item.lhs);
         else work.push(item.lhs);
         break;
       case 'quantifier':
-        work.push(')', item.argument, `${item.name.text}(`);
+        work.push(')', item.argument);
+        out += `${item.name.text}(`;
         break;
       case 'field':
-        out.push(item.name);
+        out += item.name;
         break;
       case 'call':
         work.push(')');
@@ -78,18 +80,24 @@ export function printExpression(root: Expression, source: string): string {
           work.push(item.args[i]);
           if (i > 0) work.push(', ');
         }
-        work.push(`${item.name.text}(`);
+        out += `${item.name.text}(`;
         break;
-      case 'index':
-        work.push(item.steps.map((step) => (step.kind === 'key' ? `[${text(step.keySpan)}]` : step.kind === 'element' ? `[${text(step.indexSpan)}]` : '[*]')).join(''), item.target);
+      case 'index': {
+        let steps = '';
+        for (const step of item.steps) {
+          const inner = step.kind === 'key' ? step.keySpan : step.kind === 'element' ? step.indexSpan : undefined;
+          steps += inner ? `[${source.slice(inner.start, inner.end)}]` : '[*]';
+        }
+        work.push(steps, item.target);
         break;
+      }
       default:
         // A literal argument: as written.
-        out.push(text(item.span));
+        out += source.slice(item.span.start, item.span.end);
         break;
     }
   }
-  return out.join('');
+  return out;
 }
 
 /** A comparison whose left side is printed as `lhs`: ` op value` after it, when it has them. */
@@ -100,8 +108,14 @@ function comparisonText(lhs: string, comparison: Comparison, source: string): st
 /** ` op value` of a comparison: the operator as written (`strict wildcard` with one space), and the value. */
 function comparisonRest(comparison: Comparison, source: string): string {
   const rhs = comparison.rhs!;
-  const value = rhs.kind === 'set' ? `{${rhs.items.map((member) => source.slice(member.span.start, member.span.end)).join(' ')}}` : source.slice(rhs.span.start, rhs.span.end);
-  return ` ${comparison.operator!.text.replace(/\s+/g, ' ')} ${value}`;
+  const operator = comparison.operator!;
+  // Only `strict wildcard` is spelled with whitespace.
+  let out = ` ${operator.operator === 'strict_wildcard' ? operator.text.replace(/\s+/g, ' ') : operator.text} `;
+  if (rhs.kind !== 'set') return out + source.slice(rhs.span.start, rhs.span.end);
+  out += '{';
+  const items = rhs.items;
+  for (let i = 0; i < items.length; i++) out += (i > 0 ? ' ' : '') + source.slice(items[i].span.start, items[i].span.end);
+  return `${out}}`;
 }
 
 export interface FormatResult {

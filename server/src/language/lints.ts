@@ -71,7 +71,8 @@ interface Reached {
 }
 
 class Linter {
-  private readonly said: Set<string>;
+  /** The keys of the problems found so far, made at the first finding (most expressions have none). */
+  private said?: Set<string>;
   private readonly regexes: Span[] = [];
 
   constructor(
@@ -79,9 +80,7 @@ class Linter {
     private readonly catalogue: Catalogue,
     private readonly options: LintOptions,
     private readonly problems: Problem[],
-  ) {
-    this.said = new Set(problems.map(key));
-  }
+  ) {}
 
   run(root: Expression): void {
     this.checkLiteralFalse(root);
@@ -97,8 +96,11 @@ class Linter {
   }
 
   private report(found: Problem): void {
-    if (this.said.has(key(found))) return;
-    this.said.add(key(found));
+    // Every problem is pushed here once it has its key: the set holds the keys of all of them.
+    this.said ??= new Set(this.problems.map(key));
+    const foundKey = key(found);
+    if (this.said.has(foundKey)) return;
+    this.said.add(foundKey);
     this.problems.push(found);
   }
 
@@ -114,18 +116,20 @@ class Linter {
    * expressions among the arguments are walkExpression's.
    */
   private checkOperands(root: Operand, comparison: Comparison | undefined): void {
-    const stack: { operand: Operand; direct: boolean }[] = [{ operand: root, direct: true }];
+    // Only a field that is the whole operand may be rewritten with its comparison; it is also the common case.
+    if (root.kind === 'field') return this.checkDeprecated(root, comparison);
+    const stack: Operand[] = [root];
     while (stack.length > 0) {
-      const { operand, direct } = stack.pop()!;
+      const operand = stack.pop()!;
       const target = operand.kind === 'index' ? operand.target : operand;
       if (target.kind === 'call') {
         // The regex of regex_replace counts toward the limit like that of `matches`.
         if (target.name.text === 'regex_replace' && target.args[1]?.kind === 'string') this.regexes.push(target.args[1].span);
-        for (const argument of target.args) if (isOperand(argument)) stack.push({ operand: argument, direct: false });
+        for (const argument of target.args) if (isOperand(argument)) stack.push(argument);
         continue;
       }
       if (operand.kind === 'index') this.checkMapKey(operand);
-      this.checkDeprecated(target, direct && operand === target ? comparison : undefined);
+      this.checkDeprecated(target, undefined);
     }
   }
 
@@ -502,8 +506,8 @@ class Linter {
   private checkLiteralPattern(comparison: Comparison, literal: StringLiteral, reached: Reached | undefined): void {
     if (literal.bytes !== undefined) return;
     const operator = comparison.operator!;
-    const written = this.source(literal.span);
     if (looksLikeRegex(literal.value)) {
+      const written = this.source(literal.span);
       this.report(
         problem(
           'regex-in-literal',
@@ -518,6 +522,7 @@ class Linter {
     // Where a field may well hold a `*` (a header value `*/*`), a star is no sign of a wildcard:
     // only the fields of the URI, which the user does not quote with stars.
     if (operator.operator === 'contains' || !reached || reached.field.group !== 'URI' || comparison.lhs.kind !== 'field' || !literal.value.includes('*')) return;
+    const written = this.source(literal.span);
     const fixes: Fix[] = [];
     if (operator.operator === 'eq' && comparison.rhs === literal && wildcardProblem(literal, this.text) === undefined) {
       fixes.push(

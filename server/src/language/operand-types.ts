@@ -60,6 +60,8 @@ export function callResult(fn: FunctionInfo, first: ValueType | undefined, first
  * (`concat(concat(…), "a")`): the nesting is the user's.
  */
 export function operandType(catalogue: Catalogue, operand: Operand, unknownCall?: ValueType): ValueType | undefined {
+  // The parser asks this of every comparison's left side, most often a field.
+  if (operand.kind === 'field') return catalogue.fields.get(operand.name)?.type;
   // The operands whose type waits for their first argument's, outermost first.
   const pending: Operand[] = [];
   let node: Argument = operand;

@@ -1,6 +1,6 @@
 import type { Span, StringLiteral } from './ast';
 import { problem, type Problem } from './problem';
-import { checkRegex } from './regex';
+import { regexError } from './regex';
 
 /**
  * Checks of the patterns on the right of `matches`, `wildcard` and `strict wildcard`, as the
@@ -13,9 +13,9 @@ import { checkRegex } from './regex';
  * `at(i)` the expression offset of its UTF-16 unit `i` (`at(source.length)` is past the end).
  */
 export function regexProblem(source: string, at: (index: number) => number): Problem | undefined {
-  const result = checkRegex(source);
-  if (result.ok) return undefined;
-  let { start, end } = result.error;
+  const error = regexError(source);
+  if (!error) return undefined;
+  let { start, end } = error;
   // regex-syntax marks some errors with an empty span ("missing expression" before `*`, a
   // flag expected at the end): mark the character there, or the last one at the end.
   if (end <= start) {
@@ -23,7 +23,7 @@ export function regexProblem(source: string, at: (index: number) => number): Pro
     else if (start > 0) start = end - 1;
   }
   const span: Span = { start: at(start), end: end > start ? at(end - 1) + 1 : at(start) };
-  return problem('invalid-regex', 'error', span, `invalid regular expression (Rust \`regex\` syntax, as the service reads it): ${result.error.message}`);
+  return problem('invalid-regex', 'error', span, `invalid regular expression (Rust \`regex\` syntax, as the service reads it): ${error.message}`);
 }
 
 /** One byte of a decoded string literal, with the characters of the expression it came from. */

@@ -224,7 +224,14 @@ class Parser {
   /** The first error of the translation, which regex-syntax reports only if the whole pattern parses. */
   private deferred: RegexError | undefined;
 
-  constructor(pattern: string) {
+  /**
+   * @param translate Whether the RE2 text is wanted; without it only the errors are found (the
+   * same ones: every check stays, only the strings are not built).
+   */
+  constructor(
+    pattern: string,
+    private readonly translate: boolean,
+  ) {
     this.chars = Array.from(pattern);
     this.offsets = [];
     let at = 0;
@@ -648,7 +655,7 @@ class Parser {
   private primitiveOutsideClass(p: Primitive): string {
     switch (p.kind) {
       case 'literal':
-        return this.literalOutsideClass(p);
+        return this.translate ? this.literalOutsideClass(p) : '';
       case 'dot':
         if (this.flags.u) {
           const ascii = this.flags.s ? '[\\x{0}-\\x{7F}]' : this.flags.R ? '[\\x{0}-\\x{9}\\x{B}\\x{C}\\x{E}-\\x{7F}]' : '[\\x{0}-\\x{9}\\x{B}-\\x{7F}]';
@@ -662,6 +669,7 @@ class Parser {
         return p.re2;
       case 'perl': {
         if (this.flags.u) this.markUnsupported('Unicode classes');
+        if (!this.translate) return '';
         const set = byteSet();
         PERL[p.name](set);
         return emitByteSet(p.negated ? set.map((b) => !b) : set);
@@ -701,7 +709,7 @@ class Parser {
       this.markUnsupported('Unicode character classes');
       return '';
     }
-    return emitByteSet(set);
+    return this.translate ? emitByteSet(set) : '';
   }
 
   /** Parses `[…]` from its `[`; returns its bytes (meaningful only outside Unicode mode). */
@@ -849,9 +857,24 @@ function combine(lhs: ByteSet, op: string, rhs: ByteSet): ByteSet {
 /** Checks a pattern as the reference engine's regex crate would, and translates it for re2js. */
 export function checkRegex(pattern: string): RegexResult {
   try {
-    return { ok: true, translated: new Parser(pattern).parse() };
+    return { ok: true, translated: new Parser(pattern, true).parse() };
   } catch (error) {
     if (error instanceof Failure) return { ok: false, error: error.error };
+    throw error;
+  }
+}
+
+/** Outside these characters a pattern is literals, `.`, `^`, `$` and `|`, which regex-syntax always takes. */
+const MAY_BE_INVALID = /[\\()[?*+{]/;
+
+/** The error checkRegex would give the pattern, found without translating it; undefined for a valid one. */
+export function regexError(pattern: string): RegexError | undefined {
+  if (!MAY_BE_INVALID.test(pattern)) return undefined;
+  try {
+    new Parser(pattern, false).parse();
+    return undefined;
+  } catch (error) {
+    if (error instanceof Failure) return error.error;
     throw error;
   }
 }

@@ -27,10 +27,19 @@ export function isScalarType(type: ValueType): type is ScalarType {
 
 /** The type of an array's elements or a map's values; undefined for a scalar. */
 export function elementType(type: ValueType): ValueType | undefined {
-  if (isArrayType(type)) return type.slice('Array<'.length, -1) as ValueType;
-  if (isMapType(type)) return type.slice('Map<'.length, -1) as ValueType;
-  return undefined;
+  if (isScalarType(type)) return undefined;
+  // Asked of every index step: the few container types are cut once.
+  let element = ELEMENT_TYPES.get(type);
+  if (element === undefined) {
+    element = (isArrayType(type) ? type.slice('Array<'.length, -1) : type.slice('Map<'.length, -1)) as ValueType;
+    if (ELEMENT_TYPES.size < MAX_ELEMENT_TYPES) ELEMENT_TYPES.set(type, element);
+  }
+  return element;
 }
+
+const ELEMENT_TYPES = new Map<ValueType, ValueType>();
+/** The catalogue's container types are a handful; calls can nest arrays in what the user writes. */
+const MAX_ELEMENT_TYPES = 64;
 
 const SCALAR_NAMES: Record<ScalarType, string> = { Integer: 'Integer', Ip: 'IP address', Bytes: 'String', Boolean: 'Boolean' };
 
