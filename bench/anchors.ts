@@ -147,7 +147,7 @@ function engineNote({ accepted, firstError }: { accepted: number; firstError: st
 function main(): void {
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
   const env = environment();
-  const python = 'python' in env ? env.python : undefined;
+  const [python, unavailable] = 'python' in env ? [env.python, undefined] : [undefined, env.unavailable];
   const families = [
     family('magic_transit', 'magic', rulesetObject(RULES), 'network_firewall_rules', 'magic_firewall'),
     family('HTTP (http_request_firewall_custom)', 'http', httpRulesetObject(RULES), 'waf_custom_rules', undefined),
@@ -180,7 +180,7 @@ function main(): void {
     ] as const) {
       const theirs = get(figure);
       if (!theirs) {
-        rows.push([`${what} ÷ ${anchor}`, ms(ours.cpuMs), `not measured: ${'unavailable' in env ? env.unavailable : ''}`, '', `≤ ${target}× — not measured`]);
+        rows.push([`${what} ÷ ${anchor}`, ms(ours.cpuMs), `not measured: ${unavailable}`, '', `≤ ${target}× — not measured`]);
         continue;
       }
       const ratio = ours.cpuMs / theirs.cpuMs;
@@ -190,7 +190,7 @@ function main(): void {
   }
 
   console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, node ${process.version}; medians of ${RUNS} interleaved rounds after one warm-up`);
-  console.log(python ? `anchors: ${VENV} (${Object.entries(PINNED).map(([name, version]) => `${name}==${version}`).join(', ')})` : `anchors not measured: ${'unavailable' in env ? env.unavailable : ''}`);
+  console.log(python ? `anchors: ${VENV} (${Object.entries(PINNED).map(([name, version]) => `${name}==${version}`).join(', ')})` : `anchors not measured: ${unavailable}`);
   for (const note of notes) console.log(note);
   printTable(['figure (whole process, CPU user + sys)', 'ours', 'anchor (same run)', 'ratio', 'target'], rows);
 }
