@@ -3,49 +3,22 @@
  * floor measured in the same run (`node -e 0` for start-up, a bare tokenizer pass over the
  * same text for throughput).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as YAML from 'yaml';
 import { ExpressionCache } from '../server/src/documents/expression-cache';
 import { checkRuleset } from '../server/src/documents/ruleset';
 import { httpRulesetObject, rulesetObject } from './inputs';
-import { median, repeat } from './measure';
+import { repeat } from './measure';
+import { medianRun, runNode } from './process';
 import { printTable } from './table';
 
 const ROOT = join(__dirname, '..');
 execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
 const CLI = join(ROOT, 'dist', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulesets-bench-'));
-
-interface Usage {
-  readonly cpuMs: number;
-  readonly maxRssKiB: number;
-  readonly stdoutBytes: number;
-}
-
-/** One process: its own CPU time and peak RSS (reported by bench/usage.cjs at exit). */
-function runProcess(args: readonly string[]): Usage {
-  const report = join(dir, 'usage.json');
-  const result = spawnSync(process.execPath, ['-r', join(__dirname, 'usage.cjs'), ...args], {
-    env: { ...process.env, RULESETS_BENCH_USAGE: report },
-    maxBuffer: 1024 * 1024 * 1024,
-  });
-  if (result.status !== 0 && result.status !== 1) throw new Error(`${args.join(' ')}: exit ${result.status}\n${result.stderr}`);
-  const usage = JSON.parse(readFileSync(report, 'utf8')) as Omit<Usage, 'stdoutBytes'>;
-  return { ...usage, stdoutBytes: result.stdout.length };
-}
-
-function medianRun(runs: number, args: readonly string[]): Usage {
-  runProcess(args); // the file system cache and the CPU's clock, warmed
-  const usages = Array.from({ length: runs }, () => runProcess(args));
-  return {
-    cpuMs: median(usages.map((u) => u.cpuMs)),
-    maxRssKiB: median(usages.map((u) => u.maxRssKiB)),
-    stdoutBytes: usages[0].stdoutBytes,
-  };
-}
 
 /**
  * The floor for throughput: a hand-written tokenizer's pass over the text (words, numbers,
@@ -106,8 +79,8 @@ const mib = (kib: number) => `${Math.round(kib / 1024)} MiB`;
 {
   const file = join(dir, 'small.ruleset.json');
   writeFileSync(file, JSON.stringify(rulesetObject(5), null, 2));
-  const ours = medianRun(7, [CLI, 'check', file]);
-  const node = medianRun(7, ['-e', '0']);
+  const ours = medianRun(7, () => runNode([CLI, 'check', file]));
+  const node = medianRun(7, () => runNode(['-e', '0']));
   rows.push(['`rulesets check` of a 5-rule file', ms(ours.cpuMs), `${ms(node.cpuMs)} (\`node -e 0\`)`, `${(ours.cpuMs / node.cpuMs).toFixed(1)}×`, '≤ 2×']);
 }
 
@@ -125,15 +98,15 @@ for (const [rules, format, layout, family] of [
   const text = format === 'yaml' ? YAML.stringify(object) : layout === 'one line' ? JSON.stringify(object) : JSON.stringify(object, null, 2);
   const file = join(dir, `large-${family}-${rules}-${layout.replace(' ', '-')}.ruleset.${format}`);
   writeFileSync(file, text);
-  const ours = medianRun(rules >= 50_000 ? 1 : 3, [CLI, 'check', file]);
+  const ours = medianRun(rules >= 50_000 ? 1 : 3, () => runNode([CLI, 'check', file]));
   const floor = tokenizeMs(text);
   const name = `\`rulesets check\` of ${rules.toLocaleString('en-US')} ${family === 'http' ? 'HTTP ' : ''}rules, ${format.toUpperCase()} ${layout} (${(statSync(file).size / 1024 / 1024).toFixed(1)} MiB)`;
   const target = rules === 10_000 ? '≤ 20× the tokenizer' : '≤ 5 s CPU, ≤ 400 MiB';
-  rows.push([name, `${ms(ours.cpuMs)}, ${mib(ours.maxRssKiB)}, report ${(ours.stdoutBytes / 1024).toFixed(0)} KiB`, `${ms(floor)} (tokenizer over the file)`, `${Math.round(ours.cpuMs / floor)}×`, target]);
+  rows.push([name, `${ms(ours.cpuMs)}, ${mib(ours.maxRssKiB)}, report ${(Buffer.byteLength(ours.stdout) / 1024).toFixed(0)} KiB`, `${ms(floor)} (tokenizer over the file)`, `${Math.round(ours.cpuMs / floor)}×`, target]);
   if (rules === 10_000) {
     // The same tokenizer as a process of its own (start, read, tokenize), for context: the
     // floor above is a warmed loop inside a running process, which no process can approach.
-    const alone = medianRun(3, [tokenizerScript, file]);
+    const alone = medianRun(3, () => runNode([tokenizerScript, file]));
     rows.push([`the same, beside the tokenizer as a process of its own`, ms(ours.cpuMs), `${ms(alone.cpuMs)} (node, read, tokenize)`, `${(ours.cpuMs / alone.cpuMs).toFixed(1)}×`, 'context']);
     // The check alone, inside this process once V8 has optimised it (no start, no load, no
     // first-run compiling): what no process can go below without a faster checker.
@@ -144,7 +117,7 @@ for (const [rules, format, layout, family] of [
     // The run a CI job repeats on an unchanged file: `--cache` answers from the last run
     // (medianRun's unmeasured first run is the one that fills it).
     const location = join(dir, 'findings.cache');
-    const cached = medianRun(3, [CLI, 'check', '--cache', '--cache-location', location, file]);
+    const cached = medianRun(3, () => runNode([CLI, 'check', '--cache', '--cache-location', location, file]));
     rows.push([`the same, again with \`--cache\` (file unchanged)`, `${ms(cached.cpuMs)}, ${mib(cached.maxRssKiB)}`, `${ms(floor)} (tokenizer over the file)`, `${Math.round(cached.cpuMs / floor)}×`, 'context']);
   }
 }

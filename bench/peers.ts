@@ -22,14 +22,20 @@
  * times include that idle wait. The targets are therefore judged on server CPU time, which no timer
  * inflates; wall times are printed beside them, with the peer's fixed delay subtracted too.
  *
- * Open and RSS: the median of three fresh servers. Edits, completions and hovers: a third of
+ * Open and RSS: the median of three fresh servers. The open is measured twice: at start, as an
+ * editor opening the file that started the server does (the server's whole CPU up to the first
+ * diagnostics), and without start (JSON, beside vscode-json-language-server): a fresh server
+ * is initialised, given its settings and left until idle (under 1 ms of CPU in 300 ms), then
+ * its CPU from didOpen to the first diagnostics is counted. Edits, completions and hovers: a third of
  * them on each of the three, the percentiles over all of them together (102 samples).
  *
  * CPU time: utime + stime of the server process from /proc/<pid>/stat (clock ticks, 10 ms
- * apart) for the open; for a single edit, which takes a few ms, the sum of every thread's
- * run time in /proc/<pid>/task/<tid>/schedstat (ns).
+ * apart) for the open at start; for the open without start and for a single edit, which take
+ * a few to a hundred ms, the sum of every thread's run time in /proc/<pid>/task/<tid>/schedstat (ns).
  *
- * Run with `node --import tsx bench/peers.ts` (the last step of `npm run bench`).
+ * Run with `node --import tsx bench/peers.ts` (the last step of `npm run bench`), several
+ * minutes; `RULESETS_BENCH_PEERS=open node --import tsx bench/peers.ts` runs only the rows of the
+ * open without start.
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -65,7 +71,7 @@ import * as YAML from 'yaml';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../server/src/language/catalogue/phases';
 import { expression, httpRulesetObject, rulesetObject } from './inputs';
 import { median } from './measure';
-import { printTable } from './table';
+import { mark, printTable } from './table';
 
 const ROOT = resolve(__dirname, '..');
 const RULES = 1000;
@@ -78,6 +84,8 @@ const CHECKPOINT = 1000;
 /** Documents open at once in the memory run: a push server with a debounce validates them together. */
 const BATCH = 100;
 const TIMEOUT_MS = 60_000;
+/** `RULESETS_BENCH_PEERS=open` runs only the rows of a JSON file opened on an idle server (a minute, not several). */
+const ONLY_OPEN = process.env.RULESETS_BENCH_PEERS === 'open';
 
 type Format = 'json' | 'yaml';
 type Mode = 'pull' | 'push';
@@ -340,6 +348,21 @@ class Server {
     return ns / 1e6;
   }
 
+  /**
+   * Resolves once the process has spent under 1 ms of CPU in 300 ms: its start-up work (our
+   * warm-up, a peer's schema loading) is over.
+   */
+  async idle(): Promise<void> {
+    const deadline = now() + TIMEOUT_MS;
+    for (let before = this.cpuPreciseMs(); now() < deadline; ) {
+      await sleep(300);
+      const after = this.cpuPreciseMs();
+      if (after - before < 1) return;
+      before = after;
+    }
+    throw new Error(`${this.spec.name} still busy after ${TIMEOUT_MS} ms`);
+  }
+
   rssMB(): number {
     const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
     return (Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024) / 1e6;
@@ -491,6 +514,22 @@ async function run(spec: ServerSpec, family: Family, format: Format, index: numb
   return { openWallMs, openCpuMs, openDiagnostics: first.map((d) => String(d.code ?? d.message)), rssMB, editWall, editCpu, completion, hover };
 }
 
+/**
+ * A fresh server, started and idle, opens the file: the server's CPU from didOpen to its first
+ * diagnostics (schedstat, ns resolution) and the wall time, neither counting the start.
+ */
+async function openWhenIdle(spec: ServerSpec, family: Family, format: Format): Promise<{ cpuMs: number; wallMs: number }> {
+  const uri = URIS[family][format];
+  const server = await Server.start(spec);
+  await server.idle();
+  const cpu = server.cpuPreciseMs();
+  const start = now();
+  await server.diagnosticsAfter(uri, 1, () => server.open(uri, format, TEXTS[family][format]));
+  const result = { cpuMs: server.cpuPreciseMs() - cpu, wallMs: now() - start };
+  await server.stop();
+  return result;
+}
+
 /** A fresh server is handed a file with one planted schema error first: its first diagnostics must name it. */
 async function verify(spec: ServerSpec, format: Format): Promise<string> {
   const broken = { ...rulesetObject(3) };
@@ -545,7 +584,6 @@ const resultKey = (spec: ServerSpec, family: Family, format: Format) => `${spec.
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 const mb = (v: number) => `${v.toFixed(0)} MB`;
 const ratio = (ours: number, peer: number) => `${(ours / peer).toFixed(2)}×`;
-const mark = (ok: boolean) => (ok ? '✓ pass' : '✗ FAIL');
 
 async function main(): Promise<void> {
   const began = now();
@@ -560,10 +598,11 @@ async function main(): Promise<void> {
     [OURS, 'yaml'],
     [OURS, 'json'],
   ] as const) {
+    if (ONLY_OPEN && format === 'yaml') continue;
     console.log(`schema check: ${await verify(spec, format)}`);
   }
 
-  const cases = (['magic', 'http'] as const).flatMap((family) =>
+  const cases = (ONLY_OPEN ? [] : (['magic', 'http'] as const)).flatMap((family) =>
     [
       [OURS, 'yaml'],
       [YAML_LS, 'yaml'],
@@ -571,7 +610,9 @@ async function main(): Promise<void> {
       [JSON_LS, 'json'],
     ].map(([spec, format]) => [spec, family, format] as const as readonly [ServerSpec, Family, Format]),
   );
+  const idleCases = (['magic', 'http'] as const).flatMap((family) => [OURS, JSON_LS].map((spec) => [spec, family] as const));
   const results = new Map<string, RunResult[]>();
+  const idleResults = new Map<string, { cpuMs: number; wallMs: number }[]>();
   // Interleaved, so that a slower stretch of the machine falls on every server alike.
   for (let i = 0; i < RUNS; i++) {
     for (const [spec, family, format] of cases) {
@@ -580,13 +621,23 @@ async function main(): Promise<void> {
       results.set(key, [...(results.get(key) ?? []), await run(spec, family, format, i)]);
       process.stderr.write(`${key} ${((now() - start) / 1000).toFixed(1)} s; `);
     }
+    for (const [spec, family] of idleCases) {
+      const key = resultKey(spec, family, 'json');
+      idleResults.set(key, [...(idleResults.get(key) ?? []), await openWhenIdle(spec, family, 'json')]);
+      process.stderr.write(`${key} open when idle; `);
+    }
   }
-  let start = now();
-  const ourMemory = await memory(OURS);
-  process.stderr.write(`memory ours ${((now() - start) / 1000).toFixed(1)} s; `);
-  start = now();
-  const peerMemory = await memory(YAML_LS);
-  process.stderr.write(`memory ${YAML_LS.name} ${((now() - start) / 1000).toFixed(1)} s\n`);
+  /** A memory run, timed on stderr (none when only the open rows are asked for). */
+  const timedMemory = async (spec: ServerSpec) => {
+    if (ONLY_OPEN) return [];
+    const start = now();
+    const series = await memory(spec);
+    process.stderr.write(`memory ${spec.name} ${((now() - start) / 1000).toFixed(1)} s; `);
+    return series;
+  };
+  const ourMemory = await timedMemory(OURS);
+  const peerMemory = await timedMemory(YAML_LS);
+  process.stderr.write('\n');
 
   const rows: string[][] = [];
   for (const family of ['magic', 'http'] as const) {
@@ -596,10 +647,12 @@ async function main(): Promise<void> {
     /** A percentile over the samples of every fresh server together. */
     const pooled = (spec: ServerSpec, format: Format, q: number, pick: (r: RunResult) => number[]) => percentile(get(spec, format).flatMap(pick), q);
 
-    for (const [format, peer, factor] of [
-      ['yaml', YAML_LS, 0.5],
-      ['json', JSON_LS, 1],
-    ] as const) {
+    for (const [format, peer, factor] of ONLY_OPEN
+      ? []
+      : ([
+          ['yaml', YAML_LS, 0.5],
+          ['json', JSON_LS, 1],
+        ] as const)) {
       const F = `${family === 'http' ? 'HTTP ' : ''}${format.toUpperCase()}`;
       const delay = peer.fixedDelayMs;
       const delayNote = delay > 0 ? ` (incl. its ${delay} ms debounce)` : '';
@@ -635,16 +688,25 @@ async function main(): Promise<void> {
       const rss = [med(OURS, format, (r) => r.rssMB), med(peer, format, (r) => r.rssMB)];
       rows.push([`${F}: RSS with the file open and diagnosed`, mb(rss[0]), mb(rss[1]), ratio(rss[0], rss[1]), format === 'yaml' ? `≤ 1.5× ${mark(rss[0] <= 1.5 * rss[1])}` : 'context']);
     }
+
+    const F = `${family === 'http' ? 'HTTP ' : ''}JSON`;
+    const idle = (spec: ServerSpec, of: (r: { cpuMs: number; wallMs: number }) => number) => median(idleResults.get(resultKey(spec, family, 'json'))!.map(of));
+    const openCpu = [idle(OURS, (r) => r.cpuMs), idle(JSON_LS, (r) => r.cpuMs)];
+    rows.push([`${F}: open → first diagnostics, without start, server CPU`, ms(openCpu[0]), `${ms(openCpu[1])} (${JSON_LS.name})`, ratio(openCpu[0], openCpu[1]), `≤ 1× ${mark(openCpu[0] <= openCpu[1])}`]);
+    const openWall = [idle(OURS, (r) => r.wallMs), idle(JSON_LS, (r) => r.wallMs)];
+    rows.push([`${F}: open → first diagnostics, without start, wall`, ms(openWall[0]), ms(openWall[1]), ratio(openWall[0], openWall[1]), 'context']);
   }
-  const series = (s: readonly number[]) => s.map((v) => v.toFixed(0)).join(' → ');
-  const ourMax = Math.max(...ourMemory);
-  rows.push([
-    `RSS over ${DOCUMENTS.toLocaleString('en-US')} YAML documents (MB at every ${CHECKPOINT.toLocaleString('en-US')})`,
-    series(ourMemory),
-    series(peerMemory),
-    ratio(ourMemory.at(-1)!, peerMemory.at(-1)!),
-    `≤ 300 MB ${mark(ourMax <= 300)}`,
-  ]);
+  if (!ONLY_OPEN) {
+    const series = (s: readonly number[]) => s.map((v) => v.toFixed(0)).join(' → ');
+    const ourMax = Math.max(...ourMemory);
+    rows.push([
+      `RSS over ${DOCUMENTS.toLocaleString('en-US')} YAML documents (MB at every ${CHECKPOINT.toLocaleString('en-US')})`,
+      series(ourMemory),
+      series(peerMemory),
+      ratio(ourMemory.at(-1)!, peerMemory.at(-1)!),
+      `≤ 300 MB ${mark(ourMax <= 300)}`,
+    ]);
+  }
 
   console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, node ${process.version}; ${RUNS} fresh servers each, medians; CLK_TCK ${CLK_TCK}`);
   for (const [spec, family, format] of cases) {

@@ -6,3 +6,6 @@ export function printTable(header: readonly string[], rows: readonly (readonly s
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows) console.log(line(r));
 }
+
+/** A target's verdict in a row's last cell. */
+export const mark = (ok: boolean) => (ok ? '✓ pass' : '✗ FAIL');
