@@ -114,10 +114,12 @@ const COLON = 58; // :
 const LESS = 60; // <
 const EQUALS = 61; // =
 const GREATER = 62; // >
+const UPPER_A = 65; // A
 const OPEN_BRACKET = 91; // [
 const BACKSLASH = 92; // \
 const CLOSE_BRACKET = 93; // ]
 const CARET = 94; // ^
+const UNDERSCORE = 95; // _
 const LOWER_A = 97; // a
 const LOWER_R = 114; // r
 const LOWER_X = 120; // x
@@ -133,9 +135,13 @@ const DIGIT = 4; // asciiDigit
 const HEX = 8; // 0-9 a-f A-F
 const CLASSES = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
-  const ch = String.fromCharCode(c);
-  const alnum = /[A-Za-z0-9]/.test(ch);
-  CLASSES[c] = (alnum || ch === '_' ? IDENT : 0) | (alnum || /[.:\-/]/.test(ch) ? BARE : 0) | (/[0-9]/.test(ch) ? DIGIT : 0) | (/[0-9a-fA-F]/.test(ch) ? HEX : 0);
+  const digit = c >= DIGIT_0 && c <= DIGIT_0 + 9;
+  const lower = c >= LOWER_A && c <= LOWER_A + 25;
+  const upper = c >= UPPER_A && c <= UPPER_A + 25;
+  const alnum = digit || lower || upper;
+  const hexLetter = (lower && c <= LOWER_A + 5) || (upper && c <= UPPER_A + 5);
+  CLASSES[c] =
+    (alnum || c === UNDERSCORE ? IDENT : 0) | (alnum || c === DOT || c === COLON || c === MINUS || c === SLASH ? BARE : 0) | (digit ? DIGIT : 0) | (digit || hexLetter ? HEX : 0);
 }
 
 /** `keyword` in the grammar: never a field or function name. */

@@ -584,56 +584,72 @@ export function readPlainBareValue(source: string, span: Span, type: ScalarType 
  * anything else after `\` is an error on exactly those characters.
  */
 export function readQuotedString(body: string, bodyOffset: number): { value: string; problems: Problem[]; bytes?: number[] } {
+  let backslash = body.indexOf('\\');
+  if (backslash < 0) return { value: body, problems: [] };
   let value = '';
   const problems: Problem[] = [];
   // An escape is one byte, a character its UTF-8 bytes (wirefilter's lex_quoted_string_as_vec):
-  // `bytes` keeps them apart, which `value` cannot from 0x80 on.
+  // `bytes` keeps them apart, which `value` cannot from 0x80 on. The text between escapes is
+  // taken in runs, not character by character.
   const bytes: number[] = [];
   let characters = '';
   let highByte = false;
-  const escaped = (byte: number) => {
-    bytes.push(...new TextEncoder().encode(characters), byte);
-    characters = '';
-    highByte ||= byte >= 0x80;
-  };
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c !== '\\') {
-      value += c;
-      characters += c;
+  /** Where the characters not yet added to `value` (and `characters`) start. */
+  let plain = 0;
+  while (backslash >= 0) {
+    const i = backslash;
+    const run = body.slice(plain, i);
+    value += run;
+    characters += run;
+    const next = body[i + 1];
+    let byte = -1;
+    if (next === undefined) {
+      // Only in an unterminated string, which has its own error.
+      plain = body.length;
+      break;
+    }
+    if (next === '"' || next === '\\') {
+      // The escaped character starts the next run.
+      plain = i + 1;
+      backslash = body.indexOf('\\', i + 2);
       continue;
     }
-    const next = body[i + 1];
-    if (next === undefined) break; // only in an unterminated string, which has its own error
-    if (next === '"' || next === '\\') {
-      value += next;
-      characters += next;
-      i++;
-    } else if (next === 'x' && /^[0-9a-fA-F]{2}$/.test(body.slice(i + 2, i + 4))) {
-      value += String.fromCharCode(parseInt(body.slice(i + 2, i + 4), 16));
-      escaped(parseInt(body.slice(i + 2, i + 4), 16));
-      i += 3;
-    } else if (next !== undefined && /^[0-7]{3}$/.test(body.slice(i + 1, i + 4))) {
+    if (next === 'x' && /^[0-9a-fA-F]{2}$/.test(body.slice(i + 2, i + 4))) {
+      byte = parseInt(body.slice(i + 2, i + 4), 16);
+      plain = i + 4;
+    } else if (/^[0-7]{3}$/.test(body.slice(i + 1, i + 4))) {
       const code = parseInt(body.slice(i + 1, i + 4), 8);
       if (code > 0xff) {
         problems.push(problem('invalid-escape', 'error', sub(bodyOffset, i, i + 4), `\`\\${body.slice(i + 1, i + 4)}\` is more than one byte (at most \\377)`));
       }
-      value += String.fromCharCode(code & 0xff);
-      escaped(code & 0xff);
-      i += 3;
+      byte = code & 0xff;
+      plain = i + 4;
     } else {
       const end = next === 'x' ? Math.min(body.length, i + 4) : Math.min(body.length, i + 2);
       const found = body.slice(i, end);
       problems.push(
         problem('invalid-escape', 'error', sub(bodyOffset, i, Math.max(end, i + 1)), `expected \`\\"\`, \`\\\\\`, \`\\xHH\` or \`\\OOO\` (three octal digits) after \`\\\`, found \`${found}\``, escapeFixes(found, sub(bodyOffset, i, end))),
       );
-      i = end - 1;
+      plain = end;
     }
+    if (byte >= 0) {
+      value += String.fromCharCode(byte);
+      for (const encoded of UTF8_ENCODER.encode(characters)) bytes.push(encoded);
+      bytes.push(byte);
+      characters = '';
+      highByte ||= byte >= 0x80;
+    }
+    backslash = body.indexOf('\\', plain);
   }
+  const rest = body.slice(plain);
+  value += rest;
   if (!highByte) return { value, problems };
-  bytes.push(...new TextEncoder().encode(characters));
+  characters += rest;
+  for (const encoded of UTF8_ENCODER.encode(characters)) bytes.push(encoded);
   return { value, problems, bytes };
 }
+
+const UTF8_ENCODER = new TextEncoder();
 
 function escapeFixes(found: string, span: Span) {
   const named: Record<string, string> = { '\\n': '\\x0a', '\\r': '\\x0d', '\\t': '\\x09', '\\0': '\\x00' };
