@@ -114,10 +114,12 @@ const COLON = 58; // :
 const LESS = 60; // <
 const EQUALS = 61; // =
 const GREATER = 62; // >
+const UPPER_A = 65; // A
 const OPEN_BRACKET = 91; // [
 const BACKSLASH = 92; // \
 const CLOSE_BRACKET = 93; // ]
 const CARET = 94; // ^
+const UNDERSCORE = 95; // _
 const LOWER_A = 97; // a
 const LOWER_R = 114; // r
 const LOWER_X = 120; // x
@@ -133,20 +135,32 @@ const DIGIT = 4; // asciiDigit
 const HEX = 8; // 0-9 a-f A-F
 const CLASSES = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
-  const ch = String.fromCharCode(c);
-  const alnum = /[A-Za-z0-9]/.test(ch);
-  CLASSES[c] = (alnum || ch === '_' ? IDENT : 0) | (alnum || /[.:\-/]/.test(ch) ? BARE : 0) | (/[0-9]/.test(ch) ? DIGIT : 0) | (/[0-9a-fA-F]/.test(ch) ? HEX : 0);
+  const digit = c >= DIGIT_0 && c <= DIGIT_0 + 9;
+  const lower = c >= LOWER_A && c <= LOWER_A + 25;
+  const upper = c >= UPPER_A && c <= UPPER_A + 25;
+  const alnum = digit || lower || upper;
+  const hexLetter = (lower && c <= LOWER_A + 5) || (upper && c <= UPPER_A + 5);
+  CLASSES[c] =
+    (alnum || c === UNDERSCORE ? IDENT : 0) | (alnum || c === DOT || c === COLON || c === MINUS || c === SLASH ? BARE : 0) | (digit ? DIGIT : 0) | (digit || hexLetter ? HEX : 0);
 }
 
 /** `keyword` in the grammar: never a field or function name. */
-const KEYWORDS: ReadonlySet<string> = new Set([
+const KEYWORDS: readonly string[] = [
   'and', 'or', 'xor', 'not', 'in', 'eq', 'ne', 'ge', 'le', 'gt', 'lt',
   'contains', 'matches', 'wildcard', 'strict', 'bitwise_and', 'true', 'false',
-]);
+];
 /** functionName_operatorWord: the keywords that are also names of functions. */
 const FUNCTION_KEYWORDS: ReadonlySet<string> = new Set(['contains', 'wildcard']);
 /** The word alternatives of `comparisonOp`. */
 const OPERATOR_WORDS: ReadonlySet<string> = new Set(['eq', 'ne', 'ge', 'le', 'gt', 'lt', 'in', 'contains', 'matches', 'wildcard', 'bitwise_and']);
+/**
+ * The keywords by length and first character (at `length * 128 + code`), so that a word of the
+ * text is compared in place, with most words (field names) compared with none, rather than
+ * copied out to be looked up.
+ */
+const LONGEST_KEYWORD = Math.max(...KEYWORDS.map((keyword) => keyword.length));
+const KEYWORDS_BY_SHAPE: (string[] | undefined)[] = Array.from({ length: (LONGEST_KEYWORD + 1) * 128 }, () => undefined);
+for (const keyword of KEYWORDS) (KEYWORDS_BY_SHAPE[keyword.length * 128 + keyword.charCodeAt(0)] ??= []).push(keyword);
 
 /** What closes a raw string with n `#`: `"` and the same n `#`. */
 const closingFences: string[] = [];
@@ -173,6 +187,16 @@ function isSpace(c: number): boolean {
 /** What a name at an operand's start may be: a field (`field`), a function (`functionName`), or both. */
 const FIELD = 1;
 const FUNCTION = 2;
+
+/** The keyword that the run of identChars [at, end) of `text` is, or undefined. */
+function keywordAt(text: string, at: number, end: number): string | undefined {
+  const length = end - at;
+  const c = text.charCodeAt(at);
+  const candidates = length <= LONGEST_KEYWORD && c < 128 ? KEYWORDS_BY_SHAPE[length * 128 + c] : undefined;
+  if (candidates === undefined) return undefined;
+  for (let i = 0; i < candidates.length; i++) if (text.startsWith(candidates[i], at)) return candidates[i];
+  return undefined;
+}
 
 class Descent {
   readonly problems: Problem[] = [];
@@ -224,8 +248,9 @@ class Descent {
   private logical(): Expression | undefined {
     const first = this.unary();
     if (!first) return undefined;
-    const operands: Expression[] = [first];
-    const operators: Token[] = [];
+    // Most operands of a logical expression are one comparison each: no arrays for them.
+    let operands: Expression[] | undefined;
+    let operators: Token[] | undefined;
     for (;;) {
       const before = this.pos;
       const mark = this.problems.length;
@@ -243,10 +268,10 @@ class Descent {
         this.problems.length = mark;
         break;
       }
-      operators.push(this.token(start, end));
-      operands.push(operand);
+      (operators ??= []).push(this.token(start, end));
+      (operands ??= [first]).push(operand);
     }
-    return byPrecedence(operands, operators, 0);
+    return operands && operators ? byPrecedence(operands, operators) : first;
   }
 
   /** Unary = Quantifier | Comparison | notOp Unary -- not | "(" Logical ")" -- group | booleanLiteral */
@@ -554,9 +579,12 @@ class Descent {
 
   /** `spaces`, skipped before each part of a syntactic rule. */
   private skip(): void {
+    // Reads stop at the text's end rather than at the NaN past it: the optimised code of a
+    // scan that reads past the end is thrown away the first time it does (an early deopt).
     const text = this.text;
+    const length = this.length;
     let pos = this.pos;
-    for (;;) {
+    while (pos < length) {
       const c = text.charCodeAt(pos);
       if (c === SPACE || c === LF || c === CR || c === TAB) pos++;
       else break;
@@ -577,12 +605,14 @@ class Descent {
   /** The end of the run of identChars at `at` (`at` itself when there is none). */
   private identEnd(at: number): number {
     const text = this.text;
+    const length = this.length;
     let end = at;
-    for (;;) {
+    while (end < length) {
       const c = text.charCodeAt(end);
       if (c < 128 && (CLASSES[c] & IDENT) !== 0) end++;
-      else return end;
+      else break;
     }
+    return end;
   }
 
   /**
@@ -592,12 +622,10 @@ class Descent {
    */
   private nameKinds(at: number, end: number): number {
     if (end === at || isDigit(this.text.charCodeAt(at))) return 0;
-    const length = end - at;
     // A keyword is one of the words above followed by no identChar: the whole run is one.
-    if (length < 2 || length > 11) return FIELD | FUNCTION;
-    const word = this.text.slice(at, end);
-    if (KEYWORDS.has(word)) return FUNCTION_KEYWORDS.has(word) ? FUNCTION : 0;
-    return word === 'any' || word === 'all' ? FIELD : FIELD | FUNCTION;
+    const keyword = keywordAt(this.text, at, end);
+    if (keyword !== undefined) return FUNCTION_KEYWORDS.has(keyword) ? FUNCTION : 0;
+    return end - at === 3 && this.quantifierNameEnd(at) === end ? FIELD : FIELD | FUNCTION;
   }
 
   /** quantifierName = ("any" | "all") ~identChar: its end, or -1. */
@@ -676,6 +704,7 @@ class Descent {
 
   /** logicalOp = "||" | "^^" | "&&" | ("or" | "xor" | "and") ~identChar */
   private logicalOpEnd(at: number): number {
+    if (at >= this.length) return -1;
     const text = this.text;
     const c = text.charCodeAt(at);
     if (c === BAR || c === CARET || c === AMPERSAND) return text.charCodeAt(at + 1) === c ? at + 2 : -1;
@@ -722,9 +751,9 @@ class Descent {
         return next === AMPERSAND ? -1 : at + 1;
     }
     const end = this.identEnd(at);
-    const length = end - at;
-    if (length >= 2 && length <= 11 && OPERATOR_WORDS.has(text.slice(at, end))) return end;
-    if (length === 6 && text.startsWith('strict', at)) {
+    const keyword = keywordAt(text, at, end);
+    if (keyword !== undefined && OPERATOR_WORDS.has(keyword)) return end;
+    if (keyword === 'strict') {
       let gap = end;
       for (;;) {
         const s = text.charCodeAt(gap);
@@ -752,8 +781,9 @@ class Descent {
    */
   private bare(start: number, type: ScalarType | undefined, argument: boolean): Literal | undefined {
     const text = this.text;
+    const length = this.length;
     let end = start;
-    for (;;) {
+    while (end < length) {
       const c = text.charCodeAt(end);
       if (c < 128 && (CLASSES[c] & BARE) !== 0) end++;
       else break;

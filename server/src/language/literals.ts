@@ -397,6 +397,186 @@ function readByShape(text: string, span: Span): BareValueResult {
   return invalid(text, span, [problem('invalid-value', 'error', span, `\`${text}\` is not a value: expected a number, an IP address or CIDR, a quoted string, hex bytes, a \`{…}\` set or a \`$list\``)]);
 }
 
+// ---------------------------------------------------------------- the common literals, in place
+
+// Most bare values in rules are well-formed decimal integers and ranges, IPv4 addresses and
+// blocks, and IPv6 blocks. These are read here from the expression text itself, with no copy
+// of the value, no split parts and no regular expression; anything else (every value with a
+// problem among it) is left to readBareValue, whose literal is the one these give.
+
+const CODE_0 = 48;
+const CODE_9 = 57;
+const CODE_DOT = 46;
+const CODE_COLON = 58;
+const CODE_MINUS = 45;
+const CODE_SLASH = 47;
+
+/** Where `code` first stands in [start, end) of `text`, or -1 (a search that stops at the value's end). */
+function indexWithin(text: string, code: number, start: number, end: number): number {
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) === code) return i;
+  return -1;
+}
+
+/** Digits a double holds exactly (below 2⁵³), so such an integer needs no BigInt arithmetic. */
+const MAX_EXACT_DIGITS = 15;
+
+/**
+ * The decimal integer at [start, end) of `text`: an optional `-` and up to MAX_EXACT_DIGITS
+ * digits, with no leading 0 (which would make it octal); NaN for anything else.
+ */
+function plainDecimal(text: string, start: number, end: number): number {
+  let i = start;
+  const negative = text.charCodeAt(i) === CODE_MINUS;
+  if (negative) i++;
+  const digits = end - i;
+  if (digits === 0 || digits > MAX_EXACT_DIGITS || (digits > 1 && text.charCodeAt(i) === CODE_0)) return NaN;
+  let value = 0;
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < CODE_0 || c > CODE_9) return NaN;
+    value = value * 10 + (c - CODE_0);
+  }
+  return negative ? -value : value;
+}
+
+/** A plain decimal integer (see plainDecimal) at `span` of `source` as its literal, else undefined. */
+export function readPlainInteger(source: string, span: Span): Literal | undefined {
+  const value = plainDecimal(source, span.start, span.end);
+  return Number.isNaN(value) ? undefined : { kind: 'integer', span, value: BigInt(value) };
+}
+
+/** `a..b` of plain decimal integers, with a ≤ b, at `span` of `source`, else undefined. */
+function readPlainIntegerRange(source: string, span: Span): Literal | undefined {
+  const dots = indexWithin(source, CODE_DOT, span.start, span.end);
+  if (dots < 0 || dots + 1 >= span.end || source.charCodeAt(dots + 1) !== CODE_DOT) return undefined;
+  const from = plainDecimal(source, span.start, dots);
+  const to = plainDecimal(source, dots + 2, span.end);
+  if (!(from <= to)) return undefined;
+  return { kind: 'integer-range', span, from: BigInt(from), to: BigInt(to) };
+}
+
+/**
+ * The IPv4 address at [start, end) of `text` as a number: four parts of one to three digits,
+ * none above 255 nor with a leading zero; NaN for anything else.
+ */
+function plainIpv4(text: string, start: number, end: number): number {
+  let value = 0;
+  let part = 0;
+  let digits = 0;
+  let parts = 0;
+  for (let i = start; i <= end; i++) {
+    const c = i < end ? text.charCodeAt(i) : CODE_DOT;
+    if (c === CODE_DOT) {
+      if (digits === 0 || part > 255 || ++parts > 4) return NaN;
+      value = value * 256 + part;
+      part = 0;
+      digits = 0;
+    } else {
+      if (c < CODE_0 || c > CODE_9 || (digits === 1 && part === 0) || ++digits > 3) return NaN;
+      part = part * 10 + (c - CODE_0);
+    }
+  }
+  return parts === 4 ? value : NaN;
+}
+
+/** The groups of the IPv6 address being read by plainIpv6. */
+const IPV6_GROUPS = new Uint16Array(8);
+
+function hexDigitValue(c: number): number {
+  if (c >= CODE_0 && c <= CODE_9) return c - CODE_0;
+  const lower = c | 0x20;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/**
+ * The IPv6 address at [start, end) of `text`: groups of one to four hex digits, eight of them
+ * or at most seven around one `::` (an IPv4 tail is left to readBareValue); undefined for
+ * anything else.
+ */
+function plainIpv6(text: string, start: number, end: number): bigint | undefined {
+  let count = 0;
+  let gap = -1;
+  let i = start;
+  if (text.charCodeAt(i) === CODE_COLON && text.charCodeAt(i + 1) === CODE_COLON) {
+    gap = 0;
+    i += 2;
+  }
+  while (i < end) {
+    let group = 0;
+    const groupStart = i;
+    for (; i < end; i++) {
+      const digit = hexDigitValue(text.charCodeAt(i));
+      if (digit < 0) break;
+      group = group * 16 + digit;
+    }
+    if (i === groupStart || i - groupStart > 4 || count === 8) return undefined;
+    IPV6_GROUPS[count++] = group;
+    if (i === end) break;
+    if (text.charCodeAt(i) !== CODE_COLON || ++i === end) return undefined;
+    if (text.charCodeAt(i) === CODE_COLON) {
+      if (gap >= 0) return undefined;
+      gap = count;
+      i++;
+    }
+  }
+  if (gap < 0 ? count !== 8 : count > 7) return undefined;
+  if (gap >= 0) {
+    // The groups after `::` move to the end; the ones they leave are zeros.
+    const zeros = 8 - count;
+    for (let g = count - 1; g >= gap; g--) IPV6_GROUPS[g + zeros] = IPV6_GROUPS[g];
+    IPV6_GROUPS.fill(0, gap, gap + zeros);
+  }
+  let value = 0n;
+  for (let g = 0; g < 8; g += 2) value = (value << 32n) | BigInt(IPV6_GROUPS[g] * 0x10000 + IPV6_GROUPS[g + 1]);
+  return value;
+}
+
+/**
+ * An IPv4 address, or an IPv4 or IPv6 block whose host bits are zero, at `span` of `source`;
+ * undefined for anything else. (A lone IPv6 address is rarer, and among bare values of an
+ * unknown field some read as bytes, so IPv6 is read here only as a block of an `Ip` field.)
+ */
+function readPlainAddress(source: string, span: Span, ipv6: boolean): Literal | undefined {
+  const slash = indexWithin(source, CODE_SLASH, span.start, span.end);
+  const addressEnd = slash >= 0 ? slash : span.end;
+  const v4 = plainIpv4(source, span.start, addressEnd);
+  if (addressEnd === span.end) return Number.isNaN(v4) ? undefined : { kind: 'ip', span, family: 4, value: BigInt(v4) };
+  // The prefix length is read as the reference reads it, as any run of digits (`/08` is 8).
+  let prefixLength = 0;
+  if (addressEnd + 1 === span.end) return undefined;
+  for (let i = addressEnd + 1; i < span.end; i++) {
+    const c = source.charCodeAt(i);
+    if (c < CODE_0 || c > CODE_9) return undefined;
+    prefixLength = prefixLength * 10 + (c - CODE_0);
+    if (prefixLength > 128) return undefined;
+  }
+  if (!Number.isNaN(v4)) {
+    if (prefixLength > 32) return undefined;
+    const block = 2 ** (32 - prefixLength);
+    if (v4 % block !== 0) return undefined;
+    return { kind: 'ip-range', span, family: 4, first: BigInt(v4), last: BigInt(v4 + block - 1), prefixLength };
+  }
+  const v6 = ipv6 ? plainIpv6(source, span.start, addressEnd) : undefined;
+  if (v6 === undefined) return undefined;
+  const hostBits = BigInt(128 - prefixLength);
+  const hostMask = (1n << hostBits) - 1n;
+  if ((v6 & hostMask) !== 0n) return undefined;
+  return { kind: 'ip-range', span, family: 6, first: v6, last: v6 | hostMask, prefixLength };
+}
+
+/**
+ * The literal readBareValue reads at `span` of `source` for a field of `type`, when it is one
+ * of the common well-formed ones; undefined otherwise (then readBareValue must read it).
+ */
+export function readPlainBareValue(source: string, span: Span, type: ScalarType | undefined): Literal | undefined {
+  if (type === 'Integer' || type === undefined) {
+    const literal = readPlainInteger(source, span) ?? readPlainIntegerRange(source, span);
+    if (literal !== undefined || type === 'Integer') return literal;
+  }
+  if (type === 'Ip' || type === undefined) return readPlainAddress(source, span, type === 'Ip');
+  return undefined;
+}
+
 // ---------------------------------------------------------------- strings
 
 /**
@@ -404,56 +584,72 @@ function readByShape(text: string, span: Span): BareValueResult {
  * anything else after `\` is an error on exactly those characters.
  */
 export function readQuotedString(body: string, bodyOffset: number): { value: string; problems: Problem[]; bytes?: number[] } {
+  let backslash = body.indexOf('\\');
+  if (backslash < 0) return { value: body, problems: [] };
   let value = '';
   const problems: Problem[] = [];
   // An escape is one byte, a character its UTF-8 bytes (wirefilter's lex_quoted_string_as_vec):
-  // `bytes` keeps them apart, which `value` cannot from 0x80 on.
+  // `bytes` keeps them apart, which `value` cannot from 0x80 on. The text between escapes is
+  // taken in runs, not character by character.
   const bytes: number[] = [];
   let characters = '';
   let highByte = false;
-  const escaped = (byte: number) => {
-    bytes.push(...new TextEncoder().encode(characters), byte);
-    characters = '';
-    highByte ||= byte >= 0x80;
-  };
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c !== '\\') {
-      value += c;
-      characters += c;
+  /** Where the characters not yet added to `value` (and `characters`) start. */
+  let plain = 0;
+  while (backslash >= 0) {
+    const i = backslash;
+    const run = body.slice(plain, i);
+    value += run;
+    characters += run;
+    const next = body[i + 1];
+    let byte = -1;
+    if (next === undefined) {
+      // Only in an unterminated string, which has its own error.
+      plain = body.length;
+      break;
+    }
+    if (next === '"' || next === '\\') {
+      // The escaped character starts the next run.
+      plain = i + 1;
+      backslash = body.indexOf('\\', i + 2);
       continue;
     }
-    const next = body[i + 1];
-    if (next === undefined) break; // only in an unterminated string, which has its own error
-    if (next === '"' || next === '\\') {
-      value += next;
-      characters += next;
-      i++;
-    } else if (next === 'x' && /^[0-9a-fA-F]{2}$/.test(body.slice(i + 2, i + 4))) {
-      value += String.fromCharCode(parseInt(body.slice(i + 2, i + 4), 16));
-      escaped(parseInt(body.slice(i + 2, i + 4), 16));
-      i += 3;
-    } else if (next !== undefined && /^[0-7]{3}$/.test(body.slice(i + 1, i + 4))) {
+    if (next === 'x' && /^[0-9a-fA-F]{2}$/.test(body.slice(i + 2, i + 4))) {
+      byte = parseInt(body.slice(i + 2, i + 4), 16);
+      plain = i + 4;
+    } else if (/^[0-7]{3}$/.test(body.slice(i + 1, i + 4))) {
       const code = parseInt(body.slice(i + 1, i + 4), 8);
       if (code > 0xff) {
         problems.push(problem('invalid-escape', 'error', sub(bodyOffset, i, i + 4), `\`\\${body.slice(i + 1, i + 4)}\` is more than one byte (at most \\377)`));
       }
-      value += String.fromCharCode(code & 0xff);
-      escaped(code & 0xff);
-      i += 3;
+      byte = code & 0xff;
+      plain = i + 4;
     } else {
       const end = next === 'x' ? Math.min(body.length, i + 4) : Math.min(body.length, i + 2);
       const found = body.slice(i, end);
       problems.push(
         problem('invalid-escape', 'error', sub(bodyOffset, i, Math.max(end, i + 1)), `expected \`\\"\`, \`\\\\\`, \`\\xHH\` or \`\\OOO\` (three octal digits) after \`\\\`, found \`${found}\``, escapeFixes(found, sub(bodyOffset, i, end))),
       );
-      i = end - 1;
+      plain = end;
     }
+    if (byte >= 0) {
+      value += String.fromCharCode(byte);
+      for (const encoded of UTF8_ENCODER.encode(characters)) bytes.push(encoded);
+      bytes.push(byte);
+      characters = '';
+      highByte ||= byte >= 0x80;
+    }
+    backslash = body.indexOf('\\', plain);
   }
+  const rest = body.slice(plain);
+  value += rest;
   if (!highByte) return { value, problems };
-  bytes.push(...new TextEncoder().encode(characters));
+  characters += rest;
+  for (const encoded of UTF8_ENCODER.encode(characters)) bytes.push(encoded);
   return { value, problems, bytes };
 }
+
+const UTF8_ENCODER = new TextEncoder();
 
 function escapeFixes(found: string, span: Span) {
   const named: Record<string, string> = { '\\n': '\\x0a', '\\r': '\\x0d', '\\t': '\\x09', '\\0': '\\x00' };

@@ -25,7 +25,7 @@ import type {
   ValueType,
 } from './ast';
 import { comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/operators';
-import { looksLikeBytes, readBareValue, readInteger, readQuotedString } from './literals';
+import { looksLikeBytes, readBareValue, readInteger, readPlainBareValue, readPlainInteger, readQuotedString } from './literals';
 import { regexProblem, wildcardProblem } from './patterns';
 import { problem, replaceFix, type Problem } from './problem';
 import { regexFromQuoted } from './regex';
@@ -147,6 +147,9 @@ const EIGHT_PAIRS = /^[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){7}$/;
  * - anything else is read by its shape, as a value of an unknown field is.
  */
 export function argumentValue(source: string, span: Span, problems: Problem[]): Literal {
+  // A plain decimal integer is none of the first two, and read as a value of an unknown field is.
+  const integer = readPlainInteger(source, span);
+  if (integer) return integer;
   const text = source.slice(span.start, span.end);
   if (EIGHT_PAIRS.test(text)) return bareValue(source, span, 'Ip', problems);
   const prefix = startsLikeName(text) ? undefined : integerPrefix(text);
@@ -205,34 +208,53 @@ function isAddress(text: string): boolean {
 const PRECEDENCE: readonly LogicalOperator[] = ['or', 'xor', 'and'];
 
 /**
+ * The precedence level (index in PRECEDENCE) of a logical operator's spelling, by its first
+ * character, which tells the spellings apart (`a`nd `&&`, `o`r `||`, `x`or `^^`): no string
+ * is hashed to find it.
+ */
+const LEVEL_BY_FIRST_CODE = new Int8Array(128).fill(-1);
+for (const [spelling, operator] of LOGICAL_OPERATOR_BY_SPELLING) {
+  const code = spelling.charCodeAt(0);
+  if (LEVEL_BY_FIRST_CODE[code] !== -1) throw new Error(`two logical operators start with \`${spelling[0]}\``);
+  LEVEL_BY_FIRST_CODE[code] = PRECEDENCE.indexOf(operator);
+}
+
+function levelOf(operator: Token): number {
+  return LEVEL_BY_FIRST_CODE[operator.text.charCodeAt(0)];
+}
+
+/**
  * Builds the tree of `operands[0] operators[0] operands[1] …` by splitting at the operator
  * of the lowest precedence first. Runs of one operator stay flat (`a and b and c` is one
- * node with three operands), so long chains build a shallow tree.
+ * node with three operands), so long chains build a shallow tree. The arrays become the
+ * tree's when all operators are one (the usual case), so the caller hands them over.
  */
-export function byPrecedence(operands: readonly Expression[], operators: readonly Token[], level: number): Expression {
+export function byPrecedence(operands: readonly Expression[], operators: readonly Token[]): Expression {
   if (operators.length === 0) return operands[0];
-  const operator = PRECEDENCE[level];
+  let loosest = PRECEDENCE.length;
+  let mixed = false;
+  for (let i = 0; i < operators.length; i++) {
+    const operatorLevel = levelOf(operators[i]);
+    if (i > 0 && operatorLevel !== loosest) mixed = true;
+    if (operatorLevel < loosest) loosest = operatorLevel;
+  }
+  const last = operands[operands.length - 1];
+  if (!mixed) {
+    return { kind: 'logical', span: { start: operands[0].span.start, end: last.span.end }, operator: PRECEDENCE[loosest], operands, operatorTokens: operators };
+  }
   const children: Expression[] = [];
   const separators: Token[] = [];
-  // The operands and the tighter operators between two of this level's operators.
-  let partOperands: Expression[] = [operands[0]];
-  let partOperators: Token[] = [];
+  // The operands and the tighter operators between two of the loosest operators.
+  let from = 0;
   for (let i = 0; i < operators.length; i++) {
-    const token = operators[i];
-    if (LOGICAL_OPERATOR_BY_SPELLING.get(token.text) === operator) {
-      separators.push(token);
-      children.push(byPrecedence(partOperands, partOperators, level + 1));
-      partOperands = [operands[i + 1]];
-      partOperators = [];
-    } else {
-      partOperators.push(token);
-      partOperands.push(operands[i + 1]);
-    }
+    if (levelOf(operators[i]) !== loosest) continue;
+    separators.push(operators[i]);
+    children.push(byPrecedence(operands.slice(from, i + 1), operators.slice(from, i)));
+    from = i + 1;
   }
-  children.push(byPrecedence(partOperands, partOperators, level + 1));
-  if (children.length === 1) return children[0];
+  children.push(byPrecedence(operands.slice(from), operators.slice(from)));
   const span: Span = { start: children[0].span.start, end: children[children.length - 1].span.end };
-  return { kind: 'logical', span, operator, operands: children, operatorTokens: separators };
+  return { kind: 'logical', span, operator: PRECEDENCE[loosest], operands: children, operatorTokens: separators };
 }
 
 /** A comparison operator as matched (`=` is reported: it stands for `==`). */
@@ -255,6 +277,8 @@ const DANGLING_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\$/;
 export function quotedString(source: string, span: Span, closed: boolean, problems: Problem[]): Literal {
   const bodyStart = span.start + 1;
   const body = source.slice(bodyStart, closed ? span.end - 1 : span.end);
+  // Without a `\` the body is the value: nothing to decode, nothing to report.
+  if (closed && body.indexOf('\\') < 0) return { kind: 'string', span, value: body, raw: false };
   const read = readQuotedString(body, bodyStart);
   problems.push(...read.problems);
   const literal: Literal =
@@ -277,6 +301,8 @@ export function rawString(source: string, span: Span, closed: boolean, problems:
 
 /** A bare value (number, address, range, bytes), read by the type of the field on the left. */
 export function bareValue(source: string, span: Span, type: ScalarType | undefined, problems: Problem[]): Literal {
+  const plain = readPlainBareValue(source, span, type);
+  if (plain) return plain;
   const { literal, problems: found } = readBareValue(source.slice(span.start, span.end), span, type);
   problems.push(...found);
   return literal;
@@ -285,6 +311,7 @@ export function bareValue(source: string, span: Span, type: ScalarType | undefin
 /** A list reference (`$name`); the name's exact rules are checked here rather than by the grammar. */
 export function listReference(source: string, span: Span, problems: Problem[]): ListReference {
   const name = source.slice(span.start + 1, span.end);
+  if (isPlainListName(source, span.start + 1, span.end)) return { kind: 'list', span, name };
   const nameSpan: Span = { start: span.start + 1, end: span.end };
   if (name === '') {
     problems.push(problem('invalid-list-name', 'error', { start: span.start, end: span.end }, 'expected a list name after `$`, such as `$svc.anonymizer` or `$my_list`'));
@@ -296,6 +323,26 @@ export function listReference(source: string, span: Span, problems: Problem[]): 
   }
   return { kind: 'list', span, name };
 }
+
+/**
+ * Whether the list name at [start, end) of `source` (the grammar's `(identChar | ".")*`) is one
+ * that listReference reports nothing on: not empty, no dot at either end or beside another, no
+ * uppercase letter.
+ */
+function isPlainListName(source: string, start: number, end: number): boolean {
+  if (end === start) return false;
+  let previous = CODE_DOT; // as if after a dot: a dot may not come first
+  for (let i = start; i < end; i++) {
+    const c = source.charCodeAt(i);
+    if ((c === CODE_DOT && previous === CODE_DOT) || (c >= CODE_UPPER_A && c <= CODE_UPPER_Z)) return false;
+    previous = c;
+  }
+  return previous !== CODE_DOT;
+}
+
+const CODE_DOT = 46;
+const CODE_UPPER_A = 65;
+const CODE_UPPER_Z = 90;
 
 /** A list among the items of a set: reported, and still an item, so the set is not taken for an empty one. */
 export function listInSet(source: string, span: Span, problems: Problem[]): Literal {

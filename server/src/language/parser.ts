@@ -101,7 +101,7 @@ function addOperations(semantics: ohm.Semantics): void {
     },
     Logical(first, operators, rest) {
       const operands: Expression[] = [first.expression(), ...rest.children.map((n) => n.expression() as Expression)];
-      return byPrecedence(operands, operators.children.map(token), 0);
+      return byPrecedence(operands, operators.children.map(token));
     },
     Unary_not(operator, operand) {
       return { kind: 'not', span: spanOf(this), operatorToken: token(operator), operand: operand.expression() };
@@ -297,11 +297,10 @@ const EMPTY_MESSAGES: Record<StartRule, string> = {
 function parse(text: string, options: ParseOptions, fastPath: boolean, start: 'Filter'): ParseResult;
 function parse(text: string, options: ParseOptions, fastPath: boolean, start: 'ValueExpression'): ValueParseResult;
 function parse(text: string, options: ParseOptions, fastPath: boolean, start: StartRule): ParseResult | ValueParseResult {
-  const problems: Problem[] = [];
-  const trimmed = text.trim();
-  if (trimmed === '') {
+  if (isBlank(text)) {
     return { problems: [problem('empty-expression', 'error', { start: 0, end: text.length }, EMPTY_MESSAGES[start])] };
   }
+  const problems: Problem[] = [];
   if (text.length > MAX_EXPRESSION_LENGTH) {
     problems.push(problem('expression-too-long', 'error', { start: MAX_EXPRESSION_LENGTH, end: text.length }, `the expression is ${text.length} characters long; the service accepts at most ${MAX_EXPRESSION_LENGTH}`));
   }
@@ -323,6 +322,8 @@ function parse(text: string, options: ParseOptions, fastPath: boolean, start: St
     // made of Ohm's rightmost failures.
     const fast = parseFast(text, options, MAX_NESTING_DEPTH, start);
     if (fast) {
+      // Almost always there is nothing before the parse's own problems: its result is the answer.
+      if (problems.length === 0) return fast as ParseResult | ValueParseResult;
       problems.push(...fast.problems);
       return { ast: fast.ast, problems } as ParseResult | ValueParseResult;
     }
@@ -341,6 +342,14 @@ function parse(text: string, options: ParseOptions, fastPath: boolean, start: St
   } finally {
     context = undefined;
   }
+}
+
+/** Whether `text` is empty once String.prototype.trim's whitespace is gone, read without making the trimmed copy. */
+function isBlank(text: string): boolean {
+  // Nearly every expression starts with a letter, a `(` or a `!`, none of them whitespace.
+  const first = text.charCodeAt(0);
+  if (first > 0x20 && first < 0x7f) return false;
+  return text.trim() === '';
 }
 
 export function nestingTooDeep(span: Span): Problem {
