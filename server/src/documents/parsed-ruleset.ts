@@ -239,17 +239,19 @@ function siteOf<K extends SiteKind>(
   const { node } = found;
   let decoded: DecodedString | undefined;
   const holes = holesOf?.(node);
-  return {
+  const site: { -readonly [P in keyof ExpressionSite]: ExpressionSite[P] } & { kind: K } = {
     kind: found.kind,
     ruleIndex,
     path: found.path,
-    ...(found.expect ? { expect: found.expect } : {}),
-    ...(holes && holes.length > 0 ? { holes } : {}),
     node,
     text: String(node.value),
-    ...(found.inFlow ? { inFlow: true } : {}),
     decoded: () => (decoded ??= node.decode?.() ?? coarseDecodedString(String(node.value), node.start, node.end)),
   };
+  // Set only where they are: no object spread in for each of the thousands of sites.
+  if (found.expect) site.expect = found.expect;
+  if (holes && holes.length > 0) site.holes = holes;
+  if (found.inFlow) site.inFlow = true;
+  return site;
 }
 
 /** The expression strings of a rule's `action_parameters` and rule-level objects (`ratelimit`, …), as their schemas mark them; a value expression with the types its place takes. */

@@ -565,7 +565,12 @@ function key(p: Problem): string {
 }
 
 function asciiLower(text: string): string {
-  return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+  // Most values have no capital letter: those are returned as they are, without a replace.
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x41 && code <= 0x5a) return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+  }
+  return text;
 }
 
 /** A string as a `"…"` literal, escaping `"` and `\`; undefined when it holds more than printable ASCII. */
