@@ -12,6 +12,7 @@ import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'n
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 /** Where this user's caches live: a folder only they can write to. */
@@ -37,8 +38,14 @@ export interface BundleRun {
   readonly cacheUsed: boolean;
 }
 
-/** Runs the bundle as the main module, with the cache in `folder` when there is one. */
-export function runBundle(bundle: string, folder = compileCacheFolder()): BundleRun {
+/**
+ * Runs the bundle as the main module, with the cache in `folder` when there is one. A bundle
+ * that changes V8's flags as it runs names the flags it started with, `startFlags`: they are
+ * set again before the cache is made, since V8 takes a cache only when it was made under the
+ * flags of the process loading it (every run of the CLI on a small file rejected the cache its
+ * previous run saved, and compiled the bundle again).
+ */
+export function runBundle(bundle: string, folder = compileCacheFolder(), startFlags?: string): BundleRun {
   const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
   // V8 checks a cache against the source's length only: the file name carries a hash of the text.
   const cacheFile = folder && join(folder, `${basename(bundle)}-${createHash('sha256').update(source).digest('hex').slice(0, 32)}-${process.version}-${process.arch}.v8`);
@@ -54,6 +61,7 @@ export function runBundle(bundle: string, folder = compileCacheFolder()): Bundle
     // At exit, V8 holds the bytecode of every function the run compiled, not only the outer ones.
     process.once('exit', () => {
       try {
+        if (startFlags) setFlagsFromString(startFlags);
         const partial = `${cacheFile}.${process.pid}`;
         writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
         renameSync(partial, cacheFile);
