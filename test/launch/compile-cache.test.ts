@@ -27,7 +27,7 @@ interface Started {
 }
 
 function start(bundle: string, env: NodeJS.ProcessEnv = {}, startFlags?: string): Started {
-  const script = `const { runBundle } = require(${JSON.stringify(LAUNCH)}); const run = runBundle(${JSON.stringify(bundle)}, undefined, ${JSON.stringify(startFlags)}); process.stdout.write('\\n' + JSON.stringify(run));`;
+  const script = `const { runBundle } = require(${JSON.stringify(LAUNCH)}); const run = runBundle(${JSON.stringify(bundle)}, { startFlags: ${JSON.stringify(startFlags)} }); process.stdout.write('\\n' + JSON.stringify(run));`;
   const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', env: { ...process.env, ...env } });
   assert.equal(result.status, 0, result.stderr);
   const [bundleLine, runLine] = result.stdout.split('\n');
