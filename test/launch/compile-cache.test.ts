@@ -10,6 +10,7 @@ import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileCacheFolder } from '../../server/src/launch/compile-cache';
+import { PATIENT_INTERRUPT_BUDGET, V8_DEFAULT_TIERING_FLAGS } from '../../server/src/launch/tiering';
 
 const LAUNCH = join(__dirname, '..', '..', 'server', 'src', 'launch', 'compile-cache.ts');
 
@@ -25,8 +26,8 @@ interface Started {
   readonly run: { cacheFile?: string; cacheUsed: boolean };
 }
 
-function start(bundle: string, env: NodeJS.ProcessEnv = {}): Started {
-  const script = `const { runBundle } = require(${JSON.stringify(LAUNCH)}); const run = runBundle(${JSON.stringify(bundle)}); process.stdout.write('\\n' + JSON.stringify(run));`;
+function start(bundle: string, env: NodeJS.ProcessEnv = {}, startFlags?: string): Started {
+  const script = `const { runBundle } = require(${JSON.stringify(LAUNCH)}); const run = runBundle(${JSON.stringify(bundle)}, { startFlags: ${JSON.stringify(startFlags)} }); process.stdout.write('\\n' + JSON.stringify(run));`;
   const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', env: { ...process.env, ...env } });
   assert.equal(result.status, 0, result.stderr);
   const [bundleLine, runLine] = result.stdout.split('\n');
@@ -61,6 +62,21 @@ describe('starting a bundle with the compile cache', () => {
     const changed = start(join(dir, 'bundle.js'), env);
     assert.equal(changed.run.cacheUsed, false);
     assert.ok('mAin' in changed.bundle, 'the new text ran');
+  });
+
+  it('saves a cache the next start takes from a bundle that changes V8\'s flags, given the flags it started with', () => {
+    const dir = folder();
+    const env = { RULESETS_COMPILE_CACHE_DIR: join(dir, 'cache') };
+    writeFileSync(join(dir, 'bundle.js'), `${BUNDLE}require('node:v8').setFlagsFromString('--interrupt-budget=${PATIENT_INTERRUPT_BUDGET}');\n`);
+    start(join(dir, 'bundle.js'), env);
+    assert.equal(start(join(dir, 'bundle.js'), env).run.cacheUsed, false, 'V8 refuses a cache made under other flags');
+    start(join(dir, 'bundle.js'), env, V8_DEFAULT_TIERING_FLAGS);
+    assert.equal(start(join(dir, 'bundle.js'), env, V8_DEFAULT_TIERING_FLAGS).run.cacheUsed, true);
+  });
+
+  it('knows the tiering V8 starts with', () => {
+    const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
+    assert.ok(options.includes(`default: ${V8_DEFAULT_TIERING_FLAGS}\n`), `node --v8-options no longer says ${V8_DEFAULT_TIERING_FLAGS}`);
   });
 
   it('uses no cache where NODE_DISABLE_COMPILE_CACHE is set', () => {

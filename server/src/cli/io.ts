@@ -4,7 +4,6 @@
  * temporary file beside the target and is renamed over it, so no reader ever sees half).
  */
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { UsageError } from './check';
 import { replaceFile } from './files';
 
@@ -27,11 +26,20 @@ export function processIo(): Io {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     env: process.env,
-    interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
-    watched: process.stderr.isTTY === true,
+    // Asked only by commands that talk to the API: process.stdin is made on first use, and
+    // making it cost a check 5 ms.
+    get interactive() {
+      return process.stdin.isTTY === true && process.stderr.isTTY === true;
+    },
+    get watched() {
+      return process.stderr.isTTY === true;
+    },
     outIsTerminal: process.stdout.isTTY === true,
-    ask: (question) =>
-      new Promise((resolve) => {
+    ask: (question) => {
+      // Loaded when a question is asked: no check needs it. (Not import(): the bundle runs in
+      // a vm.Script, which has no loader for it.)
+      const { createInterface } = require('node:readline') as typeof import('node:readline');
+      return new Promise((resolve) => {
         const rl = createInterface({ input: process.stdin, output: process.stderr });
         let answered = false;
         rl.question(question, (answer) => {
@@ -46,7 +54,8 @@ export function processIo(): Io {
             resolve('');
           }
         });
-      }),
+      });
+    },
   };
 }
 

@@ -28,6 +28,7 @@ export class DocumentModel {
   private allSites?: readonly ExpressionSite[];
   private noRuleset?: ParsedRuleset;
   private problemsFor?: { key: string; problems: readonly DocumentProblem[] };
+  private optionsFor?: { settings: Settings; options: RulesetCheckOptions };
 
   constructor(
     readonly uri: string,
@@ -108,15 +109,20 @@ export class DocumentModel {
     return isRulesetTestFileName(pathOfUri(this.uri));
   }
 
+  /** The check's options for these settings: made once, not once an expression (check is called for each of thousands). */
   checkOptions(settings: Settings): RulesetCheckOptions {
-    return {
-      defaultPhase: settings.defaultPhase,
-      plan: settings.plan,
-      knownLists: settings.knownLists.length > 0 ? settings.knownLists : undefined,
-      ...(settings.listKinds ? { listKinds: settings.listKinds } : {}),
-      severities: settings.rules,
-      cache: this.cache,
-    };
+    if (this.optionsFor?.settings !== settings) {
+      const options = {
+        defaultPhase: settings.defaultPhase,
+        plan: settings.plan,
+        knownLists: settings.knownLists.length > 0 ? settings.knownLists : undefined,
+        ...(settings.listKinds ? { listKinds: settings.listKinds } : {}),
+        severities: settings.rules,
+        cache: this.cache,
+      };
+      this.optionsFor = { settings, options };
+    }
+    return this.optionsFor.options;
   }
 
   /** Every problem of the document, without the hints the settings turn off. */

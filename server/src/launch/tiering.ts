@@ -15,6 +15,13 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const PATIENT_INTERRUPT_BUDGET = 2 * 1024 * 1024;
 
+/**
+ * V8's own setting of what optimiseOnlyWhatRunsLong changes, as Node 20's V8 starts with it
+ * (`node --v8-options`): a process that changed it sets it back with this before saving its
+ * compile cache, which V8 refuses when made under other flags than those it starts with.
+ */
+export const V8_DEFAULT_TIERING_FLAGS = '--interrupt-budget=67584';
+
 /** Optimise only what runs long: for functions that have not run yet, from now on. */
 export function optimiseOnlyWhatRunsLong(): void {
   setFlagsFromString(`--interrupt-budget=${PATIENT_INTERRUPT_BUDGET}`);
