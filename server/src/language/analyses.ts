@@ -25,7 +25,7 @@
  * - `shadowed-rule` (ruleset level, see findShadowedRules): a rule every packet of which an
  *   earlier enabled `block` or `skip` rule decides first.
  */
-import type { Comparison, Expression, Literal, LogicalExpression, SetLiteral, Span } from './ast';
+import type { Comparison, Expression, Literal, LogicalExpression, SetLiteral, Span, Value } from './ast';
 import { walkExpression } from './ast';
 import { catalogueFor, type Catalogue, type PhaseFamily } from './catalogue/catalogues';
 import { FIELDS } from './catalogue/fields';
@@ -33,6 +33,9 @@ import { TRANSPORT_HEADERS, transportFieldOf, transportHeaderNamed, type Transpo
 import { printExpression } from './format';
 import { problem, type Problem } from './problem';
 import {
+  after,
+  before,
+  bound,
   complement,
   contains,
   coversInterval,
@@ -44,8 +47,8 @@ import {
   strings,
   union,
   universeSet,
+  type Bound,
   type Interval,
-  type IntervalSet,
   type StringSet,
   type Universe,
   type ValueSet,
@@ -53,11 +56,12 @@ import {
 
 // ---------------------------------------------------------------- atoms
 
+/** IPv6 addresses follow the IPv4 ones, from 2^32. */
 const IPV6_OFFSET = 1n << 32n;
-const IP_UNIVERSE: Universe = { kind: 'intervals', items: [[0n, IPV6_OFFSET - 1n], [IPV6_OFFSET, IPV6_OFFSET + (1n << 128n) - 1n]] };
-const BOOLEAN_UNIVERSE: Universe = { kind: 'intervals', items: [[0n, 1n]] };
+const IP_UNIVERSE: Universe = { kind: 'intervals', items: [[0, bound(IPV6_OFFSET - 1n)], [bound(IPV6_OFFSET), bound(IPV6_OFFSET + (1n << 128n) - 1n)]] };
+const BOOLEAN_UNIVERSE: Universe = { kind: 'intervals', items: [[0, 1]] };
 const STRING_UNIVERSE: Universe = { kind: 'strings' };
-const TRUE_SET = intervals([[1n, 1n]]);
+const TRUE_SET = intervals([[1, 1]]);
 
 /**
  * A field of a transport header the packet does not have is absent. The evaluator takes every
@@ -72,10 +76,10 @@ const TRUE_SET = intervals([[1n, 1n]]);
  * `bit_slice(tcp, 0, 8) == 0`) has the same two values beside false (0) and true (1), under a
  * key that names the header: `h:tcp:<canonical text>`.
  */
-const ABSENT_NE_FALSE = -2n;
-const ABSENT_NE_TRUE = -1n;
-const OPAQUE_TRANSPORT_UNIVERSE: Universe = { kind: 'intervals', items: [[ABSENT_NE_FALSE, 1n]] };
-const TRUE_OR_ABSENT_NE_TRUE = intervals([[ABSENT_NE_TRUE, ABSENT_NE_TRUE], [1n, 1n]]);
+const ABSENT_NE_FALSE = -2;
+const ABSENT_NE_TRUE = -1;
+const OPAQUE_TRANSPORT_UNIVERSE: Universe = { kind: 'intervals', items: [[ABSENT_NE_FALSE, 1]] };
+const TRUE_OR_ABSENT_NE_TRUE = intervals([[ABSENT_NE_TRUE, ABSENT_NE_TRUE], [1, 1]]);
 
 /** The key of `ip.proto`, which every transport header's fields constrain. */
 const PROTO_KEY = 'f:ip.proto';
@@ -85,6 +89,7 @@ const PROTOCOL_SETS: ReadonlyMap<TransportHeader, StringSet> = new Map(TRANSPORT
 
 /** What the truth of a comparison depends on: one field's value, or the comparison itself. */
 export interface Atom {
+  readonly kind: 'field';
   /**
    * `f:<field>` for a field whose values are modelled, `a:<canonical text>` for an opaque test,
    * `h:<header>:<canonical text>` for an opaque test of a transport header.
@@ -94,8 +99,11 @@ export interface Atom {
   readonly set: ValueSet;
 }
 
+/** How the literals compared with a field modelled by value are read. */
+type Reading = 'integer' | 'ip' | 'bytes';
+
 interface FieldUniverse {
-  /** `f:<field>`, one string for every comparison of the field. */
+  /** `f:<field>` (`r:<field>` in the HTTP model), one string for every comparison of the field. */
   readonly key: string;
   /** Every value the key takes: the field's values, and for a transport field its two absent ones. */
   readonly universe: Universe;
@@ -104,16 +112,16 @@ interface FieldUniverse {
   readonly valueSet: ValueSet;
   /** Where `!=` is true: the universe less ABSENT_NE_FALSE. */
   readonly notEqual: Universe;
-  /** A transport field not modelled by value (a raw header, `tcp == …`): its tests are opaque. */
-  readonly opaque?: boolean;
-  /** An HTTP field's two absent values (Integer and IP address): ABSENT_NE_FALSE's and ABSENT_NE_TRUE's. */
-  readonly absent?: readonly [bigint, bigint];
+  /** How its literals are read; undefined for a field not modelled by value (its tests are opaque). */
+  readonly reading?: Reading;
+  /** An Integer field's values, the bounds of an ordering (`<`, `>=`…). */
+  readonly range?: Interval;
 }
 
 interface Transport {
   readonly header: TransportHeader;
   /** ABSENT_NE_FALSE and ABSENT_NE_TRUE of the key. */
-  readonly absent: readonly [bigint, bigint];
+  readonly absent: readonly [Bound, Bound];
 }
 
 /** The key prefix of each header's opaque tests (`h:tcp:`), and what transportOf says of them. */
@@ -123,26 +131,31 @@ const OPAQUE_TRANSPORT_PREFIXES: readonly (readonly [string, Transport])[] = TRA
 const fieldUniverses = new Map<string, FieldUniverse>();
 /** The transport fields' keys (`f:tcp.dstport`), filled as fieldUniverse builds them (and it builds every `f:` key). */
 const transportKeys = new Map<string, Transport>();
+/** The universe of every `f:` and `r:` key, filled as fieldUniverse and requestUniverse build them. */
+const universesByKey = new Map<string, Universe>();
 
-function fieldUniverse(name: string): FieldUniverse {
+/** The universe of a field of the packet phases' catalogue; undefined for a name not in it. */
+function fieldUniverse(name: string): FieldUniverse | undefined {
   let known = fieldUniverses.get(name);
-  if (!known) {
-    const field = FIELDS.get(name);
-    const values: Universe = field?.type === 'Integer' && field.range ? { kind: 'intervals', items: [field.range] } : field?.type === 'Ip' ? IP_UNIVERSE : STRING_UNIVERSE;
-    const header = transportFieldOf(name)?.header;
-    const key = `f:${name}`;
-    // Only Integer transport fields are modelled by value; the others are opaque tests (atomOf).
-    if (header && values.kind === 'intervals' && field?.type === 'Integer') {
-      const [min, max] = values.items[0];
-      const absent: readonly [bigint, bigint] = [min - 2n, min - 1n];
-      const transport: Transport = { header, absent };
-      transportKeys.set(key, transport);
-      known = { key, universe: { kind: 'intervals', items: [[absent[0], max]] }, values, valueSet: universeSet(values), notEqual: { kind: 'intervals', items: [[absent[1], max]] } };
-    } else {
-      known = { key, universe: values, values, valueSet: universeSet(values), notEqual: values, opaque: header !== undefined };
-    }
-    fieldUniverses.set(name, known);
+  if (known) return known;
+  const field = FIELDS.get(name);
+  if (!field) return undefined;
+  const range: Interval | undefined = field.type === 'Integer' && field.range ? [bound(field.range[0]), bound(field.range[1])] : undefined;
+  const values: Universe = range ? { kind: 'intervals', items: [range] } : field.type === 'Ip' ? IP_UNIVERSE : STRING_UNIVERSE;
+  const reading: Reading | undefined = range ? 'integer' : field.type === 'Ip' ? 'ip' : field.type === 'Bytes' ? 'bytes' : undefined;
+  const header = transportFieldOf(name)?.header;
+  const key = `f:${name}`;
+  // Only Integer transport fields are modelled by value; the others are opaque tests (atomOf).
+  if (header && range) {
+    const absent: readonly [Bound, Bound] = [before(before(range[0])), before(range[0])];
+    transportKeys.set(key, { header, absent });
+    known = { key, universe: { kind: 'intervals', items: [[absent[0], range[1]]] }, values, valueSet: universeSet(values), notEqual: { kind: 'intervals', items: [[absent[1], range[1]]] }, reading, range };
+  } else {
+    // A raw header (`tcp == …`) is an opaque test: its absent values have no place among strings.
+    known = { key, universe: values, values, valueSet: universeSet(values), notEqual: values, reading: header ? undefined : reading, range };
   }
+  fieldUniverses.set(name, known);
+  universesByKey.set(key, known.universe);
   return known;
 }
 
@@ -154,11 +167,10 @@ function fieldUniverse(name: string): FieldUniverse {
  */
 const REQUEST_KEY = 'r:';
 const ABSENT_STRING_NE_FALSE = '\u0000absent, where != is false';
-const INTEGER_MIN = -(1n << 63n);
-const INTEGER_MAX = (1n << 63n) - 1n;
+const INTEGER_RANGE: Interval = [bound(-(1n << 63n)), bound((1n << 63n) - 1n)];
 
 /** The universes of the HTTP fields, by name, built once each (null: a type not modelled by value). */
-const requestUniverses = new Map<string, (FieldUniverse & { readonly type: 'Bytes' | 'Integer' | 'Ip' }) | null>();
+const requestUniverses = new Map<string, FieldUniverse | null>();
 /** The HTTP phases' fields (every HTTP phase has the one catalogue of its family). */
 const HTTP_CATALOGUE = catalogueFor('http_request_firewall_custom');
 
@@ -166,31 +178,32 @@ const HTTP_CATALOGUE = catalogueFor('http_request_firewall_custom');
  * The universe of an HTTP field modelled by value (Integer, IP address, String), with its two
  * absent values; null for another type.
  */
-function requestUniverse(name: string): (FieldUniverse & { readonly type: 'Bytes' | 'Integer' | 'Ip' }) | null {
+function requestUniverse(name: string): FieldUniverse | null {
   let known = requestUniverses.get(name);
   if (known !== undefined) return known;
   const type = HTTP_CATALOGUE.fields.get(name)?.type;
   const key = `${REQUEST_KEY}${name}`;
   if (type === 'Bytes') {
     // `!=` of an absent value is true (a string no literal names) or false (the marker).
-    known = { key, type, universe: STRING_UNIVERSE, values: STRING_UNIVERSE, valueSet: universeSet(STRING_UNIVERSE), notEqual: STRING_UNIVERSE };
+    known = { key, reading: 'bytes', universe: STRING_UNIVERSE, values: STRING_UNIVERSE, valueSet: universeSet(STRING_UNIVERSE), notEqual: STRING_UNIVERSE };
   } else if (type === 'Integer' || type === 'Ip') {
-    const items: readonly Interval[] = type === 'Integer' ? [[INTEGER_MIN, INTEGER_MAX]] : (IP_UNIVERSE as { items: readonly Interval[] }).items;
+    const items: readonly Interval[] = type === 'Integer' ? [INTEGER_RANGE] : (IP_UNIVERSE as { items: readonly Interval[] }).items;
     const min = items[0][0];
-    const absent: readonly [bigint, bigint] = [min - 2n, min - 1n];
+    const absent: readonly [Bound, Bound] = [before(before(min)), before(min)];
     known = {
       key,
-      type,
+      reading: type === 'Integer' ? 'integer' : 'ip',
+      range: type === 'Integer' ? INTEGER_RANGE : undefined,
       universe: { kind: 'intervals', items: intervals([[absent[0], absent[1]], ...items]).items },
       values: { kind: 'intervals', items },
       valueSet: intervals(items),
       notEqual: { kind: 'intervals', items: intervals([[absent[1], absent[1]], ...items]).items },
-      absent,
     };
   } else {
     known = null;
   }
   requestUniverses.set(name, known);
+  if (known) universesByKey.set(key, known.universe);
   return known;
 }
 
@@ -219,20 +232,25 @@ export function universeOf(key: string): Universe {
   const first = key.charCodeAt(0);
   if (first === 97 /* a */) return BOOLEAN_UNIVERSE;
   if (first === 104 /* h */) return OPAQUE_TRANSPORT_UNIVERSE;
-  if (first === 114 /* r */) return requestUniverse(key.slice(2))!.universe;
-  return fieldUniverse(key.slice(2)).universe;
+  // Every `f:` and `r:` key comes from an atom, which built its field's universe.
+  return universesByKey.get(key) ?? (first === 114 /* r */ ? requestUniverse(key.slice(2))! : fieldUniverse(key.slice(2))!).universe;
 }
 
 function ipInterval(literal: Literal): Interval | undefined {
-  const offset = (family: 4 | 6) => (family === 4 ? 0n : IPV6_OFFSET);
-  if (literal.kind === 'ip') return [literal.value + offset(literal.family), literal.value + offset(literal.family)];
-  if (literal.kind === 'ip-range') return [literal.first + offset(literal.family), literal.last + offset(literal.family)];
+  if (literal.kind === 'ip') {
+    const value = bound(literal.family === 4 ? literal.value : literal.value + IPV6_OFFSET);
+    return [value, value];
+  }
+  if (literal.kind === 'ip-range') return literal.family === 4 ? [bound(literal.first), bound(literal.last)] : [bound(literal.first + IPV6_OFFSET), bound(literal.last + IPV6_OFFSET)];
   return undefined;
 }
 
 function integerInterval(literal: Literal): Interval | undefined {
-  if (literal.kind === 'integer') return [literal.value, literal.value];
-  if (literal.kind === 'integer-range') return [literal.from, literal.to];
+  if (literal.kind === 'integer') {
+    const value = bound(literal.value);
+    return [value, value];
+  }
+  if (literal.kind === 'integer-range') return [bound(literal.from), bound(literal.to)];
   return undefined;
 }
 
@@ -240,6 +258,68 @@ function byteString(literal: Literal): string | undefined {
   if (literal.kind === 'string') return literal.value;
   if (literal.kind === 'bytes') return String.fromCharCode(...literal.bytes);
   return undefined;
+}
+
+/** The interval a number literal stands for, read as `reading`; undefined for another kind of literal. */
+function readInterval(literal: Literal, reading: 'integer' | 'ip'): Interval | undefined {
+  return reading === 'ip' ? ipInterval(literal) : integerInterval(literal);
+}
+
+/** The values a literal stands for, read as `reading`; undefined for a literal of another kind. */
+function readLiteral(literal: Literal, reading: Reading): ValueSet | undefined {
+  if (reading === 'bytes') {
+    const text = byteString(literal);
+    return text === undefined ? undefined : strings([text]);
+  }
+  const interval = readInterval(literal, reading);
+  return interval && intervals([interval]);
+}
+
+/** The values the members of a set literal stand for, read as `reading`; undefined if one is of another kind. */
+function readMembers(items: readonly Literal[], reading: Reading): ValueSet | undefined {
+  if (reading === 'bytes') {
+    const values = new Set<string>();
+    for (const item of items) {
+      const text = byteString(item);
+      if (text === undefined) return undefined;
+      values.add(text);
+    }
+    return { kind: 'strings', cofinite: false, values };
+  }
+  // One sort of every interval (when they are out of order) rather than a union per member:
+  // sets run to hundreds of members.
+  const all: Interval[] = [];
+  for (const item of items) {
+    const interval = readInterval(item, reading);
+    if (!interval) return undefined;
+    all.push(interval);
+  }
+  return intervals(all);
+}
+
+/**
+ * The values of a field read as `reading` (Integer ones within `range`) for which `operator`
+ * with `rhs` holds, before the field's own values and absence are taken into account; undefined
+ * for a comparison not modelled by value.
+ */
+function comparedSet(op: string, rhs: Value, reading: Reading, range: Interval | undefined): ValueSet | undefined {
+  if (op === 'in') return rhs.kind === 'set' && rhs.items.length > 0 ? readMembers(rhs.items, reading) : undefined;
+  if (op === 'eq' || op === 'ne') {
+    if (rhs.kind === 'set' || rhs.kind === 'list' || rhs.kind === 'integer-range' || rhs.kind === 'ip-range') return undefined;
+    return readLiteral(rhs as Literal, reading);
+  }
+  if (!range || rhs.kind !== 'integer' || (op !== 'lt' && op !== 'le' && op !== 'gt' && op !== 'ge')) return undefined;
+  // An ordering holds of values of the type only: an absent value is less than nothing.
+  const [min, max] = range;
+  const v = bound(rhs.value);
+  return intervals([op === 'lt' ? [min, before(v)] : op === 'le' ? [min, v] : op === 'gt' ? [after(v), max] : [v, max]]);
+}
+
+/** Whether a literal (or a member of a set literal) lies outside an Integer field's `[min, max]`. */
+function outsideRange(rhs: Value, [min, max]: Interval): boolean {
+  if (rhs.kind === 'set') return rhs.items.some((item) => outsideRange(item, [min, max]));
+  if (rhs.kind === 'integer') return rhs.value < min || rhs.value > max;
+  return rhs.kind === 'integer-range' && (rhs.from < min || rhs.to > max);
 }
 
 /** The value one set member stands for, read without a field: for duplicate members. */
@@ -252,7 +332,7 @@ function memberSet(literal: Literal): ValueSet | undefined {
   return bytes === undefined ? undefined : strings([bytes]);
 }
 
-function memberFamily(literal: Literal): string | undefined {
+function memberFamily(literal: Literal): Reading | undefined {
   if (literal.kind === 'integer' || literal.kind === 'integer-range') return 'integer';
   if (literal.kind === 'ip' || literal.kind === 'ip-range') return 'ip';
   if (literal.kind === 'string' || literal.kind === 'bytes') return 'bytes';
@@ -266,64 +346,11 @@ function memberFamily(literal: Literal): string | undefined {
 function fieldAtom(comparison: Comparison, model: Model): Atom | 'outside' | undefined {
   const { lhs, operator, rhs } = comparison;
   if (lhs.kind !== 'field' || !operator || !rhs) return undefined;
-  if (model === 'http') return requestAtom(comparison, lhs.name);
-  const field = FIELDS.get(lhs.name);
-  if (!field) return undefined;
-  const known = fieldUniverse(field.name);
-  // A raw header (`tcp == …`) is an opaque test: its absent values have no place among strings.
-  if (known.opaque) return undefined;
-  const { key, universe } = known;
-  let read: ((literal: Literal) => ValueSet | undefined) | undefined;
-  let outside = false;
-  if (field.type === 'Integer' && field.range) {
-    const [min, max] = field.range;
-    read = (literal) => {
-      const interval = integerInterval(literal);
-      if (!interval) return undefined;
-      if (interval[0] < min || interval[1] > max) outside = true;
-      return intervals([interval]);
-    };
-  } else if (field.type === 'Ip') {
-    read = (literal) => {
-      const interval = ipInterval(literal);
-      return interval ? intervals([interval]) : undefined;
-    };
-  } else if (field.type === 'Bytes') {
-    read = (literal) => {
-      const value = byteString(literal);
-      return value === undefined ? undefined : strings([value]);
-    };
-  }
-  if (!read) return undefined;
-  let set: ValueSet | undefined;
+  if (model === 'http') return requestAtom(operator.operator, rhs, lhs.name);
+  const known = fieldUniverse(lhs.name);
+  if (!known?.reading) return undefined;
   const op = operator.operator;
-  if (op === 'in') {
-    if (rhs.kind !== 'set' || rhs.items.length === 0) return undefined;
-    const members: ValueSet[] = [];
-    for (const item of rhs.items) {
-      const one = read(item);
-      if (!one) return undefined;
-      members.push(one);
-    }
-    // One sort of every interval rather than a union per member: sets run to hundreds of members.
-    set = members.every((m) => m.kind === 'intervals')
-      ? intervals(members.flatMap((m) => (m as IntervalSet).items))
-      : members.reduce((all, one) => union(all, one, universe));
-  } else if (op === 'eq' || op === 'ne') {
-    if (rhs.kind === 'set' || rhs.kind === 'list') return undefined;
-    const one = read(rhs);
-    if (!one || (one.kind === 'intervals' && (rhs.kind === 'integer-range' || rhs.kind === 'ip-range'))) return undefined;
-    set = one;
-  } else if (field.type === 'Integer' && field.range && rhs.kind === 'integer' && (op === 'lt' || op === 'le' || op === 'gt' || op === 'ge')) {
-    // Ordering bounds inside the field's range are not flagged by value-out-of-range.
-    const [min, max] = field.range;
-    const v = rhs.value;
-    if (v < min || v > max) outside = true;
-    const bounds: Interval = op === 'lt' ? [min, v - 1n] : op === 'le' ? [min, v] : op === 'gt' ? [v + 1n, max] : [v, max];
-    set = intervals([bounds]);
-  } else {
-    return undefined;
-  }
+  let set = comparedSet(op, rhs, known.reading, known.range);
   if (!set) return undefined;
   if (!insideUniverse(set, known.values)) set = intersect(set, known.valueSet);
   // `!=` is true where `==` is false, except for a transport field's absent value where the
@@ -331,8 +358,8 @@ function fieldAtom(comparison: Comparison, model: Model): Atom | 'outside' | und
   if (op === 'ne') set = complement(set, known.notEqual);
   // A value outside the field's range already has its `value-out-of-range` warning: the
   // comparison's constant truth would only repeat it.
-  if (outside && (isEmpty(set) || isUniverse(set, universe))) return 'outside';
-  return { key, set };
+  if (known.range && (isEmpty(set) || isUniverse(set, known.universe)) && outsideRange(rhs, known.range)) return 'outside';
+  return { kind: 'field', key: known.key, set };
 }
 
 /**
@@ -340,38 +367,10 @@ function fieldAtom(comparison: Comparison, model: Model): Atom | 'outside' | und
  * type's values are assumed, and a value may be absent: every comparison of an absent value
  * is false but `!=`, which may be either (see ABSENT_NE_FALSE).
  */
-function requestAtom(comparison: Comparison, name: string): Atom | undefined {
+function requestAtom(op: string, rhs: Value, name: string): Atom | undefined {
   const known = requestUniverse(name);
   if (!known) return undefined;
-  const { operator, rhs } = comparison;
-  const op = operator!.operator;
-  const value = rhs!;
-  const read = (literal: Literal): ValueSet | undefined => {
-    if (known.type === 'Bytes') {
-      const text = byteString(literal);
-      return text === undefined ? undefined : strings([text]);
-    }
-    const interval = known.type === 'Ip' ? ipInterval(literal) : integerInterval(literal);
-    return interval ? intervals([interval]) : undefined;
-  };
-  let set: ValueSet | undefined;
-  if (op === 'in') {
-    if (value.kind !== 'set' || value.items.length === 0) return undefined;
-    for (const item of value.items) {
-      const one = read(item);
-      if (!one) return undefined;
-      set = set ? union(set, one, known.universe) : one;
-    }
-  } else if (op === 'eq' || op === 'ne') {
-    if (value.kind === 'set' || value.kind === 'list' || value.kind === 'integer-range' || value.kind === 'ip-range') return undefined;
-    set = read(value);
-  } else if (known.type === 'Integer' && value.kind === 'integer' && (op === 'lt' || op === 'le' || op === 'gt' || op === 'ge')) {
-    // An ordering holds of values of the type only: an absent value is less than nothing.
-    const v = value.value;
-    set = intervals([op === 'lt' ? [INTEGER_MIN, v - 1n] : op === 'le' ? [INTEGER_MIN, v] : op === 'gt' ? [v + 1n, INTEGER_MAX] : [v, INTEGER_MAX]]);
-  } else {
-    return undefined;
-  }
+  let set = comparedSet(op, rhs, known.reading!, known.range);
   if (!set) return undefined;
   // Only the field's values: a literal outside them (reported elsewhere) matches nothing.
   if (set.kind === 'intervals') set = intersect(set, known.valueSet);
@@ -379,12 +378,14 @@ function requestAtom(comparison: Comparison, name: string): Atom | undefined {
     if (set.kind === 'strings') set = strings([...set.values, ABSENT_STRING_NE_FALSE], true);
     else set = complement(set, known.notEqual);
   }
-  return { key: known.key, set };
+  return { kind: 'field', key: known.key, set };
 }
 
 /** Whether every interval of `set` lies within one interval of `universe` (then intersecting them changes nothing). */
 function insideUniverse(set: ValueSet, universe: Universe): boolean {
-  return set.kind === 'intervals' && universe.kind === 'intervals' && set.items.every((interval) => coversInterval(universe.items, interval));
+  if (set.kind !== 'intervals' || universe.kind !== 'intervals') return false;
+  for (const interval of set.items) if (!coversInterval(universe.items, interval)) return false;
+  return true;
 }
 
 function atomOf(comparison: Comparison, source: string, model: Model): Atom {
@@ -393,9 +394,9 @@ function atomOf(comparison: Comparison, source: string, model: Model): Atom {
   const text = printExpression(comparison, source);
   // `udp.dstport == 70000` has its warning: it is not made to contradict `ip.proto` too.
   const header = atom === 'outside' || model === 'http' ? undefined : testedHeader(comparison);
-  if (!header) return { key: `a:${text}`, set: TRUE_SET };
+  if (!header) return { kind: 'field', key: `a:${text}`, set: TRUE_SET };
   // False without the header, as every comparison of an absent value; `!=` maybe true (ABSENT_NE_TRUE).
-  return { key: `h:${header.name}:${text}`, set: comparison.operator?.operator === 'ne' ? TRUE_OR_ABSENT_NE_TRUE : TRUE_SET };
+  return { kind: 'field', key: `h:${header.name}:${text}`, set: comparison.operator?.operator === 'ne' ? TRUE_OR_ABSENT_NE_TRUE : TRUE_SET };
 }
 
 /** The transport header whose field (`tcp.flags.syn`) or raw bytes (`bit_slice(tcp, …)`) a comparison reads. */
@@ -628,10 +629,9 @@ export class Forms {
   private comparison(node: Comparison): Form {
     const atom = atomOf(node, this.source, this.model);
     const first = atom.key.charCodeAt(0);
-    if (first !== 102 /* f */ && first !== 114 /* r */) return { kind: 'field', key: atom.key, set: atom.set };
-    const universe = universeOf(atom.key);
-    const value = isEmpty(atom.set) ? false : isUniverse(atom.set, universe) ? true : undefined;
-    if (value === undefined) return { kind: 'field', key: atom.key, set: atom.set };
+    if (first !== 102 /* f */ && first !== 114 /* r */) return atom;
+    const value = isEmpty(atom.set) ? false : isUniverse(atom.set, universeOf(atom.key)) ? true : undefined;
+    if (value === undefined) return atom;
     if (this.reporting) {
       const text = this.source.slice(node.span.start, node.span.end);
       const name = atom.key.slice(2);
@@ -653,7 +653,8 @@ export class Forms {
       if (f.kind === 'const' && f.value === absorbing) absorbed = true;
     }
     if (absorbed) return absorbing ? TRUE_FORM : FALSE_FORM;
-    const { parts, mixed, needing, allMixedNeed } = this.parts(node, operator);
+    // Collected afresh: each logical node is analysed once, and only the shadowing search asks again.
+    const { parts, mixed, needing, allMixedNeed } = this.collectParts(node, operator);
     // Parts grouped by key, in the order their keys first appear: most chains have few keys.
     const keys: string[] = [];
     const groups: Part[][] = [];
@@ -867,11 +868,12 @@ export function analyze(root: Expression, source: string, catalogue?: Catalogue)
 function redundantMembers(set: SetLiteral, source: string, problems: Problem[]): void {
   const items = set.items;
   if (items.length < 2) return;
-  const families = new Set(items.map(memberFamily));
-  if (families.size !== 1 || families.has(undefined)) return;
-  const values = items.map(memberSet) as ValueSet[];
+  const family = memberFamily(items[0]);
+  if (!family) return;
+  for (let i = 1; i < items.length; i++) if (memberFamily(items[i]) !== family) return;
   // A member is redundant only if it meets another one: most sets have no two that meet.
-  if (!anyMeet(values)) return;
+  if (!anyMeet(items, family)) return;
+  const values = items.map(memberSet) as ValueSet[];
   const text = (i: number) => source.slice(items[i].span.start, items[i].span.end);
   const kept = new Set(items.map((_, i) => i));
   const redundant: { index: number; by: number[] }[] = [];
@@ -920,17 +922,32 @@ function redundantMembers(set: SetLiteral, source: string, problems: Problem[]):
   }
 }
 
-function anyMeet(values: readonly ValueSet[]): boolean {
-  if (values[0].kind === 'strings') {
+/** Whether two of a set's members, all of one family, have a value in common. */
+function anyMeet(items: readonly Literal[], family: Reading): boolean {
+  if (family === 'bytes') {
     const seen = new Set<string>();
-    for (const v of values) for (const s of (v as { values: ReadonlySet<string> }).values) {
-      if (seen.has(s)) return true;
-      seen.add(s);
+    for (const item of items) {
+      const value = byteString(item)!;
+      if (seen.has(value)) return true;
+      seen.add(value);
     }
     return false;
   }
-  const all = values.flatMap((v) => (v as { items: readonly Interval[] }).items).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  let reach = all[0][1];
+  // Members written in order, apart, are seen to be in one pass; others are sorted first.
+  const all: Interval[] = [];
+  let ordered = true;
+  let reach: Bound | undefined;
+  for (const item of items) {
+    const interval = readInterval(item, family)!;
+    // A range written backwards (`5..3`) holds no value.
+    if (interval[0] > interval[1]) continue;
+    if (reach !== undefined && interval[0] <= reach) ordered = false;
+    reach = interval[1];
+    all.push(interval);
+  }
+  if (ordered) return false;
+  all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  reach = all[0][1];
   for (let i = 1; i < all.length; i++) {
     if (all[i][0] <= reach) return true;
     if (all[i][1] > reach) reach = all[i][1];
@@ -1028,8 +1045,13 @@ function anchors(forms: Forms, node: Expression): readonly string[] {
     return all;
   }
   if (node.kind === 'logical' && node.operator === 'or') {
-    const [first, ...rest] = node.operands.map((o) => anchors(forms, o));
-    return first.filter((k, i) => first.indexOf(k) === i && rest.every((s) => s.includes(k)));
+    // The keys every operand has (each list has no repeats); none once one has none in common.
+    let common = anchors(forms, node.operands[0]);
+    for (let i = 1; i < node.operands.length && common.length > 0; i++) {
+      const other = anchors(forms, node.operands[i]);
+      common = common.filter((k) => other.includes(k));
+    }
+    return common;
   }
   return [];
 }
@@ -1071,14 +1093,17 @@ export function findShadowedRules(rules: readonly RuleForAnalysis[]): Shadowing[
   // milliseconds to a check, not hundreds: `npm run bench` measures it.
   const budget: Budget = { left: 1_000 + 3 * rules.length };
   const byAnchor = new Map<string, { anchors: readonly string[]; rules: { index: number; forms: Forms; ast: Expression }[] }>();
-  rules.forEach((rule, index) => {
-    if (!rule.enabled || !rule.clean || !rule.ast) return;
+  for (let index = 0; index < rules.length; index++) {
+    // The budget only goes down: once spent, no later rule is searched for, nor is one needed as an earlier rule.
+    if (budget.left <= 0) break;
+    const rule = rules[index];
+    if (!rule.enabled || !rule.clean || !rule.ast) continue;
     const forms = rule.forms ?? new Forms(rule.text, false, rule.model);
     const form = forms.form(rule.ast);
     // A rule that never matches is already reported as always false.
     const root = unwrap(rule.ast);
-    if ((form.kind === 'const' && !form.value) || (root.kind === 'boolean' && !root.value)) return;
-    if (!rule.duplicate && budget.left > 0) {
+    if ((form.kind === 'const' && !form.value) || (root.kind === 'boolean' && !root.value)) continue;
+    if (!rule.duplicate) {
       const keys = forms.keysOf(rule.ast);
       search: for (const bucket of byAnchor.values()) {
         if (!bucket.anchors.every((k) => keys.has(k))) continue;
@@ -1091,12 +1116,12 @@ export function findShadowedRules(rules: readonly RuleForAnalysis[]): Shadowing[
         }
       }
     }
-    if (!rule.decides) return;
+    if (!rule.decides) continue;
     const ruleAnchors = (forms.anchors ??= anchors(forms, rule.ast).slice().sort());
     const key = ruleAnchors.join('\u0000');
     let bucket = byAnchor.get(key);
     if (!bucket) byAnchor.set(key, (bucket = { anchors: ruleAnchors, rules: [] }));
     bucket.rules.push({ index, forms, ast: rule.ast });
-  });
+  }
   return found;
 }

@@ -5,7 +5,16 @@
  * (or equal to its universe) really is.
  */
 
-export type Interval = readonly [bigint, bigint];
+/**
+ * One integer value: a plain number when it is a safe integer (ports, lengths, TTLs, IPv4
+ * addresses, the absent markers: nearly every value), a bigint beyond (IPv6 addresses, 64-bit
+ * extremes). Bigints cost an allocation per operation; numbers cost nothing. `<`, `<=`, `>`
+ * and `>=` compare a number with a bigint exactly, so bounds are only ever compared that way,
+ * never with `===`, and stepped by one only through `after` and `before`.
+ */
+export type Bound = number | bigint;
+
+export type Interval = readonly [Bound, Bound];
 
 export interface IntervalSet {
   readonly kind: 'intervals';
@@ -25,18 +34,41 @@ export type ValueSet = IntervalSet | StringSet;
 /** What a set is taken within: the values the field can hold. */
 export type Universe = { readonly kind: 'intervals'; readonly items: readonly Interval[] } | { readonly kind: 'strings' };
 
+/** `value` as a Bound: a number when that is exact. */
+export function bound(value: bigint): Bound {
+  // A value beyond the safe integers converts to one beyond them too (rounded): kept a bigint.
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : value;
+}
+
+/** The value after `value`. */
+export function after(value: Bound): Bound {
+  return typeof value === 'number' && value < Number.MAX_SAFE_INTEGER ? value + 1 : BigInt(value) + 1n;
+}
+
+/** The value before `value`. */
+export function before(value: Bound): Bound {
+  return typeof value === 'number' && value > -Number.MAX_SAFE_INTEGER ? value - 1 : BigInt(value) - 1n;
+}
+
+/** The set of `items`, in any order, overlapping or not. */
 export function intervals(items: readonly Interval[]): IntervalSet {
   if (items.length === 0) return EMPTY;
   if (items.length === 1) return items[0][0] <= items[0][1] ? { kind: 'intervals', items } : EMPTY;
+  // Most lists come sorted and apart already (sets as written, the results of the operations
+  // below): they are taken as they are.
+  let normal = items[0][0] <= items[0][1];
+  for (let i = 1; normal && i < items.length; i++) normal = items[i][0] <= items[i][1] && after(items[i - 1][1]) < items[i][0];
+  if (normal) return { kind: 'intervals', items };
   const sorted = items.filter(([lo, hi]) => lo <= hi).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const merged: [bigint, bigint][] = [];
+  const merged: [Bound, Bound][] = [];
   for (const [lo, hi] of sorted) {
     const last = merged[merged.length - 1];
-    if (last && lo <= last[1] + 1n) {
+    if (last && lo <= after(last[1])) {
       if (hi > last[1]) last[1] = hi;
     } else merged.push([lo, hi]);
   }
-  return { kind: 'intervals', items: merged };
+  return merged.length === 0 ? EMPTY : { kind: 'intervals', items: merged };
 }
 
 const EMPTY: IntervalSet = { kind: 'intervals', items: [] };
@@ -54,17 +86,43 @@ function intersectIntervals(a: readonly Interval[], b: readonly Interval[]): Int
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    const lo = a[i][0] > b[j][0] ? a[i][0] : b[j][0];
-    const hi = a[i][1] < b[j][1] ? a[i][1] : b[j][1];
-    if (lo <= hi) out.push([lo, hi]);
-    if (a[i][1] < b[j][1]) i++;
+    const x = a[i];
+    const y = b[j];
+    // An interval wholly inside the other is kept as it is, not copied.
+    if (x[0] >= y[0] && x[1] <= y[1]) out.push(x);
+    else if (y[0] >= x[0] && y[1] <= x[1]) out.push(y);
+    else {
+      const lo = x[0] > y[0] ? x[0] : y[0];
+      const hi = x[1] < y[1] ? x[1] : y[1];
+      if (lo <= hi) out.push([lo, hi]);
+    }
+    if (x[1] < y[1]) i++;
     else j++;
   }
   return out;
 }
 
+/** The union of two sets of intervals, each sorted and apart, merged in one pass. */
+function unionIntervals(a: readonly Interval[], b: readonly Interval[]): Interval[] {
+  const out: [Bound, Bound][] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i][0] <= b[j][0]) ? a[i++] : b[j++];
+    const last = out[out.length - 1];
+    if (last && next[0] <= after(last[1])) {
+      if (next[1] > last[1]) last[1] = next[1];
+    } else out.push([next[0], next[1]]);
+  }
+  return out;
+}
+
 export function intersect(a: ValueSet, b: ValueSet): ValueSet {
-  if (a.kind === 'intervals' && b.kind === 'intervals') return intervals(intersectIntervals(a.items, b.items));
+  if (a.kind === 'intervals' && b.kind === 'intervals') {
+    if (a.items.length === 0 || b.items.length === 0) return EMPTY;
+    const items = intersectIntervals(a.items, b.items);
+    return items.length === 0 ? EMPTY : { kind: 'intervals', items };
+  }
   if (a.kind === 'strings' && b.kind === 'strings') {
     if (!a.cofinite && !b.cofinite) return strings([...a.values].filter((v) => b.values.has(v)));
     if (a.cofinite && b.cofinite) return strings([...a.values, ...b.values], true);
@@ -80,19 +138,28 @@ export function complement(a: ValueSet, universe: Universe): ValueSet {
   const gaps: Interval[] = [];
   for (const [ulo, uhi] of universe.items) {
     let next = ulo;
+    let within = true;
     for (const [lo, hi] of a.items) {
       if (hi < next || lo > uhi) continue;
-      if (lo > next) gaps.push([next, lo - 1n]);
-      next = hi + 1n;
-      if (next > uhi) break;
+      if (lo > next) gaps.push([next, before(lo)]);
+      if (hi >= uhi) {
+        within = false;
+        break;
+      }
+      next = after(hi);
     }
-    if (next <= uhi) gaps.push([next, uhi]);
+    if (within) gaps.push([next, uhi]);
   }
+  // The universe's own intervals may be adjacent (IPv4 and IPv6): their gaps are merged.
   return intervals(gaps);
 }
 
 export function union(a: ValueSet, b: ValueSet, universe: Universe): ValueSet {
-  if (a.kind === 'intervals' && b.kind === 'intervals') return intervals([...a.items, ...b.items]);
+  if (a.kind === 'intervals' && b.kind === 'intervals') {
+    if (a.items.length === 0) return b;
+    if (b.items.length === 0) return a;
+    return { kind: 'intervals', items: unionIntervals(a.items, b.items) };
+  }
   return complement(intersect(complement(a, universe), complement(b, universe)), universe);
 }
 
@@ -103,22 +170,24 @@ export function isEmpty(a: ValueSet): boolean {
 export function isUniverse(a: ValueSet, universe: Universe): boolean {
   if (a.kind === 'strings') return a.cofinite && a.values.size === 0;
   if (universe.kind !== 'intervals') throw new Error('sets of different kinds');
-  return universe.items.every((u) => coversInterval(a.items, u));
+  for (const u of universe.items) if (!coversInterval(a.items, u)) return false;
+  return true;
 }
 
 /** Whether every value of `a` is in `b`. */
 export function isSubset(a: ValueSet, b: ValueSet, universe: Universe): boolean {
   // Intervals are compared in place: the analyses ask this for every pair of rules they
-  // compare, and building the complement allocates a set of bigints each time.
+  // compare, and building the complement allocates a set each time.
   if (a.kind === 'intervals' && b.kind === 'intervals' && universe.kind === 'intervals') {
     // Only the part of `a` inside the universe counts, as with the complement.
-    return a.items.every(([lo, hi]) =>
-      universe.items.every(([ulo, uhi]) => {
+    for (const [lo, hi] of a.items) {
+      for (const [ulo, uhi] of universe.items) {
         const from = lo > ulo ? lo : ulo;
         const to = hi < uhi ? hi : uhi;
-        return from > to || coversInterval(b.items, [from, to]);
-      }),
-    );
+        if (from <= to && !covers(b.items, from, to)) return false;
+      }
+    }
+    return true;
   }
   return isEmpty(intersect(a, complement(b, universe)));
 }
@@ -127,11 +196,17 @@ export function isSubset(a: ValueSet, b: ValueSet, universe: Universe): boolean 
  * Whether one of `items` holds every value of `[lo, hi]`. For the items of a set (disjoint and
  * not adjacent, so a gap lies between any two) that is whether the set holds them all.
  */
-export function coversInterval(items: readonly Interval[], [lo, hi]: Interval): boolean {
-  return items.some(([l, h]) => l <= lo && hi <= h);
+export function coversInterval(items: readonly Interval[], interval: Interval): boolean {
+  return covers(items, interval[0], interval[1]);
 }
 
-export function contains(a: ValueSet, value: bigint | string): boolean {
+function covers(items: readonly Interval[], lo: Bound, hi: Bound): boolean {
+  for (const item of items) if (item[0] <= lo && hi <= item[1]) return true;
+  return false;
+}
+
+export function contains(a: ValueSet, value: Bound | string): boolean {
   if (a.kind === 'strings') return typeof value === 'string' && a.values.has(value) !== a.cofinite;
-  return typeof value === 'bigint' && a.items.some(([lo, hi]) => lo <= value && value <= hi);
+  if (typeof value === 'string') return false;
+  return covers(a.items, value, value);
 }
