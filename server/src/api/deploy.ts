@@ -5,6 +5,7 @@
  * never half-happens. No VS Code, no console.
  */
 import { toPositions, type PositionedProblem } from '../documents/positions';
+import { hasError } from '../language/problem';
 import { checkRuleset } from '../documents/ruleset';
 import { parseRuleset } from '../documents/parsed-ruleset';
 import { ApiError, type RulesetsClient, type Scope } from './client';
@@ -112,7 +113,7 @@ export function checkLocal(local: LocalRuleset): PositionedProblem[] {
 }
 
 export function hasErrors(problems: readonly PositionedProblem[]): boolean {
-  return problems.some((p) => p.severity === 'error');
+  return hasError(problems);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { detached } from './host';
 import { checkExpression, checkValueExpression, type CheckOptions, type CheckResult, type ValueCheckOptions, type ValueCheckResult } from '../language/checker';
 import { printExpression } from '../language/format';
+import { hasError } from '../language/problem';
 
 /**
  * What one checked result keeps on the heap, estimated from its text's length: its tree,
@@ -64,7 +65,7 @@ export class ExpressionCache {
 
   /** The result of checking `text` as a filter (a rule's `expression`, a `counting_expression`). */
   check(text: string, options: CheckOptions): CheckResult {
-    return this.cached(text, keyOf(options, 'filter'), options, checkFilter);
+    return this.cached(text, keyOf(options, 'filter'), options, checkExpression);
   }
 
   /** The result of checking `text` as a value expression (a rewrite, a redirect target, a header value) of the types `options.expect` names. */
@@ -203,15 +204,6 @@ export class ExpressionCache {
       this.results -= entry.results.length;
     }
   }
-}
-
-function checkFilter(text: string, options: CheckOptions): CheckResult {
-  return checkExpression(text, options);
-}
-
-function hasError(problems: CheckResult['problems']): boolean {
-  for (const p of problems) if (p.severity === 'error') return true;
-  return false;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import type { CheckResult } from '../language/checker';
 import { findShadowedRules, modelOfFamily } from '../language/analyses';
+import { hasError } from '../language/problem';
 import { phaseFamily } from '../language/catalogue/families';
 import type { ExpressionCache } from './expression-cache';
 import { property, type HostNode } from './host';
@@ -120,7 +121,7 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
       return {
         ast: results[i].ast,
         text: results[i].text,
-        clean: !hasError(results[i]),
+        clean: !hasError(results[i].problems),
         enabled: enabled(rule),
         decides: decisionOf(rule),
         duplicate: repeats.has(i),
@@ -148,11 +149,6 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
 function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean, from = items.length - 1): number {
   for (let i = from; i >= 0; i--) if (test(items[i])) return i;
   return -1;
-}
-
-function hasError(result: CheckResult): boolean {
-  for (const p of result.problems) if (p.severity === 'error') return true;
-  return false;
 }
 
 /**

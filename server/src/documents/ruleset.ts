@@ -155,9 +155,10 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
   }
   const phase = model.phase ?? options.defaultPhase;
   // Rules compared with each other only where the file says all they do.
-  const allKnown = model.expressions.every((site) => isKnownRule(model, site));
-  const orderModel = allKnown ? model : { ...model, expressions: model.expressions.filter((site) => isKnownRule(model, site)) };
-  const orderResults = allKnown ? results : results.filter((_, i) => isKnownRule(model, model.expressions[i]));
+  const known = model.expressions.map((site) => isKnownRule(model, site));
+  const allKnown = !known.includes(false);
+  const orderModel = allKnown ? model : { ...model, expressions: model.expressions.filter((_, i) => known[i]) };
+  const orderResults = allKnown ? results : results.filter((_, i) => known[i]);
   if (!model.rulesComputed) {
     const repeats = checkRepeatedRules(orderModel, orderResults, cache, problems, phase);
     checkRuleOrder(orderModel, orderResults, repeats, problems, phase);

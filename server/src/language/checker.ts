@@ -12,7 +12,7 @@ import { isKeyword, scanTokens } from './lex';
 import { BOOLEAN_ARRAY, callResult, literalType, parseOptionsFor } from './operand-types';
 import { MAX_NESTING_DEPTH, nestingTooDeep, parseExpression, parseValueExpression } from './parser';
 import { regexProblem } from './patterns';
-import { problem, replaceFix, type Fix, type Problem } from './problem';
+import { hasError, problem, replaceFix, type Fix, type Problem } from './problem';
 import { closestMatches, quoteAlternatives } from './suggest';
 // Lints (lints.ts): one call, after the checker's pass.
 import { lint } from './lints';
@@ -97,7 +97,7 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
   if (syntax) new Checker(source, options, catalogue, 'filter', problems).checkFieldNamesBefore(syntax.span.start);
   // The static analyses reason about what the expression means: only when it surely means it.
   let forms: Forms | undefined;
-  if (parsed.ast && !problems.some((p) => p.severity === 'error')) {
+  if (parsed.ast && !hasError(problems)) {
     const analysis = analyze(parsed.ast, text, catalogue);
     for (const p of analysis.problems) problems.push(p);
     forms = analysis.forms;

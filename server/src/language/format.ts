@@ -29,6 +29,7 @@
 import type { Argument, Comparison, Expression, Span } from './ast';
 import { FIELDS } from './catalogue/fields';
 import { parseExpression, type ParseOptions } from './parser';
+import { hasError } from './problem';
 
 /** Prints `root`, parsed from `source`, in canonical spacing. */
 export function printExpression(root: Expression, source: string): string {
@@ -142,7 +143,7 @@ export function formatExpression(source: string, options: ParseOptions = CATALOG
   if (cached !== undefined && options === CATALOGUE_TYPES) return cached ?? undefined;
   const parsed = parseExpression(source, options);
   let result: FormatResult | null = null;
-  if (parsed.ast && !parsed.problems.some((p) => p.severity === 'error')) {
+  if (parsed.ast && !hasError(parsed.problems)) {
     const text = printExpression(parsed.ast, source);
     result = { text, span: parsed.ast.span, unchanged: text === source };
   }

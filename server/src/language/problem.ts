@@ -28,6 +28,13 @@ export interface Problem {
   readonly related?: readonly { readonly span: Span; readonly message: string }[];
 }
 
+/** Whether any of `problems` is an error: what the service would refuse. */
+export function hasError(problems: readonly { readonly severity: Severity }[]): boolean {
+  // A loop, not some(): called for every expression of a file, and most have no problem at all.
+  for (const p of problems) if (p.severity === 'error') return true;
+  return false;
+}
+
 export function problem(code: string, severity: Severity, span: Span, message: string, fixes?: readonly Fix[]): Problem {
   return fixes && fixes.length > 0 ? { code, severity, span, message, fixes } : { code, severity, span, message };
 }
