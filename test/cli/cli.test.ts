@@ -248,6 +248,16 @@ describe('rulesets check: text output', () => {
     assert.equal(summary, '1 file checked: 0 errors, 1 warning');
   });
 
+  it('loads neither node:http nor node:crypto to check the examples (each is milliseconds of every start)', () => {
+    const dir = tempFolder({ 'record.cjs': "process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADED_LIST, process.moduleLoadList.join('\\n')));\n" });
+    const listed = join(dir, 'loaded.txt');
+    const result = run(['check', EXAMPLES], dir, { env: { ...process.env, LOADED_LIST: listed, NODE_OPTIONS: `--require ${join(dir, 'record.cjs')}` } });
+    assert.equal(result.status, 1, result.stderr);
+    const builtins = readFileSync(listed, 'utf8').split('\n').filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+    assert.ok(builtins.includes('fs'), `the list holds the builtins loaded: ${builtins.join(', ')}`);
+    assert.deepEqual(builtins.filter((m) => m === 'http' || m === 'crypto'), []);
+  });
+
   it('prints the right source line for CRLF and lone-CR line ends', () => {
     for (const eol of ['\r\n', '\r']) {
       const text = ['{', '  "name": "x",', '  "kind": "root",', '  "phase": "magic_transit",', '  "rules": [{"action": "block", "expression": "tcp.dstprt == 1"}]', '}', ''].join(eol);

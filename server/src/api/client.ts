@@ -8,7 +8,6 @@
  * on 429, 5xx and network errors; a real write is retried only when the service cannot have
  * acted on it (a 429, a connection that never opened), so a deploy never runs twice.
  */
-import { STATUS_CODES } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { version as toolVersion } from '../version';
 import { MAX_NESTING, nestsDeeperThan } from '../documents/nesting';
@@ -23,6 +22,11 @@ import type {
   VersionListItem,
   WireMessage,
 } from './types';
+
+/** HTTP's name for a status, for messages: node:http on first use, since loading it is ~7 ms of every start of a check. */
+function statusText(status: number): string | undefined {
+  return (require('node:http') as typeof import('node:http')).STATUS_CODES[status];
+}
 
 export type * from './types';
 export { ruleDefinition } from './types';
@@ -424,7 +428,7 @@ export class RulesetsClient {
       const wait = failure.retryAfterMs ?? this.backoff(attempt);
       if (wait > this.maxRetryAfterMs) throw this.error(failure, request, attempt);
       this.log(`retrying ${request} in ${wait} ms (attempt ${attempt + 1} of ${attempts})`);
-      const why = failure.status !== undefined ? `${failure.status} ${STATUS_CODES[failure.status] ?? ''}`.trim() : failure.kind === 'timeout' ? `no answer within ${seconds(this.timeoutMs)}` : 'network error';
+      const why = failure.status !== undefined ? `${failure.status} ${statusText(failure.status) ?? ''}`.trim() : failure.kind === 'timeout' ? `no answer within ${seconds(this.timeoutMs)}` : 'network error';
       this.wait(
         failure.retryAfterMs !== undefined
           ? `${why}: waiting ${seconds(wait)} as the service asked, then trying again (${attempt + 1}/${attempts}): ${request}`
@@ -551,7 +555,7 @@ export class RulesetsClient {
   }
 
   private error(failure: Failure, request: string, attempts: number): ApiError {
-    const head = failure.status !== undefined ? `${failure.status} ${STATUS_CODES[failure.status] ?? 'HTTP status'} from ${request}` : request;
+    const head = failure.status !== undefined ? `${failure.status} ${statusText(failure.status) ?? 'HTTP status'} from ${request}` : request;
     let message = `${head}: ${failure.detail}`;
     if (failure.retryAfterMs !== undefined) message += ` (the service asks to wait ${seconds(failure.retryAfterMs)} before trying again)`;
     if (attempts > 1) message += ` (gave up after ${attempts} attempts)`;

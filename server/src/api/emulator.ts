@@ -37,9 +37,8 @@
  *   `emulator.notices.push({method, path, message})` adds a warning to the `messages` of the
  *   next successful matching answer.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { unmapOffset } from '../documents/offset-map';
 import { ExpressionCache } from '../documents/expression-cache';
@@ -48,6 +47,11 @@ import { parseRuleset } from '../documents/parsed-ruleset';
 import { MAX_NESTING, nestsDeeperThan } from '../documents/nesting';
 import { lineColumnOf, pointerAtOffset, sitePointer } from './pointer';
 import { SERVICE_SET_RULE_FIELDS, type ApiMessage, type Rule, type Ruleset, type RulesetKind, type RulesetSummary, type WireMessage } from './types';
+
+// node:http and node:crypto on first use: this module is in the CLI's bundle, and a check that
+// never starts the emulator should not pay for loading them (~10 ms of every start).
+const http = (): typeof import('node:http') => require('node:http');
+const crypto = (): typeof import('node:crypto') => require('node:crypto');
 
 export const EMULATOR_TOKEN = 'emulator-token';
 export const EMULATOR_EMAIL = 'dev@example.com';
@@ -231,7 +235,7 @@ export class EmulatorState {
 }
 
 function newId(): string {
-  return randomBytes(16).toString('hex');
+  return crypto().randomBytes(16).toString('hex');
 }
 
 interface RuleDraft {
@@ -734,7 +738,7 @@ function sendFault(res: ServerResponse, respond: FaultResponse): void {
     res.end(body);
     return;
   }
-  const payload = body ?? { result: null, success: false, errors: [{ code: status, message: `${STATUS_CODES[status] ?? 'error'} (emulated fault)` }], messages: [] };
+  const payload = body ?? { result: null, success: false, errors: [{ code: status, message: `${http().STATUS_CODES[status] ?? 'error'} (emulated fault)` }], messages: [] };
   sendJson(res, status, payload, headers);
 }
 
@@ -758,7 +762,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return a.length === b.length && crypto().timingSafeEqual(a, b);
 }
 
 function authenticate(req: IncomingMessage, accepted: Required<EmulatorCredentials>): void {
@@ -911,7 +915,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     return reply;
   }
 
-  const server = createServer((req, res) => {
+  const server = http().createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (error instanceof HttpError) {
         if (!res.headersSent) sendError(res, error);

@@ -2,7 +2,6 @@
  * Answers of the file system that the CLI's modules share, without user-facing errors: each
  * caller says in its own words what a failure means for it.
  */
-import { randomBytes } from 'node:crypto';
 import { readdirSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
@@ -63,6 +62,8 @@ export function searchFolder(folder: string, search: FolderSearch): string[] {
  * temporary file is removed and the error thrown.
  */
 export function replaceFile(path: string, text: string): void {
+  // node:crypto on first use: a check writes no file.
+  const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let mode: number | undefined;
   try {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as ohm from 'ohm-js';
@@ -48,6 +47,8 @@ function buildGrammar(source: string): ohm.Grammar {
 
 /** What a recipe was made from: the grammar's text and the Ohm that compiled it. */
 function recipeKey(source: string): string {
+  // node:crypto on first use: a process that reads its recipe from the bundle never hashes.
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
   return createHash('sha256').update(`${ohmJs().version}\n${source}`).digest('hex');
 }
 
