@@ -257,9 +257,8 @@ export function byPrecedence(operands: readonly Expression[], operators: readonl
   return { kind: 'logical', span, operator: PRECEDENCE[loosest], operands: children, operatorTokens: separators };
 }
 
-/** A comparison operator as matched (`=` is reported: it stands for `==`). */
-export function comparisonOperatorToken(source: string, span: Span, problems: Problem[]): OperatorToken {
-  const text = source.slice(span.start, span.end);
+/** A comparison operator as matched, `text` at `span` (`=` is reported: it stands for `==`). */
+export function comparisonOperatorToken(text: string, span: Span, problems: Problem[]): OperatorToken {
   if (text === '=') {
     problems.push(problem('single-equals', 'error', span, 'expected a comparison operator, found `=`; equality is written `==` (or `eq`)', [replaceFix('Replace `=` with `==`', span, '==')]));
   }
