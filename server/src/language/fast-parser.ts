@@ -423,7 +423,7 @@ class Descent {
     const callable = !field || nameEnd - start !== 3 || this.quantifierNameEnd(start) !== nameEnd;
     // A call needs its `(` next (after spaces): a name with a `.` after it is no call's.
     const next = text.charCodeAt(nameEnd);
-    let target: Operand | undefined = callable && (next === OPEN_PAREN || isSpace(next)) ? this.call(start, nameEnd) : undefined;
+    let target: Operand | undefined = callable && (next === OPEN_PAREN || (next <= SPACE && isSpace(next))) ? this.call(start, nameEnd) : undefined;
     if (!target) {
       if (!field) return undefined;
       const end = this.dottedEnd(nameEnd);
@@ -821,7 +821,12 @@ class Descent {
   private quotedEnd(start: number): number {
     const text = this.text;
     const length = this.length;
-    let i = start + 1;
+    // Most strings hold no `\`: their end is the next `"`, found natively.
+    const quote = text.indexOf('"', start + 1);
+    if (quote < 0) return -1;
+    const backslash = text.indexOf('\\', start + 1);
+    if (backslash < 0 || backslash > quote) return quote + 1;
+    let i = backslash;
     while (i < length) {
       const c = text.charCodeAt(i);
       if (c === QUOTE) return i + 1;
