@@ -427,7 +427,7 @@ const MAX_EXACT_DIGITS = 15;
  * The decimal integer at [start, end) of `text`: an optional `-` and up to MAX_EXACT_DIGITS
  * digits, with no leading 0 (which would make it octal); NaN for anything else.
  */
-function plainDecimal(text: string, start: number, end: number): number {
+export function plainDecimal(text: string, start: number, end: number): number {
   let i = start;
   const negative = text.charCodeAt(i) === CODE_MINUS;
   if (negative) i++;

@@ -25,7 +25,7 @@ import type {
   ValueType,
 } from './ast';
 import { comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/operators';
-import { looksLikeBytes, readBareValue, readInteger, readPlainBareValue, readPlainInteger, readQuotedString } from './literals';
+import { looksLikeBytes, plainDecimal, readBareValue, readInteger, readPlainBareValue, readPlainInteger, readQuotedString } from './literals';
 import { regexProblem, wildcardProblem } from './patterns';
 import { problem, replaceFix, type Problem } from './problem';
 import { regexFromQuoted } from './regex';
@@ -93,6 +93,8 @@ export function indexed(target: FieldReference | FunctionCall, steps: readonly I
 
 /** The largest array index the reference takes (a u32). */
 const MAX_ARRAY_INDEX = 0xffff_ffffn;
+const MAX_ARRAY_INDEX_NUMBER = Number(MAX_ARRAY_INDEX);
+const CODE_MINUS = 45;
 
 /**
  * `["key"]`: the key as the reference reads it, a quoted string with the escapes of any
@@ -118,6 +120,9 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * from 0 to 2³²−1. Out of that range it is reported and kept, so the tree says what was meant.
  */
 export function arrayIndexStep(source: string, span: Span, indexSpan: Span, problems: Problem[]): ArrayIndexStep {
+  // Most indexes are a few decimal digits, read in place (`-0` is left to the reader below: it is 0).
+  const plain = source.charCodeAt(indexSpan.start) === CODE_MINUS ? NaN : plainDecimal(source, indexSpan.start, indexSpan.end);
+  if (plain <= MAX_ARRAY_INDEX_NUMBER) return { kind: 'element', span, index: plain, indexSpan };
   const text = source.slice(indexSpan.start, indexSpan.end);
   const read = readInteger(text, indexSpan.start);
   if (!read.ok && read.problem.code !== 'integer-overflow') {
