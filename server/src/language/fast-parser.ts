@@ -78,7 +78,8 @@ export interface FastParse {
  * this parser gives up (nesting past `maxDepth`, or an exception): the caller then runs Ohm.
  */
 export function parseFast(text: string, options: ParseOptions, maxDepth: number, start: StartRule = 'Filter'): FastParse | undefined {
-  const parser = new Descent(text, options, maxDepth);
+  const parser = descent;
+  parser.begin(text, options, maxDepth);
   try {
     const ast = start === 'Filter' ? parser.filter() : parser.valueExpression();
     return ast && { ast, problems: parser.problems };
@@ -121,6 +122,8 @@ const CLOSE_BRACKET = 93; // ]
 const CARET = 94; // ^
 const UNDERSCORE = 95; // _
 const LOWER_A = 97; // a
+const LOWER_M = 109; // m
+const LOWER_O = 111; // o
 const LOWER_R = 114; // r
 const LOWER_X = 120; // x
 const OPEN_BRACE = 123; // {
@@ -184,10 +187,6 @@ function isSpace(c: number): boolean {
   return c === SPACE || c === LF || c === CR || c === TAB;
 }
 
-/** What a name at an operand's start may be: a field (`field`), a function (`functionName`), or both. */
-const FIELD = 1;
-const FUNCTION = 2;
-
 /** The keyword that the run of identChars [at, end) of `text` is, or undefined. */
 function keywordAt(text: string, at: number, end: number): string | undefined {
   const length = end - at;
@@ -199,17 +198,23 @@ function keywordAt(text: string, at: number, end: number): string | undefined {
 }
 
 class Descent {
-  readonly problems: Problem[] = [];
+  problems: Problem[] = [];
+  private text = '';
+  private length = 0;
+  private options: ParseOptions = { operandType: () => undefined };
+  private maxDepth = 0;
   private pos = 0;
   private depth = 0;
-  private readonly length: number;
 
-  constructor(
-    private readonly text: string,
-    private readonly options: ParseOptions,
-    private readonly maxDepth: number,
-  ) {
+  /** Sets this parser up to read `text` from its start. */
+  begin(text: string, options: ParseOptions, maxDepth: number): void {
+    this.problems = [];
+    this.text = text;
     this.length = text.length;
+    this.options = options;
+    this.maxDepth = maxDepth;
+    this.pos = 0;
+    this.depth = 0;
   }
 
   // ---------------------------------------------------------------- syntactic rules
@@ -253,14 +258,15 @@ class Descent {
     let operators: Token[] | undefined;
     for (;;) {
       const before = this.pos;
-      const mark = this.problems.length;
       this.skip();
       const start = this.pos;
-      const end = this.logicalOpEnd(start);
-      if (end < 0) {
+      const written = this.logicalOperatorAt(start);
+      if (written === undefined) {
         this.pos = before;
         break;
       }
+      const mark = this.problems.length;
+      const end = start + written.length;
       this.pos = end;
       const operand = this.unary();
       if (!operand) {
@@ -268,7 +274,7 @@ class Descent {
         this.problems.length = mark;
         break;
       }
-      (operators ??= []).push(this.token(start, end));
+      (operators ??= []).push({ text: written, span: { start, end } });
       (operands ??= [first]).push(operand);
     }
     return operands && operators ? byPrecedence(operands, operators) : first;
@@ -280,16 +286,18 @@ class Descent {
     const mark = this.problems.length;
     this.skip();
     const start = this.pos;
-    if (this.text.charCodeAt(start) === LOWER_A) {
+    const c = this.text.charCodeAt(start);
+    if (c === LOWER_A) {
       const quantifier = this.quantifier(start);
       if (quantifier) return quantifier;
     }
-    const comparison = this.comparison();
-    if (comparison) {
-      return comparison;
+    // A comparison starts with its operand's name: a `(` or a `!` is none.
+    if (c < 128 && (CLASSES[c] & IDENT) !== 0) {
+      const comparison = this.comparison();
+      if (comparison) return comparison;
     }
     const notEnd = this.notOpEnd(start);
-    const open = this.text.charCodeAt(start) === OPEN_PAREN;
+    const open = c === OPEN_PAREN;
     if (notEnd >= 0 || open) {
       this.enter();
       if (notEnd >= 0) {
@@ -363,23 +371,24 @@ class Descent {
     if (!lhs) return undefined;
     const lhsEnd = this.pos;
     this.skip();
-    const regexEnd = this.regexOpEnd(this.pos);
-    if (regexEnd >= 0) {
-      const operatorSpan: Span = { start: this.pos, end: regexEnd };
-      this.pos = regexEnd;
+    const at = this.pos;
+    const c = this.text.charCodeAt(at);
+    const regexOperator = c === TILDE || c === LOWER_M ? this.regexOperatorAt(at) : undefined;
+    if (regexOperator !== undefined) {
+      const regexOperatorEnd = at + regexOperator.length;
+      this.pos = regexOperatorEnd;
       this.skip();
       if (this.text.charCodeAt(this.pos) === QUOTE) {
-        const operator = comparisonOperatorToken(this.text, operatorSpan, this.problems);
+        const operator = comparisonOperatorToken(regexOperator, { start: at, end: regexOperatorEnd }, this.problems);
         const rhs = this.regexString();
         return { kind: 'comparison', span: { start, end: this.pos }, lhs, operator, rhs };
       }
-      this.pos = lhsEnd;
-      this.skip();
     }
-    const operatorEnd = this.comparisonOpEnd(this.pos);
-    if (operatorEnd >= 0) {
+    const written = this.comparisonOperatorAt(at);
+    if (written !== undefined) {
       const mark = this.problems.length;
-      const operator = comparisonOperatorToken(this.text, { start: this.pos, end: operatorEnd }, this.problems);
+      const operatorEnd = at + written.length;
+      const operator = comparisonOperatorToken(written, { start: at, end: operatorEnd }, this.problems);
       this.pos = operatorEnd;
       const rhs = this.value(readingType(this.options, lhs));
       if (rhs) {
@@ -401,16 +410,25 @@ class Descent {
 
   /** Operand = (Call | field) #(indexStep*), with its spaces skipped. */
   private operand(): Operand | undefined {
+    const text = this.text;
     const start = this.pos;
     const nameEnd = this.identEnd(start);
-    const kinds = this.nameKinds(start, nameEnd);
-    if (kinds === 0) return undefined;
-    let target: Operand | undefined = kinds & FUNCTION ? this.call(start, nameEnd) : undefined;
+    // The name may be a `field` (`~asciiDigit ~keyword name`), a `functionName` (the same
+    // without a quantifier name, or `contains` and `wildcard`), both, or neither. A keyword is
+    // one of the words above followed by no identChar: the whole run is one.
+    if (nameEnd === start || (CLASSES[text.charCodeAt(start)] & DIGIT) !== 0) return undefined;
+    const keyword = keywordAt(text, start, nameEnd);
+    if (keyword !== undefined && !FUNCTION_KEYWORDS.has(keyword)) return undefined;
+    const field = keyword === undefined;
+    const callable = !field || nameEnd - start !== 3 || this.quantifierNameEnd(start) !== nameEnd;
+    // A call needs its `(` next (after spaces): a name with a `.` after it is no call's.
+    const next = text.charCodeAt(nameEnd);
+    let target: Operand | undefined = callable && (next === OPEN_PAREN || (next <= SPACE && isSpace(next))) ? this.call(start, nameEnd) : undefined;
     if (!target) {
-      if (!(kinds & FIELD)) return undefined;
+      if (!field) return undefined;
       const end = this.dottedEnd(nameEnd);
       this.pos = end;
-      target = { kind: 'field', span: { start, end }, name: this.text.slice(start, end) };
+      target = { kind: 'field', span: { start, end }, name: text.slice(start, end) };
     }
     // Most operands have no step: no array for them.
     if (this.text.charCodeAt(this.pos) !== OPEN_BRACKET) return target;
@@ -526,14 +544,10 @@ class Descent {
     this.pos++;
     const items: Literal[] = [];
     for (;;) {
-      const before = this.pos;
       this.skip();
-      if (!this.setItem(type, items)) {
-        this.pos = before;
-        break;
-      }
+      // The `}` that closes the set is no item's start.
+      if (this.text.charCodeAt(this.pos) === CLOSE_BRACE || !this.setItem(type, items)) break;
     }
-    this.skip();
     if (this.text.charCodeAt(this.pos) !== CLOSE_BRACE) {
       this.problems.length = mark;
       this.pos = start;
@@ -615,19 +629,6 @@ class Descent {
     return end;
   }
 
-  /**
-   * What the run of identChars [at, end) may start at an operand: a `field` (`~asciiDigit
-   * ~keyword name`), a `functionName` (the same without a quantifier name, or `contains` and
-   * `wildcard`), both, or neither (0).
-   */
-  private nameKinds(at: number, end: number): number {
-    if (end === at || isDigit(this.text.charCodeAt(at))) return 0;
-    // A keyword is one of the words above followed by no identChar: the whole run is one.
-    const keyword = keywordAt(this.text, at, end);
-    if (keyword !== undefined) return FUNCTION_KEYWORDS.has(keyword) ? FUNCTION : 0;
-    return end - at === 3 && this.quantifierNameEnd(at) === end ? FIELD : FIELD | FUNCTION;
-  }
-
   /** quantifierName = ("any" | "all") ~identChar: its end, or -1. */
   private quantifierNameEnd(at: number): number {
     const text = this.text;
@@ -697,22 +698,41 @@ class Descent {
 
   /** `("." name)*` after the first name of a field: the end of the field. */
   private dottedEnd(at: number): number {
+    // `at` ends a name, so an identChar is only met after a `.` that one follows.
+    const text = this.text;
+    const length = this.length;
     let end = at;
-    while (this.text.charCodeAt(end) === DOT && isIdent(this.text.charCodeAt(end + 1))) end = this.identEnd(end + 2);
+    while (end < length) {
+      const c = text.charCodeAt(end);
+      if (c < 128 && (CLASSES[c] & IDENT) !== 0) end++;
+      else if (c === DOT && isIdent(text.charCodeAt(end + 1))) end += 2;
+      else break;
+    }
     return end;
   }
 
-  /** logicalOp = "||" | "^^" | "&&" | ("or" | "xor" | "and") ~identChar */
-  private logicalOpEnd(at: number): number {
-    if (at >= this.length) return -1;
+  /**
+   * logicalOp = "||" | "^^" | "&&" | ("or" | "xor" | "and") ~identChar: the operator as written
+   * at `at` (a constant string, so that no token copies it out of the text), or undefined.
+   */
+  private logicalOperatorAt(at: number): string | undefined {
     const text = this.text;
     const c = text.charCodeAt(at);
-    if (c === BAR || c === CARET || c === AMPERSAND) return text.charCodeAt(at + 1) === c ? at + 2 : -1;
-    const end = this.identEnd(at);
-    const length = end - at;
-    if (length === 2) return text.startsWith('or', at) ? end : -1;
-    if (length === 3) return text.startsWith('and', at) || text.startsWith('xor', at) ? end : -1;
-    return -1;
+    switch (c) {
+      case BAR:
+        return text.charCodeAt(at + 1) === c ? '||' : undefined;
+      case CARET:
+        return text.charCodeAt(at + 1) === c ? '^^' : undefined;
+      case AMPERSAND:
+        return text.charCodeAt(at + 1) === c ? '&&' : undefined;
+      case LOWER_A:
+        return this.wordEnd(at, 'and') >= 0 ? 'and' : undefined;
+      case LOWER_O:
+        return this.wordEnd(at, 'or') >= 0 ? 'or' : undefined;
+      case LOWER_X:
+        return this.wordEnd(at, 'xor') >= 0 ? 'xor' : undefined;
+    }
+    return undefined;
   }
 
   /** notOp = "!" ~"=" | "not" ~identChar */
@@ -722,37 +742,40 @@ class Descent {
     return this.wordEnd(at, 'not');
   }
 
-  /** regexOp = "~" | "matches" ~identChar */
-  private regexOpEnd(at: number): number {
-    if (this.text.charCodeAt(at) === TILDE) return at + 1;
-    return this.wordEnd(at, 'matches');
+  /** regexOp = "~" | "matches" ~identChar: the operator as written at `at`, or undefined. */
+  private regexOperatorAt(at: number): string | undefined {
+    const c = this.text.charCodeAt(at);
+    if (c === TILDE) return '~';
+    return c === LOWER_M && this.wordEnd(at, 'matches') >= 0 ? 'matches' : undefined;
   }
 
   /**
    * comparisonOp = "==" | "!=" | ">=" | "<=" | ">" | "<" | "~" | "&" ~"&" | "=" ~"=" -- single
    *              | (eq | ne | … | bitwise_and) ~identChar -- word
    *              | "strict" (" " | "\r" | "\n" | "\t")+ "wildcard" ~identChar -- strictWildcard
+   * The operator as written at `at` (a constant string but for `strict … wildcard`), or undefined.
    */
-  private comparisonOpEnd(at: number): number {
+  private comparisonOperatorAt(at: number): string | undefined {
     const text = this.text;
     const c = text.charCodeAt(at);
     const next = text.charCodeAt(at + 1);
     switch (c) {
       case EQUALS:
-        return at + (next === EQUALS ? 2 : 1); // "==", or "=" ~"=" (single)
+        return next === EQUALS ? '==' : '='; // "=" ~"=" (single)
       case BANG:
-        return next === EQUALS ? at + 2 : -1;
+        return next === EQUALS ? '!=' : undefined;
       case GREATER:
+        return next === EQUALS ? '>=' : '>';
       case LESS:
-        return at + (next === EQUALS ? 2 : 1);
+        return next === EQUALS ? '<=' : '<';
       case TILDE:
-        return at + 1;
+        return '~';
       case AMPERSAND:
-        return next === AMPERSAND ? -1 : at + 1;
+        return next === AMPERSAND ? undefined : '&';
     }
     const end = this.identEnd(at);
     const keyword = keywordAt(text, at, end);
-    if (keyword !== undefined && OPERATOR_WORDS.has(keyword)) return end;
+    if (keyword !== undefined && OPERATOR_WORDS.has(keyword)) return keyword;
     if (keyword === 'strict') {
       let gap = end;
       for (;;) {
@@ -760,9 +783,10 @@ class Descent {
         if (s === SPACE || s === CR || s === LF || s === TAB) gap++;
         else break;
       }
-      if (gap > end) return this.wordEnd(gap, 'wildcard');
+      const wildcardEnd = gap > end ? this.wordEnd(gap, 'wildcard') : -1;
+      if (wildcardEnd >= 0) return text.slice(at, wildcardEnd);
     }
-    return -1;
+    return undefined;
   }
 
   /** listRef = "$" (identChar | ".")*, at its `$`: its end. */
@@ -797,7 +821,12 @@ class Descent {
   private quotedEnd(start: number): number {
     const text = this.text;
     const length = this.length;
-    let i = start + 1;
+    // Most strings hold no `\`: their end is the next `"`, found natively.
+    const quote = text.indexOf('"', start + 1);
+    if (quote < 0) return -1;
+    const backslash = text.indexOf('\\', start + 1);
+    if (backslash < 0 || backslash > quote) return quote + 1;
+    let i = backslash;
     while (i < length) {
       const c = text.charCodeAt(i);
       if (c === QUOTE) return i + 1;
@@ -885,3 +914,10 @@ class Descent {
 
 /** valueKind of a closed raw string (other kinds are the value's first character code). */
 const RAW_CLOSED = -1;
+
+/**
+ * The one parser every parse uses, set up anew by each (begin): a parse runs to its end before
+ * the next starts, as nothing it calls parses. A parser made for each parse, with its fields,
+ * cost as much as reading a short comparison.
+ */
+const descent = new Descent();

@@ -409,12 +409,15 @@ const CODE_9 = 57;
 const CODE_DOT = 46;
 const CODE_COLON = 58;
 const CODE_MINUS = 45;
-const CODE_SLASH = 47;
 
-/** Where `code` first stands in [start, end) of `text`, or -1 (a search that stops at the value's end). */
-function indexWithin(text: string, code: number, start: number, end: number): number {
-  for (let i = start; i < end; i++) if (text.charCodeAt(i) === code) return i;
-  return -1;
+/**
+ * Where `character` first stands in [start, end) of `text`, or -1. The native search may read on
+ * past the value to the end of the expression, which is short: cheaper than a loop of our own
+ * before that loop is compiled.
+ */
+function indexWithin(text: string, character: string, start: number, end: number): number {
+  const at = text.indexOf(character, start);
+  return at < end ? at : -1;
 }
 
 /** Digits a double holds exactly (below 2⁵³), so such an integer needs no BigInt arithmetic. */
@@ -424,7 +427,7 @@ const MAX_EXACT_DIGITS = 15;
  * The decimal integer at [start, end) of `text`: an optional `-` and up to MAX_EXACT_DIGITS
  * digits, with no leading 0 (which would make it octal); NaN for anything else.
  */
-function plainDecimal(text: string, start: number, end: number): number {
+export function plainDecimal(text: string, start: number, end: number): number {
   let i = start;
   const negative = text.charCodeAt(i) === CODE_MINUS;
   if (negative) i++;
@@ -447,7 +450,7 @@ export function readPlainInteger(source: string, span: Span): Literal | undefine
 
 /** `a..b` of plain decimal integers, with a ≤ b, at `span` of `source`, else undefined. */
 function readPlainIntegerRange(source: string, span: Span): Literal | undefined {
-  const dots = indexWithin(source, CODE_DOT, span.start, span.end);
+  const dots = indexWithin(source, '.', span.start, span.end);
   if (dots < 0 || dots + 1 >= span.end || source.charCodeAt(dots + 1) !== CODE_DOT) return undefined;
   const from = plainDecimal(source, span.start, dots);
   const to = plainDecimal(source, dots + 2, span.end);
@@ -482,10 +485,12 @@ function plainIpv4(text: string, start: number, end: number): number {
 /** The groups of the IPv6 address being read by plainIpv6. */
 const IPV6_GROUPS = new Uint16Array(8);
 
-function hexDigitValue(c: number): number {
-  if (c >= CODE_0 && c <= CODE_9) return c - CODE_0;
+/** The value of each hex digit by its code, -1 for any other ASCII character (a lookup, not a call per digit). */
+const HEX_DIGIT_VALUES = new Int8Array(128).fill(-1);
+for (let c = 0; c < 128; c++) {
   const lower = c | 0x20;
-  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+  if (c >= CODE_0 && c <= CODE_9) HEX_DIGIT_VALUES[c] = c - CODE_0;
+  else if (lower >= 97 && lower <= 102) HEX_DIGIT_VALUES[c] = lower - 87;
 }
 
 /**
@@ -505,7 +510,8 @@ function plainIpv6(text: string, start: number, end: number): bigint | undefined
     let group = 0;
     const groupStart = i;
     for (; i < end; i++) {
-      const digit = hexDigitValue(text.charCodeAt(i));
+      const c = text.charCodeAt(i);
+      const digit = c < 128 ? HEX_DIGIT_VALUES[c] : -1;
       if (digit < 0) break;
       group = group * 16 + digit;
     }
@@ -526,10 +532,16 @@ function plainIpv6(text: string, start: number, end: number): bigint | undefined
     for (let g = count - 1; g >= gap; g--) IPV6_GROUPS[g + zeros] = IPV6_GROUPS[g];
     IPV6_GROUPS.fill(0, gap, gap + zeros);
   }
-  let value = 0n;
-  for (let g = 0; g < 8; g += 2) value = (value << 32n) | BigInt(IPV6_GROUPS[g] * 0x10000 + IPV6_GROUPS[g + 1]);
-  return value;
+  // Three exact numbers of 48, 48 and 32 bits: fewer BigInt operations, each of which allocates.
+  const g = IPV6_GROUPS;
+  const high = (g[0] * 0x10000 + g[1]) * 0x10000 + g[2];
+  const middle = (g[3] * 0x10000 + g[4]) * 0x10000 + g[5];
+  const low = g[6] * 0x10000 + g[7];
+  return (BigInt(high) << 80n) | (BigInt(middle) << 32n) | BigInt(low);
 }
+
+/** The host bits of an IPv6 block by its prefix length (0 to 128). */
+const IPV6_HOST_MASKS: readonly bigint[] = Array.from({ length: 129 }, (_, prefixLength) => (1n << BigInt(128 - prefixLength)) - 1n);
 
 /**
  * An IPv4 address, or an IPv4 or IPv6 block whose host bits are zero, at `span` of `source`;
@@ -537,7 +549,7 @@ function plainIpv6(text: string, start: number, end: number): bigint | undefined
  * unknown field some read as bytes, so IPv6 is read here only as a block of an `Ip` field.)
  */
 function readPlainAddress(source: string, span: Span, ipv6: boolean): Literal | undefined {
-  const slash = indexWithin(source, CODE_SLASH, span.start, span.end);
+  const slash = indexWithin(source, '/', span.start, span.end);
   const addressEnd = slash >= 0 ? slash : span.end;
   const v4 = plainIpv4(source, span.start, addressEnd);
   if (addressEnd === span.end) return Number.isNaN(v4) ? undefined : { kind: 'ip', span, family: 4, value: BigInt(v4) };
@@ -558,8 +570,7 @@ function readPlainAddress(source: string, span: Span, ipv6: boolean): Literal | 
   }
   const v6 = ipv6 ? plainIpv6(source, span.start, addressEnd) : undefined;
   if (v6 === undefined) return undefined;
-  const hostBits = BigInt(128 - prefixLength);
-  const hostMask = (1n << hostBits) - 1n;
+  const hostMask = IPV6_HOST_MASKS[prefixLength];
   if ((v6 & hostMask) !== 0n) return undefined;
   return { kind: 'ip-range', span, family: 6, first: v6, last: v6 | hostMask, prefixLength };
 }

@@ -25,7 +25,7 @@ import type {
   ValueType,
 } from './ast';
 import { comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from './catalogue/operators';
-import { looksLikeBytes, readBareValue, readInteger, readPlainBareValue, readPlainInteger, readQuotedString } from './literals';
+import { looksLikeBytes, plainDecimal, readBareValue, readInteger, readPlainBareValue, readPlainInteger, readQuotedString } from './literals';
 import { regexProblem, wildcardProblem } from './patterns';
 import { problem, replaceFix, type Problem } from './problem';
 import { regexFromQuoted } from './regex';
@@ -93,6 +93,8 @@ export function indexed(target: FieldReference | FunctionCall, steps: readonly I
 
 /** The largest array index the reference takes (a u32). */
 const MAX_ARRAY_INDEX = 0xffff_ffffn;
+const MAX_ARRAY_INDEX_NUMBER = Number(MAX_ARRAY_INDEX);
+const CODE_MINUS = 45;
 
 /**
  * `["key"]`: the key as the reference reads it, a quoted string with the escapes of any
@@ -118,6 +120,9 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * from 0 to 2³²−1. Out of that range it is reported and kept, so the tree says what was meant.
  */
 export function arrayIndexStep(source: string, span: Span, indexSpan: Span, problems: Problem[]): ArrayIndexStep {
+  // Most indexes are a few decimal digits, read in place (`-0` is left to the reader below: it is 0).
+  const plain = source.charCodeAt(indexSpan.start) === CODE_MINUS ? NaN : plainDecimal(source, indexSpan.start, indexSpan.end);
+  if (plain <= MAX_ARRAY_INDEX_NUMBER) return { kind: 'element', span, index: plain, indexSpan };
   const text = source.slice(indexSpan.start, indexSpan.end);
   const read = readInteger(text, indexSpan.start);
   if (!read.ok && read.problem.code !== 'integer-overflow') {
@@ -257,9 +262,8 @@ export function byPrecedence(operands: readonly Expression[], operators: readonl
   return { kind: 'logical', span, operator: PRECEDENCE[loosest], operands: children, operatorTokens: separators };
 }
 
-/** A comparison operator as matched (`=` is reported: it stands for `==`). */
-export function comparisonOperatorToken(source: string, span: Span, problems: Problem[]): OperatorToken {
-  const text = source.slice(span.start, span.end);
+/** A comparison operator as matched, `text` at `span` (`=` is reported: it stands for `==`). */
+export function comparisonOperatorToken(text: string, span: Span, problems: Problem[]): OperatorToken {
   if (text === '=') {
     problems.push(problem('single-equals', 'error', span, 'expected a comparison operator, found `=`; equality is written `==` (or `eq`)', [replaceFix('Replace `=` with `==`', span, '==')]));
   }
@@ -311,7 +315,7 @@ export function bareValue(source: string, span: Span, type: ScalarType | undefin
 /** A list reference (`$name`); the name's exact rules are checked here rather than by the grammar. */
 export function listReference(source: string, span: Span, problems: Problem[]): ListReference {
   const name = source.slice(span.start + 1, span.end);
-  if (isPlainListName(source, span.start + 1, span.end)) return { kind: 'list', span, name };
+  if (PLAIN_LIST_NAME.test(name)) return { kind: 'list', span, name };
   const nameSpan: Span = { start: span.start + 1, end: span.end };
   if (name === '') {
     problems.push(problem('invalid-list-name', 'error', { start: span.start, end: span.end }, 'expected a list name after `$`, such as `$svc.anonymizer` or `$my_list`'));
@@ -325,24 +329,11 @@ export function listReference(source: string, span: Span, problems: Problem[]): 
 }
 
 /**
- * Whether the list name at [start, end) of `source` (the grammar's `(identChar | ".")*`) is one
- * that listReference reports nothing on: not empty, no dot at either end or beside another, no
- * uppercase letter.
+ * A list name (the grammar's `(identChar | ".")*`) that listReference reports nothing on: not
+ * empty, no dot at either end or beside another, no uppercase letter. One native match rather
+ * than a loop over the name's characters, which runs uncompiled in most processes.
  */
-function isPlainListName(source: string, start: number, end: number): boolean {
-  if (end === start) return false;
-  let previous = CODE_DOT; // as if after a dot: a dot may not come first
-  for (let i = start; i < end; i++) {
-    const c = source.charCodeAt(i);
-    if ((c === CODE_DOT && previous === CODE_DOT) || (c >= CODE_UPPER_A && c <= CODE_UPPER_Z)) return false;
-    previous = c;
-  }
-  return previous !== CODE_DOT;
-}
-
-const CODE_DOT = 46;
-const CODE_UPPER_A = 65;
-const CODE_UPPER_Z = 90;
+const PLAIN_LIST_NAME = /^[a-z0-9_]+(?:\.[a-z0-9_]+)*$/;
 
 /** A list among the items of a set: reported, and still an item, so the set is not taken for an empty one. */
 export function listInSet(source: string, span: Span, problems: Problem[]): Literal {

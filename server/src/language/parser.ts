@@ -120,7 +120,7 @@ function addOperations(semantics: ohm.Semantics): void {
       if (operators.numChildren === 0) return { kind: 'comparison', span: spanOf(this), lhs };
       const operatorNode = operators.child(0);
       const valueNode = values.child(0);
-      const operator = comparisonOperatorToken(operatorNode.source.sourceString, spanOf(operatorNode), ctx().problems);
+      const operator = comparisonOperatorToken(operatorNode.sourceString, spanOf(operatorNode), ctx().problems);
       if (operatorNode.ctorName === 'regexOp') {
         // `~`/`matches` and a `"…"` pattern (regexString).
         const alternative = valueNode.children[0];
@@ -307,7 +307,8 @@ function parse(text: string, options: ParseOptions, fastPath: boolean, start: St
   // The scan is linear and needs no stack, so even text too long to parse gets its
   // nesting and TAB errors: they say what else to fix besides the length.
   const lexical = scanLexicalStructure(text);
-  for (const tab of lexical.tabs) {
+  for (let i = 0; i < lexical.tabs.length; i++) {
+    const tab = lexical.tabs[i];
     problems.push(problem('tab-whitespace', 'error', { start: tab, end: tab + 1 }, 'expected a space, found a TAB; only spaces and line breaks separate tokens', [replaceFix('Replace the TAB with a space', { start: tab, end: tab + 1 }, ' ')]));
   }
   if (lexical.deepest) {

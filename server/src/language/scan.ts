@@ -26,12 +26,14 @@ const NOTHING_FOUND: LexicalStructure = { tabs: [] };
 function mayFindAnything(text: string): boolean {
   if (text.indexOf('\t') >= 0) return true;
   if (text.length <= GUARD_DEPTH) return false;
-  let openers = 0;
+  // More than GUARD_DEPTH openers leave fewer than `length - GUARD_DEPTH` other characters: the
+  // count stops at the first character past those, a few characters into most expressions.
+  let others = text.length - GUARD_DEPTH;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x28 || c === 0x21 || c === 0x6e) openers++;
+    if (c !== 0x28 && c !== 0x21 && c !== 0x6e && --others === 0) return false;
   }
-  return openers > GUARD_DEPTH;
+  return true;
 }
 
 /**
