@@ -25,7 +25,7 @@
  * - `shadowed-rule` (ruleset level, see findShadowedRules): a rule every packet of which an
  *   earlier enabled `block` or `skip` rule decides first.
  */
-import type { Comparison, Expression, Literal, LogicalExpression, SetLiteral, Span, Value } from './ast';
+import type { Comparison, Expression, Literal, LogicalExpression, Span, Value } from './ast';
 import { walkExpression } from './ast';
 import { catalogueFor, type Catalogue, type PhaseFamily } from './catalogue/catalogues';
 import { FIELDS } from './catalogue/fields';
@@ -87,18 +87,6 @@ const PROTO_KEY = 'f:ip.proto';
 /** The `ip.proto` values of the packets that have each header. */
 const PROTOCOL_SETS: ReadonlyMap<TransportHeader, StringSet> = new Map(TRANSPORT_HEADERS.map((header) => [header, strings(header.protocols)]));
 
-/** What the truth of a comparison depends on: one field's value, or the comparison itself. */
-export interface Atom {
-  readonly kind: 'field';
-  /**
-   * `f:<field>` for a field whose values are modelled, `a:<canonical text>` for an opaque test,
-   * `h:<header>:<canonical text>` for an opaque test of a transport header.
-   */
-  readonly key: string;
-  /** The values of the key for which the comparison is true. */
-  readonly set: ValueSet;
-}
-
 /** How the literals compared with a field modelled by value are read. */
 type Reading = 'integer' | 'ip' | 'bytes';
 
@@ -145,7 +133,7 @@ function fieldUniverse(name: string): FieldUniverse | undefined {
   const reading: Reading | undefined = range ? 'integer' : field.type === 'Ip' ? 'ip' : field.type === 'Bytes' ? 'bytes' : undefined;
   const header = transportFieldOf(name)?.header;
   const key = `f:${name}`;
-  // Only Integer transport fields are modelled by value; the others are opaque tests (atomOf).
+  // Only Integer transport fields are modelled by value; the others are opaque tests (Forms.comparison).
   if (header && range) {
     const absent: readonly [Bound, Bound] = [before(before(range[0])), before(range[0])];
     transportKeys.set(key, { header, absent });
@@ -340,45 +328,22 @@ function memberFamily(literal: Literal): Reading | undefined {
 }
 
 /**
- * The set of values of a modelled field for which `comparison` holds, or undefined; `outside`
- * for a constant truth that only a value outside the field's range makes.
+ * The set of values of a modelled field for which a comparison with `op` and `rhs` holds, or
+ * undefined. In the HTTP model only the type's values are assumed, and a value may be absent:
+ * every comparison of an absent value is false but `!=`, which may be either (see
+ * ABSENT_NE_FALSE, and ABSENT_STRING_NE_FALSE for strings).
  */
-function fieldAtom(comparison: Comparison, model: Model): Atom | 'outside' | undefined {
-  const { lhs, operator, rhs } = comparison;
-  if (lhs.kind !== 'field' || !operator || !rhs) return undefined;
-  if (model === 'http') return requestAtom(operator.operator, rhs, lhs.name);
-  const known = fieldUniverse(lhs.name);
-  if (!known?.reading) return undefined;
-  const op = operator.operator;
-  let set = comparedSet(op, rhs, known.reading, known.range);
-  if (!set) return undefined;
-  if (!insideUniverse(set, known.values)) set = intersect(set, known.valueSet);
-  // `!=` is true where `==` is false, except for a transport field's absent value where the
-  // service may take it as false (ABSENT_NE_FALSE).
-  if (op === 'ne') set = complement(set, known.notEqual);
-  // A value outside the field's range already has its `value-out-of-range` warning: the
-  // comparison's constant truth would only repeat it.
-  if (known.range && (isEmpty(set) || isUniverse(set, known.universe)) && outsideRange(rhs, known.range)) return 'outside';
-  return { kind: 'field', key: known.key, set };
-}
-
-/**
- * The set of values of an HTTP field for which a comparison holds, or undefined. Only the
- * type's values are assumed, and a value may be absent: every comparison of an absent value
- * is false but `!=`, which may be either (see ABSENT_NE_FALSE).
- */
-function requestAtom(op: string, rhs: Value, name: string): Atom | undefined {
-  const known = requestUniverse(name);
-  if (!known) return undefined;
+function fieldSet(op: string, rhs: Value, known: FieldUniverse, model: Model): ValueSet | undefined {
   let set = comparedSet(op, rhs, known.reading!, known.range);
   if (!set) return undefined;
-  // Only the field's values: a literal outside them (reported elsewhere) matches nothing.
-  if (set.kind === 'intervals') set = intersect(set, known.valueSet);
-  if (op === 'ne') {
-    if (set.kind === 'strings') set = strings([...set.values, ABSENT_STRING_NE_FALSE], true);
-    else set = complement(set, known.notEqual);
-  }
-  return { kind: 'field', key: known.key, set };
+  // Only the field's values: a literal outside them (reported elsewhere) matches nothing. Every
+  // string is a value of a string field.
+  if (set.kind === 'intervals' && !insideUniverse(set, known.values)) set = intersect(set, known.valueSet);
+  if (op !== 'ne') return set;
+  // `!=` is true where `==` is false, except for an absent value where the service may take it
+  // as false (ABSENT_NE_FALSE).
+  if (set.kind === 'strings' && model === 'http') return strings([...set.values, ABSENT_STRING_NE_FALSE], true);
+  return complement(set, known.notEqual);
 }
 
 /** Whether every interval of `set` lies within one interval of `universe` (then intersecting them changes nothing). */
@@ -386,17 +351,6 @@ function insideUniverse(set: ValueSet, universe: Universe): boolean {
   if (set.kind !== 'intervals' || universe.kind !== 'intervals') return false;
   for (const interval of set.items) if (!coversInterval(universe.items, interval)) return false;
   return true;
-}
-
-function atomOf(comparison: Comparison, source: string, model: Model): Atom {
-  const atom = fieldAtom(comparison, model);
-  if (atom && atom !== 'outside') return atom;
-  const text = printExpression(comparison, source);
-  // `udp.dstport == 70000` has its warning: it is not made to contradict `ip.proto` too.
-  const header = atom === 'outside' || model === 'http' ? undefined : testedHeader(comparison);
-  if (!header) return { kind: 'field', key: `a:${text}`, set: TRUE_SET };
-  // False without the header, as every comparison of an absent value; `!=` maybe true (ABSENT_NE_TRUE).
-  return { kind: 'field', key: `h:${header.name}:${text}`, set: comparison.operator?.operator === 'ne' ? TRUE_OR_ABSENT_NE_TRUE : TRUE_SET };
 }
 
 /** The transport header whose field (`tcp.flags.syn`) or raw bytes (`bit_slice(tcp, …)`) a comparison reads. */
@@ -415,6 +369,12 @@ function testedHeader(comparison: Comparison): TransportHeader | undefined {
 export type Form =
   /** `key`: the atom's key, for a comparison that is constant. */
   | { readonly kind: 'const'; readonly value: boolean; readonly key?: string }
+  /**
+   * What the truth depends on, `key`: one field's value, `f:<field>` (`r:<field>` in the HTTP
+   * model) for a field whose values are modelled, or a comparison itself, `a:<canonical text>`
+   * for an opaque test, `h:<header>:<canonical text>` for an opaque test of a transport header;
+   * `set`, the values of the key for which the expression is true.
+   */
   | { readonly kind: 'field'; readonly key: string; readonly set: ValueSet }
   /**
    * `needs`: a transport header every packet that satisfies it has (`tcp.dstport == 22 or
@@ -460,7 +420,7 @@ interface Finding {
 
 /**
  * What the analyses know of the fields: `packet`, the packet phases' (and, as always, a phase
- * not known); `http`, the HTTP phases' (see requestAtom).
+ * not known); `http`, the HTTP phases' (see fieldSet).
  */
 export type Model = 'packet' | 'http';
 
@@ -493,6 +453,8 @@ export class Forms {
   /** The root's anchors (see findShadowedRules), once asked for. */
   anchors?: readonly string[];
   findings: Finding[] = [];
+  /** The `redundant-set-member` findings, in the order of the tree, while reporting (made when there is one). */
+  memberProblems?: Problem[];
 
   /** What the expression is about, in messages: a packet or a request. */
   private readonly subject: string;
@@ -512,6 +474,7 @@ export class Forms {
   doneReporting(): void {
     this.reporting = false;
     this.findings = [];
+    this.memberProblems = undefined;
     this.andParts = undefined;
     this.orParts = undefined;
   }
@@ -621,26 +584,61 @@ export class Forms {
       case 'logical':
         return node.operator === 'xor' ? this.xor(node) : this.andOr(node, node.operator);
       case 'quantifier':
+        if (this.reporting) this.membersWithin(node);
         // The same test of the same request has one answer: an opaque proposition, as a call is.
         return { kind: 'field', key: `a:${printExpression(node, this.source)}`, set: TRUE_SET };
     }
   }
 
   private comparison(node: Comparison): Form {
-    const atom = atomOf(node, this.source, this.model);
-    const first = atom.key.charCodeAt(0);
-    if (first !== 102 /* f */ && first !== 114 /* r */) return atom;
-    const value = isEmpty(atom.set) ? false : isUniverse(atom.set, universeOf(atom.key)) ? true : undefined;
-    if (value === undefined) return atom;
+    const { lhs, operator, rhs } = node;
+    if (lhs.kind !== 'field') {
+      // Calls' arguments may hold comparisons of their own, which the forms do not reach.
+      if (this.reporting) this.membersWithin(node);
+    } else if (operator && rhs) {
+      if (this.reporting && rhs.kind === 'set') this.members(rhs.items);
+      const known = this.model === 'http' ? requestUniverse(lhs.name) : fieldUniverse(lhs.name);
+      const set = known?.reading ? fieldSet(operator.operator, rhs, known, this.model) : undefined;
+      if (set) {
+        const value = isEmpty(set) ? false : isUniverse(set, known!.universe) ? true : undefined;
+        if (value === undefined) return { kind: 'field', key: known!.key, set };
+        // A value outside the field's range already has its `value-out-of-range` warning: the
+        // comparison's constant truth would only repeat it, and `udp.dstport == 70000` is not
+        // made to contradict `ip.proto` either.
+        if (this.model === 'http' || !known!.range || !outsideRange(rhs, known!.range)) return this.constantComparison(node, value, known!.key);
+        return { kind: 'field', key: `a:${printExpression(node, this.source)}`, set: TRUE_SET };
+      }
+    }
+    const text = printExpression(node, this.source);
+    const header = this.model === 'http' ? undefined : testedHeader(node);
+    if (!header) return { kind: 'field', key: `a:${text}`, set: TRUE_SET };
+    // False without the header, as every comparison of an absent value; `!=` maybe true (ABSENT_NE_TRUE).
+    return { kind: 'field', key: `h:${header.name}:${text}`, set: operator?.operator === 'ne' ? TRUE_OR_ABSENT_NE_TRUE : TRUE_SET };
+  }
+
+  /** The form of a comparison of a field modelled by value that every value (no value) satisfies, with its finding. */
+  private constantComparison(node: Comparison, value: boolean, key: string): Form {
     if (this.reporting) {
       const text = this.source.slice(node.span.start, node.span.end);
-      const name = atom.key.slice(2);
-      const range = first === 102 ? FIELDS.get(name)?.range : undefined;
+      const name = key.slice(2);
+      const range = key.charCodeAt(0) === 102 /* f */ ? FIELDS.get(name)?.range : undefined;
       const values = range ? `value of \`${name}\` (${range[0]}–${range[1]})` : `value of \`${name}\``;
       if (value) this.report(true, node.span, `\`${text}\` is always true: every ${values} satisfies it, so it tests nothing`);
       else this.report(false, node.span, `\`${text}\` is always false: no ${values} satisfies it, so it never matches`);
     }
-    return { kind: 'const', value, key: atom.key };
+    return { kind: 'const', value, key };
+  }
+
+  /** Notes the `redundant-set-member` findings of a set literal's members. */
+  private members(items: readonly Literal[]): void {
+    if (mayHaveRedundantMembers(items)) redundantMembers(items, this.source, (this.memberProblems ??= []));
+  }
+
+  /** Notes the `redundant-set-member` findings of every set literal of a subtree, in the order of the tree. */
+  private membersWithin(node: Expression): void {
+    walkExpression(node, (n) => {
+      if (n.kind === 'comparison' && n.rhs?.kind === 'set') this.members(n.rhs.items);
+    });
   }
 
   private andOr(node: LogicalExpression, operator: 'and' | 'or'): Form {
@@ -858,21 +856,23 @@ export function analyze(root: Expression, source: string, catalogue?: Catalogue)
       ),
     );
   }
+  // The redundant set members, found as the forms were computed: after the other findings.
+  if (forms.memberProblems) for (const p of forms.memberProblems) problems.push(p);
   forms.doneReporting();
-  walkExpression(root, (node) => {
-    if (node.kind === 'comparison' && node.rhs?.kind === 'set') redundantMembers(node.rhs, source, problems);
-  });
   return { problems, forms };
 }
 
-function redundantMembers(set: SetLiteral, source: string, problems: Problem[]): void {
-  const items = set.items;
-  if (items.length < 2) return;
+/** Whether two of a set's members, all of one family, meet (then one may be redundant): most sets have no two that do. */
+function mayHaveRedundantMembers(items: readonly Literal[]): boolean {
+  if (items.length < 2) return false;
   const family = memberFamily(items[0]);
-  if (!family) return;
-  for (let i = 1; i < items.length; i++) if (memberFamily(items[i]) !== family) return;
-  // A member is redundant only if it meets another one: most sets have no two that meet.
-  if (!anyMeet(items, family)) return;
+  if (!family) return false;
+  for (let i = 1; i < items.length; i++) if (memberFamily(items[i]) !== family) return false;
+  return anyMeet(items, family);
+}
+
+/** The `redundant-set-member` findings of a set literal whose members may be redundant (mayHaveRedundantMembers). */
+function redundantMembers(items: readonly Literal[], source: string, problems: Problem[]): void {
   const values = items.map(memberSet) as ValueSet[];
   const text = (i: number) => source.slice(items[i].span.start, items[i].span.end);
   const kept = new Set(items.map((_, i) => i));
