@@ -200,7 +200,7 @@ function transportOf(key: string): Transport | undefined {
   const first = key.charCodeAt(0);
   if (first === 102 /* f */) return transportKeys.get(key);
   if (first !== 104 /* h */) return undefined;
-  for (const [prefix, transport] of OPAQUE_TRANSPORT_PREFIXES) if (key.startsWith(prefix)) return transport;
+  for (let i = 0; i < OPAQUE_TRANSPORT_PREFIXES.length; i++) if (key.startsWith(OPAQUE_TRANSPORT_PREFIXES[i][0])) return OPAQUE_TRANSPORT_PREFIXES[i][1];
   return undefined;
 }
 
@@ -267,8 +267,8 @@ function readLiteral(literal: Literal, reading: Reading): ValueSet | undefined {
 function readMembers(items: readonly Literal[], reading: Reading): ValueSet | undefined {
   if (reading === 'bytes') {
     const values = new Set<string>();
-    for (const item of items) {
-      const text = byteString(item);
+    for (let i = 0; i < items.length; i++) {
+      const text = byteString(items[i]);
       if (text === undefined) return undefined;
       values.add(text);
     }
@@ -277,8 +277,8 @@ function readMembers(items: readonly Literal[], reading: Reading): ValueSet | un
   // One sort of every interval (when they are out of order) rather than a union per member:
   // sets run to hundreds of members.
   const all: Interval[] = [];
-  for (const item of items) {
-    const interval = readInterval(item, reading);
+  for (let i = 0; i < items.length; i++) {
+    const interval = readInterval(items[i], reading);
     if (!interval) return undefined;
     all.push(interval);
   }
@@ -298,16 +298,17 @@ function comparedSet(op: string, rhs: Value, reading: Reading, range: Interval |
   }
   if (!range || rhs.kind !== 'integer' || (op !== 'lt' && op !== 'le' && op !== 'gt' && op !== 'ge')) return undefined;
   // An ordering holds of values of the type only: an absent value is less than nothing.
-  const [min, max] = range;
+  const min = range[0];
+  const max = range[1];
   const v = bound(rhs.value);
   return intervals([op === 'lt' ? [min, before(v)] : op === 'le' ? [min, v] : op === 'gt' ? [after(v), max] : [v, max]]);
 }
 
 /** Whether a literal (or a member of a set literal) lies outside an Integer field's `[min, max]`. */
-function outsideRange(rhs: Value, [min, max]: Interval): boolean {
-  if (rhs.kind === 'set') return rhs.items.some((item) => outsideRange(item, [min, max]));
-  if (rhs.kind === 'integer') return rhs.value < min || rhs.value > max;
-  return rhs.kind === 'integer-range' && (rhs.from < min || rhs.to > max);
+function outsideRange(rhs: Value, range: Interval): boolean {
+  if (rhs.kind === 'set') return rhs.items.some((item) => outsideRange(item, range));
+  if (rhs.kind === 'integer') return rhs.value < range[0] || rhs.value > range[1];
+  return rhs.kind === 'integer-range' && (rhs.from < range[0] || rhs.to > range[1]);
 }
 
 /** The value one set member stands for, read without a field: for duplicate members. */
@@ -349,7 +350,7 @@ function fieldSet(op: string, rhs: Value, known: FieldUniverse, model: Model): V
 /** Whether every interval of `set` lies within one interval of `universe` (then intersecting them changes nothing). */
 function insideUniverse(set: ValueSet, universe: Universe): boolean {
   if (set.kind !== 'intervals' || universe.kind !== 'intervals') return false;
-  for (const interval of set.items) if (!coversInterval(universe.items, interval)) return false;
+  for (let i = 0; i < set.items.length; i++) if (!coversInterval(universe.items, set.items[i])) return false;
   return true;
 }
 
@@ -399,6 +400,24 @@ interface Part {
   readonly node: Expression;
 }
 
+/** Parts grouped by key, in the order their keys first appear; undefined when no two parts share a key. */
+function groupedByKey(parts: readonly Part[]): Part[][] | undefined {
+  let shared = false;
+  for (let i = 1; !shared && i < parts.length; i++) for (let j = 0; !shared && j < i; j++) shared = parts[j].key === parts[i].key;
+  if (!shared) return undefined;
+  const keys: string[] = [];
+  const groups: Part[][] = [];
+  for (const part of parts) {
+    const at = keys.indexOf(part.key);
+    if (at >= 0) groups[at].push(part);
+    else {
+      keys.push(part.key);
+      groups.push([part]);
+    }
+  }
+  return groups;
+}
+
 /** The parts of a chain of one operator, and what its other operands (not on one key) are. */
 interface Parts {
   readonly parts: Part[];
@@ -417,6 +436,16 @@ interface Finding {
   /** The parts that contradict each other, when there is more to say than the span. */
   readonly related?: readonly { readonly span: Span; readonly message: string }[];
 }
+
+interface MutableParts {
+  parts: Part[];
+  mixed: boolean;
+  needing: { header: TransportHeader; index: number; node: Expression }[];
+  allMixedNeed: boolean;
+}
+
+/** The `needing` of the parts of a chain none of whose operands needs a header (most), shared: never added to. */
+const NO_NEEDING: { header: TransportHeader; index: number; node: Expression }[] = [];
 
 /**
  * What the analyses know of the fields: `packet`, the packet phases' (and, as always, a phase
@@ -538,28 +567,29 @@ export class Forms {
   private orParts?: Map<Expression, Parts>;
 
   private collectParts(node: Expression, operator: 'and' | 'or'): Parts {
-    const parts: Part[] = [];
-    let mixed = false;
-    const needing: { header: TransportHeader; index: number; node: Expression }[] = [];
-    let allMixedNeed = true;
-    const collect = (e: Expression, index: number): void => {
-      const inner = unwrap(e);
-      if (inner.kind === 'logical' && inner.operator === operator) {
-        for (const child of inner.operands) collect(child, index);
-        return;
-      }
-      const form = this.form(inner);
-      if (form.kind === 'field') parts.push({ key: form.key, set: form.set, index, node: inner });
-      else if (form.kind === 'mixed') {
-        mixed = true;
-        if (form.needs) needing.push({ header: form.needs, index, node: inner });
-        else allMixedNeed = false;
-      }
-    };
+    const into: MutableParts = { parts: [], mixed: false, needing: NO_NEEDING, allMixedNeed: true };
     const top = unwrap(node);
-    if (top.kind === 'logical' && top.operator === operator) top.operands.forEach((child, i) => collect(child, i));
-    else collect(top, 0);
-    return { parts, mixed, needing, allMixedNeed };
+    if (top.kind === 'logical' && top.operator === operator) {
+      for (let i = 0; i < top.operands.length; i++) this.collect(top.operands[i], i, operator, into);
+    } else this.collect(top, 0, operator, into);
+    return into;
+  }
+
+  /** Adds the parts of `e`, operand `index` of a chain of `operator`s, to `into`. */
+  private collect(e: Expression, index: number, operator: 'and' | 'or', into: MutableParts): void {
+    const inner = unwrap(e);
+    if (inner.kind === 'logical' && inner.operator === operator) {
+      for (let i = 0; i < inner.operands.length; i++) this.collect(inner.operands[i], index, operator, into);
+      return;
+    }
+    const form = this.form(inner);
+    if (form.kind === 'field') into.parts.push({ key: form.key, set: form.set, index, node: inner });
+    else if (form.kind === 'mixed') {
+      into.mixed = true;
+      if (!form.needs) into.allMixedNeed = false;
+      else if (into.needing === NO_NEEDING) into.needing = [{ header: form.needs, index, node: inner }];
+      else into.needing.push({ header: form.needs, index, node: inner });
+    }
   }
 
   private report(value: boolean, span: Span, message: string, related?: Finding['related']): void {
@@ -646,24 +676,17 @@ export class Forms {
     // An operand that is constant has its own finding (or is a literal): this one would repeat it.
     // (Every operand's form is computed first: the parts below need them all.)
     let absorbed = false;
-    for (const operand of node.operands) {
-      const f = this.form(operand);
+    for (let i = 0; i < node.operands.length; i++) {
+      const f = this.form(node.operands[i]);
       if (f.kind === 'const' && f.value === absorbing) absorbed = true;
     }
     if (absorbed) return absorbing ? TRUE_FORM : FALSE_FORM;
     // Collected afresh: each logical node is analysed once, and only the shadowing search asks again.
     const { parts, mixed, needing, allMixedNeed } = this.collectParts(node, operator);
-    // Parts grouped by key, in the order their keys first appear: most chains have few keys.
-    const keys: string[] = [];
-    const groups: Part[][] = [];
-    for (const part of parts) {
-      const at = keys.indexOf(part.key);
-      if (at >= 0) groups[at].push(part);
-      else {
-        keys.push(part.key);
-        groups.push([part]);
-      }
-    }
+    // Parts grouped by key, in the order their keys first appear; undefined when no two parts
+    // share a key (most chains), each part then a group of its own.
+    const groups = groupedByKey(parts);
+    const count = groups ? groups.length : parts.length;
     let collapsed = false;
     let onlySet: ValueSet | undefined;
     // For a run of `and`: the groups that need transport headers (see noteNeed), and the group
@@ -673,27 +696,33 @@ export class Forms {
     let protoSet: ValueSet | undefined;
     // For a run of `or`: the header every group needs, while they all need the same one.
     let common: TransportHeader | undefined | null = allMixedNeed ? undefined : null;
-    for (let g = 0; g < groups.length; g++) {
-      const key = keys[g];
-      const list = groups[g];
-      const universe = universeOf(key);
-      let set = list[0].set;
-      for (let i = 1; i < list.length; i++) set = operator === 'and' ? intersect(set, list[i].set) : union(set, list[i].set, universe);
+    for (let g = 0; g < count; g++) {
+      const group = groups?.[g];
+      const part = group ? group[0] : parts[g];
+      const key = part.key;
+      let set = part.set;
+      // A part alone is never constant (a form on one key that is constant is a `const` one).
+      let constant = false;
+      if (group && group.length > 1) {
+        const universe = universeOf(key);
+        for (let i = 1; i < group.length; i++) set = operator === 'and' ? intersect(set, group[i].set) : union(set, group[i].set, universe);
+        constant = operator === 'and' ? isEmpty(set) : isUniverse(set, universe);
+      }
       onlySet = set;
-      const constant = operator === 'and' ? isEmpty(set) : isUniverse(set, universe);
       if (operator === 'or' && common !== null) common = sameHeader(common, neededHeader(key, set));
       if (operator === 'and' && !constant) {
         if (key === PROTO_KEY) {
-          proto = list;
+          proto = group ?? [part];
           protoSet = set;
         } else {
           const header = neededHeader(key, set);
-          if (header) noteNeed(need, { header, key, parts: list });
+          if (header) noteNeed(need, { header, key, parts: group ?? [part] });
         }
       }
       if (!constant) continue;
       collapsed = true;
       if (!this.reporting) continue;
+      const list = group!;
       const first = Math.min(...list.map((p) => p.index));
       const last = Math.max(...list.map((p) => p.index));
       const span: Span = { start: node.operands[first].span.start, end: node.operands[last].span.end };
@@ -710,14 +739,17 @@ export class Forms {
     if (operator === 'and') {
       // Operands on several keys that need a header (`(tcp.dstport == 22 or tcp.srcport == 22)`)
       // count as a group of their own.
-      for (const n of needing) noteNeed(need, { header: n.header, key: '', parts: [{ key: '', set: TRUE_SET, index: n.index, node: n.node }] });
+      for (let i = 0; i < needing.length; i++) {
+        const n = needing[i];
+        noteNeed(need, { header: n.header, key: '', parts: [{ key: '', set: TRUE_SET, index: n.index, node: n.node }] });
+      }
     } else if (common !== null) {
-      for (const n of needing) common = sameHeader(common, n.header);
+      for (let i = 0; i < needing.length; i++) common = sameHeader(common, needing[i].header);
     }
     if (!collapsed && need.first && (need.other || proto)) collapsed = this.transportClash(node, need.first, need.other, proto, protoSet);
     if (collapsed) return absorbing ? TRUE_FORM : FALSE_FORM;
-    if (!mixed && keys.length === 1) return { kind: 'field', key: keys[0], set: onlySet! };
-    if (!mixed && keys.length === 0) return absorbing ? FALSE_FORM : TRUE_FORM; // every operand the identity
+    if (!mixed && count === 1) return { kind: 'field', key: parts[0].key, set: onlySet! };
+    if (!mixed && count === 0) return absorbing ? FALSE_FORM : TRUE_FORM; // every operand the identity
     const header = operator === 'and' ? need.first?.header : (common ?? undefined);
     return header ? { kind: 'mixed', needs: header } : MIXED;
   }
@@ -841,7 +873,8 @@ export function analyze(root: Expression, source: string, catalogue?: Catalogue)
   const problems: Problem[] = [];
   const forms = new Forms(source, true, catalogue ? modelOf(catalogue) : 'packet');
   const rootForm = forms.form(root);
-  for (const f of forms.findings) {
+  for (let i = 0; i < forms.findings.length; i++) {
+    const f = forms.findings[i];
     const found = problem(f.value ? 'always-true' : 'always-false', 'warning', f.span, f.message);
     problems.push(f.related ? { ...found, related: f.related } : found);
   }
@@ -857,7 +890,8 @@ export function analyze(root: Expression, source: string, catalogue?: Catalogue)
     );
   }
   // The redundant set members, found as the forms were computed: after the other findings.
-  if (forms.memberProblems) for (const p of forms.memberProblems) problems.push(p);
+  const members = forms.memberProblems;
+  if (members) for (let i = 0; i < members.length; i++) problems.push(members[i]);
   forms.doneReporting();
   return { problems, forms };
 }
@@ -926,8 +960,8 @@ function redundantMembers(items: readonly Literal[], source: string, problems: P
 function anyMeet(items: readonly Literal[], family: Reading): boolean {
   if (family === 'bytes') {
     const seen = new Set<string>();
-    for (const item of items) {
-      const value = byteString(item)!;
+    for (let i = 0; i < items.length; i++) {
+      const value = byteString(items[i])!;
       if (seen.has(value)) return true;
       seen.add(value);
     }
@@ -937,8 +971,8 @@ function anyMeet(items: readonly Literal[], family: Reading): boolean {
   const all: Interval[] = [];
   let ordered = true;
   let reach: Bound | undefined;
-  for (const item of items) {
-    const interval = readInterval(item, family)!;
+  for (let i = 0; i < items.length; i++) {
+    const interval = readInterval(items[i], family)!;
     // A range written backwards (`5..3`) holds no value.
     if (interval[0] > interval[1]) continue;
     if (reach !== undefined && interval[0] <= reach) ordered = false;
