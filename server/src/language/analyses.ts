@@ -25,8 +25,8 @@
  * - `shadowed-rule` (ruleset level, see findShadowedRules): a rule every packet of which an
  *   earlier enabled `block` or `skip` rule decides first.
  */
-import type { Comparison, Expression, Literal, LogicalExpression, Span, Value } from './ast';
-import { walkExpression } from './ast';
+import type { Comparison, Expression, Literal, LogicalExpression, Operand, Span, Value } from './ast';
+import { isExpression, walkExpression } from './ast';
 import { catalogueFor, type Catalogue, type PhaseFamily } from './catalogue/catalogues';
 import { FIELDS } from './catalogue/fields';
 import { TRANSPORT_HEADERS, transportFieldOf, transportHeaderNamed, type TransportHeader } from './catalogue/transport';
@@ -329,14 +329,13 @@ function memberFamily(literal: Literal): Reading | undefined {
 }
 
 /**
- * The set of values of a modelled field for which a comparison with `op` and `rhs` holds, or
- * undefined. In the HTTP model only the type's values are assumed, and a value may be absent:
- * every comparison of an absent value is false but `!=`, which may be either (see
+ * The set of values of a modelled field for which a comparison with `op` holds, from its
+ * comparedSet. In the HTTP model only the type's values are assumed, and a value may be
+ * absent: every comparison of an absent value is false but `!=`, which may be either (see
  * ABSENT_NE_FALSE, and ABSENT_STRING_NE_FALSE for strings).
  */
-function fieldSet(op: string, rhs: Value, known: FieldUniverse, model: Model): ValueSet | undefined {
-  let set = comparedSet(op, rhs, known.reading!, known.range);
-  if (!set) return undefined;
+function fieldSet(compared: ValueSet, op: string, known: FieldUniverse, model: Model): ValueSet {
+  let set = compared;
   // Only the field's values: a literal outside them (reported elsewhere) matches nothing. Every
   // string is a value of a string field.
   if (set.kind === 'intervals' && !insideUniverse(set, known.values)) set = intersect(set, known.valueSet);
@@ -345,6 +344,22 @@ function fieldSet(op: string, rhs: Value, known: FieldUniverse, model: Model): V
   // as false (ABSENT_NE_FALSE).
   if (set.kind === 'strings' && model === 'http') return strings([...set.values, ABSENT_STRING_NE_FALSE], true);
   return complement(set, known.notEqual);
+}
+
+/** Whether an operand is a call (or an index of one or of a field) whose arguments are fields and literals: no expression below it. */
+function callOfPlainArguments(operand: Operand): boolean {
+  const call = operand.kind === 'index' ? operand.target : operand;
+  if (call.kind !== 'call') return true;
+  for (let i = 0; i < call.args.length; i++) {
+    const kind = call.args[i].kind;
+    if (kind === 'call' || kind === 'index' || isExpression(call.args[i])) return false;
+  }
+  return true;
+}
+
+/** The number of strings or intervals of a set (not cofinite). */
+function sizeOf(set: ValueSet): number {
+  return set.kind === 'intervals' ? set.items.length : set.values.size;
 }
 
 /** Whether every interval of `set` lies within one interval of `universe` (then intersecting them changes nothing). */
@@ -623,13 +638,19 @@ export class Forms {
   private comparison(node: Comparison): Form {
     const { lhs, operator, rhs } = node;
     if (lhs.kind !== 'field') {
-      // Calls' arguments may hold comparisons of their own, which the forms do not reach.
-      if (this.reporting) this.membersWithin(node);
+      // Calls' arguments may hold comparisons of their own, which the forms do not reach: walked
+      // to when there may be one.
+      if (this.reporting && !callOfPlainArguments(lhs)) this.membersWithin(node);
+      else if (this.reporting && rhs?.kind === 'set') this.members(rhs.items);
     } else if (operator && rhs) {
-      if (this.reporting && rhs.kind === 'set') this.members(rhs.items);
+      const op = operator.operator;
       const known = this.model === 'http' ? requestUniverse(lhs.name) : fieldUniverse(lhs.name);
-      const set = known?.reading ? fieldSet(operator.operator, rhs, known, this.model) : undefined;
-      if (set) {
+      const compared = known?.reading ? comparedSet(op, rhs, known.reading, known.range) : undefined;
+      // Members read as a set of as many values (intervals) as there are members: no two of
+      // them meet, so none is redundant.
+      if (this.reporting && rhs.kind === 'set' && !(op === 'in' && compared && sizeOf(compared) === rhs.items.length)) this.members(rhs.items);
+      if (compared) {
+        const set = fieldSet(compared, op, known!, this.model);
         const value = isEmpty(set) ? false : isUniverse(set, known!.universe) ? true : undefined;
         if (value === undefined) return { kind: 'field', key: known!.key, set };
         // A value outside the field's range already has its `value-out-of-range` warning: the
