@@ -1026,7 +1026,9 @@ interface Budget {
  */
 function conjunctSet(forms: Forms, node: Expression, key: string): ValueSet | undefined {
   let set: ValueSet | undefined;
-  for (const part of forms.parts(node, 'and').parts) {
+  const parts = forms.parts(node, 'and').parts;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
     let partSet: ValueSet | undefined = part.key === key ? part.set : undefined;
     if (!partSet && key === PROTO_KEY) {
       const header = neededHeader(part.key, part.set);
@@ -1052,16 +1054,28 @@ export function implies(bf: Forms, b: Expression, af: Forms, a: Expression, budg
   // An `a` that is always true (`tcp.dstport >= 0`) has its own warning; only a literal `true`
   // is taken to match every packet, whatever fields the packet has.
   if (fa.kind === 'const') return false;
-  if (bf.text(b) === af.text(a)) return true;
-  if (bf.form(b).kind === 'const') return false;
+  const fb = bf.form(b);
+  // One model reads identical texts into identical forms: of those on one key, the containment
+  // below says the same, so only `mixed` ones need their texts compared.
+  if ((af.model !== bf.model || (fa.kind === 'mixed' && fb.kind === 'mixed')) && bf.text(b) === af.text(a)) return true;
+  if (fb.kind === 'const') return false;
   if (fa.kind === 'field') {
     const sb = conjunctSet(bf, b, fa.key);
     if (sb && isSubset(sb, fa.set, universeOf(fa.key))) return true;
   }
-  if (a.kind === 'logical' && a.operator === 'and' && a.operands.every((o) => implies(bf, b, af, o, budget))) return true;
-  if (b.kind === 'logical' && b.operator === 'or' && b.operands.every((o) => implies(bf, o, af, a, budget))) return true;
-  if (b.kind === 'logical' && b.operator === 'and' && b.operands.some((o) => implies(bf, o, af, a, budget))) return true;
-  if (a.kind === 'logical' && a.operator === 'or' && a.operands.some((o) => implies(bf, b, af, o, budget))) return true;
+  // Loops rather than every()/some() with a closure per call: the search makes thousands of calls.
+  if (a.kind === 'logical' && a.operator === 'and') {
+    let all = true;
+    for (let i = 0; all && i < a.operands.length; i++) all = implies(bf, b, af, a.operands[i], budget);
+    if (all) return true;
+  }
+  if (b.kind === 'logical' && b.operator === 'or') {
+    let all = true;
+    for (let i = 0; all && i < b.operands.length; i++) all = implies(bf, b.operands[i], af, a, budget);
+    if (all) return true;
+  }
+  if (b.kind === 'logical' && b.operator === 'and') for (let i = 0; i < b.operands.length; i++) if (implies(bf, b.operands[i], af, a, budget)) return true;
+  if (a.kind === 'logical' && a.operator === 'or') for (let i = 0; i < a.operands.length; i++) if (implies(bf, b, af, a.operands[i], budget)) return true;
   if (a.kind === 'not' && b.kind === 'not') return implies(af, a.operand, bf, b.operand, budget);
   return false;
 }
@@ -1109,6 +1123,12 @@ function anchors(forms: Forms, node: Expression): readonly string[] {
     return common;
   }
   return [];
+}
+
+/** Whether `keys` has every one of `anchors`. */
+function hasEvery(keys: ReadonlySet<string>, anchors: readonly string[]): boolean {
+  for (let i = 0; i < anchors.length; i++) if (!keys.has(anchors[i])) return false;
+  return true;
 }
 
 export interface RuleForAnalysis {
@@ -1161,7 +1181,7 @@ export function findShadowedRules(rules: readonly RuleForAnalysis[]): Shadowing[
     if (!rule.duplicate) {
       const keys = forms.keysOf(rule.ast);
       search: for (const bucket of byAnchor.values()) {
-        if (!bucket.anchors.every((k) => keys.has(k))) continue;
+        if (!hasEvery(keys, bucket.anchors)) continue;
         for (const earlier of bucket.rules) {
           if (budget.left <= 0) break search;
           if (impliesCached(forms, rule.ast, earlier.forms, earlier.ast, budget)) {
