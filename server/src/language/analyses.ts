@@ -478,6 +478,9 @@ export function modelOfFamily(family: PhaseFamily | undefined): Model {
   return family === 'http' ? 'http' : 'packet';
 }
 
+/** The findings of a Forms that has recorded none (most), shared: never added to. */
+const NO_FINDINGS: Finding[] = [];
+
 /** Nodes whose forms a Forms keeps in a flat array before it switches to a Map. */
 const FLAT_FORMS = 24;
 
@@ -496,7 +499,8 @@ export class Forms {
   private canonical?: Map<Expression, string>;
   /** The root's anchors (see findShadowedRules), once asked for. */
   anchors?: readonly string[];
-  findings: Finding[] = [];
+  /** The findings recorded while reporting, in order; NO_FINDINGS until the first. */
+  findings: Finding[] = NO_FINDINGS;
   /** The `redundant-set-member` findings, in the order of the tree, while reporting (made when there is one). */
   memberProblems?: Problem[];
 
@@ -517,7 +521,7 @@ export class Forms {
    */
   doneReporting(): void {
     this.reporting = false;
-    this.findings = [];
+    this.findings = NO_FINDINGS;
     this.memberProblems = undefined;
     this.andParts = undefined;
     this.orParts = undefined;
@@ -608,7 +612,10 @@ export class Forms {
   }
 
   private report(value: boolean, span: Span, message: string, related?: Finding['related']): void {
-    if (this.reporting) this.findings.push(related ? { value, span, message, related } : { value, span, message });
+    if (!this.reporting) return;
+    const finding: Finding = related ? { value, span, message, related } : { value, span, message };
+    if (this.findings === NO_FINDINGS) this.findings = [finding];
+    else this.findings.push(finding);
   }
 
   private compute(node: Expression): Form {
