@@ -459,6 +459,10 @@ interface MutableParts {
   allMixedNeed: boolean;
 }
 
+function noParts(): MutableParts {
+  return { parts: [], mixed: false, needing: NO_NEEDING, allMixedNeed: true };
+}
+
 /** The `needing` of the parts of a chain none of whose operands needs a header (most), shared: never added to. */
 const NO_NEEDING: { header: TransportHeader; index: number; node: Expression }[] = [];
 
@@ -586,7 +590,7 @@ export class Forms {
   private orParts?: Map<Expression, Parts>;
 
   private collectParts(node: Expression, operator: 'and' | 'or'): Parts {
-    const into: MutableParts = { parts: [], mixed: false, needing: NO_NEEDING, allMixedNeed: true };
+    const into: MutableParts = noParts();
     const top = unwrap(node);
     if (top.kind === 'logical' && top.operator === operator) {
       for (let i = 0; i < top.operands.length; i++) this.collect(top.operands[i], i, operator, into);
@@ -601,13 +605,17 @@ export class Forms {
       for (let i = 0; i < inner.operands.length; i++) this.collect(inner.operands[i], index, operator, into);
       return;
     }
-    const form = this.form(inner);
-    if (form.kind === 'field') into.parts.push({ key: form.key, set: form.set, index, node: inner });
+    this.addPart(inner, this.form(inner), index, into);
+  }
+
+  /** Adds `node`, operand `index` of a chain and not one of the chain's operator, of form `form`, to `into`. */
+  private addPart(node: Expression, form: Form, index: number, into: MutableParts): void {
+    if (form.kind === 'field') into.parts.push({ key: form.key, set: form.set, index, node });
     else if (form.kind === 'mixed') {
       into.mixed = true;
       if (!form.needs) into.allMixedNeed = false;
-      else if (into.needing === NO_NEEDING) into.needing = [{ header: form.needs, index, node: inner }];
-      else into.needing.push({ header: form.needs, index, node: inner });
+      else if (into.needing === NO_NEEDING) into.needing = [{ header: form.needs, index, node }];
+      else into.needing.push({ header: form.needs, index, node });
     }
   }
 
@@ -702,15 +710,22 @@ export class Forms {
   private andOr(node: LogicalExpression, operator: 'and' | 'or'): Form {
     const absorbing = operator === 'or';
     // An operand that is constant has its own finding (or is a literal): this one would repeat it.
-    // (Every operand's form is computed first: the parts below need them all.)
+    // (Every operand's form is computed all the same, for its findings.) The parts are collected
+    // with the forms, as collectParts does: each logical node is analysed once, and only the
+    // shadowing search asks for its parts again.
     let absorbed = false;
+    const into: MutableParts = noParts();
     for (let i = 0; i < node.operands.length; i++) {
-      const f = this.form(node.operands[i]);
+      const operand = node.operands[i];
+      const f = this.form(operand);
       if (f.kind === 'const' && f.value === absorbing) absorbed = true;
+      if (absorbed) continue;
+      const inner = unwrap(operand);
+      if (inner.kind === 'logical' && inner.operator === operator) this.collect(inner, i, operator, into);
+      else this.addPart(inner, f, i, into);
     }
     if (absorbed) return absorbing ? TRUE_FORM : FALSE_FORM;
-    // Collected afresh: each logical node is analysed once, and only the shadowing search asks again.
-    const { parts, mixed, needing, allMixedNeed } = this.collectParts(node, operator);
+    const { parts, mixed, needing, allMixedNeed } = into;
     // Parts grouped by key, in the order their keys first appear; undefined when no two parts
     // share a key (most chains), each part then a group of its own.
     const groups = groupedByKey(parts);
