@@ -25,8 +25,8 @@
  * - `shadowed-rule` (ruleset level, see findShadowedRules): a rule every packet of which an
  *   earlier enabled `block` or `skip` rule decides first.
  */
-import type { Comparison, Expression, Literal, LogicalExpression, SetLiteral, Span, Value } from './ast';
-import { walkExpression } from './ast';
+import type { Comparison, Expression, Literal, LogicalExpression, Operand, Span, Value } from './ast';
+import { isExpression, walkExpression } from './ast';
 import { catalogueFor, type Catalogue, type PhaseFamily } from './catalogue/catalogues';
 import { FIELDS } from './catalogue/fields';
 import { TRANSPORT_HEADERS, transportFieldOf, transportHeaderNamed, type TransportHeader } from './catalogue/transport';
@@ -87,18 +87,6 @@ const PROTO_KEY = 'f:ip.proto';
 /** The `ip.proto` values of the packets that have each header. */
 const PROTOCOL_SETS: ReadonlyMap<TransportHeader, StringSet> = new Map(TRANSPORT_HEADERS.map((header) => [header, strings(header.protocols)]));
 
-/** What the truth of a comparison depends on: one field's value, or the comparison itself. */
-export interface Atom {
-  readonly kind: 'field';
-  /**
-   * `f:<field>` for a field whose values are modelled, `a:<canonical text>` for an opaque test,
-   * `h:<header>:<canonical text>` for an opaque test of a transport header.
-   */
-  readonly key: string;
-  /** The values of the key for which the comparison is true. */
-  readonly set: ValueSet;
-}
-
 /** How the literals compared with a field modelled by value are read. */
 type Reading = 'integer' | 'ip' | 'bytes';
 
@@ -145,7 +133,7 @@ function fieldUniverse(name: string): FieldUniverse | undefined {
   const reading: Reading | undefined = range ? 'integer' : field.type === 'Ip' ? 'ip' : field.type === 'Bytes' ? 'bytes' : undefined;
   const header = transportFieldOf(name)?.header;
   const key = `f:${name}`;
-  // Only Integer transport fields are modelled by value; the others are opaque tests (atomOf).
+  // Only Integer transport fields are modelled by value; the others are opaque tests (Forms.comparison).
   if (header && range) {
     const absent: readonly [Bound, Bound] = [before(before(range[0])), before(range[0])];
     transportKeys.set(key, { header, absent });
@@ -212,7 +200,7 @@ function transportOf(key: string): Transport | undefined {
   const first = key.charCodeAt(0);
   if (first === 102 /* f */) return transportKeys.get(key);
   if (first !== 104 /* h */) return undefined;
-  for (const [prefix, transport] of OPAQUE_TRANSPORT_PREFIXES) if (key.startsWith(prefix)) return transport;
+  for (let i = 0; i < OPAQUE_TRANSPORT_PREFIXES.length; i++) if (key.startsWith(OPAQUE_TRANSPORT_PREFIXES[i][0])) return OPAQUE_TRANSPORT_PREFIXES[i][1];
   return undefined;
 }
 
@@ -279,8 +267,8 @@ function readLiteral(literal: Literal, reading: Reading): ValueSet | undefined {
 function readMembers(items: readonly Literal[], reading: Reading): ValueSet | undefined {
   if (reading === 'bytes') {
     const values = new Set<string>();
-    for (const item of items) {
-      const text = byteString(item);
+    for (let i = 0; i < items.length; i++) {
+      const text = byteString(items[i]);
       if (text === undefined) return undefined;
       values.add(text);
     }
@@ -289,8 +277,8 @@ function readMembers(items: readonly Literal[], reading: Reading): ValueSet | un
   // One sort of every interval (when they are out of order) rather than a union per member:
   // sets run to hundreds of members.
   const all: Interval[] = [];
-  for (const item of items) {
-    const interval = readInterval(item, reading);
+  for (let i = 0; i < items.length; i++) {
+    const interval = readInterval(items[i], reading);
     if (!interval) return undefined;
     all.push(interval);
   }
@@ -310,16 +298,17 @@ function comparedSet(op: string, rhs: Value, reading: Reading, range: Interval |
   }
   if (!range || rhs.kind !== 'integer' || (op !== 'lt' && op !== 'le' && op !== 'gt' && op !== 'ge')) return undefined;
   // An ordering holds of values of the type only: an absent value is less than nothing.
-  const [min, max] = range;
+  const min = range[0];
+  const max = range[1];
   const v = bound(rhs.value);
   return intervals([op === 'lt' ? [min, before(v)] : op === 'le' ? [min, v] : op === 'gt' ? [after(v), max] : [v, max]]);
 }
 
 /** Whether a literal (or a member of a set literal) lies outside an Integer field's `[min, max]`. */
-function outsideRange(rhs: Value, [min, max]: Interval): boolean {
-  if (rhs.kind === 'set') return rhs.items.some((item) => outsideRange(item, [min, max]));
-  if (rhs.kind === 'integer') return rhs.value < min || rhs.value > max;
-  return rhs.kind === 'integer-range' && (rhs.from < min || rhs.to > max);
+function outsideRange(rhs: Value, range: Interval): boolean {
+  if (rhs.kind === 'set') return rhs.items.some((item) => outsideRange(item, range));
+  if (rhs.kind === 'integer') return rhs.value < range[0] || rhs.value > range[1];
+  return rhs.kind === 'integer-range' && (rhs.from < range[0] || rhs.to > range[1]);
 }
 
 /** The value one set member stands for, read without a field: for duplicate members. */
@@ -340,63 +329,44 @@ function memberFamily(literal: Literal): Reading | undefined {
 }
 
 /**
- * The set of values of a modelled field for which `comparison` holds, or undefined; `outside`
- * for a constant truth that only a value outside the field's range makes.
+ * The set of values of a modelled field for which a comparison with `op` holds, from its
+ * comparedSet. In the HTTP model only the type's values are assumed, and a value may be
+ * absent: every comparison of an absent value is false but `!=`, which may be either (see
+ * ABSENT_NE_FALSE, and ABSENT_STRING_NE_FALSE for strings).
  */
-function fieldAtom(comparison: Comparison, model: Model): Atom | 'outside' | undefined {
-  const { lhs, operator, rhs } = comparison;
-  if (lhs.kind !== 'field' || !operator || !rhs) return undefined;
-  if (model === 'http') return requestAtom(operator.operator, rhs, lhs.name);
-  const known = fieldUniverse(lhs.name);
-  if (!known?.reading) return undefined;
-  const op = operator.operator;
-  let set = comparedSet(op, rhs, known.reading, known.range);
-  if (!set) return undefined;
-  if (!insideUniverse(set, known.values)) set = intersect(set, known.valueSet);
-  // `!=` is true where `==` is false, except for a transport field's absent value where the
-  // service may take it as false (ABSENT_NE_FALSE).
-  if (op === 'ne') set = complement(set, known.notEqual);
-  // A value outside the field's range already has its `value-out-of-range` warning: the
-  // comparison's constant truth would only repeat it.
-  if (known.range && (isEmpty(set) || isUniverse(set, known.universe)) && outsideRange(rhs, known.range)) return 'outside';
-  return { kind: 'field', key: known.key, set };
+function fieldSet(compared: ValueSet, op: string, known: FieldUniverse, model: Model): ValueSet {
+  let set = compared;
+  // Only the field's values: a literal outside them (reported elsewhere) matches nothing. Every
+  // string is a value of a string field.
+  if (set.kind === 'intervals' && !insideUniverse(set, known.values)) set = intersect(set, known.valueSet);
+  if (op !== 'ne') return set;
+  // `!=` is true where `==` is false, except for an absent value where the service may take it
+  // as false (ABSENT_NE_FALSE).
+  if (set.kind === 'strings' && model === 'http') return strings([...set.values, ABSENT_STRING_NE_FALSE], true);
+  return complement(set, known.notEqual);
 }
 
-/**
- * The set of values of an HTTP field for which a comparison holds, or undefined. Only the
- * type's values are assumed, and a value may be absent: every comparison of an absent value
- * is false but `!=`, which may be either (see ABSENT_NE_FALSE).
- */
-function requestAtom(op: string, rhs: Value, name: string): Atom | undefined {
-  const known = requestUniverse(name);
-  if (!known) return undefined;
-  let set = comparedSet(op, rhs, known.reading!, known.range);
-  if (!set) return undefined;
-  // Only the field's values: a literal outside them (reported elsewhere) matches nothing.
-  if (set.kind === 'intervals') set = intersect(set, known.valueSet);
-  if (op === 'ne') {
-    if (set.kind === 'strings') set = strings([...set.values, ABSENT_STRING_NE_FALSE], true);
-    else set = complement(set, known.notEqual);
+/** Whether an operand is a call (or an index of one or of a field) whose arguments are fields and literals: no expression below it. */
+function callOfPlainArguments(operand: Operand): boolean {
+  const call = operand.kind === 'index' ? operand.target : operand;
+  if (call.kind !== 'call') return true;
+  for (let i = 0; i < call.args.length; i++) {
+    const kind = call.args[i].kind;
+    if (kind === 'call' || kind === 'index' || isExpression(call.args[i])) return false;
   }
-  return { kind: 'field', key: known.key, set };
+  return true;
+}
+
+/** The number of strings or intervals of a set (not cofinite). */
+function sizeOf(set: ValueSet): number {
+  return set.kind === 'intervals' ? set.items.length : set.values.size;
 }
 
 /** Whether every interval of `set` lies within one interval of `universe` (then intersecting them changes nothing). */
 function insideUniverse(set: ValueSet, universe: Universe): boolean {
   if (set.kind !== 'intervals' || universe.kind !== 'intervals') return false;
-  for (const interval of set.items) if (!coversInterval(universe.items, interval)) return false;
+  for (let i = 0; i < set.items.length; i++) if (!coversInterval(universe.items, set.items[i])) return false;
   return true;
-}
-
-function atomOf(comparison: Comparison, source: string, model: Model): Atom {
-  const atom = fieldAtom(comparison, model);
-  if (atom && atom !== 'outside') return atom;
-  const text = printExpression(comparison, source);
-  // `udp.dstport == 70000` has its warning: it is not made to contradict `ip.proto` too.
-  const header = atom === 'outside' || model === 'http' ? undefined : testedHeader(comparison);
-  if (!header) return { kind: 'field', key: `a:${text}`, set: TRUE_SET };
-  // False without the header, as every comparison of an absent value; `!=` maybe true (ABSENT_NE_TRUE).
-  return { kind: 'field', key: `h:${header.name}:${text}`, set: comparison.operator?.operator === 'ne' ? TRUE_OR_ABSENT_NE_TRUE : TRUE_SET };
 }
 
 /** The transport header whose field (`tcp.flags.syn`) or raw bytes (`bit_slice(tcp, …)`) a comparison reads. */
@@ -415,6 +385,12 @@ function testedHeader(comparison: Comparison): TransportHeader | undefined {
 export type Form =
   /** `key`: the atom's key, for a comparison that is constant. */
   | { readonly kind: 'const'; readonly value: boolean; readonly key?: string }
+  /**
+   * What the truth depends on, `key`: one field's value, `f:<field>` (`r:<field>` in the HTTP
+   * model) for a field whose values are modelled, or a comparison itself, `a:<canonical text>`
+   * for an opaque test, `h:<header>:<canonical text>` for an opaque test of a transport header;
+   * `set`, the values of the key for which the expression is true.
+   */
   | { readonly kind: 'field'; readonly key: string; readonly set: ValueSet }
   /**
    * `needs`: a transport header every packet that satisfies it has (`tcp.dstport == 22 or
@@ -439,6 +415,24 @@ interface Part {
   readonly node: Expression;
 }
 
+/** Parts grouped by key, in the order their keys first appear; undefined when no two parts share a key. */
+function groupedByKey(parts: readonly Part[]): Part[][] | undefined {
+  let shared = false;
+  for (let i = 1; !shared && i < parts.length; i++) for (let j = 0; !shared && j < i; j++) shared = parts[j].key === parts[i].key;
+  if (!shared) return undefined;
+  const keys: string[] = [];
+  const groups: Part[][] = [];
+  for (const part of parts) {
+    const at = keys.indexOf(part.key);
+    if (at >= 0) groups[at].push(part);
+    else {
+      keys.push(part.key);
+      groups.push([part]);
+    }
+  }
+  return groups;
+}
+
 /** The parts of a chain of one operator, and what its other operands (not on one key) are. */
 interface Parts {
   readonly parts: Part[];
@@ -458,9 +452,23 @@ interface Finding {
   readonly related?: readonly { readonly span: Span; readonly message: string }[];
 }
 
+interface MutableParts {
+  parts: Part[];
+  mixed: boolean;
+  needing: { header: TransportHeader; index: number; node: Expression }[];
+  allMixedNeed: boolean;
+}
+
+function noParts(): MutableParts {
+  return { parts: [], mixed: false, needing: NO_NEEDING, allMixedNeed: true };
+}
+
+/** The `needing` of the parts of a chain none of whose operands needs a header (most), shared: never added to. */
+const NO_NEEDING: { header: TransportHeader; index: number; node: Expression }[] = [];
+
 /**
  * What the analyses know of the fields: `packet`, the packet phases' (and, as always, a phase
- * not known); `http`, the HTTP phases' (see requestAtom).
+ * not known); `http`, the HTTP phases' (see fieldSet).
  */
 export type Model = 'packet' | 'http';
 
@@ -473,6 +481,9 @@ export function modelOf(catalogue: Catalogue): Model {
 export function modelOfFamily(family: PhaseFamily | undefined): Model {
   return family === 'http' ? 'http' : 'packet';
 }
+
+/** The findings of a Forms that has recorded none (most), shared: never added to. */
+const NO_FINDINGS: Finding[] = [];
 
 /** Nodes whose forms a Forms keeps in a flat array before it switches to a Map. */
 const FLAT_FORMS = 24;
@@ -492,7 +503,10 @@ export class Forms {
   private canonical?: Map<Expression, string>;
   /** The root's anchors (see findShadowedRules), once asked for. */
   anchors?: readonly string[];
-  findings: Finding[] = [];
+  /** The findings recorded while reporting, in order; NO_FINDINGS until the first. */
+  findings: Finding[] = NO_FINDINGS;
+  /** The `redundant-set-member` findings, in the order of the tree, while reporting (made when there is one). */
+  memberProblems?: Problem[];
 
   /** What the expression is about, in messages: a packet or a request. */
   private readonly subject: string;
@@ -511,7 +525,8 @@ export class Forms {
    */
   doneReporting(): void {
     this.reporting = false;
-    this.findings = [];
+    this.findings = NO_FINDINGS;
+    this.memberProblems = undefined;
     this.andParts = undefined;
     this.orParts = undefined;
   }
@@ -575,32 +590,40 @@ export class Forms {
   private orParts?: Map<Expression, Parts>;
 
   private collectParts(node: Expression, operator: 'and' | 'or'): Parts {
-    const parts: Part[] = [];
-    let mixed = false;
-    const needing: { header: TransportHeader; index: number; node: Expression }[] = [];
-    let allMixedNeed = true;
-    const collect = (e: Expression, index: number): void => {
-      const inner = unwrap(e);
-      if (inner.kind === 'logical' && inner.operator === operator) {
-        for (const child of inner.operands) collect(child, index);
-        return;
-      }
-      const form = this.form(inner);
-      if (form.kind === 'field') parts.push({ key: form.key, set: form.set, index, node: inner });
-      else if (form.kind === 'mixed') {
-        mixed = true;
-        if (form.needs) needing.push({ header: form.needs, index, node: inner });
-        else allMixedNeed = false;
-      }
-    };
+    const into: MutableParts = noParts();
     const top = unwrap(node);
-    if (top.kind === 'logical' && top.operator === operator) top.operands.forEach((child, i) => collect(child, i));
-    else collect(top, 0);
-    return { parts, mixed, needing, allMixedNeed };
+    if (top.kind === 'logical' && top.operator === operator) {
+      for (let i = 0; i < top.operands.length; i++) this.collect(top.operands[i], i, operator, into);
+    } else this.collect(top, 0, operator, into);
+    return into;
+  }
+
+  /** Adds the parts of `e`, operand `index` of a chain of `operator`s, to `into`. */
+  private collect(e: Expression, index: number, operator: 'and' | 'or', into: MutableParts): void {
+    const inner = unwrap(e);
+    if (inner.kind === 'logical' && inner.operator === operator) {
+      for (let i = 0; i < inner.operands.length; i++) this.collect(inner.operands[i], index, operator, into);
+      return;
+    }
+    this.addPart(inner, this.form(inner), index, into);
+  }
+
+  /** Adds `node`, operand `index` of a chain and not one of the chain's operator, of form `form`, to `into`. */
+  private addPart(node: Expression, form: Form, index: number, into: MutableParts): void {
+    if (form.kind === 'field') into.parts.push({ key: form.key, set: form.set, index, node });
+    else if (form.kind === 'mixed') {
+      into.mixed = true;
+      if (!form.needs) into.allMixedNeed = false;
+      else if (into.needing === NO_NEEDING) into.needing = [{ header: form.needs, index, node }];
+      else into.needing.push({ header: form.needs, index, node });
+    }
   }
 
   private report(value: boolean, span: Span, message: string, related?: Finding['related']): void {
-    if (this.reporting) this.findings.push(related ? { value, span, message, related } : { value, span, message });
+    if (!this.reporting) return;
+    const finding: Finding = related ? { value, span, message, related } : { value, span, message };
+    if (this.findings === NO_FINDINGS) this.findings = [finding];
+    else this.findings.push(finding);
   }
 
   private compute(node: Expression): Form {
@@ -621,51 +644,92 @@ export class Forms {
       case 'logical':
         return node.operator === 'xor' ? this.xor(node) : this.andOr(node, node.operator);
       case 'quantifier':
+        if (this.reporting) this.membersWithin(node);
         // The same test of the same request has one answer: an opaque proposition, as a call is.
         return { kind: 'field', key: `a:${printExpression(node, this.source)}`, set: TRUE_SET };
     }
   }
 
   private comparison(node: Comparison): Form {
-    const atom = atomOf(node, this.source, this.model);
-    const first = atom.key.charCodeAt(0);
-    if (first !== 102 /* f */ && first !== 114 /* r */) return atom;
-    const value = isEmpty(atom.set) ? false : isUniverse(atom.set, universeOf(atom.key)) ? true : undefined;
-    if (value === undefined) return atom;
+    const { lhs, operator, rhs } = node;
+    if (lhs.kind !== 'field') {
+      // Calls' arguments may hold comparisons of their own, which the forms do not reach: walked
+      // to when there may be one.
+      if (this.reporting && !callOfPlainArguments(lhs)) this.membersWithin(node);
+      else if (this.reporting && rhs?.kind === 'set') this.members(rhs.items);
+    } else if (operator && rhs) {
+      const op = operator.operator;
+      const known = this.model === 'http' ? requestUniverse(lhs.name) : fieldUniverse(lhs.name);
+      const compared = known?.reading ? comparedSet(op, rhs, known.reading, known.range) : undefined;
+      // Members read as a set of as many values (intervals) as there are members: no two of
+      // them meet, so none is redundant.
+      if (this.reporting && rhs.kind === 'set' && !(op === 'in' && compared && sizeOf(compared) === rhs.items.length)) this.members(rhs.items);
+      if (compared) {
+        const set = fieldSet(compared, op, known!, this.model);
+        const value = isEmpty(set) ? false : isUniverse(set, known!.universe) ? true : undefined;
+        if (value === undefined) return { kind: 'field', key: known!.key, set };
+        // A value outside the field's range already has its `value-out-of-range` warning: the
+        // comparison's constant truth would only repeat it, and `udp.dstport == 70000` is not
+        // made to contradict `ip.proto` either.
+        if (this.model === 'http' || !known!.range || !outsideRange(rhs, known!.range)) return this.constantComparison(node, value, known!.key);
+        return { kind: 'field', key: `a:${printExpression(node, this.source)}`, set: TRUE_SET };
+      }
+    }
+    const text = printExpression(node, this.source);
+    const header = this.model === 'http' ? undefined : testedHeader(node);
+    if (!header) return { kind: 'field', key: `a:${text}`, set: TRUE_SET };
+    // False without the header, as every comparison of an absent value; `!=` maybe true (ABSENT_NE_TRUE).
+    return { kind: 'field', key: `h:${header.name}:${text}`, set: operator?.operator === 'ne' ? TRUE_OR_ABSENT_NE_TRUE : TRUE_SET };
+  }
+
+  /** The form of a comparison of a field modelled by value that every value (no value) satisfies, with its finding. */
+  private constantComparison(node: Comparison, value: boolean, key: string): Form {
     if (this.reporting) {
       const text = this.source.slice(node.span.start, node.span.end);
-      const name = atom.key.slice(2);
-      const range = first === 102 ? FIELDS.get(name)?.range : undefined;
+      const name = key.slice(2);
+      const range = key.charCodeAt(0) === 102 /* f */ ? FIELDS.get(name)?.range : undefined;
       const values = range ? `value of \`${name}\` (${range[0]}–${range[1]})` : `value of \`${name}\``;
       if (value) this.report(true, node.span, `\`${text}\` is always true: every ${values} satisfies it, so it tests nothing`);
       else this.report(false, node.span, `\`${text}\` is always false: no ${values} satisfies it, so it never matches`);
     }
-    return { kind: 'const', value, key: atom.key };
+    return { kind: 'const', value, key };
+  }
+
+  /** Notes the `redundant-set-member` findings of a set literal's members. */
+  private members(items: readonly Literal[]): void {
+    if (mayHaveRedundantMembers(items)) redundantMembers(items, this.source, (this.memberProblems ??= []));
+  }
+
+  /** Notes the `redundant-set-member` findings of every set literal of a subtree, in the order of the tree. */
+  private membersWithin(node: Expression): void {
+    walkExpression(node, (n) => {
+      if (n.kind === 'comparison' && n.rhs?.kind === 'set') this.members(n.rhs.items);
+    });
   }
 
   private andOr(node: LogicalExpression, operator: 'and' | 'or'): Form {
     const absorbing = operator === 'or';
     // An operand that is constant has its own finding (or is a literal): this one would repeat it.
-    // (Every operand's form is computed first: the parts below need them all.)
+    // (Every operand's form is computed all the same, for its findings.) The parts are collected
+    // with the forms, as collectParts does: each logical node is analysed once, and only the
+    // shadowing search asks for its parts again.
     let absorbed = false;
-    for (const operand of node.operands) {
+    const into: MutableParts = noParts();
+    for (let i = 0; i < node.operands.length; i++) {
+      const operand = node.operands[i];
       const f = this.form(operand);
       if (f.kind === 'const' && f.value === absorbing) absorbed = true;
+      if (absorbed) continue;
+      const inner = unwrap(operand);
+      if (inner.kind === 'logical' && inner.operator === operator) this.collect(inner, i, operator, into);
+      else this.addPart(inner, f, i, into);
     }
     if (absorbed) return absorbing ? TRUE_FORM : FALSE_FORM;
-    // Collected afresh: each logical node is analysed once, and only the shadowing search asks again.
-    const { parts, mixed, needing, allMixedNeed } = this.collectParts(node, operator);
-    // Parts grouped by key, in the order their keys first appear: most chains have few keys.
-    const keys: string[] = [];
-    const groups: Part[][] = [];
-    for (const part of parts) {
-      const at = keys.indexOf(part.key);
-      if (at >= 0) groups[at].push(part);
-      else {
-        keys.push(part.key);
-        groups.push([part]);
-      }
-    }
+    const { parts, mixed, needing, allMixedNeed } = into;
+    // Parts grouped by key, in the order their keys first appear; undefined when no two parts
+    // share a key (most chains), each part then a group of its own.
+    const groups = groupedByKey(parts);
+    const count = groups ? groups.length : parts.length;
     let collapsed = false;
     let onlySet: ValueSet | undefined;
     // For a run of `and`: the groups that need transport headers (see noteNeed), and the group
@@ -675,27 +739,33 @@ export class Forms {
     let protoSet: ValueSet | undefined;
     // For a run of `or`: the header every group needs, while they all need the same one.
     let common: TransportHeader | undefined | null = allMixedNeed ? undefined : null;
-    for (let g = 0; g < groups.length; g++) {
-      const key = keys[g];
-      const list = groups[g];
-      const universe = universeOf(key);
-      let set = list[0].set;
-      for (let i = 1; i < list.length; i++) set = operator === 'and' ? intersect(set, list[i].set) : union(set, list[i].set, universe);
+    for (let g = 0; g < count; g++) {
+      const group = groups?.[g];
+      const part = group ? group[0] : parts[g];
+      const key = part.key;
+      let set = part.set;
+      // A part alone is never constant (a form on one key that is constant is a `const` one).
+      let constant = false;
+      if (group && group.length > 1) {
+        const universe = universeOf(key);
+        for (let i = 1; i < group.length; i++) set = operator === 'and' ? intersect(set, group[i].set) : union(set, group[i].set, universe);
+        constant = operator === 'and' ? isEmpty(set) : isUniverse(set, universe);
+      }
       onlySet = set;
-      const constant = operator === 'and' ? isEmpty(set) : isUniverse(set, universe);
       if (operator === 'or' && common !== null) common = sameHeader(common, neededHeader(key, set));
       if (operator === 'and' && !constant) {
         if (key === PROTO_KEY) {
-          proto = list;
+          proto = group ?? [part];
           protoSet = set;
         } else {
           const header = neededHeader(key, set);
-          if (header) noteNeed(need, { header, key, parts: list });
+          if (header) noteNeed(need, { header, key, parts: group ?? [part] });
         }
       }
       if (!constant) continue;
       collapsed = true;
       if (!this.reporting) continue;
+      const list = group!;
       const first = Math.min(...list.map((p) => p.index));
       const last = Math.max(...list.map((p) => p.index));
       const span: Span = { start: node.operands[first].span.start, end: node.operands[last].span.end };
@@ -712,14 +782,17 @@ export class Forms {
     if (operator === 'and') {
       // Operands on several keys that need a header (`(tcp.dstport == 22 or tcp.srcport == 22)`)
       // count as a group of their own.
-      for (const n of needing) noteNeed(need, { header: n.header, key: '', parts: [{ key: '', set: TRUE_SET, index: n.index, node: n.node }] });
+      for (let i = 0; i < needing.length; i++) {
+        const n = needing[i];
+        noteNeed(need, { header: n.header, key: '', parts: [{ key: '', set: TRUE_SET, index: n.index, node: n.node }] });
+      }
     } else if (common !== null) {
-      for (const n of needing) common = sameHeader(common, n.header);
+      for (let i = 0; i < needing.length; i++) common = sameHeader(common, needing[i].header);
     }
     if (!collapsed && need.first && (need.other || proto)) collapsed = this.transportClash(node, need.first, need.other, proto, protoSet);
     if (collapsed) return absorbing ? TRUE_FORM : FALSE_FORM;
-    if (!mixed && keys.length === 1) return { kind: 'field', key: keys[0], set: onlySet! };
-    if (!mixed && keys.length === 0) return absorbing ? FALSE_FORM : TRUE_FORM; // every operand the identity
+    if (!mixed && count === 1) return { kind: 'field', key: parts[0].key, set: onlySet! };
+    if (!mixed && count === 0) return absorbing ? FALSE_FORM : TRUE_FORM; // every operand the identity
     const header = operator === 'and' ? need.first?.header : (common ?? undefined);
     return header ? { kind: 'mixed', needs: header } : MIXED;
   }
@@ -843,7 +916,8 @@ export function analyze(root: Expression, source: string, catalogue?: Catalogue)
   const problems: Problem[] = [];
   const forms = new Forms(source, true, catalogue ? modelOf(catalogue) : 'packet');
   const rootForm = forms.form(root);
-  for (const f of forms.findings) {
+  for (let i = 0; i < forms.findings.length; i++) {
+    const f = forms.findings[i];
     const found = problem(f.value ? 'always-true' : 'always-false', 'warning', f.span, f.message);
     problems.push(f.related ? { ...found, related: f.related } : found);
   }
@@ -858,21 +932,24 @@ export function analyze(root: Expression, source: string, catalogue?: Catalogue)
       ),
     );
   }
+  // The redundant set members, found as the forms were computed: after the other findings.
+  const members = forms.memberProblems;
+  if (members) for (let i = 0; i < members.length; i++) problems.push(members[i]);
   forms.doneReporting();
-  walkExpression(root, (node) => {
-    if (node.kind === 'comparison' && node.rhs?.kind === 'set') redundantMembers(node.rhs, source, problems);
-  });
   return { problems, forms };
 }
 
-function redundantMembers(set: SetLiteral, source: string, problems: Problem[]): void {
-  const items = set.items;
-  if (items.length < 2) return;
+/** Whether two of a set's members, all of one family, meet (then one may be redundant): most sets have no two that do. */
+function mayHaveRedundantMembers(items: readonly Literal[]): boolean {
+  if (items.length < 2) return false;
   const family = memberFamily(items[0]);
-  if (!family) return;
-  for (let i = 1; i < items.length; i++) if (memberFamily(items[i]) !== family) return;
-  // A member is redundant only if it meets another one: most sets have no two that meet.
-  if (!anyMeet(items, family)) return;
+  if (!family) return false;
+  for (let i = 1; i < items.length; i++) if (memberFamily(items[i]) !== family) return false;
+  return anyMeet(items, family);
+}
+
+/** The `redundant-set-member` findings of a set literal whose members may be redundant (mayHaveRedundantMembers). */
+function redundantMembers(items: readonly Literal[], source: string, problems: Problem[]): void {
   const values = items.map(memberSet) as ValueSet[];
   const text = (i: number) => source.slice(items[i].span.start, items[i].span.end);
   const kept = new Set(items.map((_, i) => i));
@@ -926,8 +1003,8 @@ function redundantMembers(set: SetLiteral, source: string, problems: Problem[]):
 function anyMeet(items: readonly Literal[], family: Reading): boolean {
   if (family === 'bytes') {
     const seen = new Set<string>();
-    for (const item of items) {
-      const value = byteString(item)!;
+    for (let i = 0; i < items.length; i++) {
+      const value = byteString(items[i])!;
       if (seen.has(value)) return true;
       seen.add(value);
     }
@@ -937,8 +1014,8 @@ function anyMeet(items: readonly Literal[], family: Reading): boolean {
   const all: Interval[] = [];
   let ordered = true;
   let reach: Bound | undefined;
-  for (const item of items) {
-    const interval = readInterval(item, family)!;
+  for (let i = 0; i < items.length; i++) {
+    const interval = readInterval(items[i], family)!;
     // A range written backwards (`5..3`) holds no value.
     if (interval[0] > interval[1]) continue;
     if (reach !== undefined && interval[0] <= reach) ordered = false;
@@ -971,7 +1048,9 @@ interface Budget {
  */
 function conjunctSet(forms: Forms, node: Expression, key: string): ValueSet | undefined {
   let set: ValueSet | undefined;
-  for (const part of forms.parts(node, 'and').parts) {
+  const parts = forms.parts(node, 'and').parts;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
     let partSet: ValueSet | undefined = part.key === key ? part.set : undefined;
     if (!partSet && key === PROTO_KEY) {
       const header = neededHeader(part.key, part.set);
@@ -997,16 +1076,28 @@ export function implies(bf: Forms, b: Expression, af: Forms, a: Expression, budg
   // An `a` that is always true (`tcp.dstport >= 0`) has its own warning; only a literal `true`
   // is taken to match every packet, whatever fields the packet has.
   if (fa.kind === 'const') return false;
-  if (bf.text(b) === af.text(a)) return true;
-  if (bf.form(b).kind === 'const') return false;
+  const fb = bf.form(b);
+  // One model reads identical texts into identical forms: of those on one key, the containment
+  // below says the same, so only `mixed` ones need their texts compared.
+  if ((af.model !== bf.model || (fa.kind === 'mixed' && fb.kind === 'mixed')) && bf.text(b) === af.text(a)) return true;
+  if (fb.kind === 'const') return false;
   if (fa.kind === 'field') {
     const sb = conjunctSet(bf, b, fa.key);
     if (sb && isSubset(sb, fa.set, universeOf(fa.key))) return true;
   }
-  if (a.kind === 'logical' && a.operator === 'and' && a.operands.every((o) => implies(bf, b, af, o, budget))) return true;
-  if (b.kind === 'logical' && b.operator === 'or' && b.operands.every((o) => implies(bf, o, af, a, budget))) return true;
-  if (b.kind === 'logical' && b.operator === 'and' && b.operands.some((o) => implies(bf, o, af, a, budget))) return true;
-  if (a.kind === 'logical' && a.operator === 'or' && a.operands.some((o) => implies(bf, b, af, o, budget))) return true;
+  // Loops rather than every()/some() with a closure per call: the search makes thousands of calls.
+  if (a.kind === 'logical' && a.operator === 'and') {
+    let all = true;
+    for (let i = 0; all && i < a.operands.length; i++) all = implies(bf, b, af, a.operands[i], budget);
+    if (all) return true;
+  }
+  if (b.kind === 'logical' && b.operator === 'or') {
+    let all = true;
+    for (let i = 0; all && i < b.operands.length; i++) all = implies(bf, b.operands[i], af, a, budget);
+    if (all) return true;
+  }
+  if (b.kind === 'logical' && b.operator === 'and') for (let i = 0; i < b.operands.length; i++) if (implies(bf, b.operands[i], af, a, budget)) return true;
+  if (a.kind === 'logical' && a.operator === 'or') for (let i = 0; i < a.operands.length; i++) if (implies(bf, b, af, a.operands[i], budget)) return true;
   if (a.kind === 'not' && b.kind === 'not') return implies(af, a.operand, bf, b.operand, budget);
   return false;
 }
@@ -1054,6 +1145,12 @@ function anchors(forms: Forms, node: Expression): readonly string[] {
     return common;
   }
   return [];
+}
+
+/** Whether `keys` has every one of `anchors`. */
+function hasEvery(keys: ReadonlySet<string>, anchors: readonly string[]): boolean {
+  for (let i = 0; i < anchors.length; i++) if (!keys.has(anchors[i])) return false;
+  return true;
 }
 
 export interface RuleForAnalysis {
@@ -1106,7 +1203,7 @@ export function findShadowedRules(rules: readonly RuleForAnalysis[]): Shadowing[
     if (!rule.duplicate) {
       const keys = forms.keysOf(rule.ast);
       search: for (const bucket of byAnchor.values()) {
-        if (!bucket.anchors.every((k) => keys.has(k))) continue;
+        if (!hasEvery(keys, bucket.anchors)) continue;
         for (const earlier of bucket.rules) {
           if (budget.left <= 0) break search;
           if (impliesCached(forms, rule.ast, earlier.forms, earlier.ast, budget)) {
