@@ -101,10 +101,38 @@ export function printExpression(root: Expression, source: string): string {
   return out;
 }
 
-/** A comparison whose left side is printed as `lhs`: ` op value` after it, when it has them. */
+/** A comparison of a field, whose name is `lhs`: ` op value` after it, when it has them. */
 function comparisonText(lhs: string, comparison: Comparison, source: string): string {
-  return comparison.operator && comparison.rhs ? lhs + comparisonRest(comparison, source) : lhs;
+  if (!comparison.operator || !comparison.rhs) return lhs;
+  // Most comparisons are written canonically already: their text is the printed one, with no new string built.
+  if (writtenCanonically(comparison, source)) return source.slice(comparison.lhs.span.start, comparison.rhs.span.end);
+  return lhs + comparisonRest(comparison, source);
 }
+
+/**
+ * Whether a comparison of a field with a value is spaced as the printer spaces it: one space
+ * around the operator (written as one token, or `strict wildcard` with one space), and a set
+ * with one space between members and none inside its braces. Every token is the source's, so
+ * the source between the field and the value is then the printed text.
+ */
+function writtenCanonically(comparison: Comparison, source: string): boolean {
+  const { lhs, operator, rhs } = comparison;
+  if (operator!.span.start !== lhs.span.end + 1 || rhs!.span.start !== operator!.span.end + 1) return false;
+  if (source.charCodeAt(lhs.span.end) !== SPACE || source.charCodeAt(operator!.span.end) !== SPACE) return false;
+  if (operator!.operator === 'strict_wildcard' && operator!.text !== 'strict wildcard') return false;
+  if (rhs!.kind !== 'set') return true;
+  const items = rhs!.items;
+  // Where the next member must start.
+  let at = rhs!.span.start + 1;
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && source.charCodeAt(at++) !== SPACE) return false;
+    if (items[i].span.start !== at) return false;
+    at = items[i].span.end;
+  }
+  return rhs!.span.end === at + 1;
+}
+
+const SPACE = 0x20;
 
 /** ` op value` of a comparison: the operator as written (`strict wildcard` with one space), and the value. */
 function comparisonRest(comparison: Comparison, source: string): string {
