@@ -36,14 +36,23 @@ export function printExpression(root: Expression, source: string): string {
   // The static analyses print every comparison they meet, and the expression cache every
   // expression: those of a field, the common case, without the machinery below.
   if (root.kind === 'comparison' && root.lhs.kind === 'field') return comparisonText(root.lhs.name, root, source);
-  let out = '';
+  // Most expressions are written canonically already: while what is printed matches the source,
+  // nothing is built but the offset where the source's match ends (`at`); at the first
+  // difference, what matched is copied and the rest is built.
+  let at = root.span.start;
+  let out: string | undefined;
+  const write = (piece: string) => {
+    if (out !== undefined) out += piece;
+    else if (source.startsWith(piece, at)) at += piece.length;
+    else out = source.slice(root.span.start, at) + piece;
+  };
   // A stack of what is left to print, last first: text as it is, or a node. A loop rather
   // than recursion: calls and quantifiers nest in arguments as deep as the parser read them.
   const work: (string | Argument)[] = [root];
   while (work.length > 0) {
     const item = work.pop()!;
     if (typeof item === 'string') {
-      out += item;
+      write(item);
       continue;
     }
     switch (item.kind) {
@@ -56,24 +65,24 @@ export function printExpression(root: Expression, source: string): string {
       case 'not': {
         const op = item.operatorToken.text;
         work.push(item.operand);
-        out += op === '!' ? '!' : `${op} `;
+        write(op === '!' ? '!' : `${op} `);
         break;
       }
       case 'group':
         work.push(')', item.inner);
-        out += '(';
+        write('(');
         break;
       case 'comparison':
-        if (item.lhs.kind === 'field') out += comparisonText(item.lhs.name, item, source);
+        if (item.lhs.kind === 'field') write(comparisonText(item.lhs.name, item, source));
         else if (item.operator && item.rhs) work.push(comparisonRest(item, source), item.lhs);
         else work.push(item.lhs);
         break;
       case 'quantifier':
         work.push(')', item.argument);
-        out += `${item.name.text}(`;
+        write(`${item.name.text}(`);
         break;
       case 'field':
-        out += item.name;
+        write(item.name);
         break;
       case 'call':
         work.push(')');
@@ -81,7 +90,7 @@ export function printExpression(root: Expression, source: string): string {
           work.push(item.args[i]);
           if (i > 0) work.push(', ');
         }
-        out += `${item.name.text}(`;
+        write(`${item.name.text}(`);
         break;
       case 'index': {
         let steps = '';
@@ -94,11 +103,11 @@ export function printExpression(root: Expression, source: string): string {
       }
       default:
         // A literal argument: as written.
-        out += source.slice(item.span.start, item.span.end);
+        write(source.slice(item.span.start, item.span.end));
         break;
     }
   }
-  return out;
+  return out ?? source.slice(root.span.start, at);
 }
 
 /** A comparison of a field, whose name is `lhs`: ` op value` after it, when it has them. */
