@@ -103,6 +103,13 @@ describe('regex validity and error spans as the reference reports them', () => {
       assert.deepEqual(regexError(pattern), result.ok ? undefined : result.error, pattern);
     }
   });
+  it('regexError takes patterns of literals and plain groups without a parse only where the parse takes them', () => {
+    const plain = ['^/wp-(admin|login)/', '()', '(|a)b|', '((a)(b))$', 'é(.)]}', ')(', '(a', 'a)b(', `${'('.repeat(101)}${')'.repeat(101)}`, `${'('.repeat(251)}${')'.repeat(251)}`];
+    for (const pattern of plain) {
+      const result = checkRegex(pattern);
+      assert.deepEqual(regexError(pattern), result.ok ? undefined : result.error, pattern);
+    }
+  });
 });
 
 describe('the regex source of a quoted pattern (wirefilter lex_regex_from_literal)', () => {

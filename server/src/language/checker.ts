@@ -78,11 +78,11 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
     }
   }
   // A spaced range always leaves a problem on its `-`: most expressions have none, and no walk.
-  const problems = parsed.ast && parsed.problems.length > 0 ? joinSpacedRanges(source, parsed.ast, parsed.problems) : [...parsed.problems];
+  const problems = parsed.ast && parsed.problems.length > 0 ? joinSpacedRanges(source, parsed.ast, parsed.problems) : parsed.problems.slice();
   if (placeholders) problems.push(...placeholders);
   if (parsed.ast) new Checker(source, options, catalogue, 'filter', problems, placeholders).check(parsed.ast);
   // What the operands on the right hold is checked as a value expression is (their own mistakes).
-  for (const right of placeholders ?? []) {
+  if (placeholders) for (const right of placeholders) {
     const alone = `${' '.repeat(right.span.start)}${source.slice(right.span.start, right.span.end)}${' '.repeat(source.length - right.span.end)}`;
     const operand = parseValueExpression(alone, parseOptions);
     for (const p of operand.problems) if (p.span.start >= right.span.start && p.span.end <= right.span.end) problems.push(p);
@@ -217,12 +217,25 @@ function patternOfBytes(bytes: readonly number[], operator: ComparisonOperator):
 /** What the left side of a comparison is, as far as the checker knows. */
 interface LeftSide {
   readonly type: ScalarType;
-  /** How messages name it: the field, `lower(…)`, or the index expression as written. */
-  readonly name: string;
+  /** The operand it is, which messages name (Checker.nameOf). */
+  readonly operand: Operand;
   /** The field it is, or whose elements it reads through index steps. */
   readonly field?: FieldInfo;
   /** Inclusive bounds of the values it can take (Integer). */
   readonly range?: readonly [bigint, bigint];
+}
+
+/** What opens each level of nesting: a group's or a call's `(`, and `not` in either spelling. */
+const LEVEL_OPENERS = ['(', '!', 'not'];
+
+/** Whether the text holds at least `count` level openers, in strings or not: a native search per opener. */
+function hasLevelOpeners(text: string, count: number): boolean {
+  let found = 0;
+  for (let i = 0; i < LEVEL_OPENERS.length; i++) {
+    const opener = LEVEL_OPENERS[i];
+    for (let at = text.indexOf(opener); at >= 0; at = text.indexOf(opener, at + 1)) if (++found >= count) return true;
+  }
+  return false;
 }
 
 /** The kinds of argument the reference calls literals: everything else is a "field". */
@@ -316,8 +329,8 @@ class Checker {
   }
 
   private checkDepth(root: Argument): void {
-    // Each level opens with characters of its own: a shorter text cannot nest past the limit.
-    if (this.text.length <= MAX_NESTING_DEPTH) return;
+    // Each level opens with characters of its own (a `(`, `!` or `not`): a text with fewer cannot nest past the limit.
+    if (this.text.length <= MAX_NESTING_DEPTH || !hasLevelOpeners(this.text, MAX_NESTING_DEPTH)) return;
     // Every `(`, `not`, call and quantifier is a level, as the reference counts them, also
     // inside the arguments of calls and quantifiers.
     const nodes: Argument[] = [root];
@@ -459,7 +472,8 @@ class Checker {
         return;
       case 'comparison': {
         if (node.lhs.kind === 'field') {
-          this.push(this.checkComparison(node, this.fieldValue(node.lhs), false), false);
+          const field = this.catalogue.fields.get(node.lhs.name);
+          this.push(this.checkComparison(node, this.fieldValue(node.lhs, field), false, field), false);
           return;
         }
         const type = this.types.pop();
@@ -489,8 +503,7 @@ class Checker {
 
   // ------------------------------------------------------------ fields
 
-  private fieldValue(node: FieldReference): ValueType | undefined {
-    const field = this.catalogue.fields.get(node.name);
+  private fieldValue(node: FieldReference, field = this.catalogue.fields.get(node.name)): ValueType | undefined {
     if (field) {
       this.checkFieldAvailable(field, node.span);
       return field.type;
@@ -927,7 +940,7 @@ class Checker {
   // ------------------------------------------------------------ comparisons
 
   /** A comparison, its left side's value given; its own value (a Boolean, or an array of them over `[*]`). */
-  private checkComparison(comparison: Comparison, type: ValueType | undefined, mapped: boolean): ValueType | undefined {
+  private checkComparison(comparison: Comparison, type: ValueType | undefined, mapped: boolean, field?: FieldInfo): ValueType | undefined {
     const { operator, rhs, lhs } = comparison;
     let left: LeftSide | undefined;
     if (type !== undefined && !isScalarType(type)) {
@@ -936,11 +949,11 @@ class Checker {
       this.reportContainer(comparison, type);
       return undefined;
     }
-    if (type !== undefined) left = this.leftSide(lhs, type);
+    if (type !== undefined) left = this.leftSide(lhs, type, field);
     if (!operator || !rhs) {
       if (left && left.type !== 'Boolean') {
-        const example = left.field?.example ?? `${left.name} == ${EXAMPLE_VALUE[left.type]}`;
-        const subject = lhs.kind === 'call' ? `the call of \`${lhs.name.text}\`` : `\`${left.name}\``;
+        const example = left.field?.example ?? `${this.nameOf(left)} == ${EXAMPLE_VALUE[left.type]}`;
+        const subject = lhs.kind === 'call' ? `the call of \`${lhs.name.text}\`` : `\`${this.nameOf(left)}\``;
         this.report('missing-operator', 'error', lhs.span, `expected a comparison after ${subject}, which is ${article(left.type)} ${describeValueType(left.type)}, not a Boolean: e.g. \`${example}\``);
         return undefined;
       }
@@ -960,13 +973,13 @@ class Checker {
     if (!left) return undefined;
     const result: ValueType = mapped ? BOOLEAN_ARRAY : 'Boolean';
     if (left.type === 'Boolean') {
-      if (!operandOnRight) this.reportBooleanComparison(comparison, left.name);
+      if (!operandOnRight) this.reportBooleanComparison(comparison, this.nameOf(left));
       return result;
     }
     // The operator before what follows it, as the reference reads them.
     const allowed = OPERATORS_BY_TYPE[left.type];
     if (!allowed.includes(operator.operator)) {
-      this.report('invalid-operator', 'error', operator.span, `\`${operator.text}\` cannot be used with \`${left.name}\` (${describeValueType(left.type)}); use one of ${allowed.map((o) => `\`${COMPARISON_OPERATORS.get(o)!.usual}\``).join(', ')}`);
+      this.report('invalid-operator', 'error', operator.span, `\`${operator.text}\` cannot be used with \`${this.nameOf(left)}\` (${describeValueType(left.type)}); use one of ${allowed.map((o) => `\`${COMPARISON_OPERATORS.get(o)!.usual}\``).join(', ')}`);
       return result;
     }
     if (operandOnRight) return result;
@@ -977,7 +990,7 @@ class Checker {
     if (rhs.kind === 'set') for (const literal of rhs.items) this.checkLiteral(literal, left, operator.operator);
     else if (rhs.kind !== 'list') this.checkLiteral(rhs, left, operator.operator);
     if (rhs.kind === 'set' && rhs.items.length === 0) {
-      this.report('empty-set', 'warning', rhs.span, `\`${left.name} in {}\` never matches: the set is empty`);
+      this.report('empty-set', 'warning', rhs.span, `\`${this.nameOf(left)} in {}\` never matches: the set is empty`);
     }
     return result;
   }
@@ -1010,21 +1023,25 @@ class Checker {
     return false;
   }
 
-  /** What the left side of a comparison is: its name in messages, and the field whose values it reads. */
-  private leftSide(lhs: Operand, type: ScalarType): LeftSide {
-    if (lhs.kind === 'field') {
-      const field = this.catalogue.fields.get(lhs.name);
-      return field ? { type, name: field.name, field, range: field.range } : { type, name: lhs.name };
-    }
+  /** What the left side of a comparison is: the operand, and the field whose values it reads (`field`: a lone field's, looked up by finish). */
+  private leftSide(lhs: Operand, type: ScalarType, field: FieldInfo | undefined): LeftSide {
+    if (lhs.kind === 'field') return field ? { type, operand: lhs, field, range: field.range } : { type, operand: lhs };
     if (lhs.kind === 'call') {
       const range = this.callRanges?.get(lhs);
-      return range ? { type, name: `${lhs.name.text}(…)`, range } : { type, name: `${lhs.name.text}(…)` };
+      return range ? { type, operand: lhs, range } : { type, operand: lhs };
     }
     // Through index steps a field's documented values are those of its elements.
-    const field = lhs.target.kind === 'field' ? this.catalogue.fields.get(lhs.target.name) : undefined;
-    const name = this.source(lhs.span);
-    if (!field) return { type, name };
-    return field.range && type === 'Integer' ? { type, name, field, range: field.range } : { type, name, field };
+    const target = lhs.target.kind === 'field' ? this.catalogue.fields.get(lhs.target.name) : undefined;
+    if (!target) return { type, operand: lhs };
+    return target.range && type === 'Integer' ? { type, operand: lhs, field: target, range: target.range } : { type, operand: lhs, field: target };
+  }
+
+  /** How messages name the left side: the field, `lower(…)`, or the index expression as written (made only for a finding). */
+  private nameOf(left: LeftSide): string {
+    const operand = left.operand;
+    if (operand.kind === 'field') return operand.name;
+    if (operand.kind === 'call') return `${operand.name.text}(…)`;
+    return this.source(operand.span);
   }
 
   /** An array or a map compared, or standing alone, as a whole. */
@@ -1093,7 +1110,7 @@ class Checker {
     }
     if (rhs.kind === 'integer-range' || rhs.kind === 'ip-range') {
       const span: Span = { start: operator.span.start, end: rhs.span.end };
-      const message = `${describeLiteral(rhs)} can only be used inside a \`{…}\` set, with \`in\`: \`${left.name} in {…}\``;
+      const message = `${describeLiteral(rhs)} can only be used inside a \`{…}\` set, with \`in\`: \`${this.nameOf(left)} in {…}\``;
       if (operator.operator === 'eq') {
         const newText = `in {${this.source(rhs.span)}}`;
         this.report('set-required', 'error', rhs.span, message, [replaceFix(`Change to \`${newText}\``, span, newText)]);
@@ -1192,7 +1209,7 @@ class Checker {
       const written = this.source(literal.span);
       fixes.push(replaceFix(`Quote it: \`"${written}"\``, literal.span, `"${written}"`));
     }
-    this.report('type-mismatch', 'error', literal.span, `expected ${expected} for \`${left.name}\`, found ${describeLiteral(literal)}${hint}`, fixes);
+    this.report('type-mismatch', 'error', literal.span, `expected ${expected} for \`${this.nameOf(left)}\`, found ${describeLiteral(literal)}${hint}`, fixes);
   }
 
   /**
@@ -1210,7 +1227,7 @@ class Checker {
     const from = literal.kind === 'integer' ? literal.value : literal.from;
     const to = literal.kind === 'integer' ? literal.value : literal.to;
     if (from >= min && to <= max) return;
-    const bounds = `\`${left.name}\` (${min}–${max})`;
+    const bounds = `\`${this.nameOf(left)}\` (${min}–${max})`;
     if (ORDERING_OPERATORS.includes(operator)) {
       const none = operator === 'gt' || operator === 'ge' ? from > max : to < min;
       if (none) this.report('value-out-of-range', 'warning', literal.span, `${from} is outside the values of ${bounds}, so it can never match`);
@@ -1323,7 +1340,7 @@ class Checker {
   private checkListKind(rhs: Value & { kind: 'list' }, left: LeftSide): boolean {
     if (this.family === 'magic') {
       if (left.type === 'Ip') return true;
-      this.report('list-not-allowed', 'error', rhs.span, `lists hold IP addresses and can only be used with \`ip.src\` or \`ip.dst\`, not with \`${left.name}\` (${describeValueType(left.type)})`);
+      this.report('list-not-allowed', 'error', rhs.span, `lists hold IP addresses and can only be used with \`ip.src\` or \`ip.dst\`, not with \`${this.nameOf(left)}\` (${describeValueType(left.type)})`);
       return false;
     }
     const kind = this.listKind(rhs.name);
@@ -1332,11 +1349,11 @@ class Checker {
     if (kind) {
       const info = LIST_KIND_INFO[kind];
       if (info.type !== left.type) {
-        this.report('list-not-allowed', 'error', rhs.span, `\`$${rhs.name}\` is ${info.label}, of ${describeValueType(info.type)} values, and \`${left.name}\` is ${article(left.type)} ${describeValueType(left.type)}: ${describeListUse(kind)}`);
+        this.report('list-not-allowed', 'error', rhs.span, `\`$${rhs.name}\` is ${info.label}, of ${describeValueType(info.type)} values, and \`${this.nameOf(left)}\` is ${article(left.type)} ${describeValueType(left.type)}: ${describeListUse(kind)}`);
         return false;
       }
       if (this.family === 'http' && !fitting.includes(kind)) {
-        this.report('list-kind', 'warning', rhs.span, `\`$${rhs.name}\` is ${info.label}, made for ${describeListUse(kind, true)}, not for \`${left.name}\``);
+        this.report('list-kind', 'warning', rhs.span, `\`$${rhs.name}\` is ${info.label}, made for ${describeListUse(kind, true)}, not for \`${this.nameOf(left)}\``);
       }
       return true;
     }
@@ -1345,7 +1362,7 @@ class Checker {
       'list-kind',
       'warning',
       rhs.span,
-      `no kind of list is made for \`${left.name}\`: IP lists go with the fields of type IP address, ASN lists with \`ip.src.asnum\`, hostname lists with \`http.host\`, redirect lists with \`http.request.full_uri\`; if \`$${rhs.name}\` is one that fits, say its kind in .rulesets.yaml (\`lists: {${rhs.name}: …}\`)`,
+      `no kind of list is made for \`${this.nameOf(left)}\`: IP lists go with the fields of type IP address, ASN lists with \`ip.src.asnum\`, hostname lists with \`http.host\`, redirect lists with \`http.request.full_uri\`; if \`$${rhs.name}\` is one that fits, say its kind in .rulesets.yaml (\`lists: {${rhs.name}: …}\`)`,
     );
     return true;
   }

@@ -36,14 +36,23 @@ export function printExpression(root: Expression, source: string): string {
   // The static analyses print every comparison they meet, and the expression cache every
   // expression: those of a field, the common case, without the machinery below.
   if (root.kind === 'comparison' && root.lhs.kind === 'field') return comparisonText(root.lhs.name, root, source);
-  let out = '';
+  // Most expressions are written canonically already: while what is printed matches the source,
+  // nothing is built but the offset where the source's match ends (`at`); at the first
+  // difference, what matched is copied and the rest is built.
+  let at = root.span.start;
+  let out: string | undefined;
+  const write = (piece: string) => {
+    if (out !== undefined) out += piece;
+    else if (source.startsWith(piece, at)) at += piece.length;
+    else out = source.slice(root.span.start, at) + piece;
+  };
   // A stack of what is left to print, last first: text as it is, or a node. A loop rather
   // than recursion: calls and quantifiers nest in arguments as deep as the parser read them.
   const work: (string | Argument)[] = [root];
   while (work.length > 0) {
     const item = work.pop()!;
     if (typeof item === 'string') {
-      out += item;
+      write(item);
       continue;
     }
     switch (item.kind) {
@@ -56,24 +65,24 @@ export function printExpression(root: Expression, source: string): string {
       case 'not': {
         const op = item.operatorToken.text;
         work.push(item.operand);
-        out += op === '!' ? '!' : `${op} `;
+        write(op === '!' ? '!' : `${op} `);
         break;
       }
       case 'group':
         work.push(')', item.inner);
-        out += '(';
+        write('(');
         break;
       case 'comparison':
-        if (item.lhs.kind === 'field') out += comparisonText(item.lhs.name, item, source);
+        if (item.lhs.kind === 'field') write(comparisonText(item.lhs.name, item, source));
         else if (item.operator && item.rhs) work.push(comparisonRest(item, source), item.lhs);
         else work.push(item.lhs);
         break;
       case 'quantifier':
         work.push(')', item.argument);
-        out += `${item.name.text}(`;
+        write(`${item.name.text}(`);
         break;
       case 'field':
-        out += item.name;
+        write(item.name);
         break;
       case 'call':
         work.push(')');
@@ -81,7 +90,7 @@ export function printExpression(root: Expression, source: string): string {
           work.push(item.args[i]);
           if (i > 0) work.push(', ');
         }
-        out += `${item.name.text}(`;
+        write(`${item.name.text}(`);
         break;
       case 'index': {
         let steps = '';
@@ -94,17 +103,45 @@ export function printExpression(root: Expression, source: string): string {
       }
       default:
         // A literal argument: as written.
-        out += source.slice(item.span.start, item.span.end);
+        write(source.slice(item.span.start, item.span.end));
         break;
     }
   }
-  return out;
+  return out ?? source.slice(root.span.start, at);
 }
 
-/** A comparison whose left side is printed as `lhs`: ` op value` after it, when it has them. */
+/** A comparison of a field, whose name is `lhs`: ` op value` after it, when it has them. */
 function comparisonText(lhs: string, comparison: Comparison, source: string): string {
-  return comparison.operator && comparison.rhs ? lhs + comparisonRest(comparison, source) : lhs;
+  if (!comparison.operator || !comparison.rhs) return lhs;
+  // Most comparisons are written canonically already: their text is the printed one, with no new string built.
+  if (writtenCanonically(comparison, source)) return source.slice(comparison.lhs.span.start, comparison.rhs.span.end);
+  return lhs + comparisonRest(comparison, source);
 }
+
+/**
+ * Whether a comparison of a field with a value is spaced as the printer spaces it: one space
+ * around the operator (written as one token, or `strict wildcard` with one space), and a set
+ * with one space between members and none inside its braces. Every token is the source's, so
+ * the source between the field and the value is then the printed text.
+ */
+function writtenCanonically(comparison: Comparison, source: string): boolean {
+  const { lhs, operator, rhs } = comparison;
+  if (operator!.span.start !== lhs.span.end + 1 || rhs!.span.start !== operator!.span.end + 1) return false;
+  if (source.charCodeAt(lhs.span.end) !== SPACE || source.charCodeAt(operator!.span.end) !== SPACE) return false;
+  if (operator!.operator === 'strict_wildcard' && operator!.text !== 'strict wildcard') return false;
+  if (rhs!.kind !== 'set') return true;
+  const items = rhs!.items;
+  // Where the next member must start.
+  let at = rhs!.span.start + 1;
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && source.charCodeAt(at++) !== SPACE) return false;
+    if (items[i].span.start !== at) return false;
+    at = items[i].span.end;
+  }
+  return rhs!.span.end === at + 1;
+}
+
+const SPACE = 0x20;
 
 /** ` op value` of a comparison: the operator as written (`strict wildcard` with one space), and the value. */
 function comparisonRest(comparison: Comparison, source: string): string {

@@ -11,7 +11,7 @@
  *
  * No recursion: the depth of the tree is the user's (walkExpression and an explicit stack).
  */
-import type { Comparison, Expression, FieldReference, FunctionCall, IndexedOperand, Literal, Operand, Span, StringLiteral, ValueType } from './ast';
+import type { Comparison, ComparisonOperator, Expression, FieldReference, IndexedOperand, Literal, Operand, Span, StringLiteral, Value, ValueType } from './ast';
 import { isOperand, walkExpression } from './ast';
 import type { Catalogue, FieldInfo } from './catalogue/catalogues';
 import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
@@ -63,17 +63,12 @@ export function lint(ast: Expression, text: string, catalogue: Catalogue, option
   new Linter(text, catalogue, options, problems).run(ast);
 }
 
-/** A field and the index steps that lead from it to the value compared. */
-interface Reached {
-  readonly field: FieldInfo;
-  /** The type of what is compared: the field's, or its elements' after the steps. */
-  readonly type: ValueType;
-}
-
 class Linter {
   /** The keys of the problems found so far, made at the first finding (most expressions have none). */
   private said?: Set<string>;
   private readonly regexes: Span[] = [];
+  /** Whether the text holds a `*`, a `^` or an escape: asked at the first string compared as a literal. */
+  private patternSyntax?: boolean;
 
   constructor(
     private readonly text: string,
@@ -85,12 +80,8 @@ class Linter {
   run(root: Expression): void {
     this.checkLiteralFalse(root);
     walkExpression(root, (node) => {
-      if (node.kind === 'comparison') {
-        this.checkComparison(node);
-        this.checkOperands(node.lhs, node);
-      } else if (node.kind === 'quantifier' && isOperand(node.argument)) {
-        this.checkOperands(node.argument, undefined);
-      }
+      if (node.kind === 'comparison') this.checkComparison(node);
+      else if (node.kind === 'quantifier' && isOperand(node.argument)) this.checkOperands(node.argument);
     });
     this.checkRegexCount();
   }
@@ -111,13 +102,12 @@ class Linter {
   // ------------------------------------------------------------ operands anywhere
 
   /**
-   * The operand of a comparison (or of `any`/`all`) and every operand inside its calls'
-   * arguments: deprecated names and map keys are wrong wherever they stand. The logical
-   * expressions among the arguments are walkExpression's.
+   * An operand that is not a lone field (checkComparison reads those), and every operand inside
+   * its calls' arguments: deprecated names and map keys are wrong wherever they stand. The
+   * logical expressions among the arguments are walkExpression's.
    */
-  private checkOperands(root: Operand, comparison: Comparison | undefined): void {
-    // Only a field that is the whole operand may be rewritten with its comparison; it is also the common case.
-    if (root.kind === 'field') return this.checkDeprecated(root, comparison);
+  private checkOperands(root: Operand): void {
+    if (root.kind === 'field') return this.checkDeprecated(root, this.catalogue.fields.get(root.name), undefined);
     const stack: Operand[] = [root];
     while (stack.length > 0) {
       const operand = stack.pop()!;
@@ -128,8 +118,9 @@ class Linter {
         for (const argument of target.args) if (isOperand(argument)) stack.push(argument);
         continue;
       }
-      if (operand.kind === 'index') this.checkMapKey(operand);
-      this.checkDeprecated(target, undefined);
+      const field = this.catalogue.fields.get(target.name);
+      if (operand.kind === 'index') this.checkMapKey(operand, field);
+      this.checkDeprecated(target, field, undefined);
     }
   }
 
@@ -141,8 +132,7 @@ class Linter {
    * `http.request.headers` and `http.response.headers`; the catalogue marks them `keys: 'lowercase'`),
    * so a key with a capital letter is never present.
    */
-  private checkMapKey(operand: IndexedOperand): void {
-    const field = this.fieldOf(operand.target);
+  private checkMapKey(operand: IndexedOperand, field: FieldInfo | undefined): void {
     const step = operand.steps[0];
     if (field?.keys !== 'lowercase' || step.kind !== 'key' || !/[A-Z]/.test(step.key)) return;
     const lower = asciiLower(step.key);
@@ -172,12 +162,11 @@ class Linter {
    * the catalogue gives it both replacements, and only a positive comparison of a whole value
    * (`==`, `in`) has a certain rewrite, one comparison per replacement joined with `or`.
    */
-  private checkDeprecated(reference: FieldReference, comparison: Comparison | undefined): void {
-    // In a phase we do not know, what the name means there is unknown too.
-    if (this.catalogue.family === undefined) return;
-    const field = this.catalogue.fields.get(reference.name);
+  private checkDeprecated(reference: FieldReference, field: FieldInfo | undefined, comparison: Comparison | undefined): void {
     const replacements = field?.deprecated?.replacements;
     if (!field || !replacements || replacements.length === 0) return;
+    // In a phase we do not know, what the name means there is unknown too.
+    if (this.catalogue.family === undefined) return;
     const span = reference.span;
     if (replacements.length === 1) {
       const [to] = replacements;
@@ -213,37 +202,50 @@ class Linter {
 
   // ------------------------------------------------------------ comparisons
 
+  /**
+   * A comparison and its left side. The field the left side is, or reads through index steps,
+   * is looked up once for all the lints.
+   */
   private checkComparison(comparison: Comparison): void {
-    const { operator, rhs } = comparison;
-    if (!operator || !rhs) return;
-    if (operator.operator === 'matches' && rhs.kind === 'string') this.regexes.push(rhs.span);
-    const reached = this.reached(comparison.lhs);
+    const { lhs, operator, rhs } = comparison;
+    const target = lhs.kind === 'index' ? lhs.target : lhs;
+    const field = target.kind === 'field' ? this.catalogue.fields.get(target.name) : undefined;
+    if (operator && rhs) this.checkOperation(comparison, operator.operator, rhs, field);
+    // Only a field that is the whole operand may be rewritten with its comparison; it is also the common case.
+    if (lhs.kind === 'field') this.checkDeprecated(lhs, field, comparison);
+    else this.checkOperands(lhs);
+  }
+
+  /** What the operator and the value say of the left side, `field` the field it reads (if any). */
+  private checkOperation(comparison: Comparison, operator: ComparisonOperator, rhs: Value, field: FieldInfo | undefined): void {
+    if (operator === 'matches' && rhs.kind === 'string') this.regexes.push(rhs.span);
+    const reached = field && this.reachedType(comparison.lhs, field);
     // Only a String or an Integer is compared with what follows; anything else is the checker's.
-    const type = reached?.type ?? this.stringCall(comparison.lhs);
-    if (type === 'Bytes') this.checkPatterns(comparison, reached);
-    if (!reached || !WHOLE_VALUE_OPERATORS.includes(operator.operator)) return;
-    const literals: readonly Literal[] = rhs.kind === 'set' ? rhs.items : rhs.kind === 'list' ? [] : [rhs];
-    for (const literal of literals) {
-      if (reached.type === 'Integer' && (literal.kind === 'integer' || literal.kind === 'integer-range')) this.checkIntegerRange(literal, reached.field, operator.operator === 'ne');
-      else if (reached.type === 'Bytes' && literal.kind === 'string' && literal.bytes === undefined) this.checkStringValue(literal, reached.field);
-    }
+    const type = reached ?? this.stringCall(comparison.lhs);
+    const reachedField = reached === undefined ? undefined : field;
+    if (type === 'Bytes') this.checkPatterns(comparison, operator, rhs, reachedField);
+    // Only fields with documented values or bounds have whole values to check.
+    if (!reachedField || (reachedField.range === undefined && reachedField.values === undefined) || !WHOLE_VALUE_OPERATORS.includes(operator)) return;
+    if (rhs.kind === 'set') for (const literal of rhs.items) this.checkWholeValue(literal, reached!, reachedField, operator);
+    else if (rhs.kind !== 'list') this.checkWholeValue(rhs, reached!, reachedField, operator);
+  }
+
+  private checkWholeValue(literal: Literal, type: ValueType, field: FieldInfo, operator: ComparisonOperator): void {
+    if (type === 'Integer' && (literal.kind === 'integer' || literal.kind === 'integer-range')) this.checkIntegerRange(literal, field, operator === 'ne');
+    else if (type === 'Bytes' && literal.kind === 'string' && literal.bytes === undefined) this.checkStringValue(literal, field);
   }
 
   /**
-   * A field, alone or with the index steps that lead to one of its values, as the catalogue of
-   * the phase gives it; undefined for a call (a function changes the value, so the field's
-   * documented form no longer holds) or a field the phase does not have.
+   * The type of what the left side compares, `field` alone or with the index steps that lead to
+   * one of its values, as the catalogue of the phase gives it; undefined for a call (a function
+   * changes the value, so the field's documented form no longer holds) or steps that reach no
+   * single value.
    */
-  private reached(lhs: Operand): Reached | undefined {
-    const target = lhs.kind === 'index' ? lhs.target : lhs;
-    if (target.kind !== 'field') return undefined;
-    const field = this.catalogue.fields.get(target.name);
-    if (!field) return undefined;
-    if (lhs.kind !== 'index') return { field, type: field.type };
+  private reachedType(lhs: Operand, field: FieldInfo): ValueType | undefined {
+    if (lhs.kind !== 'index') return field.type;
     let type: ValueType | undefined = field.type;
     for (const step of lhs.steps) type = type && typeAfterStep(type, step.kind);
-    if (!type || !isScalarType(type)) return undefined;
-    return { field, type };
+    return type && isScalarType(type) ? type : undefined;
   }
 
   /** The String a call or an indexed call gives, when the catalogue says so (for the pattern lints). */
@@ -251,10 +253,6 @@ class Linter {
     if (lhs.kind !== 'call') return undefined;
     const result = this.catalogue.functions.get(lhs.name.text)?.result;
     return result === 'Bytes' ? 'Bytes' : undefined;
-  }
-
-  private fieldOf(target: FieldReference | FunctionCall): FieldInfo | undefined {
-    return target.kind === 'field' ? this.catalogue.fields.get(target.name) : undefined;
   }
 
   // ------------------------------------------------------------ values by the field's form
@@ -379,10 +377,9 @@ class Linter {
 
   // ------------------------------------------------------------ patterns
 
-  private checkPatterns(comparison: Comparison, reached: Reached | undefined): void {
-    const operator = comparison.operator!;
-    const rhs = comparison.rhs!;
-    switch (operator.operator) {
+  /** A String compared (`field`: the field it is, or reads through index steps) by a pattern or a literal. */
+  private checkPatterns(comparison: Comparison, operator: ComparisonOperator, rhs: Value, field: FieldInfo | undefined): void {
+    switch (operator) {
       case 'matches':
         if (rhs.kind === 'string') this.checkRegex(comparison, rhs);
         return;
@@ -394,12 +391,14 @@ class Linter {
         return;
       case 'contains':
         if (rhs.kind === 'string' && rhs.value === '' && rhs.bytes === undefined) this.reportMatchesAll(comparison, rhs);
-        else if (rhs.kind === 'string') this.checkLiteralPattern(comparison, rhs, reached);
+        else if (rhs.kind === 'string' && this.mayHoldPatternSyntax()) this.checkLiteralPattern(comparison, rhs, field);
         return;
       case 'eq':
       case 'ne':
       case 'in':
-        for (const literal of rhs.kind === 'set' ? rhs.items : [rhs]) if (literal.kind === 'string') this.checkLiteralPattern(comparison, literal, reached);
+        if (!this.mayHoldPatternSyntax()) return;
+        if (rhs.kind === 'string') this.checkLiteralPattern(comparison, rhs, field);
+        else if (rhs.kind === 'set') for (const literal of rhs.items) if (literal.kind === 'string') this.checkLiteralPattern(comparison, literal, field);
         return;
       default:
         return;
@@ -498,12 +497,22 @@ class Linter {
   }
 
   /**
+   * Whether a string of the expression may hold a `*` or a `^`, which every sign of a pattern
+   * in a literal needs (checkLiteralPattern): its characters are the text's, or escapes. One
+   * search of the text spares most expressions the look at each of their strings.
+   */
+  private mayHoldPatternSyntax(): boolean {
+    this.patternSyntax ??= this.text.includes('*') || this.text.includes('^') || this.text.includes('\\');
+    return this.patternSyntax;
+  }
+
+  /**
    * Pattern syntax where a literal is compared: `==`, `!=`, `in` and `contains` compare the
    * bytes as written; a wildcard works only after `wildcard` / `strict wildcard` and a regex only
    * after `matches` (operators.mdx @ 38b341dd91824bf2fb5d0f9dd02257a3b12fd64b, "Comparing string
    * values").
    */
-  private checkLiteralPattern(comparison: Comparison, literal: StringLiteral, reached: Reached | undefined): void {
+  private checkLiteralPattern(comparison: Comparison, literal: StringLiteral, field: FieldInfo | undefined): void {
     if (literal.bytes !== undefined) return;
     const operator = comparison.operator!;
     if (looksLikeRegex(literal.value)) {
@@ -521,7 +530,7 @@ class Linter {
     }
     // Where a field may well hold a `*` (a header value `*/*`), a star is no sign of a wildcard:
     // only the fields of the URI, which the user does not quote with stars.
-    if (operator.operator === 'contains' || !reached || reached.field.group !== 'URI' || comparison.lhs.kind !== 'field' || !literal.value.includes('*')) return;
+    if (operator.operator === 'contains' || !field || field.group !== 'URI' || comparison.lhs.kind !== 'field' || !literal.value.includes('*')) return;
     const written = this.source(literal.span);
     const fixes: Fix[] = [];
     if (operator.operator === 'eq' && comparison.rhs === literal && wildcardProblem(literal, this.text) === undefined) {

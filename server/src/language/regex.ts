@@ -864,12 +864,31 @@ export function checkRegex(pattern: string): RegexResult {
   }
 }
 
-/** Outside these characters a pattern is literals, `.`, `^`, `$` and `|`, which regex-syntax always takes. */
-const MAY_BE_INVALID = /[\\()[?*+{]/;
+/**
+ * Outside these characters a pattern is literals, `.`, `^`, `$`, `|` and groups without a `?`
+ * (no flags, names or look-around), which regex-syntax always takes where the groups are
+ * balanced and nest far below its limit.
+ */
+const MAY_BE_INVALID = /[\\[?*+{]/;
+/** Group nesting the quick test takes as valid: well below NEST_LIMIT, which counts more than groups. */
+const PLAIN_GROUP_DEPTH = 100;
+
+/** Whether every `)` closes a `(` and every `(` is closed, nesting at most PLAIN_GROUP_DEPTH deep. */
+function groupsBalanced(pattern: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const code = pattern.charCodeAt(i);
+    if (code === 0x28) {
+      if (++depth > PLAIN_GROUP_DEPTH) return false;
+    } else if (code === 0x29 && --depth < 0) return false;
+  }
+  return depth === 0;
+}
 
 /** The error checkRegex would give the pattern, found without translating it; undefined for a valid one. */
 export function regexError(pattern: string): RegexError | undefined {
-  if (!MAY_BE_INVALID.test(pattern)) return undefined;
+  // Most patterns are literals and plain groups (`^/wp-(admin|login)/`): valid without a parse.
+  if (!MAY_BE_INVALID.test(pattern) && groupsBalanced(pattern)) return undefined;
   try {
     new Parser(pattern, false).parse();
     return undefined;
