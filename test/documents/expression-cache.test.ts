@@ -57,6 +57,27 @@ describe('ExpressionCache: bounded by bytes', () => {
     assert.ok(!kept(cache, large(1), second), 'the one not used since is checked again');
   });
 
+  it('keeps exactly the most recently used results that fit, however uses and drops interleave', () => {
+    // Texts of one length, so that the budget holds exactly ten results.
+    const text = (i: number) => `tcp.dstport == ${1000 + i}`;
+    const measure = new ExpressionCache();
+    measure.check(text(0), OPTIONS);
+    const cache = new ExpressionCache(10 * measure.bytes);
+    const results = new Map<string, object>();
+    let recent: string[] = [];
+    let seed = 7;
+    for (let step = 0; step < 2_000; step++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      const t = text(seed % 40);
+      const result = cache.check(t, OPTIONS);
+      if (recent.includes(t)) assert.equal(result, results.get(t), `step ${step}: ${t} was kept`);
+      results.set(t, result);
+      recent = [...recent.filter((r) => r !== t), t].slice(-10);
+    }
+    assert.equal(cache.size, 10);
+    for (const t of recent) assert.ok(kept(cache, t, results.get(t)!), `${t} is among the ten most recently used`);
+  });
+
   it('keeps what an open document holds whatever the budget, until it is released', () => {
     const cache = new ExpressionCache(2 ** 20);
     const texts = Array.from({ length: 300 }, (_, i) => large(i));

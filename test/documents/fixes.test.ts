@@ -234,6 +234,31 @@ describe('duplicate-rule', () => {
     for (const p of problems) assert.equal(p.related?.[0].start, first);
   });
 
+  it('tells apart expressions that differ only in whitespace inside a string, and finds the first of each form', () => {
+    const rule = (expression: string) => `{"action": "block", "expression": ${JSON.stringify(expression)}}`;
+    const expressions = [
+      'ip.src.country in {"D E"}',
+      'ip.src.country in {"DE"}',
+      'ip.src.country in {"D E"}',
+      'ip.src.country  in  {"DE"}',
+      'ip.src.country in {"DE"}',
+      ' ip.src.country in {"D E"} ',
+    ];
+    const text = `{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [\n${expressions.map(rule).join(',\n')}\n]}`;
+    const problems = check(text, 'json').filter((p) => p.code === 'duplicate-rule');
+    assert.deepEqual(
+      problems.map((p) => p.message.replace(/ \(.*/, '')),
+      ['rule 3 repeats rule 1', 'rule 4 repeats rule 2', 'rule 5 repeats rule 2', 'rule 6 repeats rule 1'],
+    );
+  });
+
+  it('compares expressions that do not parse as written, less the whitespace around them', () => {
+    const rule = (expression: string) => `{"action": "block", "expression": ${JSON.stringify(expression)}}`;
+    const text = `{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [\n${['ip.src in {1, 2}', '\u00a0ip.src in {1, 2}\t', 'ip.src in {1,2}'].map(rule).join(',\n')}\n]}`;
+    const problems = check(text, 'json').filter((p) => p.code === 'duplicate-rule');
+    assert.deepEqual(problems.map((p) => p.message.replace(/ \(.*/, '')), ['rule 2 repeats rule 1']);
+  });
+
   it('does not count rules that differ in action or in expression', () => {
     const text = 'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: sip\n  - action: skip\n    action_parameters: {ruleset: current}\n    expression: sip\n  - action: block\n    expression: not sip\n';
     // Rule 2 is no repeat of rule 1, though rule 1 blocks every packet it would skip.

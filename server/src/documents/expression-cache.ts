@@ -193,12 +193,24 @@ export class ExpressionCache {
     this.evict();
   }
 
+  /**
+   * Where the walk from the least recently used text stopped: every text before it was dropped,
+   * and texts used again move after it, so it goes on from there. A walk begun afresh at each
+   * drop stepped again over all the places the dropped texts left, until the map was rebuilt.
+   */
+  private oldest?: IterableIterator<[string, Entry]>;
+
   /** Drops the least recently used results no document holds until the rest fit the budget. */
   private evict(): void {
-    // Before the loop: most calls find the budget kept, and need no iterator.
-    if (this.recentBytes <= this.budget) return;
-    for (const [text, entry] of this.recent) {
-      if (this.recentBytes <= this.budget) return;
+    while (this.recentBytes > this.budget) {
+      let next = this.oldest?.next();
+      if (!next || next.done) {
+        // An iterator that has ended stays ended, whatever is added after.
+        this.oldest = this.recent.entries();
+        next = this.oldest.next();
+        if (next.done) return;
+      }
+      const [text, entry] = next.value;
       this.recent.delete(text);
       this.recentBytes -= entry.bytes;
       this.results -= entry.results.length;

@@ -2,13 +2,13 @@
  * A ruleset document as every check and feature reads it: the host tree of its JSON or YAML,
  * its phase, its rules and the places of their expression strings, parsed once.
  */
-import { detached, parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostScalar } from './host';
+import { detached, parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostObject, type HostScalar } from './host';
 import type { DocumentEdit } from './host-edits';
 import { coarseDecodedString, type DecodedString } from './offset-map';
 import { expressionStrings, ruleObjectInPhase, type ExpressionString } from './parameter-sites';
 import type { ValueType } from '../language/ast';
 import { actionSchema, ruleObjectSchema } from '../language/catalogue/actions';
-import { RULE_OBJECT_KEYS, type ParameterExpressionKind, type ParameterType, type RuleObjectKey } from '../language/catalogue/action-schema';
+import { RULE_OBJECT_KEYS, type ParameterExpressionKind, type ParameterType } from '../language/catalogue/action-schema';
 import type { Severity } from '../language/problem';
 
 /** An edit in document offsets. */
@@ -214,16 +214,23 @@ export function rulesetOfRoot(text: string, format: HostFormat, root: HostNode |
   const sites: ExpressionSite[] = [];
   // The same for every rule: looked up once.
   const objectKeys = RULE_OBJECT_KEYS.filter((key) => ruleObjectInPhase(key, phase));
-  rules.forEach((rule, ruleIndex) => {
+  const { holesOf } = extras;
+  for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
+    const rule = rules[ruleIndex];
+    if (rule.kind !== 'object') continue;
     const node = property(rule, 'expression')?.value;
     if (node?.kind === 'string') {
-      const site = siteOf({ node, kind: 'filter', path: EXPRESSION_PATH, inFlow: format === 'yaml' && rule.kind === 'object' && !rule.block }, ruleIndex, extras.holesOf);
+      const site = new Site('filter', ruleIndex, EXPRESSION_PATH, node, holesOf?.(node), format === 'yaml' && !rule.block) as FilterSite;
       expressions.push(site);
       sites.push(site);
     }
-    for (const found of parameterExpressions(rule, objectKeys, extras.defaultAction)) sites.push(siteOf({ ...found, inFlow: format === 'yaml' && found.inFlow }, ruleIndex, extras.holesOf));
-  });
-  sites.sort((a, b) => a.node.start - b.node.start);
+    for (const key of objectKeys) pushParameterSites(rule, ruleIndex, key, property(rule, key)?.value, ruleObjectSchema(key), key, format, holesOf, sites);
+    const parameters = property(rule, 'action_parameters')?.value;
+    const action = parameters && actionOfRule(rule, extras.defaultAction);
+    if (action) pushParameterSites(rule, ruleIndex, action.name, parameters, actionSchema(action.name)?.parameters, 'action_parameters', format, holesOf, sites);
+  }
+  // A rule's parameters may come before its `expression`; most files have none with expressions.
+  if (!inDocumentOrder(sites)) sites.sort((a, b) => a.node.start - b.node.start);
   const { syntaxProblems = [], holesOf: _, ...described } = extras;
   return { format, text, root, phase, rules, expressions, sites, syntaxProblems, ...described };
 }
@@ -231,45 +238,66 @@ export function rulesetOfRoot(text: string, format: HostFormat, root: HostNode |
 /** A rule's own expression's path, shared by its every site. */
 const EXPRESSION_PATH: readonly string[] = ['expression'];
 
-function siteOf<K extends SiteKind>(
-  found: ExpressionString & { readonly kind: K; readonly expect?: readonly ValueType[] },
-  ruleIndex: number,
-  holesOf: RulesetExtras['holesOf'],
-): ExpressionSite & { readonly kind: K } {
-  const { node } = found;
-  let decoded: DecodedString | undefined;
-  const holes = holesOf?.(node);
-  const site: { -readonly [P in keyof ExpressionSite]: ExpressionSite[P] } & { kind: K } = {
-    kind: found.kind,
-    ruleIndex,
-    path: found.path,
-    node,
-    text: String(node.value),
-    decoded: () => (decoded ??= node.decode?.() ?? coarseDecodedString(String(node.value), node.start, node.end)),
-  };
-  // Set only where they are: no object spread in for each of the thousands of sites.
-  if (found.expect) site.expect = found.expect;
-  if (holes && holes.length > 0) site.holes = holes;
-  if (found.inFlow) site.inFlow = true;
-  return site;
+function inDocumentOrder(sites: readonly ExpressionSite[]): boolean {
+  for (let i = 1; i < sites.length; i++) if (sites[i].node.start < sites[i - 1].node.start) return false;
+  return true;
 }
 
-/** The expression strings of a rule's `action_parameters` and rule-level objects (`ratelimit`, …), as their schemas mark them; a value expression with the types its place takes. */
-function parameterExpressions(rule: HostNode, objectKeys: readonly RuleObjectKey[], defaultAction: string | undefined): (ExpressionString & { readonly expect?: readonly ValueType[] })[] {
-  if (rule.kind !== 'object') return NO_STRINGS;
-  const found: (ExpressionString & { expect?: readonly ValueType[] })[] = [];
-  const walk = (target: string, node: HostNode | undefined, schema: ParameterType | undefined, key: string) => {
-    if (!node || !schema) return;
-    const start = found.length;
-    expressionStrings(node, schema, [key], found, !rule.block);
-    for (let i = start; i < found.length; i++) if (found[i].kind === 'value') found[i] = { ...found[i], expect: valueTypesOf(target) };
-  };
-  for (const key of objectKeys) walk(key, property(rule, key)?.value, ruleObjectSchema(key), key);
-  const action = actionOfRule(rule, defaultAction);
-  if (action) walk(action.name, property(rule, 'action_parameters')?.value, actionSchema(action.name)?.parameters, 'action_parameters');
-  return found;
+/**
+ * An expression site. One class rather than an object literal with a closure for `decoded`:
+ * a file has thousands of sites, each of which was two objects.
+ */
+class Site implements ExpressionSite {
+  readonly text: string;
+  // Set only where they are: most sites have none of them.
+  declare expect?: readonly ValueType[];
+  declare holes?: readonly { readonly start: number; readonly end: number }[];
+  declare inFlow?: boolean;
+  private decodedText: DecodedString | undefined = undefined;
+
+  constructor(
+    readonly kind: SiteKind,
+    readonly ruleIndex: number,
+    readonly path: readonly string[],
+    readonly node: HostScalar,
+    holes: ExpressionSite['holes'],
+    inFlow: boolean,
+  ) {
+    this.text = String(node.value);
+    if (holes && holes.length > 0) this.holes = holes;
+    if (inFlow) this.inFlow = true;
+  }
+
+  decoded(): DecodedString {
+    return (this.decodedText ??= this.node.decode?.() ?? coarseDecodedString(this.text, this.node.start, this.node.end));
+  }
 }
-const NO_STRINGS: never[] = [];
+
+/**
+ * The sites of the expression strings under `node`, a rule's `action_parameters` or rule-level
+ * object (`ratelimit`, …), as `schema` marks them; a value expression with the types its place
+ * takes (those of `target`, the action or object).
+ */
+function pushParameterSites(
+  rule: HostObject,
+  ruleIndex: number,
+  target: string,
+  node: HostNode | undefined,
+  schema: ParameterType | undefined,
+  key: string,
+  format: HostFormat,
+  holesOf: RulesetExtras['holesOf'],
+  sites: ExpressionSite[],
+): void {
+  if (!node || !schema) return;
+  const found: ExpressionString[] = [];
+  expressionStrings(node, schema, [key], found, !rule.block);
+  for (const string of found) {
+    const site = new Site(string.kind, ruleIndex, string.path, string.node, holesOf?.(string.node), format === 'yaml' && string.inFlow);
+    if (string.kind === 'value') site.expect = valueTypesOf(target);
+    sites.push(site);
+  }
+}
 
 /**
  * The action a rule takes: its own `action` (with its node), or, where it has none, the

@@ -36,7 +36,7 @@ export function checkRepeatedRules(model: ParsedRuleset, results: readonly Check
   if (!orderMatters(phase)) return repeats;
   // By action, then by parameters: two `execute` rules of `true` run different rulesets unless
   // their parameters agree. Maps within a map, so that no key is joined for each rule.
-  const firstByDecision = new Map<string, Map<string, Map<string, ExpressionSite>>>();
+  const firstByDecision = new Map<string, Map<string, Map<string, FirstOfForm[]>>>();
   const { expressions } = model;
   for (let index = 0; index < expressions.length; index++) {
     const site = expressions[index];
@@ -49,14 +49,10 @@ export function checkRepeatedRules(model: ParsedRuleset, results: readonly Check
     let byParameters = firstByDecision.get(actionName);
     if (!byParameters) firstByDecision.set(actionName, (byParameters = new Map()));
     const parametersKey = parameters ? canonicalValue(parameters) : '';
-    let first = byParameters.get(parametersKey);
-    if (!first) byParameters.set(parametersKey, (first = new Map()));
-    const key = cache.normalize(site.text, results[index]);
-    const earlier = first.get(key);
-    if (!earlier) {
-      first.set(key, site);
-      continue;
-    }
+    let bySqueezed = byParameters.get(parametersKey);
+    if (!bySqueezed) byParameters.set(parametersKey, (bySqueezed = new Map()));
+    const earlier = firstOfForm(bySqueezed, site, results[index], cache);
+    if (!earlier) continue;
     repeats.add(index);
     problems.push({
       code: 'duplicate-rule',
@@ -69,6 +65,38 @@ export function checkRepeatedRules(model: ParsedRuleset, results: readonly Check
   }
   return repeats;
 }
+
+/** The first rule of an expression's canonical form (ExpressionCache.normalize), that form once it was needed. */
+interface FirstOfForm {
+  readonly site: ExpressionSite;
+  readonly result: CheckResult;
+  normalized?: string;
+}
+
+/**
+ * The earlier rule whose expression has the canonical form of `site`'s, or undefined when
+ * there is none (`site` is then the first of its form, kept in `bySqueezed`). The canonical
+ * form changes only whitespace (or trims it), so expressions of one form have one text without
+ * whitespace: forms are kept by that text, and printed only where two texts share it and are
+ * not the same text, which is rare; printing every rule's tree cost more than the rest of
+ * this check.
+ */
+function firstOfForm(bySqueezed: Map<string, FirstOfForm[]>, site: ExpressionSite, result: CheckResult, cache: ExpressionCache): ExpressionSite | undefined {
+  const squeezed = site.text.replace(WHITESPACE, '');
+  const forms = bySqueezed.get(squeezed);
+  if (!forms) {
+    bySqueezed.set(squeezed, [{ site, result }]);
+    return undefined;
+  }
+  // The same text has the same form; each form is kept once, so at most one matches.
+  for (const form of forms) if (form.site.text === site.text) return form.site;
+  const normalized = cache.normalize(site.text, result);
+  for (const form of forms) if ((form.normalized ??= cache.normalize(form.site.text, form.result)) === normalized) return form.site;
+  forms.push({ site, result, normalized });
+  return undefined;
+}
+/** Every character that String.prototype.trim removes, as the canonical form may. */
+const WHITESPACE = /\s+/g;
 
 /** Whether a rule is switched off (`enabled: false`). */
 function isDisabled(rule: HostNode | undefined): boolean {
@@ -94,10 +122,10 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
   const subject = subjectOf(phase);
   const fieldModel = modelOfFamily(phaseFamily(phase));
   const enabled = (rule: HostNode) => rule.kind === 'object' && !isDisabled(rule);
-  const lastIndex = findLastIndex(model.rules, enabled);
+  const lastIndex = model.rules.findLastIndex(enabled);
   const last = model.rules[lastIndex];
   // A ruleset of one skip rule is being written; after other rules, the order is the mistake.
-  if (lastIndex > 0 && findLastIndex(model.rules, enabled, lastIndex - 1) >= 0 && decisionOf(last) === 'skip') {
+  if (lastIndex > 0 && model.rules.findIndex(enabled) < lastIndex && decisionOf(last) === 'skip') {
     const parameters = property(last, 'action_parameters')?.value;
     const logging = property(property(last, 'logging')?.value, 'enabled')?.value;
     const action = property(last, 'action')!.value!;
@@ -143,12 +171,6 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
       related: [{ start: by.node.start, end: by.node.end, message: `rule ${by.ruleIndex + 1}, which matches every ${subject} rule ${site.ruleIndex + 1} matches` }],
     });
   }
-}
-
-/** The index of the last of `items` up to `from` for which `test` holds, or -1. */
-function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean, from = items.length - 1): number {
-  for (let i = from; i >= 0; i--) if (test(items[i])) return i;
-  return -1;
 }
 
 /**

@@ -91,7 +91,7 @@ export function checkSite(site: ExpressionSite, model: ParsedRuleset, options: R
  * Checks the sites of one ruleset with the options made once for it: each object of options is
  * the cache's key once (expression-cache.ts), not joined again for every expression.
  */
-class SiteChecker {
+export class SiteChecker {
   readonly cache: ExpressionCache;
   private readonly options: CheckOptions;
   /** A value site's options, by the types it expects (a few shared arrays). */

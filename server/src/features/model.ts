@@ -6,7 +6,7 @@ import { classifyFile, isRulesetTestFileName } from '../documents/classify';
 import type { HostFormat, HostNode } from '../documents/host';
 import type { Settings } from '../documents/settings';
 import { ExpressionCache } from '../documents/expression-cache';
-import { checkDocument, checkSite, siteAt, type RulesetCheckOptions, type SiteResult } from '../documents/ruleset';
+import { checkDocument, siteAt, SiteChecker, type RulesetCheckOptions, type SiteResult } from '../documents/ruleset';
 import { parseDocument, rulesetAt, type ParsedDocument } from '../documents/parsed-document';
 import type { IncludeReader } from '../documents/octorules';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from '../documents/parsed-ruleset';
@@ -29,6 +29,8 @@ export class DocumentModel {
   private noRuleset?: ParsedRuleset;
   private problemsFor?: { key: string; problems: readonly DocumentProblem[] };
   private optionsFor?: { settings: Settings; options: RulesetCheckOptions };
+  /** The checkers of the rulesets' sites under the options last asked for: one per ruleset, not one per site checked. */
+  private checkersFor?: { options: RulesetCheckOptions; checkers: Map<ParsedRuleset, SiteChecker> };
 
   constructor(
     readonly uri: string,
@@ -140,7 +142,12 @@ export class DocumentModel {
   check(site: ValueSite, settings: Settings): ValueCheckResult;
   check(site: ExpressionSite, settings: Settings): SiteResult;
   check(site: ExpressionSite, settings: Settings): SiteResult {
-    return checkSite(site, this.rulesetAt(site.node.start) ?? this.ruleset, this.checkOptions(settings));
+    const ruleset = this.rulesetAt(site.node.start) ?? this.ruleset;
+    const options = this.checkOptions(settings);
+    if (this.checkersFor?.options !== options) this.checkersFor = { options, checkers: new Map() };
+    let checker = this.checkersFor.checkers.get(ruleset);
+    if (!checker) this.checkersFor.checkers.set(ruleset, (checker = new SiteChecker(ruleset, options)));
+    return checker.check(site);
   }
 
   /**

@@ -19,6 +19,25 @@ export function warmUpSteps(): (() => void)[] {
   const rule = (expression: string) => ({ action: 'block', expression });
   const ruleset = { name: 'warm-up', kind: 'root', phase: 'magic_transit', rules: examples.slice(0, 5).map(rule) };
   steps.push(() => checkRuleset(JSON.stringify(ruleset, null, 2), 'json'));
+  // The documents' code as well, which runs once per rule: reading the file, the rules' shape,
+  // the repeated and shadowed rules. Cold, it made the first file opened cost as much again.
+  const file = JSON.stringify(
+    {
+      name: 'warm-up',
+      kind: 'root',
+      phase: 'magic_transit',
+      rules: examples.map((e, i) => ({
+        action: i % 4 === 0 ? 'skip' : 'block',
+        ...(i % 4 === 0 ? { action_parameters: { ruleset: 'current' } } : {}),
+        expression: `${e} or ${examples[(i + 1) % examples.length]}`,
+        description: `Rule ${i}`,
+        enabled: true,
+      })),
+    },
+    null,
+    2,
+  );
+  for (let round = 0; round < 16; round++) steps.push(() => checkRuleset(file, 'json'));
   steps.push(() => checkRuleset(`name: warm-up\nkind: root\nphase: magic_transit\nrules:\n${examples.slice(0, 5).map((e) => `  - action: block\n    expression: '${e.replace(/'/g, "''")}'\n`).join('')}`, 'yaml'));
   return steps;
 }
