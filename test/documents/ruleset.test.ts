@@ -12,7 +12,7 @@ import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import type { HostFormat } from '../../server/src/documents/host';
 import { MAX_NESTING } from '../../server/src/documents/nesting';
 import { KNOWN_ACTIONS } from '../../server/src/language/catalogue/phases';
-import { at, check, codes, located, one, withCode } from './check-helpers';
+import { at, check, checkProblems, codes, located, one, withCode } from './check-helpers';
 
 // Every expected line and character in this file is counted by hand from the literal
 // document (0-based, UTF-16 code units); the comments show the count.
@@ -703,6 +703,17 @@ describe('checkRuleset: one report per mistake', () => {
     assert.deepEqual(located(check(yaml, 'yaml')), [['duplicate-key', 1, 0, 1, 4]]);
     const json = '{"name": "a", "name": "b", "kind": "root", "phase": "magic_transit", "rules": []}';
     assert.deepEqual(located(check(json, 'json')), [['duplicate-key', 0, 14, 0, 20]]);
+  });
+
+  it('a key repeated in a rule of many keys is reported at each later copy', () => {
+    const keys = ['action', 'expression', ...Array.from({ length: 20 }, (_, i) => `x${i % 12}`), 'action'];
+    const rule = `{${keys.map((k) => `"${k}": ${k === 'action' ? '"block"' : k === 'expression' ? '"tcp"' : '1'}`).join(', ')}}`;
+    const json = `{"name": "a", "kind": "root", "phase": "magic_transit", "rules": [${rule}]}`;
+    const repeated = checkProblems(json, 'json').filter((p) => p.code === 'duplicate-key');
+    assert.deepEqual(
+      repeated.map((p) => json.slice(p.start, p.end)),
+      [...Array.from({ length: 8 }, (_, i) => `"x${i}"`), '"action"'],
+    );
   });
 
   it('a trailing comma in an object is one syntax error (on the `}` after it)', () => {

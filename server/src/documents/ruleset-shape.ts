@@ -211,10 +211,15 @@ function requiredRuleKeys(model: ParsedRuleset): readonly string[] {
 /** Reports keys repeated and keys not known; true when a key is repeated. */
 function checkKeys(node: HostObject, known: KnownKeys, what: string, report: Report): boolean {
   const { properties } = node;
+  // An object of a rule's size compares each key with those before it, quicker than a set; a
+  // larger one keeps the keys seen in a set, so that thousands of keys are not compared pairwise.
+  const seen = properties.length > PAIRWISE_KEYS ? new Set<string>() : undefined;
   let repeats = false;
   for (let i = 0; i < properties.length; i++) {
     const p = properties[i];
-    if (appearsBefore(properties, i)) {
+    const repeated = seen ? seen.has(p.key) : appearsBefore(properties, i);
+    seen?.add(p.key);
+    if (repeated) {
       repeats = true;
       report('duplicate-key', 'error', p.keyStart, p.keyEnd, `\`${p.key}\` appears twice in this ${what}; only one is kept`);
     }
@@ -226,27 +231,13 @@ function checkKeys(node: HostObject, known: KnownKeys, what: string, report: Rep
   return repeats;
 }
 
-/**
- * Whether the key of `properties[index]` is the key of an earlier property. Compared with each
- * earlier one in an object of a rule's size, where that is quicker than a set; in a larger one
- * through a set kept for it, so that an object of thousands of keys is not compared pairwise.
- */
+/** Whether the key of `properties[index]` is the key of an earlier property. */
 function appearsBefore(properties: readonly HostProperty[], index: number): boolean {
   const key = properties[index].key;
-  if (properties.length <= PAIRWISE_KEYS) {
-    for (let i = 0; i < index; i++) if (properties[i].key === key) return true;
-    return false;
-  }
-  let firsts = firstIndexes.get(properties);
-  if (!firsts) {
-    firsts = new Map();
-    for (let i = properties.length - 1; i >= 0; i--) firsts.set(properties[i].key, i);
-    firstIndexes.set(properties, firsts);
-  }
-  return firsts.get(key)! < index;
+  for (let i = 0; i < index; i++) if (properties[i].key === key) return true;
+  return false;
 }
 const PAIRWISE_KEYS = 16;
-const firstIndexes = new WeakMap<readonly HostProperty[], Map<string, number>>();
 
 function requireKeys(node: HostObject, keys: readonly string[], what: string, report: Report): void {
   // Most objects have every key: found without building the list of those missing.
