@@ -24,6 +24,7 @@ export { FIELDS } from './language/catalogue/fields';
 export { checkExpression } from './language/checker';
 export { plainText, PROBLEM_CODES } from './language/problem';
 export { grammar } from './language/grammar';
+export { catalogueFor } from './language/catalogue/catalogues';
 export { KNOWN_PHASES } from './language/catalogue/phases';
 export { isPlan, PLANS, type Plan } from './language/catalogue/plans';
 export { isListKind, LIST_KINDS, type ListKind } from './language/catalogue/lists';

@@ -1,4 +1,4 @@
-import { checkExpression, checkRuleset, FIELDS } from '../core';
+import { catalogueFor, checkExpression, checkRuleset, FIELDS } from '../core';
 
 /**
  * Work to run while the editor is still loading: the parser's code is cold when the server
@@ -21,11 +21,11 @@ export function warmUpSteps(): (() => void)[] {
   steps.push(() => checkRuleset(JSON.stringify(ruleset, null, 2), 'json'));
   // The documents' code as well, which runs once per rule: reading the file, the rules' shape,
   // the repeated and shadowed rules. Cold, it made the first file opened cost as much again.
-  const file = JSON.stringify(
+  const warmUpFile = (phase: string, examples: readonly string[]) => JSON.stringify(
     {
       name: 'warm-up',
       kind: 'root',
-      phase: 'magic_transit',
+      phase,
       rules: examples.map((e, i) => ({
         action: i % 4 === 0 ? 'skip' : 'block',
         ...(i % 4 === 0 ? { action_parameters: { ruleset: 'current' } } : {}),
@@ -37,7 +37,15 @@ export function warmUpSteps(): (() => void)[] {
     null,
     2,
   );
+  const file = warmUpFile('magic_transit', examples);
   for (let round = 0; round < 16; round++) steps.push(() => checkRuleset(file, 'json'));
+  // And the HTTP phases', where most rules are written: their fields' catalogue, calls, patterns and lints.
+  const httpPhase = 'http_request_firewall_custom';
+  const httpExamples = [...catalogueFor(httpPhase).fields.values()].filter((field) => field.inEngine && !field.only).map((field) => field.example);
+  // In files of as many rules as the magic_transit one, so that each step stays as small.
+  const httpFiles: string[] = [];
+  for (let i = 0; i < httpExamples.length; i += examples.length) httpFiles.push(warmUpFile(httpPhase, httpExamples.slice(i, i + examples.length)));
+  for (let round = 0; round < 3; round++) for (const httpFile of httpFiles) steps.push(() => checkRuleset(httpFile, 'json'));
   steps.push(() => checkRuleset(`name: warm-up\nkind: root\nphase: magic_transit\nrules:\n${examples.slice(0, 5).map((e) => `  - action: block\n    expression: '${e.replace(/'/g, "''")}'\n`).join('')}`, 'yaml'));
   return steps;
 }
