@@ -11,6 +11,7 @@ import { IP_PROTOCOL_ALIASES, IP_PROTOCOLS } from './catalogue/protocols';
 import { isKeyword, scanTokens } from './lex';
 import { BOOLEAN_ARRAY, callResult, literalType, parseOptionsFor } from './operand-types';
 import { MAX_NESTING_DEPTH, nestingTooDeep, parseExpression, parseValueExpression } from './parser';
+import { mayHoldOpeners } from './scan';
 import { regexProblem } from './patterns';
 import { hasError, problem, replaceFix, type Fix, type Problem } from './problem';
 import { closestMatches, quoteAlternatives } from './suggest';
@@ -225,19 +226,6 @@ interface LeftSide {
   readonly range?: readonly [bigint, bigint];
 }
 
-/** What opens each level of nesting: a group's or a call's `(`, and `not` in either spelling. */
-const LEVEL_OPENERS = ['(', '!', 'not'];
-
-/** Whether the text holds at least `count` level openers, in strings or not: a native search per opener. */
-function hasLevelOpeners(text: string, count: number): boolean {
-  let found = 0;
-  for (let i = 0; i < LEVEL_OPENERS.length; i++) {
-    const opener = LEVEL_OPENERS[i];
-    for (let at = text.indexOf(opener); at >= 0; at = text.indexOf(opener, at + 1)) if (++found >= count) return true;
-  }
-  return false;
-}
-
 /** The kinds of argument the reference calls literals: everything else is a "field". */
 const LITERAL_KINDS: ReadonlySet<string> = new Set(['string', 'integer', 'integer-range', 'bytes', 'ip', 'ip-range', 'invalid']);
 
@@ -330,7 +318,7 @@ class Checker {
 
   private checkDepth(root: Argument): void {
     // Each level opens with characters of its own (a `(`, `!` or `not`): a text with fewer cannot nest past the limit.
-    if (this.text.length <= MAX_NESTING_DEPTH || !hasLevelOpeners(this.text, MAX_NESTING_DEPTH)) return;
+    if (this.text.length <= MAX_NESTING_DEPTH || !mayHoldOpeners(this.text, MAX_NESTING_DEPTH)) return;
     // Every `(`, `not`, call and quantifier is a level, as the reference counts them, also
     // inside the arguments of calls and quantifiers.
     const nodes: Argument[] = [root];

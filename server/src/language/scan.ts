@@ -18,22 +18,30 @@ const GUARD_DEPTH = 128;
 const NOTHING_FOUND: LexicalStructure = { tabs: [] };
 
 /**
- * Whether the scan could find anything: a TAB, or more `(`, `!` and `n` (of `not`) than the
- * guard allows. Counting characters costs a fraction of reading tokens, and almost every
- * expression has neither; text no longer than the guard cannot hold too many openers, so
- * only the (native) search for a TAB reads it.
+ * Whether the text holds at least `count` characters that may open a level of nesting: `(`,
+ * `!` and the `n` of `not`. Counting characters costs a fraction of reading tokens, and the
+ * count stops once too few characters are left to reach it, a few characters into most
+ * expressions.
  */
-function mayFindAnything(text: string): boolean {
-  if (text.indexOf('\t') >= 0) return true;
-  if (text.length <= GUARD_DEPTH) return false;
-  // More than GUARD_DEPTH openers leave fewer than `length - GUARD_DEPTH` other characters: the
-  // count stops at the first character past those, a few characters into most expressions.
-  let others = text.length - GUARD_DEPTH;
+export function mayHoldOpeners(text: string, count: number): boolean {
+  // At least `count` openers leave at most `length - count` other characters.
+  let others = text.length - count + 1;
+  if (others <= 0) return false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c !== 0x28 && c !== 0x21 && c !== 0x6e && --others === 0) return false;
   }
   return true;
+}
+
+/**
+ * Whether the scan could find anything: a TAB, or more openers than the guard allows. Almost
+ * every expression has neither; text no longer than the guard cannot hold too many openers, so
+ * only the (native) search for a TAB reads it.
+ */
+function mayFindAnything(text: string): boolean {
+  if (text.indexOf('\t') >= 0) return true;
+  return text.length > GUARD_DEPTH && mayHoldOpeners(text, GUARD_DEPTH + 1);
 }
 
 /**
