@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DiagnosticSeverity, DiagnosticTag } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { diagnostics } from '../../server/src/features/diagnostics';
 import { plainText } from '../../server/src/language/problem';
 import { readSettings } from '../../server/src/documents/settings';
@@ -19,6 +20,20 @@ describe('diagnostics feature', () => {
       [
         ['unknown-field', DiagnosticSeverity.Error, 'tcp.dstprt', 'rulesets'],
         ['value-out-of-range', DiagnosticSeverity.Warning, '70000', 'rulesets'],
+      ],
+    );
+  });
+
+  it('places ranges where the client does in a file whose lines end in CR LF, LF and CR alike', () => {
+    const text = '{"name": "x", "kind": "root", "phase": "magic_transit",\r\n"rules": [\r{"action": "block",\n "expression": "tcp.dstprt == 1"},\r\n{"action": "block", "expression": "udp.dstport == 70000"}]}\r\n';
+    const model = modelOf(text, 'json');
+    const client = TextDocument.create(model.uri, 'json', 1, text);
+    const found = diagnostics(model, settings());
+    assert.deepEqual(
+      found.map((d) => [d.code, d.range]),
+      [
+        ['unknown-field', { start: client.positionAt(text.indexOf('tcp.dstprt')), end: client.positionAt(text.indexOf(' == 1')) }],
+        ['value-out-of-range', { start: client.positionAt(text.indexOf('70000')), end: client.positionAt(text.indexOf('70000') + 5) }],
       ],
     );
   });
