@@ -69,7 +69,7 @@ export type StartRule = 'Filter' | 'ValueExpression';
 export interface FastParse {
   /** An Expression for `Filter`, an Operand for `ValueExpression`. */
   readonly ast: Expression | Operand;
-  readonly problems: Problem[];
+  readonly problems: readonly Problem[];
 }
 
 /**
@@ -82,13 +82,16 @@ export function parseFast(text: string, options: ParseOptions, maxDepth: number,
   parser.begin(text, options, maxDepth);
   try {
     const ast = start === 'Filter' ? parser.filter() : parser.valueExpression();
-    return ast && { ast, problems: parser.problems };
+    return ast && { ast, problems: parser.problems.length === 0 ? NO_PROBLEMS : parser.problems.slice() };
   } catch {
     // GIVE_UP, a stack overflow, or an error of the semantics, which Ohm's path will then meet
     // in the same functions on the same text (only if it matched there too).
     return undefined;
   }
 }
+
+/** The problems of most parses: none, one array for them all. */
+const NO_PROBLEMS: readonly Problem[] = Object.freeze([]);
 
 /** Thrown where this parser stops and leaves the text to Ohm. */
 const GIVE_UP = new Error('the fast parser leaves this expression to Ohm');
@@ -197,8 +200,27 @@ function keywordAt(text: string, at: number, end: number): string | undefined {
   return undefined;
 }
 
+/**
+ * Takes the items pushed on `pending` from `base` on, as an array of their number, and pops
+ * them. Lists of the tree (operands, set items, arguments, steps) are gathered on the parser's
+ * stacks and copied out once whole: an array grown by push keeps room for 17 items, which the
+ * tree would keep for the whole run.
+ */
+function taken<T>(pending: T[], base: number): T[] {
+  const items = pending.slice(base);
+  pending.length = base;
+  return items;
+}
+
 class Descent {
-  problems: Problem[] = [];
+  /** The problems of this parse so far: copied out at its end (the parser keeps this array for the next). */
+  readonly problems: Problem[] = [];
+  // The stacks the lists of the tree are gathered on (see taken); nested lists stack above their parents'.
+  private readonly pendingExpressions: Expression[] = [];
+  private readonly pendingOperators: Token[] = [];
+  private readonly pendingArguments: Argument[] = [];
+  private readonly pendingLiterals: Literal[] = [];
+  private readonly pendingSteps: IndexStep[] = [];
   private text = '';
   private length = 0;
   private options: ParseOptions = { operandType: () => undefined };
@@ -208,7 +230,13 @@ class Descent {
 
   /** Sets this parser up to read `text` from its start. */
   begin(text: string, options: ParseOptions, maxDepth: number): void {
-    this.problems = [];
+    // An exception (GIVE_UP) can leave any of them holding what it was gathering.
+    this.problems.length = 0;
+    this.pendingExpressions.length = 0;
+    this.pendingOperators.length = 0;
+    this.pendingArguments.length = 0;
+    this.pendingLiterals.length = 0;
+    this.pendingSteps.length = 0;
     this.text = text;
     this.length = text.length;
     this.options = options;
@@ -253,9 +281,10 @@ class Descent {
   private logical(): Expression | undefined {
     const first = this.unary();
     if (!first) return undefined;
-    // Most operands of a logical expression are one comparison each: no arrays for them.
-    let operands: Expression[] | undefined;
-    let operators: Token[] | undefined;
+    const operands = this.pendingExpressions;
+    const operators = this.pendingOperators;
+    const operandsBase = operands.length;
+    const operatorsBase = operators.length;
     for (;;) {
       const before = this.pos;
       this.skip();
@@ -274,10 +303,12 @@ class Descent {
         this.problems.length = mark;
         break;
       }
-      (operators ??= []).push({ text: written, span: { start, end } });
-      (operands ??= [first]).push(operand);
+      if (operands.length === operandsBase) operands.push(first);
+      operands.push(operand);
+      operators.push({ text: written, span: { start, end } });
     }
-    return operands && operators ? byPrecedence(operands, operators) : first;
+    // Most logical operands are one comparison each: no arrays for them.
+    return operators.length === operatorsBase ? first : byPrecedence(taken(operands, operandsBase), taken(operators, operatorsBase));
   }
 
   /** Unary = Quantifier | Comparison | notOp Unary -- not | "(" Logical ")" -- group | booleanLiteral */
@@ -405,7 +436,8 @@ class Descent {
       this.problems.length = mark;
     }
     this.pos = lhsEnd;
-    return { kind: 'comparison', span: { start, end: lhsEnd }, lhs };
+    // A lone operand: the comparison is the operand, and spans what it spans.
+    return { kind: 'comparison', span: lhs.span, lhs };
   }
 
   /** Operand = (Call | field) #(indexStep*), with its spaces skipped. */
@@ -432,9 +464,10 @@ class Descent {
     }
     // Most operands have no step: no array for them.
     if (this.text.charCodeAt(this.pos) !== OPEN_BRACKET) return target;
-    const steps: IndexStep[] = [];
+    const steps = this.pendingSteps;
+    const base = steps.length;
     for (let step = this.indexStep(); step; step = this.indexStep()) steps.push(step);
-    return indexed(target as Operand & { kind: 'field' | 'call' }, steps);
+    return indexed(target as Operand & { kind: 'field' | 'call' }, taken(steps, base));
   }
 
   /** Call = functionName "(" (Argument ("," Argument)*)? ")", the function name already read. */
@@ -448,7 +481,8 @@ class Descent {
     this.enter();
     this.pos++;
     const mark = this.problems.length;
-    const args: Argument[] = [];
+    const args = this.pendingArguments;
+    const base = args.length;
     const first = this.argument();
     if (first) {
       args.push(first);
@@ -471,12 +505,13 @@ class Descent {
     if (this.text.charCodeAt(this.pos) !== CLOSE_PAREN) {
       this.leave(false);
       this.problems.length = mark;
+      args.length = base;
       this.pos = start;
       return undefined;
     }
     this.pos++;
     this.leave(true);
-    return { kind: 'call', span: { start, end: this.pos }, name: this.token(start, nameEnd), args };
+    return { kind: 'call', span: { start, end: this.pos }, name: this.token(start, nameEnd), args: taken(args, base) };
   }
 
   /** Argument = string | rawString | ~(~logicalStart) Logical | ~bareWord Comparison | bareValue */
@@ -542,7 +577,8 @@ class Descent {
     const start = this.pos;
     const mark = this.problems.length;
     this.pos++;
-    const items: Literal[] = [];
+    const items = this.pendingLiterals;
+    const base = items.length;
     for (;;) {
       this.skip();
       // The `}` that closes the set is no item's start.
@@ -550,11 +586,12 @@ class Descent {
     }
     if (this.text.charCodeAt(this.pos) !== CLOSE_BRACE) {
       this.problems.length = mark;
+      items.length = base;
       this.pos = start;
       return undefined;
     }
     this.pos++;
-    return { kind: 'set', span: { start, end: this.pos }, items };
+    return { kind: 'set', span: { start, end: this.pos }, items: taken(items, base) };
   }
 
   /**
