@@ -86,6 +86,7 @@ export function parseFast(text: string, options: ParseOptions, maxDepth: number,
   } catch {
     // GIVE_UP, a stack overflow, or an error of the semantics, which Ohm's path will then meet
     // in the same functions on the same text (only if it matched there too).
+    parser.dropPending();
     return undefined;
   }
 }
@@ -200,22 +201,12 @@ function keywordAt(text: string, at: number, end: number): string | undefined {
   return undefined;
 }
 
-/**
- * Takes the items pushed on `pending` from `base` on, as an array of their number, and pops
- * them. Lists of the tree (operands, set items, arguments, steps) are gathered on the parser's
- * stacks and copied out once whole: an array grown by push keeps room for 17 items, which the
- * tree would keep for the whole run.
- */
-function taken<T>(pending: T[], base: number): T[] {
-  const items = pending.slice(base);
-  pending.length = base;
-  return items;
-}
-
 class Descent {
   /** The problems of this parse so far: copied out at its end (the parser keeps this array for the next). */
   readonly problems: Problem[] = [];
-  // The stacks the lists of the tree are gathered on (see taken); nested lists stack above their parents'.
+  // Lists of the tree (operands, set items, arguments, steps) are gathered on these stacks, nested
+  // lists above their parents', and spliced off whole: an array grown by push keeps room for 17
+  // items, which the tree would keep for the whole run.
   private readonly pendingExpressions: Expression[] = [];
   private readonly pendingOperators: Token[] = [];
   private readonly pendingArguments: Argument[] = [];
@@ -230,19 +221,23 @@ class Descent {
 
   /** Sets this parser up to read `text` from its start. */
   begin(text: string, options: ParseOptions, maxDepth: number): void {
-    // An exception (GIVE_UP) can leave any of them holding what it was gathering.
-    this.problems.length = 0;
-    this.pendingExpressions.length = 0;
-    this.pendingOperators.length = 0;
-    this.pendingArguments.length = 0;
-    this.pendingLiterals.length = 0;
-    this.pendingSteps.length = 0;
+    // Setting an array's length is a call into the runtime: done only when there is something to drop.
+    if (this.problems.length !== 0) this.problems.length = 0;
     this.text = text;
     this.length = text.length;
     this.options = options;
     this.maxDepth = maxDepth;
     this.pos = 0;
     this.depth = 0;
+  }
+
+  /** Empties the stacks of lists, which a parse that threw may have left holding what it was gathering. */
+  dropPending(): void {
+    this.pendingExpressions.length = 0;
+    this.pendingOperators.length = 0;
+    this.pendingArguments.length = 0;
+    this.pendingLiterals.length = 0;
+    this.pendingSteps.length = 0;
   }
 
   // ---------------------------------------------------------------- syntactic rules
@@ -308,7 +303,7 @@ class Descent {
       operators.push({ text: written, span: { start, end } });
     }
     // Most logical operands are one comparison each: no arrays for them.
-    return operators.length === operatorsBase ? first : byPrecedence(taken(operands, operandsBase), taken(operators, operatorsBase));
+    return operators.length === operatorsBase ? first : byPrecedence(operands.splice(operandsBase), operators.splice(operatorsBase));
   }
 
   /** Unary = Quantifier | Comparison | notOp Unary -- not | "(" Logical ")" -- group | booleanLiteral */
@@ -467,7 +462,7 @@ class Descent {
     const steps = this.pendingSteps;
     const base = steps.length;
     for (let step = this.indexStep(); step; step = this.indexStep()) steps.push(step);
-    return indexed(target as Operand & { kind: 'field' | 'call' }, taken(steps, base));
+    return indexed(target as Operand & { kind: 'field' | 'call' }, steps.splice(base));
   }
 
   /** Call = functionName "(" (Argument ("," Argument)*)? ")", the function name already read. */
@@ -511,7 +506,7 @@ class Descent {
     }
     this.pos++;
     this.leave(true);
-    return { kind: 'call', span: { start, end: this.pos }, name: this.token(start, nameEnd), args: taken(args, base) };
+    return { kind: 'call', span: { start, end: this.pos }, name: this.token(start, nameEnd), args: args.splice(base) };
   }
 
   /** Argument = string | rawString | ~(~logicalStart) Logical | ~bareWord Comparison | bareValue */
@@ -591,7 +586,7 @@ class Descent {
       return undefined;
     }
     this.pos++;
-    return { kind: 'set', span: { start, end: this.pos }, items: taken(items, base) };
+    return { kind: 'set', span: { start, end: this.pos }, items: items.splice(base) };
   }
 
   /**
