@@ -137,7 +137,6 @@ const TILDE = 126; // ~
 
 // Character classes of the lexical rules, by code unit (none includes a character past ASCII).
 const IDENT = 1; // identChar: a-z A-Z 0-9 _
-const BARE = 2; // bareValue: a-z A-Z 0-9 . : - /
 const DIGIT = 4; // asciiDigit
 const HEX = 8; // 0-9 a-f A-F
 const CLASSES = new Uint8Array(128);
@@ -148,7 +147,22 @@ for (let c = 0; c < 128; c++) {
   const alnum = digit || lower || upper;
   const hexLetter = (lower && c <= LOWER_A + 5) || (upper && c <= UPPER_A + 5);
   CLASSES[c] =
-    (alnum || c === UNDERSCORE ? IDENT : 0) | (alnum || c === DOT || c === COLON || c === MINUS || c === SLASH ? BARE : 0) | (digit ? DIGIT : 0) | (digit || hexLetter ? HEX : 0);
+    (alnum || c === UNDERSCORE ? IDENT : 0) | (digit ? DIGIT : 0) | (digit || hexLetter ? HEX : 0);
+}
+
+/**
+ * The runs of the lexical rules, matched at a position (sticky): a native scan costs a fraction
+ * of a loop over the characters, which runs uncompiled (or baseline-compiled) in most processes.
+ */
+const IDENT_RUN = /[a-zA-Z0-9_]*/y; // identChar*
+const DOTTED_RUN = /(?:\.[a-zA-Z0-9_]+)*/y; // ("." name)*, after a name
+const BARE_RUN = /[a-zA-Z0-9.:\-/]*/y; // the characters of bareValue
+
+/** Where the run of `run` that starts at `at` ends. */
+function runEnd(run: RegExp, text: string, at: number): number {
+  run.lastIndex = at;
+  run.test(text);
+  return run.lastIndex;
 }
 
 /** `keyword` in the grammar: never a field or function name. */
@@ -241,6 +255,8 @@ class Descent {
   }
 
   // ---------------------------------------------------------------- syntactic rules
+  // Spans are made apart from their nodes: an object literal inside another is copied from its
+  // template by a call into the runtime, some 500 instructions more than two flat literals.
 
   /** Filter = Logical end */
   filter(): Expression | undefined {
@@ -300,7 +316,8 @@ class Descent {
       }
       if (operands.length === operandsBase) operands.push(first);
       operands.push(operand);
-      operators.push({ text: written, span: { start, end } });
+      const span: Span = { start, end };
+      operators.push({ text: written, span });
     }
     // Most logical operands are one comparison each: no arrays for them.
     return operators.length === operatorsBase ? first : byPrecedence(operands.splice(operandsBase), operators.splice(operatorsBase));
@@ -331,7 +348,8 @@ class Descent {
         const operand = this.unary();
         if (operand) {
           this.leave(true);
-          return { kind: 'not', span: { start, end: this.pos }, operatorToken: this.token(start, notEnd), operand };
+          const span: Span = { start, end: this.pos };
+          return { kind: 'not', span, operatorToken: this.token(start, notEnd), operand };
         }
       } else {
         this.pos = start + 1;
@@ -341,7 +359,8 @@ class Descent {
           if (this.text.charCodeAt(this.pos) === CLOSE_PAREN) {
             this.pos++;
             this.leave(true);
-            return { kind: 'group', span: { start, end: this.pos }, inner };
+            const span: Span = { start, end: this.pos };
+            return { kind: 'group', span, inner };
           }
           this.problems.length = mark;
         }
@@ -353,7 +372,8 @@ class Descent {
     const end = this.wordEnd(start, 'true') >= 0 ? start + 4 : this.wordEnd(start, 'false') >= 0 ? start + 5 : -1;
     if (end >= 0) {
       this.pos = end;
-      return { kind: 'boolean', span: { start, end }, value: end - start === 4 };
+      const span: Span = { start, end };
+      return { kind: 'boolean', span, value: end - start === 4 };
     }
     this.pos = entry;
     return undefined;
@@ -378,7 +398,8 @@ class Descent {
       if (this.text.charCodeAt(this.pos) === CLOSE_PAREN) {
         this.pos++;
         this.leave(true);
-        return { kind: 'quantifier', span: { start, end: this.pos }, name: this.token(start, nameEnd), argument };
+        const span: Span = { start, end: this.pos };
+        return { kind: 'quantifier', span, name: this.token(start, nameEnd), argument };
       }
     }
     this.leave(false);
@@ -407,7 +428,8 @@ class Descent {
       if (this.text.charCodeAt(this.pos) === QUOTE) {
         const operator = comparisonOperatorToken(regexOperator, { start: at, end: regexOperatorEnd }, this.problems);
         const rhs = this.regexString();
-        return { kind: 'comparison', span: { start, end: this.pos }, lhs, operator, rhs };
+        const span: Span = { start, end: this.pos };
+        return { kind: 'comparison', span, lhs, operator, rhs };
       }
     }
     const written = this.comparisonOperatorAt(at);
@@ -426,7 +448,8 @@ class Descent {
           if (this.valueKind === RAW_CLOSED && rhs.kind === 'string' && rhs.raw) rawRegexCheck(this.text, rhs, this.problems);
         }
         wildcardCheck(this.text, operator, rhs, this.problems);
-        return { kind: 'comparison', span: { start, end: this.pos }, lhs, operator, rhs };
+        const span: Span = { start, end: this.pos };
+        return { kind: 'comparison', span, lhs, operator, rhs };
       }
       this.problems.length = mark;
     }
@@ -455,7 +478,8 @@ class Descent {
       if (!field) return undefined;
       const end = this.dottedEnd(nameEnd);
       this.pos = end;
-      target = { kind: 'field', span: { start, end }, name: text.slice(start, end) };
+      const span: Span = { start, end };
+      target = { kind: 'field', span, name: text.slice(start, end) };
     }
     // Most operands have no step: no array for them.
     if (this.text.charCodeAt(this.pos) !== OPEN_BRACKET) return target;
@@ -506,7 +530,8 @@ class Descent {
     }
     this.pos++;
     this.leave(true);
-    return { kind: 'call', span: { start, end: this.pos }, name: this.token(start, nameEnd), args: args.splice(base) };
+    const span: Span = { start, end: this.pos };
+    return { kind: 'call', span, name: this.token(start, nameEnd), args: args.splice(base) };
   }
 
   /** Argument = string | rawString | ~(~logicalStart) Logical | ~bareWord Comparison | bareValue */
@@ -586,7 +611,8 @@ class Descent {
       return undefined;
     }
     this.pos++;
-    return { kind: 'set', span: { start, end: this.pos }, items: items.splice(base) };
+    const span: Span = { start, end: this.pos };
+    return { kind: 'set', span, items: items.splice(base) };
   }
 
   /**
@@ -639,7 +665,8 @@ class Descent {
   }
 
   private token(start: number, end: number): Token {
-    return { text: this.text.slice(start, end), span: { start, end } };
+    const span: Span = { start, end };
+    return { text: this.text.slice(start, end), span };
   }
 
   /** The end of `word` at `at` when it is there and no identChar follows, else -1. */
@@ -650,15 +677,7 @@ class Descent {
 
   /** The end of the run of identChars at `at` (`at` itself when there is none). */
   private identEnd(at: number): number {
-    const text = this.text;
-    const length = this.length;
-    let end = at;
-    while (end < length) {
-      const c = text.charCodeAt(end);
-      if (c < 128 && (CLASSES[c] & IDENT) !== 0) end++;
-      else break;
-    }
-    return end;
+    return runEnd(IDENT_RUN, this.text, at);
   }
 
   /** quantifierName = ("any" | "all") ~identChar: its end, or -1. */
@@ -728,19 +747,9 @@ class Descent {
     return arrayIndexStep(text, span, keySpan, this.problems);
   }
 
-  /** `("." name)*` after the first name of a field: the end of the field. */
+  /** `("." name)*` after the first name of a field (`at` ends it): the end of the field. */
   private dottedEnd(at: number): number {
-    // `at` ends a name, so an identChar is only met after a `.` that one follows.
-    const text = this.text;
-    const length = this.length;
-    let end = at;
-    while (end < length) {
-      const c = text.charCodeAt(end);
-      if (c < 128 && (CLASSES[c] & IDENT) !== 0) end++;
-      else if (c === DOT && isIdent(text.charCodeAt(end + 1))) end += 2;
-      else break;
-    }
-    return end;
+    return runEnd(DOTTED_RUN, this.text, at);
   }
 
   /**
@@ -837,13 +846,7 @@ class Descent {
    */
   private bare(start: number, type: ScalarType | undefined, argument: boolean): Literal | undefined {
     const text = this.text;
-    const length = this.length;
-    let end = start;
-    while (end < length) {
-      const c = text.charCodeAt(end);
-      if (c < 128 && (CLASSES[c] & BARE) !== 0) end++;
-      else break;
-    }
+    const end = runEnd(BARE_RUN, text, start);
     if (end === start) return undefined;
     this.pos = end;
     return argument ? argumentValue(text, { start, end }, this.problems) : bareValue(text, { start, end }, type, this.problems);
