@@ -69,7 +69,7 @@ export type StartRule = 'Filter' | 'ValueExpression';
 export interface FastParse {
   /** An Expression for `Filter`, an Operand for `ValueExpression`. */
   readonly ast: Expression | Operand;
-  readonly problems: Problem[];
+  readonly problems: readonly Problem[];
 }
 
 /**
@@ -82,13 +82,17 @@ export function parseFast(text: string, options: ParseOptions, maxDepth: number,
   parser.begin(text, options, maxDepth);
   try {
     const ast = start === 'Filter' ? parser.filter() : parser.valueExpression();
-    return ast && { ast, problems: parser.problems };
+    return ast && { ast, problems: parser.problems.length === 0 ? NO_PROBLEMS : parser.problems.slice() };
   } catch {
     // GIVE_UP, a stack overflow, or an error of the semantics, which Ohm's path will then meet
     // in the same functions on the same text (only if it matched there too).
+    parser.dropPending();
     return undefined;
   }
 }
+
+/** The problems of most parses: none, one array for them all. */
+const NO_PROBLEMS: readonly Problem[] = Object.freeze([]);
 
 /** Thrown where this parser stops and leaves the text to Ohm. */
 const GIVE_UP = new Error('the fast parser leaves this expression to Ohm');
@@ -133,7 +137,6 @@ const TILDE = 126; // ~
 
 // Character classes of the lexical rules, by code unit (none includes a character past ASCII).
 const IDENT = 1; // identChar: a-z A-Z 0-9 _
-const BARE = 2; // bareValue: a-z A-Z 0-9 . : - /
 const DIGIT = 4; // asciiDigit
 const HEX = 8; // 0-9 a-f A-F
 const CLASSES = new Uint8Array(128);
@@ -144,7 +147,22 @@ for (let c = 0; c < 128; c++) {
   const alnum = digit || lower || upper;
   const hexLetter = (lower && c <= LOWER_A + 5) || (upper && c <= UPPER_A + 5);
   CLASSES[c] =
-    (alnum || c === UNDERSCORE ? IDENT : 0) | (alnum || c === DOT || c === COLON || c === MINUS || c === SLASH ? BARE : 0) | (digit ? DIGIT : 0) | (digit || hexLetter ? HEX : 0);
+    (alnum || c === UNDERSCORE ? IDENT : 0) | (digit ? DIGIT : 0) | (digit || hexLetter ? HEX : 0);
+}
+
+/**
+ * The runs of the lexical rules, matched at a position (sticky): a native scan costs a fraction
+ * of a loop over the characters, which runs uncompiled (or baseline-compiled) in most processes.
+ */
+const IDENT_RUN = /[a-zA-Z0-9_]*/y; // identChar*
+const DOTTED_RUN = /(?:\.[a-zA-Z0-9_]+)*/y; // ("." name)*, after a name
+const BARE_RUN = /[a-zA-Z0-9.:\-/]*/y; // the characters of bareValue
+
+/** Where the run of `run` that starts at `at` ends. */
+function runEnd(run: RegExp, text: string, at: number): number {
+  run.lastIndex = at;
+  run.test(text);
+  return run.lastIndex;
 }
 
 /** `keyword` in the grammar: never a field or function name. */
@@ -198,7 +216,16 @@ function keywordAt(text: string, at: number, end: number): string | undefined {
 }
 
 class Descent {
-  problems: Problem[] = [];
+  /** The problems of this parse so far: copied out at its end (the parser keeps this array for the next). */
+  readonly problems: Problem[] = [];
+  // Lists of the tree (operands, set items, arguments, steps) are gathered on these stacks, nested
+  // lists above their parents', and spliced off whole: an array grown by push keeps room for 17
+  // items, which the tree would keep for the whole run.
+  private readonly pendingExpressions: Expression[] = [];
+  private readonly pendingOperators: Token[] = [];
+  private readonly pendingArguments: Argument[] = [];
+  private readonly pendingLiterals: Literal[] = [];
+  private readonly pendingSteps: IndexStep[] = [];
   private text = '';
   private length = 0;
   private options: ParseOptions = { operandType: () => undefined };
@@ -208,7 +235,8 @@ class Descent {
 
   /** Sets this parser up to read `text` from its start. */
   begin(text: string, options: ParseOptions, maxDepth: number): void {
-    this.problems = [];
+    // Setting an array's length is a call into the runtime: done only when there is something to drop.
+    if (this.problems.length !== 0) this.problems.length = 0;
     this.text = text;
     this.length = text.length;
     this.options = options;
@@ -217,7 +245,18 @@ class Descent {
     this.depth = 0;
   }
 
+  /** Empties the stacks of lists, which a parse that threw may have left holding what it was gathering. */
+  dropPending(): void {
+    this.pendingExpressions.length = 0;
+    this.pendingOperators.length = 0;
+    this.pendingArguments.length = 0;
+    this.pendingLiterals.length = 0;
+    this.pendingSteps.length = 0;
+  }
+
   // ---------------------------------------------------------------- syntactic rules
+  // Spans are made apart from their nodes: an object literal inside another is copied from its
+  // template by a call into the runtime, some 500 instructions more than two flat literals.
 
   /** Filter = Logical end */
   filter(): Expression | undefined {
@@ -253,9 +292,10 @@ class Descent {
   private logical(): Expression | undefined {
     const first = this.unary();
     if (!first) return undefined;
-    // Most operands of a logical expression are one comparison each: no arrays for them.
-    let operands: Expression[] | undefined;
-    let operators: Token[] | undefined;
+    const operands = this.pendingExpressions;
+    const operators = this.pendingOperators;
+    const operandsBase = operands.length;
+    const operatorsBase = operators.length;
     for (;;) {
       const before = this.pos;
       this.skip();
@@ -274,10 +314,13 @@ class Descent {
         this.problems.length = mark;
         break;
       }
-      (operators ??= []).push({ text: written, span: { start, end } });
-      (operands ??= [first]).push(operand);
+      if (operands.length === operandsBase) operands.push(first);
+      operands.push(operand);
+      const span: Span = { start, end };
+      operators.push({ text: written, span });
     }
-    return operands && operators ? byPrecedence(operands, operators) : first;
+    // Most logical operands are one comparison each: no arrays for them.
+    return operators.length === operatorsBase ? first : byPrecedence(operands.splice(operandsBase), operators.splice(operatorsBase));
   }
 
   /** Unary = Quantifier | Comparison | notOp Unary -- not | "(" Logical ")" -- group | booleanLiteral */
@@ -305,7 +348,8 @@ class Descent {
         const operand = this.unary();
         if (operand) {
           this.leave(true);
-          return { kind: 'not', span: { start, end: this.pos }, operatorToken: this.token(start, notEnd), operand };
+          const span: Span = { start, end: this.pos };
+          return { kind: 'not', span, operatorToken: this.token(start, notEnd), operand };
         }
       } else {
         this.pos = start + 1;
@@ -315,7 +359,8 @@ class Descent {
           if (this.text.charCodeAt(this.pos) === CLOSE_PAREN) {
             this.pos++;
             this.leave(true);
-            return { kind: 'group', span: { start, end: this.pos }, inner };
+            const span: Span = { start, end: this.pos };
+            return { kind: 'group', span, inner };
           }
           this.problems.length = mark;
         }
@@ -327,7 +372,8 @@ class Descent {
     const end = this.wordEnd(start, 'true') >= 0 ? start + 4 : this.wordEnd(start, 'false') >= 0 ? start + 5 : -1;
     if (end >= 0) {
       this.pos = end;
-      return { kind: 'boolean', span: { start, end }, value: end - start === 4 };
+      const span: Span = { start, end };
+      return { kind: 'boolean', span, value: end - start === 4 };
     }
     this.pos = entry;
     return undefined;
@@ -352,7 +398,8 @@ class Descent {
       if (this.text.charCodeAt(this.pos) === CLOSE_PAREN) {
         this.pos++;
         this.leave(true);
-        return { kind: 'quantifier', span: { start, end: this.pos }, name: this.token(start, nameEnd), argument };
+        const span: Span = { start, end: this.pos };
+        return { kind: 'quantifier', span, name: this.token(start, nameEnd), argument };
       }
     }
     this.leave(false);
@@ -381,7 +428,8 @@ class Descent {
       if (this.text.charCodeAt(this.pos) === QUOTE) {
         const operator = comparisonOperatorToken(regexOperator, { start: at, end: regexOperatorEnd }, this.problems);
         const rhs = this.regexString();
-        return { kind: 'comparison', span: { start, end: this.pos }, lhs, operator, rhs };
+        const span: Span = { start, end: this.pos };
+        return { kind: 'comparison', span, lhs, operator, rhs };
       }
     }
     const written = this.comparisonOperatorAt(at);
@@ -400,12 +448,14 @@ class Descent {
           if (this.valueKind === RAW_CLOSED && rhs.kind === 'string' && rhs.raw) rawRegexCheck(this.text, rhs, this.problems);
         }
         wildcardCheck(this.text, operator, rhs, this.problems);
-        return { kind: 'comparison', span: { start, end: this.pos }, lhs, operator, rhs };
+        const span: Span = { start, end: this.pos };
+        return { kind: 'comparison', span, lhs, operator, rhs };
       }
       this.problems.length = mark;
     }
     this.pos = lhsEnd;
-    return { kind: 'comparison', span: { start, end: lhsEnd }, lhs };
+    // A lone operand: the comparison is the operand, and spans what it spans.
+    return { kind: 'comparison', span: lhs.span, lhs };
   }
 
   /** Operand = (Call | field) #(indexStep*), with its spaces skipped. */
@@ -428,13 +478,15 @@ class Descent {
       if (!field) return undefined;
       const end = this.dottedEnd(nameEnd);
       this.pos = end;
-      target = { kind: 'field', span: { start, end }, name: text.slice(start, end) };
+      const span: Span = { start, end };
+      target = { kind: 'field', span, name: text.slice(start, end) };
     }
     // Most operands have no step: no array for them.
     if (this.text.charCodeAt(this.pos) !== OPEN_BRACKET) return target;
-    const steps: IndexStep[] = [];
+    const steps = this.pendingSteps;
+    const base = steps.length;
     for (let step = this.indexStep(); step; step = this.indexStep()) steps.push(step);
-    return indexed(target as Operand & { kind: 'field' | 'call' }, steps);
+    return indexed(target as Operand & { kind: 'field' | 'call' }, steps.splice(base));
   }
 
   /** Call = functionName "(" (Argument ("," Argument)*)? ")", the function name already read. */
@@ -448,7 +500,8 @@ class Descent {
     this.enter();
     this.pos++;
     const mark = this.problems.length;
-    const args: Argument[] = [];
+    const args = this.pendingArguments;
+    const base = args.length;
     const first = this.argument();
     if (first) {
       args.push(first);
@@ -471,12 +524,14 @@ class Descent {
     if (this.text.charCodeAt(this.pos) !== CLOSE_PAREN) {
       this.leave(false);
       this.problems.length = mark;
+      args.length = base;
       this.pos = start;
       return undefined;
     }
     this.pos++;
     this.leave(true);
-    return { kind: 'call', span: { start, end: this.pos }, name: this.token(start, nameEnd), args };
+    const span: Span = { start, end: this.pos };
+    return { kind: 'call', span, name: this.token(start, nameEnd), args: args.splice(base) };
   }
 
   /** Argument = string | rawString | ~(~logicalStart) Logical | ~bareWord Comparison | bareValue */
@@ -542,7 +597,8 @@ class Descent {
     const start = this.pos;
     const mark = this.problems.length;
     this.pos++;
-    const items: Literal[] = [];
+    const items = this.pendingLiterals;
+    const base = items.length;
     for (;;) {
       this.skip();
       // The `}` that closes the set is no item's start.
@@ -550,11 +606,13 @@ class Descent {
     }
     if (this.text.charCodeAt(this.pos) !== CLOSE_BRACE) {
       this.problems.length = mark;
+      items.length = base;
       this.pos = start;
       return undefined;
     }
     this.pos++;
-    return { kind: 'set', span: { start, end: this.pos }, items };
+    const span: Span = { start, end: this.pos };
+    return { kind: 'set', span, items: items.splice(base) };
   }
 
   /**
@@ -607,7 +665,8 @@ class Descent {
   }
 
   private token(start: number, end: number): Token {
-    return { text: this.text.slice(start, end), span: { start, end } };
+    const span: Span = { start, end };
+    return { text: this.text.slice(start, end), span };
   }
 
   /** The end of `word` at `at` when it is there and no identChar follows, else -1. */
@@ -618,15 +677,7 @@ class Descent {
 
   /** The end of the run of identChars at `at` (`at` itself when there is none). */
   private identEnd(at: number): number {
-    const text = this.text;
-    const length = this.length;
-    let end = at;
-    while (end < length) {
-      const c = text.charCodeAt(end);
-      if (c < 128 && (CLASSES[c] & IDENT) !== 0) end++;
-      else break;
-    }
-    return end;
+    return runEnd(IDENT_RUN, this.text, at);
   }
 
   /** quantifierName = ("any" | "all") ~identChar: its end, or -1. */
@@ -696,19 +747,9 @@ class Descent {
     return arrayIndexStep(text, span, keySpan, this.problems);
   }
 
-  /** `("." name)*` after the first name of a field: the end of the field. */
+  /** `("." name)*` after the first name of a field (`at` ends it): the end of the field. */
   private dottedEnd(at: number): number {
-    // `at` ends a name, so an identChar is only met after a `.` that one follows.
-    const text = this.text;
-    const length = this.length;
-    let end = at;
-    while (end < length) {
-      const c = text.charCodeAt(end);
-      if (c < 128 && (CLASSES[c] & IDENT) !== 0) end++;
-      else if (c === DOT && isIdent(text.charCodeAt(end + 1))) end += 2;
-      else break;
-    }
-    return end;
+    return runEnd(DOTTED_RUN, this.text, at);
   }
 
   /**
@@ -805,13 +846,7 @@ class Descent {
    */
   private bare(start: number, type: ScalarType | undefined, argument: boolean): Literal | undefined {
     const text = this.text;
-    const length = this.length;
-    let end = start;
-    while (end < length) {
-      const c = text.charCodeAt(end);
-      if (c < 128 && (CLASSES[c] & BARE) !== 0) end++;
-      else break;
-    }
+    const end = runEnd(BARE_RUN, text, start);
     if (end === start) return undefined;
     this.pos = end;
     return argument ? argumentValue(text, { start, end }, this.problems) : bareValue(text, { start, end }, type, this.problems);

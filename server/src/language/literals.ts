@@ -442,10 +442,23 @@ export function plainDecimal(text: string, start: number, end: number): number {
   return negative ? -value : value;
 }
 
+/** Below this, the BigInt of an integer literal is made once and shared: ports, protocol numbers, lengths. */
+const SHARED_BIGINTS_BELOW = 0x10000;
+const sharedBigInts: bigint[] = new Array<bigint>(SHARED_BIGINTS_BELOW);
+
+/**
+ * `value`, an exact integer, as a BigInt. Each BigInt is an object of its own, and the trees keep
+ * their literals for the whole run: the small ones most rules compare with are made once.
+ */
+function bigIntOf(value: number): bigint {
+  if (value >= 0 && value < SHARED_BIGINTS_BELOW) return (sharedBigInts[value] ??= BigInt(value));
+  return BigInt(value);
+}
+
 /** A plain decimal integer (see plainDecimal) at `span` of `source` as its literal, else undefined. */
 export function readPlainInteger(source: string, span: Span): Literal | undefined {
   const value = plainDecimal(source, span.start, span.end);
-  return Number.isNaN(value) ? undefined : { kind: 'integer', span, value: BigInt(value) };
+  return Number.isNaN(value) ? undefined : { kind: 'integer', span, value: bigIntOf(value) };
 }
 
 /** `a..b` of plain decimal integers, with a ≤ b, at `span` of `source`, else undefined. */
@@ -455,7 +468,7 @@ function readPlainIntegerRange(source: string, span: Span): Literal | undefined 
   const from = plainDecimal(source, span.start, dots);
   const to = plainDecimal(source, dots + 2, span.end);
   if (!(from <= to)) return undefined;
-  return { kind: 'integer-range', span, from: BigInt(from), to: BigInt(to) };
+  return { kind: 'integer-range', span, from: bigIntOf(from), to: bigIntOf(to) };
 }
 
 /**

@@ -87,7 +87,9 @@ export function argumentOfComparison(comparison: Comparison): Operand | Comparis
 /** A field or call with its index steps (none: the target itself). */
 export function indexed(target: FieldReference | FunctionCall, steps: readonly IndexStep[]): Operand {
   if (steps.length === 0) return target;
-  const node: IndexedOperand = { kind: 'index', span: { start: target.span.start, end: steps[steps.length - 1].span.end }, target, steps };
+  // The span apart: a literal inside another is copied by a call into the runtime.
+  const span: Span = { start: target.span.start, end: steps[steps.length - 1].span.end };
+  const node: IndexedOperand = { kind: 'index', span, target, steps };
   return node;
 }
 
@@ -245,7 +247,9 @@ export function byPrecedence(operands: readonly Expression[], operators: readonl
   }
   const last = operands[operands.length - 1];
   if (!mixed) {
-    return { kind: 'logical', span: { start: operands[0].span.start, end: last.span.end }, operator: PRECEDENCE[loosest], operands, operatorTokens: operators };
+    // The span apart: a literal inside another is copied by a call into the runtime.
+    const span: Span = { start: operands[0].span.start, end: last.span.end };
+    return { kind: 'logical', span, operator: PRECEDENCE[loosest], operands, operatorTokens: operators };
   }
   const children: Expression[] = [];
   const separators: Token[] = [];

@@ -25,7 +25,7 @@ import { parseFast, type StartRule } from './fast-parser';
 import { grammar } from './grammar';
 import { KEYWORDS, scanTokens, type LexicalToken } from './lex';
 import { problem, replaceFix, type Problem } from './problem';
-import { scanLexicalStructure } from './scan';
+import { scanLexicalStructure, type LexicalStructure } from './scan';
 
 /** Longest expression the service accepts (LANGUAGE.md §8). */
 export const MAX_EXPRESSION_LENGTH = 4096;
@@ -300,23 +300,16 @@ function parse(text: string, options: ParseOptions, fastPath: boolean, start: St
   if (isBlank(text)) {
     return { problems: [problem('empty-expression', 'error', { start: 0, end: text.length }, EMPTY_MESSAGES[start])] };
   }
-  const problems: Problem[] = [];
-  if (text.length > MAX_EXPRESSION_LENGTH) {
-    problems.push(problem('expression-too-long', 'error', { start: MAX_EXPRESSION_LENGTH, end: text.length }, `the expression is ${text.length} characters long; the service accepts at most ${MAX_EXPRESSION_LENGTH}`));
-  }
   // The scan is linear and needs no stack, so even text too long to parse gets its
   // nesting and TAB errors: they say what else to fix besides the length.
   const lexical = scanLexicalStructure(text);
-  for (let i = 0; i < lexical.tabs.length; i++) {
-    const tab = lexical.tabs[i];
-    problems.push(problem('tab-whitespace', 'error', { start: tab, end: tab + 1 }, 'expected a space, found a TAB; only spaces and line breaks separate tokens', [replaceFix('Replace the TAB with a space', { start: tab, end: tab + 1 }, ' ')]));
-  }
+  const before = problemsBeforeParse(text, lexical);
   if (lexical.deepest) {
     // The real depth is checked on the tree; this guards the parser's own stack.
-    problems.push(nestingTooDeep(lexical.deepest));
-    return { problems };
+    before!.push(nestingTooDeep(lexical.deepest));
+    return { problems: before! };
   }
-  if (text.length > MAX_PARSED_LENGTH) return { problems };
+  if (text.length > MAX_PARSED_LENGTH) return { problems: before! };
   if (fastPath) {
     // The recursive descent of the same grammar, some 20 times faster than Ohm. When it does
     // not match the whole text, what it built is dropped and Ohm parses: the syntax error is
@@ -324,11 +317,12 @@ function parse(text: string, options: ParseOptions, fastPath: boolean, start: St
     const fast = parseFast(text, options, MAX_NESTING_DEPTH, start);
     if (fast) {
       // Almost always there is nothing before the parse's own problems: its result is the answer.
-      if (problems.length === 0) return fast as ParseResult | ValueParseResult;
-      problems.push(...fast.problems);
-      return { ast: fast.ast, problems } as ParseResult | ValueParseResult;
+      if (!before) return fast as ParseResult | ValueParseResult;
+      before.push(...fast.problems);
+      return { ast: fast.ast, problems: before } as ParseResult | ValueParseResult;
     }
   }
+  const problems = before ?? [];
   context = { options, problems };
   try {
     // Matching, failure reporting and the semantic actions all recurse on the JS stack; the
@@ -346,6 +340,24 @@ function parse(text: string, options: ParseOptions, fastPath: boolean, start: St
 }
 
 /** Whether `text` is empty once String.prototype.trim's whitespace is gone, read without making the trimmed copy. */
+/**
+ * What is found before the parse: the length past the service's limit, TABs; an array to add
+ * the parse's problems to, or undefined when there is none (almost always: no array is made).
+ * Always an array when the text is too long or nests too deeply.
+ */
+function problemsBeforeParse(text: string, lexical: LexicalStructure): Problem[] | undefined {
+  if (text.length <= MAX_EXPRESSION_LENGTH && lexical.tabs.length === 0 && !lexical.deepest) return undefined;
+  const problems: Problem[] = [];
+  if (text.length > MAX_EXPRESSION_LENGTH) {
+    problems.push(problem('expression-too-long', 'error', { start: MAX_EXPRESSION_LENGTH, end: text.length }, `the expression is ${text.length} characters long; the service accepts at most ${MAX_EXPRESSION_LENGTH}`));
+  }
+  for (let i = 0; i < lexical.tabs.length; i++) {
+    const tab = lexical.tabs[i];
+    problems.push(problem('tab-whitespace', 'error', { start: tab, end: tab + 1 }, 'expected a space, found a TAB; only spaces and line breaks separate tokens', [replaceFix('Replace the TAB with a space', { start: tab, end: tab + 1 }, ' ')]));
+  }
+  return problems;
+}
+
 function isBlank(text: string): boolean {
   // Nearly every expression starts with a letter, a `(` or a `!`, none of them whitespace.
   const first = text.charCodeAt(0);
