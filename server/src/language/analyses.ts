@@ -26,7 +26,8 @@
  *   earlier enabled `block` or `skip` rule decides first.
  */
 import type { Comparison, Expression, Literal, LogicalExpression, Operand, Span, Value } from './ast';
-import { isExpression, walkExpression } from './ast';
+import { isExpression } from './ast';
+import { atomsOf } from './atoms';
 import { catalogueFor, type Catalogue, type PhaseFamily } from './catalogue/catalogues';
 import { FIELDS } from './catalogue/fields';
 import { TRANSPORT_HEADERS, transportFieldOf, transportHeaderNamed, type TransportHeader } from './catalogue/transport';
@@ -567,14 +568,14 @@ export class Forms {
   /** Every key the expression's comparisons depend on. */
   keysOf(node: Expression): ReadonlySet<string> {
     const found = new Set<string>();
-    walkExpression(node, (n) => {
-      if (n.kind !== 'comparison' && n.kind !== 'quantifier') return;
+    const atoms = atomsOf(node);
+    for (let i = 0; i < atoms.length; i++) {
       // A comparison's form carries its atom's key, constant or not.
-      const form = this.form(n) as { key: string };
+      const form = this.form(atoms[i]) as { key: string };
       found.add(form.key);
       // A transport field can imply `ip.proto` (conjunctSet): a rule on it is compared with those on `ip.proto`.
       if (transportOf(form.key)) found.add(PROTO_KEY);
-    });
+    }
     return found;
   }
 
@@ -702,9 +703,11 @@ export class Forms {
 
   /** Notes the `redundant-set-member` findings of every set literal of a subtree, in the order of the tree. */
   private membersWithin(node: Expression): void {
-    walkExpression(node, (n) => {
-      if (n.kind === 'comparison' && n.rhs?.kind === 'set') this.members(n.rhs.items);
-    });
+    const atoms = atomsOf(node);
+    for (let i = 0; i < atoms.length; i++) {
+      const atom = atoms[i];
+      if (atom.kind === 'comparison' && atom.rhs?.kind === 'set') this.members(atom.rhs.items);
+    }
   }
 
   private andOr(node: LogicalExpression, operator: 'and' | 'or'): Form {

@@ -1,6 +1,7 @@
 import { analyze, type Forms } from './analyses';
 import type { Argument, Comparison, ComparisonOperator, Expression, FieldReference, FunctionCall, IndexedOperand, IndexStep, Literal, Operand, QuantifierExpression, ScalarType, Span, Value, ValueType } from './ast';
-import { isExpression, isOperand, walkExpression } from './ast';
+import { isExpression, isOperand } from './ast';
+import { atomsOf } from './atoms';
 import { catalogueFor, OPERATOR_PLANS, type Catalogue, type ExpressionKind, type FieldInfo, type FunctionInfo, type ParameterInfo, type PhaseFamily } from './catalogue/catalogues';
 import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { FUNCTIONS as PACKET_FUNCTIONS } from './catalogue/functions';
@@ -157,12 +158,16 @@ export function checkValueExpression(text: string, options: ValueCheckOptions = 
  */
 function joinSpacedRanges(text: string, ast: Expression, problems: readonly Problem[]): Problem[] {
   let result = [...problems];
-  walkExpression(ast, (node) => {
-    if (node.kind !== 'comparison' || node.rhs?.kind !== 'set') return;
+  const atoms = atomsOf(ast);
+  for (let a = 0; a < atoms.length; a++) {
+    const node = atoms[a];
+    if (node.kind !== 'comparison' || node.rhs?.kind !== 'set') continue;
     const items = node.rhs.items;
     for (let i = 0; i + 2 < items.length; i++) {
-      const [from, dash, to] = [items[i], items[i + 1], items[i + 2]];
+      const dash = items[i + 1];
       if (dash.kind !== 'invalid' || (dash.text !== '-' && dash.text !== ':')) continue;
+      const from = items[i];
+      const to = items[i + 2];
       const family = from.kind === 'integer' && to.kind === 'integer' ? 'integer' : from.kind === 'ip' && to.kind === 'ip' ? 'ip' : undefined;
       if (!family) continue;
       const span: Span = { start: from.span.start, end: to.span.end };
@@ -170,7 +175,7 @@ function joinSpacedRanges(text: string, ast: Expression, problems: readonly Prob
       const joined = problem(family === 'integer' ? 'invalid-integer' : 'invalid-ip', 'error', span, `\`${text.slice(span.start, span.end)}\` is not a range: a range is written \`${range}\`, without spaces`, [replaceFix(`Change to \`${range}\``, span, range)]);
       result = [...result.filter((p) => p.span.start < dash.span.start || p.span.end > dash.span.end), joined];
     }
-  });
+  }
   return result;
 }
 
