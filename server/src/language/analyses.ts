@@ -277,11 +277,12 @@ function readMembers(items: readonly Literal[], reading: Reading): ValueSet | un
   }
   // One sort of every interval (when they are out of order) rather than a union per member:
   // sets run to hundreds of members.
-  const all: Interval[] = [];
+  // Of the size it holds: the set keeps the array when the members are sorted and apart (most).
+  const all: Interval[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     const interval = readInterval(items[i], reading);
     if (!interval) return undefined;
-    all.push(interval);
+    all[i] = interval;
   }
   return intervals(all);
 }
@@ -509,15 +510,15 @@ export class Forms {
   /** The `redundant-set-member` findings, in the order of the tree, while reporting (made when there is one). */
   memberProblems?: Problem[];
 
-  /** What the expression is about, in messages: a packet or a request. */
-  private readonly subject: string;
-
   constructor(
     readonly source: string,
     private reporting = false,
     readonly model: Model = 'packet',
-  ) {
-    this.subject = model === 'http' ? 'request' : 'packet';
+  ) {}
+
+  /** What the expression is about, in messages: a packet or a request (not a field: every check result keeps its Forms). */
+  private get subject(): string {
+    return this.model === 'http' ? 'request' : 'packet';
   }
 
   /**
@@ -530,6 +531,8 @@ export class Forms {
     this.memberProblems = undefined;
     this.andParts = undefined;
     this.orParts = undefined;
+    // An array grown by pushes keeps room for more (17 slots for its first few): what is kept is a copy of the size it holds.
+    if (this.flatForms.length > 0) this.flatForms = this.flatForms.slice();
   }
 
   form(node: Expression): Form {

@@ -101,7 +101,8 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
   let forms: Forms | undefined;
   if (parsed.ast && !hasError(problems)) {
     const analysis = analyze(parsed.ast, text, catalogue);
-    for (const p of analysis.problems) problems.push(p);
+    const found = analysis.problems;
+    for (let i = 0; i < found.length; i++) problems.push(found[i]);
     forms = analysis.forms;
   }
   if (problems.length > 1) problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
@@ -654,7 +655,7 @@ class Checker {
   /** The values of what pushChildren walked of a leaf call's arguments. */
   private dropLeafArguments(call: FunctionCall): void {
     let count = 0;
-    for (const argument of call.args) if (innerOfLeafArgument(argument)) count++;
+    for (let i = 0; i < call.args.length; i++) if (innerOfLeafArgument(call.args[i])) count++;
     this.dropValues(count);
   }
 
@@ -960,9 +961,9 @@ class Checker {
     }
     if (operator.operator === 'matches' && OPERATOR_PLANS.matches) this.checkPlan(OPERATOR_PLANS.matches, undefined, '`matches`', operator.span);
     // A field or call on the right: said once, in place of what its text is as a value.
-    const operandOnRight = this.family !== 'magic' && (this.isPlaceholder(rhs) || this.fieldOnTheRight(comparison));
+    const operandOnRight = this.family !== 'magic' && ((this.placeholders !== undefined && this.isPlaceholder(rhs)) || this.fieldOnTheRight(comparison));
     // After a pattern operator a list is no pattern, whatever it holds: checkShape says so.
-    if (!operandOnRight && !STRING_PATTERN_OPERATORS.includes(operator.operator)) this.checkListReferences(rhs, left);
+    if (rhs.kind === 'list' && !operandOnRight && !STRING_PATTERN_OPERATORS.includes(operator.operator)) this.checkListReferences(rhs, left);
     if (!left) return undefined;
     const result: ValueType = mapped ? BOOLEAN_ARRAY : 'Boolean';
     if (left.type === 'Boolean') {
@@ -980,7 +981,7 @@ class Checker {
       this.report('ip-ordering', 'warning', operator.span, `the service does not support ordering IP addresses with \`${operator.text}\`; use \`in {start..end}\` or a CIDR block`);
     }
     if (!this.checkShape(comparison, left)) return result;
-    if (rhs.kind === 'set') for (const literal of rhs.items) this.checkLiteral(literal, left, operator.operator);
+    if (rhs.kind === 'set') for (let i = 0; i < rhs.items.length; i++) this.checkLiteral(rhs.items[i], left, operator.operator);
     else if (rhs.kind !== 'list') this.checkLiteral(rhs, left, operator.operator);
     if (rhs.kind === 'set' && rhs.items.length === 0) {
       this.report('empty-set', 'warning', rhs.span, `\`${this.nameOf(left)} in {}\` never matches: the set is empty`);
@@ -1170,7 +1171,8 @@ class Checker {
       return;
     }
     if (literal.kind === 'integer' || literal.kind === 'integer-range') {
-      if (operator !== 'bitwise_and') this.checkIntegerRange(literal, left, operator);
+      // Only the packet phases' fields with a range have values to hold it to (checkIntegerRange).
+      if (operator !== 'bitwise_and' && left.range && this.family === 'magic') this.checkIntegerRange(literal, left, operator);
       return;
     }
     // A pattern (`contains "B"`, `matches "^t"`) or an ordering bound is not a value the

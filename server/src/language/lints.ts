@@ -119,7 +119,10 @@ class Linter {
       if (target.kind === 'call') {
         // The regex of regex_replace counts toward the limit like that of `matches`.
         if (target.name.text === 'regex_replace' && target.args[1]?.kind === 'string') (this.regexes ??= []).push(target.args[1].span);
-        for (const argument of target.args) if (isOperand(argument)) stack.push(argument);
+        for (let i = 0; i < target.args.length; i++) {
+          const argument = target.args[i];
+          if (isOperand(argument)) stack.push(argument);
+        }
         continue;
       }
       const field = this.catalogue.fields.get(target.name);
@@ -228,10 +231,17 @@ class Linter {
     const type = reached ?? this.stringCall(comparison.lhs);
     const reachedField = reached === undefined ? undefined : field;
     if (type === 'Bytes') this.checkPatterns(comparison, operator, rhs, reachedField);
-    // Only fields with documented values or bounds have whole values to check.
-    if (!reachedField || (reachedField.range === undefined && reachedField.values === undefined) || !WHOLE_VALUE_OPERATORS.includes(operator)) return;
-    if (rhs.kind === 'set') for (const literal of rhs.items) this.checkWholeValue(literal, reached!, reachedField, operator);
+    // Only fields with documented values (Strings) or bounds (Integers, outside the packet
+    // phases, whose bounds are the checker's: checkIntegerRange) have whole values to check.
+    if (!reachedField || !this.hasWholeValues(reached!, reachedField) || !WHOLE_VALUE_OPERATORS.includes(operator)) return;
+    if (rhs.kind === 'set') for (let i = 0; i < rhs.items.length; i++) this.checkWholeValue(rhs.items[i], reached!, reachedField, operator);
     else if (rhs.kind !== 'list') this.checkWholeValue(rhs, reached!, reachedField, operator);
+  }
+
+  /** Whether checkWholeValue can find anything in a value of `field`, read as `type`. */
+  private hasWholeValues(type: ValueType, field: FieldInfo): boolean {
+    if (type === 'Integer') return field.range !== undefined && this.catalogue.family !== 'magic';
+    return type === 'Bytes' && field.values !== undefined;
   }
 
   private checkWholeValue(literal: Literal, type: ValueType, field: FieldInfo, operator: ComparisonOperator): void {
@@ -248,7 +258,7 @@ class Linter {
   private reachedType(lhs: Operand, field: FieldInfo): ValueType | undefined {
     if (lhs.kind !== 'index') return field.type;
     let type: ValueType | undefined = field.type;
-    for (const step of lhs.steps) type = type && typeAfterStep(type, step.kind);
+    for (let i = 0; i < lhs.steps.length; i++) type = type && typeAfterStep(type, lhs.steps[i].kind);
     return type && isScalarType(type) ? type : undefined;
   }
 
