@@ -536,8 +536,14 @@ export class Forms {
   }
 
   form(node: Expression): Form {
-    const known = this.known(node);
-    if (known) return known;
+    // Asked of every node, once or many times: the lookup is not a call of its own.
+    if (this.formMap) {
+      const known = this.formMap.get(node);
+      if (known) return known;
+    } else {
+      const flat = this.flatForms;
+      for (let i = 0; i < flat.length; i += 2) if (flat[i] === node) return flat[i + 1] as Form;
+    }
     const form = this.compute(node);
     if (this.formMap) this.formMap.set(node, form);
     else if (this.flatForms.length < 2 * FLAT_FORMS) this.flatForms.push(node, form);
@@ -549,13 +555,6 @@ export class Forms {
       this.flatForms = [];
     }
     return form;
-  }
-
-  private known(node: Expression): Form | undefined {
-    if (this.formMap) return this.formMap.get(node);
-    const flat = this.flatForms;
-    for (let i = 0; i < flat.length; i += 2) if (flat[i] === node) return flat[i + 1] as Form;
-    return undefined;
   }
 
   text(node: Expression): string {
@@ -920,6 +919,11 @@ export function analyzeExpression(root: Expression, source: string, catalogue?: 
  */
 export function analyze(root: Expression, source: string, catalogue?: Catalogue): { problems: Problem[]; forms: Forms } {
   const problems: Problem[] = [];
+  return { problems, forms: analyzeInto(root, source, catalogue, problems) };
+}
+
+/** analyze, adding the warnings to `problems` (checkExpression's own list); the forms. */
+export function analyzeInto(root: Expression, source: string, catalogue: Catalogue | undefined, problems: Problem[]): Forms {
   const forms = new Forms(source, true, catalogue ? modelOf(catalogue) : 'packet');
   const rootForm = forms.form(root);
   for (let i = 0; i < forms.findings.length; i++) {
@@ -942,7 +946,7 @@ export function analyze(root: Expression, source: string, catalogue?: Catalogue)
   const members = forms.memberProblems;
   if (members) for (let i = 0; i < members.length; i++) problems.push(members[i]);
   forms.doneReporting();
-  return { problems, forms };
+  return forms;
 }
 
 /** Whether two of a set's members, all of one family, meet (then one may be redundant): most sets have no two that do. */

@@ -1,4 +1,4 @@
-import { analyze, type Forms } from './analyses';
+import { analyzeInto, type Forms } from './analyses';
 import type { Argument, Comparison, ComparisonOperator, Expression, FieldReference, FunctionCall, IndexedOperand, IndexStep, Literal, Operand, QuantifierExpression, ScalarType, Span, Value, ValueType } from './ast';
 import { isExpression, isOperand } from './ast';
 import { atomsOf } from './atoms';
@@ -100,10 +100,7 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
   // The static analyses reason about what the expression means: only when it surely means it.
   let forms: Forms | undefined;
   if (parsed.ast && !hasError(problems)) {
-    const analysis = analyze(parsed.ast, text, catalogue);
-    const found = analysis.problems;
-    for (let i = 0; i < found.length; i++) problems.push(found[i]);
-    forms = analysis.forms;
+    forms = analyzeInto(parsed.ast, text, catalogue, problems);
   }
   if (problems.length > 1) problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   if (!parsed.ast || placeholders) return { text: source, problems };
