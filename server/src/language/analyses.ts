@@ -26,7 +26,8 @@
  *   earlier enabled `block` or `skip` rule decides first.
  */
 import type { Comparison, Expression, Literal, LogicalExpression, Operand, Span, Value } from './ast';
-import { isExpression, walkExpression } from './ast';
+import { isExpression } from './ast';
+import { atomsOf } from './atoms';
 import { catalogueFor, type Catalogue, type PhaseFamily } from './catalogue/catalogues';
 import { FIELDS } from './catalogue/fields';
 import { TRANSPORT_HEADERS, transportFieldOf, transportHeaderNamed, type TransportHeader } from './catalogue/transport';
@@ -276,11 +277,12 @@ function readMembers(items: readonly Literal[], reading: Reading): ValueSet | un
   }
   // One sort of every interval (when they are out of order) rather than a union per member:
   // sets run to hundreds of members.
-  const all: Interval[] = [];
+  // Of the size it holds: the set keeps the array when the members are sorted and apart (most).
+  const all: Interval[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     const interval = readInterval(items[i], reading);
     if (!interval) return undefined;
-    all.push(interval);
+    all[i] = interval;
   }
   return intervals(all);
 }
@@ -508,15 +510,15 @@ export class Forms {
   /** The `redundant-set-member` findings, in the order of the tree, while reporting (made when there is one). */
   memberProblems?: Problem[];
 
-  /** What the expression is about, in messages: a packet or a request. */
-  private readonly subject: string;
-
   constructor(
     readonly source: string,
     private reporting = false,
     readonly model: Model = 'packet',
-  ) {
-    this.subject = model === 'http' ? 'request' : 'packet';
+  ) {}
+
+  /** What the expression is about, in messages: a packet or a request (not a field: every check result keeps its Forms). */
+  private get subject(): string {
+    return this.model === 'http' ? 'request' : 'packet';
   }
 
   /**
@@ -529,11 +531,19 @@ export class Forms {
     this.memberProblems = undefined;
     this.andParts = undefined;
     this.orParts = undefined;
+    // An array grown by pushes keeps room for more (17 slots for its first few): what is kept is a copy of the size it holds.
+    if (this.flatForms.length > 0) this.flatForms = this.flatForms.slice();
   }
 
   form(node: Expression): Form {
-    const known = this.known(node);
-    if (known) return known;
+    // Asked of every node, once or many times: the lookup is not a call of its own.
+    if (this.formMap) {
+      const known = this.formMap.get(node);
+      if (known) return known;
+    } else {
+      const flat = this.flatForms;
+      for (let i = 0; i < flat.length; i += 2) if (flat[i] === node) return flat[i + 1] as Form;
+    }
     const form = this.compute(node);
     if (this.formMap) this.formMap.set(node, form);
     else if (this.flatForms.length < 2 * FLAT_FORMS) this.flatForms.push(node, form);
@@ -545,13 +555,6 @@ export class Forms {
       this.flatForms = [];
     }
     return form;
-  }
-
-  private known(node: Expression): Form | undefined {
-    if (this.formMap) return this.formMap.get(node);
-    const flat = this.flatForms;
-    for (let i = 0; i < flat.length; i += 2) if (flat[i] === node) return flat[i + 1] as Form;
-    return undefined;
   }
 
   text(node: Expression): string {
@@ -567,14 +570,14 @@ export class Forms {
   /** Every key the expression's comparisons depend on. */
   keysOf(node: Expression): ReadonlySet<string> {
     const found = new Set<string>();
-    walkExpression(node, (n) => {
-      if (n.kind !== 'comparison' && n.kind !== 'quantifier') return;
+    const atoms = atomsOf(node);
+    for (let i = 0; i < atoms.length; i++) {
       // A comparison's form carries its atom's key, constant or not.
-      const form = this.form(n) as { key: string };
+      const form = this.form(atoms[i]) as { key: string };
       found.add(form.key);
       // A transport field can imply `ip.proto` (conjunctSet): a rule on it is compared with those on `ip.proto`.
       if (transportOf(form.key)) found.add(PROTO_KEY);
-    });
+    }
     return found;
   }
 
@@ -702,9 +705,11 @@ export class Forms {
 
   /** Notes the `redundant-set-member` findings of every set literal of a subtree, in the order of the tree. */
   private membersWithin(node: Expression): void {
-    walkExpression(node, (n) => {
-      if (n.kind === 'comparison' && n.rhs?.kind === 'set') this.members(n.rhs.items);
-    });
+    const atoms = atomsOf(node);
+    for (let i = 0; i < atoms.length; i++) {
+      const atom = atoms[i];
+      if (atom.kind === 'comparison' && atom.rhs?.kind === 'set') this.members(atom.rhs.items);
+    }
   }
 
   private andOr(node: LogicalExpression, operator: 'and' | 'or'): Form {
@@ -914,6 +919,11 @@ export function analyzeExpression(root: Expression, source: string, catalogue?: 
  */
 export function analyze(root: Expression, source: string, catalogue?: Catalogue): { problems: Problem[]; forms: Forms } {
   const problems: Problem[] = [];
+  return { problems, forms: analyzeInto(root, source, catalogue, problems) };
+}
+
+/** analyze, adding the warnings to `problems` (checkExpression's own list); the forms. */
+export function analyzeInto(root: Expression, source: string, catalogue: Catalogue | undefined, problems: Problem[]): Forms {
   const forms = new Forms(source, true, catalogue ? modelOf(catalogue) : 'packet');
   const rootForm = forms.form(root);
   for (let i = 0; i < forms.findings.length; i++) {
@@ -936,7 +946,7 @@ export function analyze(root: Expression, source: string, catalogue?: Catalogue)
   const members = forms.memberProblems;
   if (members) for (let i = 0; i < members.length; i++) problems.push(members[i]);
   forms.doneReporting();
-  return { problems, forms };
+  return forms;
 }
 
 /** Whether two of a set's members, all of one family, meet (then one may be redundant): most sets have no two that do. */

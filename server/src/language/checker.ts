@@ -1,6 +1,7 @@
-import { analyze, type Forms } from './analyses';
+import { analyzeInto, type Forms } from './analyses';
 import type { Argument, Comparison, ComparisonOperator, Expression, FieldReference, FunctionCall, IndexedOperand, IndexStep, Literal, Operand, QuantifierExpression, ScalarType, Span, Value, ValueType } from './ast';
-import { isExpression, isOperand, walkExpression } from './ast';
+import { isExpression, isOperand } from './ast';
+import { atomsOf } from './atoms';
 import { catalogueFor, OPERATOR_PLANS, type Catalogue, type ExpressionKind, type FieldInfo, type FunctionInfo, type ParameterInfo, type PhaseFamily } from './catalogue/catalogues';
 import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { FUNCTIONS as PACKET_FUNCTIONS } from './catalogue/functions';
@@ -99,9 +100,7 @@ export function checkExpression(text: string, options: CheckOptions = {}): Check
   // The static analyses reason about what the expression means: only when it surely means it.
   let forms: Forms | undefined;
   if (parsed.ast && !hasError(problems)) {
-    const analysis = analyze(parsed.ast, text, catalogue);
-    for (const p of analysis.problems) problems.push(p);
-    forms = analysis.forms;
+    forms = analyzeInto(parsed.ast, text, catalogue, problems);
   }
   if (problems.length > 1) problems.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   if (!parsed.ast || placeholders) return { text: source, problems };
@@ -157,12 +156,16 @@ export function checkValueExpression(text: string, options: ValueCheckOptions = 
  */
 function joinSpacedRanges(text: string, ast: Expression, problems: readonly Problem[]): Problem[] {
   let result = [...problems];
-  walkExpression(ast, (node) => {
-    if (node.kind !== 'comparison' || node.rhs?.kind !== 'set') return;
+  const atoms = atomsOf(ast);
+  for (let a = 0; a < atoms.length; a++) {
+    const node = atoms[a];
+    if (node.kind !== 'comparison' || node.rhs?.kind !== 'set') continue;
     const items = node.rhs.items;
     for (let i = 0; i + 2 < items.length; i++) {
-      const [from, dash, to] = [items[i], items[i + 1], items[i + 2]];
+      const dash = items[i + 1];
       if (dash.kind !== 'invalid' || (dash.text !== '-' && dash.text !== ':')) continue;
+      const from = items[i];
+      const to = items[i + 2];
       const family = from.kind === 'integer' && to.kind === 'integer' ? 'integer' : from.kind === 'ip' && to.kind === 'ip' ? 'ip' : undefined;
       if (!family) continue;
       const span: Span = { start: from.span.start, end: to.span.end };
@@ -170,7 +173,7 @@ function joinSpacedRanges(text: string, ast: Expression, problems: readonly Prob
       const joined = problem(family === 'integer' ? 'invalid-integer' : 'invalid-ip', 'error', span, `\`${text.slice(span.start, span.end)}\` is not a range: a range is written \`${range}\`, without spaces`, [replaceFix(`Change to \`${range}\``, span, range)]);
       result = [...result.filter((p) => p.span.start < dash.span.start || p.span.end > dash.span.end), joined];
     }
-  });
+  }
   return result;
 }
 
@@ -649,7 +652,7 @@ class Checker {
   /** The values of what pushChildren walked of a leaf call's arguments. */
   private dropLeafArguments(call: FunctionCall): void {
     let count = 0;
-    for (const argument of call.args) if (innerOfLeafArgument(argument)) count++;
+    for (let i = 0; i < call.args.length; i++) if (innerOfLeafArgument(call.args[i])) count++;
     this.dropValues(count);
   }
 
@@ -955,9 +958,9 @@ class Checker {
     }
     if (operator.operator === 'matches' && OPERATOR_PLANS.matches) this.checkPlan(OPERATOR_PLANS.matches, undefined, '`matches`', operator.span);
     // A field or call on the right: said once, in place of what its text is as a value.
-    const operandOnRight = this.family !== 'magic' && (this.isPlaceholder(rhs) || this.fieldOnTheRight(comparison));
+    const operandOnRight = this.family !== 'magic' && ((this.placeholders !== undefined && this.isPlaceholder(rhs)) || this.fieldOnTheRight(comparison));
     // After a pattern operator a list is no pattern, whatever it holds: checkShape says so.
-    if (!operandOnRight && !STRING_PATTERN_OPERATORS.includes(operator.operator)) this.checkListReferences(rhs, left);
+    if (rhs.kind === 'list' && !operandOnRight && !STRING_PATTERN_OPERATORS.includes(operator.operator)) this.checkListReferences(rhs, left);
     if (!left) return undefined;
     const result: ValueType = mapped ? BOOLEAN_ARRAY : 'Boolean';
     if (left.type === 'Boolean') {
@@ -975,7 +978,7 @@ class Checker {
       this.report('ip-ordering', 'warning', operator.span, `the service does not support ordering IP addresses with \`${operator.text}\`; use \`in {start..end}\` or a CIDR block`);
     }
     if (!this.checkShape(comparison, left)) return result;
-    if (rhs.kind === 'set') for (const literal of rhs.items) this.checkLiteral(literal, left, operator.operator);
+    if (rhs.kind === 'set') for (let i = 0; i < rhs.items.length; i++) this.checkLiteral(rhs.items[i], left, operator.operator);
     else if (rhs.kind !== 'list') this.checkLiteral(rhs, left, operator.operator);
     if (rhs.kind === 'set' && rhs.items.length === 0) {
       this.report('empty-set', 'warning', rhs.span, `\`${this.nameOf(left)} in {}\` never matches: the set is empty`);
@@ -1165,7 +1168,8 @@ class Checker {
       return;
     }
     if (literal.kind === 'integer' || literal.kind === 'integer-range') {
-      if (operator !== 'bitwise_and') this.checkIntegerRange(literal, left, operator);
+      // Only the packet phases' fields with a range have values to hold it to (checkIntegerRange).
+      if (operator !== 'bitwise_and' && left.range && this.family === 'magic') this.checkIntegerRange(literal, left, operator);
       return;
     }
     // A pattern (`contains "B"`, `matches "^t"`) or an ordering bound is not a value the

@@ -9,10 +9,11 @@
  * facts come from the Cloudflare docs, cited beside each one (repository cloudflare/cloudflare-docs,
  * path @ commit).
  *
- * No recursion: the depth of the tree is the user's (walkExpression and an explicit stack).
+ * No recursion: the depth of the tree is the user's (atomsOf and an explicit stack).
  */
 import type { Comparison, ComparisonOperator, Expression, FieldReference, IndexedOperand, Literal, Operand, Span, StringLiteral, Value, ValueType } from './ast';
-import { isOperand, walkExpression } from './ast';
+import { isOperand } from './ast';
+import { atomsOf } from './atoms';
 import type { Catalogue, FieldInfo } from './catalogue/catalogues';
 import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { WHOLE_VALUE_OPERATORS } from './catalogue/operators';
@@ -66,7 +67,8 @@ export function lint(ast: Expression, text: string, catalogue: Catalogue, option
 class Linter {
   /** The keys of the problems found so far, made at the first finding (most expressions have none). */
   private said?: Set<string>;
-  private readonly regexes: Span[] = [];
+  /** The spans of the regexes, made at the first (most expressions have none). */
+  private regexes?: Span[];
   /** Whether the text holds a `*`, a `^` or an escape: asked at the first string compared as a literal. */
   private patternSyntax?: boolean;
 
@@ -79,10 +81,12 @@ class Linter {
 
   run(root: Expression): void {
     this.checkLiteralFalse(root);
-    walkExpression(root, (node) => {
-      if (node.kind === 'comparison') this.checkComparison(node);
-      else if (node.kind === 'quantifier' && isOperand(node.argument)) this.checkOperands(node.argument);
-    });
+    const atoms = atomsOf(root);
+    for (let i = 0; i < atoms.length; i++) {
+      const atom = atoms[i];
+      if (atom.kind === 'comparison') this.checkComparison(atom);
+      else if (isOperand(atom.argument)) this.checkOperands(atom.argument);
+    }
     this.checkRegexCount();
   }
 
@@ -104,7 +108,7 @@ class Linter {
   /**
    * An operand that is not a lone field (checkComparison reads those), and every operand inside
    * its calls' arguments: deprecated names and map keys are wrong wherever they stand. The
-   * logical expressions among the arguments are walkExpression's.
+   * logical expressions among the arguments are atomsOf's.
    */
   private checkOperands(root: Operand): void {
     if (root.kind === 'field') return this.checkDeprecated(root, this.catalogue.fields.get(root.name), undefined);
@@ -114,8 +118,11 @@ class Linter {
       const target = operand.kind === 'index' ? operand.target : operand;
       if (target.kind === 'call') {
         // The regex of regex_replace counts toward the limit like that of `matches`.
-        if (target.name.text === 'regex_replace' && target.args[1]?.kind === 'string') this.regexes.push(target.args[1].span);
-        for (const argument of target.args) if (isOperand(argument)) stack.push(argument);
+        if (target.name.text === 'regex_replace' && target.args[1]?.kind === 'string') (this.regexes ??= []).push(target.args[1].span);
+        for (let i = 0; i < target.args.length; i++) {
+          const argument = target.args[i];
+          if (isOperand(argument)) stack.push(argument);
+        }
         continue;
       }
       const field = this.catalogue.fields.get(target.name);
@@ -218,16 +225,23 @@ class Linter {
 
   /** What the operator and the value say of the left side, `field` the field it reads (if any). */
   private checkOperation(comparison: Comparison, operator: ComparisonOperator, rhs: Value, field: FieldInfo | undefined): void {
-    if (operator === 'matches' && rhs.kind === 'string') this.regexes.push(rhs.span);
+    if (operator === 'matches' && rhs.kind === 'string') (this.regexes ??= []).push(rhs.span);
     const reached = field && this.reachedType(comparison.lhs, field);
     // Only a String or an Integer is compared with what follows; anything else is the checker's.
     const type = reached ?? this.stringCall(comparison.lhs);
     const reachedField = reached === undefined ? undefined : field;
     if (type === 'Bytes') this.checkPatterns(comparison, operator, rhs, reachedField);
-    // Only fields with documented values or bounds have whole values to check.
-    if (!reachedField || (reachedField.range === undefined && reachedField.values === undefined) || !WHOLE_VALUE_OPERATORS.includes(operator)) return;
-    if (rhs.kind === 'set') for (const literal of rhs.items) this.checkWholeValue(literal, reached!, reachedField, operator);
+    // Only fields with documented values (Strings) or bounds (Integers, outside the packet
+    // phases, whose bounds are the checker's: checkIntegerRange) have whole values to check.
+    if (!reachedField || !this.hasWholeValues(reached!, reachedField) || !WHOLE_VALUE_OPERATORS.includes(operator)) return;
+    if (rhs.kind === 'set') for (let i = 0; i < rhs.items.length; i++) this.checkWholeValue(rhs.items[i], reached!, reachedField, operator);
     else if (rhs.kind !== 'list') this.checkWholeValue(rhs, reached!, reachedField, operator);
+  }
+
+  /** Whether checkWholeValue can find anything in a value of `field`, read as `type`. */
+  private hasWholeValues(type: ValueType, field: FieldInfo): boolean {
+    if (type === 'Integer') return field.range !== undefined && this.catalogue.family !== 'magic';
+    return type === 'Bytes' && field.values !== undefined;
   }
 
   private checkWholeValue(literal: Literal, type: ValueType, field: FieldInfo, operator: ComparisonOperator): void {
@@ -244,7 +258,7 @@ class Linter {
   private reachedType(lhs: Operand, field: FieldInfo): ValueType | undefined {
     if (lhs.kind !== 'index') return field.type;
     let type: ValueType | undefined = field.type;
-    for (const step of lhs.steps) type = type && typeAfterStep(type, step.kind);
+    for (let i = 0; i < lhs.steps.length; i++) type = type && typeAfterStep(type, lhs.steps[i].kind);
     return type && isScalarType(type) ? type : undefined;
   }
 
@@ -553,7 +567,7 @@ class Linter {
   // ------------------------------------------------------------ the regex count
 
   private checkRegexCount(): void {
-    if (this.regexes.length <= MAX_REGEXES_PER_RULE) return;
+    if (!this.regexes || this.regexes.length <= MAX_REGEXES_PER_RULE) return;
     const sorted = [...this.regexes].sort((a, b) => a.start - b.start);
     const first = sorted[MAX_REGEXES_PER_RULE];
     this.report(

@@ -61,7 +61,12 @@ export function intervals(items: readonly Interval[]): IntervalSet {
   // Most lists come sorted and apart already (sets as written, the results of the operations
   // below): they are taken as they are.
   let normal = items[0][0] <= items[0][1];
-  for (let i = 1; normal && i < items.length; i++) normal = items[i][0] <= items[i][1] && after(items[i - 1][1]) < items[i][0];
+  for (let i = 1; normal && i < items.length; i++) {
+    const previous = items[i - 1][1];
+    const lo = items[i][0];
+    // After a number, `previous + 1` is exact: a safe integer plus one is at most 2^53.
+    normal = lo <= items[i][1] && (typeof previous === 'number' ? previous + 1 < lo : after(previous) < lo);
+  }
   if (normal) return { kind: 'intervals', items };
   const sorted = items.filter(([lo, hi]) => lo <= hi).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const merged: [Bound, Bound][] = [];
