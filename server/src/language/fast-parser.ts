@@ -158,7 +158,7 @@ const IDENT_RUN = /[a-zA-Z0-9_]*/y; // identChar*
 const DOTTED_RUN = /(?:\.[a-zA-Z0-9_]+)*/y; // ("." name)*, after a name
 const BARE_RUN = /[a-zA-Z0-9.:\-/]*/y; // the characters of bareValue
 
-/** Where the run of `run` that starts at `at` ends. */
+/** Where the run of `run` that starts at `at` ends (`at` itself when there is none). */
 function runEnd(run: RegExp, text: string, at: number): number {
   run.lastIndex = at;
   run.test(text);
@@ -462,7 +462,7 @@ class Descent {
   private operand(): Operand | undefined {
     const text = this.text;
     const start = this.pos;
-    const nameEnd = this.identEnd(start);
+    const nameEnd = runEnd(IDENT_RUN, text, start);
     // The name may be a `field` (`~asciiDigit ~keyword name`), a `functionName` (the same
     // without a quantifier name, or `contains` and `wildcard`), both, or neither. A keyword is
     // one of the words above followed by no identChar: the whole run is one.
@@ -476,7 +476,7 @@ class Descent {
     let target: Operand | undefined = callable && (next === OPEN_PAREN || (next <= SPACE && isSpace(next))) ? this.call(start, nameEnd) : undefined;
     if (!target) {
       if (!field) return undefined;
-      const end = this.dottedEnd(nameEnd);
+      const end = runEnd(DOTTED_RUN, text, nameEnd);
       this.pos = end;
       const span: Span = { start, end };
       target = { kind: 'field', span, name: text.slice(start, end) };
@@ -675,10 +675,6 @@ class Descent {
     return this.text.startsWith(word, at) && !isIdent(this.text.charCodeAt(end)) ? end : -1;
   }
 
-  /** The end of the run of identChars at `at` (`at` itself when there is none). */
-  private identEnd(at: number): number {
-    return runEnd(IDENT_RUN, this.text, at);
-  }
 
   /** quantifierName = ("any" | "all") ~identChar: its end, or -1. */
   private quantifierNameEnd(at: number): number {
@@ -698,9 +694,9 @@ class Descent {
 
   /** bareWord = name ("." name)* ("." | ":" | "-" | "/"), as a lookahead at `at`. */
   private isBareWord(at: number): boolean {
-    const nameEnd = this.identEnd(at);
+    const nameEnd = runEnd(IDENT_RUN, this.text, at);
     if (nameEnd === at) return false;
-    const c = this.text.charCodeAt(this.dottedEnd(nameEnd));
+    const c = this.text.charCodeAt(runEnd(DOTTED_RUN, this.text, nameEnd));
     return c === DOT || c === COLON || c === MINUS || c === SLASH;
   }
 
@@ -747,10 +743,6 @@ class Descent {
     return arrayIndexStep(text, span, keySpan, this.problems);
   }
 
-  /** `("." name)*` after the first name of a field (`at` ends it): the end of the field. */
-  private dottedEnd(at: number): number {
-    return runEnd(DOTTED_RUN, this.text, at);
-  }
 
   /**
    * logicalOp = "||" | "^^" | "&&" | ("or" | "xor" | "and") ~identChar: the operator as written
@@ -814,7 +806,7 @@ class Descent {
       case AMPERSAND:
         return next === AMPERSAND ? undefined : '&';
     }
-    const end = this.identEnd(at);
+    const end = runEnd(IDENT_RUN, text, at);
     const keyword = keywordAt(text, at, end);
     if (keyword !== undefined && OPERATOR_WORDS.has(keyword)) return keyword;
     if (keyword === 'strict') {
