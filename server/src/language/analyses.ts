@@ -501,14 +501,16 @@ export class Forms {
    * `formMap` takes over.
    */
   private flatForms: (Expression | Form)[] = [];
-  private formMap?: Map<Expression, Form>;
-  private canonical?: Map<Expression, string>;
+  // The fields below that most Forms never set are declared only (`declare`): a field defined
+  // in every object costs a step at each construction and a slot in each of the results kept.
+  declare private formMap?: Map<Expression, Form>;
+  declare private canonical?: Map<Expression, string>;
   /** The root's anchors (see findShadowedRules), once asked for. */
-  anchors?: readonly string[];
+  declare anchors?: readonly string[];
   /** The findings recorded while reporting, in order; NO_FINDINGS until the first. */
   findings: Finding[] = NO_FINDINGS;
   /** The `redundant-set-member` findings, in the order of the tree, while reporting (made when there is one). */
-  memberProblems?: Problem[];
+  declare memberProblems?: Problem[];
 
   constructor(
     readonly source: string,
@@ -528,9 +530,10 @@ export class Forms {
   doneReporting(): void {
     this.reporting = false;
     this.findings = NO_FINDINGS;
-    this.memberProblems = undefined;
-    this.andParts = undefined;
-    this.orParts = undefined;
+    // Cleared where set: setting one a Forms never had would add it.
+    if (this.memberProblems) this.memberProblems = undefined;
+    if (this.andParts) this.andParts = undefined;
+    if (this.orParts) this.orParts = undefined;
     // An array grown by pushes keeps room for more (17 slots for its first few): what is kept is a copy of the size it holds.
     if (this.flatForms.length > 0) this.flatForms = this.flatForms.slice();
   }
@@ -589,8 +592,8 @@ export class Forms {
     return result;
   }
 
-  private andParts?: Map<Expression, Parts>;
-  private orParts?: Map<Expression, Parts>;
+  declare private andParts?: Map<Expression, Parts>;
+  declare private orParts?: Map<Expression, Parts>;
 
   private collectParts(node: Expression, operator: 'and' | 'or'): Parts {
     const into: MutableParts = noParts();

@@ -264,7 +264,7 @@ class Checker {
   private readonly types: (ValueType | undefined)[] = [];
   private readonly mapped: boolean[] = [];
   /** The ranges of the values of `bit_slice` calls (the one function with a range), made when one has. */
-  private callRanges?: Map<FunctionCall, readonly [bigint, bigint]>;
+  declare private callRanges?: Map<FunctionCall, readonly [bigint, bigint]>;
   /** A `[*]` stands somewhere in the tree (a value expression takes none). */
   private sawEach = false;
 

@@ -66,11 +66,11 @@ export function lint(ast: Expression, text: string, catalogue: Catalogue, option
 
 class Linter {
   /** The keys of the problems found so far, made at the first finding (most expressions have none). */
-  private said?: Set<string>;
+  declare private said?: Set<string>;
   /** The spans of the regexes, made at the first (most expressions have none). */
-  private regexes?: Span[];
+  declare private regexes?: Span[];
   /** Whether the text holds a `*`, a `^` or an escape: asked at the first string compared as a literal. */
-  private patternSyntax?: boolean;
+  declare private patternSyntax?: boolean;
 
   constructor(
     private readonly text: string,
