@@ -3,7 +3,7 @@ import * as YAML from 'yaml';
 import { readBlockYaml } from './block-yaml';
 import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
 import { readStrictJson } from './strict-json';
-import { stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type ScalarStyle } from './host-node';
+import { jsonString, stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type ScalarStyle } from './host-node';
 
 export * from './host-node';
 
@@ -208,7 +208,7 @@ function readJson(text: string, errors: jsonc.ParseError[]): HostNode | undefine
       onLiteralValue: (value: unknown, offset, length) => {
         const start = offset;
         const end = offset + length;
-        if (typeof value === 'string') add(stringScalar(value, 'json', { text, start, end, shift: 0 }));
+        if (typeof value === 'string') add(jsonString(text, start, end, value));
         else if (typeof value === 'number') add({ kind: 'number', start, end, value });
         else if (typeof value === 'boolean') add({ kind: 'boolean', start, end, value });
         else add({ kind: 'null', start, end, value: null });

@@ -34,11 +34,46 @@ export function coarseDecodedString(value: string, start: number, end: number): 
   };
 }
 
+/**
+ * The map of a value that is its source as it is (a JSON string without escapes, most
+ * expressions): unit `i` comes from the one character at `contentStart + i`. Mapped by
+ * arithmetic; the arrays are made only when something reads them (an editor feature), as two
+ * typed arrays of a long expression each take memory outside the heap that is slow to get.
+ */
+export class VerbatimDecodedString implements DecodedString {
+  readonly contentEnd: number;
+  #starts: Int32Array | undefined = undefined;
+  #ends: Int32Array | undefined = undefined;
+
+  constructor(
+    readonly value: string,
+    readonly contentStart: number,
+  ) {
+    this.contentEnd = contentStart + value.length;
+  }
+
+  get starts(): Int32Array {
+    return (this.#starts ??= sequence(this.contentStart, this.value.length));
+  }
+
+  get ends(): Int32Array {
+    return (this.#ends ??= sequence(this.contentStart + 1, this.value.length));
+  }
+}
+
+/** `length` numbers counting up from `first`. */
+function sequence(first: number, length: number): Int32Array {
+  const numbers = new Int32Array(length);
+  for (let i = 0; i < length; i++) numbers[i] = first + i;
+  return numbers;
+}
+
 /** Maps a half-open range of the decoded value to a half-open range of the document. */
 export function mapRange(decoded: DecodedString, start: number, end: number): { start: number; end: number } {
   const length = decoded.value.length;
   const from = Math.max(0, Math.min(start, length));
   const to = Math.max(from, Math.min(end, length));
+  if (decoded instanceof VerbatimDecodedString) return { start: decoded.contentStart + from, end: decoded.contentStart + to };
   const docStart = from < length ? decoded.starts[from] : decoded.contentEnd;
   const docEnd = to > from ? decoded.ends[to - 1] : docStart;
   return { start: docStart, end: Math.max(docStart, docEnd) };
@@ -46,6 +81,7 @@ export function mapRange(decoded: DecodedString, start: number, end: number): { 
 
 /** Maps a document offset back to an offset in the decoded value (for a cursor in an editor). */
 export function unmapOffset(decoded: DecodedString, docOffset: number): number {
+  if (decoded instanceof VerbatimDecodedString) return Math.max(0, Math.min(decoded.value.length, docOffset - decoded.contentStart));
   const { starts, ends } = decoded;
   // Binary search: the first unit whose source ends after the offset.
   let lo = 0;
@@ -93,8 +129,8 @@ export class DecodedStringBuilder {
   finish(contentEnd: number): DecodedString {
     return {
       value: this.units.join(''),
-      starts: Int32Array.from(this.starts),
-      ends: Int32Array.from(this.ends),
+      starts: new Int32Array(this.starts),
+      ends: new Int32Array(this.ends),
       contentStart: this.contentStart,
       contentEnd,
     };

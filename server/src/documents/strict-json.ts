@@ -9,7 +9,7 @@
  * test/documents/host-json.test.ts holds parseHost, which takes this path first, to jsonc-parser's
  * own tree for any text.
  */
-import { stringScalar, type HostNode, type HostProperty } from './host-node';
+import { jsonString, type HostNode, type HostProperty } from './host-node';
 import { MAX_NESTING } from './nesting';
 
 const SPACE = 0x20;
@@ -75,7 +75,7 @@ class StrictJsonReader {
         return this.array();
       case QUOTE: {
         const value = this.string();
-        return stringScalar(value, 'json', { text, start, end: this.pos, shift: 0 });
+        return jsonString(text, start, this.pos, value);
       }
       case 0x74: // t
         return { kind: 'boolean', start, end: this.word('true'), value: true };
