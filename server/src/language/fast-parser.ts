@@ -91,8 +91,11 @@ export function parseFast(text: string, options: ParseOptions, maxDepth: number,
   }
 }
 
-/** The problems of most parses: none, one array for them all. */
-const NO_PROBLEMS: readonly Problem[] = Object.freeze([]);
+/**
+ * The problems of most parses: none, one array for them all (readonly to the compiler; not frozen,
+ * as a frozen array is a kind of its own that every loop over problems would then have to handle).
+ */
+const NO_PROBLEMS: readonly Problem[] = [];
 
 /** Thrown where this parser stops and leaves the text to Ohm. */
 const GIVE_UP = new Error('the fast parser leaves this expression to Ohm');
