@@ -2,13 +2,13 @@
  * A ruleset document as every check and feature reads it: the host tree of its JSON or YAML,
  * its phase, its rules and the places of their expression strings, parsed once.
  */
-import { detached, parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostObject, type HostScalar } from './host';
+import { detached, parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
 import type { DocumentEdit } from './host-edits';
 import { coarseDecodedString, type DecodedString } from './offset-map';
 import { expressionStrings, ruleObjectInPhase, type ExpressionString } from './parameter-sites';
 import type { ValueType } from '../language/ast';
 import { actionSchema, ruleObjectSchema } from '../language/catalogue/actions';
-import { RULE_OBJECT_KEYS, type ParameterExpressionKind, type ParameterType } from '../language/catalogue/action-schema';
+import { RULE_OBJECT_KEYS, type ParameterExpressionKind, type ParameterType, type RuleObjectKey } from '../language/catalogue/action-schema';
 import type { Severity } from '../language/problem';
 
 /** An edit in document offsets. */
@@ -214,25 +214,64 @@ export function rulesetOfRoot(text: string, format: HostFormat, root: HostNode |
   const sites: ExpressionSite[] = [];
   // The same for every rule: looked up once.
   const objectKeys = RULE_OBJECT_KEYS.filter((key) => ruleObjectInPhase(key, phase));
-  const { holesOf } = extras;
+  const { holesOf, defaultAction } = extras;
+  const inYaml = format === 'yaml';
   for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
     const rule = rules[ruleIndex];
     if (rule.kind !== 'object') continue;
-    const node = property(rule, 'expression')?.value;
-    if (node?.kind === 'string') {
-      const site = new Site('filter', ruleIndex, EXPRESSION_PATH, node, holesOf?.(node), format === 'yaml' && !rule.block) as FilterSite;
+    const { expression, action, parameters, objects } = readRule(rule, objectKeys);
+    if (expression?.kind === 'string') {
+      const site = new Site('filter', ruleIndex, EXPRESSION_PATH, expression, holesOf?.(expression), inYaml && !rule.block) as FilterSite;
       expressions.push(site);
       sites.push(site);
     }
-    for (const key of objectKeys) pushParameterSites(rule, ruleIndex, key, property(rule, key)?.value, ruleObjectSchema(key), key, format, holesOf, sites);
-    const parameters = property(rule, 'action_parameters')?.value;
-    const action = parameters && actionOfRule(rule, extras.defaultAction);
-    if (action) pushParameterSites(rule, ruleIndex, action.name, parameters, actionSchema(action.name)?.parameters, 'action_parameters', format, holesOf, sites);
+    if (objects) for (let i = 0; i < objectKeys.length; i++) pushParameterSites(rule, ruleIndex, objectKeys[i], objects[i], ruleObjectSchema(objectKeys[i]), objectKeys[i], format, holesOf, sites);
+    if (!parameters) continue;
+    const actionName = actionNamed(action, defaultAction);
+    if (actionName !== undefined) pushParameterSites(rule, ruleIndex, actionName, parameters, actionSchema(actionName)?.parameters, 'action_parameters', format, holesOf, sites);
   }
   // A rule's parameters may come before its `expression`; most files have none with expressions.
   if (!inDocumentOrder(sites)) sites.sort((a, b) => a.node.start - b.node.start);
   const { syntaxProblems = [], holesOf: _, ...described } = extras;
   return { format, text, root, phase, rules, expressions, sites, syntaxProblems, ...described };
+}
+
+/**
+ * The values of a rule's keys that hold expressions, each its first property of that key's (as
+ * `property` reads it), found in one pass over the rule's properties rather than one per key:
+ * `objects` holds those of `objectKeys`, in their order, when the rule has any of them.
+ */
+function readRule(
+  rule: HostObject,
+  objectKeys: readonly RuleObjectKey[],
+): { expression?: HostNode; action?: HostNode; parameters?: HostNode; objects?: (HostNode | undefined)[] } {
+  let expression: HostProperty | undefined;
+  let action: HostProperty | undefined;
+  let parameters: HostProperty | undefined;
+  let objects: (HostNode | undefined)[] | undefined;
+  let objectsSeen: boolean[] | undefined;
+  for (const p of rule.properties) {
+    switch (p.key) {
+      case 'expression':
+        expression ??= p;
+        break;
+      case 'action':
+        action ??= p;
+        break;
+      case 'action_parameters':
+        parameters ??= p;
+        break;
+      default: {
+        const i = objectKeys.indexOf(p.key as RuleObjectKey);
+        if (i < 0 || objectsSeen?.[i]) break;
+        objects ??= new Array<HostNode | undefined>(objectKeys.length).fill(undefined);
+        objectsSeen ??= new Array<boolean>(objectKeys.length).fill(false);
+        objects[i] = p.value;
+        objectsSeen[i] = true;
+      }
+    }
+  }
+  return { expression: expression?.value, action: action?.value, parameters: parameters?.value, objects };
 }
 
 /** A rule's own expression's path, shared by its every site. */
@@ -289,7 +328,7 @@ function pushParameterSites(
   holesOf: RulesetExtras['holesOf'],
   sites: ExpressionSite[],
 ): void {
-  if (!node || !schema) return;
+  if (!node || !schema || !holdsExpressions(schema)) return;
   const found: ExpressionString[] = [];
   expressionStrings(node, schema, [key], found, !rule.block);
   for (const string of found) {
@@ -299,6 +338,39 @@ function pushParameterSites(
   }
 }
 
+/** Whether a schema marks any string in it as an expression, by schema (the catalogue's, which live as long as the process). */
+const schemaHoldsExpressions = new WeakMap<ParameterType, boolean>();
+
+/**
+ * Whether some value of the type may be an expression: most actions' parameters (`skip`'s,
+ * `log`'s) hold none, and are then not walked for expressions in every rule that has them.
+ */
+function holdsExpressions(type: ParameterType): boolean {
+  let holds = schemaHoldsExpressions.get(type);
+  if (holds !== undefined) return holds;
+  // Said first, so that a type that contains itself ends the walk (the catalogue's do not):
+  // "may hold", which only costs a walk.
+  schemaHoldsExpressions.set(type, true);
+  switch (type.kind) {
+    case 'string':
+      holds = type.expression !== undefined;
+      break;
+    case 'object':
+      holds = type.keys.some((k) => holdsExpressions(k.type)) || (type.values !== undefined && holdsExpressions(type.values));
+      break;
+    case 'array':
+      holds = holdsExpressions(type.items);
+      break;
+    case 'union':
+      holds = type.types.some(holdsExpressions);
+      break;
+    default:
+      holds = false;
+  }
+  schemaHoldsExpressions.set(type, holds);
+  return holds;
+}
+
 /**
  * The action a rule takes: its own `action` (with its node), or, where it has none, the
  * default of its octorules section, which octorules puts there before the API sees the rule.
@@ -306,6 +378,13 @@ function pushParameterSites(
  */
 export function actionOfRule(rule: HostNode, defaultAction: string | undefined): { readonly name: string; readonly node?: HostScalar } | undefined {
   const action = property(rule, 'action')?.value;
-  if (action?.kind === 'string') return { name: String(action.value), node: action };
-  return action === undefined && defaultAction !== undefined ? { name: defaultAction } : undefined;
+  const name = actionNamed(action, defaultAction);
+  if (name === undefined) return undefined;
+  return action?.kind === 'string' ? { name, node: action } : { name };
+}
+
+/** The action's name, given a rule's `action` value: see actionOfRule. */
+function actionNamed(action: HostNode | undefined, defaultAction: string | undefined): string | undefined {
+  if (action?.kind === 'string') return String(action.value);
+  return action === undefined ? defaultAction : undefined;
 }

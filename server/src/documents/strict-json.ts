@@ -60,8 +60,10 @@ class StrictJsonReader {
 
   skipWhitespace(): void {
     const text = this.text;
-    let c = text.charCodeAt(this.pos);
-    while (c === SPACE || c === LF || c === CR || c === TAB) c = text.charCodeAt(++this.pos);
+    let pos = this.pos;
+    let c = text.charCodeAt(pos);
+    while (c === SPACE || c === LF || c === CR || c === TAB) c = text.charCodeAt(++pos);
+    this.pos = pos;
   }
 
   value(): HostNode {
