@@ -1,7 +1,7 @@
 /** How the text report quotes a source line: whole when it is short, a window when it is long. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { EXCERPT_WIDTH, excerpt } from '../../server/src/cli/report';
+import { EXCERPT_WIDTH, excerpt, findingLines, splitLines, textReport } from '../../server/src/cli/report';
 
 const at = (line: number, start: number, end: number) => ({ start: { line, character: start }, end: { line, character: end } });
 
@@ -31,5 +31,18 @@ describe('excerpt', () => {
     const [head, carets] = excerpt([line], at(0, 3, 4));
     assert.ok(head.startsWith('  x') && head.endsWith('…'));
     assert.equal(carets, `  ${' '.repeat(3)}^`);
+  });
+});
+
+describe('textReport', () => {
+  it('quotes the line each finding starts on, as splitLines cuts the text, whatever its line breaks', () => {
+    const finding = (line: number) => ({ code: 'c', severity: 'warning' as const, message: 'm', range: at(line, 0, 1) });
+    for (const text of ['a\r\nb\rc\nd', 'a\nb\nc\nd\n', 'a\r\rc\r\n\nd\r', 'abcd', '']) {
+      const lines = splitLines(text);
+      // Out of order, repeated and past the last line: the report asks in any order.
+      const diagnostics = [3, 0, 2, 2, 1, lines.length, 1].map(finding);
+      const expected = diagnostics.flatMap((d) => findingLines('f', d, lines)).join('\n');
+      assert.equal(textReport([{ path: 'f', text, diagnostics }]), `${expected}\n1 file checked: 0 errors, 7 warnings\n`);
+    }
   });
 });

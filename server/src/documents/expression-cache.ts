@@ -30,13 +30,16 @@ interface Result {
   readonly options: string;
   readonly result: CheckResult | ValueCheckResult;
   normalized?: string;
+  /** The text's result under other options, if any: a list, not an array, for the one result nearly every text has. */
+  next?: Result;
 }
 
 /** One expression text's results: one per set of check options, nearly always one. */
 interface Entry {
   /** The text, in memory of its own (see host.ts's detached). */
   readonly text: string;
-  readonly results: Result[];
+  /** The most recently added first; none when a document holds the text before it is checked. */
+  results?: Result;
   /** Estimated heap bytes of the results. */
   bytes: number;
   /** How many times the holds of open documents name the text. */
@@ -77,18 +80,23 @@ export class ExpressionCache {
   private cached<O, R extends CheckResult | ValueCheckResult>(text: string, key: string, options: O, compute: (own: string, options: O) => R): R {
     const entry = this.find(text);
     // The key names the kind of check: a result kept under it is of the kind `compute` makes.
-    if (entry) for (const kept of entry.results) if (kept.options === key) return kept.result as R;
+    for (let kept = entry?.results; kept; kept = kept.next) if (kept.options === key) return kept.result as R;
     const own = entry?.text ?? detached(text);
     const result = compute(own, options);
-    const target = entry ?? this.add(own);
-    target.results.push({ options: key, result });
-    this.results++;
     const bytes = BYTES_PER_RESULT + BYTES_PER_CHARACTER * own.length;
-    target.bytes += bytes;
-    if (target.holders > 0) this.heldBytes += bytes;
+    this.results++;
+    if (!entry) {
+      this.recent.set(own, { text: own, results: { options: key, result }, bytes, holders: 0 });
+      this.recentBytes += bytes;
+      if (this.recentBytes > this.budget) this.evict();
+      return result;
+    }
+    entry.results = { options: key, result, next: entry.results };
+    entry.bytes += bytes;
+    if (entry.holders > 0) this.heldBytes += bytes;
     else {
       this.recentBytes += bytes;
-      this.evict();
+      if (this.recentBytes > this.budget) this.evict();
     }
     return result;
   }
@@ -100,14 +108,8 @@ export class ExpressionCache {
    */
   normalize(text: string, checked: CheckResult): string {
     const entry = this.held.get(text) ?? this.recent.get(text);
-    let kept: Result | undefined;
-    if (entry) {
-      for (const result of entry.results) {
-        if (result.result !== checked) continue;
-        kept = result;
-        break;
-      }
-    }
+    let kept = entry?.results;
+    while (kept && kept.result !== checked) kept = kept.next;
     if (kept?.normalized !== undefined) return kept.normalized;
     const source = entry?.text ?? text;
     // Printed from the tree the check already built: parsing again would double the cost
@@ -133,7 +135,7 @@ export class ExpressionCache {
           this.recent.delete(text);
           this.recentBytes -= entry.bytes;
           this.heldBytes += entry.bytes;
-        } else entry = { text: detached(text), results: [], bytes: 0, holders: 0 };
+        } else entry = { text: detached(text), results: undefined, bytes: 0, holders: 0 };
         this.held.set(entry.text, entry);
       }
       entry.holders++;
@@ -164,7 +166,8 @@ export class ExpressionCache {
 
   /** The entry of the text, as most recently used. */
   private find(text: string): Entry | undefined {
-    const held = this.held.get(text);
+    // Only the language server holds texts: the command line's cache asks one map, not two.
+    const held = this.held.size > 0 ? this.held.get(text) : undefined;
     if (held) return held;
     const entry = this.recent.get(text);
     if (entry) {
@@ -174,19 +177,13 @@ export class ExpressionCache {
     return entry;
   }
 
-  private add(text: string): Entry {
-    const entry: Entry = { text, results: [], bytes: 0, holders: 0 };
-    this.recent.set(text, entry);
-    return entry;
-  }
-
   private unhold(entries: readonly Entry[]): void {
     for (const entry of entries) {
       if (--entry.holders > 0) continue;
       this.held.delete(entry.text);
       this.heldBytes -= entry.bytes;
       // Texts held but never checked (the document was closed first) leave nothing.
-      if (entry.results.length === 0) continue;
+      if (!entry.results) continue;
       this.recent.set(entry.text, entry);
       this.recentBytes += entry.bytes;
     }
@@ -198,7 +195,7 @@ export class ExpressionCache {
    * and texts used again move after it, so it goes on from there. A walk begun afresh at each
    * drop stepped again over all the places the dropped texts left, until the map was rebuilt.
    */
-  private oldest?: IterableIterator<[string, Entry]>;
+  private oldest?: IterableIterator<Entry>;
 
   /** Drops the least recently used results no document holds until the rest fit the budget. */
   private evict(): void {
@@ -206,14 +203,15 @@ export class ExpressionCache {
       let next = this.oldest?.next();
       if (!next || next.done) {
         // An iterator that has ended stays ended, whatever is added after.
-        this.oldest = this.recent.entries();
+        this.oldest = this.recent.values();
         next = this.oldest.next();
         if (next.done) return;
       }
-      const [text, entry] = next.value;
-      this.recent.delete(text);
+      // Every entry is kept under its own text.
+      const entry = next.value;
+      this.recent.delete(entry.text);
       this.recentBytes -= entry.bytes;
-      this.results -= entry.results.length;
+      for (let kept = entry.results; kept; kept = kept.next) this.results--;
     }
   }
 }

@@ -88,25 +88,31 @@ function walk(text: string, node: HostNode, type: ParameterType, label: string, 
 
 /** Whether `value` would be accepted as the value of `key` of `type` (no error found in it). */
 function fits(text: string, value: HostNode, type: ParameterType & { kind: 'object' }, key: string): boolean {
-  const keyType = type.keys.find((k) => k.key === key)?.type ?? type.values;
+  const keyType = typeOfKey(type, key);
   if (!keyType) return false;
   const findings: Finding[] = [];
   walk(text, value, keyType, key, findings, []);
   return !findings.some((f) => f.severity === 'error');
 }
 
+/** The type of an object's key: its own, or the map's values. */
+function typeOfKey(type: ParameterType & { kind: 'object' }, key: string): ParameterType | undefined {
+  for (const k of type.keys) if (k.key === key) return k.type;
+  return type.values;
+}
+
 function walkObject(text: string, node: HostObject, type: ParameterType & { kind: 'object' }, label: string, out: Finding[], alsoKnown: readonly string[]): void {
-  const names = type.keys.map((k) => k.key);
   const seen = new Set<string>();
   for (const p of node.properties) {
     if (seen.has(p.key)) out.push({ code: 'duplicate-key', severity: 'error', start: p.keyStart, end: p.keyEnd, message: `\`${p.key}\` appears twice in ${label}; only one is kept` });
     seen.add(p.key);
-    const keyType = type.keys.find((k) => k.key === p.key)?.type ?? type.values;
+    const keyType = typeOfKey(type, p.key);
     if (keyType) {
       if (p.value) walk(text, p.value, keyType, `\`${p.key}\``, out, []);
       continue;
     }
     if (alsoKnown.includes(p.key)) continue;
+    const names = type.keys.map((k) => k.key);
     const candidates = new Set([...names, ...alsoKnown]);
     const close = closestMatches(p.key, candidates).filter((k) => !seen.has(k) && !node.properties.some((other) => other.key === k));
     // A key whose type the value fits is the likelier meaning (`phaes: [a, b]` is `phases`, not `phase`).
@@ -122,9 +128,10 @@ function walkObject(text: string, node: HostObject, type: ParameterType & { kind
       stray: closestMatches(p.key, names).length === 0,
     });
   }
-  const missing = type.keys.filter((k) => k.required && !seen.has(k.key)).map((k) => k.key);
+  let missing: string[] | undefined;
+  for (const k of type.keys) if (k.required && !seen.has(k.key)) (missing ??= []).push(k.key);
   // On the object's first character, as the JSON language service reports missing properties.
-  if (missing.length > 0) out.push({ code: 'missing-key', severity: 'error', start: node.start, end: node.start + 1, message: `${label} has no ${quoteAlternatives(missing)}, which ${missing.length > 1 ? 'are' : 'is'} required` });
+  if (missing) out.push({ code: 'missing-key', severity: 'error', start: node.start, end: node.start + 1, message: `${label} has no ${quoteAlternatives(missing)}, which ${missing.length > 1 ? 'are' : 'is'} required` });
   for (const group of type.oneRequired ?? []) {
     if (!group.some((k) => seen.has(k))) out.push({ code: 'missing-key', severity: 'error', start: node.start, end: node.start + 1, message: `${label} needs one of ${quoteAlternatives(group)}` });
   }
@@ -132,13 +139,17 @@ function walkObject(text: string, node: HostObject, type: ParameterType & { kind
     if (!group.some((k) => seen.has(k))) out.push({ code: 'missing-key', severity: 'error', start: node.start, end: node.start + 1, message: `${label} needs at least one of ${quoteAlternatives(group)}` });
   }
   // Exactly one of a `oneRequired` group: a second one is as wrong as an exclusive one.
-  for (const group of [...(type.exclusive ?? []), ...(type.oneRequired ?? [])]) {
-    const given = node.properties.filter((p) => group.includes(p.key));
-    const first = given[0];
-    for (const p of given.slice(1)) {
-      if (p.key === first.key) continue;
-      out.push({ code: 'invalid-action-parameters', severity: 'error', start: p.keyStart, end: p.keyEnd, message: `\`${p.key}\` cannot be given with \`${first.key}\`: ${label} takes only one of ${quoteAlternatives(group)}` });
-    }
+  for (const group of type.exclusive ?? []) onlyOneOf(node, group, label, out);
+  for (const group of type.oneRequired ?? []) onlyOneOf(node, group, label, out);
+}
+
+/** Each key of `group` given after the first of them, where only one may be. */
+function onlyOneOf(node: HostObject, group: readonly string[], label: string, out: Finding[]): void {
+  let first: string | undefined;
+  for (const p of node.properties) {
+    if (!group.includes(p.key)) continue;
+    if (first === undefined) first = p.key;
+    else if (p.key !== first) out.push({ code: 'invalid-action-parameters', severity: 'error', start: p.keyStart, end: p.keyEnd, message: `\`${p.key}\` cannot be given with \`${first}\`: ${label} takes only one of ${quoteAlternatives(group)}` });
   }
 }
 

@@ -3,12 +3,12 @@
  * rule that an earlier `block` or `skip` always decides first.
  */
 import type { CheckResult } from '../language/checker';
-import { findShadowedRules, modelOfFamily } from '../language/analyses';
+import { findShadowedRules, modelOfFamily, type Model, type RuleForAnalysis } from '../language/analyses';
 import { hasError } from '../language/problem';
 import { phaseFamily } from '../language/catalogue/families';
 import type { ExpressionCache } from './expression-cache';
-import { property, type HostNode } from './host';
-import type { DocumentProblem, ExpressionSite, ParsedRuleset } from './parsed-ruleset';
+import { property, type HostNode, type HostObject, type HostProperty } from './host';
+import type { DocumentProblem, FilterSite, ParsedRuleset } from './parsed-ruleset';
 
 /**
  * Whether the actions of a phase mean what these checks assume: `block` ends the evaluation of
@@ -28,68 +28,166 @@ function subjectOf(phase: string | undefined): string {
 }
 
 /**
- * A rule whose action and expression repeat an earlier rule's can never decide anything the
- * earlier one did not: it is dead weight, or a copy that was meant to be edited.
+ * The checks of rule order, fed each rule with its expression's result, in rule order: what
+ * they need of a rule is taken then (its action, whether it repeats an earlier one, its tree
+ * and forms where the search for shadowed rules can use them), and nothing else of its result
+ * is kept for them. Undefined where the phase's actions do not mean what these checks assume.
  */
-export function checkRepeatedRules(model: ParsedRuleset, results: readonly CheckResult[], cache: ExpressionCache, problems: DocumentProblem[], phase?: string): Set<number> {
-  const repeats = new Set<number>();
-  if (!orderMatters(phase)) return repeats;
-  // By action, then by parameters: two `execute` rules of `true` run different rulesets unless
-  // their parameters agree. Maps within a map, so that no key is joined for each rule.
-  const firstByDecision = new Map<string, Map<string, Map<string, FirstOfForm[]>>>();
-  const { expressions } = model;
-  for (let index = 0; index < expressions.length; index++) {
-    const site = expressions[index];
-    const rule = model.rules[site.ruleIndex];
+export function ruleOrderCheck(model: ParsedRuleset, cache: ExpressionCache, phase: string | undefined): RuleOrderCheck | undefined {
+  return orderMatters(phase) ? new RuleOrderCheck(model, cache, phase) : undefined;
+}
+
+export class RuleOrderCheck {
+  /**
+   * The first rule of each form, by action, then by parameters: two `execute` rules of `true`
+   * run different rulesets unless their parameters agree. Maps within a map, so that no key is
+   * joined for each rule.
+   */
+  private readonly firstByDecision = new Map<string, Map<string, RulesOfDecision>>();
+  /** The rules compared, in rule order: indexes of findShadowedRules's answers. */
+  private readonly sites: FilterSite[] = [];
+  private readonly rules: RuleForAnalysis[] = [];
+  /** The repeats found, reported before what the order makes useless. */
+  private readonly repeats: DocumentProblem[] = [];
+  private readonly fieldModel: Model;
+
+  constructor(
+    private readonly model: ParsedRuleset,
+    private readonly cache: ExpressionCache,
+    private readonly phase: string | undefined,
+  ) {
+    this.fieldModel = modelOfFamily(phaseFamily(phase));
+  }
+
+  /** A rule's expression and its result; a rule that is not all in the file is not compared. */
+  add(site: FilterSite, result: CheckResult): void {
+    if (site.holes) return;
+    const rule = this.model.rules[site.ruleIndex];
+    const facts = rule?.kind === 'object' ? factsOf(rule) : NO_FACTS;
+    if (facts.computed) return;
+    const disabled = facts.enabled?.kind === 'boolean' && facts.enabled.value === false;
     // A disabled rule decides nothing, so it neither repeats nor is repeated.
-    if (isDisabled(rule)) continue;
-    const action = property(rule, 'action')?.value;
-    const actionName = action?.kind === 'string' ? String(action.value) : '';
-    const parameters = property(rule, 'action_parameters')?.value;
-    let byParameters = firstByDecision.get(actionName);
-    if (!byParameters) firstByDecision.set(actionName, (byParameters = new Map()));
-    const parametersKey = parameters ? canonicalValue(parameters) : '';
-    let bySqueezed = byParameters.get(parametersKey);
-    if (!bySqueezed) byParameters.set(parametersKey, (bySqueezed = new Map()));
-    const earlier = firstOfForm(bySqueezed, site, results[index], cache);
-    if (!earlier) continue;
-    repeats.add(index);
-    problems.push({
-      code: 'duplicate-rule',
-      severity: 'warning',
-      message: `rule ${site.ruleIndex + 1} repeats rule ${earlier.ruleIndex + 1} (same action and expression), so it never decides anything`,
-      start: site.node.start,
-      end: site.node.end,
-      related: [{ start: earlier.node.start, end: earlier.node.end, message: `rule ${earlier.ruleIndex + 1}, which it repeats` }],
+    const earlier = disabled ? undefined : this.earlierOfForm(site, result, facts);
+    if (earlier) {
+      this.repeats.push({
+        code: 'duplicate-rule',
+        severity: 'warning',
+        message: `rule ${site.ruleIndex + 1} repeats rule ${earlier.ruleIndex + 1} (same action and expression), so it never decides anything`,
+        start: site.node.start,
+        end: site.node.end,
+        related: [{ start: earlier.node.start, end: earlier.node.end, message: `rule ${earlier.ruleIndex + 1}, which it repeats` }],
+      });
+    }
+    const clean = !hasError(result.problems);
+    this.sites.push(site);
+    // The search passes over a disabled or unclean rule: its tree and forms are not kept for it.
+    const enabled = rule?.kind === 'object' && !disabled;
+    const searched = enabled && clean;
+    this.rules.push({
+      ast: searched ? result.ast : undefined,
+      text: result.text,
+      clean,
+      enabled,
+      decides: decisionOf(facts),
+      duplicate: earlier !== undefined,
+      forms: searched ? result.forms : undefined,
+      model: this.fieldModel,
     });
   }
-  return repeats;
+
+  /** The problems found, after every rule was added. */
+  finish(problems: DocumentProblem[]): void {
+    for (const repeat of this.repeats) problems.push(repeat);
+    checkRuleOrder(this.model, this.sites, this.rules, problems, this.phase);
+  }
+
+  /**
+   * The earlier rule of the same action and parameters whose expression has the form of
+   * `site`'s; undefined when there is none (`site` is then the first of its form, kept).
+   */
+  private earlierOfForm(site: FilterSite, result: CheckResult, facts: RuleFacts): FilterSite | undefined {
+    const action = facts.action?.value;
+    const actionName = action?.kind === 'string' ? String(action.value) : '';
+    const parameters = facts.parameters?.value;
+    let byParameters = this.firstByDecision.get(actionName);
+    if (!byParameters) this.firstByDecision.set(actionName, (byParameters = new Map()));
+    const parametersKey = parameters ? canonicalValue(parameters) : '';
+    let rules = byParameters.get(parametersKey);
+    if (!rules) byParameters.set(parametersKey, (rules = { byText: new Map(), bySqueezed: new Map() }));
+    return firstOfForm(rules, site, result, this.cache);
+  }
+}
+
+/**
+ * A rule's keys that the order checks read, each as `property` finds it (the first of its
+ * key), from one walk of its properties.
+ */
+interface RuleFacts {
+  readonly action?: HostProperty;
+  readonly parameters?: HostProperty;
+  readonly enabled?: HostNode;
+  /**
+   * Its `action`, `action_parameters` or `enabled` is a value Terraform computes (a key whose
+   * value was not read): what decides the rule is not all in the file.
+   */
+  readonly computed: boolean;
+}
+
+const NO_FACTS: RuleFacts = { computed: false };
+
+function factsOf(rule: HostObject): RuleFacts {
+  let action: HostProperty | undefined;
+  let parameters: HostProperty | undefined;
+  let enabled: HostProperty | undefined;
+  let computed = false;
+  for (const p of rule.properties) {
+    if (p.key === 'action') action ??= p;
+    else if (p.key === 'action_parameters') parameters ??= p;
+    else if (p.key === 'enabled') enabled ??= p;
+    else continue;
+    if (p.value === undefined) computed = true;
+  }
+  return { action, parameters, enabled: enabled?.value, computed };
 }
 
 /** The first rule of an expression's canonical form (ExpressionCache.normalize), that form once it was needed. */
 interface FirstOfForm {
-  readonly site: ExpressionSite;
+  readonly site: FilterSite;
   readonly result: CheckResult;
   normalized?: string;
 }
 
+/** The rules of one action and parameters, by expression. */
+interface RulesOfDecision {
+  /** The first rule of the form of each text seen: a rule that repeats a text is found without its form. */
+  readonly byText: Map<string, FilterSite>;
+  /** The first rule of each form, by its text without whitespace. */
+  readonly bySqueezed: Map<string, FirstOfForm[]>;
+}
+
 /**
  * The earlier rule whose expression has the canonical form of `site`'s, or undefined when
- * there is none (`site` is then the first of its form, kept in `bySqueezed`). The canonical
- * form changes only whitespace (or trims it), so expressions of one form have one text without
- * whitespace: forms are kept by that text, and printed only where two texts share it and are
- * not the same text, which is rare; printing every rule's tree cost more than the rest of
- * this check.
+ * there is none (`site` is then the first of its form, kept). The canonical form changes only
+ * whitespace (or trims it), so expressions of one form have one text without whitespace:
+ * forms are kept by that text, and printed only where two texts share it and are not the same
+ * text, which is rare; printing every rule's tree cost more than the rest of this check.
  */
-function firstOfForm(bySqueezed: Map<string, FirstOfForm[]>, site: ExpressionSite, result: CheckResult, cache: ExpressionCache): ExpressionSite | undefined {
+function firstOfForm(rules: RulesOfDecision, site: FilterSite, result: CheckResult, cache: ExpressionCache): FilterSite | undefined {
+  const same = rules.byText.get(site.text);
+  if (same) return same;
+  const earlier = firstOfNewText(rules.bySqueezed, site, result, cache);
+  rules.byText.set(site.text, earlier ?? site);
+  return earlier;
+}
+
+/** firstOfForm of a text no earlier rule has. */
+function firstOfNewText(bySqueezed: Map<string, FirstOfForm[]>, site: FilterSite, result: CheckResult, cache: ExpressionCache): FilterSite | undefined {
   const squeezed = site.text.replace(WHITESPACE, '');
   const forms = bySqueezed.get(squeezed);
   if (!forms) {
     bySqueezed.set(squeezed, [{ site, result }]);
     return undefined;
   }
-  // The same text has the same form; each form is kept once, so at most one matches.
-  for (const form of forms) if (form.site.text === site.text) return form.site;
   const normalized = cache.normalize(site.text, result);
   for (const form of forms) if ((form.normalized ??= cache.normalize(form.site.text, form.result)) === normalized) return form.site;
   forms.push({ site, result, normalized });
@@ -105,27 +203,32 @@ function isDisabled(rule: HostNode | undefined): boolean {
 }
 
 /** `block`, or `skip` of the rest of the current ruleset: how a rule ends evaluation, if it does. */
-function decisionOf(rule: HostNode | undefined): 'block' | 'skip' | undefined {
-  const action = property(rule, 'action')?.value;
+function decisionOf(facts: RuleFacts): 'block' | 'skip' | undefined {
+  const action = facts.action?.value;
   if (action?.kind !== 'string') return undefined;
   if (action.value === 'block') return 'block';
-  const ruleset = property(property(rule, 'action_parameters')?.value, 'ruleset')?.value;
-  return action.value === 'skip' && ruleset?.kind === 'string' && ruleset.value === 'current' ? 'skip' : undefined;
+  if (action.value !== 'skip') return undefined;
+  const ruleset = property(facts.parameters?.value, 'ruleset')?.value;
+  return ruleset?.kind === 'string' && ruleset.value === 'current' ? 'skip' : undefined;
+}
+
+/** decisionOf a rule not yet read. */
+function decisionOfRule(rule: HostNode | undefined): 'block' | 'skip' | undefined {
+  return rule?.kind === 'object' ? decisionOf(factsOf(rule)) : undefined;
 }
 
 /**
  * Rules that the order of the ruleset makes useless: a last `skip` of the current ruleset (there
  * is nothing after it to skip), and rules every packet of which an earlier rule decides first.
+ * `sites` and `rules`: the rules compared, as RuleOrderCheck took them.
  */
-export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResult[], repeats: ReadonlySet<number>, problems: DocumentProblem[], phase?: string): void {
-  if (!orderMatters(phase)) return;
+function checkRuleOrder(model: ParsedRuleset, sites: readonly FilterSite[], rules: readonly RuleForAnalysis[], problems: DocumentProblem[], phase: string | undefined): void {
   const subject = subjectOf(phase);
-  const fieldModel = modelOfFamily(phaseFamily(phase));
   const enabled = (rule: HostNode) => rule.kind === 'object' && !isDisabled(rule);
   const lastIndex = model.rules.findLastIndex(enabled);
   const last = model.rules[lastIndex];
   // A ruleset of one skip rule is being written; after other rules, the order is the mistake.
-  if (lastIndex > 0 && model.rules.findIndex(enabled) < lastIndex && decisionOf(last) === 'skip') {
+  if (lastIndex > 0 && model.rules.findIndex(enabled) < lastIndex && decisionOfRule(last) === 'skip') {
     const parameters = property(last, 'action_parameters')?.value;
     const logging = property(property(last, 'logging')?.value, 'enabled')?.value;
     const action = property(last, 'action')!.value!;
@@ -142,26 +245,10 @@ export function checkRuleOrder(model: ParsedRuleset, results: readonly CheckResu
       });
     }
   }
-  const sites = model.expressions;
-  const shadowed = findShadowedRules(
-    sites.map((site, i) => {
-      const rule = model.rules[site.ruleIndex];
-      return {
-        ast: results[i].ast,
-        text: results[i].text,
-        clean: !hasError(results[i].problems),
-        enabled: enabled(rule),
-        decides: decisionOf(rule),
-        duplicate: repeats.has(i),
-        forms: results[i].forms,
-        model: fieldModel,
-      };
-    }),
-  );
-  for (const { later, earlier } of shadowed) {
+  for (const { later, earlier } of findShadowedRules(rules)) {
     const site = sites[later];
     const by = sites[earlier];
-    const how = decisionOf(model.rules[by.ruleIndex]) === 'block' ? 'blocked' : 'skipped (with the rest of the ruleset)';
+    const how = rules[earlier].decides === 'block' ? 'blocked' : 'skipped (with the rest of the ruleset)';
     problems.push({
       code: 'shadowed-rule',
       severity: 'warning',

@@ -3,7 +3,7 @@
  * phases and actions, and each action's parameters, with quick fixes.
  */
 import { phaseFamily } from '../language/catalogue/families';
-import { RULE_OBJECT_KEYS } from '../language/catalogue/action-schema';
+import { RULE_OBJECT_KEYS, type ObjectParameterType } from '../language/catalogue/action-schema';
 import { actionSchema, actionsOfPhase, ruleObjectSchema } from '../language/catalogue/actions';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULE_LIMITS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import type { Severity } from '../language/problem';
@@ -179,12 +179,26 @@ function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: P
     return;
   }
   if (parametersProperty) return;
-  const { keys, oneRequired, anyRequired } = schema.parameters;
-  const required = keys.filter((k) => k.required).map((k) => `\`${k.key}\``);
-  const groups = [...(oneRequired ?? []), ...(anyRequired ?? [])].map((group) => quoteAlternatives(group));
-  const needs = [...required, ...groups];
-  if (needs.length > 0) report('missing-action-parameters', 'error', action.start, action.end, `a \`${actionName}\` rule needs \`action_parameters\` with ${needs.join(' and ')}`);
+  const needs = requiredParameters(schema.parameters);
+  if (needs) report('missing-action-parameters', 'error', action.start, action.end, `a \`${actionName}\` rule needs \`action_parameters\` with ${needs}`);
 }
+
+/**
+ * What an action's parameters must have, as the message says it, or '' when nothing: worked out
+ * once for each action, not again for each of its rules (every `block` rule of a file has none).
+ */
+function requiredParameters(parameters: ObjectParameterType): string {
+  let needs = REQUIRED_PARAMETERS.get(parameters);
+  if (needs === undefined) {
+    const { keys, oneRequired, anyRequired } = parameters;
+    const required = keys.filter((k) => k.required).map((k) => `\`${k.key}\``);
+    const groups = [...(oneRequired ?? []), ...(anyRequired ?? [])].map((group) => quoteAlternatives(group));
+    needs = [...required, ...groups].join(' and ');
+    REQUIRED_PARAMETERS.set(parameters, needs);
+  }
+  return needs;
+}
+const REQUIRED_PARAMETERS = new WeakMap<ObjectParameterType, string>();
 
 /** Where a report about a rule's action lands: its `action` value, or the rule's first character when the action is its section's default. */
 type Place = { readonly start: number; readonly end: number };
@@ -240,9 +254,10 @@ function appearsBefore(properties: readonly HostProperty[], index: number): bool
 const PAIRWISE_KEYS = 16;
 
 function requireKeys(node: HostObject, keys: readonly string[], what: string, report: Report): void {
-  // Most objects have every key: found without building the list of those missing.
-  if (keys.every((k) => property(node, k))) return;
-  const missing = keys.filter((k) => !property(node, k));
+  let missing: string[] | undefined;
+  for (const key of keys) if (!property(node, key)) (missing ??= []).push(key);
+  // Most objects have every key.
+  if (!missing) return;
   // On the object's first character, as the JSON language service reports missing properties.
   report('missing-key', 'error', node.start, node.start + 1, `this ${what} has no ${quoteAlternatives(missing)}, which ${missing.length > 1 ? 'are' : 'is'} required`);
 }
