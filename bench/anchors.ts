@@ -20,6 +20,13 @@
  * ignores .cache/) with the pinned versions below, and reuses while it holds exactly those. If
  * Python or PyPI is unavailable, the anchor rows say why and ours are measured all the same.
  *
+ * Beside them, in the same rounds, three floors of our own: what a Node process costs before it
+ * checks anything. `node -e 0` (start alone); our parser alone as a process (bench/parser-alone.ts,
+ * bundled as the CLI is: read, JSON.parse, parse every expression, stop); and a minimal parser as
+ * a process (bench/floor-parser.cjs: one pass over character codes, names looked up in the
+ * fields and functions of the engine's scheme, nothing checked beyond what its parse checks). The
+ * ratios of these to the engine say how much of the target is left for the checks.
+ *
  * A file of its own rather than rows of bench/cli.ts: it needs the environment made first,
  * takes minutes (`octorules lint` spends about 13 s of CPU per run), and can then be run alone
  * (`node --import tsx bench/anchors.ts`); `npm run bench` runs it after bench/cli.ts.
@@ -28,7 +35,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildSync } from 'esbuild';
 import * as YAML from 'yaml';
+import { catalogueFor } from '../server/src/language/catalogue/catalogues';
 import { httpRulesetObject, rulesetObject } from './inputs';
 import { medianOf, runNode, runUnderPython, type Usage } from './process';
 import { mark, printTable } from './table';
@@ -101,6 +110,8 @@ interface Family {
   readonly rulesetFile: string;
   readonly expressionsFile: string;
   readonly octorulesFile: string;
+  /** The phase's field and function names, with their types, for bench/floor-parser.cjs. */
+  readonly namesFile: string;
   /** parse_expression's scheme; none for the default (HTTP) scheme. */
   readonly scheme: string | undefined;
 }
@@ -114,6 +125,12 @@ function family(name: string, slug: string, object: ReturnType<typeof rulesetObj
     writeFileSync(path, text);
     return path;
   };
+  const catalogue = catalogueFor(object.phase);
+  // The names the engine's scheme has, as its parse looks them up.
+  const names = {
+    fields: Object.fromEntries([...catalogue.fields.values()].filter((field) => field.inEngine).map((field) => [field.name, field.type])),
+    functions: Object.fromEntries([...catalogue.functions.values()].filter((fn) => fn.inEngine).map((fn) => [fn.name, fn.result])),
+  };
   const octorules = { cloudflare: { [section]: expressions.map((expression, i) => ({ ref: `r${i}`, action: 'block', expression })) } };
   return {
     name,
@@ -121,17 +138,25 @@ function family(name: string, slug: string, object: ReturnType<typeof rulesetObj
     rulesetFile: file('ruleset.json', JSON.stringify(object, null, 2)),
     expressionsFile: file('expressions.json', JSON.stringify(expressions)),
     octorulesFile: file('octorules.yaml', YAML.stringify(octorules, { lineWidth: 0 })),
+    namesFile: file('names.json', JSON.stringify(names)),
     scheme,
   };
 }
 
 // ---------------------------------------------------------------- the runs
 
-const FIGURES = ['ours', 'engine', 'lint'] as const;
+const FIGURES = ['ours', 'engine', 'lint', 'start', 'parser', 'floor'] as const;
 type Figure = (typeof FIGURES)[number];
+
+/** Our parser alone, bundled as the CLI is (minified, one file). */
+const PARSER_ALONE = join(dir, 'parser-alone.cjs');
+const FLOOR_PARSER = join(__dirname, 'floor-parser.cjs');
 
 function measure(figure: Figure, f: Family, python: string | undefined): Usage | undefined {
   if (figure === 'ours') return runNode([CLI, 'check', f.rulesetFile]);
+  if (figure === 'start') return runNode(['-e', '0']);
+  if (figure === 'parser') return runNode([PARSER_ALONE, f.rulesetFile]);
+  if (figure === 'floor') return runNode([FLOOR_PARSER, f.rulesetFile, f.namesFile]);
   if (python === undefined) return undefined;
   if (figure === 'engine') return runUnderPython(python, [python, '-c', ENGINE_SCRIPT, f.expressionsFile, ...(f.scheme ? [f.scheme] : [])]);
   return runUnderPython(python, [OCTORULES, 'lint', '--format', 'summary', f.octorulesFile]);
@@ -146,6 +171,7 @@ function engineNote({ accepted, firstError }: { accepted: number; firstError: st
 
 function main(): void {
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
+  buildSync({ entryPoints: [join(__dirname, 'parser-alone.ts')], outfile: PARSER_ALONE, bundle: true, platform: 'node', mainFields: ['module', 'main'], target: 'node20', format: 'cjs', minify: true, logLevel: 'warning' });
   const env = environment();
   const [python, unavailable] = 'python' in env ? [env.python, undefined] : [undefined, env.unavailable];
   const families = [
@@ -166,6 +192,7 @@ function main(): void {
 
   const ms = (v: number) => `${Math.round(v).toLocaleString('en-US')} ms`;
   const rows: string[][] = [];
+  const floorRows: string[][] = [];
   const notes: string[] = [];
   for (const f of families) {
     const get = (figure: Figure) => {
@@ -187,12 +214,29 @@ function main(): void {
       rows.push([`${what} ÷ ${anchor}`, ms(ours.cpuMs), ms(theirs.cpuMs), `${ratio.toFixed(target < 1 ? 2 : 1)}×`, `≤ ${target}× ${mark(ratio <= target)}`]);
       notes.push(`${f.name}: ${figure === 'engine' ? engineNote(JSON.parse(theirs.stdout)) : `octorules lint --format summary: ${theirs.stdout.trim()}`}`);
     }
+    const engine = get('engine');
+    const floors = [
+      ['start', 'Node\'s start alone (`node -e 0`)'],
+      ['parser', 'our parser alone as a process (read, parse; no checks)'],
+      ['floor', 'a minimal parser as a process (bench/floor-parser.cjs)'],
+    ] as const;
+    for (const [figure, what] of floors) {
+      const floor = get(figure)!;
+      floorRows.push([`${f.name}: ${what}`, ms(floor.cpuMs), engine ? ms(engine.cpuMs) : `not measured: ${unavailable}`, engine ? `${(floor.cpuMs / engine.cpuMs).toFixed(1)}×` : '', 'context']);
+    }
+    const accepted = (JSON.parse(get('floor')!.stdout) as { accepted: number }).accepted;
+    const parsed = (JSON.parse(get('parser')!.stdout) as { parsed: number }).parsed;
+    const engineAccepted = engine && (JSON.parse(engine.stdout) as { accepted: number }).accepted;
+    notes.push(
+      `${f.name}: the minimal parser accepted ${accepted.toLocaleString('en-US')} expressions${engineAccepted === undefined ? '' : accepted === engineAccepted ? ', as the engine did' : `, the engine ${engineAccepted.toLocaleString('en-US')}: not the same job, so its row says less`}; our parser alone parsed ${parsed.toLocaleString('en-US')} (names are the checker's)`,
+    );
   }
 
   console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, node ${process.version}; medians of ${RUNS} interleaved rounds after one warm-up`);
   console.log(python ? `anchors: ${VENV} (${Object.entries(PINNED).map(([name, version]) => `${name}==${version}`).join(', ')})` : `anchors not measured: ${unavailable}`);
   for (const note of notes) console.log(note);
   printTable(['figure (whole process, CPU user + sys)', 'ours', 'anchor (same run)', 'ratio', 'target'], rows);
+  printTable(['floor (whole process, CPU user + sys)', 'floor', 'the engine (same run)', 'ratio', 'target'], floorRows);
 }
 
 try {
