@@ -62,6 +62,8 @@ export interface StartOptions {
   readonly workspaceFolders?: readonly string[];
   /** Ask for a completion item's documentation when showing it (completionItem/resolve), as VS Code does. */
   readonly resolveDocumentation?: boolean;
+  /** Declares completionList.itemDefaults as VS Code's client does. */
+  readonly itemDefaults?: boolean;
 }
 
 export async function startClient(options: StartOptions = {}): Promise<TestClient> {
@@ -100,6 +102,7 @@ export async function startClient(options: StartOptions = {}): Promise<TestClien
           documentationFormat: ['markdown', 'plaintext'],
           ...(options.resolveDocumentation ? { resolveSupport: { properties: ['documentation', 'detail'] } } : {}),
         },
+        ...(options.itemDefaults ? { completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] } } : {}),
       },
       hover: { contentFormat: ['markdown', 'plaintext'] },
       codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'refactor.rewrite'] } } },

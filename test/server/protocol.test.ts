@@ -369,6 +369,32 @@ describe('server over stdio, completion documentation on demand', () => {
     }
   });
 
+  it('says the items\' shared range and format once to a client that reads item defaults, and each item\'s to one that does not', async () => {
+    for (const itemDefaults of [true, false]) {
+      const client = await startClient({ itemDefaults, resolveDocumentation: true });
+      try {
+        client.open(uri, 'yaml', text);
+        const list = (await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position })) as CompletionList;
+        const host = list.items.find((i) => i.label === 'http.host');
+        assert.ok(host, 'http.host is offered');
+        const range = { start: { line: position.line, character: position.character - 'http.ho'.length }, end: position };
+        if (itemDefaults) {
+          assert.deepEqual(list.itemDefaults?.editRange, range);
+          assert.equal(host.textEdit, undefined);
+          assert.equal(host.textEditText, undefined, 'the text is the label');
+        } else {
+          assert.equal(list.itemDefaults, undefined);
+          assert.deepEqual(host.textEdit, { range, newText: 'http.host' });
+        }
+        // Resolving still finds the item's documentation.
+        const resolved = await client.connection.sendRequest(CompletionResolveRequest.type, host);
+        assert.match((resolved.documentation as MarkupContent).value, /http\.host/);
+      } finally {
+        await client.stop();
+      }
+    }
+  });
+
   it('keeps documentation in the list for a client that does not resolve it', async () => {
     const client = await startClient();
     try {

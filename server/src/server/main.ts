@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { codeActions } from '../features/code-actions';
 import { completion, COMPLETION_TRIGGER_CHARACTERS } from '../features/completion';
 import { DeferredDocumentation } from './deferred-documentation';
+import { itemDefaultsSupport, withItemDefaults, type ItemDefaultsSupport } from './completion-defaults';
 import { diagnostics, withPlainText } from '../features/diagnostics';
 import { hover } from '../features/hover';
 import { DEFAULT_SETTINGS, ExpressionCache, formatOfDocument, includeReader, isRulesetTestFileName, readSettings, type Settings } from '../core';
@@ -71,6 +72,8 @@ export function startServer(connection: Connection): void {
   /** The client asks for a completion item's documentation when it shows it (completionItem/resolve). */
   let deferDocumentation = false;
   const deferredDocumentation = new DeferredDocumentation();
+  /** What the client reads of a completion list's item defaults. */
+  let itemDefaults: ItemDefaultsSupport = itemDefaultsSupport(undefined);
   const pushTimers = new Map<string, NodeJS.Timeout>();
   /** The workspace folders, by URI: a `.rulesets.yaml` is looked for up to the one of a document. */
   let workspaceFolders: string[] = [];
@@ -275,6 +278,7 @@ export function startServer(connection: Connection): void {
     watchedFilesRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     workspaceFolderChanges = capabilities.workspace?.workspaceFolders === true;
     deferDocumentation = capabilities.textDocument?.completion?.completionItem?.resolveSupport?.properties.includes('documentation') === true;
+    itemDefaults = itemDefaultsSupport(capabilities.textDocument?.completion?.completionList?.itemDefaults);
     // Editors that send their server config at start (Helix's `config`) pass it here, in the
     // shape of the `rulesets` settings section; workspace/configuration, if any, follows.
     const options = params.initializationOptions as { rulesets?: unknown } | undefined;
@@ -365,7 +369,7 @@ export function startServer(connection: Connection): void {
         if (model && isProjectConfigDocument(model.uri)) return projectConfigCompletion(model, params.position);
         return model ? completion(model, params.position, settingsOf(params.textDocument.uri)) : null;
       };
-      return deferDocumentation ? deferredDocumentation.defer(answer()) : answer();
+      return withItemDefaults(deferDocumentation ? deferredDocumentation.defer(answer()) : answer(), itemDefaults);
     }),
   );
 

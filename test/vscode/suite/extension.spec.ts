@@ -33,6 +33,15 @@ export function registerExtensionTests(root: Mocha.Suite): void {
     const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, start.translate(0, 'ip.src in '.length));
     const labels = list.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
     assert.ok(labels.includes('$svc.anonymizer'), `suggestions: ${labels.slice(0, 20).join(', ')}`);
+    // With a name begun, the item replaces what was typed: the range the server says once for
+    // all items (itemDefaults, which this client reads) reaches the editor as each item's.
+    await editor.edit((edit) => edit.insert(start.translate(0, 'ip.src in '.length), '$svc.an'));
+    const begun = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, start.translate(0, 'ip.src in $svc.an'.length));
+    const anonymizer = begun.items.find((item) => (typeof item.label === 'string' ? item.label : item.label.label) === '$svc.anonymizer');
+    assert.ok(anonymizer, 'the list is offered with a name begun');
+    const range = anonymizer.range instanceof vscode.Range ? anonymizer.range : anonymizer.range?.replacing;
+    assert.deepEqual(range, new vscode.Range(start.translate(0, 'ip.src in '.length), start.translate(0, 'ip.src in $svc.an'.length)));
+    assert.equal(typeof anonymizer.insertText === 'string' ? anonymizer.insertText : anonymizer.insertText?.value, '$svc.anonymizer');
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
