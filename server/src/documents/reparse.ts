@@ -30,15 +30,23 @@ interface Edit {
   readonly inOneLine: boolean;
 }
 
+/** Characters compared at once in finding where two versions of a text differ. */
+const BLOCK = 256;
+
 /** The ruleset of `text`, read from `previous` (an earlier version of the same document), or undefined. */
 export function reparseAfterEdit(previous: ParsedRuleset, text: string): ParsedRuleset | undefined {
   if (previous.syntaxProblems.length > 0 || !previous.root) return undefined;
   const old = previous.text;
   if (old === text) return previous;
   const limit = Math.min(old.length, text.length);
+  // Compared a block at a time first (a block's comparison is native), then a character at a
+  // time in the block that differs: a file of 1,000 rules is some 180,000 characters, which
+  // compared one by one at every keystroke were a tenth of an edit's cost.
   let start = 0;
+  while (start + BLOCK <= limit && old.slice(start, start + BLOCK) === text.slice(start, start + BLOCK)) start += BLOCK;
   while (start < limit && old.charCodeAt(start) === text.charCodeAt(start)) start++;
   let same = 0;
+  while (same + BLOCK <= limit - start && old.slice(old.length - same - BLOCK, old.length - same) === text.slice(text.length - same - BLOCK, text.length - same)) same += BLOCK;
   while (same < limit - start && old.charCodeAt(old.length - 1 - same) === text.charCodeAt(text.length - 1 - same)) same++;
   const end = old.length - same;
   const delta = text.length - old.length;
