@@ -68,7 +68,8 @@ const fmt = (s: { p50: number; p95: number; max: number }) => `${s.p50.toFixed(1
 
 async function main(): Promise<void> {
   const startedAt = process.hrtime.bigint();
-  const client: TestClient = await startClient({ pull: true });
+  // Completion as VS Code's client asks for it: documentation on resolve, item defaults read.
+  const client: TestClient = await startClient({ pull: true, resolveDocumentation: true, itemDefaults: true });
   const startup = Number(process.hrtime.bigint() - startedAt) / 1e6;
   const pull = () => client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: URI } });
 

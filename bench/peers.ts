@@ -260,8 +260,12 @@ class Server {
       workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: false }, diagnostics: { refreshSupport: false } },
       textDocument: {
         synchronization: { dynamicRegistration: false, didSave: false },
-        // As VS Code's language client announces it: documentation may come when an item is shown.
-        completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'], resolveSupport: { properties: ['documentation', 'detail', 'additionalTextEdits'] } } },
+        // As VS Code's language client announces it: documentation may come when an item is
+        // shown, and what the items share may be said once (itemDefaults).
+        completion: {
+          completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'], resolveSupport: { properties: ['documentation', 'detail', 'additionalTextEdits'] } },
+          completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] },
+        },
         hover: { contentFormat: ['markdown', 'plaintext'] },
         publishDiagnostics: { relatedInformation: true, versionSupport: true },
         ...(spec.mode === 'pull' ? { diagnostic: { dynamicRegistration: false } } : {}),
