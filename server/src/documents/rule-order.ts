@@ -7,7 +7,7 @@ import { findShadowedRules, modelOfFamily, type Model, type RuleForAnalysis } fr
 import { hasError } from '../language/problem';
 import { phaseFamily } from '../language/catalogue/families';
 import type { ExpressionCache } from './expression-cache';
-import { property, type HostNode, type HostObject, type HostProperty } from './host';
+import { detached, property, type HostNode, type HostObject, type HostProperty } from './host';
 import type { DocumentProblem, FilterSite, ParsedRuleset } from './parsed-ruleset';
 
 /**
@@ -190,7 +190,9 @@ const squeezedTexts = new WeakMap<CheckResult, string>();
 /** firstOfForm of a text no earlier rule has. */
 function firstOfNewText(bySqueezed: Map<string, FirstOfForm[]>, site: FilterSite, result: CheckResult, cache: ExpressionCache): FilterSite | undefined {
   let squeezed = squeezedTexts.get(result);
-  if (squeezed === undefined) squeezedTexts.set(result, (squeezed = site.text.replace(WHITESPACE, '')));
+  // Detached: the text replace builds may be made of views of the rule's text, which may be a
+  // view of the whole document, and the cache keeps the result after the document is closed.
+  if (squeezed === undefined) squeezedTexts.set(result, (squeezed = detached(site.text.replace(WHITESPACE, ''))));
   const forms = bySqueezed.get(squeezed);
   if (!forms) {
     bySqueezed.set(squeezed, [{ site, result }]);
