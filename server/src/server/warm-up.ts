@@ -51,16 +51,18 @@ export function warmUpSteps(): (() => void)[] {
   for (let round = 0; round < 3; round++) for (const httpFile of httpFiles) steps.push(() => checkRuleset(httpFile, 'json'));
   // Completion and hover, whose first answer in a family built its lists cold (a field list in
   // an HTTP phase took about 70 ms, then 5–10).
-  for (const [phase, expression, prefixes] of [
-    ['magic_transit', 'ip.src in {192.0.2.0/24} and tcp.dstport == 22', ['', 'ip.', 'ip.src in ', 'ip.src in {192.0.2.0/24} and tcp.dstport ']],
-    ['http_request_firewall_custom', 'http.host eq "example.com" and lower(http.request.uri.path) contains "/api"', ['', 'http.', 'http.host eq "example.com" and ', 'http.host eq "example.com" and lower(']],
+  for (const [phase, kind, expression, prefixes] of [
+    ['magic_transit', 'root', 'ip.src in {192.0.2.0/24} and tcp.dstport == 22', ['', 'ip.', 'ip.src in ', 'ip.src in {192.0.2.0/24} and tcp.dstport ']],
+    ['http_request_firewall_custom', 'zone', 'http.host eq "example.com" and lower(http.request.uri.path) contains "/api"', ['', 'http.', 'http.host eq "example.com" and ', 'http.host eq "example.com" and lower(']],
   ] as const) {
-    const text = JSON.stringify({ name: 'warm-up', kind: 'zone', phase, rules: [{ action: 'block', expression }] }, null, 2);
-    const start = text.indexOf(JSON.stringify(expression)) + 1;
+    const text = JSON.stringify({ name: 'warm-up', kind, phase, rules: [{ action: 'block', expression }] }, null, 2);
+    const start = text.indexOf(JSON.stringify(expression));
     const model = new DocumentModel(`file:///warm-up/${phase}.ruleset.json`, 1, text, 'json', new ExpressionCache());
     for (const prefix of prefixes) {
-      steps.push(() => completeAt(model, start + prefix.length, DEFAULT_SETTINGS));
-      steps.push(() => hover(model, model.positionAt(start + prefix.length + 2), DEFAULT_SETTINGS));
+      // Where the prefix ends in the file, its quotes escaped.
+      const offset = start + JSON.stringify(prefix).length - 1;
+      steps.push(() => completeAt(model, offset, DEFAULT_SETTINGS));
+      steps.push(() => hover(model, model.positionAt(offset + 2), DEFAULT_SETTINGS));
     }
   }
   steps.push(() => checkRuleset(`name: warm-up\nkind: root\nphase: magic_transit\nrules:\n${examples.slice(0, 5).map((e) => `  - action: block\n    expression: '${e.replace(/'/g, "''")}'\n`).join('')}`, 'yaml'));
