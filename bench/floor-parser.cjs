@@ -105,7 +105,7 @@ function unary() {
   return comparison(false);
 }
 
-/** A comparison, or (`bare`) a lone operand: a Boolean one as a term, any as an argument. */
+/** A comparison, or a lone operand: a Boolean one as a term, any one as a function's `argument`. */
 function comparison(argument) {
   const start = pos;
   const left = operand();
