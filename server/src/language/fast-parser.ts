@@ -678,7 +678,6 @@ class Descent {
     return this.text.startsWith(word, at) && !isIdent(this.text.charCodeAt(end)) ? end : -1;
   }
 
-
   /** quantifierName = ("any" | "all") ~identChar: its end, or -1. */
   private quantifierNameEnd(at: number): number {
     const text = this.text;
@@ -745,7 +744,6 @@ class Descent {
     if (c === QUOTE) return mapKeyStep(text, span, keySpan, this.problems);
     return arrayIndexStep(text, span, keySpan, this.problems);
   }
-
 
   /**
    * logicalOp = "||" | "^^" | "&&" | ("or" | "xor" | "and") ~identChar: the operator as written

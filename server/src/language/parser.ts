@@ -339,7 +339,6 @@ function parse(text: string, options: ParseOptions, fastPath: boolean, start: St
   }
 }
 
-/** Whether `text` is empty once String.prototype.trim's whitespace is gone, read without making the trimmed copy. */
 /**
  * What is found before the parse: the length past the service's limit, TABs; an array to add
  * the parse's problems to, or undefined when there is none (almost always: no array is made).
@@ -358,6 +357,7 @@ function problemsBeforeParse(text: string, lexical: LexicalStructure): Problem[]
   return problems;
 }
 
+/** Whether `text` is empty once String.prototype.trim's whitespace is gone, read without making the trimmed copy. */
 function isBlank(text: string): boolean {
   // Nearly every expression starts with a letter, a `(` or a `!`, none of them whitespace.
   const first = text.charCodeAt(0);
