@@ -7,7 +7,7 @@ import { findShadowedRules, modelOfFamily, type Model, type RuleForAnalysis } fr
 import { hasError } from '../language/problem';
 import { phaseFamily } from '../language/catalogue/families';
 import type { ExpressionCache } from './expression-cache';
-import { detached, property, type HostNode, type HostObject, type HostProperty } from './host';
+import { property, type HostNode, type HostObject, type HostProperty } from './host';
 import type { DocumentProblem, FilterSite, ParsedRuleset } from './parsed-ruleset';
 
 /**
@@ -180,19 +180,9 @@ function firstOfForm(rules: RulesOfDecision, site: FilterSite, result: CheckResu
   return earlier;
 }
 
-/**
- * Each result's text without whitespace, kept with the result: the server checks the rule order
- * at every keystroke, and a result of an unchanged expression comes back from the cache, where
- * squeezing every text again was a fifth of an edit's cost in a file of 1,000 rules.
- */
-const squeezedTexts = new WeakMap<CheckResult, string>();
-
 /** firstOfForm of a text no earlier rule has. */
 function firstOfNewText(bySqueezed: Map<string, FirstOfForm[]>, site: FilterSite, result: CheckResult, cache: ExpressionCache): FilterSite | undefined {
-  let squeezed = squeezedTexts.get(result);
-  // Detached: the text replace builds may be made of views of the rule's text, which may be a
-  // view of the whole document, and the cache keeps the result after the document is closed.
-  if (squeezed === undefined) squeezedTexts.set(result, (squeezed = detached(site.text.replace(WHITESPACE, ''))));
+  const squeezed = cache.squeeze(site.text, result);
   const forms = bySqueezed.get(squeezed);
   if (!forms) {
     bySqueezed.set(squeezed, [{ site, result }]);
@@ -203,8 +193,6 @@ function firstOfNewText(bySqueezed: Map<string, FirstOfForm[]>, site: FilterSite
   forms.push({ site, result, normalized });
   return undefined;
 }
-/** Every character that String.prototype.trim removes, as the canonical form may. */
-const WHITESPACE = /\s+/g;
 
 /** Whether a rule is switched off (`enabled: false`). */
 function isDisabled(rule: HostNode | undefined): boolean {
