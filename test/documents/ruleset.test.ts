@@ -6,7 +6,7 @@ import * as YAML from 'yaml';
 
 import { classifyFile, isRulesetFileName, looksLikeRuleset } from '../../server/src/documents/classify';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
-import { positionsIn, toPositions } from '../../server/src/documents/positions';
+import { LineTable, positionsIn, toPositions } from '../../server/src/documents/positions';
 import { checkRuleset } from '../../server/src/documents/ruleset';
 import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import type { HostFormat } from '../../server/src/documents/host';
@@ -740,6 +740,15 @@ describe('positionsIn', () => {
         assert.deepEqual(positionsIn(text)(offset), TextDocument.create('file:///t', 'plaintext', 0, text).positionAt(offset));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('and reads positions back to the offsets an LSP client does, lines and characters out of range included', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', '\r', '\n', '\r\n', 'é', '😀')).map((parts) => parts.join('')), fc.integer({ min: -2, max: 12 }), fc.integer({ min: -2, max: 12 }), (text, line, character) => {
+        assert.equal(new LineTable(text).offsetAt({ line, character }), TextDocument.create('file:///t', 'plaintext', 0, text).offsetAt({ line, character }));
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -42,7 +42,7 @@ describe('features in an octorules rules file', () => {
 
   it('hovers a parameter key of a rule without `action` as a parameter of its section\'s default action', () => {
     const model = modelOf(FILE, 'yaml', URI);
-    const found = hover(model, model.document.positionAt(FILE.indexOf('target_url') + 2), settings());
+    const found = hover(model, model.positionAt(FILE.indexOf('target_url') + 2), settings());
     assert.match(JSON.stringify(found?.contents), /redirect/);
   });
 
@@ -51,7 +51,7 @@ describe('features in an octorules rules file', () => {
     const problem = model.problems(settings()).find((p) => p.code === 'unknown-field');
     assert.ok(problem, JSON.stringify(model.problems(settings())));
     assert.equal(FILE.slice(problem.start, problem.end), 'http.request.uri.pth');
-    const position = model.document.positionAt(problem.start);
+    const position = model.positionAt(problem.start);
     const fix = codeActions(model, { start: position, end: position }, { diagnostics: [] }, settings()).find((a) => a.title.includes('http.request.uri.path'));
     assert.ok(fix?.edit?.changes);
     const fixed = applyEdits(FILE, fix.edit.changes[URI]);

@@ -45,15 +45,15 @@ describe('features in a Terraform file', () => {
     const text = v5('    expression = "ip.src in ${var.office} and http.host eq \\"a\\""');
     const model = modelOf(text, 'hcl');
     assert.deepEqual(completeAt(model, text.indexOf('var.office') + 4, settings())?.items ?? [], []);
-    assert.equal(hover(model, model.document.positionAt(text.indexOf('var.office') + 4), settings()), null);
+    assert.equal(hover(model, model.positionAt(text.indexOf('var.office') + 4), settings()), null);
   });
 
   it('hovers a field inside a heredoc and inside an escaped string', () => {
     for (const text of [v5('    expression = <<-EOT\n      http.host eq "a"\n    EOT'), v5('    expression = "ip.src ne 192.0.2.1 and http.host eq \\"\\u00e9\\""')]) {
       const model = modelOf(text, 'hcl');
-      const found = hover(model, model.document.positionAt(text.indexOf('http.host') + 3), settings());
+      const found = hover(model, model.positionAt(text.indexOf('http.host') + 3), settings());
       assert.match(JSON.stringify(found?.contents), /`http\.host`/);
-      assert.deepEqual(found?.range && [model.document.offsetAt(found.range.start), model.document.offsetAt(found.range.end)], [text.indexOf('http.host'), text.indexOf('http.host') + 9]);
+      assert.deepEqual(found?.range && [model.offsetAt(found.range.start), model.offsetAt(found.range.end)], [text.indexOf('http.host'), text.indexOf('http.host') + 9]);
     }
   });
 });

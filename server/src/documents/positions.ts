@@ -21,8 +21,23 @@ export function toPositions(text: string, problems: readonly DocumentProblem[]):
  * code units; an offset between the CR and the LF of a pair is the end of its line.
  */
 export function positionsIn(text: string): (offset: number) => Position {
-  const lineStarts = lineStartsOf(text);
-  return (offset) => {
+  const lines = new LineTable(text);
+  return (offset) => lines.positionAt(offset);
+}
+
+/**
+ * The lines of a text, found once: offsets to LSP positions and back, as TextDocument
+ * (vscode-languageserver-textdocument) reads them, without its loop over every character.
+ */
+export class LineTable {
+  private readonly lineStarts: number[];
+
+  constructor(private readonly text: string) {
+    this.lineStarts = lineStartsOf(text);
+  }
+
+  positionAt(offset: number): Position {
+    const { text, lineStarts } = this;
     let at = Math.max(0, Math.min(offset, text.length));
     if (text.charCodeAt(at) === 10 && text.charCodeAt(at - 1) === 13) at--;
     let low = 0;
@@ -34,7 +49,24 @@ export function positionsIn(text: string): (offset: number) => Position {
     }
     const line = low - 1;
     return { line, character: at - lineStarts[line] };
-  };
+  }
+
+  /** A line past the last is the text's end; a character past its line's end, that end (before its line break). */
+  offsetAt(position: Position): number {
+    const { text, lineStarts } = this;
+    if (position.line >= lineStarts.length) return text.length;
+    if (position.line < 0) return 0;
+    const lineStart = lineStarts[position.line];
+    if (position.character <= 0) return lineStart;
+    const next = position.line + 1 < lineStarts.length ? lineStarts[position.line + 1] : text.length;
+    let offset = Math.min(lineStart + position.character, next);
+    while (offset > lineStart && isLineBreak(text.charCodeAt(offset - 1))) offset--;
+    return offset;
+  }
+}
+
+function isLineBreak(code: number): boolean {
+  return code === 10 || code === 13;
 }
 
 function lineStartsOf(text: string): number[] {

@@ -1,4 +1,3 @@
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver';
 import type { RulesetEvidence } from '../documents/classify';
 import type { CheckResult, ValueCheckResult } from '../language/checker';
@@ -11,7 +10,7 @@ import { parseDocument, rulesetAt, type ParsedDocument } from '../documents/pars
 import type { IncludeReader } from '../documents/octorules';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from '../documents/parsed-ruleset';
 import { reparseAfterEdit } from '../documents/reparse';
-import { positionsIn } from '../documents/positions';
+import { LineTable } from '../documents/positions';
 
 /** The path part of a document's URI, as patterns and file names are matched against it. */
 export function pathOfUri(uri: string): string {
@@ -24,7 +23,6 @@ export function pathOfUri(uri: string): string {
  * in a file with a thousand rules looks at one expression.
  */
 export class DocumentModel {
-  readonly document: TextDocument;
   private parsed?: ParsedDocument;
   private allSites?: readonly ExpressionSite[];
   private noRuleset?: ParsedRuleset;
@@ -32,7 +30,8 @@ export class DocumentModel {
   private optionsFor?: { settings: Settings; options: RulesetCheckOptions };
   /** The checkers of the rulesets' sites under the options last asked for: one per ruleset, not one per site checked. */
   private checkersFor?: { options: RulesetCheckOptions; checkers: Map<ParsedRuleset, SiteChecker> };
-  private positions?: (offset: number) => Position;
+  /** The text's lines, found when a position is first asked for. */
+  private lines?: LineTable;
 
   constructor(
     readonly uri: string,
@@ -45,9 +44,7 @@ export class DocumentModel {
     private previous?: ParsedRuleset,
     /** Reads the files an octorules `!include` names (a saved document's neighbours); without one, includes are not followed. */
     private readonly include?: IncludeReader,
-  ) {
-    this.document = TextDocument.create(uri, format, version, text);
-  }
+  ) {}
 
   /** The file as the rulesets in it: one for a ruleset file, one per Terraform resource or octorules section. */
   get parsedDocument(): ParsedDocument {
@@ -184,14 +181,14 @@ export class DocumentModel {
     return path;
   }
 
+  // Lines found by a native search (positions.ts), not by TextDocument's loop over every
+  // character: a large file's first diagnostics waited on that loop (30 ms of 200).
   offsetAt(position: Position): number {
-    return this.document.offsetAt(position);
+    return (this.lines ??= new LineTable(this.text)).offsetAt(position);
   }
 
   positionAt(offset: number): Position {
-    // The line starts found by a native search (positions.ts), not by TextDocument's loop over
-    // every character: a large file's first diagnostics waited on that loop (30 ms of 200).
-    return (this.positions ??= positionsIn(this.text))(offset);
+    return (this.lines ??= new LineTable(this.text)).positionAt(offset);
   }
 
   range(start: number, end: number): Range {
