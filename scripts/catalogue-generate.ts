@@ -19,6 +19,7 @@ import {
   ONE_OF_KINDS,
   PREFIX_GROUPS,
   RESPONSE_GROUP,
+  UNTYPED_FIELDS,
   type ParameterDecision,
 } from './catalogue/overlay';
 import {
@@ -51,7 +52,8 @@ interface DocsOnly {
 }
 interface DocsField {
   readonly name: string;
-  readonly docsType: string;
+  /** Absent where the docs list the field without a type (UNTYPED_FIELDS decides it). */
+  readonly docsType?: string;
   readonly categories?: readonly string[];
   readonly plan?: string;
   readonly requires?: string;
@@ -75,6 +77,8 @@ interface DocsFunction {
 }
 
 const HTTP_DOCS: readonly DocsField[] = docsFacts.fields;
+/** The files beside the field list that give HTTP fields of their own (`source`), in the order they first appear. */
+const FIELD_FILES: readonly DocsFile[] = [...new Set(HTTP_DOCS.flatMap((f) => (f.source ? [f.source as DocsFile] : [])))];
 const MAGIC_DOCS: readonly DocsField[] = docsFacts.magicFields.fields;
 const FUNCTION_DOCS: readonly DocsFunction[] = docsFacts.functions;
 
@@ -142,12 +146,17 @@ const DOCS_PHASES = {
 };
 const PHASE_FILES: readonly DocsFile[] = ['phases', ...phaseFiles(docsFacts.phases.response as readonly DocsPhaseEntry[])];
 
+/** `a`, `a and b`, `a, b and c`. */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
 function docsOnly(only: DocsOnly | undefined, responseField: boolean): FieldInfo['only'] {
   if (only) {
     return {
       phases: productPhases(only.products),
       ...(only.expressions ? { expressions: only.expressions as ExpressionKind } : {}),
-      why: `the docs make it available ${only.expressions === 'value' ? 'in the value expressions of' : 'in'} ${only.products.join(' and ')} only`,
+      why: `the docs make it available ${only.expressions === 'value' ? 'in the value expressions of' : 'in'} ${listed(only.products)} only`,
     };
   }
   if (responseField) return { phases: DOCS_PHASES.response, why: 'a response field: the docs give it to the response phases only' };
@@ -220,7 +229,7 @@ async function httpFields(engine: Engine): Promise<FieldInfo[]> {
       planNote: planNote(fact.plan, fact.requires),
       only: docsOnly(fact.only, fact.categories?.includes('Response') ?? false),
     };
-    byName.set(fact.name, fieldEntry(fact.name, HTTP_FIELD_PROSE[fact.name], found, fact.docsType, common));
+    byName.set(fact.name, fieldEntry(fact.name, HTTP_FIELD_PROSE[fact.name], found, fact.docsType ?? UNTYPED_FIELDS[fact.name]?.docsType, common));
     // A deprecated name has its replacement's value, so everything the docs say of one holds for the other.
     for (const alias of fact.aliases ?? []) byName.set(alias, fieldEntry(alias, HTTP_FIELD_PROSE[alias], found, fact.docsType, { ...common, deprecated: { replacements: [fact.name] } }));
   }
@@ -367,7 +376,7 @@ export async function generateCatalogue(engine: Engine): Promise<Map<string, str
   const files = new Map<string, string>();
   files.set(
     `${GENERATED_DIR}/http.ts`,
-    fieldModule('HTTP', 'Fields and functions of the HTTP phases (ddos_l7 and every http_* phase).', 'http', [...new Set<DocsFile>(['fields', 'account', ...PHASE_FILES, 'transform', ...PRODUCT_FILES])], http, all.map((f) => f.name), []),
+    fieldModule('HTTP', 'Fields and functions of the HTTP phases (ddos_l7 and every http_* phase).', 'http', [...new Set<DocsFile>(['fields', ...FIELD_FILES, ...PHASE_FILES, 'transform', ...PRODUCT_FILES])], http, all.map((f) => f.name), []),
   );
   files.set(
     `${GENERATED_DIR}/magic.ts`,

@@ -75,10 +75,21 @@ export const PREFIX_GROUPS: readonly (readonly [prefix: string, group: string])[
   ['cf.llm.', 'AI Security'],
   ['cf.api_gateway.', 'API Shield'],
   ['cf.schema_validation.', 'API Shield'],
+  ['cf.sequence.', 'API Shield'],
   ['cf.timings.', 'Timings'],
   ['cf.tls_', 'TLS'],
   ['cf.', 'Cloudflare'],
 ];
+
+/**
+ * Fields the docs list without a type, and the type (as the docs write types) we read them as.
+ * `cf.metal.id`: the docs' list of the fields a header value may use has it, untyped, and the same
+ * page asks for `to_string()` around any value that is not a String; real rule files set a header
+ * to it bare. Read as a String, so that use is no error (a false error is worse than a missed one).
+ */
+export const UNTYPED_FIELDS: Readonly<Record<string, { readonly docsType: string }>> = {
+  'cf.metal.id': { docsType: 'String' },
+};
 
 /** Every field of a response phase, whatever its docs category. */
 export const RESPONSE_GROUP = 'Response';
@@ -199,6 +210,14 @@ export const DECIDED_DIFFERENCES: readonly DecidedDifference[] = [
     we: 'accept (Boolean)',
     why: "the docs' field list has them; the engine's scheme does not yet",
     aspects: ['cf.bot_management.signed_agent', 'cf.schema_validation.learned.violated', 'cf.schema_validation.uploaded.violated'].map((name) => `field ${name}: not in the engine`),
+  },
+  {
+    family: 'http',
+    what: '`cf.sequence.current_op`, `cf.sequence.previous_ops`, `cf.sequence.msec_since_op` (custom rules, rate limiting rules, Bulk Redirects, Request Header Transform Rules); `cf.metal.id` (header values of Request and Response Header Transform Rules)',
+    engine: 'unknown',
+    we: "accept in the phases the docs give them, with the docs' types (`cf.metal.id`, untyped there, as a String); elsewhere an error",
+    why: "the docs list them for these phases; the engine's scheme does not have them",
+    aspects: ['cf.sequence.current_op', 'cf.sequence.previous_ops', 'cf.sequence.msec_since_op', 'cf.metal.id'].map((name) => `field ${name}: not in the engine`),
   },
   {
     family: 'http',

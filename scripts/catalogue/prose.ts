@@ -148,6 +148,10 @@ export const HTTP_FIELD_PROSE: Readonly<Record<string, Prose>> = {
   'cf.worker.upstream_zone': ['Zone of the Worker that sent the request ("" when no Worker did).', 'cf.worker.upstream_zone != ""'],
   'cf.zone.name': ['Name of the zone the request is for; used to scope rules deployed at the account level.', 'cf.zone.name in {"example.com" "example.net"}'],
   'cf.zone.plan': ['Plan of the zone the request is for (e.g. "ENT"); account-level rulesets end with a test of it.', 'cf.zone.name eq "example.com" and cf.zone.plan eq "ENT"'],
+  'cf.sequence.current_op': ['ID of the API Shield operation (saved endpoint) the request matches, "" when none; for sequence rules.', 'cf.sequence.current_op eq "c821cc00"'],
+  'cf.sequence.previous_ops': ['IDs of the operations the same session requested before this one, most recent first.', 'any(cf.sequence.previous_ops[*] == "c821cc00")'],
+  'cf.sequence.msec_since_op': ['Milliseconds since the session last requested each earlier operation, by operation ID.', 'cf.sequence.msec_since_op["c821cc00"] ge 2000'],
+  'cf.metal.id': ['Listed by the docs among the fields a header value may use, without a description or a type (read as a String).', 'cf.metal.id'],
   // Timings
   'cf.timings.client_tcp_rtt_msec': ['Smoothed TCP round-trip time to the client in milliseconds (0 over QUIC).', 'cf.timings.client_tcp_rtt_msec > 300'],
   'cf.timings.client_quic_rtt_msec': ['Smoothed QUIC round-trip time to the client in milliseconds (0 over TCP).', 'cf.timings.client_quic_rtt_msec > 300'],

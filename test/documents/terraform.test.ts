@@ -380,3 +380,42 @@ describe('a Terraform expression whose inner quotes are not escaped', () => {
     assert.ok(!problems(text).some((p) => p.code === 'unescaped-quote'));
   });
 });
+
+// Issue 34: four false `unknown-field`s on real files, on fields the docs give to these phases and the engine's scheme lacks.
+describe('fields the docs list for a phase and the engine lacks, in Terraform and YAML files alike', () => {
+  before(() => loadTerraformParser());
+
+  const SEQUENCE = 'cf.sequence.current_op eq \\"36074bb2\\" and not any(cf.sequence.previous_ops[*] == \\"dbab25d2\\") and cf.sequence.msec_since_op[\\"6ef5fb59\\"] ge 10000';
+  const v4Headers = (phase: string, value: string) =>
+    `resource "cloudflare_ruleset" "h" {\n  phase = "${phase}"\n  rules {\n    action = "rewrite"\n    expression = "true"\n    action_parameters {\n      headers {\n        name = "X-Metal"\n        operation = "set"\n        expression = "${value}"\n      }\n    }\n  }\n}\n`;
+  const v5Headers = (phase: string, value: string) =>
+    `resource "cloudflare_ruleset" "h" {\n  phase = "${phase}"\n  rules = [{\n    action = "rewrite"\n    expression = "true"\n    action_parameters = {\n      headers = {\n        "X-Metal" = { operation = "set", expression = "${value}" }\n      }\n    }\n  }]\n}\n`;
+  const yamlHeaders = (phase: string, value: string) =>
+    `name: h\nkind: zone\nphase: ${phase}\nrules:\n  - action: rewrite\n    expression: "true"\n    action_parameters:\n      headers:\n        X-Metal: {operation: set, expression: ${value}}\n`;
+
+  it('sequence fields in a custom rule: no problem, v4 blocks, v5 lists and YAML', () => {
+    assert.deepEqual(marked(v5(`    expression = "${SEQUENCE}"`)), []);
+    const v4 = `resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n  rules {\n    action = "block"\n    expression = "${SEQUENCE}"\n  }\n}\n`;
+    assert.deepEqual(marked(v4), []);
+    const yaml = `name: r\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: '${SEQUENCE.replace(/\\"/g, '"')}'\n`;
+    assert.deepEqual(checkRuleset(yaml, 'yaml', { cache: new ExpressionCache() }), []);
+  });
+
+  it("the docs' type holds, and outside the docs' phases the field is an error", () => {
+    assert.deepEqual(marked(v5('    expression = "cf.sequence.msec_since_op[\\"a\\"] eq \\"x\\""')), [['type-mismatch', '\\"x\\"']]);
+    assert.deepEqual(marked(v5('    expression = "cf.sequence.current_op eq \\"a\\""', 'http_request_transform').replace('"block"', '"rewrite"')), [['field-not-available', 'cf.sequence.current_op']]);
+  });
+
+  it('cf.metal.id as a header value of Response and Request Header Transform Rules: no problem, v4, v5 and YAML', () => {
+    for (const phase of ['http_response_headers_transform', 'http_request_late_transform']) {
+      assert.deepEqual(marked(v4Headers(phase, 'cf.metal.id')), [], `v4 ${phase}`);
+      assert.deepEqual(marked(v5Headers(phase, 'cf.metal.id')), [], `v5 ${phase}`);
+      assert.deepEqual(checkRuleset(yamlHeaders(phase, 'cf.metal.id'), 'yaml', { cache: new ExpressionCache() }), [], `yaml ${phase}`);
+    }
+  });
+
+  it('cf.metal.id in a header value of a phase the docs do not give it is still an error, on its characters', () => {
+    assert.deepEqual(marked(v5Headers('http_request_transform', 'cf.metal.id')), [['field-not-available', 'cf.metal.id']]);
+    assert.deepEqual(marked(v5Headers('http_response_headers_transform', 'cf.metal.idd')), [['unknown-field', 'cf.metal.idd']]);
+  });
+});

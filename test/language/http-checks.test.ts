@@ -32,6 +32,29 @@ table('HTTP: fields and functions of the phase', [
   ok('cf.bot_management.signed_agent', { ...WAF, name: 'a field the docs list and the engine lacks (a decided difference)' }),
 ]);
 
+const LATE_TRANSFORM: RowOptions = { phase: 'http_request_late_transform' };
+const BULK_REDIRECTS: RowOptions = { phase: 'http_request_redirect' };
+const RATE_LIMIT: RowOptions = { phase: 'http_ratelimit' };
+
+// Issue 34: fields the docs give to some phases and the engine's scheme lacks, as real rule files use them.
+table('HTTP: fields the docs list for some phases and the engine lacks', [
+  ok('cf.sequence.current_op eq "36074bb2" and not any(cf.sequence.previous_ops[*] == "dbab25d2")', { ...WAF, name: 'sequence fields in custom rules' }),
+  ok('cf.sequence.current_op eq "965a3361" and not cf.sequence.msec_since_op["6ef5fb59"] ge 10000', { ...WAF, name: 'cf.sequence.msec_since_op: a map of numbers' }),
+  ok('cf.sequence.previous_ops[0] == "aaaaaaaa"', RATE_LIMIT),
+  ok('cf.sequence.current_op eq "bbbbbbbb"', BULK_REDIRECTS),
+  ok('cf.sequence.current_op eq "bbbbbbbb"', LATE_TRANSFORM),
+  ok('cf.sequence.current_op', { ...LATE_TRANSFORM, value: ['Bytes'], name: 'a sequence field as a request header\'s value' }),
+  error('cf.sequence.msec_since_op["a"] eq ⟦"x"⟧', 'type-mismatch', { ...WAF, name: "the docs' type holds: a number, not a string" }),
+  error('cf.sequence.current_op == ⟦1⟧', 'type-mismatch', { ...WAF, name: "the docs' type holds: a string, not a number" }),
+  error('⟦cf.sequence.current_op⟧ eq "a"', 'field-not-available', { phase: 'http_request_transform', message: /^`cf\.sequence\.current_op` does not exist in phase `http_request_transform`: .*`http_request_firewall_custom`/, name: 'not in a phase the docs do not give' }),
+  error('⟦cf.sequence.current_op⟧ eq "a"', 'field-not-available', { ...RESPONSE, name: '… nor in a response phase' }),
+  ok('cf.metal.id', { ...RESPONSE, value: ['Bytes'], name: "cf.metal.id as a response header's value" }),
+  ok('cf.metal.id', { ...LATE_TRANSFORM, value: ['Bytes'], name: "cf.metal.id as a request header's value" }),
+  error('⟦cf.metal.id⟧ == "a"', 'field-not-available', { ...RESPONSE, message: /cannot be used in a filter/, name: 'cf.metal.id: the docs give it to header values only' }),
+  error('⟦cf.metal.id⟧', 'field-not-available', { ...TRANSFORM, value: ['Bytes'], name: '… of the two header Transform Rules' }),
+  error('⟦cf.metal.id⟧ == "a"', 'field-not-available', { ...WAF, name: '… and not to custom rules' }),
+]);
+
 table('HTTP: where a field or a function may be used', [
   error('⟦http.response.code⟧ == 404', 'field-not-available', { ...WAF, message: /^`http\.response\.code` does not exist in phase `http_request_firewall_custom`: a response field: the docs give it to the response phases only \(.*`http_response_headers_transform`/ }),
   ok('http.response.code == 404', RESPONSE),

@@ -208,6 +208,13 @@ const weObject = (d: Disagreement): boolean => d.kind === 'we-reject' || d.kind 
 const engineSays = (d: Disagreement): string => (d.oracle.ok ? '' : d.oracle.message);
 /** The text under the engine's caret. */
 const engineAt = (d: Disagreement): string => (d.oracle.ok || d.oracle.start === undefined ? '' : d.expr.slice(d.oracle.start, d.oracle.end));
+/** Whether `text` holds `name` as a whole name (not part of a longer one). */
+function holdsName(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    if (!/[A-Za-z0-9_.]/.test(text[at - 1] ?? '') && !/[A-Za-z0-9_.]/.test(text[at + name.length] ?? '')) return true;
+  }
+  return false;
+}
 /** Our first error. */
 const first = (d: Disagreement): OurError | undefined => d.ours.errors[0];
 /** Text of our first error's span. */
@@ -635,11 +642,12 @@ function httpKnownDisagreements(fields: readonly GenField[]): KnownDisagreement[
       status: 'deliberate (decided in issue 21)',
       reason: 'the catalogue has the fields of the docs\' field list that the engine\'s scheme does not have yet (scripts/catalogue/overlay.ts)',
       example: [...docsOnlyFields][0] ?? 'cf.bot_management.signed_agent',
-      // Inside a call, a name that starts like hex digits (`cf.…`) is "unrecognised input" to the engine.
+      // Inside a call, a name that starts like hex digits (`cf.…`) is "unrecognised input" to the engine,
+      // and inside a call inside a call the engine marks the whole outer argument that holds it.
       when: (d) =>
         engineObjects(d) &&
         ((engineSays(d) === 'unknown identifier' && docsOnlyFields.has(engineAt(d))) ||
-          (engineSays(d) === 'unrecognised input' && [...docsOnlyFields].some((f) => engineAt(d).startsWith(f) && !/[A-Za-z0-9_.]/.test(engineAt(d)[f.length] ?? '')))),
+          (engineSays(d) === 'unrecognised input' && [...docsOnlyFields].some((f) => holdsName(engineAt(d), f)))),
     },
     {
       name: '`substring(field, start)` without `end`',

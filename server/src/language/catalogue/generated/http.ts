@@ -4,6 +4,8 @@
  * Engine: octorules-wirefilter 0.7.0 (PyPI), scheme default (HTTP); wirefilter cloudflare/wirefilter @ 2efaf3b6b80fde0e9fcf091abe5292fb95d7eae6.
  * Docs: cloudflare/cloudflare-docs src/content/fields/index.yaml @ 0026d94e5cfaf580bdb1871f5dc1380029fd9c28.
  * Docs: cloudflare/cloudflare-docs src/content/docs/ruleset-engine/managed-rulesets/deploy-managed-ruleset.mdx @ 543440935ea49be42f7a116ae8ed54a93d0522c5.
+ * Docs: cloudflare/cloudflare-docs src/content/partials/bots/sequence-rules-availability.mdx @ 398302a4c9f9f185ff6e748a1b44b647fa2fb86b.
+ * Docs: cloudflare/cloudflare-docs src/content/partials/rules/transform/header-modification-fields.mdx @ 193a0253809d418c482b59447c870b6007986775.
  * Docs: cloudflare/cloudflare-docs src/content/docs/ruleset-engine/reference/phases-list.mdx @ 046f5f9e5fdf226151e76964294d856025c97ce6.
  * Docs: cloudflare/cloudflare-docs src/content/docs/cache/how-to/cache-response-rules/index.mdx @ 068d53afcc4ad9434d1bcea0b97364e852cb0a56.
  * Docs: cloudflare/cloudflare-docs src/content/docs/cache/how-to/cache-response-rules/settings.mdx @ 24fec10ca4fd3274688bcfa9be30e0253b58476b.
@@ -809,6 +811,70 @@ export const HTTP_FIELDS: readonly FieldInfo[] = [
     example: 'cf.zone.name eq "example.com" and cf.zone.plan eq "ENT"',
     group: 'Cloudflare',
     inEngine: true,
+  },
+  {
+    name: 'cf.sequence.current_op',
+    type: 'Bytes',
+    doc: 'ID of the API Shield operation (saved endpoint) the request matches, "" when none; for sequence rules.',
+    example: 'cf.sequence.current_op eq "c821cc00"',
+    group: 'API Shield',
+    only: {
+      phases: [
+        'http_request_firewall_custom',
+        'http_ratelimit',
+        'http_request_redirect',
+        'http_request_late_transform',
+      ],
+      why: 'the docs make it available in Custom rules, Rate limiting rules, Bulk Redirects and Request Header Transform Rules only',
+    },
+    inEngine: false,
+  },
+  {
+    name: 'cf.sequence.previous_ops',
+    type: 'Array<Bytes>',
+    doc: 'IDs of the operations the same session requested before this one, most recent first.',
+    example: 'any(cf.sequence.previous_ops[*] == "c821cc00")',
+    group: 'API Shield',
+    only: {
+      phases: [
+        'http_request_firewall_custom',
+        'http_ratelimit',
+        'http_request_redirect',
+        'http_request_late_transform',
+      ],
+      why: 'the docs make it available in Custom rules, Rate limiting rules, Bulk Redirects and Request Header Transform Rules only',
+    },
+    inEngine: false,
+  },
+  {
+    name: 'cf.sequence.msec_since_op',
+    type: 'Map<Integer>',
+    doc: 'Milliseconds since the session last requested each earlier operation, by operation ID.',
+    example: 'cf.sequence.msec_since_op["c821cc00"] ge 2000',
+    group: 'API Shield',
+    only: {
+      phases: [
+        'http_request_firewall_custom',
+        'http_ratelimit',
+        'http_request_redirect',
+        'http_request_late_transform',
+      ],
+      why: 'the docs make it available in Custom rules, Rate limiting rules, Bulk Redirects and Request Header Transform Rules only',
+    },
+    inEngine: false,
+  },
+  {
+    name: 'cf.metal.id',
+    type: 'Bytes',
+    doc: 'Listed by the docs among the fields a header value may use, without a description or a type (read as a String).',
+    example: 'cf.metal.id',
+    group: 'Cloudflare',
+    only: {
+      phases: ['http_request_late_transform', 'http_response_headers_transform'],
+      expressions: 'value',
+      why: 'the docs make it available in the value expressions of Request Header Transform Rules and Response Header Transform Rules only',
+    },
+    inEngine: false,
   },
   {
     name: 'cf.timings.client_tcp_rtt_msec',

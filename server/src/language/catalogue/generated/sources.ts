@@ -58,6 +58,14 @@ export const CATALOGUE_SOURCES = {
         path: 'src/content/docs/cache/how-to/cache-response-rules/settings.mdx',
         commit: '24fec10ca4fd3274688bcfa9be30e0253b58476b',
       },
+      {
+        path: 'src/content/partials/bots/sequence-rules-availability.mdx',
+        commit: '398302a4c9f9f185ff6e748a1b44b647fa2fb86b',
+      },
+      {
+        path: 'src/content/partials/rules/transform/header-modification-fields.mdx',
+        commit: '193a0253809d418c482b59447c870b6007986775',
+      },
     ],
   },
 } as const;
