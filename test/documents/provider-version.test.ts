@@ -6,7 +6,9 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
+import { ExpressionCache } from '../../server/src/documents/expression-cache';
 import { majorOfConstraints, providerMajor } from '../../server/src/documents/provider-version';
+import { checkRuleset } from '../../server/src/documents/ruleset';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
 
 before(() => loadTerraformParser());
@@ -78,5 +80,35 @@ describe('provider version: the module files', () => {
   it('a lock file without the Cloudflare provider leaves the constraint to decide', () => {
     const other = 'provider "registry.terraform.io/hashicorp/random" {\n  version = "3.6.0"\n}\n# cloudflare\n';
     assert.equal(providerMajor({ tfFiles: [required('~> 4.0')], lockFile: other }), 4);
+  });
+});
+
+describe("provider names: a .tf file's objects are checked by the provider's own attribute names", () => {
+  const cacheControl = (directive: string) =>
+    `resource "cloudflare_ruleset" "cc" {\n  zone_id = "z"\n  name    = "cache control"\n  kind    = "zone"\n  phase   = "http_response_cache_settings"\n  rules = [{\n    ref        = "cc"\n    action     = "set_cache_control"\n    expression = "true"\n    action_parameters = {\n      ${directive} = {\n        operation = "set"\n        value     = 600\n      }\n    }\n  }]\n}\n`;
+  const found = (text: string) => checkRuleset(text, 'hcl', { cache: new ExpressionCache() }).map((p) => `${p.code} ${text.slice(p.start, p.end)}: ${p.message}`);
+
+  it("v5's `stale_if_error` is no unknown key (the API's `stale-if-error`)", () => {
+    assert.deepEqual(found(cacheControl('stale_if_error')), []);
+    assert.deepEqual(found(cacheControl('max_age')), []);
+  });
+
+  it("the API's hyphenated key in a .tf file is unknown there, and the did-you-mean offers the provider's name", () => {
+    const problems = found(cacheControl('"stale-if-error"'));
+    assert.equal(problems.length, 1);
+    assert.match(problems[0], /^unknown-key "stale-if-error": .*did you mean `stale_if_error`\?$/);
+  });
+
+  it("a misspelt name is offered the provider's name, never the API's", () => {
+    const problems = found(cacheControl('stale_if_eror'));
+    assert.equal(problems.length, 1);
+    assert.match(problems[0], /did you mean `stale_if_error`\?$/);
+    assert.doesNotMatch(problems[0], /stale-if-error/);
+  });
+
+  it("the same rule in a ruleset file keeps the API's names", () => {
+    const yaml = 'name: cc\nkind: zone\nphase: http_response_cache_settings\nrules:\n  - action: set_cache_control\n    expression: "true"\n    action_parameters:\n      stale_if_error: {operation: set, value: 600}\n';
+    const problems = checkRuleset(yaml, 'yaml', { cache: new ExpressionCache() });
+    assert.match(problems.find((p) => p.code === 'unknown-key')?.message ?? '', /did you mean `stale-if-error`\?/);
   });
 });
