@@ -119,8 +119,11 @@ export function majorOfConstraints(constraints: readonly string[]): ProviderMajo
 /** The provider's address in a lock file or a `source`: `registry.terraform.io/cloudflare/cloudflare`, `cloudflare/cloudflare`. */
 const CLOUDFLARE_SOURCE = /^(?:[^/]+\/)?cloudflare\/cloudflare$/i;
 
-/** The major version of the Cloudflare provider the module uses, or undefined when the files do not say. */
-export function providerMajor(inputs: ModuleVersionInputs): ProviderMajor | undefined {
+/**
+ * The major version of the Cloudflare provider the module uses, or undefined when the files do
+ * not say. `parsed`: a file of the module already parsed (the one being read), not parsed again.
+ */
+export function providerMajor(inputs: ModuleVersionInputs, parsed?: { readonly text: string; readonly root: HclNode }): ProviderMajor | undefined {
   const parser = hclParser();
   if (!parser) return undefined;
   if (inputs.lockFile !== undefined) {
@@ -128,12 +131,15 @@ export function providerMajor(inputs: ModuleVersionInputs): ProviderMajor | unde
     if (locked) return compare(locked, FIVE) >= 0 ? 5 : 4;
   }
   const constraints = (inputs.tfFiles ?? []).flatMap((text) => withTree(text, requiredConstraints) ?? []);
+  if (parsed && REQUIRED_PROVIDERS.test(parsed.text)) constraints.push(...requiredConstraints(parsed.root));
   return constraints.length > 0 ? majorOfConstraints(constraints) : undefined;
 }
 
+const REQUIRED_PROVIDERS = /\brequired_providers\b/;
+
 function withTree<T>(text: string, read: (root: HclNode) => T): T | undefined {
   // Only a file that could say something is parsed.
-  if (!/cloudflare/i.test(text)) return undefined;
+  if (!/cloudflare/i.test(text) || (read === requiredConstraints && !REQUIRED_PROVIDERS.test(text))) return undefined;
   const tree = hclParser()?.parse(text);
   if (!tree) return undefined;
   try {

@@ -1,0 +1,394 @@
+/**
+ * The two shapes of `cloudflare_ruleset`: provider v4's blocks (`rules { … }`,
+ * `action_parameters { … }`, `headers { name = "X" … }`) and v5's attributes (`rules = [{ … }]`,
+ * `action_parameters = { … }`, `headers = { "X" = { … } }`). Where the module's provider version
+ * is known, the other shape is the error Terraform gives (hashicorp/hcl commit 2efc2662,
+ * hclsyntax/structure.go Body.Content: "Unsupported block type" / "Unsupported argument", and
+ * its did-you-mean from hclsyntax/didyoumean.go); and this module writes a v4 resource in v5's
+ * shape, as the provider's own migration does (cloudflare/terraform-provider-cloudflare v5.22.0,
+ * internal/services/ruleset/migration/v500/transform.go): blocks become objects, or lists of
+ * them where v5 takes a list; `headers` blocks a map by name; sets of field names lists of
+ * `{ name = … }`; a cache key's query-string `include`/`exclude` `{ list = … }` (`["*"]`:
+ * `{ all = true }`); a skip's `rules` map of comma-joined ids a map of lists; and the attributes
+ * v5 removed (`disable_railgun`, `uri`'s `origin`) are left out.
+ *
+ * The rewrite keeps each value's own text (re-indented, heredocs untouched) and the comments
+ * between items, and gives up (no edit) where a resource is not plain enough to rewrite without
+ * guessing: a `dynamic` block, a block v5 does not know.
+ */
+import { PROVIDER_V4, PROVIDER_V5 } from '../language/catalogue/generated/provider-schema';
+import { providerAttribute, type ProviderAttribute } from '../language/catalogue/provider-schema';
+import { eolOf, lineIndent, type DocumentEdit } from './host-edits';
+import { hclParser, type HclNode } from './hcl-parser';
+import type { DocumentFix, DocumentProblem } from './parsed-ruleset';
+import type { ProviderMajor } from './provider-version';
+
+const RESOURCE_TYPE = 'cloudflare_ruleset';
+
+/** The title of the quick fix and of the refactoring that rewrites a resource into v5's shape. */
+export function v5RewriteTitle(label: string): string {
+  return `Rewrite \`${label}\` in provider v5's shape (\`rules = [{ … }]\`)`;
+}
+
+/**
+ * What Terraform says of a resource written in the other version's shape: each `rules { … }`
+ * block where the module's provider is v5, each attribute written where v4 takes a block (and
+ * the reverse) where it is v4. A v5 finding carries the fix that rewrites the resource.
+ */
+export function providerShapeProblems(text: string, resource: HclNode, major: ProviderMajor | undefined, label: string): DocumentProblem[] {
+  if (major === undefined) return [];
+  const problems: DocumentProblem[] = [];
+  if (major === 5) {
+    const blocks = blocksOf(resource).filter((b) => nameOf(b) === 'rules' || (nameOf(b) === 'dynamic' && labelOf(b) === 'rules'));
+    if (blocks.length === 0) return [];
+    const edit = rewriteResourceToV5(text, resource);
+    const fixes: DocumentFix[] = edit ? [{ title: v5RewriteTitle(label), edits: [edit] }] : [];
+    for (const block of blocks) {
+      const name = block.namedChildren[0]!;
+      const message = `${unsupportedBlock('rules', PROVIDER_V5.attributes)} Provider v5 (as the module's \`required_providers\` or lock file selects) takes \`rules = [{ … }]\`, a list of objects.`;
+      problems.push({ code: 'unsupported-block-type', severity: 'error', start: name.startIndex, end: name.endIndex, message, ...(fixes.length > 0 ? { fixes } : {}) });
+    }
+    return problems;
+  }
+  checkV4Body(resource, PROVIDER_V4.attributes, problems, true);
+  return problems;
+}
+
+/** Terraform's words for a block where the schema has none of that type. */
+function unsupportedBlock(name: string, schema: readonly ProviderAttribute[]): string {
+  const suggestion = nameSuggestion(name, schema.filter((a) => a.block).map((a) => a.name));
+  const hint = suggestion ? ` Did you mean "${suggestion}"?` : schema.some((a) => !a.block && a.name === name) ? ` Did you mean to define argument "${name}"? If so, use the equals sign to assign it a value.` : '';
+  return `Unsupported block type: Blocks of type "${name}" are not expected here.${hint}`;
+}
+
+/** Terraform's words for an argument where the schema has none of that name. */
+function unsupportedArgument(name: string, schema: readonly ProviderAttribute[], defined: ReadonlySet<string>): string {
+  const suggestion = nameSuggestion(name, schema.filter((a) => !a.block && !defined.has(a.name)).map((a) => a.name));
+  const hint = suggestion ? ` Did you mean "${suggestion}"?` : schema.some((a) => a.block && a.name === name) ? ` Did you mean to define a block of type "${name}"?` : '';
+  return `Unsupported argument: An argument named "${name}" is not expected here.${hint}`;
+}
+
+/**
+ * v4: an argument where the schema has a block of its name, and a block where it has an
+ * argument, in the resource and the blocks inside it. Names the schema does not know at all are
+ * left to the other checks (a name added in a later release must not be an error here).
+ */
+function checkV4Body(node: HclNode, schema: readonly ProviderAttribute[], problems: DocumentProblem[], top: boolean): void {
+  const attributes = attributesOf(node);
+  const defined = new Set(attributes.map((a) => a.namedChildren[0]?.text ?? ''));
+  for (const attribute of attributes) {
+    const key = attribute.namedChildren[0]!;
+    const known = providerAttribute(schema, key.text);
+    if (known?.block) {
+      const tail = top && key.text === 'rules' ? ' Provider v4 (as the module\'s `required_providers` or lock file selects) takes `rules { … }` blocks, one for each rule.' : '';
+      problems.push({ code: 'unsupported-argument', severity: 'error', start: key.startIndex, end: key.endIndex, message: `${unsupportedArgument(key.text, schema, defined)}${tail}` });
+    }
+  }
+  for (const block of blocksOf(node)) {
+    const name = nameOf(block);
+    if (name === undefined || name === 'dynamic') continue;
+    const known = providerAttribute(schema, name);
+    if (!known) continue;
+    if (!known.block) {
+      const at = block.namedChildren[0]!;
+      problems.push({ code: 'unsupported-block-type', severity: 'error', start: at.startIndex, end: at.endIndex, message: unsupportedBlock(name, schema) });
+    } else checkV4Body(block, known.attributes ?? [], problems, false);
+  }
+}
+
+/** hclsyntax's nameSuggestion: the first name within a Levenshtein distance of 2. */
+function nameSuggestion(given: string, names: readonly string[]): string | undefined {
+  return names.find((name) => levenshtein(given, name) < 3);
+}
+
+function levenshtein(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+// ---------------------------------------------------------------- the rewrite
+
+/**
+ * The `cloudflare_ruleset` resource around `offset` in a `.tf` text, if it has `rules { … }`
+ * blocks and can be rewritten: its label and the edit that writes it in v5's shape.
+ */
+export function v5RewriteAt(text: string, offset: number): { label: string; edit: DocumentEdit } | undefined {
+  const tree = hclParser()?.parse(text);
+  if (!tree) return undefined;
+  try {
+    const resource = blocksOf(tree.rootNode).find((b) => b.startIndex <= offset && offset <= b.endIndex && nameOf(b) === 'resource' && labelsOf(b)[0] === RESOURCE_TYPE);
+    if (!resource || !blocksOf(resource).some((b) => nameOf(b) === 'rules')) return undefined;
+    const edit = rewriteResourceToV5(text, resource);
+    return edit ? { label: `${RESOURCE_TYPE}.${labelsOf(resource)[1] ?? ''}`, edit } : undefined;
+  } finally {
+    tree.delete();
+  }
+}
+
+/** One line of a body being written: an attribute (its value's text may span lines) or a comment. */
+type Line = { readonly key: string; readonly value: string } | { readonly comment: string };
+
+/** Gave up: the resource holds something this rewrite does not know how to write without guessing. */
+class CannotRewrite extends Error {}
+
+/**
+ * The edit that replaces a resource's `rules { … }` blocks with one `rules = [ … ]` list, or
+ * undefined when it cannot be done without guessing.
+ */
+export function rewriteResourceToV5(text: string, resource: HclNode): DocumentEdit | undefined {
+  const items = itemsOf(resource);
+  const rules = items.filter((n) => n.type === 'block' && nameOf(n) === 'rules');
+  if (rules.length === 0 || items.some((n) => n.type === 'attribute' && n.namedChildren[0]?.text === 'rules') || hasDynamic(resource)) return undefined;
+  const first = rules[0];
+  const last = rules.at(-1)!;
+  const indent = lineIndent(text, first.startIndex);
+  const unit = indentUnit(text, first, indent);
+  const eol = eolOf(text);
+  const rulesSchema = providerAttribute(PROVIDER_V5.attributes, 'rules')?.attributes ?? [];
+  const v4Rules = providerAttribute(PROVIDER_V4.attributes, 'rules')!.attributes ?? [];
+  const writer = new Writer(text, eol, unit);
+  try {
+    // What stands between the first and the last rule and is not one goes before the list.
+    const between = items.filter((n) => n.startIndex > first.startIndex && n.endIndex < last.endIndex && !rules.includes(n));
+    const before = between.map((n) => `${text.slice(n.startIndex, n.endIndex)}${eol}${indent}`).join('');
+    const parts: string[] = [];
+    rules.forEach((rule, i) => {
+      for (const comment of i === 0 ? [] : commentsBetween(text, rules[i - 1].endIndex, rule.startIndex)) parts.push(`${indent}${unit}${comment}`);
+      const lines = writer.body(rule, v4Rules, rulesSchema, `${indent}${unit}${unit}`);
+      parts.push(`${indent}${unit}{${eol}${writer.render(lines, `${indent}${unit}${unit}`)}${indent}${unit}}${i < rules.length - 1 ? ',' : ''}`);
+    });
+    return { start: first.startIndex, end: last.endIndex, newText: `${before}rules = [${eol}${parts.join(eol)}${eol}${indent}]` };
+  } catch (error) {
+    if (error instanceof CannotRewrite) return undefined;
+    throw error;
+  }
+}
+
+class Writer {
+  constructor(
+    private readonly text: string,
+    private readonly eol: string,
+    private readonly unit: string,
+  ) {}
+
+  /** The lines of a v4 block's body written as a v5 object's, at `indent`. */
+  body(block: HclNode, v4: readonly ProviderAttribute[], v5: readonly ProviderAttribute[], indent: string, leaveOut?: string): Line[] {
+    const lines: Line[] = [];
+    const items = itemsOf(block);
+    const bodyStart = block.namedChildren.find((c) => c?.type === 'block_start')?.endIndex ?? block.startIndex;
+    let previousEnd = bodyStart;
+    const groups = new Map<string, HclNode[]>();
+    for (const item of items) if (item.type === 'block') groups.set(nameOf(item) ?? '', [...(groups.get(nameOf(item) ?? '') ?? []), item]);
+    for (const item of items) {
+      for (const comment of commentsBetween(this.text, previousEnd, item.startIndex)) lines.push({ comment });
+      previousEnd = item.endIndex;
+      if (item.type === 'attribute') {
+        const name = item.namedChildren[0]!.text;
+        if (name === leaveOut) continue;
+        const target = providerAttribute(v5, name);
+        // A name v4 had and v5 removed (`disable_railgun`) is left out, as the provider's migration does.
+        if (!target && providerAttribute(v4, name)) continue;
+        lines.push({ key: name, value: this.attributeValue(item, providerAttribute(v4, name), target, indent) });
+        continue;
+      }
+      const name = nameOf(item);
+      const group = name === undefined ? undefined : groups.get(name);
+      if (!group || group[0] !== item) continue;
+      const target = providerAttribute(v5, name!);
+      const source = providerAttribute(v4, name!);
+      if (!target?.attributes || !source?.attributes) throw new CannotRewrite();
+      lines.push({ key: name!, value: this.blocks(group, source.attributes, target, indent) });
+    }
+    const closing = block.namedChildren.find((c) => c?.type === 'block_end')?.startIndex ?? block.endIndex;
+    for (const comment of commentsBetween(this.text, previousEnd, closing)) lines.push({ comment });
+    return lines;
+  }
+
+  /** Blocks of one name as v5's value: an object, a list of objects, or (`headers`) a map of them by their `name`. */
+  private blocks(group: readonly HclNode[], v4: readonly ProviderAttribute[], target: ProviderAttribute, indent: string): string {
+    const inner = `${indent}${this.unit}`;
+    const eol = this.eol;
+    if (target.nesting === 'single') {
+      if (group.length !== 1) throw new CannotRewrite();
+      return `{${eol}${this.render(this.body(group[0], v4, target.attributes!, inner), inner)}${indent}}`;
+    }
+    if (target.nesting === 'map') {
+      const entries = group.map((block) => {
+        const nameAttribute = attributesOf(block).find((a) => a.namedChildren[0]?.text === 'name');
+        const nameValue = nameAttribute?.namedChildren[1];
+        if (!nameValue) throw new CannotRewrite();
+        const written = this.text.slice(nameValue.startIndex, nameValue.endIndex);
+        const key = isPlainString(nameValue) ? written : `(${written})`;
+        const deeper = `${inner}${this.unit}`;
+        return `${inner}${key} = {${eol}${this.render(this.body(block, v4, target.attributes!, deeper, 'name'), deeper)}${inner}}`;
+      });
+      return `{${eol}${entries.join(eol)}${eol}${indent}}`;
+    }
+    const deeper = `${inner}${this.unit}`;
+    const items = group.map((block) => `${inner}{${eol}${this.render(this.body(block, v4, target.attributes!, deeper), deeper)}${inner}}`);
+    return `[${eol}${items.join(`,${eol}`)}${eol}${indent}]`;
+  }
+
+  /** An attribute's value in v5: its own text, but where v5 changed the value's shape. */
+  private attributeValue(attribute: HclNode, source: ProviderAttribute | undefined, target: ProviderAttribute | undefined, indent: string): string {
+    const value = attribute.namedChildren[1]!;
+    const written = reindent(this.text, value, lineIndent(this.text, attribute.startIndex), indent);
+    if (!source || !target) return written;
+    const strings = stringItems(this.text, value);
+    // v4's set of field names, v5's list of `{ name = … }` (cookie_fields, request_fields, response_fields).
+    if ((source.type === 'set' || source.type === 'list') && target.nesting === 'list' && providerAttribute(target.attributes, 'name')) {
+      if (!strings) return `[for name in ${written} : { name = name }]`;
+      if (strings.length === 0) return '[]';
+      const inner = `${indent}${this.unit}`;
+      return `[${this.eol}${strings.map((s) => `${inner}{ name = ${s} }`).join(`,${this.eol}`)}${this.eol}${indent}]`;
+    }
+    // A cache key's query-string `include`/`exclude`: v4's set of names, v5's `{ list = … }`, `["*"]` being `{ all = true }`.
+    if (source.type === 'set' && target.nesting === 'single' && providerAttribute(target.attributes, 'list')) {
+      if (strings?.length === 1 && strings[0] === '"*"') return '{ all = true }';
+      return `{ list = ${written} }`;
+    }
+    // A skip's `rules`: v4's comma-joined rule ids by ruleset id, v5's lists of them.
+    if (source.type === 'map' && target.type === 'map' && attribute.namedChildren[0]!.text === 'rules') return this.ruleIdLists(value, written, indent);
+    return written;
+  }
+
+  private ruleIdLists(value: HclNode, written: string, indent: string): string {
+    const object = value.namedChildren[0]?.type === 'collection_value' ? value.namedChildren[0].namedChildren[0] : undefined;
+    if (object?.type !== 'object') return `{ for id, rules in ${written} : id => split(",", rules) }`;
+    const inner = `${indent}${this.unit}`;
+    const entries = object.namedChildren.filter((e): e is HclNode => e?.type === 'object_elem').map((element) => {
+      const key = element.namedChildren[0]!;
+      const ids = element.namedChildren[1]!;
+      const text = this.text.slice(ids.startIndex, ids.endIndex);
+      const list = isPlainString(ids) ? `[${text.slice(1, -1).split(',').map((id) => id.trim()).filter((id) => id !== '').map((id) => `"${id}"`).join(', ')}]` : `split(",", ${text})`;
+      return `${inner}${this.text.slice(key.startIndex, key.endIndex)} = ${list}`;
+    });
+    return entries.length === 0 ? '{}' : `{${this.eol}${entries.join(this.eol)}${this.eol}${indent}}`;
+  }
+
+  /** Lines at `indent`, each run of one-line attributes with its `=` aligned, as `terraform fmt` writes them. */
+  render(lines: readonly Line[], indent: string): string {
+    let out = '';
+    let i = 0;
+    while (i < lines.length) {
+      const line = lines[i];
+      if ('comment' in line) {
+        out += `${indent}${line.comment}${this.eol}`;
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < lines.length && 'key' in lines[j] && !(lines[j] as { value: string }).value.includes('\n')) j++;
+      if (j === i) {
+        out += `${indent}${line.key} = ${line.value}${this.eol}`;
+        i++;
+        continue;
+      }
+      const run = lines.slice(i, j) as { key: string; value: string }[];
+      const width = Math.max(...run.map((l) => l.key.length));
+      for (const l of run) out += `${indent}${l.key.padEnd(width)} = ${l.value}${this.eol}`;
+      i = j;
+    }
+    return out;
+  }
+}
+
+/** The items of a tuple of plain strings, as written (`"a"`), or undefined for any other value. */
+function stringItems(text: string, value: HclNode): string[] | undefined {
+  const tuple = value.namedChildren[0]?.type === 'collection_value' ? value.namedChildren[0].namedChildren[0] : undefined;
+  if (tuple?.type !== 'tuple') return undefined;
+  const items = tuple.namedChildren.filter((c): c is HclNode => c?.type === 'expression');
+  if (!items.every(isPlainString)) return undefined;
+  return items.map((i) => text.slice(i.startIndex, i.endIndex));
+}
+
+/** A quoted string without interpolation: its text is a valid object key as it is. */
+function isPlainString(expression: HclNode): boolean {
+  const literal = expression.namedChildren[0];
+  const string = literal?.type === 'literal_value' ? literal.namedChildren[0] : literal?.type === 'template_expr' ? literal.namedChildren[0] : undefined;
+  return (string?.type === 'string_lit' || string?.type === 'quoted_template') && !string.namedChildren.some((c) => c?.type === 'template_interpolation' || c?.type === 'template_directive');
+}
+
+/** A value's text with its later lines moved from `from` indentation to `to`; a heredoc's lines are left as they are. */
+function reindent(text: string, node: HclNode, from: string, to: string): string {
+  const written = text.slice(node.startIndex, node.endIndex);
+  if (!written.includes('\n') || from === to) return written;
+  const heredocs = descendants(node, 'heredoc_template').map((h) => [h.startIndex - node.startIndex, h.endIndex - node.startIndex] as const);
+  let out = '';
+  let at = 0;
+  for (const line of written.split('\n')) {
+    const inHeredoc = at > 0 && heredocs.some(([s, e]) => at > s && at <= e);
+    let moved = line;
+    if (at > 0 && !inHeredoc && line.trim() !== '') moved = line.startsWith(from) ? `${to}${line.slice(from.length)}` : line;
+    out += (at > 0 ? '\n' : '') + moved;
+    at += line.length + 1;
+  }
+  return out;
+}
+
+function descendants(node: HclNode, type: string): HclNode[] {
+  const found: HclNode[] = [];
+  const pending = [node];
+  while (pending.length > 0) {
+    const n = pending.pop()!;
+    if (n.type === type) found.push(n);
+    for (const c of n.namedChildren) if (c) pending.push(c);
+  }
+  return found;
+}
+
+/** The comments in the text between two items (only blanks and comments are there), each as written. */
+function commentsBetween(text: string, start: number, end: number): string[] {
+  if (end <= start) return [];
+  const gap = text.slice(start, end);
+  const found: string[] = [];
+  const pattern = /#[^\n]*|\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
+  for (const m of gap.matchAll(pattern)) found.push(m[0].replace(/\r$/, ''));
+  return found;
+}
+
+/** The file's unit of indentation: what a rule block's first item adds to the block's own, else two spaces. */
+function indentUnit(text: string, block: HclNode, indent: string): string {
+  const first = itemsOf(block)[0];
+  if (!first) return '  ';
+  const inner = lineIndent(text, first.startIndex);
+  return inner.startsWith(indent) && inner.length > indent.length ? inner.slice(indent.length) : '  ';
+}
+
+function hasDynamic(resource: HclNode): boolean {
+  return descendants(resource, 'block').some((b) => nameOf(b) === 'dynamic');
+}
+
+function bodyOf(node: HclNode): HclNode | undefined {
+  return node.namedChildren.find((c): c is HclNode => c?.type === 'body');
+}
+
+function itemsOf(node: HclNode): HclNode[] {
+  return (bodyOf(node)?.namedChildren ?? []).filter((c): c is HclNode => c?.type === 'attribute' || c?.type === 'block');
+}
+
+function blocksOf(node: HclNode): HclNode[] {
+  return itemsOf(node).filter((c) => c.type === 'block');
+}
+
+function attributesOf(node: HclNode): HclNode[] {
+  return itemsOf(node).filter((c) => c.type === 'attribute');
+}
+
+function nameOf(block: HclNode): string | undefined {
+  const first = block.namedChildren[0];
+  return first?.type === 'identifier' ? first.text : undefined;
+}
+
+function labelsOf(block: HclNode): string[] {
+  return block.namedChildren.filter((c): c is HclNode => c?.type === 'string_lit').map((c) => c.text.slice(1, -1));
+}
+
+function labelOf(block: HclNode): string | undefined {
+  return labelsOf(block)[0];
+}
