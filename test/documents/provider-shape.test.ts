@@ -119,3 +119,28 @@ describe('provider shapes: the other version\'s shape is the error Terraform giv
     assert.deepEqual(problems(either + v5Resource).filter((p) => p.severity === 'error'), []);
   });
 });
+
+describe("provider shapes: v4's names, where the module's version is v4", () => {
+  const rule = (body: string) => `resource "cloudflare_ruleset" "r" {\n  phase = "http_request_dynamic_redirect"\n  rules {\n    action     = "redirect"\n    expression = "true"\n${body}\n  }\n}\n`;
+
+  it('every v4 pair checks without a finding on its names under a v4 constraint', () => {
+    for (const file of readdirSync(PAIRS).filter((f) => f.endsWith('.v4.tf'))) {
+      assert.deepEqual(problems(V4 + read(file)).filter((p) => p.code === 'unknown-key' || p.code.startsWith('unsupported')).map((p) => p.message), [], file);
+    }
+  });
+
+  it('a misspelt argument or block inside a rule: a warning with the name hclsyntax would suggest, and a fix', () => {
+    const text = V4 + rule('    action_parameters {\n      from_valeu {\n        status_code = 301\n      }\n      from_value {\n        status_codee = 301\n      }\n    }');
+    const found = problems(text).filter((p) => p.code === 'unknown-key');
+    assert.deepEqual(found.map((p) => [text.slice(p.start, p.end), p.severity, p.message]), [
+      ['from_valeu', 'warning', 'provider v4 has no block type `from_valeu` in `action_parameters`; did you mean `from_value`?'],
+      ['status_codee', 'warning', 'provider v4 has no argument `status_codee` in `from_value`; did you mean `status_code`?'],
+    ]);
+    assert.equal(applyEdits(text, found[1].fixes![0].edits), text.replace('status_codee', 'status_code'));
+  });
+
+  it('says nothing of names when the version is not known, nor of names earlier v4 releases took', () => {
+    assert.deepEqual(problems(rule('    action_parameters {\n      from_valeu {\n        status_code = 301\n      }\n    }')).filter((p) => p.code === 'unknown-key'), []);
+    assert.deepEqual(problems(V4 + rule('    action_parameters {\n      version = "1"\n    }')).filter((p) => p.code === 'unknown-key'), []);
+  });
+});

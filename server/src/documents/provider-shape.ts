@@ -69,31 +69,50 @@ function unsupportedArgument(name: string, schema: readonly ProviderAttribute[],
 }
 
 /**
- * v4: an argument where the schema has a block of its name, and a block where it has an
- * argument, in the resource and the blocks inside it. Names the schema does not know at all are
- * left to the other checks (a name added in a later release must not be an error here).
+ * Names earlier v4 releases took that v4.52.8's schema no longer has (v4.0.0,
+ * internal/sdkv2provider/schema_cloudflare_ruleset.go): not unknown under a `~> 4.0` constraint.
  */
-function checkV4Body(node: HclNode, schema: readonly ProviderAttribute[], problems: DocumentProblem[], top: boolean): void {
+const EARLIER_V4_NAMES: ReadonlySet<string> = new Set(['version', 'last_updated', 'status', 'shareable_entitlement_name']);
+
+/**
+ * v4: an argument where the schema has a block of its name, and a block where it has an
+ * argument, in the resource and the blocks inside it; and in the blocks inside a rule, a name
+ * the schema does not have, as a warning with hclsyntax's did-you-mean (the resource's own body
+ * also takes Terraform's meta-arguments, and is left alone).
+ */
+function checkV4Body(node: HclNode, schema: readonly ProviderAttribute[], problems: DocumentProblem[], top: boolean, label = 'resource'): void {
   const attributes = attributesOf(node);
   const defined = new Set(attributes.map((a) => a.namedChildren[0]?.text ?? ''));
+  // A rule's own keys are checked as every ruleset's are (ruleset-shape.ts): the blocks inside it are v4's own.
+  const names = !top && label !== '`rules`';
   for (const attribute of attributes) {
     const key = attribute.namedChildren[0]!;
     const known = providerAttribute(schema, key.text);
     if (known?.block) {
       const tail = top && key.text === 'rules' ? ' Provider v4 (as the module\'s `required_providers` or lock file selects) takes `rules { … }` blocks, one for each rule.' : '';
       problems.push({ code: 'unsupported-argument', severity: 'error', start: key.startIndex, end: key.endIndex, message: `${unsupportedArgument(key.text, schema, defined)}${tail}` });
-    }
+    } else if (!known && names) unknownName(key, schema.filter((a) => !a.block && !a.computedOnly && !defined.has(a.name)), 'argument', label, problems);
   }
   for (const block of blocksOf(node)) {
     const name = nameOf(block);
     if (name === undefined || name === 'dynamic') continue;
     const known = providerAttribute(schema, name);
-    if (!known) continue;
-    if (!known.block) {
-      const at = block.namedChildren[0]!;
+    const at = block.namedChildren[0]!;
+    if (!known) {
+      if (names) unknownName(at, schema.filter((a) => a.block), 'block type', label, problems);
+    } else if (!known.block) {
       problems.push({ code: 'unsupported-block-type', severity: 'error', start: at.startIndex, end: at.endIndex, message: unsupportedBlock(name, schema) });
-    } else checkV4Body(block, known.attributes ?? [], problems, false);
+    } else checkV4Body(block, known.attributes ?? [], problems, false, `\`${name}\``);
   }
+}
+
+/** A name v4's schema does not have where it is written: a warning, with the name hclsyntax would suggest and a fix to it. */
+function unknownName(key: HclNode, candidates: readonly ProviderAttribute[], what: 'argument' | 'block type', label: string, problems: DocumentProblem[]): void {
+  if (EARLIER_V4_NAMES.has(key.text)) return;
+  const suggestion = nameSuggestion(key.text, candidates.map((a) => a.name));
+  const message = `provider v4 has no ${what} \`${key.text}\` in ${label === 'resource' ? 'the resource' : label}${suggestion ? `; did you mean \`${suggestion}\`?` : ''}`;
+  const fixes: DocumentFix[] = suggestion ? [{ title: `Change to \`${suggestion}\``, edits: [{ start: key.startIndex, end: key.endIndex, newText: suggestion }] }] : [];
+  problems.push({ code: 'unknown-key', severity: 'warning', start: key.startIndex, end: key.endIndex, message, ...(fixes.length > 0 ? { fixes } : {}) });
 }
 
 /** hclsyntax's nameSuggestion: the first name within a Levenshtein distance of 2. */
