@@ -144,3 +144,11 @@ describe("provider shapes: v4's names, where the module's version is v4", () => 
     assert.deepEqual(problems(V4 + rule('    action_parameters {\n      version = "1"\n    }')).filter((p) => p.code === 'unknown-key'), []);
   });
 });
+
+describe('provider shapes: a `dynamic "rules"` block under v5', () => {
+  it('is the error hcl\'s dynblock gives, on its label, with no rewrite offered', () => {
+    const text = `${V5}resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n  dynamic "rules" {\n    for_each = var.rules\n    content {\n      action     = "block"\n      expression = rules.value\n    }\n  }\n}\n`;
+    const found = problems(text).filter((p) => p.code === 'unsupported-block-type');
+    assert.deepEqual(found.map((p) => [text.slice(p.start, p.end), p.message.split('. Provider')[0], p.fixes]), [['"rules"', 'Unsupported block type: Blocks of type "rules" are not expected here', undefined]]);
+  });
+});

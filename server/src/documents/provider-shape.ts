@@ -4,7 +4,8 @@
  * `action_parameters = { … }`, `headers = { "X" = { … } }`). Where the module's provider version
  * is known, the other shape is the error Terraform gives (hashicorp/hcl commit 2efc2662,
  * hclsyntax/structure.go Body.Content: "Unsupported block type" / "Unsupported argument", and
- * its did-you-mean from hclsyntax/didyoumean.go); and this module writes a v4 resource in v5's
+ * its did-you-mean from hclsyntax/didyoumean.go; ext/dynblock/expand_body.go for a `dynamic`
+ * block); and this module writes a v4 resource in v5's
  * shape, as the provider's own migration does (cloudflare/terraform-provider-cloudflare v5.22.0,
  * internal/services/ruleset/migration/v500/transform.go): blocks become objects, or lists of
  * them where v5 takes a list; `headers` blocks a map by name; sets of field names lists of
@@ -43,10 +44,13 @@ export function providerShapeProblems(text: string, resource: HclNode, major: Pr
     if (blocks.length === 0) return [];
     const edit = rewriteResourceToV5(text, resource);
     const fixes: DocumentFix[] = edit ? [{ title: v5RewriteTitle(label), edits: [edit] }] : [];
+    const v5 = ' Provider v5 (as the module\'s `required_providers` or lock file selects) takes `rules = [{ … }]`, a list of objects.';
     for (const block of blocks) {
-      const name = block.namedChildren[0]!;
-      const message = `${unsupportedBlock('rules', PROVIDER_V5.attributes)} Provider v5 (as the module's \`required_providers\` or lock file selects) takes \`rules = [{ … }]\`, a list of objects.`;
-      problems.push({ code: 'unsupported-block-type', severity: 'error', start: name.startIndex, end: name.endIndex, message, ...(fixes.length > 0 ? { fixes } : {}) });
+      // A `dynamic "rules"` block: hcl's ext/dynblock says it on the label, without a did-you-mean.
+      const dynamic = nameOf(block) === 'dynamic';
+      const at = dynamic ? block.namedChildren.find((c) => c?.type === 'string_lit')! : block.namedChildren[0]!;
+      const message = `${dynamic ? 'Unsupported block type: Blocks of type "rules" are not expected here.' : unsupportedBlock('rules', PROVIDER_V5.attributes)}${v5}`;
+      problems.push({ code: 'unsupported-block-type', severity: 'error', start: at.startIndex, end: at.endIndex, message, ...(fixes.length > 0 ? { fixes } : {}) });
     }
     return problems;
   }
