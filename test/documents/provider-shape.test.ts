@@ -59,11 +59,13 @@ describe('provider shapes: the rewrite of a v4 resource into v5', () => {
     });
   }
 
-  it('gives no rewrite where it would have to guess: a `dynamic` block, a block v5 does not know', () => {
+  it('gives no rewrite where it would have to guess: a `dynamic` block, a block v5 does not know, a syntax error', () => {
     const dynamic = 'resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n  rules {\n    action     = "block"\n    expression = "true"\n  }\n  dynamic "rules" {\n    for_each = var.rules\n    content {\n      action     = "block"\n      expression = rules.value\n    }\n  }\n}\n';
     assert.equal(v5RewriteAt(dynamic, 5), undefined);
     const unknown = 'resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n  rules {\n    action     = "block"\n    expression = "true"\n    actoin_parameters {\n      id = "x"\n    }\n  }\n}\n';
     assert.equal(v5RewriteAt(unknown, 5), undefined);
+    const broken = 'resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n  rules {\n    action     = "block"\n    expression = "true"\n    description = = "x"\n  }\n}\n';
+    assert.equal(v5RewriteAt(broken, 5), undefined);
   });
 
   it('leaves out what v5 removed (`disable_railgun`), as the provider migration does', () => {

@@ -15,7 +15,7 @@
  *
  * The rewrite keeps each value's own text (re-indented, heredocs untouched) and the comments
  * between items, and gives up (no edit) where a resource is not plain enough to rewrite without
- * guessing: a `dynamic` block, a block v5 does not know.
+ * guessing: a `dynamic` block, a block v5 does not know, a syntax error.
  */
 import { PROVIDER_V4, PROVIDER_V5 } from '../language/catalogue/generated/provider-schema';
 import { providerAttribute, type ProviderAttribute } from '../language/catalogue/provider-schema';
@@ -166,7 +166,8 @@ class CannotRewrite extends Error {}
 export function rewriteResourceToV5(text: string, resource: HclNode): DocumentEdit | undefined {
   const items = itemsOf(resource);
   const rules = items.filter((n) => n.type === 'block' && nameOf(n) === 'rules');
-  if (rules.length === 0 || items.some((n) => n.type === 'attribute' && n.namedChildren[0]?.text === 'rules') || hasDynamic(resource)) return undefined;
+  // A resource the parser could not read whole would lose what it could not place.
+  if (resource.hasError || rules.length === 0 || items.some((n) => n.type === 'attribute' && n.namedChildren[0]?.text === 'rules') || hasDynamic(resource)) return undefined;
   const first = rules[0];
   const last = rules.at(-1)!;
   const indent = lineIndent(text, first.startIndex);
