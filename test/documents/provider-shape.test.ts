@@ -59,6 +59,12 @@ describe('provider shapes: the rewrite of a v4 resource into v5', () => {
     });
   }
 
+  it("keeps the file's CRLF line ends and its tab indentation", () => {
+    const crlf = (s: string) => s.replace(/\n/g, '\r\n');
+    const tabs = (s: string) => s.replace(/^( {2})+/gm, (m) => '\t'.repeat(m.length / 2));
+    for (const style of [crlf, tabs]) assert.equal(rewriteAll(style(read('headers.v4.tf'))), style(read('headers.v5.tf')));
+  });
+
   it('gives no rewrite where it would have to guess: a `dynamic` block, a block v5 does not know, a syntax error', () => {
     const dynamic = 'resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n  rules {\n    action     = "block"\n    expression = "true"\n  }\n  dynamic "rules" {\n    for_each = var.rules\n    content {\n      action     = "block"\n      expression = rules.value\n    }\n  }\n}\n';
     assert.equal(v5RewriteAt(dynamic, 5), undefined);
