@@ -102,6 +102,19 @@ describe('provider shapes: the other version\'s shape is the error Terraform giv
     const found = problems(text).filter((p) => p.code === 'unsupported-argument');
     assert.deepEqual(found.map((p) => text.slice(p.start, p.end)), ['rules']);
     assert.match(found[0].message, /^Unsupported argument: An argument named "rules" is not expected here\. Did you mean to define a block of type "rules"\?/);
+    // Its fix writes the resource back in v4's blocks (blank lines between rules, as a v4 file has them).
+    assert.equal(found[0].fixes?.[0].title, 'Rewrite `cloudflare_ruleset.ratelimit` in provider v4\'s shape (`rules { … }` blocks)');
+    assert.equal(applyEdits(text, found[0].fixes![0].edits), V4 + v4Resource.replace('  }\n  rules {', '  }\n\n  rules {'));
+  });
+
+  it('v4: the rewrite back into blocks gives the v4 file of a pair, and none where v5 computes the list of names', () => {
+    for (const pair of ['headers', 'cache']) {
+      const text = V4 + read(`${pair}.v5.tf`);
+      const edits = problems(text).filter((p) => p.code === 'unsupported-argument').map((p) => p.fixes![0].edits[0]);
+      assert.equal(applyEdits(text, edits), V4 + read(`${pair}.v4.tf`));
+    }
+    const computed = problems(V4 + read('log-fields.v5.tf')).find((p) => p.code === 'unsupported-argument');
+    assert.equal(computed?.fixes, undefined);
   });
 
   it('v4: an attribute written where v4 takes a block, inside a rule block', () => {

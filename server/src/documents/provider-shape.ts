@@ -13,6 +13,8 @@
  * `{ all = true }`); a skip's `rules` map of comma-joined ids a map of lists; and the attributes
  * v5 removed (`disable_railgun`, `uri`'s `origin`) are left out.
  *
+ * Under v4, a v5 resource is rewritten back into blocks the same way in reverse.
+ *
  * The rewrite keeps each value's own text (re-indented, heredocs untouched) and the comments
  * between items, and gives up (no edit) where a resource is not plain enough to rewrite without
  * guessing: a `dynamic` block, a block v5 does not know, a syntax error.
@@ -55,7 +57,12 @@ export function providerShapeProblems(text: string, resource: HclNode, major: Pr
     return problems;
   }
   checkV4Body(resource, PROVIDER_V4.attributes, problems, true);
-  return problems;
+  // The resource's own `rules = [ … ]`: its finding carries the rewrite into v4's blocks.
+  const key = attributesOf(resource).find((a) => a.namedChildren[0]?.text === 'rules')?.namedChildren[0];
+  const list = key && problems.find((p) => p.code === 'unsupported-argument' && p.start === key.startIndex);
+  const edit = list ? rewriteResourceToV4(text, resource) : undefined;
+  if (!list || !edit) return problems;
+  return problems.map((p) => (p === list ? { ...p, fixes: [{ title: v4RewriteTitle(label), edits: [edit] }] } : p));
 }
 
 /** Terraform's words for a block where the schema has none of that type. */
@@ -154,7 +161,7 @@ export function v5RewriteAt(text: string, offset: number): { label: string; edit
 }
 
 /** One line of a body being written: an attribute (its value's text may span lines) or a comment. */
-type Line = { readonly key: string; readonly value: string } | { readonly comment: string };
+type Line = { readonly key: string; readonly value: string } | { readonly comment: string } | { readonly raw: string };
 
 /** Gave up: the resource holds something this rewrite does not know how to write without guessing. */
 class CannotRewrite extends Error {}
@@ -295,6 +302,103 @@ class Writer {
     return entries.length === 0 ? '{}' : `{${this.eol}${entries.join(this.eol)}${this.eol}${indent}}`;
   }
 
+  /** The lines of a v5 object written as a v4 block's body, at `indent`: objects v4 takes as blocks become blocks. */
+  objectBody(object: HclNode, v5: readonly ProviderAttribute[], v4: readonly ProviderAttribute[], indent: string, first?: Line): Line[] {
+    const lines: Line[] = first ? [first] : [];
+    let previousEnd = object.namedChildren.find((c) => c?.type === 'object_start')?.endIndex ?? object.startIndex;
+    for (const element of object.namedChildren) {
+      if (element?.type !== 'object_elem') continue;
+      for (const comment of commentsBetween(this.text, previousEnd, element.startIndex)) lines.push({ comment });
+      previousEnd = element.endIndex;
+      const name = elementName(element);
+      const value = element.namedChildren[1];
+      const source = name === undefined ? undefined : providerAttribute(v5, name);
+      const target = name === undefined ? undefined : providerAttribute(v4, name);
+      // A name v4 does not have (new in v5, or not the provider's at all) cannot be written there.
+      if (name === undefined || !value || !target) throw new CannotRewrite();
+      if (!target.block) {
+        lines.push({ key: name, value: this.v4Value(element, value, source, target, indent) });
+        continue;
+      }
+      const inner = `${indent}${this.unit}`;
+      const block = (body: Line[]): Line => ({ raw: `${indent}${name} {${this.eol}${this.render(body, inner)}${indent}}` });
+      if (source?.nesting === 'map') {
+        const map = collectionOf(value, 'object');
+        if (!map) throw new CannotRewrite();
+        for (const entry of map.namedChildren) {
+          if (entry?.type !== 'object_elem') continue;
+          const key = entry.namedChildren[0]!;
+          const keyNode = key.namedChildren[0];
+          // `X = …` is the string "X"; `(expr) = …` the expression's value.
+          const keyText = keyNode?.type === 'variable_expr' ? JSON.stringify(keyNode.text) : this.text.slice(key.startIndex, key.endIndex).replace(/^\((.*)\)$/s, '$1');
+          const body = collectionOf(entry.namedChildren[1], 'object');
+          if (!body) throw new CannotRewrite();
+          lines.push(block(this.objectBody(body, source.attributes ?? [], target.attributes ?? [], inner, { key: 'name', value: keyText })));
+        }
+      } else if (source?.nesting === 'list' || source?.nesting === 'set') {
+        const items = collectionOf(value, 'tuple');
+        if (!items) throw new CannotRewrite();
+        for (const item of items.namedChildren) {
+          if (item?.type !== 'expression') continue;
+          const body = collectionOf(item, 'object');
+          if (!body) throw new CannotRewrite();
+          lines.push(block(this.objectBody(body, source.attributes ?? [], target.attributes ?? [], inner)));
+        }
+      } else {
+        const body = collectionOf(value, 'object');
+        if (!body) throw new CannotRewrite();
+        lines.push(block(this.objectBody(body, source?.attributes ?? [], target.attributes ?? [], inner)));
+      }
+    }
+    const closing = object.namedChildren.find((c) => c?.type === 'object_end')?.startIndex ?? object.endIndex;
+    for (const comment of commentsBetween(this.text, previousEnd, closing)) lines.push({ comment });
+    return lines;
+  }
+
+  /** A v5 attribute's value as v4 takes it: its own text, but where v4's value has another shape. */
+  private v4Value(element: HclNode, value: HclNode, source: ProviderAttribute | undefined, target: ProviderAttribute, indent: string): string {
+    const written = reindent(this.text, value, lineIndent(this.text, element.startIndex), indent);
+    if (!source) return written;
+    // v5's list of `{ name = … }` (log custom fields), v4's set of names.
+    if (source.nesting === 'list' && (target.type === 'set' || target.type === 'list') && providerAttribute(source.attributes, 'name')) {
+      const items = collectionOf(value, 'tuple');
+      if (!items) throw new CannotRewrite();
+      const names = items.namedChildren.filter((c): c is HclNode => c?.type === 'expression').map((item) => {
+        const object = collectionOf(item, 'object');
+        const elements = object?.namedChildren.filter((c): c is HclNode => c?.type === 'object_elem') ?? [];
+        if (elements.length !== 1 || elementName(elements[0]) !== 'name') throw new CannotRewrite();
+        const v = elements[0].namedChildren[1]!;
+        return this.text.slice(v.startIndex, v.endIndex);
+      });
+      return `[${names.join(', ')}]`;
+    }
+    // A cache key's query string: `{ list = … }` is v4's set, `{ all = true }` its `["*"]`.
+    if (source.nesting === 'single' && target.type === 'set' && providerAttribute(source.attributes, 'list')) {
+      const object = collectionOf(value, 'object');
+      const elements = object?.namedChildren.filter((c): c is HclNode => c?.type === 'object_elem') ?? [];
+      if (elements.length !== 1) throw new CannotRewrite();
+      const v = elements[0].namedChildren[1]!;
+      const vText = this.text.slice(v.startIndex, v.endIndex);
+      if (elementName(elements[0]) === 'all' && vText === 'true') return '["*"]';
+      if (elementName(elements[0]) === 'list') return vText;
+      throw new CannotRewrite();
+    }
+    // A skip's `rules`: v5's lists of rule ids, v4's comma-joined.
+    if (source.type === 'map' && target.type === 'map' && elementName(element) === 'rules') {
+      const map = collectionOf(value, 'object');
+      if (!map) throw new CannotRewrite();
+      const entries = map.namedChildren.filter((c): c is HclNode => c?.type === 'object_elem').map((entry) => {
+        const key = entry.namedChildren[0]!;
+        const ids = entry.namedChildren[1]!;
+        const strings = stringItems(this.text, ids);
+        const joined = strings ? `"${strings.map((s) => s.slice(1, -1)).join(',')}"` : `join(",", ${this.text.slice(ids.startIndex, ids.endIndex)})`;
+        return `${indent}${this.unit}${this.text.slice(key.startIndex, key.endIndex)} = ${joined}`;
+      });
+      return entries.length === 0 ? '{}' : `{${this.eol}${entries.join(this.eol)}${this.eol}${indent}}`;
+    }
+    return written;
+  }
+
   /** Lines at `indent`, each run of one-line attributes with its `=` aligned, as `terraform fmt` writes them. */
   render(lines: readonly Line[], indent: string): string {
     let out = '';
@@ -303,6 +407,11 @@ class Writer {
       const line = lines[i];
       if ('comment' in line) {
         out += `${indent}${line.comment}${this.eol}`;
+        i++;
+        continue;
+      }
+      if ('raw' in line) {
+        out += `${line.raw}${this.eol}`;
         i++;
         continue;
       }
@@ -320,6 +429,65 @@ class Writer {
     }
     return out;
   }
+}
+
+// ---------------------------------------------------------------- back to v4
+
+/** The title of the quick fix that writes a v5 resource in v4's blocks. */
+export function v4RewriteTitle(label: string): string {
+  return `Rewrite \`${label}\` in provider v4's shape (\`rules { … }\` blocks)`;
+}
+
+/**
+ * The edit that replaces a resource's `rules = [{ … }, …]` list with `rules { … }` blocks, or
+ * undefined when it cannot be done without guessing: a list or object Terraform computes, a name
+ * v4 does not have (one new in v5), a syntax error.
+ */
+export function rewriteResourceToV4(text: string, resource: HclNode): DocumentEdit | undefined {
+  const items = itemsOf(resource);
+  const list = items.find((n) => n.type === 'attribute' && n.namedChildren[0]?.text === 'rules');
+  if (resource.hasError || !list || items.some((n) => n.type === 'block' && (nameOf(n) === 'rules' || (nameOf(n) === 'dynamic' && labelOf(n) === 'rules')))) return undefined;
+  const tuple = collectionOf(list.namedChildren[1], 'tuple');
+  if (!tuple) return undefined;
+  const indent = lineIndent(text, list.startIndex);
+  const eol = eolOf(text);
+  const objects = tuple.namedChildren.filter((c): c is HclNode => c?.type === 'expression');
+  const firstObject = objects.map((o) => collectionOf(o, 'object')).find((o) => o !== undefined);
+  const firstElement = firstObject?.namedChildren.find((c) => c?.type === 'object_elem');
+  const inner = firstElement ? lineIndent(text, firstElement.startIndex) : '';
+  const unit = inner.length > indent.length && inner.startsWith(indent) ? inner.slice(indent.length, indent.length + Math.max(1, Math.floor((inner.length - indent.length) / 2))) : '  ';
+  const writer = new Writer(text, eol, unit);
+  const v4Rules = providerAttribute(PROVIDER_V4.attributes, 'rules')!.attributes ?? [];
+  const v5Rules = providerAttribute(PROVIDER_V5.attributes, 'rules')!.attributes ?? [];
+  try {
+    const blocks = objects.map((expression, i) => {
+      const object = collectionOf(expression, 'object');
+      if (!object) throw new CannotRewrite();
+      // The comments between two rules of the list stand before the second one's block.
+      const comments = i === 0 ? [] : commentsBetween(text, objects[i - 1].endIndex, expression.startIndex);
+      return `${comments.map((c) => `${c}${eol}${indent}`).join('')}rules {${eol}${writer.render(writer.objectBody(object, v5Rules, v4Rules, `${indent}${unit}`), `${indent}${unit}`)}${indent}}`;
+    });
+    return { start: list.startIndex, end: list.endIndex, newText: blocks.join(`${eol}${eol}${indent}`) };
+  } catch (error) {
+    if (error instanceof CannotRewrite) return undefined;
+    throw error;
+  }
+}
+
+/** The tuple or object literal an expression is, if it is one. */
+function collectionOf(expression: HclNode | null | undefined, type: 'tuple' | 'object'): HclNode | undefined {
+  const collection = expression?.type === 'expression' && expression.namedChildCount === 1 ? expression.namedChildren[0] : undefined;
+  const literal = collection?.type === 'collection_value' ? collection.namedChildren[0] : undefined;
+  return literal?.type === type ? literal : undefined;
+}
+
+/** An object element's key as a name: `action` or `"action"`. */
+function elementName(element: HclNode): string | undefined {
+  const key = element.namedChildren[0];
+  const node = key?.type === 'expression' && key.namedChildCount === 1 ? key.namedChildren[0] : undefined;
+  if (node?.type === 'variable_expr') return node.text;
+  if (node && isPlainString(key!)) return node.text.slice(1, -1);
+  return undefined;
 }
 
 /** The items of a tuple of plain strings, as written (`"a"`), or undefined for any other value. */
