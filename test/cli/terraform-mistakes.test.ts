@@ -7,7 +7,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TERRAFORM_MISTAKES, TERRAFORM_MISTAKES_FILE } from '../fixtures/terraform-mistakes';
 
@@ -69,6 +70,50 @@ describe('rulesets check on a Terraform file of three cloudflare_ruleset resourc
       const end = lineStarts[d.range.end.line] + d.range.end.character;
       const onHole = holes.some((h) => start <= h + 2 && h < end);
       if (onHole) assert.equal(d.code, 'terraform-interpolation', `nothing but the hint on an interpolation: ${d.code}`);
+    }
+  });
+});
+
+describe("rulesets check: the module's provider version decides the shape of rules", () => {
+  const RESOURCE = 'resource "cloudflare_ruleset" "waf" {\n  zone_id = "z"\n  name    = "waf"\n  kind    = "zone"\n  phase   = "http_request_firewall_custom"\n  rules {\n    ref        = "b"\n    action     = "block"\n    expression = "http.host eq \\"a.example.com\\""\n  }\n}\n';
+  const versions = (constraint: string) => `terraform {\n  required_providers {\n    cloudflare = {\n      source  = "cloudflare/cloudflare"\n      version = "${constraint}"\n    }\n  }\n}\n`;
+
+  function checkModule(files: Record<string, string>, extra: readonly string[] = []): { status: number | null; stdout: string } {
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-provider-'));
+    try {
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+      const result = spawnSync(process.execPath, [CLI, 'check', dir, ...extra], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      if (result.error) throw result.error;
+      return { status: result.status, stdout: result.stdout };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('v4 blocks under a v5 constraint in versions.tf: the error Terraform gives, on `rules`', () => {
+    const { status, stdout } = checkModule({ 'main.tf': RESOURCE, 'versions.tf': versions('~> 5.0') });
+    assert.equal(status, 1);
+    assert.match(stdout, /main\.tf:6:3: error unsupported-block-type Unsupported block type: Blocks of type "rules" are not expected here\. Did you mean to define argument "rules"\?/);
+  });
+
+  it('the same file under a v4 constraint, or none, checks clean', () => {
+    assert.equal(checkModule({ 'main.tf': RESOURCE, 'versions.tf': versions('~> 4.0') }).status, 0);
+    assert.equal(checkModule({ 'main.tf': RESOURCE }).status, 0);
+  });
+
+  it('the lock file wins over the constraint, and a changed lock file is not hidden by --cache', () => {
+    const lock = (version: string) => `provider "registry.terraform.io/cloudflare/cloudflare" {\n  version = "${version}"\n}\n`;
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-provider-'));
+    try {
+      writeFileSync(join(dir, 'main.tf'), RESOURCE);
+      writeFileSync(join(dir, 'versions.tf'), versions('>= 4.0'));
+      const run = () => spawnSync(process.execPath, [CLI, 'check', dir, '--cache'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } }).status;
+      writeFileSync(join(dir, '.terraform.lock.hcl'), lock('4.52.0'));
+      assert.equal(run(), 0);
+      writeFileSync(join(dir, '.terraform.lock.hcl'), lock('5.4.0'));
+      assert.equal(run(), 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

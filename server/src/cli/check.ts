@@ -19,6 +19,7 @@ import {
   type ProjectConfig,
   type RuleSeverity,
   includeReader,
+  terraformModuleOf,
 } from '../core';
 import { isFile, searchFolder } from './files';
 import { resultKey, type ResultCache } from './result-cache';
@@ -137,6 +138,8 @@ export interface CheckFilesOptions {
 export function checkFiles(files: readonly string[], optionsOf: (path: string) => CheckFilesOptions, results?: ResultCache): FileResult[] {
   // One run: an expression repeated across files is checked once.
   const cache = new ExpressionCache();
+  // A folder's `.tf` files are read once for the run, not once for each of them.
+  const modules = new Map<string, ReadonlyMap<string, string>>();
   return files.map((path) => {
     const options = optionsOf(path);
     // No list names means any account list is accepted, as in the editor.
@@ -148,11 +151,13 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
     // Standard input has no path to keep findings under.
     // A file that includes others (octorules' `!include`) is checked with theirs, which its own
     // text does not stand for: its findings are not kept.
-    const key = results && path !== STDIN && !INCLUDE.test(text) ? resultKey(text, format, checkOptions) : undefined;
+    // A Terraform file's findings depend on its module's provider version too (its other `.tf` files, its lock file).
+    const terraformModule = format === 'hcl' && path !== STDIN ? terraformModuleOf(path, modules) : undefined;
+    const key = results && path !== STDIN && !INCLUDE.test(text) ? resultKey(text, format, terraformModule ? { ...checkOptions, terraformModule } : checkOptions) : undefined;
     const kept = key !== undefined ? results!.get(path, key) : undefined;
     if (kept) return { path: shown, text, diagnostics: kept };
     const include = path === STDIN ? undefined : includeReader(path);
-    const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache, include }));
+    const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache, include, ...(terraformModule ? { terraformModule } : {}) }));
     if (key !== undefined) results!.set(path, key, diagnostics);
     return { path: shown, text, diagnostics };
   });

@@ -3,9 +3,10 @@
  * folder: the CLI and the language server read them alike. (octorules.ts decides which paths
  * may be read at all: none outside that folder.)
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { IncludeReader } from './octorules';
+import type { ModuleVersionInputs } from './provider-version';
 
 export function includeReader(path: string): IncludeReader {
   const folder = dirname(resolve(path));
@@ -16,4 +17,53 @@ export function includeReader(path: string): IncludeReader {
       return undefined;
     }
   };
+}
+
+/** A module's `.tf` file larger than this is not read for its `required_providers` (they sit in small files). */
+const MAX_MODULE_FILE = 1024 * 1024;
+/** At most this many other `.tf` files of a folder are read. */
+const MAX_MODULE_FILES = 200;
+
+/**
+ * The module of a `.tf` file: the other `.tf` files of its folder (which may hold
+ * `required_providers`) and `.terraform.lock.hcl`, as the provider's version is decided from them.
+ */
+export function terraformModuleOf(path: string, folders?: Map<string, ReadonlyMap<string, string>>): ModuleVersionInputs {
+  const folder = dirname(resolve(path));
+  const own = basename(path);
+  let files = folders?.get(folder);
+  if (!files) {
+    files = tfFilesOf(folder);
+    folders?.set(folder, files);
+  }
+  const tfFiles = [...files].filter(([name]) => name !== own).map(([, text]) => text);
+  let lockFile: string | undefined;
+  try {
+    lockFile = readFileSync(join(folder, '.terraform.lock.hcl'), 'utf8');
+  } catch {
+    lockFile = undefined;
+  }
+  return lockFile !== undefined ? { tfFiles, lockFile } : { tfFiles };
+}
+
+/** The `.tf` files of a folder that could hold `required_providers`, by name. */
+function tfFilesOf(folder: string): Map<string, string> {
+  const files = new Map<string, string>();
+  let names: string[];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith('.tf')).sort().slice(0, MAX_MODULE_FILES);
+  } catch {
+    return files;
+  }
+  for (const name of names) {
+    try {
+      const file = join(folder, name);
+      if (statSync(file).size > MAX_MODULE_FILE) continue;
+      const text = readFileSync(file, 'utf8');
+      if (/\brequired_providers\b/.test(text)) files.set(name, text);
+    } catch {
+      // A file that cannot be read says nothing.
+    }
+  }
+  return files;
 }

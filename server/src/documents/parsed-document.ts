@@ -9,15 +9,26 @@ import { isOctorulesDocument, readOctorules, type IncludeReader } from './octoru
 import { rulesetOfHost, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 
 export type { ParsedDocument } from './parsed-ruleset';
+import type { ModuleVersionInputs } from './provider-version';
 import { readTerraform } from './terraform';
 
 export interface ParseDocumentOptions {
   /** Reads a file an octorules `!include` names, relative to the document; undefined when it cannot be read. */
   readonly include?: IncludeReader;
+  /**
+   * A Terraform file's module: its other `.tf` files and its lock file, which may say the
+   * provider's version. Without it, the lock file is read through `include` where there is one.
+   */
+  readonly terraformModule?: ModuleVersionInputs;
 }
 
+const LOCK_FILE = '.terraform.lock.hcl';
+
 export function parseDocument(text: string, format: HostFormat, options: ParseDocumentOptions = {}): ParsedDocument {
-  if (format === 'hcl') return readTerraform(text);
+  if (format === 'hcl') {
+    const lockFile = options.terraformModule ? undefined : options.include?.(LOCK_FILE);
+    return readTerraform(text, options.terraformModule ?? (lockFile !== undefined ? { lockFile } : {}));
+  }
   const host = parseHost(text, format);
   if (format === 'yaml' && isOctorulesDocument(host.root)) return readOctorules(text, host, options.include);
   return { format, layout: 'api', text, rulesets: [rulesetOfHost(text, host)], problems: [] };

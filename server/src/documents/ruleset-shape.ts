@@ -3,9 +3,11 @@
  * phases and actions, and each action's parameters, with quick fixes.
  */
 import { phaseFamily } from '../language/catalogue/families';
-import { RULE_OBJECT_KEYS, type ObjectParameterType } from '../language/catalogue/action-schema';
+import { RULE_OBJECT_KEYS, type ObjectParameterType, type ParameterType } from '../language/catalogue/action-schema';
 import { actionSchema, actionsOfPhase, ruleObjectSchema } from '../language/catalogue/actions';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULE_LIMITS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
+import { PROVIDER_V5 } from '../language/catalogue/generated/provider-schema';
+import { providerNamesOf, withProviderNames } from '../language/catalogue/provider-schema';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { property, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
@@ -27,6 +29,18 @@ function knownKeys(names: readonly string[]): KnownKeys {
 const RULESET_KEYS_KNOWN = knownKeys(RULESET_KEYS.map((k) => k.key));
 const RULE_KEY_NAMES = RULE_KEYS.map((k) => k.key);
 const RULE_KEYS_KNOWN = knownKeys(RULE_KEY_NAMES);
+
+/**
+ * The v5 provider's names for the API keys it names otherwise (`stale_if_error` for
+ * `stale-if-error`): a Terraform file's list of rules is v5's shape, whose objects are checked
+ * by these names.
+ */
+const PROVIDER_V5_NAMES = providerNamesOf(PROVIDER_V5);
+
+/** A parameter type as the ruleset's file names its keys: the provider's names in a Terraform file. */
+function asWritten<T extends ParameterType>(model: ParsedRuleset, type: T): T {
+  return model.layout === 'terraform' ? withProviderNames(type, PROVIDER_V5_NAMES) : type;
+}
 
 type ValueKind = 'string' | 'array' | 'object' | 'boolean';
 
@@ -107,7 +121,7 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
   }
   for (const name of RULE_OBJECT_KEYS) {
     const value = property(rule, name)?.value;
-    if (value?.kind === 'object' && ruleObjectInPhase(name, phase) && !model.parametersInProviderShape) checkParameterValue(model.text, value, ruleObjectSchema(name), `\`${name}\``, report);
+    if (value?.kind === 'object' && ruleObjectInPhase(name, phase) && !model.parametersInProviderShape) checkParameterValue(model.text, value, asWritten(model, ruleObjectSchema(name)), `\`${name}\``, report);
   }
   if (action !== undefined && !reported) checkActionParameters(model, rule, at, action.node, action.name, phase, report);
 }
@@ -175,7 +189,7 @@ function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: P
   }
   if (model.parametersInProviderShape) return;
   if (parameters?.kind === 'object') {
-    checkParameterValue(model.text, parameters, schema.parameters, '`action_parameters`', report);
+    checkParameterValue(model.text, parameters, asWritten(model, schema.parameters), '`action_parameters`', report);
     return;
   }
   if (parametersProperty) return;

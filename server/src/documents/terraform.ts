@@ -13,6 +13,8 @@ import { decodeHclTemplate, plainQuotedValue, type HclStringStyle, type Range } 
 import { hclParser, type HclNode } from './hcl-parser';
 import { stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host-node';
 import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
+import { providerShapeProblems } from './provider-shape';
+import { providerMajor, type ModuleVersionInputs, type ProviderMajor } from './provider-version';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 
 export { loadTerraformParser } from './hcl-parser';
@@ -23,7 +25,11 @@ const RULESET_ATTRIBUTES = ['name', 'kind', 'phase', 'description'];
 /** Syntax problems reported at most: a file broken early can give one on every line after it. */
 const MAX_SYNTAX_PROBLEMS = 50;
 
-export function readTerraform(text: string): ParsedDocument {
+/**
+ * `module`: the module's other `.tf` files and its lock file, which may say the provider's
+ * version (provider-version.ts); without them only the file's own `required_providers` does.
+ */
+export function readTerraform(text: string, module: ModuleVersionInputs = {}): ParsedDocument {
   const parser = hclParser();
   const tree = parser?.parse(text);
   if (!tree) {
@@ -37,7 +43,8 @@ export function readTerraform(text: string): ParsedDocument {
     return { format: 'hcl', layout: 'terraform', text, rulesets: [], problems: [problem] };
   }
   try {
-    const reader = new Reader(text);
+    const major = providerMajor(module, { text, root: tree.rootNode });
+    const reader = new Reader(text, major);
     const rulesets = resourceBlocks(tree.rootNode).flatMap((block) => reader.ruleset(block) ?? []);
     const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems];
     return { format: 'hcl', layout: 'terraform', text, rulesets, problems };
@@ -107,10 +114,15 @@ class Reader {
   readonly problems: DocumentProblem[] = [];
   private tooDeep = false;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    /** The provider's major version, where the module says it: the other version's shape is then an error. */
+    private readonly major?: ProviderMajor,
+  ) {}
 
   ruleset(block: HclNode): ParsedRuleset | undefined {
     const { attributes, blocks } = bodyItems(block);
+    this.problems.push(...providerShapeProblems(this.text, block, this.major, `${RESOURCE_TYPE}.${blockLabels(block)[1]}`));
     const properties: HostProperty[] = [];
     for (const attribute of attributes) {
       const key = attribute.namedChildren[0];

@@ -10,6 +10,7 @@
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import type { DocumentEdit } from '../documents/host-edits';
 import { silenceFix } from '../documents/directives';
+import { v5RewriteAt, v5RewriteTitle } from '../documents/provider-shape';
 import { expressionEdit } from '../documents/ruleset';
 import type { DocumentFix, DocumentProblem } from '../documents/parsed-ruleset';
 import { formatExpression } from '../language/format';
@@ -30,6 +31,8 @@ export function codeActions(model: DocumentModel, range: Range, context: CodeAct
   if (wanted(context, CodeActionKind.RefactorRewrite)) {
     const format = formatAction(model, start, end);
     if (format) actions.push(format);
+    const rewrite = providerRewriteAction(model, start, actions);
+    if (rewrite) actions.push(rewrite);
   }
   return actions;
 }
@@ -132,6 +135,28 @@ function quickFix(model: DocumentModel, diagnostic: Diagnostic, fix: DocumentFix
 function workspaceEdit(model: DocumentModel, edits: readonly DocumentEdit[]): WorkspaceEdit {
   const textEdits: TextEdit[] = edits.map((e) => ({ range: model.range(e.start, e.end), newText: e.newText }));
   return { changes: { [model.uri]: textEdits } };
+}
+
+// ---------------------------------------------------------------- provider v4 to v5
+
+/** The opening line of a resource, or of a v4 rule block: where the rewrite is offered without an error asking for it. */
+const REWRITE_LINE = /^\s*(?:resource\s+"cloudflare_ruleset"|rules\s*\{)/;
+
+/**
+ * "Rewrite … in provider v5's shape" on a v4 resource (`rules { … }` blocks), from its opening
+ * line or a rule block's, whatever the module's version: the migration users ask for. Where the
+ * version is v5 the same rewrite is already the quick fix of the error, and is not offered twice.
+ */
+function providerRewriteAction(model: DocumentModel, start: number, offered: readonly CodeAction[]): CodeAction | undefined {
+  if (model.format !== 'hcl' || !model.rulesetAt(start)?.parametersInProviderShape) return undefined;
+  const lineStart = model.text.lastIndexOf('\n', start - 1) + 1;
+  const lineEnd = model.text.indexOf('\n', start);
+  if (!REWRITE_LINE.test(model.text.slice(lineStart, lineEnd === -1 ? model.text.length : lineEnd))) return undefined;
+  const rewrite = v5RewriteAt(model.text, start);
+  if (!rewrite) return undefined;
+  const title = plainText(v5RewriteTitle(rewrite.label));
+  if (offered.some((a) => a.title === title)) return undefined;
+  return { title, kind: CodeActionKind.RefactorRewrite, edit: workspaceEdit(model, [rewrite.edit]) };
 }
 
 // ---------------------------------------------------------------- formatting

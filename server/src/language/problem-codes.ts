@@ -31,6 +31,8 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['yaml-syntax', error('The file is not valid YAML.')],
   ['hcl-syntax', error('The Terraform file is not valid HCL.')],
   ['hcl-parser-unavailable', error('The HCL parser was not loaded, so the Terraform file was not read.')],
+  ['unsupported-block-type', error('A block where the module\'s provider version takes an argument (`rules { … }` where v5 takes `rules = [ … ]`), as Terraform says it.')],
+  ['unsupported-argument', error('An argument where the module\'s provider version takes a block (`rules = [ … ]` where v4 takes `rules { … }`), as Terraform says it.')],
   ['terraform-interpolation', hint('An expression with a Terraform `${…}` interpolation: that part is not checked.')],
   ['unknown-section', warning('A key of an octorules file that is no section octorules knows (often a misspelling).')],
   ['duplicate-section', error('An octorules section written twice in one file.')],
