@@ -31,6 +31,8 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['yaml-syntax', error('The file is not valid YAML.')],
   ['hcl-syntax', error('The Terraform file is not valid HCL.')],
   ['hcl-parser-unavailable', error('The HCL parser was not loaded, so the Terraform file was not read.')],
+  ['firewall-rules-ended', warning('A Terraform `cloudflare_filter` or `cloudflare_firewall_rule`: Firewall Rules ended on 2025-06-15; a fix writes the `cloudflare_ruleset` that takes over.')],
+  ['terraform-rules-without-ref', information('A `cloudflare_ruleset` with rules without a `ref`, whose ids the provider then changes when rules move; a fix adds them.')],
   ['terraform-interpolation', hint('An expression with a Terraform `${…}` interpolation: that part is not checked.')],
   ['unknown-section', warning('A key of an octorules file that is no section octorules knows (often a misspelling).')],
   ['duplicate-section', error('An octorules section written twice in one file.')],
