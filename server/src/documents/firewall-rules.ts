@@ -19,6 +19,7 @@
  *   first, rules without one after those with one), `products` (what `bypass` bypasses),
  *   `paused` and `description`.
  */
+import { property } from './host';
 import type { DocumentEdit } from './host-edits';
 import type { DocumentProblem, ParsedRuleset } from './parsed-ruleset';
 
@@ -66,7 +67,7 @@ export interface FirewallRulesMigration {
 export function firewallRulesProblems(text: string, resources: readonly LegacyResource[], rulesets: readonly ParsedRuleset[]): DocumentProblem[] {
   if (resources.length === 0) return [];
   const migration = firewallRulesMigration(text, resources, rulesets);
-  const fixes = migration ? [{ title: `Write the equivalent \`cloudflare_ruleset\` (${migration.migrated.length} rule${migration.migrated.length === 1 ? '' : 's'})`, edits: [migration.edit] }] : undefined;
+  const fixes = migration && migration.migrated.length > 0 ? [{ title: `Write the equivalent \`cloudflare_ruleset\` (${migration.migrated.length} rule${migration.migrated.length === 1 ? '' : 's'})`, edits: [migration.edit] }] : undefined;
   return resources.map((resource) => ({
     code: 'firewall-rules-ended',
     severity: 'warning' as const,
@@ -87,15 +88,21 @@ interface Migrated {
 /**
  * The `cloudflare_ruleset` resources that take over the file's firewall rules whose filter is
  * in the file, one for each zone (a zone has one entry point ruleset of a phase), their rules
- * in the order Firewall Rules ran them: by `priority`, then as written. Undefined when there is
- * no such firewall rule.
+ * in the order Firewall Rules ran them: by `priority`, then as written. Undefined when the file
+ * has no firewall rule; with none `migrated` (and no text) when none could be taken over.
  */
 export function firewallRulesMigration(text: string, resources: readonly LegacyResource[], rulesets: readonly ParsedRuleset[]): FirewallRulesMigration | undefined {
   const filters = new Map(resources.filter((r) => r.type === FILTER_TYPE).map((r) => [r.name, r]));
   const migrated: Migrated[] = [];
   const leftOut: string[] = [];
+  const takenOver = refsTakenOver(rulesets);
   resources.forEach((rule, index) => {
     if (rule.type !== FIREWALL_RULE_TYPE) return;
+    const by = takenOver.get(rule.name);
+    if (by) {
+      leftOut.push(`${FIREWALL_RULE_TYPE}.${rule.name}: ${by} has a rule with its name as \`ref\` already`);
+      return;
+    }
     const filterId = rule.attributes.get('filter_id')?.text.trim();
     const named = filterId && /^cloudflare_filter\.([A-Za-z_][\w-]*)\.id$/.exec(filterId)?.[1];
     const filter = named ? filters.get(named) : undefined;
@@ -105,7 +112,7 @@ export function firewallRulesMigration(text: string, resources: readonly LegacyR
     }
     migrated.push({ rule, filter, index });
   });
-  if (migrated.length === 0) return undefined;
+  if (migrated.length === 0) return leftOut.length === 0 ? undefined : { text: '', edit: { start: text.length, end: text.length, newText: '' }, migrated: [], leftOut };
   migrated.sort((a, b) => priorityOf(a.rule) - priorityOf(b.rule) || a.index - b.index);
   // A zone's rules together, zones in the order of their first rule.
   const zones = new Map<string, Migrated[]>();
@@ -129,6 +136,22 @@ export function firewallRulesMigration(text: string, resources: readonly LegacyR
     migrated: migrated.map((m) => `${FIREWALL_RULE_TYPE}.${m.rule.name}`),
     leftOut,
   };
+}
+
+/**
+ * The refs of the file's custom rules, each with its resource: a firewall rule taken over
+ * (a fix applied, this command run) is a rule whose `ref` is its name, and is not written twice.
+ */
+function refsTakenOver(rulesets: readonly ParsedRuleset[]): Map<string, string> {
+  const refs = new Map<string, string>();
+  for (const ruleset of rulesets) {
+    if (ruleset.legacyFilter || ruleset.phase !== CUSTOM_RULES_PHASE) continue;
+    for (const rule of ruleset.rules) {
+      const ref = property(rule, 'ref')?.value;
+      if (ref?.kind === 'string') refs.set(String(ref.value), ruleset.label ?? 'a cloudflare_ruleset');
+    }
+  }
+  return refs;
 }
 
 /** Firewall Rules ran a rule with a `priority` before one without, a lower one first. */
