@@ -16,7 +16,7 @@ export function rulesWithoutRefProblem(ruleset: ParsedRuleset, header: { readonl
   const without = rules.filter((r) => property(r, 'ref') === undefined);
   if (without.length === 0) return undefined;
   const edits = refEdits(ruleset, rules, without);
-  const count = without.length === rules.length ? (rules.length === 1 ? 'its rule has' : `none of its ${rules.length} rules has`) : `${without.length} of its ${rules.length} rules have`;
+  const count = without.length === rules.length ? (rules.length === 1 ? 'its rule has' : `its ${rules.length} rules have`) : `${without.length} of its ${rules.length} rules have`;
   return {
     code: 'terraform-rules-without-ref',
     severity: 'information',
