@@ -146,6 +146,16 @@ describe('cloudflare_filter and cloudflare_firewall_rule', () => {
     assert.deepEqual(migration.leftOut, ['cloudflare_firewall_rule.elsewhere: its filter is not a `cloudflare_filter` of this file with an `expression`']);
   });
 
+  it("checks the filter a v5 firewall rule holds inline, and leaves its conversion to a person", () => {
+    const text = `resource "cloudflare_firewall_rule" "v5" {\n  zone_id = var.zone_id\n  action = {\n    mode = "challenge"\n  }\n  filter = {\n    description = "Old clients"\n    expression  = "http.user_agnt eq \\"\\""\n  }\n}\n`;
+    assert.deepEqual(marked(text), [
+      ['firewall-rules-ended', 'warning', 'resource "cloudflare_firewall_rule" "v5"'],
+      ['unknown-field', 'error', 'http.user_agnt'],
+    ]);
+    assert.deepEqual(parseDocument(text, 'hcl').rulesets.map((r) => r.label), ['cloudflare_firewall_rule.v5']);
+    assert.deepEqual(migrateFirewallRules(text)?.leftOut, ['cloudflare_firewall_rule.v5: its `filter` and `action` are provider v5 objects, not taken over here']);
+  });
+
   it('offers no fix where no firewall rule uses the filter', () => {
     assert.deepEqual(problems(FILTER).map((p) => p.fixes), [undefined]);
     assert.equal(migrateFirewallRules(FILTER), undefined);

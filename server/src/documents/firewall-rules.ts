@@ -106,6 +106,10 @@ export function firewallRulesMigration(text: string, resources: readonly LegacyR
     const filterId = rule.attributes.get('filter_id')?.text.trim();
     const named = filterId && /^cloudflare_filter\.([A-Za-z_][\w-]*)\.id$/.exec(filterId)?.[1];
     const filter = named ? filters.get(named) : undefined;
+    if (!filter && rule.attributes.has('filter')) {
+      leftOut.push(`${FIREWALL_RULE_TYPE}.${rule.name}: its \`filter\` and \`action\` are provider v5 objects, not taken over here`);
+      return;
+    }
     if (!filter || !filter.attributes.has('expression')) {
       leftOut.push(`${FIREWALL_RULE_TYPE}.${rule.name}: its filter is not a \`cloudflare_filter\` of this file with an \`expression\``);
       return;

@@ -45,7 +45,6 @@ export function readTerraform(text: string): ParsedDocument {
     const refProblems: DocumentProblem[] = [];
     for (const block of blocks) {
       const type = blockLabels(block)[0];
-      if (type !== RESOURCE_TYPE && type !== FILTER_TYPE) continue;
       const ruleset = type === RESOURCE_TYPE ? reader.ruleset(block) : reader.filter(block);
       if (!ruleset) continue;
       rulesets.push(ruleset);
@@ -223,23 +222,36 @@ class Reader {
   }
 
   /**
-   * A `cloudflare_filter` as a ruleset of one custom rule: its `expression` (and `description`),
+   * A `cloudflare_filter` (or a v5 `cloudflare_firewall_rule` with its `filter` inline) as a
+   * ruleset of one custom rule: its `expression` (and `description`),
    * checked with the fields and functions of `http_request_firewall_custom`, the phase
    * Cloudflare upgraded firewall rules into (cloudflare-docs firewall-rules-upgrade.mdx). The
    * provider's v4 and v5 filters both write `expression` at the top of the resource
    * (terraform-provider-cloudflare v4.52.8 and a2efdc5, docs/resources/filter.md).
    */
-  filter(block: HclNode): ParsedRuleset {
+  filter(block: HclNode): ParsedRuleset | undefined {
+    const [type, name] = blockLabels(block);
     const rule: HostProperty[] = [];
-    for (const attribute of bodyItems(block).attributes) {
-      const key = attribute.namedChildren[0];
-      if (!key || (key.text !== 'expression' && key.text !== 'description') || rule.some((p) => p.key === key.text)) continue;
-      rule.push({ key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex, value: this.value(attribute.namedChildren[1], 2) });
+    const attributes = bodyItems(block).attributes;
+    if (type === FILTER_TYPE) {
+      for (const attribute of attributes) {
+        const key = attribute.namedChildren[0];
+        if (!key || (key.text !== 'expression' && key.text !== 'description') || rule.some((p) => p.key === key.text)) continue;
+        rule.push({ key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex, value: this.value(attribute.namedChildren[1], 2) });
+      }
+    } else if (type === FIREWALL_RULE_TYPE) {
+      // The v5 provider's firewall rule holds its filter: `filter = { expression = "…" }` (a2efdc5, docs/resources/firewall_rule.md).
+      const filter = attributes.find((a) => a.namedChildren[0]?.text === 'filter');
+      const value = filter && this.value(filter.namedChildren[1], 1);
+      if (value?.kind === 'object') rule.push(...value.properties.filter((p) => p.key === 'expression' || p.key === 'description'));
+      if (!rule.some((p) => p.key === 'expression')) return undefined;
+    } else {
+      return undefined;
     }
     const rules: HostNode[] = rule.length === 0 ? [] : [{ kind: 'object', start: block.startIndex, end: block.endIndex, properties: rule, block: false }];
     const properties: HostProperty[] = rules.length === 0 ? [] : [{ key: 'rules', keyStart: rule[0].keyStart, keyEnd: rule[0].keyEnd, value: { kind: 'array', start: block.startIndex, end: block.endIndex, items: rules } }];
     const root: HostObject = { kind: 'object', start: block.startIndex, end: block.endIndex, properties, block: false };
-    return rulesetOfRoot(this.text, 'hcl', root, { layout: 'terraform', label: `${FILTER_TYPE}.${blockLabels(block)[1]}`, holesOf: holesOfScalar, phase: CUSTOM_RULES_PHASE, legacyFilter: true });
+    return rulesetOfRoot(this.text, 'hcl', root, { layout: 'terraform', label: `${type}.${name}`, holesOf: holesOfScalar, phase: CUSTOM_RULES_PHASE, legacyFilter: true });
   }
 
   /**
