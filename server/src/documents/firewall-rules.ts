@@ -122,7 +122,9 @@ export function firewallRulesMigration(text: string, resources: readonly LegacyR
   const zones = new Map<string, Migrated[]>();
   for (const m of migrated) {
     const zone = (m.rule.attributes.get('zone_id') ?? m.filter.attributes.get('zone_id'))?.text ?? '';
-    zones.set(zone, [...(zones.get(zone) ?? []), m]);
+    const rules = zones.get(zone);
+    if (rules) rules.push(m);
+    else zones.set(zone, [m]);
   }
   const blocks = providerUsesBlocks(resources, rulesets);
   const taken = new Set(resourceNames(text));
