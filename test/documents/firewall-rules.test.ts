@@ -219,6 +219,16 @@ describe('rules without a ref', () => {
     assert.deepEqual(problems(computedRef).map((p) => p.code), []);
   });
 
+  it('gives rules of one description refs that never clash, however many', () => {
+    const rules = Array.from({ length: 2000 }, (_, i) => `  rules {\n    action      = "block"\n    expression  = "http.host eq \\"h${i}.example.com\\""\n    description = "Same"\n  }\n`).join('\n');
+    const text = `resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n\n  rules {\n    ref         = "same_2"\n    action      = "log"\n    expression  = "true"\n  }\n\n${rules}}\n`;
+    const [hint] = problems(text).filter((p) => p.code === 'terraform-rules-without-ref');
+    const refs = hint.fixes![0].edits.map((e) => /"(\w+)"/.exec(e.newText)![1]);
+    assert.equal(refs.length, 2000);
+    assert.equal(new Set([...refs, 'same_2']).size, 2001);
+    assert.deepEqual(refs.slice(0, 3), ['same', 'same_3', 'same_4']);
+  });
+
   it('can be turned off by the project configuration', () => {
     const found = checkRuleset(V4, 'hcl', { severities: { 'terraform-rules-without-ref': 'off' } });
     assert.deepEqual(found.map((p) => p.code), []);
