@@ -49,6 +49,7 @@ resource "cloudflare_ruleset" "magic" {
   phase      = "magic_transit"
 
   rules {
+    ref         = "ssh_from_bastions"
     action      = "skip"
     expression  = "ip.src in {198.51.100.0/24} and tcp.dstport == 22"
     description = "SSH from the bastions: no later rule of this ruleset for them"
@@ -58,6 +59,7 @@ resource "cloudflare_ruleset" "magic" {
   }
 
   rules {
+    ref         = "no_ssh_no_telnet"
     action      = "block"
     expression  = "tcp.dstport in {22 23 2323}"
     description = "No SSH from elsewhere, no telnet"

@@ -15,7 +15,7 @@ export { MAX_NESTING, nestsDeeperThan } from './documents/nesting';
 export { parseRuleset, type ParsedRuleset } from './documents/parsed-ruleset';
 export { parseDocument, rulesetAt, type ParsedDocument } from './documents/parsed-document';
 export { includeReader, terraformModuleOf } from './documents/include-files';
-export { loadTerraformParser } from './documents/terraform';
+export { loadTerraformParser, migrateFirewallRules } from './documents/terraform';
 export { DEFAULT_SETTINGS, patternInFolder, readSettings, type Settings } from './documents/settings';
 export { readProjectConfig, type ProjectConfig, type RuleSeverity } from './documents/project-config';
 

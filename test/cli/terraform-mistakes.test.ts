@@ -7,10 +7,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { TERRAFORM_MISTAKES, TERRAFORM_MISTAKES_FILE } from '../fixtures/terraform-mistakes';
+import { LEGACY_FILE, LEGACY_MISTAKES, TERRAFORM_MISTAKES, TERRAFORM_MISTAKES_FILE } from '../fixtures/terraform-mistakes';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -115,5 +115,57 @@ describe("rulesets check: the module's provider version decides the shape of rul
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the legacy Firewall Rules of a Terraform folder', () => {
+  const LEGACY = `examples/${LEGACY_FILE}`;
+  const LEGACY_LINES = readFileSync(join(ROOT, LEGACY), 'utf8').split('\n');
+
+  it('are found in a folder of nothing else, each told that Firewall Rules ended, the filter checked as a custom rule', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-legacy-'));
+    copyFileSync(join(ROOT, LEGACY), join(dir, 'legacy.tf'));
+    const result = spawnSync(process.execPath, [CLI, 'check', dir], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    assert.equal(result.stderr, '');
+    assert.equal(result.status, 1);
+    const lines = result.stdout.split('\n');
+    const found = lines.flatMap((line, i) => {
+      const m = /^.+?:(\d+):(\d+): (\S+) (\S+) /.exec(line);
+      if (!m) return [];
+      const [l, col] = [Number(m[1]), Number(m[2])];
+      return [{ line: l, col, severity: m[3], code: m[4], text: LEGACY_LINES[l - 1].slice(col - 1, lines[i + 2].slice(2).length) }];
+    });
+    assert.deepEqual(found, LEGACY_MISTAKES);
+  });
+
+  it('`rulesets migrate-firewall-rules` prints the cloudflare_ruleset that takes them over, and `--write` appends it', () => {
+    const printed = spawnSync(process.execPath, [CLI, 'migrate-firewall-rules', LEGACY], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(printed.stderr, '');
+    assert.equal(printed.status, 0);
+    assert.match(printed.stdout, /resource "cloudflare_ruleset" "firewall_rules" \{\n {2}zone_id = var\.zone_id\n[\s\S]*phase {3}= "http_request_firewall_custom"\n\n {2}rules \{\n {4}ref {9}= "wordpress"\n {4}description = "Challenge WordPress logins from outside the office"\n {4}expression {2}= "http\.request\.uri\.path contains[^\n]*"\n {4}action {6}= "managed_challenge"\n {4}enabled {5}= true\n {2}\}\n\}\n$/);
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-legacy-'));
+    const file = join(dir, 'legacy.tf');
+    copyFileSync(join(ROOT, LEGACY), file);
+    const written = spawnSync(process.execPath, [CLI, 'migrate-firewall-rules', file, '--write'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(written.status, 0, written.stderr);
+    assert.equal(readFileSync(file, 'utf8'), `${readFileSync(join(ROOT, LEGACY), 'utf8')}\n${printed.stdout}`);
+    // Taken over once: a second run says why there is nothing left, without a stack trace.
+    const again = spawnSync(process.execPath, [CLI, 'migrate-firewall-rules', file], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(again.status, 2);
+    assert.match(again.stderr, /^rulesets: .*legacy\.tf: no firewall rule to take over: cloudflare_firewall_rule\.wordpress: cloudflare_ruleset\.firewall_rules has a rule with its name as `ref` already\n$/);
+  });
+
+  it('says what is wrong with its arguments in one line, and lists it in --help', () => {
+    const none = spawnSync(process.execPath, [CLI, 'migrate-firewall-rules'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(none.status, 2);
+    assert.equal(none.stderr, 'rulesets: no file given: rulesets migrate-firewall-rules FILE.tf [--write]\n');
+    const yaml = spawnSync(process.execPath, [CLI, 'migrate-firewall-rules', 'examples/waf-custom.ruleset.yaml'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(yaml.status, 2);
+    assert.match(yaml.stderr, /^rulesets: examples\/waf-custom\.ruleset\.yaml: expected a Terraform file \(\.tf\)/);
+    const clean = spawnSync(process.execPath, [CLI, 'migrate-firewall-rules', 'examples/terraform/rulesets.tf'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(clean.status, 2);
+    assert.equal(clean.stderr, 'rulesets: examples/terraform/rulesets.tf: no cloudflare_firewall_rule in the file: nothing to take over\n');
+    assert.match(spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' }).stdout, /rulesets migrate-firewall-rules FILE\.tf \[--write\]/);
+    assert.match(spawnSync(process.execPath, [CLI, 'migrate-firewall-rules', '--help'], { encoding: 'utf8' }).stdout, /^Usage: rulesets migrate-firewall-rules FILE\.tf \[--write\]/);
   });
 });

@@ -37,6 +37,12 @@ describe('Terraform files', () => {
     assert.deepEqual(classifyFile('/w/lookalike.tf', { text: () => 'resource "cloudflare_ruleset_x" "y" {}\n' }), { role: 'other' });
   });
 
+  it('are ruleset files when they declare the legacy cloudflare_filter or cloudflare_firewall_rule, whose expressions are checked', () => {
+    assert.deepEqual(classifyFile('/w/legacy.tf', { text: () => 'resource "cloudflare_filter" "f" {\n  expression = "true"\n}\n' }), { role: 'ruleset', why: 'terraform' });
+    assert.deepEqual(classifyFile('/w/legacy.tf', { text: () => 'resource "cloudflare_firewall_rule" "r" {\n  action = "block"\n}\n' }), { role: 'ruleset', why: 'terraform' });
+    assert.deepEqual(classifyFile('/w/other.tf', { text: () => 'resource "cloudflare_filter_policy" "p" {}\n' }), { role: 'other' });
+  });
+
   it('are not read without their text (a folder search asks by name first), and not at all when turned off', () => {
     let read = false;
     assert.deepEqual(classifyFile('/w/main.tf'), { role: 'other' });

@@ -19,8 +19,9 @@ import { loadTerraformParser, readTerraform } from '../../server/src/documents/t
 const FIXTURES = join(__dirname, '..', 'fixtures', 'terraform');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 
+/** The file's problems but the hint on rules without a `ref`, which firewall-rules.test.ts holds to its own cases: the rules here have none. */
 function problems(text: string): DocumentProblem[] {
-  return checkRuleset(text, 'hcl', { cache: new ExpressionCache() });
+  return checkRuleset(text, 'hcl', { cache: new ExpressionCache() }).filter((p) => p.code !== 'terraform-rules-without-ref');
 }
 
 /** Each problem as its code and the characters of the file it is on. */

@@ -72,7 +72,7 @@ vim.cmd('qa!')
   });
 
   it('serves a Terraform file (filetype terraform) on the characters of its expressions', () => {
-    const text = 'resource "cloudflare_ruleset" "edge" {\n  name  = "edge"\n  kind  = "root"\n  phase = "magic_transit"\n  rules {\n    action     = "block"\n    expression = "tcp.dstprt == 22"\n  }\n}\n';
+    const text = 'resource "cloudflare_ruleset" "edge" {\n  name  = "edge"\n  kind  = "root"\n  phase = "magic_transit"\n  rules {\n    action     = "block"\n    expression = "tcp.dstprt == 22"\n    ref        = "no_ssh"\n  }\n}\n';
     const { ok, filetype, diagnostics } = diagnosticsIn('edge.tf', text, 1);
     assert.equal(filetype, 'terraform');
     assert.ok(ok, `diagnostics arrived: ${JSON.stringify(diagnostics)}`);

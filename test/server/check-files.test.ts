@@ -106,7 +106,7 @@ describe('rulesets/checkFiles: Check Workspace over LSP', { timeout: 60_000 }, (
   });
 
   it('checks the Terraform files that declare a cloudflare_ruleset, and no other, unless Terraform is turned off', async () => {
-    write('infra/edge.tf', 'resource "cloudflare_ruleset" "edge" {\n  name  = "edge"\n  kind  = "root"\n  phase = "magic_transit"\n  rules {\n    action     = "block"\n    expression = "tcp.dstprt == 22"\n  }\n}\n');
+    write('infra/edge.tf', 'resource "cloudflare_ruleset" "edge" {\n  name  = "edge"\n  kind  = "root"\n  phase = "magic_transit"\n  rules {\n    action     = "block"\n    expression = "tcp.dstprt == 22"\n    ref        = "no_ssh"\n  }\n}\n');
     write('infra/dns.tf', 'resource "cloudflare_record" "www" {\n  name    = "www"\n  content = "tcp.dstprt == 22 rules"\n}\n');
     await withClient({}, async (client) => {
       const result = await checkFiles(client, ['infra/edge.tf', 'infra/dns.tf']);

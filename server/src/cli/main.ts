@@ -8,6 +8,7 @@ import { processIo, type Io } from './io';
 import { DEFAULT_CACHE_LOCATION, ResultCache } from './result-cache';
 import { findingLines, jsonReport, sarifReport, splitLines, wantsColour, writeTextReport, type ReportFormat } from './report';
 import { test } from './test-command';
+import { migrateFirewallRulesCommand } from './migrate-command';
 import { version } from '../version';
 import { optimiseOnlyWhatRunsLong } from '../launch/tiering';
 
@@ -53,6 +54,7 @@ const USAGE = `Usage: rulesets check <files or folders...> [--format text|json|s
        rulesets tags <ruleset-id> <version> <tag>
        rulesets emulator [--port N] [--data FILE]
        rulesets test FILE --packet JSON [--lists FILE] | rulesets test <test files or folders...>
+       rulesets migrate-firewall-rules FILE.tf [--write]
 
   check      check ruleset files and their expressions (no account needed)
   pull       write a ruleset (or a phase's entry point) as a file, or to stdout
@@ -66,8 +68,10 @@ const USAGE = `Usage: rulesets check <files or folders...> [--format text|json|s
   tags       the rules of a managed ruleset's version that carry a tag
   emulator   run a local emulator of the Rulesets API
   test       what a ruleset does with a packet; run *.ruleset.test.yaml files (no account needed)
+  migrate-firewall-rules
+             the cloudflare_ruleset that takes over a .tf file's firewall rules (no account needed)
 
-Every command but check, test and emulator talks to the API:
+Every command but check, test, migrate-firewall-rules and emulator talks to the API:
   ${ENV.baseUrl} (or --base-url URL)   the API, ending in /client/v4
   ${ENV.token}                      an API token, or
   ${ENV.email} and ${ENV.key}     an email and API key (environment only)
@@ -219,6 +223,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         return await check(rest, io);
       case 'test':
         return await test(rest, io);
+      case 'migrate-firewall-rules':
+        return await migrateFirewallRulesCommand(rest, io);
       case 'emulator':
         return await runEmulatorCommand(rest, { out: io.out, err: io.err });
       case '-v':

@@ -9,7 +9,7 @@ import { isOctorulesDocument } from './octorules';
 
 /**
  * Why a file is treated as a ruleset: its name, a `rulesets.files` pattern, its content, or (a
- * Terraform file) a `cloudflare_ruleset` resource in it.
+ * Terraform file) a `cloudflare_ruleset` resource in it (or a legacy `cloudflare_filter` or `cloudflare_firewall_rule`).
  */
 export type RulesetEvidence = 'name' | 'pattern' | 'content' | 'terraform';
 
@@ -24,7 +24,7 @@ const RULESET_EXTENSIONS = ['.yaml', '.yml', '.json', '.tf'] as const;
  * may be quoted or bare, as HCL allows both. A text search, not a parse: classifying must stay
  * cheap, and a match in a comment costs only a read that finds no resource.
  */
-const TERRAFORM_RULESET_RESOURCE = /^[ \t]*resource[ \t]+"?cloudflare_ruleset\b/m;
+const TERRAFORM_RULESET_RESOURCE = /^[ \t]*resource[ \t]+"?cloudflare_(ruleset|filter|firewall_rule)\b/m;
 
 /** JSON or YAML by the file's extension. */
 export function formatOfPath(path: string): HostFormat | undefined {
@@ -120,7 +120,11 @@ export function classifyFile(path: string, options: ClassifyOptions = {}): FileR
   return { role: 'other' };
 }
 
-/** Whether a Terraform file's text declares a `cloudflare_ruleset` resource. */
+/**
+ * Whether a Terraform file's text declares a `cloudflare_ruleset` resource, or the legacy
+ * `cloudflare_filter` or `cloudflare_firewall_rule` whose expressions are checked as custom
+ * rules (and which are told to move to one).
+ */
 export function declaresTerraformRuleset(text: string): boolean {
   return TERRAFORM_RULESET_RESOURCE.test(text);
 }

@@ -121,6 +121,12 @@ export interface ParsedRuleset {
    * other (a `skip` that looks last may not be).
    */
   readonly rulesComputed?: boolean;
+  /**
+   * A Terraform `cloudflare_filter` of the ended Firewall Rules, read as a custom rule's
+   * ruleset of one rule (its `expression`) so that the expression is checked, hovered and
+   * completed as one: no ruleset to deploy or test.
+   */
+  readonly legacyFilter?: boolean;
   readonly rules: readonly HostNode[];
   /** The rules' own `expression` strings, in rule order. */
   readonly expressions: readonly FilterSite[];
@@ -198,6 +204,9 @@ export interface RulesetExtras {
   readonly defaultAction?: string;
   readonly parametersInProviderShape?: boolean;
   readonly rulesComputed?: boolean;
+  readonly legacyFilter?: boolean;
+  /** The phase of a ruleset whose root names none, as its resource type implies it (a `cloudflare_filter`'s). */
+  readonly phase?: string;
   readonly syntaxProblems?: readonly DocumentProblem[];
   /** An expression site's interpolation holes, by its node (Terraform). */
   readonly holesOf?: (node: HostScalar) => ExpressionSite['holes'];
@@ -209,7 +218,7 @@ export function rulesetOfRoot(text: string, format: HostFormat, root: HostNode |
   const rulesNode = property(root, 'rules')?.value;
   const rules = rulesNode?.kind === 'array' ? rulesNode.items : [];
   // Its own copy: the phase goes into the expression cache's keys, which outlive the document.
-  const phase = phaseNode?.kind === 'string' ? detached(String(phaseNode.value)) : undefined;
+  const phase = phaseNode?.kind === 'string' ? detached(String(phaseNode.value)) : extras.phase;
   const expressions: FilterSite[] = [];
   const sites: ExpressionSite[] = [];
   // The same for every rule: looked up once.
@@ -232,7 +241,7 @@ export function rulesetOfRoot(text: string, format: HostFormat, root: HostNode |
   }
   // A rule's parameters may come before its `expression`; most files have none with expressions.
   if (!inDocumentOrder(sites)) sites.sort((a, b) => a.node.start - b.node.start);
-  const { syntaxProblems = [], holesOf: _, ...described } = extras;
+  const { syntaxProblems = [], holesOf: _, phase: __, ...described } = extras;
   return { format, text, root, phase, rules, expressions, sites, syntaxProblems, ...described };
 }
 

@@ -48,7 +48,10 @@ export function checkDocument(document: ParsedDocument, options: RulesetCheckOpt
   const quotes = document.format === 'hcl' ? unescapedQuotes({ text: document.text, format: 'hcl', syntaxProblems: document.problems }) : undefined;
   if (quotes) return quotes;
   const cache = options.cache ?? new ExpressionCache();
-  const problems = [...document.problems, ...document.rulesets.flatMap((ruleset) => checkParsedRuleset(ruleset, { ...options, cache }, false))];
+  // The file's own findings (a Terraform resource's notes) answer to the configuration's severities too.
+  const own = [...document.problems];
+  if (options.severities) applyRuleSeverities(own, options.severities);
+  const problems = [...own, ...document.rulesets.flatMap((ruleset) => checkParsedRuleset(ruleset, { ...options, cache }, false))];
   for (const file of document.included ?? []) problems.push(...includedProblems(file, { ...options, cache }));
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   // Once for the file, not once a ruleset: a directive one ruleset does not need is not unused

@@ -32,16 +32,18 @@ export function selectRuleset(document: ParsedDocument, choice: RulesetChoice, n
   if (other !== undefined) {
     return { problem: `${naming(key === 'resource' ? 'section' : 'resource')} names ${key === 'resource' ? 'an octorules section' : 'a Terraform resource'}; this is ${key === 'resource' ? 'a Terraform' : 'an octorules'} file: name one of its rulesets with ${naming(key)}` };
   }
-  const labels = document.rulesets.map((r) => r.label ?? '?');
+  // A `cloudflare_filter` is read as a ruleset to check its expression: no command deploys or tests it.
+  const rulesets = document.rulesets.filter((r) => !r.legacyFilter);
+  const labels = rulesets.map((r) => r.label ?? '?');
   const what = key === 'resource' ? '`cloudflare_ruleset` resource' : 'rules section';
   const whats = key === 'resource' ? '`cloudflare_ruleset` resources' : 'rules sections';
   const wanted = choice[key];
   if (wanted !== undefined) {
-    const found = document.rulesets.find((r) => r.label === wanted || (key === 'resource' && r.label === TERRAFORM_TYPE + wanted));
+    const found = rulesets.find((r) => r.label === wanted || (key === 'resource' && r.label === TERRAFORM_TYPE + wanted));
     if (found) return found;
     return { problem: `no ${what} ${JSON.stringify(wanted)} in the file${labels.length > 0 ? `; it has ${labels.join(', ')}` : ''}` };
   }
-  if (document.rulesets.length === 1) return document.rulesets[0];
-  if (document.rulesets.length === 0) return { problem: `no ${what} in the file` };
-  return { problem: `the file has ${document.rulesets.length} ${whats} (${labels.join(', ')}): name one with ${naming(key)}` };
+  if (rulesets.length === 1) return rulesets[0];
+  if (rulesets.length === 0) return { problem: `no ${what} in the file` };
+  return { problem: `the file has ${rulesets.length} ${whats} (${labels.join(', ')}): name one with ${naming(key)}` };
 }

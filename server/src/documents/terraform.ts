@@ -16,6 +16,8 @@ import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
 import { providerShapeProblems } from './provider-shape';
 import { providerMajor, type ModuleVersionInputs, type ProviderMajor } from './provider-version';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
+import { CUSTOM_RULES_PHASE, FILTER_TYPE, FIREWALL_RULE_TYPE, firewallRulesMigration, firewallRulesProblems, type FirewallRulesMigration, type LegacyAttribute, type LegacyResource } from './firewall-rules';
+import { rulesWithoutRefProblem } from './terraform-refs';
 
 export { loadTerraformParser } from './hcl-parser';
 
@@ -45,8 +47,19 @@ export function readTerraform(text: string, module: ModuleVersionInputs = {}): P
   try {
     const major = providerMajor(module, { text, root: tree.rootNode });
     const reader = new Reader(text, major);
-    const rulesets = resourceBlocks(tree.rootNode).flatMap((block) => reader.ruleset(block) ?? []);
-    const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems];
+    const blocks = resourceBlocks(tree.rootNode);
+    const rulesets: ParsedRuleset[] = [];
+    const refProblems: DocumentProblem[] = [];
+    for (const block of blocks) {
+      const type = blockLabels(block)[0];
+      const ruleset = type === RESOURCE_TYPE ? reader.ruleset(block) : reader.filter(block);
+      if (!ruleset) continue;
+      rulesets.push(ruleset);
+      const withoutRef = type === RESOURCE_TYPE ? rulesWithoutRefProblem(ruleset, headerOf(block)) : undefined;
+      if (withoutRef) refProblems.push(withoutRef);
+    }
+    const legacy = legacyResources(text, blocks);
+    const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems, ...refProblems, ...firewallRulesProblems(text, legacy, rulesets)];
     return { format: 'hcl', layout: 'terraform', text, rulesets, problems };
   } finally {
     tree.delete();
@@ -61,7 +74,68 @@ export function holesOfScalar(node: HostScalar): ExpressionSite['holes'] {
 }
 
 /**
- * The `resource "cloudflare_ruleset" "…"` blocks, also inside the parts of a broken file the
+ * The `cloudflare_filter` and `cloudflare_firewall_rule` resources of a Terraform file, in the
+ * words the conversion to a `cloudflare_ruleset` needs (firewall-rules.ts): their attributes'
+ * characters as written. Undefined when the file has none, or the parser is not loaded.
+ */
+export function legacyFirewallResources(text: string): LegacyResource[] | undefined {
+  const tree = hclParser()?.parse(text);
+  if (!tree) return undefined;
+  try {
+    return legacyResources(text, resourceBlocks(tree.rootNode));
+  } finally {
+    tree.delete();
+  }
+}
+
+/** The `cloudflare_ruleset` that takes over a Terraform file's firewall rules (firewall-rules.ts), or undefined when it has none to take over. */
+export function migrateFirewallRules(text: string): FirewallRulesMigration | undefined {
+  const document = readTerraform(text);
+  const legacy = legacyFirewallResources(text);
+  return legacy && firewallRulesMigration(text, legacy, document.rulesets);
+}
+
+function legacyResources(text: string, blocks: readonly HclNode[]): LegacyResource[] {
+  const found: LegacyResource[] = [];
+  for (const block of blocks) {
+    const [type, name] = blockLabels(block);
+    if ((type !== FILTER_TYPE && type !== FIREWALL_RULE_TYPE) || name === undefined) continue;
+    const attributes = new Map<string, LegacyAttribute>();
+    for (const attribute of bodyItems(block).attributes) {
+      const key = attribute.namedChildren[0];
+      const value = attribute.namedChildren[1];
+      if (!key || !value || attributes.has(key.text)) continue;
+      const literal = value.namedChildCount === 1 ? value.namedChildren[0] : undefined;
+      const inner = literal?.type === 'literal_value' ? literal.namedChildren[0] : undefined;
+      const written: LegacyAttribute = { start: value.startIndex, end: value.endIndex, text: text.slice(value.startIndex, value.endIndex) };
+      if (inner?.type === 'bool_lit') attributes.set(key.text, { ...written, boolean: inner.text === 'true' });
+      else if (inner?.type === 'numeric_lit') attributes.set(key.text, { ...written, number: Number(inner.text) });
+      else {
+        const string = literal?.type === 'template_expr' || inner?.type === 'string_lit' ? plainQuoted(text, literal?.type === 'template_expr' ? literal.namedChildren[0] : inner) : undefined;
+        attributes.set(key.text, string === undefined ? written : { ...written, string });
+      }
+    }
+    found.push({ type, name, start: block.startIndex, end: block.endIndex, header: headerOf(block), attributes });
+  }
+  return found;
+}
+
+/** A quoted string without interpolations, as its value; undefined for anything else. */
+function plainQuoted(text: string, node: HclNode | null | undefined): string | undefined {
+  if (!node || node.hasError || (node.type !== 'quoted_template' && node.type !== 'string_lit')) return undefined;
+  if (node.namedChildren.some((c) => c?.type === 'template_interpolation' || c?.type === 'template_directive')) return undefined;
+  return plainQuotedValue(text, node.startIndex, node.endIndex);
+}
+
+/** A resource block's first line as far as its labels: `resource "cloudflare_filter" "x"`, where a note on the whole resource is shown. */
+function headerOf(block: HclNode): Range {
+  const labels = block.namedChildren.filter((c): c is HclNode => c?.type === 'string_lit' || (c?.type === 'identifier' && c !== block.namedChildren[0]));
+  return { start: block.startIndex, end: labels.at(-1)?.endIndex ?? block.startIndex + 1 };
+}
+
+/**
+ * The `resource "cloudflare_ruleset" "…"` blocks (and the legacy `cloudflare_filter` and
+ * `cloudflare_firewall_rule` ones), also inside the parts of a broken file the
  * parser could not place (an ERROR node), so that one unfinished resource leaves the others read.
  */
 function resourceBlocks(root: HclNode): HclNode[] {
@@ -81,7 +155,7 @@ function resourceBlocks(root: HclNode): HclNode[] {
 
 function isRulesetResource(block: HclNode): boolean {
   const labels = blockLabels(block);
-  return blockName(block) === 'resource' && labels[0] === RESOURCE_TYPE && labels.length === 2;
+  return blockName(block) === 'resource' && (labels[0] === RESOURCE_TYPE || labels[0] === FILTER_TYPE || labels[0] === FIREWALL_RULE_TYPE) && labels.length === 2;
 }
 
 function blockName(block: HclNode): string | undefined {
@@ -157,6 +231,39 @@ class Reader {
       ...(v4 ? { parametersInProviderShape: true } : {}),
       ...(rulesComputed ? { rulesComputed } : {}),
     });
+  }
+
+  /**
+   * A `cloudflare_filter` (or a v5 `cloudflare_firewall_rule` with its `filter` inline) as a
+   * ruleset of one custom rule: its `expression` (and `description`),
+   * checked with the fields and functions of `http_request_firewall_custom`, the phase
+   * Cloudflare upgraded firewall rules into (cloudflare-docs firewall-rules-upgrade.mdx). The
+   * provider's v4 and v5 filters both write `expression` at the top of the resource
+   * (terraform-provider-cloudflare v4.52.8 and a2efdc5, docs/resources/filter.md).
+   */
+  filter(block: HclNode): ParsedRuleset | undefined {
+    const [type, name] = blockLabels(block);
+    const rule: HostProperty[] = [];
+    const attributes = bodyItems(block).attributes;
+    if (type === FILTER_TYPE) {
+      for (const attribute of attributes) {
+        const key = attribute.namedChildren[0];
+        if (!key || (key.text !== 'expression' && key.text !== 'description') || rule.some((p) => p.key === key.text)) continue;
+        rule.push({ key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex, value: this.value(attribute.namedChildren[1], 2) });
+      }
+    } else if (type === FIREWALL_RULE_TYPE) {
+      // The v5 provider's firewall rule holds its filter: `filter = { expression = "…" }` (a2efdc5, docs/resources/firewall_rule.md).
+      const filter = attributes.find((a) => a.namedChildren[0]?.text === 'filter');
+      const value = filter && this.value(filter.namedChildren[1], 1);
+      if (value?.kind === 'object') rule.push(...value.properties.filter((p) => p.key === 'expression' || p.key === 'description'));
+      if (!rule.some((p) => p.key === 'expression')) return undefined;
+    } else {
+      return undefined;
+    }
+    const rules: HostNode[] = rule.length === 0 ? [] : [{ kind: 'object', start: block.startIndex, end: block.endIndex, properties: rule, block: false }];
+    const properties: HostProperty[] = rules.length === 0 ? [] : [{ key: 'rules', keyStart: rule[0].keyStart, keyEnd: rule[0].keyEnd, value: { kind: 'array', start: block.startIndex, end: block.endIndex, items: rules } }];
+    const root: HostObject = { kind: 'object', start: block.startIndex, end: block.endIndex, properties, block: false };
+    return rulesetOfRoot(this.text, 'hcl', root, { layout: 'terraform', label: `${type}.${name}`, holesOf: holesOfScalar, phase: CUSTOM_RULES_PHASE, legacyFilter: true });
   }
 
   /**

@@ -33,6 +33,8 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['hcl-parser-unavailable', error('The HCL parser was not loaded, so the Terraform file was not read.')],
   ['unsupported-block-type', error('A block where the module\'s provider version takes an argument (`rules { … }` where v5 takes `rules = [ … ]`), as Terraform says it.')],
   ['unsupported-argument', error('An argument where the module\'s provider version takes a block (`rules = [ … ]` where v4 takes `rules { … }`), as Terraform says it.')],
+  ['firewall-rules-ended', warning('A Terraform `cloudflare_filter` or `cloudflare_firewall_rule`: Firewall Rules ended on 2025-06-15; a fix writes the `cloudflare_ruleset` that takes over.')],
+  ['terraform-rules-without-ref', information('A `cloudflare_ruleset` with rules without a `ref`, whose ids the provider then changes when rules move; a fix adds them.')],
   ['terraform-interpolation', hint('An expression with a Terraform `${…}` interpolation: that part is not checked.')],
   ['unknown-section', warning('A key of an octorules file that is no section octorules knows (often a misspelling).')],
   ['duplicate-section', error('An octorules section written twice in one file.')],

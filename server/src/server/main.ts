@@ -423,7 +423,8 @@ export function startServer(connection: Connection): void {
       if (!ruleset) return { format };
       // A Terraform or octorules file holds several rulesets, each with its own phase.
       const layout = model.parsedDocument.layout;
-      if (layout !== 'api') return { format, ruleset, layout, rulesets: model.rulesets.length };
+      // A `cloudflare_filter` is read as a ruleset for its expression; it is no `cloudflare_ruleset` to count.
+      if (layout !== 'api') return { format, ruleset, layout, rulesets: model.rulesets.filter((r) => !r.legacyFilter).length };
       return { format, ruleset, phase: model.ruleset.phase };
     }),
   );
