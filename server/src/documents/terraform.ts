@@ -6,12 +6,13 @@
  * (commit 3856d26e2, internal/services/ruleset/migration/v500/testdata/v4_*.tf and v5_*.tf).
  *
  * Only literal values are read. A value Terraform computes (`var.phase`, a function call, a
- * `for`, a conditional) is a property without a value: the key is there, so nothing calls it
- * missing, and no check looks into what it cannot know.
+ * `for`, a conditional) is a property without a value whose `filledIn` gives its characters: an
+ * unknown of the attribute's type, there, so nothing calls it missing, and no check looks into
+ * what it cannot know (ruleset-shape.ts names it where it hides a check).
  */
 import { decodeHclTemplate, plainQuotedValue, type HclStringStyle, type Range } from './decode-hcl';
 import { hclParser, type HclNode } from './hcl-parser';
-import { stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host-node';
+import { isTerraformTemplate, stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host-node';
 import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 
@@ -117,7 +118,7 @@ class Reader {
       if (!key || !RULESET_ATTRIBUTES.includes(key.text)) continue;
       const value = this.value(attribute.namedChildren[1], 1);
       // A name or phase Terraform computes is left out: nothing is claimed about it.
-      if (value?.kind === 'string') properties.push({ key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex, value });
+      if (value?.kind === 'string' && !isTerraformTemplate(value)) properties.push({ key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex, value });
     }
     const listAttribute = attributes.find((a) => a.namedChildren[0]?.text === 'rules');
     const ruleBlocks = blocks.filter((b) => blockName(b) === 'rules');
@@ -126,7 +127,7 @@ class Reader {
     if (listAttribute) {
       const key = listAttribute.namedChildren[0]!;
       const value = this.value(listAttribute.namedChildren[1], 1);
-      properties.push({ key: 'rules', keyStart: key.startIndex, keyEnd: key.endIndex, value });
+      properties.push(this.property(key, listAttribute.namedChildren[1], value));
       // Not a list as written, or a list with items left out as Terraform's to compute.
       const written = listAttribute.namedChildren[1]?.namedChildren[0]?.namedChildren[0];
       const items = written?.type === 'tuple' ? written.namedChildren.filter((c) => c?.type === 'expression').length : -1;
@@ -158,7 +159,7 @@ class Reader {
       const { attributes, blocks } = bodyItems(block);
       for (const attribute of attributes) {
         const key = attribute.namedChildren[0];
-        if (key?.type === 'identifier') properties.push({ key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex, value: this.value(attribute.namedChildren[1], depth + 1) });
+        if (key?.type === 'identifier') properties.push(this.property(key, attribute.namedChildren[1], this.value(attribute.namedChildren[1], depth + 1)));
       }
       const byName = new Map<string, HclNode[]>();
       for (const nested of blocks) {
@@ -191,6 +192,16 @@ class Reader {
       properties.push({ key: String(name.value), keyStart: name.start, keyEnd: name.end, value: { ...header, properties: header.properties.filter((p) => p.key !== 'name') } });
     }
     return { kind: 'object', start: group[0].startIndex, end: group.at(-1)!.endIndex, properties, block: false };
+  }
+
+  /**
+   * An attribute or object element: its key, and its value, or where the value is one Terraform
+   * computes (undefined, from an expression that parsed), the characters of that expression.
+   */
+  private property(key: { readonly key: string; readonly keyStart: number; readonly keyEnd: number } | HclNode, expression: HclNode | null | undefined, value: HostNode | undefined): HostProperty {
+    const named = 'key' in key ? key : { key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex };
+    if (value || !expression || expression.hasError) return { ...named, value };
+    return { ...named, value, filledIn: { start: expression.startIndex, end: expression.endIndex } };
   }
 
   /** The literal value of an `expression` node, or undefined for one Terraform computes. */
@@ -263,7 +274,7 @@ class Reader {
       const key = this.objectKey(element.namedChildren[0]);
       // An object with a key Terraform computes may have any key: it is not known.
       if (!key) return undefined;
-      properties.push({ ...key, value: this.value(element.namedChildren[1], depth + 1) });
+      properties.push(this.property(key, element.namedChildren[1], this.value(element.namedChildren[1], depth + 1)));
     }
     return { kind: 'object', start: node.startIndex, end: node.endIndex, properties, block: false };
   }

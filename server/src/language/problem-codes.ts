@@ -32,6 +32,7 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['hcl-syntax', error('The Terraform file is not valid HCL.')],
   ['hcl-parser-unavailable', error('The HCL parser was not loaded, so the Terraform file was not read.')],
   ['terraform-interpolation', hint('An expression with a Terraform `${…}` interpolation: that part is not checked.')],
+  ['terraform-unknown', hint('A value Terraform fills in (a reference, a function call, a `${…}` template) where it hides a check: said once a resource, not checked.')],
   ['unknown-section', warning('A key of an octorules file that is no section octorules knows (often a misspelling).')],
   ['duplicate-section', error('An octorules section written twice in one file.')],
   ['section-outside-block', warning('An octorules section outside the `cloudflare:` block, which octorules 0.37 skips.')],
