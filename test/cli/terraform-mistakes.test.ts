@@ -7,7 +7,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TERRAFORM_MISTAKES, TERRAFORM_MISTAKES_FILE } from '../fixtures/terraform-mistakes';
 
@@ -69,6 +70,44 @@ describe('rulesets check on a Terraform file of three cloudflare_ruleset resourc
       const end = lineStarts[d.range.end.line] + d.range.end.character;
       const onHole = holes.some((h) => start <= h + 2 && h < end);
       if (onHole) assert.equal(d.code, 'terraform-interpolation', `nothing but the hint on an interpolation: ${d.code}`);
+    }
+  });
+});
+
+describe('rulesets test on a Terraform resource whose rule holds a `${…}`', () => {
+  it('names the rule and what it needs, never an error of its expression, and counts every case', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-tf-test-'));
+    try {
+      // The `waf` resource of the example, its first rule's misspelt field corrected.
+      const tf = TEXT.replace('http.hots', 'http.host');
+      writeFileSync(join(dir, 'main.tf'), tf);
+      writeFileSync(
+        join(dir, 'main.test.yaml'),
+        [
+          'resource: waf',
+          'cases:',
+          '  - request: {url: "https://admin.example.com/"}',
+          '    expect: block',
+          '  - request: {url: "https://www.example.com/", ip.src.country: CN}',
+          '    expect: managed_challenge',
+          '  - request: {url: "https://www.example.com/", ip.src.country: GB}',
+          '    expect: pass',
+          '',
+        ].join('\n'),
+      );
+      const result = spawnSync(process.execPath, [CLI, 'test', 'main.test.yaml'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      assert.equal(result.stderr, '');
+      const lines = result.stdout.trimEnd().split('\n');
+      assert.match(lines[0], /^ok /);
+      const rule2 = tf.split('\n').findIndex((line) => line.includes('${var.blocked_path}')) - 1;
+      for (const line of lines.slice(1, 3)) {
+        assert.equal(line.replace(/^UNDECIDED main\.test\.yaml:\d+:\d+: /, ''), `rule 2 (Block a path Terraform fills in) at main.tf:${rule2}:3: its expression is filled in by Terraform (\`\${var.blocked_path}\`), and the verdict depends on it: not decided`);
+      }
+      assert.doesNotMatch(result.stdout, /`terraform`|has errors/);
+      assert.equal(lines.at(-1), '3 cases in 1 file: 1 passed, 0 failed, 2 undecided (they need what Terraform fills in)');
+      assert.equal(result.status, 2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

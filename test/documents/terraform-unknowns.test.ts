@@ -247,6 +247,10 @@ describe('messages in a .tf file', () => {
       v5('    action = "redirect"\n    action_parameters = { from_value = { status_code = "299", target_url = {} } }\n    expression = "true"', 'http_request_dynamic_redirect'),
       v5('    action = "block"\n    expression = "true"\n    logging = { enabled = "maybe" }'),
       v5('    action = "block"\n    expression = "true"\n    enabled = "yes"'),
+      v5('    action = "skip"\n    action_parameters = { ruleset = ["current"] }\n    expression = "tcp.dstport == 22"', 'magic_transit'),
+      v4('magic_transit', '    action = "skip"\n    action_parameters {\n      ruleset = "currnet"\n    }\n    expression = "tcp.dstport == 22"'),
+      v5('    action = "block"\n    expression = "true"\n    categories = "a"'),
+      'resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n  rules = "none"\n}\n',
     ];
     for (const text of mistakes) {
       const found = problems(text);

@@ -273,15 +273,23 @@ interface Counts {
   passed: number;
   failed: number;
   errors: number;
+  /** Cases whose verdict depends on what Terraform fills in (CaseOutcome.undecided): counted, apart from bad input. */
+  undecided: number;
 }
 
 async function runTestFiles(files: readonly string[], lists: Lists, io: Io): Promise<number> {
-  const counts: Counts = { passed: 0, failed: 0, errors: 0 };
+  const counts: Counts = { passed: 0, failed: 0, errors: 0, undecided: 0 };
   for (const file of files) await runTestFile(file, lists, io, counts);
-  const total = counts.passed + counts.failed + counts.errors;
-  const parts = [`${counts.passed} passed`, `${counts.failed} failed`, ...(counts.errors > 0 ? [`${counts.errors} with bad input`] : [])];
+  const total = counts.passed + counts.failed + counts.errors + counts.undecided;
+  const parts = [
+    `${counts.passed} passed`,
+    `${counts.failed} failed`,
+    ...(counts.undecided > 0 ? [`${counts.undecided} undecided (they need what Terraform fills in)`] : []),
+    ...(counts.errors > 0 ? [`${counts.errors} with bad input`] : []),
+  ];
   io.out(`${total} case${total === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}: ${parts.join(', ')}\n`);
-  return counts.errors > 0 ? 2 : counts.failed > 0 ? 1 : 0;
+  // An undecided case lacks a value its verdict depends on, as a packet without one does: exit 2.
+  return counts.errors > 0 || counts.undecided > 0 ? 2 : counts.failed > 0 ? 1 : 0;
 }
 
 async function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts): Promise<void> {
@@ -302,6 +310,7 @@ async function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts
     const outcome = runTestCase(testCase, ruleset, lists);
     if (outcome.kind === 'pass') counts.passed++;
     else if (outcome.kind === 'fail') counts.failed++;
+    else if (outcome.undecided) counts.undecided++;
     else counts.errors++;
     io.out(caseOutput(at, testCase, outcome));
   }

@@ -187,6 +187,10 @@ function checkPacketForms(model: ParsedRuleset, rule: HostObject, action: Place,
       report(TERRAFORM_UNKNOWN, 'hint', unknown.start, unknown.end, '`ruleset`');
       return true;
     }
+    if (ruleset && terraform && (ruleset.kind === 'object' || ruleset.kind === 'array')) {
+      report('invalid-type', 'error', ruleset.start, ruleset.end, inappropriateValue('ruleset', `string required, but have ${terraformTypeName(ruleset)}`));
+      return true;
+    }
     if (ruleset && (ruleset.kind !== 'string' || ruleset.value !== 'current') && !(terraform && ruleset.kind === 'null')) {
       report('invalid-action-parameters', 'error', ruleset.start, ruleset.end, `expected \`"current"\` (the only value \`skip\` accepts for \`ruleset\`), found ${describe(ruleset)}`, ruleset.kind === 'string' ? [
         { title: 'Change to `current`', edits: [replaceScalarEdit(ruleset, 'current')] },

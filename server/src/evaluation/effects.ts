@@ -33,11 +33,11 @@
  *   joins a target that has one of its own is not said: not evaluated. A redirect `from_list`
  *   looks the request up in a bulk redirect list that the ruleset file does not hold: not evaluated.
  */
-import { property, type HostNode } from '../documents/host';
+import { isTerraformTemplate, property, type HostNode, type HostProperty } from '../documents/host';
 import { checkValueExpression } from '../language/checker';
 import { EvaluationError, evaluateValuePartial, explainMissing, type Subject } from './evaluate';
 import type { Lists } from './packet';
-import { describeRule, plain, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
+import { describeRule, FILLED_IN_BY_TERRAFORM, plain, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
 import { MISSING } from './value';
 
 /** A value the effect has, or why it cannot be known. */
@@ -154,6 +154,8 @@ export function rulesetEffects(prepared: PreparedRuleset, verdict: RulesetVerdic
 
 /** `{value: "…"}` or `{expression: "…"}`, the two forms of a rewritten value. */
 function staticOrExpression(node: HostNode, rule: RuleInfo, what: string, valueOf: (text: string, rule: RuleInfo, what: string) => Outcome<string>): Outcome<string> {
+  const filledIn = terraformFilledIn(node, ['value', 'expression'], rule, what);
+  if (filledIn) return filledIn;
   const value = property(node, 'value')?.value;
   if (value?.kind === 'string') return { ok: true, value: String(value.value) };
   const expression = property(node, 'expression')?.value;
@@ -179,6 +181,18 @@ function changeHeader(headers: Map<string, HeaderEffect>, name: string, node: Ho
   else headers.set(key, { name, state: before.state === 'remove' ? 'set' : before.state, values: [...before.values, value], rules });
 }
 
+/**
+ * Where a Terraform file leaves one of `keys` of `node` to Terraform (a reference, a `${…}`
+ * template), what it does is not known: never the stand-in of a hole taken for the value.
+ */
+function terraformFilledIn(node: HostNode | undefined, keys: readonly string[], rule: RuleInfo, what: string): Outcome<never> | undefined {
+  for (const key of keys) {
+    const p: HostProperty | undefined = property(node, key);
+    if (p && (p.filledIn || isTerraformTemplate(p.value))) return { ok: false, reason: `\`${key}\` of ${what} of rule ${describeRule(rule)} is ${FILLED_IN_BY_TERRAFORM}: not decided` };
+  }
+  return undefined;
+}
+
 /** The documented default status of a redirect (settings.mdx: "301 - Permanent Redirect by default"). */
 export const DEFAULT_REDIRECT_STATUS = 301;
 
@@ -194,13 +208,16 @@ function redirectEffect(parameters: HostNode | undefined, rule: RuleInfo, subjec
   }
   const statusNode = property(fromValue, 'status_code')?.value;
   const status: Outcome<number> =
-    statusNode === undefined
+    terraformFilledIn(fromValue, ['status_code'], rule, 'the redirect') ??
+    (statusNode === undefined
       ? { ok: true, value: DEFAULT_REDIRECT_STATUS }
       : statusNode.kind === 'number'
         ? { ok: true, value: Number(statusNode.value) }
-        : { ok: false, reason: `rule ${describeRule(rule)} gives \`status_code\` as ${statusNode.kind === 'string' ? `the string "${String(statusNode.value)}"` : `a ${statusNode.kind}`}, not a number: the API refuses it` };
+        : { ok: false, reason: `rule ${describeRule(rule)} gives \`status_code\` as ${statusNode.kind === 'string' ? `the string "${String(statusNode.value)}"` : `a ${statusNode.kind}`}, not a number: the API refuses it` });
   const target = property(fromValue, 'target_url')?.value;
-  let url: Outcome<string> = target ? staticOrExpression(target, rule, 'the target URL', valueOf) : { ok: false, reason: `rule ${describeRule(rule)} has no \`target_url\`` };
+  let url: Outcome<string> =
+    terraformFilledIn(fromValue, ['target_url', 'preserve_query_string'], rule, 'the redirect') ??
+    (target ? staticOrExpression(target, rule, 'the target URL', valueOf) : { ok: false, reason: `rule ${describeRule(rule)} has no \`target_url\`` });
   const preserve = property(fromValue, 'preserve_query_string')?.value;
   if (url.ok && preserve?.kind === 'boolean' && preserve.value === true) url = keepQuery(url.value, rule, subject);
   return { rule, url, status };
