@@ -153,6 +153,14 @@ describe('Terraform\'s own conversions', () => {
     assert.deepEqual(marked(v4Text), []);
   });
 
+  it('a rule switched off by `enabled = "false"` is off when rules are compared; one whose action Terraform fills in is not compared', () => {
+    const twice = (first: string) => v5(`    action = "block"\n    expression = "ip.src eq 192.0.2.1"\n${first}\n  }, {\n    action = "block"\n    expression = "ip.src eq 192.0.2.1"`);
+    assert.deepEqual(problems(twice('    enabled = true')).map((p) => p.code), ['duplicate-rule']);
+    assert.deepEqual(problems(twice('    enabled = "false"')), []);
+    const templated = v5('    action = "${var.a}"\n    expression = "ip.src eq 192.0.2.1"\n  }, {\n    action = "${var.a}"\n    expression = "ip.src eq 192.0.2.1"');
+    assert.deepEqual(problems(templated).map((p) => p.code), ['terraform-unknown']);
+  });
+
   it('a converted number is still held to its values and range', () => {
     const text = v5('    action = "block"\n    expression = "true"\n    ratelimit = { characteristics = ["ip.src", "cf.colo.id"], period = "61", requests_per_period = 10, mitigation_timeout = 60 }', 'http_ratelimit');
     assert.deepEqual(marked(text).map(([code, , at]) => [code, at]), [['invalid-action-parameters', '"61"']]);
