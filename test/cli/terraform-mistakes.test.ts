@@ -106,6 +106,11 @@ describe('rulesets test on a Terraform resource whose rule holds a `${…}`', ()
       assert.doesNotMatch(result.stdout, /`terraform`|has errors/);
       assert.equal(lines.at(-1), '3 cases in 1 file: 1 passed, 0 failed, 2 undecided (they need what Terraform fills in)');
       assert.equal(result.status, 2);
+      // One request on the command line: said the same way, as bad input is, without a stack.
+      const one = spawnSync(process.execPath, [CLI, 'test', 'main.tf', '--resource', 'waf', '--request', '{"url": "https://www.example.com/"}'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      assert.equal(one.status, 2);
+      assert.equal(one.stdout, '');
+      assert.equal(one.stderr, `rulesets: main.tf:${rule2}:3: rule 2 (Block a path Terraform fills in): its expression is filled in by Terraform (\`\${var.blocked_path}\`), and the verdict depends on it: not decided\n`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -86,12 +86,6 @@ export const FILLED_IN_BY_TERRAFORM = 'filled in by Terraform';
  * A rule that decides the verdict depends on what Terraform fills in (RuleInfo.unknown): the
  * case cannot be decided until that is given, which is no fault of the rule.
  */
-export class UndecidedRuleError extends Error {
-  constructor(readonly rule: RuleInfo) {
-    super(`rule ${describeRule(rule)}: ${rule.unknown}, and the verdict depends on it: not decided`);
-  }
-}
-
 /** A rule's result depended on missing values, or could not be computed. */
 export class RuleEvaluationError extends EvaluationError {
   constructor(
@@ -100,6 +94,13 @@ export class RuleEvaluationError extends EvaluationError {
     readonly missing: readonly string[] = [],
   ) {
     super(`rule ${describeRule(rule)}: ${reason}`);
+  }
+}
+
+/** A RuleEvaluationError, so that every caller that reports those reports it too (`--packet`, VS Code's packet test). */
+export class UndecidedRuleError extends RuleEvaluationError {
+  constructor(rule: RuleInfo) {
+    super(rule, `${rule.unknown}, and the verdict depends on it: not decided`);
   }
 }
 
