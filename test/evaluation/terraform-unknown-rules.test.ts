@@ -99,6 +99,17 @@ describe('rulesets test on a Terraform resource with values Terraform fills in',
     assert.equal(run(redirect('{ target_url = { value = "https://b.example/" } }'), expectation)[0].kind, 'pass');
   });
 
+  it('never compares a setting Terraform fills in part of', () => {
+    const cache = (edgeTtl: string) =>
+      `resource "cloudflare_ruleset" "r" {\n  phase = "http_request_cache_settings"\n  rules = [{\n    action = "set_cache_settings"\n    action_parameters = { cache = true, edge_ttl = ${edgeTtl} }\n    expression = "true"\n  }]\n}\n`;
+    const expectation = '  - request: {url: "https://a.example/"}\n    expect: match\n    rule: 1\n    cache: {edge_ttl: {mode: override_origin, default: 60}}';
+    for (const edgeTtl of ['{ mode = "override_origin", default = var.ttl }', 'local.edge_ttl', '{ mode = "${var.mode}", default = 60 }']) {
+      const [outcome] = run(cache(edgeTtl), expectation);
+      assert.equal(outcome.undecided, true, `${edgeTtl}: ${outcome.kind} ${outcome.message}`);
+    }
+    assert.equal(run(cache('{ mode = "override_origin", default = 60 }'), expectation)[0].kind, 'pass');
+  });
+
   it('says the case is undecided in what rulesets test prints', () => {
     const text = `ruleset: main.tf\ncases:\n${CASES}`;
     const file = readTestFile(text, 'yaml', { path: '/w/main.test.yaml', resolve: (p) => `/w/${p}` });

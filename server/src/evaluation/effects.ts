@@ -47,6 +47,8 @@ export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly o
 export interface Given<T> {
   readonly value: T;
   readonly rule: RuleInfo;
+  /** Part of it is Terraform's to fill in (a reference, a `${…}`): why its value is not known. */
+  readonly filledIn?: string;
 }
 
 export interface RedirectEffect {
@@ -70,6 +72,8 @@ export interface HeaderEffect {
 
 export interface ServeErrorEffect {
   readonly rule: RuleInfo;
+  /** As Given.filledIn. */
+  readonly filledIn?: string;
   /** The parameters as given: `content`, `content_type`, `status_code`, `asset_name`. */
   readonly parameters: Readonly<Record<string, unknown>>;
 }
@@ -128,28 +132,43 @@ export function rulesetEffects(prepared: PreparedRuleset, verdict: RulesetVerdic
       case 'route':
         if (parameters?.kind !== 'object') break;
         for (const p of parameters.properties) {
-          if (p.key === 'origin' && p.value?.kind === 'object') for (const q of p.value.properties) origin.set(q.key, { value: plain(q.value), rule });
-          else if (p.key === 'sni') origin.set('sni', { value: plain(property(p.value, 'value')?.value), rule });
-          else origin.set(p.key, { value: plain(p.value), rule });
+          if (p.key === 'origin' && p.value?.kind === 'object') for (const q of p.value.properties) origin.set(q.key, given(q, q.value, rule));
+          else if (p.key === 'sni') origin.set('sni', given(p, property(p.value, 'value')?.value, rule));
+          else origin.set(p.key, given(p, p.value, rule));
         }
         break;
       case 'set_cache_settings':
       case 'set_config':
         if (parameters?.kind !== 'object') break;
-        for (const p of parameters.properties) (rule.action === 'set_config' ? config : cache).set(p.key, { value: plain(p.value), rule });
+        for (const p of parameters.properties) (rule.action === 'set_config' ? config : cache).set(p.key, given(p, p.value, rule));
         break;
       case 'redirect':
         redirect = redirectEffect(parameters, rule, subject, valueOf);
         break;
       case 'serve_error':
-        serveError = { rule, parameters: parameters?.kind === 'object' ? (plain(parameters) as Record<string, unknown>) : {} };
+        serveError = { rule, parameters: parameters?.kind === 'object' ? (plain(parameters) as Record<string, unknown>) : {}, ...filledInOf(parameters, rule, 'the error page') };
         break;
-      case 'compress_response':
-        compression = { value: plain(property(parameters, 'algorithms')?.value), rule };
+      case 'compress_response': {
+        const algorithms = property(parameters, 'algorithms');
+        compression = given(algorithms, algorithms?.value, rule);
         break;
+      }
     }
   }
   return { redirect, path, query, headers, origin, cache, config, serveError, compression };
+}
+
+/** A setting as given by `property` of a rule: its plain value, or why Terraform's part of it is not known. */
+function given(p: HostProperty | undefined, value: HostNode | undefined, rule: RuleInfo): Given<unknown> {
+  const filledIn = p?.filledIn ? { filledIn: `\`${p.key}\` of rule ${describeRule(rule)} is ${FILLED_IN_BY_TERRAFORM}: not decided` } : filledInOf(value, rule, p ? `\`${p.key}\`` : 'a setting');
+  return { value: plain(value), rule, ...filledIn };
+}
+
+/** `{ filledIn }` when some value in `node` is Terraform's to fill in; walks MAX_NESTING levels at most, as the host tree has. */
+function filledInOf(node: HostNode | undefined, rule: RuleInfo, what: string): { filledIn?: string } {
+  const holds = (n: HostNode | undefined): boolean =>
+    n !== undefined && (isTerraformTemplate(n) || (n.kind === 'object' ? n.properties.some((q) => q.filledIn !== undefined || holds(q.value)) : n.kind === 'array' && n.items.some(holds)));
+  return holds(node) ? { filledIn: `part of ${what} of rule ${describeRule(rule)} is ${FILLED_IN_BY_TERRAFORM}: not decided` } : {};
 }
 
 /** `{value: "…"}` or `{expression: "…"}`, the two forms of a rewritten value. */
