@@ -106,6 +106,12 @@ describe('rulesets test on a Terraform resource whose rule holds a `${…}`', ()
       assert.doesNotMatch(result.stdout, /`terraform`|has errors/);
       assert.equal(lines.at(-1), '3 cases in 1 file: 1 passed, 0 failed, 2 undecided (they need what Terraform fills in)');
       assert.equal(result.status, 2);
+      // A mistake of an expression stops the file: said once, and every case counted.
+      writeFileSync(join(dir, 'main.tf'), TEXT);
+      const broken = spawnSync(process.execPath, [CLI, 'test', 'main.test.yaml'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      assert.match(broken.stdout, /^ERROR main\.test\.yaml:1:1: main\.tf:32:20: rule 1's expression has errors \(unknown field `http\.hots`/);
+      assert.equal(broken.stdout.trimEnd().split('\n').at(-1), '3 cases in 1 file: 0 passed, 0 failed, 3 with bad input');
+      writeFileSync(join(dir, 'main.tf'), tf);
       // One request on the command line: said the same way, as bad input is, without a stack.
       const one = spawnSync(process.execPath, [CLI, 'test', 'main.tf', '--resource', 'waf', '--request', '{"url": "https://www.example.com/"}'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
       assert.equal(one.status, 2);

@@ -300,9 +300,10 @@ async function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts
   await prepareReaders(testFile.rulesetPaths.filter(isFile));
   const ruleset = loadTestRuleset(testFile, readRuleset);
   if (isTestProblem(ruleset)) {
-    // A problem of the whole file: reported, counted as one case with bad input.
+    // A problem of the whole file: reported once, and each of its cases counted as one with bad
+    // input (a file whose cases cannot be read is one).
     io.out(fileProblemOutput(at, ruleset));
-    counts.errors++;
+    counts.errors += Math.max(1, testFile.cases.length);
     return;
   }
   const lists = listsOfTestFile(testFile, cliLists);
