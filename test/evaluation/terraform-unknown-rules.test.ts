@@ -110,6 +110,20 @@ describe('rulesets test on a Terraform resource with values Terraform fills in',
     assert.equal(run(cache('{ mode = "override_origin", default = 60 }'), expectation)[0].kind, 'pass');
   });
 
+  it('decides no case of a resource whose rules Terraform makes, and says so as undecided, not as a mistake', () => {
+    const block = '  rules {\n    action = "block"\n    expression = "http.host eq \\"a.example\\""\n  }\n';
+    const dynamic = `resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n${block}  dynamic "rules" {\n    for_each = local.rules\n    content {\n      action = "block"\n      expression = rules.value\n    }\n  }\n}\n`;
+    const list = 'resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n  rules = local.rules\n}\n';
+    const more = 'resource "cloudflare_ruleset" "r" {\n  phase = "http_request_firewall_custom"\n  rules = concat([{ action = "block", expression = "true" }], var.more)\n}\n';
+    for (const [tf, said] of [[dynamic, /some of its rules are Terraform's to make/], [list, /`rules` is filled in by Terraform \(`local\.rules`\)/], [more, /`rules` is filled in by Terraform/]] as const) {
+      const file = readTestFile('ruleset: main.tf\ncases:\n  - request: {url: "https://b.example/"}\n    expect: pass\n', 'yaml', { path: '/w/main.test.yaml', resolve: (p) => `/w/${p}` });
+      const loaded = loadTestRuleset(file, () => ({ text: tf, display: 'main.tf' }));
+      assert.ok(isTestProblem(loaded));
+      assert.equal(loaded.undecided, true);
+      assert.match(loaded.message, said);
+    }
+  });
+
   it('says the case is undecided in what rulesets test prints', () => {
     const text = `ruleset: main.tf\ncases:\n${CASES}`;
     const file = readTestFile(text, 'yaml', { path: '/w/main.test.yaml', resolve: (p) => `/w/${p}` });

@@ -303,7 +303,8 @@ async function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts
     // A problem of the whole file: reported once, and each of its cases counted as one with bad
     // input (a file whose cases cannot be read is one).
     io.out(fileProblemOutput(at, ruleset));
-    counts.errors += Math.max(1, testFile.cases.length);
+    if (ruleset.undecided) counts.undecided += Math.max(1, testFile.cases.length);
+    else counts.errors += Math.max(1, testFile.cases.length);
     return;
   }
   const lists = listsOfTestFile(testFile, cliLists);

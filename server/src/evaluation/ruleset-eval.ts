@@ -74,6 +74,8 @@ export class RulesetError extends Error {
     message: string,
     readonly start: number,
     readonly end: number,
+    /** No mistake of the file: its rules are Terraform's to make, and no verdict can be known here. */
+    readonly undecided = false,
   ) {
     super(message);
   }
@@ -130,7 +132,15 @@ export interface PreparedRuleset {
 export function prepareRuleset(model: ParsedRuleset, options: RulesetCheckOptions = {}): PreparedRuleset {
   const syntax = model.syntaxProblems[0];
   if (syntax) throw new RulesetError(syntax.message, syntax.start, syntax.end);
-  const rulesNode = property(model.root, 'rules')?.value;
+  const rulesProperty = property(model.root, 'rules');
+  const rulesNode = rulesProperty?.value;
+  // Rules Terraform makes (`rules = local.rules`, a `dynamic "rules"` block, a list item it
+  // computes) are not all in the file, nor is their order: no case can be decided.
+  const made = rulesProperty?.filledIn ?? (model.rulesComputed ? model.root : undefined);
+  if (made) {
+    const what = rulesProperty?.filledIn ? `\`rules\` is ${FILLED_IN_BY_TERRAFORM} (\`${model.text.slice(made.start, made.end).replace(/\s+/g, ' ').slice(0, 60)}\`)` : `some of its rules are Terraform's to make (a \`dynamic "rules"\` block, or a list item Terraform computes)`;
+    throw new RulesetError(`${model.label ?? 'the ruleset'}: ${what}, so no case can be decided here`, made.start, Math.min(made.start + 1, made.end), true);
+  }
   if (rulesNode?.kind !== 'array') {
     const at = model.root ?? { start: 0, end: 0 };
     throw new RulesetError('the file has no `rules` array', at.start, Math.min(at.start + 1, at.end));

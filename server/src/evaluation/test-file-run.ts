@@ -72,6 +72,8 @@ export interface TestCase {
 export interface TestProblem {
   readonly message: string;
   readonly offset: number;
+  /** No one's mistake: the ruleset's rules are Terraform's to make (RulesetError.undecided), so its cases are undecided. */
+  readonly undecided?: true;
   /** The ruleset the problem is in (an expression with errors, a syntax error of the ruleset). */
   readonly ruleset?: RulesetSource;
 }
@@ -214,7 +216,7 @@ export function loadTestRuleset(file: TestFile, read: (path: string) => RulesetR
   try {
     return { ...ruleset, prepared: prepareRuleset(model) };
   } catch (error) {
-    if (error instanceof RulesetError) return { message: error.message, offset: error.start, ruleset };
+    if (error instanceof RulesetError) return { message: error.message, offset: error.start, ruleset, ...(error.undecided ? { undecided: true as const } : {}) };
     throw error;
   }
 }
@@ -419,7 +421,7 @@ export function caseOutput(at: (offset: number) => string, testCase: TestCase, o
 /** What `rulesets test` prints for a problem of the whole test file (its ruleset's, at the ruleset's place). */
 export function fileProblemOutput(at: (offset: number) => string, problem: TestProblem): string {
   const where = problem.ruleset ? `${at(0)}: ${problem.ruleset.display}:${linePosition(problem.ruleset.text, problem.offset)}` : at(problem.offset);
-  return `ERROR ${where}: ${problem.message}\n`;
+  return `${problem.undecided ? 'UNDECIDED' : 'ERROR'} ${where}: ${problem.message}\n`;
 }
 
 /** Each rule looked at and what came of it, one indented line each. */
