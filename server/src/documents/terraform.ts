@@ -104,6 +104,22 @@ function bodyItems(block: HclNode): { attributes: HclNode[]; blocks: HclNode[] }
   return { attributes, blocks };
 }
 
+type PropertyKey = Omit<HostProperty, 'value' | 'filledIn'>;
+
+/** An attribute's name as a property's key. */
+function keyOf(identifier: HclNode): PropertyKey {
+  return { key: identifier.text, keyStart: identifier.startIndex, keyEnd: identifier.endIndex };
+}
+
+/**
+ * An attribute or object element: its key and its value; where the value is one Terraform
+ * computes (undefined, from an expression that parsed), the characters of that expression.
+ */
+function withFilledIn(key: PropertyKey, expression: HclNode | null | undefined, value: HostNode | undefined): HostProperty {
+  if (value || !expression || expression.hasError) return { ...key, value };
+  return { ...key, value, filledIn: { start: expression.startIndex, end: expression.endIndex } };
+}
+
 class Reader {
   readonly problems: DocumentProblem[] = [];
   private tooDeep = false;
@@ -127,7 +143,7 @@ class Reader {
     if (listAttribute) {
       const key = listAttribute.namedChildren[0]!;
       const value = this.value(listAttribute.namedChildren[1], 1);
-      properties.push(this.property(key, listAttribute.namedChildren[1], value));
+      properties.push(withFilledIn(keyOf(key), listAttribute.namedChildren[1], value));
       // Not a list as written, or a list with items left out as Terraform's to compute.
       const written = listAttribute.namedChildren[1]?.namedChildren[0]?.namedChildren[0];
       const items = written?.type === 'tuple' ? written.namedChildren.filter((c) => c?.type === 'expression').length : -1;
@@ -159,7 +175,7 @@ class Reader {
       const { attributes, blocks } = bodyItems(block);
       for (const attribute of attributes) {
         const key = attribute.namedChildren[0];
-        if (key?.type === 'identifier') properties.push(this.property(key, attribute.namedChildren[1], this.value(attribute.namedChildren[1], depth + 1)));
+        if (key?.type === 'identifier') properties.push(withFilledIn(keyOf(key), attribute.namedChildren[1], this.value(attribute.namedChildren[1], depth + 1)));
       }
       const byName = new Map<string, HclNode[]>();
       for (const nested of blocks) {
@@ -192,16 +208,6 @@ class Reader {
       properties.push({ key: String(name.value), keyStart: name.start, keyEnd: name.end, value: { ...header, properties: header.properties.filter((p) => p.key !== 'name') } });
     }
     return { kind: 'object', start: group[0].startIndex, end: group.at(-1)!.endIndex, properties, block: false };
-  }
-
-  /**
-   * An attribute or object element: its key, and its value, or where the value is one Terraform
-   * computes (undefined, from an expression that parsed), the characters of that expression.
-   */
-  private property(key: { readonly key: string; readonly keyStart: number; readonly keyEnd: number } | HclNode, expression: HclNode | null | undefined, value: HostNode | undefined): HostProperty {
-    const named = 'key' in key ? key : { key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex };
-    if (value || !expression || expression.hasError) return { ...named, value };
-    return { ...named, value, filledIn: { start: expression.startIndex, end: expression.endIndex } };
   }
 
   /** The literal value of an `expression` node, or undefined for one Terraform computes. */
@@ -274,13 +280,13 @@ class Reader {
       const key = this.objectKey(element.namedChildren[0]);
       // An object with a key Terraform computes may have any key: it is not known.
       if (!key) return undefined;
-      properties.push(this.property(key, element.namedChildren[1], this.value(element.namedChildren[1], depth + 1)));
+      properties.push(withFilledIn(key, element.namedChildren[1], this.value(element.namedChildren[1], depth + 1)));
     }
     return { kind: 'object', start: node.startIndex, end: node.endIndex, properties, block: false };
   }
 
   /** `name = …` or `"X-Foo" = …`: the key and its characters (a quoted key's with its quotes, as in JSON). */
-  private objectKey(expression: HclNode | null | undefined): Omit<HostProperty, 'value'> | undefined {
+  private objectKey(expression: HclNode | null | undefined): PropertyKey | undefined {
     if (expression?.type !== 'expression' || expression.namedChildCount !== 1) return undefined;
     const node = expression.namedChildren[0]!;
     if (node.type === 'variable_expr') return { key: node.text, keyStart: node.startIndex, keyEnd: node.endIndex };
