@@ -202,12 +202,26 @@ describe('Terraform\'s own conversions', () => {
 describe('messages in a .tf file', () => {
   before(() => loadTerraformParser());
 
-  /** What a message must not say in a Terraform file: YAML or JSON by name, or their syntax (`key: value`, `"key": value`). */
-  const FOREIGN = [/\bYAML\b/i, /\bJSON\b/i, /`[^`]*"[\w-]+"\s*:[^`]*`/, /`[^`=]*\b[a-z_]+: [^`]*`/];
+  /** What a message must not say in a Terraform file: YAML or JSON by name. */
+  const FOREIGN_WORDS = [/\bYAML\b/i, /\bJSON\b/i];
+  /** What its code (between backticks) must not be: their syntax, `"key": value` or `key: value`, where HCL writes `key = value`. */
+  const FOREIGN_CODE = [/"[\w-]+"\s*:/, /^[\w.-]*[a-z_]:\s/, /[{,]\s*[a-z_]+:\s/];
 
   function speaksHcl(path: string, found: readonly DocumentProblem[]): void {
-    for (const p of found) for (const pattern of FOREIGN) assert.ok(!pattern.test(p.message), `${path}: ${p.code}: ${p.message}`);
+    for (const p of found) {
+      for (const pattern of FOREIGN_WORDS) assert.ok(!pattern.test(p.message), `${path}: ${p.code}: ${p.message}`);
+      const code = p.message.split('`').filter((_, i) => i % 2 === 1);
+      for (const span of code) for (const pattern of FOREIGN_CODE) assert.ok(!pattern.test(span), `${path}: ${p.code}: ${p.message}`);
+    }
   }
+
+  it('the check of what a message says would catch the JSON and YAML the messages said', () => {
+    const said = (message: string) => (): void => speaksHcl('t', [{ code: 'c', severity: 'error', start: 0, end: 0, message }]);
+    assert.throws(said('a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips'));
+    assert.throws(said('a `skip` rule needs `"ruleset": "current"` in its `action_parameters`'));
+    assert.throws(said('expected the expression as a string; in YAML, `true` unquoted is a Boolean: write `"true"`'));
+    assert.doesNotThrow(said('a `skip` rule needs `action_parameters = { ruleset = "current" }` to say what it skips: it does nothing else'));
+  });
 
   it('a `skip` without what it skips is told the HCL of its shape', () => {
     const v5Text = v5('    action = "skip"\n    expression = "tcp.dstport == 22"', 'magic_transit');
