@@ -84,10 +84,6 @@ export class RulesetError extends Error {
 /** How a reason says a value is Terraform's to fill in (test-file-run.ts counts a case so stopped as undecided, not as bad input). */
 export const FILLED_IN_BY_TERRAFORM = 'filled in by Terraform';
 
-/**
- * A rule that decides the verdict depends on what Terraform fills in (RuleInfo.unknown): the
- * case cannot be decided until that is given, which is no fault of the rule.
- */
 /** A rule's result depended on missing values, or could not be computed. */
 export class RuleEvaluationError extends EvaluationError {
   constructor(
@@ -99,7 +95,12 @@ export class RuleEvaluationError extends EvaluationError {
   }
 }
 
-/** A RuleEvaluationError, so that every caller that reports those reports it too (`--packet`, VS Code's packet test). */
+/**
+ * A rule that decides the verdict depends on what Terraform fills in (RuleInfo.unknown): the
+ * case cannot be decided until that is given, which is no fault of the rule. A
+ * RuleEvaluationError, so that every caller that reports those reports it too (`--packet`,
+ * VS Code's packet test).
+ */
 export class UndecidedRuleError extends RuleEvaluationError {
   constructor(rule: RuleInfo) {
     super(rule, `${rule.unknown}, and the verdict depends on it: not decided`);
