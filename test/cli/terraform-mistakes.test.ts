@@ -117,6 +117,10 @@ describe('rulesets test on a Terraform resource whose rule holds a `${…}`', ()
       assert.equal(one.status, 2);
       assert.equal(one.stdout, '');
       assert.equal(one.stderr, `rulesets: main.tf:${rule2}:3: rule 2 (Block a path Terraform fills in): its expression is filled in by Terraform (\`\${var.blocked_path}\`), and the verdict depends on it: not decided\n`);
+      // In a phase of matches, a rule Terraform fills in is named beside the ones that matched.
+      writeFileSync(join(dir, 'late.tf'), 'resource "cloudflare_ruleset" "late" {\n  phase = "http_request_late_transform"\n  rules {\n    action = "rewrite"\n    action_parameters {\n      headers {\n        name = "X-A"\n        operation = "set"\n        value = "1"\n      }\n    }\n    expression = "http.host eq \\"${var.host}\\""\n  }\n}\n');
+      const late = spawnSync(process.execPath, [CLI, 'test', 'late.tf', '--request', '{"url": "https://a.example/"}'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      assert.equal(late.stdout, 'no-match: no rule matched\n  rule 1 at late.tf:3:3 may match too: its expression is filled in by Terraform (`${var.host}`)\n');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -180,6 +180,8 @@ function testOne(path: string, choice: RulesetChoice, option: 'packet' | 'reques
   if (trace) io.out(traceLines(verdict));
   const matchOnly = phaseOutcomes(phase, option).kind === 'match';
   io.out(`${matchOnly ? describeMatches(verdict.trace.filter((t) => t.outcome === 'match').map((t) => t.rule), ruleset) : describeVerdict(verdict, ruleset)}\n`);
+  // The rules whose match Terraform decides, which the line above could not count.
+  for (const t of verdict.trace) if (t.outcome === 'unknown') io.out(`  rule ${t.rule.number} at ${ruleset.display}:${linePosition(ruleset.text, t.rule.start)} may match too: ${t.rule.unknown}\n`);
   // What the matching rules do to the request: the redirect, the rewrite, the headers, the settings.
   if (option === 'request') for (const line of describeEffects(rulesetEffects(ruleset.prepared, verdict, subject, lists))) io.out(`  ${line}\n`);
   return 0;
