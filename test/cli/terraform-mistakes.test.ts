@@ -118,6 +118,59 @@ describe("rulesets check: the module's provider version decides the shape of rul
   });
 });
 
+describe('rulesets test on a Terraform resource whose rule holds a `${…}`', () => {
+  it('names the rule and what it needs, never an error of its expression, and counts every case', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-tf-test-'));
+    try {
+      // The `waf` resource of the example, its first rule's misspelt field corrected.
+      const tf = TEXT.replace('http.hots', 'http.host');
+      writeFileSync(join(dir, 'main.tf'), tf);
+      writeFileSync(
+        join(dir, 'main.test.yaml'),
+        [
+          'resource: waf',
+          'cases:',
+          '  - request: {url: "https://admin.example.com/"}',
+          '    expect: block',
+          '  - request: {url: "https://www.example.com/", ip.src.country: CN}',
+          '    expect: managed_challenge',
+          '  - request: {url: "https://www.example.com/", ip.src.country: GB}',
+          '    expect: pass',
+          '',
+        ].join('\n'),
+      );
+      const result = spawnSync(process.execPath, [CLI, 'test', 'main.test.yaml'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      assert.equal(result.stderr, '');
+      const lines = result.stdout.trimEnd().split('\n');
+      assert.match(lines[0], /^ok /);
+      const rule2 = tf.split('\n').findIndex((line) => line.includes('${var.blocked_path}')) - 1;
+      for (const line of lines.slice(1, 3)) {
+        assert.equal(line.replace(/^UNDECIDED main\.test\.yaml:\d+:\d+: /, ''), `rule 2 (Block a path Terraform fills in) at main.tf:${rule2}:3: its expression is filled in by Terraform (\`\${var.blocked_path}\`), and the verdict depends on it: not decided`);
+      }
+      assert.doesNotMatch(result.stdout, /`terraform`|has errors/);
+      assert.equal(lines.at(-1), '3 cases in 1 file: 1 passed, 0 failed, 2 undecided (they need what Terraform fills in)');
+      assert.equal(result.status, 2);
+      // A mistake of an expression stops the file: said once, and every case counted.
+      writeFileSync(join(dir, 'main.tf'), TEXT);
+      const broken = spawnSync(process.execPath, [CLI, 'test', 'main.test.yaml'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      assert.match(broken.stdout, /^ERROR main\.test\.yaml:1:1: main\.tf:32:20: rule 1's expression has errors \(unknown field `http\.hots`/);
+      assert.equal(broken.stdout.trimEnd().split('\n').at(-1), '3 cases in 1 file: 0 passed, 0 failed, 3 with bad input');
+      writeFileSync(join(dir, 'main.tf'), tf);
+      // One request on the command line: said the same way, as bad input is, without a stack.
+      const one = spawnSync(process.execPath, [CLI, 'test', 'main.tf', '--resource', 'waf', '--request', '{"url": "https://www.example.com/"}'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      assert.equal(one.status, 2);
+      assert.equal(one.stdout, '');
+      assert.equal(one.stderr, `rulesets: main.tf:${rule2}:3: rule 2 (Block a path Terraform fills in): its expression is filled in by Terraform (\`\${var.blocked_path}\`), and the verdict depends on it: not decided\n`);
+      // In a phase of matches, a rule Terraform fills in is named beside the ones that matched.
+      writeFileSync(join(dir, 'late.tf'), 'resource "cloudflare_ruleset" "late" {\n  phase = "http_request_late_transform"\n  rules {\n    action = "rewrite"\n    action_parameters {\n      headers {\n        name = "X-A"\n        operation = "set"\n        value = "1"\n      }\n    }\n    expression = "http.host eq \\"${var.host}\\""\n  }\n}\n');
+      const late = spawnSync(process.execPath, [CLI, 'test', 'late.tf', '--request', '{"url": "https://a.example/"}'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      assert.equal(late.stdout, 'no-match: no rule matched\n  rule 1 at late.tf:3:3 may match too: its expression is filled in by Terraform (`${var.host}`)\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the legacy Firewall Rules of a Terraform folder', () => {
   const LEGACY = `examples/${LEGACY_FILE}`;
   const LEGACY_LINES = readFileSync(join(ROOT, LEGACY), 'utf8').split('\n');

@@ -4,7 +4,7 @@
  * names the file, the place and the fix.
  */
 import * as YAML from 'yaml';
-import { plain, type HostFormat, type HostNode } from '../documents/host';
+import { isTerraformTemplate, plain, type HostFormat, type HostNode } from '../documents/host';
 import { rulesetFormatOfPath } from '../documents/classify';
 import { MAX_NESTING, nestsDeeperThan } from '../documents/nesting';
 import type { IncludeReader } from '../documents/octorules';
@@ -169,8 +169,24 @@ function readEmbeddedRuleset(path: string, text: string, format: HostFormat, doc
 function refuseUnknownParts(path: string, text: string, ruleset: ParsedRuleset): void {
   const site = ruleset.sites.find((s) => s.holes && s.holes.length > 0);
   if (site) throw new WorkflowError(`${path}:${lineColumn(text, site.node.start)}: this expression has a \`\${…}\` that Terraform fills in, so only Terraform can deploy it; nothing was sent`);
+  // A value whose `${…}` is Terraform's would be sent as our stand-in for it.
+  const template = firstTemplate(ruleset.root);
+  if (template) throw new WorkflowError(`${path}:${lineColumn(text, template.start)}: this value has a \`\${…}\` that Terraform fills in, so only Terraform can deploy it; nothing was sent`);
+  // Rules a `dynamic "rules"` block or a list expression makes would be left out.
+  if (ruleset.rulesComputed) throw new WorkflowError(`${path}:${lineColumn(text, ruleset.root?.start ?? 0)}: some rules of ${ruleset.label ?? 'this resource'} are Terraform's to make (a \`dynamic "rules"\` block, a list Terraform computes), so only Terraform can deploy it; nothing was sent`);
   const missing = firstMissingValue(ruleset.root);
   if (missing) throw new WorkflowError(`${path}:${lineColumn(text, missing.keyStart)}: the value of \`${missing.key}\` is not written out in the file (a YAML alias, or a Terraform reference); write it out to deploy the file`);
+}
+
+/** A string Terraform fills in part of (isTerraformTemplate), depth first. Recursive: a host tree nests MAX_NESTING levels at most. */
+function firstTemplate(node: HostNode | undefined): HostNode | undefined {
+  if (isTerraformTemplate(node)) return node;
+  const children = node?.kind === 'object' ? node.properties.map((p) => p.value) : node?.kind === 'array' ? node.items : [];
+  for (const child of children) {
+    const found = firstTemplate(child);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** A property without a value node, depth first. Recursive: a host tree nests MAX_NESTING levels at most. */

@@ -180,6 +180,8 @@ function testOne(path: string, choice: RulesetChoice, option: 'packet' | 'reques
   if (trace) io.out(traceLines(verdict));
   const matchOnly = phaseOutcomes(phase, option).kind === 'match';
   io.out(`${matchOnly ? describeMatches(verdict.trace.filter((t) => t.outcome === 'match').map((t) => t.rule), ruleset) : describeVerdict(verdict, ruleset)}\n`);
+  // The rules whose match Terraform decides, which the line above could not count.
+  for (const t of verdict.trace) if (t.outcome === 'unknown') io.out(`  rule ${t.rule.number} at ${ruleset.display}:${linePosition(ruleset.text, t.rule.start)} may match too: ${t.rule.unknown}\n`);
   // What the matching rules do to the request: the redirect, the rewrite, the headers, the settings.
   if (option === 'request') for (const line of describeEffects(rulesetEffects(ruleset.prepared, verdict, subject, lists))) io.out(`  ${line}\n`);
   return 0;
@@ -273,15 +275,23 @@ interface Counts {
   passed: number;
   failed: number;
   errors: number;
+  /** Cases whose verdict depends on what Terraform fills in (CaseOutcome.undecided): counted, apart from bad input. */
+  undecided: number;
 }
 
 async function runTestFiles(files: readonly string[], lists: Lists, io: Io): Promise<number> {
-  const counts: Counts = { passed: 0, failed: 0, errors: 0 };
+  const counts: Counts = { passed: 0, failed: 0, errors: 0, undecided: 0 };
   for (const file of files) await runTestFile(file, lists, io, counts);
-  const total = counts.passed + counts.failed + counts.errors;
-  const parts = [`${counts.passed} passed`, `${counts.failed} failed`, ...(counts.errors > 0 ? [`${counts.errors} with bad input`] : [])];
+  const total = counts.passed + counts.failed + counts.errors + counts.undecided;
+  const parts = [
+    `${counts.passed} passed`,
+    `${counts.failed} failed`,
+    ...(counts.undecided > 0 ? [`${counts.undecided} undecided (they need what Terraform fills in)`] : []),
+    ...(counts.errors > 0 ? [`${counts.errors} with bad input`] : []),
+  ];
   io.out(`${total} case${total === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}: ${parts.join(', ')}\n`);
-  return counts.errors > 0 ? 2 : counts.failed > 0 ? 1 : 0;
+  // An undecided case lacks a value its verdict depends on, as a packet without one does: exit 2.
+  return counts.errors > 0 || counts.undecided > 0 ? 2 : counts.failed > 0 ? 1 : 0;
 }
 
 async function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts): Promise<void> {
@@ -292,9 +302,11 @@ async function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts
   await prepareReaders(testFile.rulesetPaths.filter(isFile));
   const ruleset = loadTestRuleset(testFile, readRuleset);
   if (isTestProblem(ruleset)) {
-    // A problem of the whole file: reported, counted as one case with bad input.
+    // A problem of the whole file: reported once, and each of its cases counted as one with bad
+    // input (a file whose cases cannot be read is one).
     io.out(fileProblemOutput(at, ruleset));
-    counts.errors++;
+    if (ruleset.undecided) counts.undecided += Math.max(1, testFile.cases.length);
+    else counts.errors += Math.max(1, testFile.cases.length);
     return;
   }
   const lists = listsOfTestFile(testFile, cliLists);
@@ -302,6 +314,7 @@ async function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts
     const outcome = runTestCase(testCase, ruleset, lists);
     if (outcome.kind === 'pass') counts.passed++;
     else if (outcome.kind === 'fail') counts.failed++;
+    else if (outcome.undecided) counts.undecided++;
     else counts.errors++;
     io.out(caseOutput(at, testCase, outcome));
   }

@@ -31,6 +31,12 @@ export interface HostProperty {
   readonly keyStart: number;
   readonly keyEnd: number;
   readonly value?: HostNode;
+  /**
+   * A Terraform value the file does not fix (a reference, a function call, a conditional, a
+   * `for`, a splat; terraform.ts): its characters. It has no `value`, and is an unknown of the
+   * attribute's type: there, not missing, and of no wrong type.
+   */
+  readonly filledIn?: { readonly start: number; readonly end: number };
 }
 
 export interface HostArray extends HostNodeBase {
@@ -142,6 +148,15 @@ class JsonString implements HostScalar {
 /** The node of the JSON string `value` at [start, end) of the document `text` (quotes included). */
 export function jsonString(text: string, start: number, end: number, value: string): HostScalar {
   return new JsonString(text, start, end, value);
+}
+
+/**
+ * A string Terraform fills in part of: an HCL template with a `${…}` or `%{…}`. Where the
+ * string is an expression, its holes are read as such (ExpressionSite.holes); anywhere else
+ * its value is not known, and nothing is claimed about it.
+ */
+export function isTerraformTemplate(node: HostNode | undefined): boolean {
+  return node?.kind === 'string' && node.source?.hcl !== undefined && node.source.hcl.holes.length > 0;
 }
 
 /** A string scalar read from `source`, at its place in the document. */

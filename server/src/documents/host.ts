@@ -25,7 +25,7 @@ export function shiftedNode<T extends HostNode>(node: T, by: number): T {
         ...node,
         start: node.start + by,
         end: node.end + by,
-        properties: node.properties.map((p) => ({ key: p.key, keyStart: p.keyStart + by, keyEnd: p.keyEnd + by, value: p.value && shiftedNode(p.value, by) })),
+        properties: node.properties.map((p) => ({ key: p.key, keyStart: p.keyStart + by, keyEnd: p.keyEnd + by, value: p.value && shiftedNode(p.value, by), ...(p.filledIn ? { filledIn: { start: p.filledIn.start + by, end: p.filledIn.end + by } } : {}) })),
       };
     case 'array':
       return { ...node, start: node.start + by, end: node.end + by, items: node.items.map((item) => shiftedNode(item, by)) };

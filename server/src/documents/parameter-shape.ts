@@ -6,9 +6,10 @@
 import type { ParameterType } from '../language/catalogue/action-schema';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import type { HostNode, HostObject, HostScalar } from './host';
+import { isTerraformTemplate, type HostNode, type HostObject, type HostScalar } from './host';
 import { renameKeyEdit, replaceScalarEdit } from './host-edits';
 import type { DocumentFix } from './parsed-ruleset';
+import { convertPrimitive, inappropriateValue, terraformTypeName, terraformTypeOf } from './terraform-types';
 
 /** How the shape checks report a finding (ruleset-shape.ts collects them into a document's problems). */
 export type Report = (code: string, severity: Severity, start: number, end: number, message: string, fixes?: readonly DocumentFix[]) => void;
@@ -34,16 +35,77 @@ export function describe(node: HostNode): string {
 /**
  * Checks `node` against `type`: types, keys (unknown ones with a did-you-mean), required and
  * exclusive keys, allowed values and ranges. `label` names the value in messages
- * (`` `action_parameters` ``, `` `status_code` ``).
+ * (`` `action_parameters` ``, `` `status_code` ``). In a Terraform file (`terraform`), a value
+ * is first converted as Terraform converts it (terraform-types.ts), and a value Terraform fills
+ * in is reported as `terraform-unknown` (with its label as the message) where it hides a check.
  */
-export function checkParameterValue(text: string, node: HostNode, type: ParameterType, label: string, report: Report): void {
+export function checkParameterValue(text: string, node: HostNode, type: ParameterType, label: string, report: Report, terraform = false): void {
   const findings: Finding[] = [];
-  walk(text, node, type, label, findings, []);
+  walk(text, node, type, label, findings, [], terraform);
   for (const f of findings) report(f.code, f.severity, f.start, f.end, f.message, f.fixes);
 }
 
-/** `alsoKnown`: keys another shape of the same union knows, which are not unknown here either. */
-function walk(text: string, node: HostNode, type: ParameterType, label: string, out: Finding[], alsoKnown: readonly string[]): void {
+/**
+ * Whether a value of the type is checked for more than being there: an expression, a value
+ * among a few, a range, keys or items. A value Terraform fills in hides that check; of a plain
+ * string, number or bool it hides nothing (Terraform holds it to its type).
+ */
+export function hidesCheck(type: ParameterType | undefined): boolean {
+  switch (type?.kind) {
+    case undefined:
+    case 'any':
+      return false;
+    case 'string':
+      return type.expression !== undefined || type.values !== undefined || type.maxLength !== undefined;
+    case 'number':
+      return type.values !== undefined || type.integer === true || type.min !== undefined || type.max !== undefined;
+    case 'boolean':
+      return type.values !== undefined;
+    default:
+      return true;
+  }
+}
+
+/** The name of the attribute a label speaks of: `period` of `` `period` `` or of ``an item of `period` ``. */
+function attributeOfLabel(label: string): string {
+  const names = [...label.matchAll(/`([^`]+)`/g)];
+  return names.length > 0 ? names[names.length - 1][1] : label;
+}
+
+/**
+ * `node` as Terraform hands it to the provider for `type`: converted (`"40"` a number), or
+ * undefined when nothing is to be checked (a template Terraform fills in, reported where it
+ * hides a check; `null`, which is no value; a value Terraform refuses, reported in its words).
+ */
+function asTerraformConverts(node: HostNode, type: ParameterType, label: string, out: Finding[]): HostNode | undefined {
+  if (node.kind === 'null') return undefined;
+  if (isTerraformTemplate(node)) {
+    // An expression's `${…}` says so itself (terraform-interpolation).
+    if (!(type.kind === 'string' && type.expression) && hidesCheck(type)) out.push({ code: 'terraform-unknown', severity: 'hint', start: node.start, end: node.end, message: label });
+    return undefined;
+  }
+  if (type.kind === 'string' || type.kind === 'number' || type.kind === 'boolean') {
+    const conversion = convertPrimitive(node, type.kind);
+    if (!conversion) return node;
+    if ('value' in conversion) return conversion.value;
+    out.push({ code: 'invalid-type', severity: 'error', start: node.start, end: node.end, message: inappropriateValue(attributeOfLabel(label), conversion.refused) });
+    return undefined;
+  }
+  const wanted = terraformTypeOf(type);
+  if (wanted && node.kind !== type.kind) {
+    out.push({ code: 'invalid-type', severity: 'error', start: node.start, end: node.end, message: inappropriateValue(attributeOfLabel(label), `${wanted} required, but have ${terraformTypeName(node)}`) });
+    return undefined;
+  }
+  return node;
+}
+
+/**
+ * `alsoKnown`: keys another shape of the same union knows, which are not unknown here either.
+ * `terraform`: the value is read from a `.tf` file (see checkParameterValue).
+ */
+function walk(text: string, given: HostNode, type: ParameterType, label: string, out: Finding[], alsoKnown: readonly string[], terraform = false): void {
+  const node = terraform && type.kind !== 'union' && type.kind !== 'any' ? asTerraformConverts(given, type, label, out) : given;
+  if (!node) return;
   switch (type.kind) {
     case 'any':
       return;
@@ -76,22 +138,22 @@ function walk(text: string, node: HostNode, type: ParameterType, label: string, 
       if (type.maxItems !== undefined && node.items.length > type.maxItems) {
         out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `${label} has ${node.items.length} items; the service takes at most ${type.maxItems}` });
       }
-      for (const item of node.items) walk(text, item, type.items, `an item of ${label}`, out, []);
+      for (const item of node.items) walk(text, item, type.items, `an item of ${label}`, out, [], terraform);
       return;
     case 'object':
       if (node.kind !== 'object') return wrongType(text, node, type, label, out);
-      return walkObject(text, node, type, label, out, alsoKnown);
+      return walkObject(text, node, type, label, out, alsoKnown, terraform);
     case 'union':
-      return walkUnion(text, node, type.types, label, out);
+      return walkUnion(text, node, type.types, label, out, terraform);
   }
 }
 
 /** Whether `value` would be accepted as the value of `key` of `type` (no error found in it). */
-function fits(text: string, value: HostNode, type: ParameterType & { kind: 'object' }, key: string): boolean {
+function fits(text: string, value: HostNode, type: ParameterType & { kind: 'object' }, key: string, terraform: boolean): boolean {
   const keyType = typeOfKey(type, key);
   if (!keyType) return false;
   const findings: Finding[] = [];
-  walk(text, value, keyType, key, findings, []);
+  walk(text, value, keyType, key, findings, [], terraform);
   return !findings.some((f) => f.severity === 'error');
 }
 
@@ -101,14 +163,15 @@ function typeOfKey(type: ParameterType & { kind: 'object' }, key: string): Param
   return type.values;
 }
 
-function walkObject(text: string, node: HostObject, type: ParameterType & { kind: 'object' }, label: string, out: Finding[], alsoKnown: readonly string[]): void {
+function walkObject(text: string, node: HostObject, type: ParameterType & { kind: 'object' }, label: string, out: Finding[], alsoKnown: readonly string[], terraform: boolean): void {
   const seen = new Set<string>();
   for (const p of node.properties) {
     if (seen.has(p.key)) out.push({ code: 'duplicate-key', severity: 'error', start: p.keyStart, end: p.keyEnd, message: `\`${p.key}\` appears twice in ${label}; only one is kept` });
     seen.add(p.key);
     const keyType = typeOfKey(type, p.key);
     if (keyType) {
-      if (p.value) walk(text, p.value, keyType, `\`${p.key}\``, out, []);
+      if (p.value) walk(text, p.value, keyType, `\`${p.key}\``, out, [], terraform);
+      else if (p.filledIn && hidesCheck(keyType)) out.push({ code: 'terraform-unknown', severity: 'hint', start: p.filledIn.start, end: p.filledIn.end, message: `\`${p.key}\`` });
       continue;
     }
     if (alsoKnown.includes(p.key)) continue;
@@ -116,7 +179,7 @@ function walkObject(text: string, node: HostObject, type: ParameterType & { kind
     const candidates = new Set([...names, ...alsoKnown]);
     const close = closestMatches(p.key, candidates).filter((k) => !seen.has(k) && !node.properties.some((other) => other.key === k));
     // A key whose type the value fits is the likelier meaning (`phaes: [a, b]` is `phases`, not `phase`).
-    const suggestions = p.value ? [...close.filter((k) => fits(text, p.value!, type, k)), ...close.filter((k) => !fits(text, p.value!, type, k))] : close;
+    const suggestions = p.value ? [...close.filter((k) => fits(text, p.value!, type, k, terraform)), ...close.filter((k) => !fits(text, p.value!, type, k, terraform))] : close;
     const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : names.length > 0 ? `; its keys are ${quoteAlternatives(names)}` : '';
     out.push({
       code: 'unknown-key',
@@ -158,12 +221,12 @@ function onlyOneOf(node: HostObject, group: readonly string[], label: string, ou
  * findings of the closest shape (fewest errors, then fewest unknown keys unlike any it knows);
  * when shapes tie, only what they all say, or one error that names the union's failure.
  */
-function walkUnion(text: string, node: HostNode, types: readonly ParameterType[], label: string, out: Finding[]): void {
+function walkUnion(text: string, node: HostNode, types: readonly ParameterType[], label: string, out: Finding[], terraform: boolean): void {
   const keysOf = (t: ParameterType): readonly string[] => (t.kind === 'object' ? t.keys.map((k) => k.key) : []);
   const attempts = types.map((member) => {
     const findings: Finding[] = [];
     const others = types.filter((t) => t !== member).flatMap(keysOf);
-    walk(text, node, member, label, findings, others);
+    walk(text, node, member, label, findings, others, terraform);
     return { findings, errors: findings.filter((f) => f.severity === 'error').length, stray: findings.filter((f) => f.stray).length };
   });
   const fits = attempts.find((a) => a.errors === 0);

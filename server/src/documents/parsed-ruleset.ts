@@ -2,9 +2,10 @@
  * A ruleset document as every check and feature reads it: the host tree of its JSON or YAML,
  * its phase, its rules and the places of their expression strings, parsed once.
  */
-import { detached, parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
+import { detached, isTerraformTemplate, parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
 import type { DocumentEdit } from './host-edits';
-import { coarseDecodedString, type DecodedString } from './offset-map';
+import { coarseDecodedString, VerbatimDecodedString, type DecodedString } from './offset-map';
+import { convertPrimitive } from './terraform-types';
 import { expressionStrings, ruleObjectInPhase, type ExpressionString } from './parameter-sites';
 import type { ValueType } from '../language/ast';
 import { actionSchema, ruleObjectSchema } from '../language/catalogue/actions';
@@ -228,7 +229,10 @@ export function rulesetOfRoot(text: string, format: HostFormat, root: HostNode |
   for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
     const rule = rules[ruleIndex];
     if (rule.kind !== 'object') continue;
-    const { expression, action, parameters, objects } = readRule(rule, objectKeys);
+    const read = readRule(rule, objectKeys);
+    const { action, parameters, objects } = read;
+    // Terraform converts `expression = true` (a bool or number) to the string it reads as.
+    const expression = format === 'hcl' ? terraformString(text, read.expression) : read.expression;
     if (expression?.kind === 'string') {
       const site = new Site('filter', ruleIndex, EXPRESSION_PATH, expression, holesOf?.(expression), inYaml && !rule.block) as FilterSite;
       expressions.push(site);
@@ -281,6 +285,19 @@ function readRule(
     }
   }
   return { expression: expression?.value, action: action?.value, parameters: parameters?.value, objects };
+}
+
+/**
+ * A value of a Terraform file as the string Terraform converts it to: a number or bool as its
+ * text, which maps onto the characters written where it is the same text (`true`).
+ */
+function terraformString(text: string, node: HostNode | undefined): HostNode | undefined {
+  const conversion = node && convertPrimitive(node, 'string');
+  if (!conversion || !('value' in conversion)) return node;
+  const value = String(conversion.value.value);
+  const verbatim = text.slice(node!.start, node!.end) === value;
+  const decoded = (): DecodedString => (verbatim ? new VerbatimDecodedString(value, node!.start) : coarseDecodedString(value, node!.start, node!.end));
+  return { kind: 'string', start: node!.start, end: node!.end, value, decode: decoded };
 }
 
 /** A rule's own expression's path, shared by its every site. */
@@ -394,6 +411,7 @@ export function actionOfRule(rule: HostNode, defaultAction: string | undefined):
 
 /** The action's name, given a rule's `action` value: see actionOfRule. */
 function actionNamed(action: HostNode | undefined, defaultAction: string | undefined): string | undefined {
-  if (action?.kind === 'string') return String(action.value);
+  // An action Terraform fills in (`"${var.action}"`) is not known.
+  if (action?.kind === 'string') return isTerraformTemplate(action) ? undefined : String(action.value);
   return action === undefined ? defaultAction : undefined;
 }

@@ -7,7 +7,7 @@ import { findShadowedRules, modelOfFamily, type Model, type RuleForAnalysis } fr
 import { hasError } from '../language/problem';
 import { phaseFamily } from '../language/catalogue/families';
 import type { ExpressionCache } from './expression-cache';
-import { property, type HostNode, type HostObject, type HostProperty } from './host';
+import { isTerraformTemplate, property, type HostNode, type HostObject, type HostProperty } from './host';
 import type { DocumentProblem, FilterSite, ParsedRuleset } from './parsed-ruleset';
 
 /**
@@ -65,7 +65,7 @@ export class RuleOrderCheck {
     const rule = this.model.rules[site.ruleIndex];
     const facts = rule?.kind === 'object' ? factsOf(rule) : NO_FACTS;
     if (facts.computed) return;
-    const disabled = facts.enabled?.kind === 'boolean' && facts.enabled.value === false;
+    const disabled = switchedOff(facts.enabled);
     // A disabled rule decides nothing, so it neither repeats nor is repeated.
     const earlier = disabled ? undefined : this.earlierOfForm(site, result, facts);
     if (earlier) {
@@ -145,7 +145,8 @@ function factsOf(rule: HostObject): RuleFacts {
     else if (p.key === 'action_parameters') parameters ??= p;
     else if (p.key === 'enabled') enabled ??= p;
     else continue;
-    if (p.value === undefined) computed = true;
+    // A `"${…}"` template is Terraform's to fill in as much as a reference is.
+    if (p.value === undefined || isTerraformTemplate(p.value)) computed = true;
   }
   return { action, parameters, enabled: enabled?.value, computed };
 }
@@ -196,8 +197,14 @@ function firstOfNewText(bySqueezed: Map<string, FirstOfForm[]>, site: FilterSite
 
 /** Whether a rule is switched off (`enabled: false`). */
 function isDisabled(rule: HostNode | undefined): boolean {
-  const enabled = property(rule, 'enabled')?.value;
-  return enabled?.kind === 'boolean' && enabled.value === false;
+  return switchedOff(property(rule, 'enabled')?.value);
+}
+
+/** `false`, or in a Terraform file a string Terraform converts to false (`"false"`, `"0"`: terraform-types.ts). */
+function switchedOff(enabled: HostNode | undefined): boolean {
+  if (enabled?.kind === 'boolean') return enabled.value === false;
+  const hcl = enabled?.kind === 'string' && (enabled.style === 'hcl-quoted' || enabled.style === 'hcl-heredoc');
+  return hcl && !isTerraformTemplate(enabled) && (enabled.value === 'false' || enabled.value === '0');
 }
 
 /** `block`, or `skip` of the rest of the current ruleset: how a rule ends evaluation, if it does. */

@@ -3,18 +3,19 @@
  * phases and actions, and each action's parameters, with quick fixes.
  */
 import { phaseFamily } from '../language/catalogue/families';
-import { RULE_OBJECT_KEYS, type ObjectParameterType, type ParameterType } from '../language/catalogue/action-schema';
+import { RULE_OBJECT_KEYS, type ObjectParameterType, type ParameterType, type RuleObjectKey } from '../language/catalogue/action-schema';
 import { actionSchema, actionsOfPhase, ruleObjectSchema } from '../language/catalogue/actions';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULE_LIMITS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import { PROVIDER_V5 } from '../language/catalogue/generated/provider-schema';
 import { providerNamesOf, withProviderNames } from '../language/catalogue/provider-schema';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import { property, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
+import { isTerraformTemplate, property, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
 import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host-edits';
-import { checkParameterValue, describe, type Report } from './parameter-shape';
+import { checkParameterValue, describe, hidesCheck, type Report } from './parameter-shape';
 import { ruleObjectInPhase } from './parameter-sites';
 import { actionOfRule, type DocumentProblem, type ParsedRuleset } from './parsed-ruleset';
+import { convertPrimitive, inappropriateValue, terraformTypeName } from './terraform-types';
 
 /** Keys known to a ruleset and to a rule: their names in order, for messages, and as a set to look them up. */
 interface KnownKeys {
@@ -57,8 +58,41 @@ const RULE_KEY_TYPES: ReadonlyMap<string, ValueKind> = new Map([
 
 /** `defaultPhase`: the phase given for files that name none (`--phase`, `rulesets.defaultPhase`), which then need no `phase`. */
 export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], defaultPhase?: string): void {
-  const report: Report = (code, severity, start, end, message, fixes) =>
-    problems.push(fixes && fixes.length > 0 ? { code, severity, start, end, message, fixes } : { code, severity, start, end, message });
+  // The values Terraform fills in that hide a check (`terraform-unknown`, whose message is then
+  // the value's label) are said once for the resource, not once for each.
+  const unknowns: Unknown[] = [];
+  const report: Report = (code, severity, start, end, message, fixes) => {
+    if (code === TERRAFORM_UNKNOWN) unknowns.push({ start, end, label: message });
+    else problems.push(fixes && fixes.length > 0 ? { code, severity, start, end, message, fixes } : { code, severity, start, end, message });
+  };
+  checkRoot(model, report, defaultPhase);
+  if (unknowns.length > 0) problems.push(unknownsHint(model.text, unknowns));
+}
+
+const TERRAFORM_UNKNOWN = 'terraform-unknown';
+
+/** A value Terraform fills in, where it hides a check: its characters, and how messages name it (`` `expression` ``). */
+interface Unknown {
+  readonly start: number;
+  readonly end: number;
+  readonly label: string;
+}
+
+/**
+ * The one hint of a resource on the first value Terraform fills in that hides a check:
+ * "`expression` is filled in by Terraform (`var.expr`): not checked", and how many more there
+ * are, by name.
+ */
+function unknownsHint(text: string, unknowns: readonly Unknown[]): DocumentProblem {
+  const [first, ...rest] = [...unknowns].sort((a, b) => a.start - b.start);
+  const written = text.slice(first.start, first.end).replace(/\s+/g, ' ');
+  const shown = written.length > 60 ? `${written.slice(0, 59)}…` : written;
+  const others = [...new Set(rest.map((u) => u.label))];
+  const more = rest.length === 0 ? '' : `; nor ${rest.length === 1 ? 'is 1 more value' : `are ${rest.length} more values`} of this resource that Terraform fills in (${others.join(', ')})`;
+  return { code: TERRAFORM_UNKNOWN, severity: 'hint', start: first.start, end: first.end, message: `${first.label} is filled in by Terraform (\`${shown}\`): not checked${more}` };
+}
+
+function checkRoot(model: ParsedRuleset, report: Report, defaultPhase: string | undefined): void {
   const root = model.root;
   if (!root) {
     // An unreadable document has syntax errors that say why; an empty one says nothing itself.
@@ -77,9 +111,10 @@ export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], de
   }
   // `kind` and `phase` too: the enum checks below look at strings only, so without this a
   // number there would pass unreported.
-  for (const key of ['id', 'name', 'description', 'kind', 'phase', 'last_updated']) expectType(root, key, 'string', report);
-  expectType(root, 'version', 'string', report);
-  expectType(root, 'rules', 'array', report);
+  const terraform = model.format === 'hcl';
+  for (const key of ['id', 'name', 'description', 'kind', 'phase', 'last_updated']) expectType(root, key, 'string', report, terraform);
+  expectType(root, 'version', 'string', report, terraform);
+  expectType(root, 'rules', 'array', report, terraform);
   expectOneOf(root, 'kind', RULESET_KINDS, 'error', 'unknown-kind', report);
   expectOneOf(root, 'phase', KNOWN_PHASES, 'warning', 'unknown-phase', report);
   const rulesProperty = property(root, 'rules');
@@ -96,21 +131,27 @@ export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], de
 }
 
 function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefined, report: Report): void {
+  const terraform = model.format === 'hcl';
   if (rule.kind !== 'object') {
-    report('invalid-type', 'error', rule.start, rule.end, 'expected a rule object with `action` and `expression`');
+    // In HCL the API's "object" is written `{ key = value }` (a v4 `rules` block is always one).
+    report('invalid-type', 'error', rule.start, rule.end, terraform ? 'expected a rule: an object such as `{ action = "block", expression = "…" }`' : 'expected a rule object with `action` and `expression`');
     return;
   }
   const repeatsKeys = checkKeys(rule, model.layout === 'octorules' ? OCTORULES_RULE_KEYS : RULE_KEYS_KNOWN, 'rule', report);
   requireKeys(rule, requiredRuleKeys(model), 'rule', report);
-  expectTypes(rule, RULE_KEY_TYPES, repeatsKeys, report);
+  expectTypes(rule, RULE_KEY_TYPES, repeatsKeys, report, terraform);
   const expression = property(rule, 'expression')?.value;
-  if (expression && expression.kind !== 'string') {
+  // Terraform's own conversion makes a number or bool the string it reads as (`expression =
+  // true` is the expression `true`, whose site parsed-ruleset.ts makes); expectTypes says the rest.
+  if (terraform) expectValueType('expression', expression, 'string', report, true);
+  else if (expression && expression.kind !== 'string') {
     const hint = expression.kind === 'boolean' ? `; in YAML, \`${expression.value}\` unquoted is a Boolean: write \`"${expression.value}"\`` : '';
     report('invalid-type', 'error', expression.start, expression.end, `expected the expression as a string${hint}`);
   }
-  expectOneOf(rule, 'action', KNOWN_ACTIONS, 'warning', 'unknown-action', report);
+  if (!isTerraformTemplate(property(rule, 'action')?.value)) expectOneOf(rule, 'action', KNOWN_ACTIONS, 'warning', 'unknown-action', report);
   const action = actionOfRule(rule, model.defaultAction);
   const actionName = action?.name;
+  if (terraform) reportUnknowns(model, rule, actionName, phase, report);
   // A rule that takes its octorules section's default action has no `action` to point at: what
   // is said of its action is said on its first character, as a missing key is.
   const at = action?.node ?? { start: rule.start, end: rule.start + 1 };
@@ -121,7 +162,7 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
   }
   for (const name of RULE_OBJECT_KEYS) {
     const value = property(rule, name)?.value;
-    if (value?.kind === 'object' && ruleObjectInPhase(name, phase) && !model.parametersInProviderShape) checkParameterValue(model.text, value, asWritten(model, ruleObjectSchema(name)), `\`${name}\``, report);
+    if (value?.kind === 'object' && ruleObjectInPhase(name, phase) && !model.parametersInProviderShape) checkParameterValue(model.text, value, asWritten(model, ruleObjectSchema(name)), `\`${name}\``, report, terraform);
   }
   if (action !== undefined && !reported) checkActionParameters(model, rule, at, action.node, action.name, phase, report);
 }
@@ -133,38 +174,61 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
  * names phases, products or rulesets, which its schema describes.
  */
 function checkPacketForms(model: ParsedRuleset, rule: HostObject, action: Place, actionName: string, phase: string | undefined, report: Report): boolean {
+  const terraform = model.format === 'hcl';
   const parametersProperty = property(rule, 'action_parameters');
   const parameters = parametersProperty?.value;
   if (actionName === 'skip' && phaseFamily(phase) === 'magic') {
-    const ruleset = property(parameters, 'ruleset')?.value;
+    const rulesetProperty = property(parameters, 'ruleset');
+    const ruleset = rulesetProperty?.value;
     // A key without a value is one Terraform computes: it may well hold what is needed.
     if (!parametersProperty) {
       const actionProperty = property(rule, 'action');
       // No fix in a Terraform file (its rule may be a v4 block, which takes a block there), nor
       // where the action is the section's default (no `action` key to add it after).
-      report('missing-action-parameters', 'error', action.start, action.end, 'a `skip` rule needs `action_parameters: {"ruleset": "current"}` to say what it skips', model.format !== 'hcl' && actionProperty ? [
+      const needed = !terraform ? '`action_parameters: {"ruleset": "current"}`' : model.parametersInProviderShape ? '`action_parameters { ruleset = "current" }`' : '`action_parameters = { ruleset = "current" }`';
+      report('missing-action-parameters', 'error', action.start, action.end, `a \`skip\` rule needs ${needed} to say what it skips`, !terraform && actionProperty ? [
         { title: 'Add `action_parameters: {"ruleset": "current"}`', edits: [addPropertyEdit(model.text, model.format, rule, actionProperty, 'action_parameters', { ruleset: 'current' })] },
       ] : undefined);
       return true;
     }
-    if (parameters?.kind === 'object' && !ruleset) {
-      report('missing-action-parameters', 'error', parametersProperty!.keyStart, parametersProperty!.keyEnd, 'a `skip` rule needs `"ruleset": "current"` in its `action_parameters`');
+    if (parameters?.kind === 'object' && !rulesetProperty) {
+      report('missing-action-parameters', 'error', parametersProperty!.keyStart, parametersProperty!.keyEnd, `a \`skip\` rule needs ${terraform ? '`ruleset = "current"`' : '`"ruleset": "current"`'} in its \`action_parameters\``);
       return true;
     }
-    if (ruleset && (ruleset.kind !== 'string' || ruleset.value !== 'current')) {
+    // `ruleset` Terraform fills in: what is checked of it is not known.
+    const unknown = rulesetProperty?.filledIn ?? (terraform && isTerraformTemplate(ruleset) ? ruleset : undefined);
+    if (unknown) {
+      report(TERRAFORM_UNKNOWN, 'hint', unknown.start, unknown.end, '`ruleset`');
+      return true;
+    }
+    if (ruleset && terraform && (ruleset.kind === 'object' || ruleset.kind === 'array')) {
+      report('invalid-type', 'error', ruleset.start, ruleset.end, inappropriateValue('ruleset', `string required, but have ${terraformTypeName(ruleset)}`));
+      return true;
+    }
+    if (ruleset && (ruleset.kind !== 'string' || ruleset.value !== 'current') && !(terraform && ruleset.kind === 'null')) {
       report('invalid-action-parameters', 'error', ruleset.start, ruleset.end, `expected \`"current"\` (the only value \`skip\` accepts for \`ruleset\`), found ${describe(ruleset)}`, ruleset.kind === 'string' ? [
         { title: 'Change to `current`', edits: [replaceScalarEdit(ruleset, 'current')] },
       ] : undefined);
       return true;
     }
   } else if (actionName === 'execute') {
-    const id = property(parameters, 'id')?.value;
-    if (!parametersProperty || (parameters?.kind === 'object' && !id)) {
+    // An id Terraform fills in (`cloudflare_ruleset.custom.id`, `data.cloudflare_rulesets.x.rulesets[0].id`)
+    // is there: the property without a value.
+    const idProperty = property(parameters, 'id');
+    const id = idProperty?.value;
+    if (!parametersProperty || (parameters?.kind === 'object' && !idProperty)) {
       const at = parametersProperty ?? { keyStart: action.start, keyEnd: action.end };
       report('missing-action-parameters', 'error', at.keyStart, at.keyEnd, 'an `execute` rule needs `action_parameters.id`: the id of the ruleset to execute');
       return true;
     }
-    if (id && id.kind !== 'string') {
+    if (id && terraform) {
+      // Terraform converts a number or bool to the string; what it refuses, it says.
+      const conversion = convertPrimitive(id, 'string');
+      if (conversion && 'refused' in conversion) {
+        report('invalid-type', 'error', id.start, id.end, inappropriateValue('id', conversion.refused));
+        return true;
+      }
+    } else if (id && id.kind !== 'string') {
       report('invalid-action-parameters', 'error', id.start, id.end, `expected the id of the ruleset to execute as a string, found ${describe(id)}`);
       return true;
     }
@@ -189,7 +253,7 @@ function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: P
   }
   if (model.parametersInProviderShape) return;
   if (parameters?.kind === 'object') {
-    checkParameterValue(model.text, parameters, asWritten(model, schema.parameters), '`action_parameters`', report);
+    checkParameterValue(model.text, parameters, asWritten(model, schema.parameters), '`action_parameters`', report, model.format === 'hcl');
     return;
   }
   if (parametersProperty) return;
@@ -280,25 +344,66 @@ function requireKeys(node: HostObject, keys: readonly string[], what: string, re
  * expectType for each key of `types`, in one walk of the object's properties; `repeatsKeys`:
  * some key appears twice, of which the first is the one looked at, as `property` finds it.
  */
-function expectTypes(node: HostObject, types: ReadonlyMap<string, ValueKind>, repeatsKeys: boolean, report: Report): void {
+function expectTypes(node: HostObject, types: ReadonlyMap<string, ValueKind>, repeatsKeys: boolean, report: Report, terraform: boolean): void {
   if (repeatsKeys) {
-    for (const [key, type] of types) expectType(node, key, type, report);
+    for (const [key, type] of types) expectType(node, key, type, report, terraform);
     return;
   }
   for (const p of node.properties) {
     const type = types.get(p.key);
-    if (type !== undefined) expectValueType(p.key, p.value, type, report);
+    if (type !== undefined) expectValueType(p.key, p.value, type, report, terraform);
   }
 }
 
-function expectType(node: HostObject, key: string, type: ValueKind, report: Report): void {
-  expectValueType(key, property(node, key)?.value, type, report);
+function expectType(node: HostObject, key: string, type: ValueKind, report: Report, terraform: boolean): void {
+  expectValueType(key, property(node, key)?.value, type, report, terraform);
 }
 
-function expectValueType(key: string, value: HostNode | undefined, type: ValueKind, report: Report): void {
+/** The value's type, or in a Terraform file the value as Terraform converts it (terraform-types.ts), with Terraform's message where it cannot. */
+function expectValueType(key: string, value: HostNode | undefined, type: ValueKind, report: Report, terraform: boolean): void {
   if (!value || value.kind === type) return;
+  if (terraform) {
+    // `null` is no value; a template Terraform fills in is a string of its own, converted when it is known.
+    if (value.kind === 'null' || isTerraformTemplate(value)) return;
+    if (type === 'string' || type === 'boolean') {
+      const conversion = convertPrimitive(value, type);
+      if (conversion && 'refused' in conversion) report('invalid-type', 'error', value.start, value.end, inappropriateValue(key, conversion.refused));
+      return;
+    }
+    const wanted = type === 'array' ? (key === 'rules' ? 'list of object' : 'list of string') : 'object';
+    report('invalid-type', 'error', value.start, value.end, inappropriateValue(key, `${wanted} required, but have ${terraformTypeName(value)}`));
+    return;
+  }
   const severity = key === 'version' && value.kind === 'number' ? 'warning' : 'error';
   report('invalid-type', severity, value.start, value.end, `expected \`${key}\` to be ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}, found ${describe(value)}`);
+}
+
+/**
+ * The values of a rule Terraform fills in (a property without a value, or a template where no
+ * expression is) that hide one of its checks: its expression, its action, the parameters or
+ * rule objects whose shape is checked. Reported as TERRAFORM_UNKNOWN, for checkShape to say once.
+ */
+function reportUnknowns(model: ParsedRuleset, rule: HostObject, action: string | undefined, phase: string | undefined, report: Report): void {
+  for (const p of rule.properties) {
+    // An expression's template is an expression site, whose `${…}` says so itself.
+    const at = p.value === undefined ? p.filledIn : p.key !== 'expression' && isTerraformTemplate(p.value) ? p.value : undefined;
+    if (at && hidesRuleCheck(model, p.key, action, phase)) report(TERRAFORM_UNKNOWN, 'hint', at.start, at.end, `\`${p.key}\``);
+  }
+}
+
+function hidesRuleCheck(model: ParsedRuleset, key: string, action: string | undefined, phase: string | undefined): boolean {
+  switch (key) {
+    case 'expression':
+    case 'action':
+      return true;
+    case 'action_parameters':
+      if (action === undefined) return false;
+      // A packet `skip` says what it skips there, in either shape; the rest is the v5 list's.
+      if (action === 'skip' && phaseFamily(phase) === 'magic') return true;
+      return !model.parametersInProviderShape && hidesCheck(actionSchema(action)?.parameters);
+    default:
+      return !model.parametersInProviderShape && (RULE_OBJECT_KEYS as readonly string[]).includes(key) && ruleObjectInPhase(key as RuleObjectKey, phase);
+  }
 }
 
 function expectOneOf(node: HostObject, key: string, allowed: readonly string[], severity: Severity, code: string, report: Report): void {

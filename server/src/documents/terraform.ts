@@ -6,12 +6,13 @@
  * (commit 3856d26e2, internal/services/ruleset/migration/v500/testdata/v4_*.tf and v5_*.tf).
  *
  * Only literal values are read. A value Terraform computes (`var.phase`, a function call, a
- * `for`, a conditional) is a property without a value: the key is there, so nothing calls it
- * missing, and no check looks into what it cannot know.
+ * `for`, a conditional) is a property without a value whose `filledIn` gives its characters: an
+ * unknown of the attribute's type, there, so nothing calls it missing, and no check looks into
+ * what it cannot know (ruleset-shape.ts names it where it hides a check).
  */
 import { decodeHclTemplate, plainQuotedValue, type HclStringStyle, type Range } from './decode-hcl';
 import { hclParser, type HclNode } from './hcl-parser';
-import { stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host-node';
+import { isTerraformTemplate, stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host-node';
 import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
 import { providerShapeProblems } from './provider-shape';
 import { providerMajor, type ModuleVersionInputs, type ProviderMajor } from './provider-version';
@@ -184,6 +185,22 @@ function bodyItems(block: HclNode): { attributes: HclNode[]; blocks: HclNode[] }
   return { attributes, blocks };
 }
 
+type PropertyKey = Omit<HostProperty, 'value' | 'filledIn'>;
+
+/** An attribute's name as a property's key. */
+function keyOf(identifier: HclNode): PropertyKey {
+  return { key: identifier.text, keyStart: identifier.startIndex, keyEnd: identifier.endIndex };
+}
+
+/**
+ * An attribute or object element: its key and its value; where the value is one Terraform
+ * computes (undefined, from an expression that parsed), the characters of that expression.
+ */
+function withFilledIn(key: PropertyKey, expression: HclNode | null | undefined, value: HostNode | undefined): HostProperty {
+  if (value || !expression || expression.hasError) return { ...key, value };
+  return { ...key, value, filledIn: { start: expression.startIndex, end: expression.endIndex } };
+}
+
 class Reader {
   readonly problems: DocumentProblem[] = [];
   private tooDeep = false;
@@ -203,7 +220,7 @@ class Reader {
       if (!key || !RULESET_ATTRIBUTES.includes(key.text)) continue;
       const value = this.value(attribute.namedChildren[1], 1);
       // A name or phase Terraform computes is left out: nothing is claimed about it.
-      if (value?.kind === 'string') properties.push({ key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex, value });
+      if (value?.kind === 'string' && !isTerraformTemplate(value)) properties.push({ key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex, value });
     }
     const listAttribute = attributes.find((a) => a.namedChildren[0]?.text === 'rules');
     const ruleBlocks = blocks.filter((b) => blockName(b) === 'rules');
@@ -212,7 +229,7 @@ class Reader {
     if (listAttribute) {
       const key = listAttribute.namedChildren[0]!;
       const value = this.value(listAttribute.namedChildren[1], 1);
-      properties.push({ key: 'rules', keyStart: key.startIndex, keyEnd: key.endIndex, value });
+      properties.push(withFilledIn(keyOf(key), listAttribute.namedChildren[1], value));
       // Not a list as written, or a list with items left out as Terraform's to compute.
       const written = listAttribute.namedChildren[1]?.namedChildren[0]?.namedChildren[0];
       const items = written?.type === 'tuple' ? written.namedChildren.filter((c) => c?.type === 'expression').length : -1;
@@ -277,7 +294,7 @@ class Reader {
       const { attributes, blocks } = bodyItems(block);
       for (const attribute of attributes) {
         const key = attribute.namedChildren[0];
-        if (key?.type === 'identifier') properties.push({ key: key.text, keyStart: key.startIndex, keyEnd: key.endIndex, value: this.value(attribute.namedChildren[1], depth + 1) });
+        if (key?.type === 'identifier') properties.push(withFilledIn(keyOf(key), attribute.namedChildren[1], this.value(attribute.namedChildren[1], depth + 1)));
       }
       const byName = new Map<string, HclNode[]>();
       for (const nested of blocks) {
@@ -382,13 +399,13 @@ class Reader {
       const key = this.objectKey(element.namedChildren[0]);
       // An object with a key Terraform computes may have any key: it is not known.
       if (!key) return undefined;
-      properties.push({ ...key, value: this.value(element.namedChildren[1], depth + 1) });
+      properties.push(withFilledIn(key, element.namedChildren[1], this.value(element.namedChildren[1], depth + 1)));
     }
     return { kind: 'object', start: node.startIndex, end: node.endIndex, properties, block: false };
   }
 
   /** `name = …` or `"X-Foo" = …`: the key and its characters (a quoted key's with its quotes, as in JSON). */
-  private objectKey(expression: HclNode | null | undefined): Omit<HostProperty, 'value'> | undefined {
+  private objectKey(expression: HclNode | null | undefined): PropertyKey | undefined {
     if (expression?.type !== 'expression' || expression.namedChildCount !== 1) return undefined;
     const node = expression.namedChildren[0]!;
     if (node.type === 'variable_expr') return { key: node.text, keyStart: node.startIndex, keyEnd: node.endIndex };

@@ -33,11 +33,11 @@
  *   joins a target that has one of its own is not said: not evaluated. A redirect `from_list`
  *   looks the request up in a bulk redirect list that the ruleset file does not hold: not evaluated.
  */
-import { property, type HostNode } from '../documents/host';
+import { isTerraformTemplate, property, type HostNode, type HostProperty } from '../documents/host';
 import { checkValueExpression } from '../language/checker';
 import { EvaluationError, evaluateValuePartial, explainMissing, type Subject } from './evaluate';
 import type { Lists } from './packet';
-import { describeRule, plain, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
+import { describeRule, FILLED_IN_BY_TERRAFORM, plain, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
 import { MISSING } from './value';
 
 /** A value the effect has, or why it cannot be known. */
@@ -47,6 +47,8 @@ export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly o
 export interface Given<T> {
   readonly value: T;
   readonly rule: RuleInfo;
+  /** Part of it is Terraform's to fill in (a reference, a `${…}`): why its value is not known. */
+  readonly filledIn?: string;
 }
 
 export interface RedirectEffect {
@@ -70,6 +72,8 @@ export interface HeaderEffect {
 
 export interface ServeErrorEffect {
   readonly rule: RuleInfo;
+  /** As Given.filledIn. */
+  readonly filledIn?: string;
   /** The parameters as given: `content`, `content_type`, `status_code`, `asset_name`. */
   readonly parameters: Readonly<Record<string, unknown>>;
 }
@@ -128,32 +132,49 @@ export function rulesetEffects(prepared: PreparedRuleset, verdict: RulesetVerdic
       case 'route':
         if (parameters?.kind !== 'object') break;
         for (const p of parameters.properties) {
-          if (p.key === 'origin' && p.value?.kind === 'object') for (const q of p.value.properties) origin.set(q.key, { value: plain(q.value), rule });
-          else if (p.key === 'sni') origin.set('sni', { value: plain(property(p.value, 'value')?.value), rule });
-          else origin.set(p.key, { value: plain(p.value), rule });
+          if (p.key === 'origin' && p.value?.kind === 'object') for (const q of p.value.properties) origin.set(q.key, given(q, q.value, rule));
+          else if (p.key === 'sni') origin.set('sni', given(p, property(p.value, 'value')?.value, rule));
+          else origin.set(p.key, given(p, p.value, rule));
         }
         break;
       case 'set_cache_settings':
       case 'set_config':
         if (parameters?.kind !== 'object') break;
-        for (const p of parameters.properties) (rule.action === 'set_config' ? config : cache).set(p.key, { value: plain(p.value), rule });
+        for (const p of parameters.properties) (rule.action === 'set_config' ? config : cache).set(p.key, given(p, p.value, rule));
         break;
       case 'redirect':
         redirect = redirectEffect(parameters, rule, subject, valueOf);
         break;
       case 'serve_error':
-        serveError = { rule, parameters: parameters?.kind === 'object' ? (plain(parameters) as Record<string, unknown>) : {} };
+        serveError = { rule, parameters: parameters?.kind === 'object' ? (plain(parameters) as Record<string, unknown>) : {}, ...filledInOf(parameters, rule, 'the error page') };
         break;
-      case 'compress_response':
-        compression = { value: plain(property(parameters, 'algorithms')?.value), rule };
+      case 'compress_response': {
+        const algorithms = property(parameters, 'algorithms');
+        compression = given(algorithms, algorithms?.value, rule);
         break;
+      }
     }
   }
   return { redirect, path, query, headers, origin, cache, config, serveError, compression };
 }
 
+/** A setting as given by `property` of a rule: its plain value, or why Terraform's part of it is not known. */
+function given(p: HostProperty | undefined, value: HostNode | undefined, rule: RuleInfo): Given<unknown> {
+  const filledIn = p?.filledIn ? { filledIn: `\`${p.key}\` of rule ${describeRule(rule)} is ${FILLED_IN_BY_TERRAFORM}: not decided` } : filledInOf(value, rule, p ? `\`${p.key}\`` : 'a setting');
+  return { value: plain(value), rule, ...filledIn };
+}
+
+/** `{ filledIn }` when some value in `node` is Terraform's to fill in; walks MAX_NESTING levels at most, as the host tree has. */
+function filledInOf(node: HostNode | undefined, rule: RuleInfo, what: string): { filledIn?: string } {
+  const holds = (n: HostNode | undefined): boolean =>
+    n !== undefined && (isTerraformTemplate(n) || (n.kind === 'object' ? n.properties.some((q) => q.filledIn !== undefined || holds(q.value)) : n.kind === 'array' && n.items.some(holds)));
+  return holds(node) ? { filledIn: `part of ${what} of rule ${describeRule(rule)} is ${FILLED_IN_BY_TERRAFORM}: not decided` } : {};
+}
+
 /** `{value: "…"}` or `{expression: "…"}`, the two forms of a rewritten value. */
 function staticOrExpression(node: HostNode, rule: RuleInfo, what: string, valueOf: (text: string, rule: RuleInfo, what: string) => Outcome<string>): Outcome<string> {
+  const filledIn = terraformFilledIn(node, ['value', 'expression'], rule, what);
+  if (filledIn) return filledIn;
   const value = property(node, 'value')?.value;
   if (value?.kind === 'string') return { ok: true, value: String(value.value) };
   const expression = property(node, 'expression')?.value;
@@ -179,6 +200,18 @@ function changeHeader(headers: Map<string, HeaderEffect>, name: string, node: Ho
   else headers.set(key, { name, state: before.state === 'remove' ? 'set' : before.state, values: [...before.values, value], rules });
 }
 
+/**
+ * Where a Terraform file leaves one of `keys` of `node` to Terraform (a reference, a `${…}`
+ * template), what it does is not known: never the stand-in of a hole taken for the value.
+ */
+function terraformFilledIn(node: HostNode | undefined, keys: readonly string[], rule: RuleInfo, what: string): Outcome<never> | undefined {
+  for (const key of keys) {
+    const p: HostProperty | undefined = property(node, key);
+    if (p && (p.filledIn || isTerraformTemplate(p.value))) return { ok: false, reason: `\`${key}\` of ${what} of rule ${describeRule(rule)} is ${FILLED_IN_BY_TERRAFORM}: not decided` };
+  }
+  return undefined;
+}
+
 /** The documented default status of a redirect (settings.mdx: "301 - Permanent Redirect by default"). */
 export const DEFAULT_REDIRECT_STATUS = 301;
 
@@ -194,13 +227,16 @@ function redirectEffect(parameters: HostNode | undefined, rule: RuleInfo, subjec
   }
   const statusNode = property(fromValue, 'status_code')?.value;
   const status: Outcome<number> =
-    statusNode === undefined
+    terraformFilledIn(fromValue, ['status_code'], rule, 'the redirect') ??
+    (statusNode === undefined
       ? { ok: true, value: DEFAULT_REDIRECT_STATUS }
       : statusNode.kind === 'number'
         ? { ok: true, value: Number(statusNode.value) }
-        : { ok: false, reason: `rule ${describeRule(rule)} gives \`status_code\` as ${statusNode.kind === 'string' ? `the string "${String(statusNode.value)}"` : `a ${statusNode.kind}`}, not a number: the API refuses it` };
+        : { ok: false, reason: `rule ${describeRule(rule)} gives \`status_code\` as ${statusNode.kind === 'string' ? `the string "${String(statusNode.value)}"` : `a ${statusNode.kind}`}, not a number: the API refuses it` });
   const target = property(fromValue, 'target_url')?.value;
-  let url: Outcome<string> = target ? staticOrExpression(target, rule, 'the target URL', valueOf) : { ok: false, reason: `rule ${describeRule(rule)} has no \`target_url\`` };
+  let url: Outcome<string> =
+    terraformFilledIn(fromValue, ['target_url', 'preserve_query_string'], rule, 'the redirect') ??
+    (target ? staticOrExpression(target, rule, 'the target URL', valueOf) : { ok: false, reason: `rule ${describeRule(rule)} has no \`target_url\`` });
   const preserve = property(fromValue, 'preserve_query_string')?.value;
   if (url.ok && preserve?.kind === 'boolean' && preserve.value === true) url = keepQuery(url.value, rule, subject);
   return { rule, url, status };

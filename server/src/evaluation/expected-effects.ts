@@ -195,6 +195,7 @@ function judgeOne(e: Expectation, effects: Effects): Verdict {
       const want = `compression by ${wanted.join(', ')}`;
       const c = effects.compression;
       if (!c) return { want, got: 'no compression rule' };
+      if (c.filledIn) return { want, unknown: c.filledIn };
       const names = Array.isArray(c.value) ? c.value.map((a: unknown) => (typeof a === 'object' && a !== null && 'name' in a ? String((a as { name: unknown }).name) : JSON.stringify(a))) : [];
       return deepEqual(names, wanted) ? { want } : { want, got: `compression by ${names.join(', ') || 'nothing'} ${by(c.rule)}` };
     }
@@ -203,6 +204,7 @@ function judgeOne(e: Expectation, effects: Effects): Verdict {
       const parameter = e.member === 'status' ? 'status_code' : e.member;
       const want = `an error page with ${e.member} ${JSON.stringify(e.value)}`;
       if (!s) return { want, got: 'no error page' };
+      if (s.filledIn) return { want, unknown: s.filledIn };
       const actual = s.parameters[parameter];
       if (actual === undefined) return { want, unknown: `rule ${describeRule(s.rule)} gives no \`${parameter}\`, and \`rulesets test\` does not assume the service's default` };
       return deepEqual(actual, e.value) ? { want } : { want, got: `${e.member} ${JSON.stringify(actual)} ${by(s.rule)}` };
@@ -222,6 +224,7 @@ function compareSetting(e: Expectation, settings: ReadonlyMap<string, Given<unkn
   const want = `${what} \`${e.member}\` ${JSON.stringify(e.value)}`;
   const given = settings.get(e.member);
   if (!given) return { want, got: `no rule setting \`${e.member}\`` };
+  if (given.filledIn) return { want, unknown: given.filledIn };
   return deepEqual(given.value, e.value) ? { want } : { want, got: `${JSON.stringify(given.value)} ${by(given.rule)}` };
 }
 

@@ -47,7 +47,7 @@ import { phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from './outcomes';
 import { PacketError, parseLists, parsePacket, type Lists } from './packet';
 import { parseRequest, RequestError } from './request';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
+import { describeRule, evaluateRuleset, FILLED_IN_BY_TERRAFORM, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, UndecidedRuleError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
 
 export const TEST_FILE_KEYS = ['ruleset', 'resource', 'section', 'lists', 'cases'] as const;
 
@@ -72,6 +72,8 @@ export interface TestCase {
 export interface TestProblem {
   readonly message: string;
   readonly offset: number;
+  /** No one's mistake: the ruleset's rules are Terraform's to make (RulesetError.undecided), so its cases are undecided. */
+  readonly undecided?: true;
   /** The ruleset the problem is in (an expression with errors, a syntax error of the ruleset). */
   readonly ruleset?: RulesetSource;
 }
@@ -214,7 +216,7 @@ export function loadTestRuleset(file: TestFile, read: (path: string) => RulesetR
   try {
     return { ...ruleset, prepared: prepareRuleset(model) };
   } catch (error) {
-    if (error instanceof RulesetError) return { message: error.message, offset: error.start, ruleset };
+    if (error instanceof RulesetError) return { message: error.message, offset: error.start, ruleset, ...(error.undecided ? { undecided: true as const } : {}) };
     throw error;
   }
 }
@@ -225,6 +227,11 @@ export function isTestProblem(loaded: TestRuleset | TestProblem): loaded is Test
 
 export interface CaseOutcome {
   readonly kind: 'pass' | 'fail' | 'error';
+  /**
+   * An error that is no one's mistake: the verdict depends on a rule Terraform fills in
+   * (RuleInfo.unknown), which the message names. Counted apart from bad input.
+   */
+  readonly undecided?: true;
   /** `pass by rule 1 (…) at FILE:5:5`, `expected pass, got block by rule 2 (…) at FILE:10:5`, or what is wrong. */
   readonly message: string;
   /** Where in the test file the cause is, when not the case itself (bad input). */
@@ -277,15 +284,20 @@ export function runTestCase(testCase: TestCase, ruleset: TestRuleset, lists: Lis
   try {
     verdict = evaluateRuleset(ruleset.prepared, read.subject, lists);
   } catch (e) {
+    if (e instanceof UndecidedRuleError) return { kind: 'error', undecided: true, message: `rule ${describeRule(e.rule)} at ${ruleset.display}:${linePosition(ruleset.text, e.rule.start)}: ${e.rule.unknown}, and the verdict depends on it: not decided` };
     if (e instanceof RuleEvaluationError || e instanceof MissingValuesError) return error(e.message, subjectNode.start);
     throw e;
   }
   const judged = judge(verdict, outcomes, expected, expectedRule, ruleset);
+  if (judged.undecided) return { kind: 'error', undecided: true, message: `rule ${describeRule(judged.undecided)}: ${judged.undecided.unknown}, and whether the case holds depends on it: not decided`, verdict };
   if (!judged.ok) return { kind: 'fail', message: `expected ${judged.want}, got ${judged.got}`, expected: judged.want, actual: judged.actual, verdict };
+  // What the rules do, with a rule whose match Terraform decides among them, is not known.
+  const unknownRule = expectedEffects.expectations.length > 0 ? verdict.trace.find((t) => t.outcome === 'unknown')?.rule : undefined;
+  if (unknownRule) return { kind: 'error', undecided: true, message: `rule ${describeRule(unknownRule)}: ${unknownRule.unknown}, and what the rules do depends on it: not decided`, verdict };
   if (expectedEffects.expectations.length === 0) return { kind: 'pass', message: judged.got, verdict };
   const effects = judgeEffects(expectedEffects.expectations, rulesetEffects(ruleset.prepared, verdict, read.subject, lists));
   const unknownEffect = effects.unknown[0];
-  if (unknownEffect) return error(unknownEffect.message, unknownEffect.start);
+  if (unknownEffect) return unknownEffect.message.includes(FILLED_IN_BY_TERRAFORM) ? { kind: 'error', undecided: true, message: unknownEffect.message, offset: unknownEffect.start } : error(unknownEffect.message, unknownEffect.start);
   if (effects.failures.length > 0) {
     const { failures } = effects;
     return { kind: 'fail', message: failures.map((f) => f.message).join('; '), expected: failures.map((f) => f.want).join('\n'), actual: failures.map((f) => f.got).join('\n'), verdict };
@@ -363,12 +375,15 @@ export function judge(
   expected: string,
   expectedRule: RuleInfo | undefined,
   ruleset?: RulesetSource,
-): { ok: boolean; want: string; got: string; actual: string } {
+): { ok: boolean; want: string; got: string; actual: string; undecided?: RuleInfo } {
   const want = `${expected}${expectedRule ? ` by rule ${describeRule(expectedRule)}` : ''}`;
   if (outcomes.kind === 'match') {
     const matched = verdict.trace.filter((t) => t.outcome === 'match').map((t) => t.rule);
     const ok = expected === 'no-match' ? matched.length === 0 : expectedRule ? matched.some((r) => r.index === expectedRule.index) : matched.length > 0;
-    return { ok, want, got: describeMatches(matched, ruleset), actual: describeMatches(matched) };
+    // A rule whose match Terraform decides (RuleInfo.unknown) decides the case where no known match does.
+    const unknown = verdict.trace.filter((t) => t.outcome === 'unknown').map((t) => t.rule);
+    const undecided = ok !== (expected === 'no-match') ? undefined : expectedRule ? unknown.find((r) => r.index === expectedRule.index) : unknown[0];
+    return { ok, want, got: describeMatches(matched, ruleset), actual: describeMatches(matched), ...(undecided ? { undecided } : {}) };
   }
   const ok = verdict.verdict === expected && (!expectedRule || verdict.rule?.index === expectedRule.index);
   return { ok, want, got: describeVerdict(verdict, ruleset), actual: describeVerdict(verdict) };
@@ -399,21 +414,21 @@ export function describeVerdict(verdict: RulesetVerdict, ruleset?: RulesetSource
  */
 export function caseOutput(at: (offset: number) => string, testCase: TestCase, outcome: CaseOutcome): string {
   const label = `${at(outcome.offset ?? testCase.start)}${testCase.name ? ` ${testCase.name}` : ''}`;
-  const tag = outcome.kind === 'pass' ? 'ok   ' : outcome.kind === 'fail' ? 'FAIL ' : 'ERROR';
+  const tag = outcome.kind === 'pass' ? 'ok   ' : outcome.kind === 'fail' ? 'FAIL ' : outcome.undecided ? 'UNDECIDED' : 'ERROR';
   return `${tag} ${label}: ${outcome.message}\n${outcome.kind === 'fail' && outcome.verdict ? traceLines(outcome.verdict) : ''}`;
 }
 
 /** What `rulesets test` prints for a problem of the whole test file (its ruleset's, at the ruleset's place). */
 export function fileProblemOutput(at: (offset: number) => string, problem: TestProblem): string {
   const where = problem.ruleset ? `${at(0)}: ${problem.ruleset.display}:${linePosition(problem.ruleset.text, problem.offset)}` : at(problem.offset);
-  return `ERROR ${where}: ${problem.message}\n`;
+  return `${problem.undecided ? 'UNDECIDED' : 'ERROR'} ${where}: ${problem.message}\n`;
 }
 
 /** Each rule looked at and what came of it, one indented line each. */
 export function traceLines(verdict: RulesetVerdict): string {
   return verdict.trace
     .map((entry) => {
-      const what = entry.outcome === 'disabled' ? 'disabled, skipped' : entry.outcome === 'no-match' ? 'no match' : entry.effect === 'continue' ? `match; \`${entry.rule.action}\` does not decide here, next rule` : 'match';
+      const what = entry.outcome === 'disabled' ? 'disabled, skipped' : entry.outcome === 'no-match' ? 'no match' : entry.outcome === 'unknown' ? `${entry.rule.unknown}: may match; \`${entry.rule.action}\` does not decide here, next rule` : entry.effect === 'continue' ? `match; \`${entry.rule.action}\` does not decide here, next rule` : 'match';
       return `  rule ${describeRule(entry.rule)} [${entry.rule.action}]: ${what}\n`;
     })
     .join('');

@@ -36,6 +36,7 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['firewall-rules-ended', warning('A Terraform `cloudflare_filter` or `cloudflare_firewall_rule`: Firewall Rules ended on 2025-06-15; a fix writes the `cloudflare_ruleset` that takes over.')],
   ['terraform-rules-without-ref', information('A `cloudflare_ruleset` with rules without a `ref`, whose ids the provider then changes when rules move; a fix adds them.')],
   ['terraform-interpolation', hint('An expression with a Terraform `${…}` interpolation: that part is not checked.')],
+  ['terraform-unknown', hint('A value Terraform fills in (a reference, a function call, a `${…}` template) where it hides a check: said once a resource, not checked.')],
   ['unknown-section', warning('A key of an octorules file that is no section octorules knows (often a misspelling).')],
   ['duplicate-section', error('An octorules section written twice in one file.')],
   ['section-outside-block', warning('An octorules section outside the `cloudflare:` block, which octorules 0.37 skips.')],
