@@ -10,14 +10,17 @@ import { rulesetOfHost, type ParsedDocument, type ParsedRuleset } from './parsed
 
 export type { ParsedDocument } from './parsed-ruleset';
 import { readTerraform } from './terraform';
+import type { TerraformModule } from './terraform-module';
 
 export interface ParseDocumentOptions {
   /** Reads a file an octorules `!include` names, relative to the document; undefined when it cannot be read. */
   readonly include?: IncludeReader;
+  /** A Terraform file's module: its path and how to read the other files of its folder. */
+  readonly module?: TerraformModule;
 }
 
 export function parseDocument(text: string, format: HostFormat, options: ParseDocumentOptions = {}): ParsedDocument {
-  if (format === 'hcl') return readTerraform(text);
+  if (format === 'hcl') return readTerraform(text, options.module);
   const host = parseHost(text, format);
   if (format === 'yaml' && isOctorulesDocument(host.root)) return readOctorules(text, host, options.include);
   return { format, layout: 'api', text, rulesets: [rulesetOfHost(text, host)], problems: [] };
@@ -29,5 +32,7 @@ export function parseDocument(text: string, format: HostFormat, options: ParseDo
  */
 export function rulesetAt(document: ParsedDocument, offset: number): ParsedRuleset | undefined {
   if (document.layout === 'api') return document.rulesets[0];
+  // Terraform: a local's or a variable's string that the module's resources use is its ruleset's, first.
+  for (const ruleset of document.rulesets) if (ruleset.usedBy && ruleset.sites.some((s) => offset >= s.node.start && offset <= s.node.end)) return ruleset;
   return document.rulesets.find((r) => r.root !== undefined && offset >= r.root.start && offset <= r.root.end);
 }

@@ -48,13 +48,33 @@ export function checkDocument(document: ParsedDocument, options: RulesetCheckOpt
   const quotes = document.format === 'hcl' ? unescapedQuotes({ text: document.text, format: 'hcl', syntaxProblems: document.problems }) : undefined;
   if (quotes) return quotes;
   const cache = options.cache ?? new ExpressionCache();
-  const problems = [...document.problems, ...document.rulesets.flatMap((ruleset) => checkParsedRuleset(ruleset, { ...options, cache }, false))];
+  const problems = [...document.problems, ...document.rulesets.flatMap((ruleset) => (ruleset.usedBy ? [] : checkParsedRuleset(ruleset, { ...options, cache }, false)))];
+  problems.push(...usedValueProblems(document.rulesets, { ...options, cache }));
   for (const file of document.included ?? []) problems.push(...includedProblems(file, { ...options, cache }));
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   // Once for the file, not once a ruleset: a directive one ruleset does not need is not unused
   // when another's finding is what it silences.
   applyDisableDirectives(document, problems, options.severities);
   return problems;
+}
+
+/**
+ * The problems of a Terraform file's characters that the module's resources use (a local, a
+ * variable's value), each naming the resources that use it; one found the same through several
+ * resources is one problem naming them all.
+ */
+function usedValueProblems(rulesets: readonly ParsedRuleset[], options: RulesetCheckOptions): DocumentProblem[] {
+  const byKey = new Map<string, { problem: DocumentProblem; users: string[] }>();
+  for (const ruleset of rulesets) {
+    if (!ruleset.usedBy) continue;
+    for (const problem of checkParsedRuleset(ruleset, options, false)) {
+      const key = `${problem.code}\u0000${problem.start}\u0000${problem.end}\u0000${problem.message}`;
+      const known = byKey.get(key);
+      if (!known) byKey.set(key, { problem, users: [ruleset.usedBy] });
+      else if (!known.users.includes(ruleset.usedBy)) known.users.push(ruleset.usedBy);
+    }
+  }
+  return [...byKey.values()].map(({ problem, users }) => ({ ...problem, message: `${problem.message} (${users.slice(0, 3).join('; ')}${users.length > 3 ? `; and ${users.length - 3} more` : ''})` }));
 }
 
 /**
@@ -186,6 +206,10 @@ const CAUSED_BY_A_HOLE = new Set(['syntax-error', 'unterminated-string', 'invali
  */
 function pushSiteProblems(site: ExpressionSite, found: CheckResult['problems'], problems: DocumentProblem[]): void {
   const holes = site.holes;
+  if (site.elsewhere || site.brought || site.seams) {
+    pushComposedProblems(site, found, problems);
+    return;
+  }
   if (!holes) {
     for (const p of found) problems.push(mapExpressionProblem(site, p));
     return;
@@ -205,6 +229,24 @@ function pushSiteProblems(site: ExpressionSite, found: CheckResult['problems'], 
     start: at.start,
     end: at.end,
   });
+}
+
+/**
+ * The problems of a Terraform value composed of several strings (terraform-sites.ts): what lies
+ * wholly in characters written in another file is that file's; a fix that would edit characters
+ * not written here as they are, or span two strings, is left out.
+ */
+function pushComposedProblems(site: ExpressionSite, found: CheckResult['problems'], problems: DocumentProblem[]): void {
+  const elsewhere = site.elsewhere ?? [];
+  const untouchable = [...elsewhere, ...(site.brought ?? [])];
+  const seams = site.seams ?? [];
+  const within = (span: { start: number; end: number }) => elsewhere.some((r) => span.start >= r.start && span.end <= r.end && (span.end > span.start || (span.start > r.start && span.start < r.end)));
+  const editable = (span: { start: number; end: number }) => !untouchable.some((r) => span.start < r.end && span.end > r.start) && !untouchable.some((r) => span.start === span.end && span.start > r.start && span.start < r.end) && !seams.some((s) => span.start < s && span.end > s);
+  for (const p of found) {
+    if (within(p.span)) continue;
+    const fixes = p.fixes?.filter((f) => f.edits.every((e) => editable(e.span)));
+    problems.push(mapExpressionProblem(site, fixes && fixes.length > 0 ? { ...p, fixes } : { ...p, fixes: undefined }));
+  }
 }
 
 function mapExpressionProblem(site: ExpressionSite, p: CheckResult['problems'][number]): DocumentProblem {

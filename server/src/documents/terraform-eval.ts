@@ -448,8 +448,10 @@ export class Evaluator {
     const literal = (i: number): StringValue => {
       const from = i === 0 ? 0 : decoded.holes[i - 1].end;
       const to = i < decoded.holes.length ? decoded.holes[i].start : decoded.decoded.value.length;
-      return written(decoded.decoded.value.slice(from, to), scope.file.path, decoded.decoded.starts, decoded.decoded.ends, from);
+      const text = written(decoded.decoded.value.slice(from, to), scope.file.path, decoded.decoded.starts, decoded.decoded.ends, from);
+      return heredoc ? { ...text, pieces: text.pieces.map((p) => ({ ...p, heredoc })) } : text;
     };
+    const heredoc = node.type === 'heredoc_template';
     if (holes.length === 0) return literal(0);
     // A template that is one interpolation alone is its value, of whatever type (hclsyntax TemplateWrapExpr).
     if (holes.length === 1 && holes[0].kind === 'interpolation' && literal(0).value === '' && literal(1).value === '') {

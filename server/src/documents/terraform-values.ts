@@ -44,6 +44,8 @@ export interface Piece {
   readonly ends: readonly number[];
   /** The `${…}` interpolations that brought the piece into other files' strings, innermost first. */
   readonly via?: readonly Place[];
+  /** Written in a heredoc (`<<EOT`), where text is inserted without escapes. */
+  readonly heredoc?: boolean;
 }
 
 export interface StringValue {

@@ -13,6 +13,9 @@ import { decodeHclTemplate, plainQuotedValue, type HclStringStyle, type Range } 
 import { hclParser, type HclNode } from './hcl-parser';
 import { stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host-node';
 import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
+import { resolve } from 'node:path';
+import { evaluateModule, type TerraformModule } from './terraform-module';
+import { moduleRulesets } from './terraform-sites';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 
 export { loadTerraformParser } from './hcl-parser';
@@ -23,7 +26,11 @@ const RULESET_ATTRIBUTES = ['name', 'kind', 'phase', 'description'];
 /** Syntax problems reported at most: a file broken early can give one on every line after it. */
 const MAX_SYNTAX_PROBLEMS = 50;
 
-export function readTerraform(text: string): ParsedDocument {
+/**
+ * The rulesets of a Terraform file: its own `cloudflare_ruleset` resources, and, given its
+ * `module`, the strings of this file the module's resources use (terraform-sites.ts).
+ */
+export function readTerraform(text: string, module?: TerraformModule): ParsedDocument {
   const parser = hclParser();
   const tree = parser?.parse(text);
   if (!tree) {
@@ -38,12 +45,28 @@ export function readTerraform(text: string): ParsedDocument {
   }
   try {
     const reader = new Reader(text);
-    const rulesets = resourceBlocks(tree.rootNode).flatMap((block) => reader.ruleset(block) ?? []);
+    let rulesets = resourceBlocks(tree.rootNode).flatMap((block) => reader.ruleset(block) ?? []);
     const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems];
+    if (module && mayUseModuleValues(text, module.path)) {
+      const values = evaluateModule(module, text);
+      if (values) {
+        const { derived, own } = moduleRulesets(resolve(module.path), text, values, rulesets);
+        rulesets = [...own, ...derived];
+      }
+    }
     return { format: 'hcl', layout: 'terraform', text, rulesets, problems };
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * Whether a file may hold characters the module's resources use, or use the module's values: a
+ * file without a variable, a local, an interpolation, a module, a `dynamic` block, `count` or
+ * `for_each` pays nothing for the module's evaluation.
+ */
+function mayUseModuleValues(text: string, path: string): boolean {
+  return /\.tfvars(\.json)?$/i.test(path) || /\b(?:variable|locals|module|dynamic|for_each|count)\b|\$\{|\b(?:var|local)\./.test(text);
 }
 
 /** The interpolation holes of a string read from a `.tf` file, as ranges of its value. */
