@@ -1,8 +1,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
 import {
+  checkDocument,
   checkRuleset,
   classifyFile,
+  declaresTerraformRuleset,
+  diskModuleReader,
+  mayUseModuleValues,
+  parseDocument,
   ExpressionCache,
   loadTerraformParser,
   parseRuleset,
@@ -44,6 +49,8 @@ const SKIPPED_DIRECTORIES = new Set(['node_modules']);
  */
 export function collectFiles(paths: readonly string[], patternsOf: (path: string) => readonly string[] = () => []): string[] {
   const files: string[] = [];
+  feederCandidates.clear();
+  rulesetFolders.clear();
   for (const path of paths) {
     if (path === STDIN) {
       files.push(STDIN);
@@ -85,7 +92,37 @@ function isRulesetFile(path: string, patternsOf: (path: string) => readonly stri
   // is classified by its text, as the editor classifies it: the parser is not loaded yet (it
   // is, once, for the .tf files found).
   const text = () => readText(path);
-  return classifyFile(resolve(path), { patterns: patternsOf(path), root: () => parseRuleset(text(), format).root, text }).role === 'ruleset';
+  const feedsRuleset = () => {
+    // Whether it may: the parser is not loaded yet. checkFiles drops it when it feeds none.
+    const feeds = !declaresTerraformRuleset(text()) && mayUseModuleValues(text(), path) && folderUsesModuleValues(dirname(resolve(path)));
+    if (feeds) feederCandidates.add(path);
+    return feeds;
+  };
+  return classifyFile(resolve(path), { patterns: patternsOf(path), root: () => parseRuleset(text(), format).root, text, feedsRuleset }).role === 'ruleset';
+}
+
+/**
+ * The Terraform files found in a folder search that declare no `cloudflare_ruleset` but may
+ * feed one of their module's (a `locals.tf`, a `variables.tf`, a `.tfvars`): checked, and
+ * reported, only when the module's resources use characters of theirs.
+ */
+const feederCandidates = new Set<string>();
+const rulesetFolders = new Map<string, boolean>();
+
+/** Whether a folder's `.tf` files declare a `cloudflare_ruleset` or call a local module (which may). */
+function folderUsesModuleValues(folder: string): boolean {
+  let uses = rulesetFolders.get(folder);
+  if (uses === undefined) {
+    const reader = diskModuleReader();
+    const names = reader.listFiles(folder) ?? [];
+    uses = names.some((name) => {
+      if (!/\.tf$/i.test(name)) return false;
+      const text = reader.readFile(join(folder, name)) ?? '';
+      return declaresTerraformRuleset(text) || /^[ \t]*source[ \t]*=[ \t]*"\.\.?\//m.test(text);
+    });
+    rulesetFolders.set(folder, uses);
+  }
+  return uses;
 }
 
 /** Loads, once, what reading the files takes ahead of time: the Terraform parser, for .tf files. */
@@ -137,7 +174,9 @@ export interface CheckFilesOptions {
 export function checkFiles(files: readonly string[], optionsOf: (path: string) => CheckFilesOptions, results?: ResultCache): FileResult[] {
   // One run: an expression repeated across files is checked once.
   const cache = new ExpressionCache();
-  return files.map((path) => {
+  // One reader for the run: a module's files are read once, whichever of them is checked.
+  const moduleReader = diskModuleReader();
+  return files.flatMap((path): FileResult[] => {
     const options = optionsOf(path);
     // No list names means any account list is accepted, as in the editor.
     const knownLists = options.knownLists && options.knownLists.length > 0 ? options.knownLists : undefined;
@@ -148,13 +187,21 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
     // Standard input has no path to keep findings under.
     // A file that includes others (octorules' `!include`) is checked with theirs, which its own
     // text does not stand for: its findings are not kept.
-    const key = results && path !== STDIN && !INCLUDE.test(text) ? resultKey(text, format, checkOptions) : undefined;
+    // A Terraform file that uses or feeds its module's values is checked with the module's other files, which its text does not stand for.
+    const module = format === 'hcl' && path !== STDIN && mayUseModuleValues(text, path) ? { path: resolve(path), reader: moduleReader } : undefined;
+    const key = results && path !== STDIN && !INCLUDE.test(text) && !module ? resultKey(text, format, checkOptions) : undefined;
     const kept = key !== undefined ? results!.get(path, key) : undefined;
-    if (kept) return { path: shown, text, diagnostics: kept };
+    if (kept) return [{ path: shown, text, diagnostics: kept }];
     const include = path === STDIN ? undefined : includeReader(path);
+    if (module) {
+      const document = parseDocument(text, format, { include, module });
+      // A locals.tf or .tfvars found in a folder that feeds none of the module's rulesets is not a ruleset file.
+      if (feederCandidates.has(path) && document.rulesets.length === 0) return [];
+      return [{ path: shown, text, diagnostics: toPositions(text, checkDocument(document, { ...checkOptions, cache })) }];
+    }
     const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache, include }));
     if (key !== undefined) results!.set(path, key, diagnostics);
-    return { path: shown, text, diagnostics };
+    return [{ path: shown, text, diagnostics }];
   });
 }
 

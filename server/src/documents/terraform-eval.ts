@@ -29,6 +29,7 @@ import {
   UNKNOWN,
   valuesEqual,
   written,
+  type EvalFile,
   type ListValue,
   type ObjectValue,
   type Place,
@@ -36,12 +37,7 @@ import {
   type Value,
 } from './terraform-values';
 
-/** A parsed file of a module. */
-export interface EvalFile {
-  /** As the module names it (its path); the pieces of strings name their file so. */
-  readonly path: string;
-  readonly text: string;
-}
+export type { EvalFile } from './terraform-values';
 
 /** What an expression's names mean where it is (`each`, `count`, a `for`'s or a `dynamic` block's names). */
 export interface Scope {

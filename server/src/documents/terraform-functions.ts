@@ -22,12 +22,12 @@ import {
   valuesEqual,
   whollyKnown,
   written,
+  type EvalFile,
   type ListValue,
   type Place,
   type StringValue,
   type Value,
 } from './terraform-values';
-import type { EvalFile } from './terraform-eval';
 
 /** What functions that read files ask of the module. */
 export interface FileContext {

@@ -29,6 +29,13 @@ export interface NumberValue {
   readonly value: number;
 }
 
+/** A file of a module, as the evaluator reads it. */
+export interface EvalFile {
+  /** As the module names it (its path); the pieces of strings name their file so. */
+  readonly path: string;
+  readonly text: string;
+}
+
 /** A place in a file: a range of its text. */
 export interface Place {
   readonly file: string;

@@ -65,7 +65,7 @@ export function readTerraform(text: string, module?: TerraformModule): ParsedDoc
  * file without a variable, a local, an interpolation, a module, a `dynamic` block, `count` or
  * `for_each` pays nothing for the module's evaluation.
  */
-function mayUseModuleValues(text: string, path: string): boolean {
+export function mayUseModuleValues(text: string, path: string): boolean {
   return /\.tfvars(\.json)?$/i.test(path) || /\b(?:variable|locals|module|dynamic|for_each|count)\b|\$\{|\b(?:var|local)\./.test(text);
 }
 
