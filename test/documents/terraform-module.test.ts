@@ -118,3 +118,14 @@ describe('Terraform module values checked where they are written', () => {
     assert.match(found[0][2], /cloudflare_ruleset\.waf\["b"\]/);
   });
 });
+
+describe('a module checked without its caller', () => {
+  before(() => loadTerraformParser());
+
+  it('takes an empty default for what the caller gives, not for an empty set', () => {
+    const files = {
+      'main.tf': 'variable "markets" {\n  type    = list(string)\n  default = []\n}\nresource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules = [{ action = "block", expression = "not (ip.src.country in { ${join(" ", var.markets)} })" }]\n}\n',
+    };
+    assert.deepEqual(codesOn(check(files, 'main.tf')), [['terraform-interpolation', '${join(" ", var.markets)}']]);
+  });
+});

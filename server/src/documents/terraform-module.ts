@@ -217,8 +217,7 @@ class ModuleScope implements ModuleContext {
       const attributes = bodyAttributes(definition.block);
       const given = this.inputs.has(name) ? this.inputs.get(name)! : this.tfvars.get(name)?.();
       const scope: Scope = { file: definition.file, names: new Map() };
-      let value = given ?? (attributes.has('default') ? this.evaluator.evaluate(attributes.get('default'), scope) : UNKNOWN);
-      // A null argument takes the default, for a variable that is not nullable = false… as Terraform: only when nullable = false.
+      let value = given ?? (attributes.has('default') ? placeholderUnknown(this.evaluator.evaluate(attributes.get('default'), scope)) : UNKNOWN);
       const type = attributes.get('type');
       if (type) value = convertToType(value, definition.file.text.slice(type.startIndex, type.endIndex));
       return value;
@@ -350,6 +349,16 @@ class ModuleScope implements ModuleContext {
     }
     return object(entries);
   }
+}
+
+/**
+ * A variable's default that is empty (`""`, `[]`, `{}`, null) stands for a value the module's
+ * caller gives (a module is checked on its own, without the caller that gives it): not known.
+ * Seen in public modules (`default = []` for a list of countries the root module passes in).
+ */
+function placeholderUnknown(value: Value): Value {
+  const empty = value.kind === 'null' || (value.kind === 'string' && value.value === '') || (value.kind === 'list' && value.items.length === 0) || (value.kind === 'object' && value.entries.size === 0);
+  return empty ? UNKNOWN : value;
 }
 
 /** v4's `headers { name = "X-Foo" … }` blocks as the API's map of headers by name. */
