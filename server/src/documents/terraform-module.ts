@@ -14,7 +14,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { hclParser, type HclNode, type HclTree } from './hcl-parser';
 import { parseHost, type HostNode } from './host';
 import { Budget, Evaluator, iterate, type EvalFile, type ModuleContext, type Scope } from './terraform-eval';
-import { ERROR, isUnsure, list, num, object, UNKNOWN, written, type ObjectValue, type StringValue, type Value } from './terraform-values';
+import { ERROR, isUnsure, list, NULL, num, object, UNKNOWN, written, type ObjectValue, type StringValue, type Value } from './terraform-values';
 
 /** Reads a module's files: the CLI's from the disk, the language server's from its open documents first. */
 export interface TerraformModuleReader {
@@ -60,13 +60,14 @@ let lastValues: ModuleValues | undefined;
  * The resources of the module holding `module.path`, whose own text is `text` (an editor's
  * unsaved version). Undefined when the parser is not loaded or the folder cannot be read.
  */
-export function evaluateModule(module: TerraformModule, text: string): ModuleValues | undefined {
+export function evaluateModule(module: TerraformModule, text: string, root?: HclNode): ModuleValues | undefined {
   const folder = dirname(resolve(module.path));
   const texts = readModuleTexts(folder, module.reader, resolve(module.path), text);
   if (!texts) return undefined;
   const key = `${folder}\u0000${texts.map((f) => `${f.path}\u0000${f.text.length}\u0000${f.text}`).join('\u0000')}`;
   if (key === lastKey && lastValues) return lastValues;
-  const values = new ModuleLoader(module.reader).load(folder, texts, new Map(), 0, '', new Set());
+  const own = root ? { path: resolve(module.path), root } : undefined;
+  const values = new ModuleLoader(module.reader, own).load(folder, texts, new Map(), 0, '', new Set());
   lastKey = key;
   lastValues = values;
   return values;
@@ -90,7 +91,11 @@ interface ParsedFile extends EvalFile {
 }
 
 class ModuleLoader {
-  constructor(private readonly reader: TerraformModuleReader) {}
+  constructor(
+    private readonly reader: TerraformModuleReader,
+    /** The document's own file, already parsed by its reader (terraform.ts): not parsed again. */
+    private readonly own?: { readonly path: string; readonly root: HclNode },
+  ) {}
 
   load(folder: string, files: readonly EvalFile[], inputs: ReadonlyMap<string, Value>, depth: number, prefix: string, visiting: Set<string>): ModuleValues {
     const parser = hclParser();
@@ -103,6 +108,10 @@ class ModuleLoader {
       for (const file of files) {
         if (/\.json$/i.test(file.path)) {
           jsonVars.push(file);
+          continue;
+        }
+        if (this.own && file.path === this.own.path) {
+          parsed.push({ ...file, root: this.own.root });
           continue;
         }
         const tree = parser.parse(file.text);
@@ -149,6 +158,32 @@ class ModuleLoader {
     // A sub-module's own `.tfvars` files are not read by Terraform.
     return [...this.load(folder, texts.filter((f) => /\.tf$/i.test(f.path)), inputs, depth + 1, prefix, visiting).resources];
   }
+}
+
+/** The nodes by which an expression uses a value other than its own literals. */
+const VALUE_USES = ['variable_expr', 'function_call', 'for_expr', 'template_interpolation', 'template_directive'];
+
+/**
+ * The places under `node` where a value is used, but for an object's keys (`{ action = … }`: a
+ * bare name before `=` or `:` is the key itself, not a variable).
+ */
+function valueUses(node: HclNode, text: string): HclNode[] {
+  return node.descendantsOfType(VALUE_USES).filter((use): use is HclNode => {
+    if (!use) return false;
+    if (use.type !== 'variable_expr') return true;
+    let i = use.endIndex;
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    const next = text[i + 1];
+    return !((text[i] === '=' && next !== '=' && next !== '>') || text[i] === ':');
+  });
+}
+
+/** A `rules = [ … ]` list written out, its items in the file. */
+function writtenTuple(expression: HclNode): HclNode | undefined {
+  if (expression.namedChildren.length !== 1) return undefined;
+  const collection = expression.namedChildren[0];
+  const tuple = collection?.type === 'collection_value' ? collection.namedChildren[0] : undefined;
+  return tuple?.type === 'tuple' ? tuple : undefined;
 }
 
 const META_ARGUMENTS = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
@@ -295,8 +330,12 @@ class ModuleScope implements ModuleContext {
       let rules: readonly Value[] = [];
       let v4 = false;
       if (rulesAttribute) {
-        const value = this.evaluator.evaluate(rulesAttribute, scope);
-        if (value.kind === 'list') rules = value.items;
+        const tuple = writtenTuple(rulesAttribute);
+        if (tuple) rules = this.tupleItems(tuple, scope);
+        else {
+          const value = this.evaluator.evaluate(rulesAttribute, scope);
+          if (value.kind === 'list') rules = value.items;
+        }
       } else {
         v4 = true;
         rules = this.blocks(block, 'rules', scope, 0);
@@ -306,13 +345,40 @@ class ModuleScope implements ModuleContext {
     return found;
   }
 
+  /**
+   * The items of a `rules = [{ … }, …]` list written out: only those that use a value (a name,
+   * a function, a `for`, a `${…}`) are evaluated; the others hold only their own literals, which
+   * the file's own reading checks, and stand as null. A file of 10,000 literal rules pays one
+   * search of its tree, not an evaluation.
+   */
+  private tupleItems(tuple: HclNode, scope: Scope): Value[] {
+    const items = tuple.namedChildren.filter((c): c is HclNode => c?.type === 'expression');
+    const using = valueUses(tuple, scope.file.text);
+    const marked = new Uint8Array(items.length);
+    for (const use of using) {
+      let lo = 0;
+      let hi = items.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (items[mid].endIndex <= use.startIndex) lo = mid + 1;
+        else if (items[mid].startIndex > use.startIndex) hi = mid - 1;
+        else {
+          marked[mid] = 1;
+          break;
+        }
+      }
+    }
+    return items.map((item, i) => (marked[i] ? this.evaluator.evaluate(item, scope) : NULL));
+  }
+
   /** A block's nested blocks named `name`, each as an object, `dynamic "name"` ones expanded. */
   private blocks(block: HclNode, name: string, scope: Scope, depth: number): Value[] {
     const found: Value[] = [];
     if (depth > 16) return found;
     for (const nested of bodyBlocks(block)) {
       const kind = blockName(nested);
-      if (kind === name) found.push(this.blockObject(nested, scope, depth + 1));
+      // A block that uses no value holds only its own literals (see tupleItems).
+      if (kind === name) found.push(depth > 0 || valueUses(nested, scope.file.text).length > 0 ? this.blockObject(nested, scope, depth + 1) : NULL);
       else if (kind === 'dynamic' && blockLabels(nested)[0] === name) {
         const expanded = this.dynamic(nested, scope, depth + 1);
         if (!expanded) return [...found, UNKNOWN];

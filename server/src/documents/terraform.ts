@@ -48,7 +48,7 @@ export function readTerraform(text: string, module?: TerraformModule): ParsedDoc
     let rulesets = resourceBlocks(tree.rootNode).flatMap((block) => reader.ruleset(block) ?? []);
     const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems];
     if (module && mayUseModuleValues(text, module.path)) {
-      const values = evaluateModule(module, text);
+      const values = evaluateModule(module, text, tree.rootNode);
       if (values) {
         const { derived, own } = moduleRulesets(resolve(module.path), text, values, rulesets);
         rulesets = [...own, ...derived];
