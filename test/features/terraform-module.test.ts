@@ -65,3 +65,16 @@ describe('features in a string a module\'s ruleset uses', () => {
     assert.equal(other.model.isRuleset(settings()), false);
   });
 });
+
+describe('a value composed of two locals', () => {
+  before(() => loadTerraformParser());
+
+  it('is an expression only on the characters of its locals, not on the text between them', () => {
+    const main = 'resource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules = [{ action = "block", expression = "${local.a} and ${local.b}" }]\n}\n';
+    const inA = localsModel('locals {\n  a = "http.ho|st eq \\"x\\""\n  other = "not an expression"\n  b = "ip.src ne 10.0.0.1"\n}\n', 'locals.tf', main);
+    assert.match(JSON.stringify(hover(inA.model, inA.model.positionAt(inA.offset), settings())?.contents), /`http\.host`/);
+    const between = localsModel('locals {\n  a = "http.host eq \\"x\\""\n  other = "not an ex|pression"\n  b = "ip.src ne 10.0.0.1"\n}\n', 'locals.tf', main);
+    assert.equal(between.model.siteAt(between.offset), undefined);
+    assert.equal(hover(between.model, between.model.positionAt(between.offset), settings()), null);
+  });
+});

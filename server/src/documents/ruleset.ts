@@ -10,7 +10,7 @@ import { applyDisableDirectives } from './directives';
 import { ExpressionCache } from './expression-cache';
 import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
 import { lineIndent, type DocumentEdit } from './host-edits';
-import { mapRange, unmapOffset } from './offset-map';
+import { mapRange, unmapOffset, type DecodedString } from './offset-map';
 import { ruleOrderCheck } from './rule-order';
 import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
 import { isRuleExpression, type DocumentProblem, type ExpressionSite, type FilterSite, type IncludedFile, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
@@ -145,12 +145,20 @@ export function siteAt<S extends ExpressionSite>(sites: readonly S[], offset: nu
     const decoded = site.decoded();
     const { length, end } = contentExtent(site);
     if (offset < decoded.contentStart || offset > end) continue;
+    // A Terraform value composed of several strings spans the text between them: only its own characters are in it.
+    if ((site.seams || site.elsewhere) && !writtenAt(decoded, offset)) continue;
     // Inside a `${…}` is Terraform's, not the expression's: no completion or hover there,
     // whose edits would replace the interpolation with the stand-in's text.
     if (site.holes?.some((h) => inside(mapRange(decoded, h.start, h.end), offset))) return undefined;
     return { site, offset: offset >= end ? length : unmapOffset(decoded, offset) };
   }
   return undefined;
+}
+
+/** Whether a character of the decoded text is written at (or just after) the offset. */
+function writtenAt(decoded: DecodedString, offset: number): boolean {
+  for (let k = 0; k < decoded.value.length; k++) if (decoded.starts[k] < decoded.ends[k] && offset >= decoded.starts[k] && offset <= decoded.ends[k]) return true;
+  return false;
 }
 
 function inside(range: { start: number; end: number }, offset: number): boolean {
