@@ -123,3 +123,14 @@ describe('Terraform evaluator', () => {
     assert.ok(Date.now() - start < 5000);
   });
 });
+
+describe('format as go-cty defines it (cty/function/stdlib/format.go, v1.18.1)', () => {
+  before(() => loadTerraformParser());
+
+  it('%v writes null as null, %s refuses it; %q quotes as JSON with <, > and & escaped', () => {
+    assert.equal(local('format("%v", null)'), 'null');
+    assert.equal(local('try(format("%s", null), "refused")'), 'refused');
+    assert.equal(local('format("%q", "a<b")'), '"a\\u003cb"');
+    assert.equal(local('format("%v %v %.2f", 1.5, true, 2)'), '1.5 true 2.00');
+  });
+});

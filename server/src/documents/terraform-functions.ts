@@ -250,7 +250,8 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   },
   lower: (args, place) => caseChange(args, place, (s) => s.toLowerCase()),
   upper: (args, place) => caseChange(args, place, (s) => s.toUpperCase()),
-  title: (args, place) => caseChange(args, place, (s) => s.replace(/(^|[^A-Za-z0-9_'])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase())),
+  // Go's strings.Title: a letter after anything but a letter, a digit or `_` is upper-cased.
+  title: (args, place) => caseChange(args, place, (s) => s.replace(/(^|[^A-Za-z0-9_])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase())),
   trimspace: (args) => {
     const s = args[0];
     if (s?.kind !== 'string' || !ascii(s.value)) return UNKNOWN;
@@ -448,7 +449,8 @@ const MOVES_ITEMS = new Set(['concat', 'flatten', 'slice', 'reverse', 'chunklist
 
 function caseChange(args: readonly Value[], place: Place, change: (s: string) => string): Value {
   const s = args[0] && asString(args[0], place);
-  if (!s || args.length !== 1) return UNKNOWN;
+  // Beyond ASCII, Go's and JavaScript's case tables differ in places (`ß`): not followed.
+  if (!s || args.length !== 1 || !ascii(s.value)) return UNKNOWN;
   return sameShape(s, change(s.value), place);
 }
 
@@ -500,7 +502,8 @@ function format(args: readonly Value[], place: Place): Value {
       case 'v': {
         if (verb[1]) return UNKNOWN;
         const s = asString(arg, place);
-        if (!s) return arg.kind === 'null' ? produced('null', place) : verb[3] === 'v' ? UNKNOWN : ERROR;
+        // Null is "null" to %v, and an error to %s; a collection is JSON to %v (not followed).
+        if (!s) return arg.kind === 'null' ? (verb[3] === 'v' ? produced('null', place) : ERROR) : verb[3] === 'v' ? UNKNOWN : ERROR;
         parts.push(s);
         break;
       }
@@ -522,8 +525,9 @@ function format(args: readonly Value[], place: Place): Value {
         break;
       case 'q': {
         const s = stringOf(arg);
-        if (s === undefined || verb[1] || !ascii(s)) return UNKNOWN;
-        parts.push(produced(JSON.stringify(s), place));
+        if (s === undefined || verb[1]) return UNKNOWN;
+        // JSON as go-cty writes it (format.go formatAppendString: its json.Marshal).
+        parts.push(produced(jsonText({ kind: 'string', value: s, pieces: [] })!, place));
         break;
       }
     }
