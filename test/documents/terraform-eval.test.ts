@@ -116,6 +116,14 @@ describe('Terraform evaluator', () => {
     assert.equal(local('templatefile("rule.tftpl", { ip = "1.1.1.1" })', { 'rule.tftpl': 'ip.src eq ${ip}' }), 'ip.src eq 1.1.1.1');
   });
 
+  it('never hangs nor grows without end: a string doubled thirty times and a chain of 5,000 locals are unknown', () => {
+    const doubled = locals(Array.from({ length: 30 }, (_, i) => `d${i} = ${i === 29 ? '"ab"' : `"\${local.d${i + 1}}\${local.d${i + 1}}"`}`).join('\n'));
+    assert.equal(doubled.d0, undefined);
+    assert.equal(doubled.d20, 'ab'.repeat(512));
+    const chain = locals(Array.from({ length: 5000 }, (_, i) => `c${i} = ${i === 4999 ? '"end"' : `local.c${i + 1}`}`).join('\n'));
+    assert.equal(chain.c4990, 'end');
+  });
+
   it('never hangs: deep and wide inputs end unknown', () => {
     assert.equal(local(`${'['.repeat(200)}1${']'.repeat(200)}`), undefined);
     const start = Date.now();

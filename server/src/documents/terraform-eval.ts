@@ -18,6 +18,8 @@ import {
   concatStrings,
   ERROR,
   isUnsure,
+  MAX_STRING,
+  TooLarge,
   list,
   NULL,
   num,
@@ -66,7 +68,6 @@ export class Budget {
 
 export const MAX_DEPTH = 64;
 export const MAX_ITEMS = 10_000;
-export const MAX_STRING = 1_000_000;
 
 export class Evaluator {
   constructor(
@@ -76,6 +77,15 @@ export class Evaluator {
 
   /** The value of an `expression` node (or any expression-like node). */
   evaluate(node: HclNode | null | undefined, scope: Scope, depth = 0): Value {
+    if (depth === 0) {
+      // The outermost call: a value grown past the bounds anywhere in it is unknown.
+      try {
+        return this.evaluate(node, scope, 1);
+      } catch (error) {
+        if (error instanceof TooLarge) return UNKNOWN;
+        throw error;
+      }
+    }
     if (!node || node.hasError || depth > MAX_DEPTH || !this.budget.spend()) return UNKNOWN;
     if (node.type !== 'expression') return this.primary(node, scope, depth);
     const children = node.namedChildren.filter((c): c is HclNode => c !== null && c.type !== 'comment');

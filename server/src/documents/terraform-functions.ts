@@ -12,12 +12,14 @@ import {
   ERROR,
   isUnsure,
   list,
+  MAX_STRING,
   NULL,
   num,
   numberText,
   object,
   produced,
   sliceString,
+  TooLarge,
   UNKNOWN,
   valuesEqual,
   whollyKnown,
@@ -620,7 +622,8 @@ function regexMatch(args: readonly Value[], place: Place, all: boolean): Value {
  * escaped as Go's encoding/json does). Numbers as cty writes them; one JavaScript writes with an
  * exponent is not followed.
  */
-function jsonText(value: Value): string | undefined {
+function jsonText(value: Value, budget = { length: MAX_STRING }): string | undefined {
+  if (budget.length < 0) throw new TooLarge();
   switch (value.kind) {
     case 'null':
       return 'null';
@@ -629,15 +632,16 @@ function jsonText(value: Value): string | undefined {
     case 'number':
       return numberText(value.value);
     case 'string':
+      budget.length -= value.value.length;
       return JSON.stringify(value.value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     case 'list': {
-      const items = value.items.map(jsonText);
+      const items = value.items.map((item) => jsonText(item, budget));
       return items.some((i) => i === undefined) ? undefined : `[${items.join(',')}]`;
     }
     case 'object': {
       const items: string[] = [];
       for (const [k, v] of value.entries) {
-        const text = jsonText(v);
+        const text = jsonText(v, budget);
         if (text === undefined) return undefined;
         items.push(`${jsonText({ kind: 'string', value: k, pieces: [] })}:${text}`);
       }

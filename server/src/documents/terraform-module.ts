@@ -292,7 +292,8 @@ class ModuleScope implements ModuleContext {
   private once(key: string, compute: () => Value): Value {
     const known = this.values.get(key);
     if (known) return known;
-    if (this.evaluating.has(key)) return UNKNOWN;
+    // A cycle, or a chain of names too long to follow on the stack: unknown.
+    if (this.evaluating.has(key) || this.evaluating.size > 64) return UNKNOWN;
     this.evaluating.add(key);
     try {
       const value = compute();

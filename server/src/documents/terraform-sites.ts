@@ -87,8 +87,11 @@ class TreeBuilder {
 
   constructor(private readonly file: string) {}
 
+  /** Nodes left to make: a value that shares its parts (a list of the same local twice, thirty times over) is not walked without end. */
+  private budget = 100_000;
+
   node(value: Value, depth: number): HostNode {
-    if (depth > 32) return { kind: 'null', start: -1, end: -1, value: null };
+    if (depth > 32 || --this.budget < 0) return { kind: 'null', start: -1, end: -1, value: null };
     switch (value.kind) {
       case 'string':
         return this.string(value);

@@ -111,8 +111,16 @@ export function written(value: string, file: string, starts: ArrayLike<number>, 
   return { kind: 'string', value, pieces: [{ file, starts: Array.from({ length: value.length }, (_, i) => starts[from + i]), ends: Array.from({ length: value.length }, (_, i) => ends[from + i]) }] };
 }
 
+/** The longest string a value may be: past it, evaluation stops (a local that doubles another, thirty times over). */
+export const MAX_STRING = 100_000;
+
+/** Thrown where a value would grow past the bounds; the evaluation that meets it gives unknown. */
+export class TooLarge extends Error {}
+
 export function concatStrings(parts: readonly StringValue[]): StringValue {
   if (parts.length === 1) return parts[0];
+  let length = 0;
+  for (const p of parts) if ((length += p.value.length) > MAX_STRING) throw new TooLarge();
   return { kind: 'string', value: parts.map((p) => p.value).join(''), pieces: parts.flatMap((p) => p.pieces) };
 }
 
@@ -151,16 +159,16 @@ export function object(entries: Iterable<readonly [string, Value]>, open = false
 }
 
 /** Whether a value is known all through (no unknown or error anywhere in it). */
-export function whollyKnown(value: Value, depth = 0): boolean {
-  if (depth > 64) return false;
+export function whollyKnown(value: Value, depth = 0, budget = { nodes: 100_000 }): boolean {
+  if (depth > 64 || --budget.nodes < 0) return false;
   switch (value.kind) {
     case 'unknown':
     case 'error':
       return false;
     case 'list':
-      return value.items.every((item) => whollyKnown(item, depth + 1));
+      return value.items.every((item) => whollyKnown(item, depth + 1, budget));
     case 'object':
-      return [...value.entries.values()].every((item) => whollyKnown(item, depth + 1));
+      return [...value.entries.values()].every((item) => whollyKnown(item, depth + 1, budget));
     default:
       return true;
   }

@@ -48,7 +48,7 @@ export function readTerraform(text: string, module?: TerraformModule): ParsedDoc
     let rulesets = resourceBlocks(tree.rootNode).flatMap((block) => reader.ruleset(block) ?? []);
     const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems];
     if (module && mayUseModuleValues(text, module.path)) {
-      const values = evaluateModule(module, text, tree.rootNode);
+      const values = moduleValuesOrNone(module, text, tree.rootNode);
       if (values) {
         const { derived, own } = moduleRulesets(resolve(module.path), text, values, rulesets);
         rulesets = [...own, ...derived];
@@ -67,6 +67,18 @@ export function readTerraform(text: string, module?: TerraformModule): ParsedDoc
  */
 export function mayUseModuleValues(text: string, path: string): boolean {
   return /\.tfvars(\.json)?$/i.test(path) || /\b(?:variable|locals|module|dynamic|for_each|count)\b|\$\{|\b(?:var|local)\./.test(text);
+}
+
+/**
+ * The module's values; none when evaluating them fails, which must not take the file's own
+ * checks with it (the evaluator is bounded and should not throw: this is the last guard).
+ */
+function moduleValuesOrNone(module: TerraformModule, text: string, root: HclNode): ReturnType<typeof evaluateModule> {
+  try {
+    return evaluateModule(module, text, root);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The interpolation holes of a string read from a `.tf` file, as ranges of its value. */
