@@ -129,3 +129,37 @@ describe('a module checked without its caller', () => {
     assert.deepEqual(codesOn(check(files, 'main.tf')), [['terraform-interpolation', '${join(" ", var.markets)}']]);
   });
 });
+
+describe('more idioms of modules', () => {
+  before(() => loadTerraformParser());
+
+  it('count.index picks a local\'s item; the mistake is found on it', () => {
+    const files = {
+      'main.tf': 'resource "cloudflare_ruleset" "waf" {\n  count = length(local.filters)\n  phase = "http_request_firewall_custom"\n  rules = [{ action = "block", expression = local.filters[count.index] }]\n}\n',
+      'locals.tf': 'locals {\n  filters = ["http.host eq \\"a\\"", "http.hots eq \\"b\\""]\n}\n',
+    };
+    const found = check(files, 'locals.tf');
+    assert.deepEqual(codesOn(found), [['unknown-field', 'http.hots']]);
+    assert.match(found[0][2], /cloudflare_ruleset\.waf\[1\]/);
+  });
+
+  it('a value expression in a v4 dynamic block\'s nested parameters blocks, from a heredoc local', () => {
+    const files = {
+      'main.tf':
+        'resource "cloudflare_ruleset" "rewrite" {\n  phase = "http_request_transform"\n  dynamic "rules" {\n    for_each = local.rewrites\n    content {\n      action     = "rewrite"\n      expression = "true"\n      action_parameters {\n        uri {\n          path {\n            expression = rules.value\n          }\n        }\n      }\n    }\n  }\n}\n',
+      'locals.tf': 'locals {\n  rewrites = [\n    <<-EOT\n      concat("/v2", http.request.uri.pat)\n    EOT\n  ]\n}\n',
+    };
+    assert.deepEqual(codesOn(check(files, 'locals.tf')), [['unknown-field', 'http.request.uri.pat']]);
+    const clean = { ...files, 'locals.tf': files['locals.tf'].replace('uri.pat)', 'uri.path)') };
+    assert.deepEqual(check(clean, 'locals.tf'), []);
+  });
+
+  it('merge and lookup of rule objects, and a %{ for } template, are followed', () => {
+    const files = {
+      'main.tf':
+        'resource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules = [for name, r in local.rules : merge({ action = "block" }, r, { expression = lookup(r, "expression", "true") })]\n}\n',
+      'locals.tf': 'locals {\n  countries = ["CN", "RU"]\n  rules = {\n    geo = { expression = "ip.src.country in {%{ for c in local.countries }\\"${c}\\" %{ endfor }} and http.hots eq \\"x\\"" }\n  }\n}\n',
+    };
+    assert.deepEqual(codesOn(check(files, 'locals.tf')), [['unknown-field', 'http.hots']]);
+  });
+});
