@@ -163,3 +163,17 @@ describe('more idioms of modules', () => {
     assert.deepEqual(codesOn(check(files, 'locals.tf')), [['unknown-field', 'http.hots']]);
   });
 });
+
+describe('the module\'s evaluation kept between checks', () => {
+  before(() => loadTerraformParser());
+
+  it('is evaluated again when a sub-module\'s file changes, though the caller\'s files do not', () => {
+    const files: Record<string, string> = {
+      'main.tf': 'module "edge" {\n  source     = "./edge"\n  expression = "http.hots eq \\"a\\""\n}\n',
+      'edge/main.tf': 'variable "expression" {}\nresource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules = [{ action = "block", expression = var.expression }]\n}\n',
+    };
+    assert.deepEqual(codesOn(check(files, 'main.tf')), [['unknown-field', 'http.hots']]);
+    files['edge/main.tf'] = files['edge/main.tf'].replace('expression = var.expression', 'expression = "true"');
+    assert.deepEqual(check(files, 'main.tf'), []);
+  });
+});

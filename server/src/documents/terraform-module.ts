@@ -52,9 +52,38 @@ const MODULE_FILE = /\.(tf|tfvars|tfvars\.json)$/i;
 const MAX_MODULE_DEPTH = 4;
 const MAX_FILES = 200;
 
-/** The evaluated module of the last texts asked for, by their texts: a re-check after a keystroke elsewhere re-evaluates. */
-let lastKey: string | undefined;
-let lastValues: ModuleValues | undefined;
+/**
+ * The evaluated module last asked for, with everything it read (the folders' listings and the
+ * files' texts, its sub-modules' too): kept while all of them read the same, so that checking
+ * each file of a folder evaluates it once, and an edit anywhere in it evaluates it again.
+ */
+let last: { folder: string; values: ModuleValues; listings: Map<string, string>; texts: Map<string, string | undefined> } | undefined;
+
+/** A reader that records what it answers, for the cache's check. */
+function recording(reader: TerraformModuleReader, listings: Map<string, string>, texts: Map<string, string | undefined>): TerraformModuleReader {
+  return {
+    listFiles: (folder) => {
+      const names = reader.listFiles(folder);
+      listings.set(folder, names ? [...names].sort().join('\u0000') : '\u0001');
+      return names;
+    },
+    readFile: (path) => {
+      const text = reader.readFile(path);
+      texts.set(path, text);
+      return text;
+    },
+  };
+}
+
+function stillRead(reader: TerraformModuleReader, ownPath: string, ownText: string): boolean {
+  if (!last) return false;
+  for (const [folder, listing] of last.listings) {
+    const names = reader.listFiles(folder);
+    if ((names ? [...names].sort().join('\u0000') : '\u0001') !== listing) return false;
+  }
+  for (const [path, text] of last.texts) if ((path === ownPath ? ownText : reader.readFile(path)) !== text) return false;
+  return last.texts.has(ownPath);
+}
 
 /**
  * The resources of the module holding `module.path`, whose own text is `text` (an editor's
@@ -62,14 +91,16 @@ let lastValues: ModuleValues | undefined;
  */
 export function evaluateModule(module: TerraformModule, text: string, root?: HclNode): ModuleValues | undefined {
   const folder = dirname(resolve(module.path));
-  const texts = readModuleTexts(folder, module.reader, resolve(module.path), text);
-  if (!texts) return undefined;
-  const key = `${folder}\u0000${texts.map((f) => `${f.path}\u0000${f.text.length}\u0000${f.text}`).join('\u0000')}`;
-  if (key === lastKey && lastValues) return lastValues;
-  const own = root ? { path: resolve(module.path), root } : undefined;
-  const values = new ModuleLoader(module.reader, own).load(folder, texts, new Map(), 0, '', new Set());
-  lastKey = key;
-  lastValues = values;
+  const ownPath = resolve(module.path);
+  if (last?.folder === folder && stillRead(module.reader, ownPath, text)) return last.values;
+  const listings = new Map<string, string>();
+  const texts = new Map<string, string | undefined>([[ownPath, text]]);
+  const reader = recording(module.reader, listings, texts);
+  const files = readModuleTexts(folder, reader, ownPath, text);
+  if (!files) return undefined;
+  const own = root ? { path: ownPath, root } : undefined;
+  const values = new ModuleLoader(reader, own).load(folder, files, new Map(), 0, '', new Set());
+  last = { folder, values, listings, texts };
   return values;
 }
 
