@@ -9,7 +9,7 @@ import { before, describe, it } from 'node:test';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
 import { checkRuleset } from '../../server/src/documents/ruleset';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
-import { memoryReader } from './terraform-eval.test';
+import { memoryReader } from './terraform-module-helpers';
 
 type Found = [code: string, on: string, message: string];
 

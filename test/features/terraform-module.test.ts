@@ -12,7 +12,7 @@ import { completeAt } from '../../server/src/features/completion';
 import { diagnostics } from '../../server/src/features/diagnostics';
 import { hover } from '../../server/src/features/hover';
 import { DocumentModel } from '../../server/src/features/model';
-import { memoryReader } from '../documents/terraform-eval.test';
+import { memoryReader } from '../documents/terraform-module-helpers';
 import { applyEdits, settings, takeCursor } from './harness';
 
 const MAIN = 'resource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules = [for r in local.rules : { action = "block", expression = r.expression }]\n}\n';
