@@ -177,3 +177,23 @@ describe('the module\'s evaluation kept between checks', () => {
     assert.deepEqual(check(files, 'main.tf'), []);
   });
 });
+
+describe('what functions write', () => {
+  before(() => loadTerraformParser());
+
+  it('a templatefile\'s text is checked, its findings on the call; a number format writes is on the call, and never edited', () => {
+    const files = {
+      'main.tf': 'resource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules = [{ action = "block", expression = templatefile("rule.tftpl", { host = "example.com" }) }]\n}\n',
+      'rule.tftpl': 'http.hots eq "${host}"',
+    };
+    assert.deepEqual(codesOn(check(files, 'main.tf')), [['unknown-field', 'templatefile("rule.tftpl", { host = "example.com" })']]);
+    const formatted = {
+      'main.tf': 'resource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules = [{ action = "block", expression = format("http.hots eq \\"%s\\" and ip.src.asnum eq %d", "a", 13335) }]\n}\n',
+    };
+    const text = formatted['main.tf'];
+    const problems = checkRuleset(text, 'hcl', { cache: new ExpressionCache(), module: { path: '/m/main.tf', reader: memoryReader(formatted) } });
+    assert.deepEqual(problems.map((p) => [p.code, text.slice(p.start, p.end)]), [['unknown-field', 'http.hots']]);
+    // The did-you-mean edits the format string's own characters.
+    assert.ok(problems[0].fixes?.some((f) => f.edits.every((e) => text.slice(e.start, e.end) === 'http.hots')));
+  });
+});

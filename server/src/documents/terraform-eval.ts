@@ -345,11 +345,11 @@ export class Evaluator {
       if (!last || last.kind !== 'list') return UNKNOWN;
       args = [...args.slice(0, -1), ...last.items];
     }
-    if (name === 'templatefile') return this.templateFile(args, depth);
+    if (name === 'templatefile') return this.templateFile(args, this.place(node, scope), depth);
     return callFunction(name, args, this.place(node, scope), this.context);
   }
 
-  private templateFile(args: readonly Value[], depth: number): Value {
+  private templateFile(args: readonly Value[], place: Place, depth: number): Value {
     if (args.length !== 2) return UNKNOWN;
     const [path, vars] = args;
     if (path.kind !== 'string' || vars.kind !== 'object' || !this.context.parseTemplate) return UNKNOWN;
@@ -361,9 +361,10 @@ export class Evaluator {
       const names = new Map(vars.entries);
       const value = this.template(parsed.node, { file: { path: file.path, text: parsed.text }, names }, depth + 1);
       if (value.kind !== 'string') return value;
-      // Offsets in the wrapped text, back to the file's own; the line break the wrapping added taken off.
+      // The line break the wrapping added taken off; the template file is no document of its
+      // own, so what it writes maps to the call.
       const content = value.value.endsWith('\n') ? sliceString(value, 0, value.value.length - 1) : value;
-      return { ...content, pieces: content.pieces.map((p) => (p.file === file.path ? { ...p, starts: p.starts.map((o) => o - parsed.offset), ends: p.ends.map((o) => o - parsed.offset) } : p)) };
+      return { ...content, pieces: content.pieces.map((p) => (p.file === file.path ? { file: place.file, starts: p.starts.map(() => place.start), ends: p.ends.map(() => place.end), produced: true } : p)) };
     } finally {
       parsed.release();
     }

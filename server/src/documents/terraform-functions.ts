@@ -23,7 +23,6 @@ import {
   UNKNOWN,
   valuesEqual,
   whollyKnown,
-  written,
   type EvalFile,
   type ListValue,
   type Place,
@@ -341,12 +340,11 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   tolist: (args) => (args[0]?.kind === 'list' ? list(args[0].items) : UNKNOWN),
   toset: (args) => (args[0]?.kind === 'list' ? toSet(args[0].items) : UNKNOWN),
   tomap: (args) => (args[0]?.kind === 'object' ? args[0] : UNKNOWN),
-  file: (args, _place, context) => {
+  file: (args, place, context) => {
     if (args[0]?.kind !== 'string') return UNKNOWN;
     const file = context.readFile(args[0].value);
-    if (!file) return UNKNOWN;
-    const offsets = Array.from({ length: file.text.length }, (_, i) => i);
-    return written(file.text, file.path, offsets, offsets.map((o) => o + 1));
+    // A file read is no document of its own: its characters map to the call.
+    return file ? produced(file.text, place) : UNKNOWN;
   },
   range: (args) => {
     const numbers = args.map(asNumber);

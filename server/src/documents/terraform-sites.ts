@@ -133,8 +133,13 @@ class TreeBuilder {
         if (piece.file === this.file) {
           starts[k] = piece.starts[i];
           ends[k] = piece.ends[i];
-          if (i > 0 && piece.starts[i] < piece.ends[i - 1]) seams.push(k);
-          if (own++ === 0) heredoc = piece.heredoc === true;
+          // What a function wrote maps to its call: shown there, never edited.
+          if (piece.produced) kinds[k] = 1;
+          else {
+            if (i > 0 && piece.starts[i] < piece.ends[i - 1]) seams.push(k);
+            if (own === 0) heredoc = piece.heredoc === true;
+          }
+          own++;
         } else if (via) {
           starts[k] = via.start;
           ends[k] = via.end;

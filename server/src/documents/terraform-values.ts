@@ -53,6 +53,8 @@ export interface Piece {
   readonly via?: readonly Place[];
   /** Written in a heredoc (`<<EOT`), where text is inserted without escapes. */
   readonly heredoc?: boolean;
+  /** Written by a function (a number `format` writes, a file `file` reads): each character maps to the call, and no edit reaches it. */
+  readonly produced?: boolean;
 }
 
 export interface StringValue {
@@ -102,7 +104,7 @@ export function isUnsure(value: Value): value is UnknownValue | ErrorValue {
 /** A string all of whose characters come from `place` (a function's call). */
 export function produced(value: string, place: Place): StringValue {
   if (value.length === 0) return { kind: 'string', value, pieces: [] };
-  return { kind: 'string', value, pieces: [{ file: place.file, starts: new Array<number>(value.length).fill(place.start), ends: new Array<number>(value.length).fill(place.end) }] };
+  return { kind: 'string', value, pieces: [{ file: place.file, starts: new Array<number>(value.length).fill(place.start), ends: new Array<number>(value.length).fill(place.end), produced: true }] };
 }
 
 /** A string of characters from one file, each with its own range. */

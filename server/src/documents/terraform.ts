@@ -62,11 +62,13 @@ export function readTerraform(text: string, module?: TerraformModule): ParsedDoc
 
 /**
  * Whether a file may hold characters the module's resources use, or use the module's values: a
- * file without a variable, a local, an interpolation, a module, a `dynamic` block, `count` or
- * `for_each` pays nothing for the module's evaluation.
+ * file without a variable, a local, an interpolation, a module, a `dynamic` block, `count`,
+ * `for_each` or a function called as an attribute's value or argument pays nothing for the
+ * module's evaluation. (A function of the expression language inside a string may match too:
+ * that costs a search of the file's tree, never a wrong value.)
  */
 export function mayUseModuleValues(text: string, path: string): boolean {
-  return /\.tfvars(\.json)?$/i.test(path) || /\b(?:variable|locals|module|dynamic|for_each|count)\b|\$\{|\b(?:var|local)\./.test(text);
+  return /\.tfvars(\.json)?$/i.test(path) || /\b(?:variable|locals|module|dynamic|for_each|count)\b|\$\{|\b(?:var|local)\.|[=[,?:]\s*[a-z][a-z0-9_]*\(/.test(text);
 }
 
 /**
