@@ -197,3 +197,22 @@ describe('what functions write', () => {
     assert.ok(problems[0].fixes?.some((f) => f.edits.every((e) => text.slice(e.start, e.end) === 'http.hots')));
   });
 });
+
+describe('var files named in .rulesets.yaml', () => {
+  before(() => loadTerraformParser());
+
+  it('a -var-file is read after terraform.tfvars and checked where it is written; one not named is not read', () => {
+    const files = {
+      'main.tf': 'variable "filter" { default = "http.host eq \\"a\\"" }\nresource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules = [{ action = "block", expression = var.filter }]\n}\n',
+      'terraform.tfvars': 'filter = "http.host eq \\"b\\""\n',
+      'prod.tfvars': 'filter = "http.hots eq \\"c\\""\n',
+    };
+    const withVarFiles = (name: string, varFiles?: string[]) => {
+      const text = files[name as keyof typeof files];
+      return checkRuleset(text, 'hcl', { cache: new ExpressionCache(), module: { path: `/m/${name}`, reader: memoryReader(files), varFiles } }).map((p) => [p.code, text.slice(p.start, p.end)]);
+    };
+    assert.deepEqual(withVarFiles('prod.tfvars', ['prod.tfvars']), [['unknown-field', 'http.hots']]);
+    assert.deepEqual(withVarFiles('terraform.tfvars', ['prod.tfvars']), []);
+    assert.deepEqual(withVarFiles('prod.tfvars'), []);
+  });
+});

@@ -168,6 +168,8 @@ export interface CheckFilesOptions {
   readonly listKinds?: Readonly<Record<string, ListKind>>;
   readonly plan?: Plan;
   readonly severities?: Readonly<Record<string, RuleSeverity>>;
+  /** `.rulesets.yaml`'s `terraform.var_files`: the `-var-file`s of a Terraform module, relative to its folder. */
+  readonly terraformVarFiles?: readonly string[];
 }
 
 /** Each file is checked with its own options (`optionsOf`): the project configuration of its folder. */
@@ -188,7 +190,7 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
     // A file that includes others (octorules' `!include`) is checked with theirs, which its own
     // text does not stand for: its findings are not kept.
     // A Terraform file that uses or feeds its module's values is checked with the module's other files, which its text does not stand for.
-    const module = format === 'hcl' && path !== STDIN && mayUseModuleValues(text, path) ? { path: resolve(path), reader: moduleReader } : undefined;
+    const module = format === 'hcl' && path !== STDIN && mayUseModuleValues(text, path) ? { path: resolve(path), reader: moduleReader, varFiles: options.terraformVarFiles } : undefined;
     const key = results && path !== STDIN && !INCLUDE.test(text) && !module ? resultKey(text, format, checkOptions) : undefined;
     const kept = key !== undefined ? results!.get(path, key) : undefined;
     if (kept) return [{ path: shown, text, diagnostics: kept }];

@@ -28,6 +28,8 @@ export interface TerraformModuleReader {
 export interface TerraformModule {
   readonly path: string;
   readonly reader: TerraformModuleReader;
+  /** `.tfvars` files given to Terraform as `-var-file` (`.rulesets.yaml`'s `terraform.var_files`), relative to the module's folder, in order. */
+  readonly varFiles?: readonly string[];
 }
 
 /** A `cloudflare_ruleset` resource (one instance of it) with its values evaluated. */
@@ -57,7 +59,7 @@ const MAX_FILES = 200;
  * files' texts, its sub-modules' too): kept while all of them read the same, so that checking
  * each file of a folder evaluates it once, and an edit anywhere in it evaluates it again.
  */
-let last: { folder: string; values: ModuleValues; listings: Map<string, string>; texts: Map<string, string | undefined> } | undefined;
+let last: { folder: string; values: ModuleValues; listings: Map<string, string>; texts: Map<string, string | undefined>; varFiles: string } | undefined;
 
 /** A reader that records what it answers, for the cache's check. */
 function recording(reader: TerraformModuleReader, listings: Map<string, string>, texts: Map<string, string | undefined>): TerraformModuleReader {
@@ -92,15 +94,22 @@ function stillRead(reader: TerraformModuleReader, ownPath: string, ownText: stri
 export function evaluateModule(module: TerraformModule, text: string, root?: HclNode): ModuleValues | undefined {
   const folder = dirname(resolve(module.path));
   const ownPath = resolve(module.path);
-  if (last?.folder === folder && stillRead(module.reader, ownPath, text)) return last.values;
+  if (last?.folder === folder && last.varFiles === (module.varFiles ?? []).map((name) => resolve(folder, name)).filter((path) => /\.tfvars(\.json)?$/i.test(path)).join('\u0000') && stillRead(module.reader, ownPath, text)) return last.values;
   const listings = new Map<string, string>();
   const texts = new Map<string, string | undefined>([[ownPath, text]]);
   const reader = recording(module.reader, listings, texts);
   const files = readModuleTexts(folder, reader, ownPath, text);
   if (!files) return undefined;
+  // The var files named, read whether or not the folder lists them (`envs/prod.tfvars`).
+  const varFiles = (module.varFiles ?? []).map((name) => resolve(folder, name)).filter((path) => /\.tfvars(\.json)?$/i.test(path));
+  for (const path of varFiles) {
+    if (files.some((f) => f.path === path)) continue;
+    const varText = path === ownPath ? text : reader.readFile(path);
+    if (varText !== undefined) files.push({ path, text: varText });
+  }
   const own = root ? { path: ownPath, root } : undefined;
-  const values = new ModuleLoader(reader, own).load(folder, files, new Map(), 0, '', new Set());
-  last = { folder, values, listings, texts };
+  const values = new ModuleLoader(reader, own, varFiles).load(folder, files, new Map(), 0, '', new Set());
+  last = { folder, values, listings, texts, varFiles: varFiles.join('\u0000') };
   return values;
 }
 
@@ -126,6 +135,8 @@ class ModuleLoader {
     private readonly reader: TerraformModuleReader,
     /** The document's own file, already parsed by its reader (terraform.ts): not parsed again. */
     private readonly own?: { readonly path: string; readonly root: HclNode },
+    /** The root module's `-var-file`s, by path, in order. */
+    private readonly varFiles: readonly string[] = [],
   ) {}
 
   load(folder: string, files: readonly EvalFile[], inputs: ReadonlyMap<string, Value>, depth: number, prefix: string, visiting: Set<string>): ModuleValues {
@@ -150,7 +161,7 @@ class ModuleLoader {
         trees.push(tree);
         parsed.push({ ...file, root: tree.rootNode });
       }
-      const module = new ModuleScope(folder, parsed, jsonVars, inputs, this.reader);
+      const module = new ModuleScope(folder, parsed, jsonVars, inputs, this.reader, depth === 0 ? this.varFiles : []);
       const resources: UsingResource[] = [];
       for (const file of parsed) {
         if (/\.tfvars$/i.test(file.path)) continue;
@@ -234,14 +245,16 @@ class ModuleScope implements ModuleContext {
     jsonVars: readonly EvalFile[],
     private readonly inputs: ReadonlyMap<string, Value>,
     private readonly reader: TerraformModuleReader,
+    varFilePaths: readonly string[] = [],
   ) {
     this.evaluator = new Evaluator(this, new Budget());
-    const varFiles: { name: string; read: () => void }[] = [];
+    const varFiles: { name: string; path: string; read: () => void }[] = [];
     for (const file of files) {
       const name = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/^.*\\/, '');
       if (/\.tfvars$/i.test(file.path)) {
         varFiles.push({
           name,
+          path: file.path,
           read: () => {
             for (const [key, expression] of topAttributes(file.root)) this.tfvars.set(key, () => this.evaluator.evaluate(expression, { file, names: new Map() }));
           },
@@ -262,6 +275,7 @@ class ModuleScope implements ModuleContext {
       const name = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/^.*\\/, '');
       varFiles.push({
         name,
+        path: file.path,
         read: () => {
           const host = parseHost(file.text, 'json');
           if (host.syntaxErrors.length > 0 || host.root?.kind !== 'object') return;
@@ -271,7 +285,9 @@ class ModuleScope implements ModuleContext {
     }
     // terraform.tfvars, terraform.tfvars.json, then *.auto.tfvars(.json) in lexical order; others are not read.
     const rank = (name: string) => (name === 'terraform.tfvars' ? 0 : name === 'terraform.tfvars.json' ? 1 : /\.auto\.tfvars(\.json)?$/.test(name) ? 2 : 3);
-    for (const file of varFiles.filter((f) => rank(f.name) < 3).sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) file.read();
+    for (const file of varFiles.filter((f) => rank(f.name) < 3 && !varFilePaths.includes(f.path)).sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) file.read();
+    // Then the `-var-file`s, in the order given (Terraform's precedence: later wins).
+    for (const path of varFilePaths) varFiles.find((f) => f.path === path)?.read();
   }
 
   variable(name: string): Value {

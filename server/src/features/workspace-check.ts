@@ -26,7 +26,7 @@ export function fileDiagnostics(uri: string, text: string, settings: Settings, c
   // Most JSON, YAML and Terraform files of a workspace are something else: without `rules` a
   // file cannot be a ruleset by its content, nor a resource one with rules, and is not parsed.
   // A Terraform file may instead feed its module's rulesets (a locals.tf, a .tfvars).
-  const module = format === 'hcl' && moduleReader && uri.startsWith('file:') && mayUseModuleValues(text, path) ? { path, reader: moduleReader } : undefined;
+  const module = format === 'hcl' && moduleReader && uri.startsWith('file:') && mayUseModuleValues(text, path) ? { path, reader: moduleReader, varFiles: settings.terraformVarFiles } : undefined;
   if (byName.role === 'other' && !text.includes('rules') && !module) return undefined;
   // As `rulesets check` reads a file: an editor never shows the byte order mark.
   const model = new DocumentModel(uri, 0, text.replace(/^\uFEFF/, ''), format, cache, undefined, undefined, module);

@@ -122,13 +122,14 @@ export function startServer(connection: Connection): void {
     if (!document) return undefined;
     const cached = models.get(uri);
     const format = formatOfDocument(document.languageId, uri);
-    const moduleStamp = format === 'hcl' && uri.startsWith('file:') ? moduleStampOf(uri) : '';
+    const varFiles = format === 'hcl' ? settingsOf(uri).terraformVarFiles : undefined;
+    const moduleStamp = format === 'hcl' && uri.startsWith('file:') ? `${moduleStampOf(uri)}|${(varFiles ?? []).join(' ')}` : '';
     if (cached && cached.version === document.version && cached.moduleStamp === moduleStamp) return cached;
     if (!format) return undefined;
     // Until the parser is loaded a Terraform document cannot be read; it is asked for again then.
     if (format === 'hcl' && !terraformParser.ready) return undefined;
     const include = uri.startsWith('file:') ? includeReader(fileURLToPath(uri)) : undefined;
-    const module = format === 'hcl' && uri.startsWith('file:') ? { path: fileURLToPath(uri), reader: openModuleReader() } : undefined;
+    const module = format === 'hcl' && uri.startsWith('file:') ? { path: fileURLToPath(uri), reader: openModuleReader(), varFiles } : undefined;
     const model = new DocumentModel(uri, document.version, document.getText(), format, expressionCache, cached?.rulesetIfRead, include, module, moduleStamp);
     models.set(uri, model);
     return model;
