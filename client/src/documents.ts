@@ -17,6 +17,9 @@ export const DOCUMENT_SELECTOR = [
   { scheme: 'file', language: 'terraform' },
   { scheme: 'untitled', language: 'terraform' },
   { scheme: 'file', pattern: '**/*.tf' },
+  // A `.tfvars` file's values feed the module's rulesets (HashiCorp's extension names its language `terraform-vars`).
+  { scheme: 'file', language: 'terraform-vars' },
+  { scheme: 'file', pattern: '**/*.tfvars' },
 ];
 
 /** JSON, YAML or HCL (Terraform), as the language server decides it for the same document. */

@@ -7,15 +7,16 @@
 // ---------------------------------------------------------------- documents
 export { parseHost, property, type HostFormat, type HostNode } from './documents/host';
 export { eolOf } from './documents/host-edits';
-export { classifyFile, formatOfDocument, formatOfPath, isProjectConfigPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, PROJECT_CONFIG_FILE_NAME, rulesetFormatOfPath, rulesetPathsBesideTest, RULESET_EXTENSIONS_TEXT, type FileRole, type RulesetEvidence } from './documents/classify';
+export { classifyFile, declaresTerraformRuleset, formatOfDocument, formatOfPath, isProjectConfigPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, PROJECT_CONFIG_FILE_NAME, rulesetFormatOfPath, rulesetPathsBesideTest, RULESET_EXTENSIONS_TEXT, type FileRole, type RulesetEvidence } from './documents/classify';
 export { ExpressionCache } from './documents/expression-cache';
 export { toPositions, type PositionedProblem } from './documents/positions';
-export { checkRuleset } from './documents/ruleset';
+export { checkDocument, checkRuleset } from './documents/ruleset';
 export { MAX_NESTING, nestsDeeperThan } from './documents/nesting';
 export { parseRuleset, type ParsedRuleset } from './documents/parsed-ruleset';
 export { parseDocument, rulesetAt, type ParsedDocument } from './documents/parsed-document';
-export { includeReader, terraformModuleOf } from './documents/include-files';
-export { loadTerraformParser, migrateFirewallRules } from './documents/terraform';
+export { diskModuleReader, includeReader, terraformModuleOf } from './documents/include-files';
+export type { TerraformModule, TerraformModuleReader } from './documents/terraform-module';
+export { loadTerraformParser, mayUseModuleValues, migrateFirewallRules } from './documents/terraform';
 export { DEFAULT_SETTINGS, patternInFolder, readSettings, type Settings } from './documents/settings';
 export { readProjectConfig, type ProjectConfig, type RuleSeverity } from './documents/project-config';
 

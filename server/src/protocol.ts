@@ -48,7 +48,7 @@ export const CHECK_FILES_REQUEST = 'rulesets/checkFiles';
  * content or a `rulesets.files` pattern as well as by its name, and every Terraform file, which
  * holds rulesets when it declares a `cloudflare_ruleset`. The server decides which are.
  */
-export const CHECK_FILES_GLOB = '**/*.{json,yaml,yml,tf}';
+export const CHECK_FILES_GLOB = '**/*.{json,yaml,yml,tf,tfvars}';
 
 export interface CheckFilesParams {
   /** `file:` URIs of JSON and YAML files: the workspace's, for the whole workspace. */

@@ -12,10 +12,11 @@ const RULESET_TF = 'resource "cloudflare_ruleset" "waf" {\n  zone_id = var.zone_
 const OTHER_TF = 'resource "cloudflare_record" "www" {\n  name = "www"\n}\n';
 
 describe('Terraform files', () => {
-  it('are HCL by the terraform language (HashiCorp\'s extension) or by the .tf name, and nothing else is', () => {
+  it('are HCL by the terraform and terraform-vars languages (HashiCorp\'s extension) or by the .tf and .tfvars names, and nothing else is', () => {
     assert.equal(rulesetFormatOfPath('/w/main.tf'), 'hcl');
     assert.equal(rulesetFormatOfPath('/w/MAIN.TF'), 'hcl');
-    assert.equal(rulesetFormatOfPath('/w/terraform.tfvars'), undefined);
+    // A .tfvars file's values feed the module's rulesets (issue 34).
+    assert.equal(rulesetFormatOfPath('/w/terraform.tfvars'), 'hcl');
     assert.equal(rulesetFormatOfPath('/w/plan.tf.json'), 'json');
     // Data files (packets, lists, test files) are never Terraform.
     assert.equal(formatOfPath('/w/main.tf'), undefined);
@@ -23,7 +24,8 @@ describe('Terraform files', () => {
     // An unsaved Terraform document has no .tf name: its language decides.
     assert.equal(formatOfDocument('terraform', 'Untitled-1'), 'hcl');
     assert.equal(formatOfDocument('plaintext', '/w/main.tf'), 'hcl');
-    assert.equal(formatOfDocument('terraform-vars', '/w/terraform.tfvars'), undefined);
+    assert.equal(formatOfDocument('terraform-vars', '/w/terraform.tfvars'), 'hcl');
+    assert.equal(formatOfDocument('plaintext', '/w/notes.txt'), undefined);
   });
 
   it('are ruleset files when they declare a cloudflare_ruleset resource, whatever the patterns say', () => {
@@ -32,6 +34,9 @@ describe('Terraform files', () => {
     assert.deepEqual(classifyFile('/w/main.tf', { text: () => '  resource cloudflare_ruleset "bare_label" {\n}\n' }), { role: 'ruleset', why: 'terraform' });
     assert.deepEqual(classifyFile('Untitled-1', { format: 'hcl', text }), { role: 'ruleset', why: 'terraform' });
     assert.deepEqual(classifyFile('/w/dns.tf', { text: () => OTHER_TF }), { role: 'other' });
+    // A locals.tf whose strings the module's rulesets use is checked; one whose are not, not.
+    assert.deepEqual(classifyFile('/w/locals.tf', { text: () => OTHER_TF, feedsRuleset: () => true }), { role: 'ruleset', why: 'terraform' });
+    assert.deepEqual(classifyFile('/w/locals.tf', { text: () => OTHER_TF, feedsRuleset: () => false }), { role: 'other' });
     assert.deepEqual(classifyFile('/w/dns.tf', { text: () => OTHER_TF, patterns: ['*.tf'] }), { role: 'other' }, 'rulesets.files is for JSON and YAML');
     assert.deepEqual(classifyFile('/w/old.tf', { text: () => '# resource "cloudflare_ruleset" "gone" {}\n' }), { role: 'other' }, 'a commented-out resource');
     assert.deepEqual(classifyFile('/w/lookalike.tf', { text: () => 'resource "cloudflare_ruleset_x" "y" {}\n' }), { role: 'other' });

@@ -90,7 +90,7 @@ describe('readProjectConfig: mistakes, at their place', () => {
 
   it('wants a mapping at the top', () => {
     assert.deepEqual(problemsOf('- phase: magic_transit\n'), [
-      ['invalid-type', 'error', '- phase: magic_transit\n', '1:1', 'expected a mapping of `phase`, `plan`, `lists`, `files` and `rules` in `.rulesets.yaml`, found a list'],
+      ['invalid-type', 'error', '- phase: magic_transit\n', '1:1', 'expected a mapping of `phase`, `plan`, `lists`, `files`, `rules` and `terraform` in `.rulesets.yaml`, found a list'],
     ]);
   });
 
@@ -314,5 +314,13 @@ describe('applyRuleSeverities: the findings of a ruleset under the configured se
       ['unknown-field', 'error'],
       ['empty-set', 'error'],
     ]);
+  });
+});
+
+describe('.rulesets.yaml terraform.var_files (issue 34)', () => {
+  it('reads the var files, and says what is wrong with the key', () => {
+    assert.deepEqual(readProjectConfig('terraform:\n  var_files: [prod.tfvars, envs/eu.tfvars]\n'), { config: { terraformVarFiles: ['prod.tfvars', 'envs/eu.tfvars'] }, problems: [] });
+    assert.deepEqual(readProjectConfig('terraform:\n  var_file: [prod.tfvars]\n').problems.map((p) => p.code), ['unknown-key']);
+    assert.deepEqual(readProjectConfig('terraform: prod.tfvars\n').problems.map((p) => p.code), ['invalid-type']);
   });
 });

@@ -89,8 +89,8 @@ describe('.rulesets.yaml diagnostics', () => {
 
 describe('.rulesets.yaml completion', () => {
   it('offers the keys at the top, without those already set', () => {
-    assert.deepEqual(labels(itemsAt('|')), ['phase', 'plan', 'lists', 'files', 'rules']);
-    assert.deepEqual(labels(itemsAt('phase: magic_transit\nru|')), ['plan', 'lists', 'files', 'rules']);
+    assert.deepEqual(labels(itemsAt('|')), ['phase', 'plan', 'lists', 'files', 'rules', 'terraform']);
+    assert.deepEqual(labels(itemsAt('phase: magic_transit\nru|')), ['plan', 'lists', 'files', 'rules', 'terraform']);
   });
 
   it('writes the key with the start of its value', () => {

@@ -172,7 +172,7 @@ describe('rulesets/checkFiles: Check Workspace over LSP', { timeout: 60_000 }, (
       await checkFiles(client, [name]);
       assert.deepEqual(
         registrations.flatMap((r) => r.registrations).map((r) => [r.method, r.registerOptions]),
-        [[DidChangeWatchedFilesNotification.method, { watchers: [{ globPattern: '**/*.{json,yaml,yml,tf}' }] }]],
+        [[DidChangeWatchedFilesNotification.method, { watchers: [{ globPattern: '**/*.{json,yaml,yml,tf,tfvars}' }] }]],
       );
       write(name, EDGE_FIXED);
       const changed = client.nextDiagnostics(uriOf(name));

@@ -1,8 +1,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
 import {
+  checkDocument,
   checkRuleset,
   classifyFile,
+  declaresTerraformRuleset,
+  diskModuleReader,
+  mayUseModuleValues,
+  parseDocument,
   ExpressionCache,
   loadTerraformParser,
   parseRuleset,
@@ -45,6 +50,8 @@ const SKIPPED_DIRECTORIES = new Set(['node_modules']);
  */
 export function collectFiles(paths: readonly string[], patternsOf: (path: string) => readonly string[] = () => []): string[] {
   const files: string[] = [];
+  feederCandidates.clear();
+  rulesetFolders.clear();
   for (const path of paths) {
     if (path === STDIN) {
       files.push(STDIN);
@@ -86,7 +93,37 @@ function isRulesetFile(path: string, patternsOf: (path: string) => readonly stri
   // is classified by its text, as the editor classifies it: the parser is not loaded yet (it
   // is, once, for the .tf files found).
   const text = () => readText(path);
-  return classifyFile(resolve(path), { patterns: patternsOf(path), root: () => parseRuleset(text(), format).root, text }).role === 'ruleset';
+  const feedsRuleset = () => {
+    // Whether it may: the parser is not loaded yet. checkFiles drops it when it feeds none.
+    const feeds = !declaresTerraformRuleset(text()) && mayUseModuleValues(text(), path) && folderUsesModuleValues(dirname(resolve(path)));
+    if (feeds) feederCandidates.add(path);
+    return feeds;
+  };
+  return classifyFile(resolve(path), { patterns: patternsOf(path), root: () => parseRuleset(text(), format).root, text, feedsRuleset }).role === 'ruleset';
+}
+
+/**
+ * The Terraform files found in a folder search that declare no `cloudflare_ruleset` but may
+ * feed one of their module's (a `locals.tf`, a `variables.tf`, a `.tfvars`): checked, and
+ * reported, only when the module's resources use characters of theirs.
+ */
+const feederCandidates = new Set<string>();
+const rulesetFolders = new Map<string, boolean>();
+
+/** Whether a folder's `.tf` files declare a `cloudflare_ruleset` or call a local module (which may). */
+function folderUsesModuleValues(folder: string): boolean {
+  let uses = rulesetFolders.get(folder);
+  if (uses === undefined) {
+    const reader = diskModuleReader();
+    const names = reader.listFiles(folder) ?? [];
+    uses = names.some((name) => {
+      if (!/\.tf$/i.test(name)) return false;
+      const text = reader.readFile(join(folder, name)) ?? '';
+      return declaresTerraformRuleset(text) || /^[ \t]*source[ \t]*=[ \t]*"\.\.?\//m.test(text);
+    });
+    rulesetFolders.set(folder, uses);
+  }
+  return uses;
 }
 
 /** Loads, once, what reading the files takes ahead of time: the Terraform parser, for .tf files. */
@@ -132,15 +169,19 @@ export interface CheckFilesOptions {
   readonly listKinds?: Readonly<Record<string, ListKind>>;
   readonly plan?: Plan;
   readonly severities?: Readonly<Record<string, RuleSeverity>>;
+  /** `.rulesets.yaml`'s `terraform.var_files`: the `-var-file`s of a Terraform module, relative to its folder. */
+  readonly terraformVarFiles?: readonly string[];
 }
 
 /** Each file is checked with its own options (`optionsOf`): the project configuration of its folder. */
 export function checkFiles(files: readonly string[], optionsOf: (path: string) => CheckFilesOptions, results?: ResultCache): FileResult[] {
   // One run: an expression repeated across files is checked once.
   const cache = new ExpressionCache();
-  // A folder's `.tf` files are read once for the run, not once for each of them.
+  // A folder's `.tf` files are read once for the run, not once for each of them (their provider version).
   const modules = new Map<string, ReadonlyMap<string, string>>();
-  return files.map((path) => {
+  // One reader for the run: a module's files are read once, whichever of them is checked.
+  const moduleReader = diskModuleReader();
+  return files.flatMap((path): FileResult[] => {
     const options = optionsOf(path);
     // No list names means any account list is accepted, as in the editor.
     const knownLists = options.knownLists && options.knownLists.length > 0 ? options.knownLists : undefined;
@@ -153,13 +194,21 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
     // text does not stand for: its findings are not kept.
     // A Terraform file's findings depend on its module's provider version too (its other `.tf` files, its lock file).
     const terraformModule = format === 'hcl' && path !== STDIN ? terraformModuleOf(path, modules) : undefined;
-    const key = results && path !== STDIN && !INCLUDE.test(text) ? resultKey(text, format, terraformModule ? { ...checkOptions, terraformModule } : checkOptions) : undefined;
+    // A Terraform file that uses or feeds its module's values is checked with the module's other files, which its text does not stand for.
+    const module = format === 'hcl' && path !== STDIN && mayUseModuleValues(text, path) ? { path: resolve(path), reader: moduleReader, varFiles: options.terraformVarFiles } : undefined;
+    const key = results && path !== STDIN && !INCLUDE.test(text) && !module ? resultKey(text, format, terraformModule ? { ...checkOptions, terraformModule } : checkOptions) : undefined;
     const kept = key !== undefined ? results!.get(path, key) : undefined;
-    if (kept) return { path: shown, text, diagnostics: kept };
+    if (kept) return [{ path: shown, text, diagnostics: kept }];
     const include = path === STDIN ? undefined : includeReader(path);
+    if (module) {
+      const document = parseDocument(text, format, { include, module, ...(terraformModule ? { terraformModule } : {}) });
+      // A locals.tf or .tfvars found in a folder that feeds none of the module's rulesets is not a ruleset file.
+      if (feederCandidates.has(path) && document.rulesets.length === 0) return [];
+      return [{ path: shown, text, diagnostics: toPositions(text, checkDocument(document, { ...checkOptions, cache })) }];
+    }
     const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache, include, ...(terraformModule ? { terraformModule } : {}) }));
     if (key !== undefined) results!.set(path, key, diagnostics);
-    return { path: shown, text, diagnostics };
+    return [{ path: shown, text, diagnostics }];
   });
 }
 

@@ -39,7 +39,7 @@ export function formatOfPath(path: string): HostFormat | undefined {
  * or YAML only: they use formatOfPath.
  */
 export function rulesetFormatOfPath(path: string): HostFormat | undefined {
-  return formatOfPath(path) ?? (/\.tf$/i.test(path) ? 'hcl' : undefined);
+  return formatOfPath(path) ?? (/\.(tf|tfvars)$/i.test(path) ? 'hcl' : undefined);
 }
 
 /** What the CLI says of a file it cannot read rulesets from. */
@@ -52,7 +52,8 @@ export const RULESET_EXTENSIONS_TEXT = 'expected .json, .yaml, .yml or .tf';
 export function formatOfDocument(languageId: string, path: string): HostFormat | undefined {
   if (languageId === 'json' || languageId === 'jsonc') return 'json';
   if (languageId === 'yaml') return 'yaml';
-  if (languageId === 'terraform') return 'hcl';
+  // `terraform-vars`: HashiCorp's extension's language of `.tfvars` files.
+  if (languageId === 'terraform' || languageId === 'terraform-vars') return 'hcl';
   return rulesetFormatOfPath(path);
 }
 
@@ -87,6 +88,11 @@ export interface ClassifyOptions {
   readonly text?: () => string;
   /** False when the user turned Terraform files off (`rulesets.terraform.enable`). */
   readonly terraform?: boolean;
+  /**
+   * A Terraform file without a `cloudflare_ruleset` of its own: whether characters of it are used
+   * by the module's (a local, a variable's value, a `.tfvars` line), which makes it one to check.
+   */
+  readonly feedsRuleset?: () => boolean;
 }
 
 /** The project configuration's name: at the root of a workspace folder (the editor), or in the current folder or a parent of it (the CLI). */
@@ -106,7 +112,7 @@ export function isProjectConfigPath(path: string): boolean {
 export function classifyFile(path: string, options: ClassifyOptions = {}): FileRole {
   const format = options.format ?? rulesetFormatOfPath(path);
   // Patterns and names are for JSON and YAML: a Terraform file is what its resources say.
-  if (format === 'hcl') return options.terraform !== false && options.text && declaresTerraformRuleset(options.text()) ? { role: 'ruleset', why: 'terraform' } : { role: 'other' };
+  if (format === 'hcl') return options.terraform !== false && ((options.text && declaresTerraformRuleset(options.text())) || options.feedsRuleset?.()) ? { role: 'ruleset', why: 'terraform' } : { role: 'other' };
   if (!format && !options.root) return { role: 'other' };
   if (isRulesetTestFileName(path)) return { role: 'ruleset-test' };
   if (isProjectConfigPath(path)) return { role: 'other' };

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { IncludeReader } from './octorules';
 import type { ModuleVersionInputs } from './provider-version';
+import type { TerraformModuleReader } from './terraform-module';
 
 export function includeReader(path: string): IncludeReader {
   const folder = dirname(resolve(path));
@@ -66,4 +67,35 @@ function tfFilesOf(folder: string): Map<string, string> {
     }
   }
   return files;
+}
+
+/**
+ * A Terraform module's files read from disk: the CLI's reader, and the language server's under
+ * its open documents. A file's text is read once a reader.
+ */
+export function diskModuleReader(): TerraformModuleReader {
+  const texts = new Map<string, string | undefined>();
+  return {
+    listFiles: (folder) => {
+      try {
+        return readdirSync(folder, { withFileTypes: true })
+          .filter((entry) => entry.isFile() || entry.isSymbolicLink())
+          .map((entry) => entry.name);
+      } catch {
+        return undefined;
+      }
+    },
+    readFile: (path) => {
+      if (!texts.has(path)) {
+        let text: string | undefined;
+        try {
+          text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+        } catch {
+          text = undefined;
+        }
+        texts.set(path, text);
+      }
+      return texts.get(path);
+    },
+  };
 }

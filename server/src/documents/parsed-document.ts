@@ -11,6 +11,7 @@ import { rulesetOfHost, type ParsedDocument, type ParsedRuleset } from './parsed
 export type { ParsedDocument } from './parsed-ruleset';
 import type { ModuleVersionInputs } from './provider-version';
 import { readTerraform } from './terraform';
+import type { TerraformModule } from './terraform-module';
 
 export interface ParseDocumentOptions {
   /** Reads a file an octorules `!include` names, relative to the document; undefined when it cannot be read. */
@@ -20,6 +21,8 @@ export interface ParseDocumentOptions {
    * provider's version. Without it, the lock file is read through `include` where there is one.
    */
   readonly terraformModule?: ModuleVersionInputs;
+  /** A Terraform file's module: its path and how to read the other files of its folder. */
+  readonly module?: TerraformModule;
 }
 
 const LOCK_FILE = '.terraform.lock.hcl';
@@ -27,7 +30,7 @@ const LOCK_FILE = '.terraform.lock.hcl';
 export function parseDocument(text: string, format: HostFormat, options: ParseDocumentOptions = {}): ParsedDocument {
   if (format === 'hcl') {
     const lockFile = options.terraformModule ? undefined : options.include?.(LOCK_FILE);
-    return readTerraform(text, options.terraformModule ?? (lockFile !== undefined ? { lockFile } : {}));
+    return readTerraform(text, options.terraformModule ?? (lockFile !== undefined ? { lockFile } : {}), options.module);
   }
   const host = parseHost(text, format);
   if (format === 'yaml' && isOctorulesDocument(host.root)) return readOctorules(text, host, options.include);
@@ -40,5 +43,7 @@ export function parseDocument(text: string, format: HostFormat, options: ParseDo
  */
 export function rulesetAt(document: ParsedDocument, offset: number): ParsedRuleset | undefined {
   if (document.layout === 'api') return document.rulesets[0];
+  // Terraform: a local's or a variable's string that the module's resources use is its ruleset's, first.
+  for (const ruleset of document.rulesets) if (ruleset.usedBy && ruleset.sites.some((s) => offset >= s.node.start && offset <= s.node.end)) return ruleset;
   return document.rulesets.find((r) => r.root !== undefined && offset >= r.root.start && offset <= r.root.end);
 }

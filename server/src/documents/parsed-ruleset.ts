@@ -54,6 +54,16 @@ export interface ExpressionSite {
    * the expression says once that it was not checked there.
    */
   readonly holes?: readonly { readonly start: number; readonly end: number }[];
+  /**
+   * Terraform: parts of `text` written in another file of the module (a variable's value, a
+   * local), as ranges of `text`: what is found there alone is that file's to show, and nothing
+   * here edits them.
+   */
+  readonly elsewhere?: readonly { readonly start: number; readonly end: number }[];
+  /** Terraform: parts of `text` a `${…}` of this file brings in from another: shown on the `${…}`, never edited from here. */
+  readonly brought?: readonly { readonly start: number; readonly end: number }[];
+  /** Terraform: offsets of `text` where its characters come from another string before and after: no edit spans them. */
+  readonly seams?: readonly number[];
   readonly node: HostScalar;
   /** The expression as the service receives it (escapes and YAML quoting undone). */
   readonly text: string;
@@ -128,6 +138,12 @@ export interface ParsedRuleset {
    * completed as one: no ruleset to deploy or test.
    */
   readonly legacyFilter?: boolean;
+  /**
+   * Terraform: the ruleset holds this file's characters used by a resource of the module (in
+   * another file, perhaps): what its findings say, after their message, of the resource that
+   * uses them (`in \`cloudflare_ruleset.waf\`, main.tf:12`).
+   */
+  readonly usedBy?: string;
   readonly rules: readonly HostNode[];
   /** The rules' own `expression` strings, in rule order. */
   readonly expressions: readonly FilterSite[];

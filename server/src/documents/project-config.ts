@@ -33,6 +33,8 @@ export interface ProjectConfig {
   readonly listKinds?: Readonly<Record<string, ListKind>>;
   readonly files?: readonly string[];
   readonly rules?: Readonly<Record<string, RuleSeverity>>;
+  /** `terraform: {var_files: [...]}`: the `.tfvars` files, beside the ones Terraform reads itself, that a module's values come from (as `-var-file`), relative to each module's folder. */
+  readonly terraformVarFiles?: readonly string[];
 }
 
 export interface ProjectConfigReading {
@@ -76,6 +78,13 @@ export const PROJECT_CONFIG_SCHEMA = {
     description: 'Severities by diagnostic code: `off` turns a warning off, `error` makes it fail `rulesets check`. Errors the service would reject cannot be turned off or lowered.',
     example: 'rules:\n  shadowed-rule: error\n  always-true: off',
   },
+  terraform: {
+    type: 'object of var_files: array of string',
+    values: '`var_files`: `.tfvars` file paths, relative to the folder of each Terraform module',
+    description:
+      "How a Terraform module's values are read: `var_files` are the `.tfvars` files given to Terraform as `-var-file`, read after `terraform.tfvars` and `*.auto.tfvars`, in order; their values are checked where they are written.",
+    example: 'terraform:\n  var_files: [prod.tfvars]',
+  },
 } as const;
 
 export type ProjectConfigKey = keyof typeof PROJECT_CONFIG_SCHEMA;
@@ -107,7 +116,7 @@ export function readProjectConfig(text: string): ProjectConfigReading {
     report('error', 'invalid-type', root.start, root.end, `expected a mapping of ${quoteAlternatives(PROJECT_CONFIG_KEYS).replace(' or ', ' and ')} in \`${PROJECT_CONFIG_FILE_NAME}\`, found ${describe(root)}`);
     return { config: {}, problems };
   }
-  const config: { phase?: string; plan?: Plan; lists?: string[]; listKinds?: Record<string, ListKind>; files?: string[]; rules?: Record<string, RuleSeverity> } = {};
+  const config: { phase?: string; plan?: Plan; lists?: string[]; listKinds?: Record<string, ListKind>; files?: string[]; rules?: Record<string, RuleSeverity>; terraformVarFiles?: string[] } = {};
   const seen = new Set<string>();
   for (const p of root.properties) {
     if (seen.has(p.key)) {
@@ -147,6 +156,11 @@ export function readProjectConfig(text: string): ProjectConfigReading {
       case 'rules': {
         const rules = readRules(p.value, report);
         if (rules) config.rules = rules;
+        break;
+      }
+      case 'terraform': {
+        const varFiles = readTerraformKeys(p.value, report);
+        if (varFiles) config.terraformVarFiles = varFiles;
         break;
       }
       default:
@@ -204,10 +218,27 @@ function readPlan(node: HostNode, report: Report): Plan | undefined {
 }
 
 /** The strings of an array value, each read by `read` (undefined: left out). */
+/** `terraform:`'s mapping: its `var_files`. */
+function readTerraformKeys(node: HostNode, report: Report): string[] | undefined {
+  if (node.kind !== 'object') {
+    report('error', 'invalid-type', node.start, node.end, `expected \`terraform\` to be a mapping with \`var_files\`, found ${describe(node)}`);
+    return undefined;
+  }
+  let varFiles: string[] | undefined;
+  for (const p of node.properties) {
+    if (p.key !== 'var_files') {
+      report('error', 'unknown-key', p.keyStart, p.keyEnd, `unknown key \`${p.key}\` in \`terraform\`; the key is \`var_files\``);
+      continue;
+    }
+    if (p.value && p.value.kind !== 'null') varFiles = readStrings(p, report, (item) => item.value as string);
+  }
+  return varFiles;
+}
+
 function readStrings(p: HostProperty, report: Report, read: (node: HostScalar) => string | undefined): string[] | undefined {
   const node = p.value!;
   if (node.kind !== 'array') {
-    const what = p.key === 'lists' ? 'list names, e.g. `[office_networks]` (or a mapping of names to kinds, `{office_networks: ip}`)' : 'glob patterns, e.g. `["firewall/*.yaml"]`';
+    const what = p.key === 'lists' ? 'list names, e.g. `[office_networks]` (or a mapping of names to kinds, `{office_networks: ip}`)' : p.key === 'var_files' ? '`.tfvars` paths, e.g. `[prod.tfvars]`' : 'glob patterns, e.g. `["firewall/*.yaml"]`';
     report('error', 'invalid-type', node.start, node.end, `expected \`${p.key}\` to be a list of ${what}, found ${describe(node)}`);
     return undefined;
   }

@@ -10,7 +10,7 @@ import { applyDisableDirectives } from './directives';
 import { ExpressionCache } from './expression-cache';
 import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
 import { lineIndent, type DocumentEdit } from './host-edits';
-import { mapRange, unmapOffset } from './offset-map';
+import { mapRange, unmapOffset, type DecodedString } from './offset-map';
 import { ruleOrderCheck } from './rule-order';
 import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
 import { isRuleExpression, type DocumentProblem, type ExpressionSite, type FilterSite, type IncludedFile, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
@@ -51,13 +51,33 @@ export function checkDocument(document: ParsedDocument, options: RulesetCheckOpt
   // The file's own findings (a Terraform resource's notes) answer to the configuration's severities too.
   const own = [...document.problems];
   if (options.severities) applyRuleSeverities(own, options.severities);
-  const problems = [...own, ...document.rulesets.flatMap((ruleset) => checkParsedRuleset(ruleset, { ...options, cache }, false))];
+  const problems = [...own, ...document.rulesets.flatMap((ruleset) => (ruleset.usedBy ? [] : checkParsedRuleset(ruleset, { ...options, cache }, false)))];
+  problems.push(...usedValueProblems(document.rulesets, { ...options, cache }));
   for (const file of document.included ?? []) problems.push(...includedProblems(file, { ...options, cache }));
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   // Once for the file, not once a ruleset: a directive one ruleset does not need is not unused
   // when another's finding is what it silences.
   applyDisableDirectives(document, problems, options.severities);
   return problems;
+}
+
+/**
+ * The problems of a Terraform file's characters that the module's resources use (a local, a
+ * variable's value), each naming the resources that use it; one found the same through several
+ * resources is one problem naming them all.
+ */
+function usedValueProblems(rulesets: readonly ParsedRuleset[], options: RulesetCheckOptions): DocumentProblem[] {
+  const byKey = new Map<string, { problem: DocumentProblem; users: string[] }>();
+  for (const ruleset of rulesets) {
+    if (!ruleset.usedBy) continue;
+    for (const problem of checkParsedRuleset(ruleset, options, false)) {
+      const key = `${problem.code}\u0000${problem.start}\u0000${problem.end}\u0000${problem.message}`;
+      const known = byKey.get(key);
+      if (!known) byKey.set(key, { problem, users: [ruleset.usedBy] });
+      else if (!known.users.includes(ruleset.usedBy)) known.users.push(ruleset.usedBy);
+    }
+  }
+  return [...byKey.values()].map(({ problem, users }) => ({ ...problem, message: `${problem.message} (${users.slice(0, 3).join('; ')}${users.length > 3 ? `; and ${users.length - 3} more` : ''})` }));
 }
 
 /**
@@ -128,12 +148,20 @@ export function siteAt<S extends ExpressionSite>(sites: readonly S[], offset: nu
     const decoded = site.decoded();
     const { length, end } = contentExtent(site);
     if (offset < decoded.contentStart || offset > end) continue;
+    // A Terraform value composed of several strings spans the text between them: only its own characters are in it.
+    if ((site.seams || site.elsewhere) && !writtenAt(decoded, offset)) continue;
     // Inside a `${…}` is Terraform's, not the expression's: no completion or hover there,
     // whose edits would replace the interpolation with the stand-in's text.
     if (site.holes?.some((h) => inside(mapRange(decoded, h.start, h.end), offset))) return undefined;
     return { site, offset: offset >= end ? length : unmapOffset(decoded, offset) };
   }
   return undefined;
+}
+
+/** Whether a character of the decoded text is written at (or just after) the offset. */
+function writtenAt(decoded: DecodedString, offset: number): boolean {
+  for (let k = 0; k < decoded.value.length; k++) if (decoded.starts[k] < decoded.ends[k] && offset >= decoded.starts[k] && offset <= decoded.ends[k]) return true;
+  return false;
 }
 
 function inside(range: { start: number; end: number }, offset: number): boolean {
@@ -189,6 +217,10 @@ const CAUSED_BY_A_HOLE = new Set(['syntax-error', 'unterminated-string', 'invali
  */
 function pushSiteProblems(site: ExpressionSite, found: CheckResult['problems'], problems: DocumentProblem[]): void {
   const holes = site.holes;
+  if (site.elsewhere || site.brought || site.seams) {
+    pushComposedProblems(site, found, problems);
+    return;
+  }
   if (!holes) {
     for (const p of found) problems.push(mapExpressionProblem(site, p));
     return;
@@ -208,6 +240,24 @@ function pushSiteProblems(site: ExpressionSite, found: CheckResult['problems'], 
     start: at.start,
     end: at.end,
   });
+}
+
+/**
+ * The problems of a Terraform value composed of several strings (terraform-sites.ts): what lies
+ * wholly in characters written in another file is that file's; a fix that would edit characters
+ * not written here as they are, or span two strings, is left out.
+ */
+function pushComposedProblems(site: ExpressionSite, found: CheckResult['problems'], problems: DocumentProblem[]): void {
+  const elsewhere = site.elsewhere ?? [];
+  const untouchable = [...elsewhere, ...(site.brought ?? [])];
+  const seams = site.seams ?? [];
+  const within = (span: { start: number; end: number }) => elsewhere.some((r) => span.start >= r.start && span.end <= r.end && (span.end > span.start || (span.start > r.start && span.start < r.end)));
+  const editable = (span: { start: number; end: number }) => !untouchable.some((r) => span.start < r.end && span.end > r.start) && !untouchable.some((r) => span.start === span.end && span.start > r.start && span.start < r.end) && !seams.some((s) => span.start < s && span.end > s);
+  for (const p of found) {
+    if (within(p.span)) continue;
+    const fixes = p.fixes?.filter((f) => f.edits.every((e) => editable(e.span)));
+    problems.push(mapExpressionProblem(site, fixes && fixes.length > 0 ? { ...p, fixes } : { ...p, fixes: undefined }));
+  }
 }
 
 function mapExpressionProblem(site: ExpressionSite, p: CheckResult['problems'][number]): DocumentProblem {

@@ -26,6 +26,8 @@ export interface Settings {
   readonly rules?: Readonly<Record<string, RuleSeverity>>;
   /** `rulesets.terraform.enable`: false leaves Terraform files to other tools; absent means on. */
   readonly terraform?: { readonly enable: boolean };
+  /** From `.rulesets.yaml` (`terraform: {var_files}`): the `.tfvars` files a module's values come from, relative to its folder. */
+  readonly terraformVarFiles?: readonly string[];
 }
 
 export const DEFAULT_SETTINGS: Settings = { files: [], knownLists: [], hints: {} };
@@ -68,6 +70,7 @@ export function withProjectConfig(settings: Settings, config: ProjectConfig, fol
     ...(config.lists !== undefined ? { knownLists: config.lists, listKinds: config.listKinds } : {}),
     ...(config.files !== undefined ? { files: config.files.map((pattern) => patternInFolder(pattern, folder)) } : {}),
     ...(config.rules !== undefined ? { rules: config.rules } : {}),
+    ...(config.terraformVarFiles !== undefined ? { terraformVarFiles: config.terraformVarFiles } : {}),
   };
 }
 

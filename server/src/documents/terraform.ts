@@ -16,6 +16,9 @@ import { isTerraformTemplate, stringScalar, type HostArray, type HostNode, type 
 import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
 import { providerShapeProblems } from './provider-shape';
 import { providerMajor, type ModuleVersionInputs, type ProviderMajor } from './provider-version';
+import { resolve } from 'node:path';
+import { evaluateModule, type TerraformModule } from './terraform-module';
+import { moduleRulesets } from './terraform-sites';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 import { CUSTOM_RULES_PHASE, FILTER_TYPE, FIREWALL_RULE_TYPE, firewallRulesMigration, firewallRulesProblems, type FirewallRulesMigration, type LegacyAttribute, type LegacyResource } from './firewall-rules';
 import { rulesWithoutRefProblem } from './terraform-refs';
@@ -29,10 +32,12 @@ const RULESET_ATTRIBUTES = ['name', 'kind', 'phase', 'description'];
 const MAX_SYNTAX_PROBLEMS = 50;
 
 /**
- * `module`: the module's other `.tf` files and its lock file, which may say the provider's
+ * The rulesets of a Terraform file: its own `cloudflare_ruleset` resources (and legacy filters),
+ * and, given its `module`, the strings of this file the module's resources use (terraform-sites.ts).
+ * `versionInputs`: the module's other `.tf` files and its lock file, which may say the provider's
  * version (provider-version.ts); without them only the file's own `required_providers` does.
  */
-export function readTerraform(text: string, module: ModuleVersionInputs = {}): ParsedDocument {
+export function readTerraform(text: string, versionInputs: ModuleVersionInputs = {}, module?: TerraformModule): ParsedDocument {
   const parser = hclParser();
   const tree = parser?.parse(text);
   if (!tree) {
@@ -46,10 +51,10 @@ export function readTerraform(text: string, module: ModuleVersionInputs = {}): P
     return { format: 'hcl', layout: 'terraform', text, rulesets: [], problems: [problem] };
   }
   try {
-    const major = providerMajor(module, { text, root: tree.rootNode });
+    const major = providerMajor(versionInputs, { text, root: tree.rootNode });
     const reader = new Reader(text, major);
     const blocks = resourceBlocks(tree.rootNode);
-    const rulesets: ParsedRuleset[] = [];
+    let rulesets: ParsedRuleset[] = [];
     const refProblems: DocumentProblem[] = [];
     for (const block of blocks) {
       const type = blockLabels(block)[0];
@@ -61,9 +66,39 @@ export function readTerraform(text: string, module: ModuleVersionInputs = {}): P
     }
     const legacy = legacyResources(text, blocks);
     const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems, ...refProblems, ...firewallRulesProblems(text, legacy, rulesets)];
+    if (module && mayUseModuleValues(text, module.path)) {
+      const values = moduleValuesOrNone(module, text, tree.rootNode);
+      if (values) {
+        const { derived, own } = moduleRulesets(resolve(module.path), text, values, rulesets);
+        rulesets = [...own, ...derived];
+      }
+    }
     return { format: 'hcl', layout: 'terraform', text, rulesets, problems };
   } finally {
     tree.delete();
+  }
+}
+
+/**
+ * Whether a file may hold characters the module's resources use, or use the module's values: a
+ * file without a variable, a local, an interpolation, a module, a `dynamic` block, `count`,
+ * `for_each` or a function called as an attribute's value or argument pays nothing for the
+ * module's evaluation. (A function of the expression language inside a string may match too:
+ * that costs a search of the file's tree, never a wrong value.)
+ */
+export function mayUseModuleValues(text: string, path: string): boolean {
+  return /\.tfvars(\.json)?$/i.test(path) || /\b(?:variable|locals|module|dynamic|for_each|count)\b|\$\{|\b(?:var|local)\.|[=[,?:]\s*[a-z][a-z0-9_]*\(/.test(text);
+}
+
+/**
+ * The module's values; none when evaluating them fails, which must not take the file's own
+ * checks with it (the evaluator is bounded and should not throw: this is the last guard).
+ */
+function moduleValuesOrNone(module: TerraformModule, text: string, root: HclNode): ReturnType<typeof evaluateModule> {
+  try {
+    return evaluateModule(module, text, root);
+  } catch {
+    return undefined;
   }
 }
 

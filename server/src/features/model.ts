@@ -8,6 +8,7 @@ import { ExpressionCache } from '../documents/expression-cache';
 import { checkDocument, siteAt, SiteChecker, type RulesetCheckOptions, type SiteResult } from '../documents/ruleset';
 import { parseDocument, rulesetAt, type ParsedDocument } from '../documents/parsed-document';
 import type { IncludeReader } from '../documents/octorules';
+import type { TerraformModule } from '../documents/terraform-module';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type FilterSite, type ParsedRuleset, type ValueSite } from '../documents/parsed-ruleset';
 import { reparseAfterEdit } from '../documents/reparse';
 import { LineTable } from '../documents/positions';
@@ -44,6 +45,10 @@ export class DocumentModel {
     private previous?: ParsedRuleset,
     /** Reads the files an octorules `!include` names (a saved document's neighbours); without one, includes are not followed. */
     private readonly include?: IncludeReader,
+    /** A Terraform document's module (its folder's other files, open ones as the editor has them); without one, only its own text is read. */
+    private readonly module?: TerraformModule,
+    /** What the module's other files were when this model was made: a model is kept only while they stay so. */
+    readonly moduleStamp = '',
   ) {}
 
   /** The file as the rulesets in it: one for a ruleset file, one per Terraform resource or octorules section. */
@@ -53,7 +58,7 @@ export class DocumentModel {
       // Let go of the previous version either way: a model must not keep its document's history.
       this.previous = undefined;
       const reparsed = previous?.format === this.format && previous.layout === 'api' ? reparseAfterEdit(previous, this.text) : undefined;
-      this.parsed = reparsed ? { format: this.format, layout: 'api', text: this.text, rulesets: [reparsed], problems: [] } : parseDocument(this.text, this.format, { include: this.include });
+      this.parsed = reparsed ? { format: this.format, layout: 'api', text: this.text, rulesets: [reparsed], problems: [] } : parseDocument(this.text, this.format, { include: this.include, module: this.module });
     }
     return this.parsed;
   }
@@ -101,6 +106,8 @@ export class DocumentModel {
       root: () => this.ruleset.root,
       text: () => this.text,
       terraform: settings.terraform?.enable,
+      // A locals.tf, variables.tf or .tfvars whose strings the module's rulesets use.
+      feedsRuleset: () => this.module !== undefined && this.parsedDocument.rulesets.length > 0,
     });
     return kind.role === 'ruleset' ? kind.why : undefined;
   }

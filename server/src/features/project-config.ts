@@ -197,6 +197,7 @@ const KEY_SNIPPETS: Record<ProjectConfigKey, string> = {
   lists: 'lists: [$0]',
   files: 'files: ["$0"]',
   rules: 'rules:\n  $0',
+  terraform: 'terraform:\n  var_files: [$0]',
 };
 
 const SEVERITY_DETAIL: Record<string, string> = {

@@ -7,6 +7,8 @@ import type { Diagnostic } from 'vscode-languageserver';
 import { classifyFile, rulesetFormatOfPath } from '../documents/classify';
 import type { ExpressionCache } from '../documents/expression-cache';
 import type { Settings } from '../documents/settings';
+import { mayUseModuleValues } from '../documents/terraform';
+import type { TerraformModuleReader } from '../documents/terraform-module';
 import { diagnostics } from './diagnostics';
 import { DocumentModel, pathOfUri } from './model';
 
@@ -15,7 +17,7 @@ import { DocumentModel, pathOfUri } from './model';
  * (by its name, a `rulesets.files` pattern or its content), a test file among them: those
  * have checks that run their cases.
  */
-export function fileDiagnostics(uri: string, text: string, settings: Settings, cache: ExpressionCache): Diagnostic[] | undefined {
+export function fileDiagnostics(uri: string, text: string, settings: Settings, cache: ExpressionCache, moduleReader?: TerraformModuleReader): Diagnostic[] | undefined {
   const path = pathOfUri(uri);
   const format = rulesetFormatOfPath(path);
   if (!format) return undefined;
@@ -23,8 +25,10 @@ export function fileDiagnostics(uri: string, text: string, settings: Settings, c
   if (byName.role === 'ruleset-test') return undefined;
   // Most JSON, YAML and Terraform files of a workspace are something else: without `rules` a
   // file cannot be a ruleset by its content, nor a resource one with rules, and is not parsed.
-  if (byName.role === 'other' && !text.includes('rules')) return undefined;
+  // A Terraform file may instead feed its module's rulesets (a locals.tf, a .tfvars).
+  const module = format === 'hcl' && moduleReader && uri.startsWith('file:') && mayUseModuleValues(text, path) ? { path, reader: moduleReader, varFiles: settings.terraformVarFiles } : undefined;
+  if (byName.role === 'other' && !text.includes('rules') && !module) return undefined;
   // As `rulesets check` reads a file: an editor never shows the byte order mark.
-  const model = new DocumentModel(uri, 0, text.replace(/^\uFEFF/, ''), format, cache);
+  const model = new DocumentModel(uri, 0, text.replace(/^\uFEFF/, ''), format, cache, undefined, undefined, module);
   return model.isRuleset(settings) ? diagnostics(model, settings) : undefined;
 }

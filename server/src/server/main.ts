@@ -19,13 +19,14 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { basename, dirname } from 'node:path';
 import { codeActions } from '../features/code-actions';
 import { completion, COMPLETION_TRIGGER_CHARACTERS } from '../features/completion';
 import { DeferredDocumentation } from './deferred-documentation';
 import { itemDefaultsSupport, withItemDefaults, type ItemDefaultsSupport } from './completion-defaults';
 import { diagnostics, withPlainText } from '../features/diagnostics';
 import { hover } from '../features/hover';
-import { DEFAULT_SETTINGS, ExpressionCache, formatOfDocument, includeReader, isRulesetTestFileName, readSettings, type Settings } from '../core';
+import { DEFAULT_SETTINGS, diskModuleReader, ExpressionCache, formatOfDocument, includeReader, type TerraformModuleReader, isRulesetTestFileName, readSettings, type Settings } from '../core';
 import { DocumentModel, pathOfUri } from '../features/model';
 import {
   folderOf,
@@ -120,15 +121,56 @@ export function startServer(connection: Connection): void {
     const document = documents.get(uri);
     if (!document) return undefined;
     const cached = models.get(uri);
-    if (cached && cached.version === document.version) return cached;
     const format = formatOfDocument(document.languageId, uri);
+    const varFiles = format === 'hcl' ? settingsOf(uri).terraformVarFiles : undefined;
+    const moduleStamp = format === 'hcl' && uri.startsWith('file:') ? `${moduleStampOf(uri)}|${(varFiles ?? []).join(' ')}` : '';
+    if (cached && cached.version === document.version && cached.moduleStamp === moduleStamp) return cached;
     if (!format) return undefined;
     // Until the parser is loaded a Terraform document cannot be read; it is asked for again then.
     if (format === 'hcl' && !terraformParser.ready) return undefined;
     const include = uri.startsWith('file:') ? includeReader(fileURLToPath(uri)) : undefined;
-    const model = new DocumentModel(uri, document.version, document.getText(), format, expressionCache, cached?.rulesetIfRead, include);
+    const module = format === 'hcl' && uri.startsWith('file:') ? { path: fileURLToPath(uri), reader: openModuleReader(), varFiles } : undefined;
+    const model = new DocumentModel(uri, document.version, document.getText(), format, expressionCache, cached?.rulesetIfRead, include, module, moduleStamp);
     models.set(uri, model);
     return model;
+  }
+
+  /** The open Terraform documents of a document's folder, with their versions: its model is made again when they change. */
+  function moduleStampOf(uri: string): string {
+    const folder = uri.slice(0, uri.lastIndexOf('/') + 1);
+    return documents
+      .all()
+      .filter((d) => d.uri !== uri && d.uri.startsWith(folder) && !d.uri.slice(folder.length).includes('/') && formatOfDocument(d.languageId, d.uri) === 'hcl')
+      .map((d) => `${d.uri}@${d.version}`)
+      .join(' ');
+  }
+
+  /** A module's files as the editor has them: open documents first, else the disk. */
+  function openModuleReader(): TerraformModuleReader {
+    const disk = diskModuleReader();
+    const open = new Map(documents.all().filter((d) => d.uri.startsWith('file:')).map((d) => [fileURLToPath(d.uri), d] as const));
+    return {
+      listFiles: (folder) => {
+        const names = new Set(disk.listFiles(folder) ?? []);
+        for (const path of open.keys()) if (dirname(path) === folder) names.add(basename(path));
+        return names.size > 0 ? [...names] : undefined;
+      },
+      readFile: (path) => open.get(path)?.getText() ?? disk.readFile(path),
+    };
+  }
+
+  /** The other open Terraform documents of an edited one's folder: their findings may come from its values. */
+  function recheckModuleOf(uri: string): void {
+    const document = documents.get(uri);
+    if (!document || formatOfDocument(document.languageId, uri) !== 'hcl') return;
+    const folder = uri.slice(0, uri.lastIndexOf('/') + 1);
+    const others = documents.all().filter((d) => d.uri !== uri && d.uri.startsWith(folder) && !d.uri.slice(folder.length).includes('/') && formatOfDocument(d.languageId, d.uri) === 'hcl');
+    if (others.length === 0) return;
+    if (!pullDiagnostics) for (const other of others) schedulePush(other.uri);
+    else {
+      clearTimeout(refreshTimer);
+      refreshTimer = setTimeout(requestRefresh, PUSH_DEBOUNCE_MS);
+    }
   }
 
   /**
@@ -331,6 +373,7 @@ export function startServer(connection: Connection): void {
   documents.onDidChangeContent((change) => {
     if (!pullDiagnostics) schedulePush(change.document.uri);
     recheckTestsOf(change.document.uri);
+    recheckModuleOf(change.document.uri);
   });
 
   documents.onDidOpen((event) => workspaceCheck.opened(event.document.uri));

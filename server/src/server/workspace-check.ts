@@ -18,7 +18,7 @@ import {
   type FileEvent,
   type WorkDoneProgressReporter,
 } from 'vscode-languageserver/node';
-import type { ExpressionCache, Settings } from '../core';
+import { diskModuleReader, type ExpressionCache, type Settings } from '../core';
 import { fileDiagnostics } from '../features/workspace-check';
 import { CHECK_FILES_GLOB, type CheckFilesParams, type CheckFilesResult } from '../protocol';
 import { guarded } from './guard';
@@ -153,7 +153,7 @@ export class WorkspaceCheck {
       return 'unreadable';
     }
     // A file the checker fails on is logged and passed over; the run goes on.
-    const found = guarded(`checking ${uri}`, undefined, () => fileDiagnostics(uri, text, this.host.settingsFor(uri), this.host.cache), (message) => this.host.connection.console.error(message));
+    const found = guarded(`checking ${uri}`, undefined, () => fileDiagnostics(uri, text, this.host.settingsFor(uri), this.host.cache, diskModuleReader()), (message) => this.host.connection.console.error(message));
     if (!found) {
       this.forget(uri);
       return undefined;

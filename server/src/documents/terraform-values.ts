@@ -1,0 +1,223 @@
+/**
+ * The values of Terraform's expression language as terraform-eval.ts computes them: cty's
+ * kinds (hashicorp's go-cty: null, bool, number, string, list/tuple/set, map/object), plus
+ * `unknown` for what cannot be known in the module (a resource's attribute, a variable without
+ * a value) and `error` for what Terraform itself refuses (an attribute a known object lacks),
+ * which `try` and `can` tell apart from unknown. Every string knows where its characters are
+ * written: a list of pieces, each with a file and, per character, the range of that file it
+ * comes from; characters a function writes (`format`'s verbs, a number turned to text) come from
+ * the call.
+ */
+
+export type Value = UnknownValue | ErrorValue | NullValue | BoolValue | NumberValue | StringValue | ListValue | ObjectValue;
+
+export interface UnknownValue {
+  readonly kind: 'unknown';
+}
+export interface ErrorValue {
+  readonly kind: 'error';
+}
+export interface NullValue {
+  readonly kind: 'null';
+}
+export interface BoolValue {
+  readonly kind: 'bool';
+  readonly value: boolean;
+}
+export interface NumberValue {
+  readonly kind: 'number';
+  readonly value: number;
+}
+
+/** A file of a module, as the evaluator reads it. */
+export interface EvalFile {
+  /** As the module names it (its path); the pieces of strings name their file so. */
+  readonly path: string;
+  readonly text: string;
+}
+
+/** A place in a file: a range of its text. */
+export interface Place {
+  readonly file: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Characters of a string that come from one file. */
+export interface Piece {
+  readonly file: string;
+  /** Per character of the piece: where its source starts and ends in `file`. */
+  readonly starts: readonly number[];
+  readonly ends: readonly number[];
+  /** The `${…}` interpolations that brought the piece into other files' strings, innermost first. */
+  readonly via?: readonly Place[];
+  /** Written in a heredoc (`<<EOT`), where text is inserted without escapes. */
+  readonly heredoc?: boolean;
+  /** Written by a function (a number `format` writes, a file `file` reads): each character maps to the call, and no edit reaches it. */
+  readonly produced?: boolean;
+}
+
+export interface StringValue {
+  readonly kind: 'string';
+  readonly value: string;
+  /** Cover `value` in order: their lengths add up to its length. */
+  readonly pieces: readonly Piece[];
+}
+
+export interface ListValue {
+  readonly kind: 'list';
+  readonly items: readonly Value[];
+  /** A set: no repeats, in cty's order. */
+  readonly set?: boolean;
+}
+
+export interface ObjectValue {
+  readonly kind: 'object';
+  /** By key, in lexical order (cty keeps an object's and a map's attributes sorted). */
+  readonly entries: ReadonlyMap<string, Value>;
+  /**
+   * From a variable whose type has `optional(…)` attributes: a key it lacks may be one Terraform
+   * fills with null, so reading it is unknown rather than an error.
+   */
+  readonly open?: boolean;
+}
+
+export const UNKNOWN: UnknownValue = { kind: 'unknown' };
+export const ERROR: ErrorValue = { kind: 'error' };
+export const NULL: NullValue = { kind: 'null' };
+export const TRUE: BoolValue = { kind: 'bool', value: true };
+export const FALSE: BoolValue = { kind: 'bool', value: false };
+
+export function bool(value: boolean): BoolValue {
+  return value ? TRUE : FALSE;
+}
+
+export function num(value: number): Value {
+  return Number.isFinite(value) ? { kind: 'number', value } : UNKNOWN;
+}
+
+/** Unknown or an error: what no operation can look into. */
+export function isUnsure(value: Value): value is UnknownValue | ErrorValue {
+  return value.kind === 'unknown' || value.kind === 'error';
+}
+
+/** A string all of whose characters come from `place` (a function's call). */
+export function produced(value: string, place: Place): StringValue {
+  if (value.length === 0) return { kind: 'string', value, pieces: [] };
+  return { kind: 'string', value, pieces: [{ file: place.file, starts: new Array<number>(value.length).fill(place.start), ends: new Array<number>(value.length).fill(place.end), produced: true }] };
+}
+
+/** A string of characters from one file, each with its own range. */
+export function written(value: string, file: string, starts: ArrayLike<number>, ends: ArrayLike<number>, from = 0): StringValue {
+  if (value.length === 0) return { kind: 'string', value, pieces: [] };
+  return { kind: 'string', value, pieces: [{ file, starts: Array.from({ length: value.length }, (_, i) => starts[from + i]), ends: Array.from({ length: value.length }, (_, i) => ends[from + i]) }] };
+}
+
+/** The longest string a value may be: past it, evaluation stops (a local that doubles another, thirty times over). */
+export const MAX_STRING = 100_000;
+
+/** Thrown where a value would grow past the bounds; the evaluation that meets it gives unknown. */
+export class TooLarge extends Error {}
+
+export function concatStrings(parts: readonly StringValue[]): StringValue {
+  if (parts.length === 1) return parts[0];
+  let length = 0;
+  for (const p of parts) if ((length += p.value.length) > MAX_STRING) throw new TooLarge();
+  return { kind: 'string', value: parts.map((p) => p.value).join(''), pieces: parts.flatMap((p) => p.pieces) };
+}
+
+/** Characters [from, to) of a string, with their origins. */
+export function sliceString(s: StringValue, from: number, to: number): StringValue {
+  from = Math.max(0, from);
+  to = Math.min(s.value.length, to);
+  if (from === 0 && to === s.value.length) return s;
+  if (to <= from) return { kind: 'string', value: '', pieces: [] };
+  const pieces: Piece[] = [];
+  let at = 0;
+  for (const piece of s.pieces) {
+    const length = piece.starts.length;
+    const a = Math.max(from, at);
+    const b = Math.min(to, at + length);
+    if (a < b) pieces.push({ ...piece, starts: piece.starts.slice(a - at, b - at), ends: piece.ends.slice(a - at, b - at) });
+    at += length;
+    if (at >= to) break;
+  }
+  return { kind: 'string', value: s.value.slice(from, to), pieces };
+}
+
+/** The pieces of `s` from other files than `file`, marked as brought into `file` at `place`. */
+export function through(s: StringValue, place: Place): StringValue {
+  if (s.pieces.every((p) => p.file === place.file)) return s;
+  return { ...s, pieces: s.pieces.map((p) => (p.file === place.file || p.via?.some((v) => v.file === place.file) ? p : { ...p, via: [...(p.via ?? []), place] })) };
+}
+
+export function list(items: readonly Value[]): ListValue {
+  return { kind: 'list', items };
+}
+
+export function object(entries: Iterable<readonly [string, Value]>, open = false): ObjectValue {
+  const sorted = [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return open ? { kind: 'object', entries: new Map(sorted), open } : { kind: 'object', entries: new Map(sorted) };
+}
+
+/** Whether a value is known all through (no unknown or error anywhere in it). */
+export function whollyKnown(value: Value, depth = 0, budget = { nodes: 100_000 }): boolean {
+  if (depth > 64 || --budget.nodes < 0) return false;
+  switch (value.kind) {
+    case 'unknown':
+    case 'error':
+      return false;
+    case 'list':
+      return value.items.every((item) => whollyKnown(item, depth + 1, budget));
+    case 'object':
+      return [...value.entries.values()].every((item) => whollyKnown(item, depth + 1, budget));
+    default:
+      return true;
+  }
+}
+
+/**
+ * A number as Terraform writes it in a string: cty's decimal form without exponent or trailing
+ * zeros (`tostring(1.0)` is "1"). Undefined where JavaScript's form may differ from it (an
+ * exponent), which is then unknown.
+ */
+export function numberText(n: number): string | undefined {
+  if (!Number.isFinite(n)) return undefined;
+  const text = Object.is(n, -0) ? '0' : String(n);
+  return /e/i.test(text) ? undefined : text;
+}
+
+/** Whether two known values are equal as cty compares them (type and value). Undefined when that cannot be known. */
+export function valuesEqual(a: Value, b: Value, depth = 0): boolean | undefined {
+  if (isUnsure(a) || isUnsure(b) || depth > 64) return undefined;
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case 'null':
+      return true;
+    case 'bool':
+    case 'number':
+      return a.value === (b as BoolValue | NumberValue).value;
+    case 'string':
+      return a.value === (b as StringValue).value;
+    case 'list': {
+      const other = b as ListValue;
+      if (a.items.length !== other.items.length) return false;
+      for (let i = 0; i < a.items.length; i++) {
+        const equal = valuesEqual(a.items[i], other.items[i], depth + 1);
+        if (equal !== true) return equal;
+      }
+      return true;
+    }
+    case 'object': {
+      const other = b as ObjectValue;
+      if (a.entries.size !== other.entries.size) return false;
+      for (const [key, value] of a.entries) {
+        const there = other.entries.get(key);
+        if (!there) return false;
+        const equal = valuesEqual(value, there, depth + 1);
+        if (equal !== true) return equal;
+      }
+      return true;
+    }
+  }
+}

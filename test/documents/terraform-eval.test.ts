@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { loadTerraformParser } from '../../server/src/documents/terraform';
+import { moduleNames } from '../../server/src/documents/terraform-module';
+import { memoryReader } from './terraform-module-helpers';
+
+function locals(body: string, more: Record<string, string> = {}): Record<string, unknown> {
+  return moduleNames('/m', memoryReader({ 'main.tf': `locals {\n${body}\n}\n`, ...more }))!.locals;
+}
+
+function local(expression: string, more: Record<string, string> = {}): unknown {
+  return locals(`x = ${expression}`, more).x;
+}
+
+describe('Terraform evaluator', () => {
+  before(async () => {
+    await loadTerraformParser();
+  });
+
+  it('reads literals, collections and templates', () => {
+    assert.equal(local('"ip.src eq 1.2.3.4"'), 'ip.src eq 1.2.3.4');
+    assert.equal(local('"a\\tb $${x}"'), 'a\tb ${x}');
+    assert.deepEqual(local('[1, "a", true, null]'), [1, 'a', true, null]);
+    assert.deepEqual(local('{ b = 1, "a" = 2 }'), { a: 2, b: 1 });
+    assert.equal(local('"${1.0} ${true} ${2 + 3}"'), '1 true 5');
+    assert.equal(local('"%{ if true }yes%{ else }no%{ endif }"'), 'yes');
+    assert.equal(local('"%{ for k, v in { a = 1, b = 2 } }${k}=${v};%{ endfor }"'), 'a=1;b=2;');
+    assert.equal(local('<<-EOT\n    ip.src in {1.2.3.4}\n      and true\n  EOT'), 'ip.src in {1.2.3.4}\n  and true\n');
+  });
+
+  it('reads locals, variables with defaults and .tfvars, lazily and safe from cycles', () => {
+    const values = moduleNames(
+      '/m',
+      memoryReader({
+        'main.tf': 'locals {\n a = "${local.b}-x"\n b = var.v\n c = local.d\n d = local.c\n e = var.w\n f = var.none\n}\n',
+        'variables.tf': 'variable "v" { default = "dflt" }\nvariable "w" { default = "dflt" }\nvariable "none" {}\n',
+        'terraform.tfvars': 'w = "from-tfvars"\n',
+        'b.auto.tfvars': 'w = "from-auto"\n',
+      }),
+    )!;
+    assert.equal(values.locals.a, 'dflt-x');
+    assert.equal(values.locals.c, undefined);
+    assert.equal(values.locals.e, 'from-auto');
+    assert.equal(values.locals.f, undefined);
+    assert.equal(values.variables.w, 'from-auto');
+  });
+
+  it('evaluates for expressions, conditionals, operators, splats and indexes', () => {
+    assert.deepEqual(local('[for k, v in { a = 1, b = 2 } : "${k}${v}" if v > 1]'), ['b2']);
+    assert.deepEqual(local('{ for s in ["a", "b", "a"] : s => s... }'), { a: ['a', 'a'], b: ['b'] });
+    assert.equal(local('1 == 1 && !false ? "y" : "n"'), 'y');
+    assert.equal(local('7 % 3 + 10 / 4'), 3.5);
+    assert.deepEqual(local('[{ a = 1 }, { a = 2 }][*].a'), [1, 2]);
+    assert.equal(local('{ k = ["x", "y"] }.k[1]'), 'y');
+    assert.equal(local('{ k = ["x", "y"] }["k"][0]'), 'x');
+  });
+
+  it('leaves what the module cannot know unknown, and contagious', () => {
+    assert.equal(local('cloudflare_ruleset.x.id'), undefined);
+    assert.equal(local('"ip.src eq ${data.x.y}"'), undefined);
+    assert.equal(local('upper(data.x.y)'), undefined);
+    assert.equal(local('timestamp()'), undefined);
+    assert.equal(local('[for r in data.x.y : r]'), undefined);
+  });
+
+  it('computes the functions rule files use', () => {
+    assert.equal(local('format("%s and %d %%", "a", 3)'), 'a and 3 %');
+    assert.deepEqual(local('formatlist("ip.src eq %s", ["1.1.1.1", "2.2.2.2"])'), ['ip.src eq 1.1.1.1', 'ip.src eq 2.2.2.2']);
+    assert.equal(local('join(" or ", ["a", "b"])'), 'a or b');
+    assert.deepEqual(local('split(",", "a,b")'), ['a', 'b']);
+    assert.deepEqual(local('concat([1], [2, 3])'), [1, 2, 3]);
+    assert.deepEqual(local('merge({ a = 1 }, { a = 2, b = 3 })'), { a: 2, b: 3 });
+    assert.equal(local('lookup({ a = "x" }, "b", "d")'), 'd');
+    assert.equal(local('try({ a = 1 }.b, "fallback")'), 'fallback');
+    assert.equal(local('can({ a = 1 }.b)'), false);
+    assert.equal(local('coalesce("", "b")'), 'b');
+    assert.deepEqual(local('flatten([[1], [2, [3]]])'), [1, 2, 3]);
+    assert.deepEqual(local('distinct(["a", "a", "b"])'), ['a', 'b']);
+    assert.deepEqual(local('compact(["a", "", null])'), ['a']);
+    assert.equal(local('contains(["a"], "a")'), true);
+    assert.equal(local('length("abc")'), 3);
+    assert.deepEqual(local('keys({ b = 1, a = 2 })'), ['a', 'b']);
+    assert.equal(local('lower("AbC")'), 'abc');
+    assert.equal(local('upper("abc")'), 'ABC');
+    assert.equal(local('title("hello world")'), 'Hello World');
+    assert.equal(local('trimspace("  a  ")'), 'a');
+    assert.equal(local('trimprefix("xab", "x")'), 'ab');
+    assert.equal(local('replace("a.b.c", ".", "-")'), 'a-b-c');
+    assert.equal(local('replace("a1b22", "/[0-9]+/", "#")'), 'a#b#');
+    assert.equal(local('jsonencode({ b = [1, "<"], a = true })'), '{"a":true,"b":[1,"\\u003c"]}');
+    assert.deepEqual(local('jsondecode("{\\"a\\": [1, 2]}")'), { a: [1, 2] });
+    assert.deepEqual(local('yamldecode("a: [x, 2]")'), { a: ['x', 2] });
+    assert.equal(local('tostring(1.0)'), '1');
+    assert.deepEqual(local('toset(["b", "a", "b"])'), ['a', 'b']);
+    assert.deepEqual(local('range(3)'), [0, 1, 2]);
+    assert.deepEqual(local('zipmap(["a"], [1])'), { a: 1 });
+    assert.deepEqual(local('chunklist([1, 2, 3], 2)'), [[1, 2], [3]]);
+    assert.equal(local('one(["x"])'), 'x');
+    assert.equal(local('max(1, 5, 3)'), 5);
+    assert.equal(local('startswith("abc", "ab")'), true);
+    assert.deepEqual(local('regexall("[0-9]+", "a1b22")'), ['1', '22']);
+    assert.equal(local('element(["a", "b"], 3)'), 'b');
+    assert.equal(local('file("rule.txt")', { 'rule.txt': 'ip.src eq 1.1.1.1' }), 'ip.src eq 1.1.1.1');
+    assert.equal(local('templatefile("rule.tftpl", { ip = "1.1.1.1" })', { 'rule.tftpl': 'ip.src eq ${ip}' }), 'ip.src eq 1.1.1.1');
+  });
+
+  it('never hangs nor grows without end: a string doubled thirty times and a chain of 5,000 locals are unknown', () => {
+    const doubled = locals(Array.from({ length: 30 }, (_, i) => `d${i} = ${i === 29 ? '"ab"' : `"\${local.d${i + 1}}\${local.d${i + 1}}"`}`).join('\n'));
+    assert.equal(doubled.d0, undefined);
+    assert.equal(doubled.d20, 'ab'.repeat(512));
+    const chain = locals(Array.from({ length: 5000 }, (_, i) => `c${i} = ${i === 4999 ? '"end"' : `local.c${i + 1}`}`).join('\n'));
+    assert.equal(chain.c4990, 'end');
+  });
+
+  it('never hangs: deep and wide inputs end unknown', () => {
+    assert.equal(local(`${'['.repeat(200)}1${']'.repeat(200)}`), undefined);
+    const start = Date.now();
+    locals(Array.from({ length: 30 }, (_, i) => `l${i} = [for a in range(1000) : [for b in local.l${i + 1 < 30 ? i + 1 : 0} : b]]`).join('\n'));
+    assert.ok(Date.now() - start < 5000);
+  });
+});
+
+describe('format as go-cty defines it (cty/function/stdlib/format.go, v1.18.1)', () => {
+  before(() => loadTerraformParser());
+
+  it('%v writes null as null, %s refuses it; %q quotes as JSON with <, > and & escaped', () => {
+    assert.equal(local('format("%v", null)'), 'null');
+    assert.equal(local('try(format("%s", null), "refused")'), 'refused');
+    assert.equal(local('format("%q", "a<b")'), '"a\\u003cb"');
+    assert.equal(local('format("%v %v %.2f", 1.5, true, 2)'), '1.5 true 2.00');
+  });
+});
