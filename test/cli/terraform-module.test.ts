@@ -20,7 +20,7 @@ function check(folder: string): { status: number | null; stdout: string } {
 }
 
 interface Report {
-  files: { path: string; diagnostics: { code: string; message: string; range: { start: { line: number; character: number } } }[] }[];
+  files: { path: string; diagnostics: { code: string; severity: string; message: string; range: { start: { line: number; character: number } } }[] }[];
 }
 
 describe('rulesets check on a Terraform module folder', () => {
@@ -28,7 +28,8 @@ describe('rulesets check on a Terraform module folder', () => {
     const { status, stdout } = check('mistakes');
     assert.equal(status, 1);
     const report = JSON.parse(stdout) as Report;
-    const found = report.files.flatMap((f) => f.diagnostics.map((d) => [f.path, d.range.start.line + 1, d.code, /\(in `([^`]+)`/.exec(d.message)?.[1]]));
+    // Hints aside: the child module checked alone says its `var.expression` is not known there.
+    const found = report.files.flatMap((f) => f.diagnostics.filter((d) => d.severity !== 'hint').map((d) => [f.path, d.range.start.line + 1, d.code, /\(in `([^`]+)`/.exec(d.message)?.[1]]));
     assert.deepEqual(found, [
       ['mistakes/locals.tf', 12, 'unknown-field', 'cloudflare_ruleset.waf'],
       ['mistakes/main.tf', 41, 'invalid-ip', 'module.edge.cloudflare_ruleset.edge'],
@@ -41,6 +42,6 @@ describe('rulesets check on a Terraform module folder', () => {
   it('checks the clean twin clean', () => {
     const { status, stdout } = check('clean');
     assert.equal(status, 0, stdout);
-    assert.deepEqual((JSON.parse(stdout) as Report).files.flatMap((f) => f.diagnostics), []);
+    assert.deepEqual((JSON.parse(stdout) as Report).files.flatMap((f) => f.diagnostics.filter((d) => d.severity !== 'hint')), []);
   });
 });

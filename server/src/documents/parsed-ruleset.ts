@@ -144,6 +144,11 @@ export interface ParsedRuleset {
    * uses them (`in \`cloudflare_ruleset.waf\`, main.tf:12`).
    */
   readonly usedBy?: string;
+  /**
+   * Terraform: ranges of this file's values that the module's evaluation knows and checks (a
+   * `templatefile(…)`, a `var.x` with a default), which are then not named as filled in by Terraform.
+   */
+  readonly knownValues?: readonly { readonly start: number; readonly end: number }[];
   readonly rules: readonly HostNode[];
   /** The rules' own `expression` strings, in rule order. */
   readonly expressions: readonly FilterSite[];

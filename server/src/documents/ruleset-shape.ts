@@ -62,7 +62,9 @@ export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], de
   // the value's label) are said once for the resource, not once for each.
   const unknowns: Unknown[] = [];
   const report: Report = (code, severity, start, end, message, fixes) => {
-    if (code === TERRAFORM_UNKNOWN) unknowns.push({ start, end, label: message });
+    if (code === TERRAFORM_UNKNOWN) {
+      if (!model.knownValues?.some((k) => k.start < end && start < k.end)) unknowns.push({ start, end, label: message });
+    }
     else problems.push(fixes && fixes.length > 0 ? { code, severity, start, end, message, fixes } : { code, severity, start, end, message });
   };
   checkRoot(model, report, defaultPhase);

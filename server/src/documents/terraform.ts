@@ -70,7 +70,10 @@ export function readTerraform(text: string, versionInputs: ModuleVersionInputs =
       const values = moduleValuesOrNone(module, text, tree.rootNode);
       if (values) {
         const { derived, own } = moduleRulesets(resolve(module.path), text, values, rulesets);
-        rulesets = [...own, ...derived];
+        // What the module knows of a value this file writes as a reference or a call is checked
+        // in `derived`: the resource does not call it filled in by Terraform.
+        const known = derived.flatMap((r) => r.sites.map((site) => ({ start: site.node.start, end: site.node.end })));
+        rulesets = [...(known.length > 0 ? own.map((r) => ({ ...r, knownValues: known })) : own), ...derived];
       }
     }
     return { format: 'hcl', layout: 'terraform', text, rulesets, problems };
