@@ -13,6 +13,7 @@ import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host-edits'
 import { checkParameterValue, describe, type Report } from './parameter-shape';
 import { ruleObjectInPhase } from './parameter-sites';
 import { actionOfRule, type DocumentProblem, type ParsedRuleset } from './parsed-ruleset';
+import { onWholeCharacters } from './positions';
 
 /** Keys known to a ruleset and to a rule: their names in order, for messages, and as a set to look them up. */
 interface KnownKeys {
@@ -43,8 +44,12 @@ const RULE_KEY_TYPES: ReadonlyMap<string, ValueKind> = new Map([
 
 /** `defaultPhase`: the phase given for files that name none (`--phase`, `rulesets.defaultPhase`), which then need no `phase`. */
 export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], defaultPhase?: string): void {
-  const report: Report = (code, severity, start, end, message, fixes) =>
+  const text = model.text;
+  // A missing key is reported on its object's first character, which may be half an emoji (a YAML key `😀:`).
+  const report: Report = (code, severity, start, end, message, fixes) => {
+    ({ start, end } = onWholeCharacters(text, { start, end }));
     problems.push(fixes && fixes.length > 0 ? { code, severity, start, end, message, fixes } : { code, severity, start, end, message });
+  };
   const root = model.root;
   if (!root) {
     // An unreadable document has syntax errors that say why; an empty one says nothing itself.

@@ -13,6 +13,7 @@ import { decodeHclTemplate, plainQuotedValue, type HclStringStyle, type Range } 
 import { hclParser, type HclNode } from './hcl-parser';
 import { stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host-node';
 import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
+import { onWholeCharacters } from './positions';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 
 export { loadTerraformParser } from './hcl-parser';
@@ -39,7 +40,7 @@ export function readTerraform(text: string): ParsedDocument {
   try {
     const reader = new Reader(text);
     const rulesets = resourceBlocks(tree.rootNode).flatMap((block) => reader.ruleset(block) ?? []);
-    const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems];
+    const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems].map((problem) => onWholeCharacters(text, problem));
     return { format: 'hcl', layout: 'terraform', text, rulesets, problems };
   } finally {
     tree.delete();

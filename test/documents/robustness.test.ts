@@ -1,13 +1,15 @@
 /**
- * Terraform files at the edges users and fuzzers reach: a string of many thousands of `${…}`
+ * Documents at the edges users and fuzzers reach: a Terraform string of many thousands of `${…}`
  * read in work that grows with its length, not with its length times its holes; and every range
- * the reader gives on the file's characters, never between the two halves of a surrogate pair.
+ * on whole characters, never between the two halves of a surrogate pair (test/property.test.ts
+ * holds every format to that on random documents).
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { FillerContext } from '../../server/src/documents/decode-hcl';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
+import type { HostFormat } from '../../server/src/documents/host';
 import { checkRuleset } from '../../server/src/documents/ruleset';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
 
@@ -68,4 +70,32 @@ describe('a string of many interpolations', () => {
     );
     assert.match(found[1].message, /did you mean `http\.host`/);
   });
+});
+
+/** Whether `offset` falls between the two halves of a surrogate pair of `text`. */
+function splitsPair(text: string, offset: number): boolean {
+  return offset > 0 && offset < text.length && /[\uD800-\uDBFF]/.test(text[offset - 1]) && /[\uDC00-\uDFFF]/.test(text[offset]);
+}
+
+describe('ranges on whole characters', () => {
+  const cases: [string, string, [string, string][], HostFormat?][] = [
+    // The parser stops on the emoji (UTF-16 units 30 and 31): the problem takes both.
+    ['an emoji where a label or `{` should be', 'resource "cloudflare_ruleset"=😀  =C', [
+      ['hcl-syntax', '"cloudflare_ruleset"'],
+      ['hcl-syntax', '😀'],
+      ['hcl-syntax', ''],
+    ]],
+    // Not an escape: the backslash and the emoji after it, not its first half.
+    ['an emoji after a backslash', 'resource "cloudflare_ruleset" "r" {\n  rules {\n    expression = "a\\😀"\n  }\n}\n', [['hcl-syntax', '\\😀']]],
+    // A missing key is reported on its object's first character; the YAML library's error on the emoji's first unit.
+    ['YAML: an emoji as the first key', '😀:', [['unknown-key', '😀'], ['missing-key', '😀']], 'yaml'],
+    ['YAML: an emoji after a tag', '!😀', [['yaml-syntax', '😀'], ['invalid-type', '😀']], 'yaml'],
+  ];
+  for (const [name, text, expected, format = 'hcl'] of cases) {
+    it(`${name}: each problem starts and ends between characters`, () => {
+      const found = checkRuleset(text, format, { cache: new ExpressionCache() });
+      assert.deepEqual(found.map((p) => [p.code, text.slice(p.start, p.end)]), expected);
+      for (const p of found) assert.ok(!splitsPair(text, p.start) && !splitsPair(text, p.end), `${p.code} ${p.start}..${p.end}`);
+    });
+  }
 });
