@@ -9,7 +9,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-import { decodeHclTemplate, holeFiller, type Range } from '../../server/src/documents/decode-hcl';
+import { decodeHclTemplate, holeFiller, plainQuotedValue, type Range } from '../../server/src/documents/decode-hcl';
 import { encodeForScalar } from '../../server/src/documents/host';
 import { parseDocument } from '../../server/src/documents/parsed-document';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
@@ -137,6 +137,10 @@ describe('decodeHclTemplate', () => {
         const expected = expectedOf(pieces, start + 1);
         assertDecoded(decodeHclTemplate(text, start, start + body.length + 2, expected.holeSources), expected, text);
         assertDecoded(siteOf(text), expected, text);
+        // The value read without the offset map, where it is (no holes, escapes JSON shares), is the decoder's.
+        const value = expected.holeSources.length === 0 ? plainQuotedValue(text, start, start + body.length + 2) : undefined;
+        if (value !== undefined) assert.equal(value, expected.value, text);
+        assert.equal(parseDocument(text, 'hcl').rulesets[0]?.expressions[0]?.text, expected.value, text);
       }),
       { numRuns: 1_500 },
     );
@@ -204,6 +208,13 @@ describe('decodeHclTemplate', () => {
       }),
       { numRuns: 1_500 },
     );
+  });
+
+  it('reads the value of a quoted string with the escapes JSON shares without decoding it unit by unit, and leaves the others to the decoder', () => {
+    const read = (body: string) => plainQuotedValue(`"${body}"`, 0, body.length + 2);
+    assert.equal(read('ip.src'), 'ip.src');
+    assert.equal(read('http.host eq \\"a\\" and \\\\ \\n\\t\\u00e9'), 'http.host eq "a" and \\ \n\té');
+    for (const other of ['\\U0001F600', '\\ud83d', '$${x}', '%%{x}', 'a\tb\\n', '\\x41']) assert.equal(read(other), undefined, other);
   });
 
   it('stands in for a hole with letters inside a string, a list after `in`, and a field elsewhere', () => {

@@ -35,15 +35,29 @@ export function decodeHclTemplate(text: string, start: number, end: number, hole
   return undefined;
 }
 
+/** The escapes HCL shares with JSON, which reads them as HCL does. */
+const SHARED_ESCAPES = /\\(?:[nrt"\\]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})/g;
+
 /**
- * The value of a quoted string without holes, escapes or doubled `$$`/`%%`, which is the text
- * between its quotes; undefined for any other. Most strings are such, and need no offset map
- * until a problem is found in them.
+ * The value of a quoted string without holes or doubled `$$`/`%%`, whose escapes are only those
+ * HCL shares with JSON (`\"`, `\\`, `\n`, `\r`, `\t`, `\uNNNN` outside the surrogates), which
+ * JSON's parser then reads as HCL does; undefined for any other string. Most strings are such
+ * (an expression's quotes are escaped), and need no offset map until a problem is found in
+ * them: decoding each unit of every string of a 10,000-rule file to read its value took a
+ * quarter of the reading.
  */
 export function plainQuotedValue(text: string, start: number, end: number): string | undefined {
   if (text[start] !== '"' || end - start < 2 || text[end - 1] !== '"') return undefined;
   const content = text.slice(start + 1, end - 1);
-  return /[\\$%]/.test(content) ? undefined : content;
+  if (!/[\\$%]/.test(content)) return content;
+  // A doubled introducer, a character JSON refuses unescaped, an escape JSON reads otherwise (or
+  // that HCL refuses; the shared ones taken out in pairs, left to right): the whole decoder.
+  if (/\$\$\{|%%\{|[\u0000-\u001f]/.test(content) || content.replace(SHARED_ESCAPES, '').includes('\\')) return undefined;
+  try {
+    return JSON.parse(`"${content}"`) as string;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
