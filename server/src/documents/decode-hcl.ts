@@ -106,11 +106,11 @@ export class FillerContext {
   }
 
   private trackWord(c: string): void {
-    if (/[\w.]/.test(c)) {
-      if (this.wordLength > 0 && !/[\w.]/.test(this.previous)) this.wordLength = 0;
+    if (isWordOrDot(c)) {
+      if (this.wordLength > 0 && !isWordOrDot(this.previous)) this.wordLength = 0;
       this.word = this.wordLength === 0 ? c : (this.word + c).slice(-3);
       this.wordLength++;
-    } else if (!/\s/.test(c)) this.wordLength = 0;
+    } else if (!isSpace(c)) this.wordLength = 0;
   }
 
   private trackString(c: string): void {
@@ -154,24 +154,38 @@ export class FillerContext {
   }
 }
 
+/** `[\w.]`, by the unit's code: asked of every unit of a template with holes. */
+function isWordOrDot(c: string): boolean {
+  const code = c.charCodeAt(0);
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 46;
+}
+
+/** `\s`, by the unit's code where it is ASCII. */
+function isSpace(c: string): boolean {
+  const code = c.charCodeAt(0);
+  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(c));
+}
+
 class TemplateBuilder {
   readonly units: DecodedStringBuilder;
   readonly holes: Range[] = [];
   private length = 0;
-  private readonly context = new FillerContext();
+  /** What the text before a hole is, read as it is decoded: only in a template that has holes. */
+  private readonly context: FillerContext | undefined;
 
-  constructor(contentStart: number) {
+  constructor(contentStart: number, holes: readonly Range[]) {
     this.units = new DecodedStringBuilder(contentStart);
+    this.context = holes.length > 0 ? new FillerContext() : undefined;
   }
 
   push(unit: string, start: number, end: number): void {
     this.units.push(unit, start, end);
     this.length += unit.length;
-    this.context.read(unit);
+    this.context?.read(unit);
   }
 
   hole(hole: Range): void {
-    const filler = this.context.filler();
+    const filler = this.context!.filler();
     this.holes.push({ start: this.length, end: this.length + filler.length });
     this.push(filler, hole.start, hole.end);
   }
@@ -196,7 +210,7 @@ function decodeQuoted(text: string, start: number, end: number, holes: readonly 
   const contentStart = start + 1;
   // A string cut short by broken text has no closing quote: its content runs to its end.
   const contentEnd = end - 1 > start && text[end - 1] === '"' ? end - 1 : end;
-  const out = new TemplateBuilder(contentStart);
+  const out = new TemplateBuilder(contentStart, holes);
   let h = 0;
   let i = contentStart;
   while (i < contentEnd) {
@@ -274,7 +288,7 @@ function decodeHeredoc(text: string, start: number, end: number, holes: readonly
     }
     if (strip === Number.MAX_SAFE_INTEGER) strip = 0;
   }
-  const out = new TemplateBuilder(contentStart);
+  const out = new TemplateBuilder(contentStart, holes);
   let h = 0;
   // Where reading resumes: past a hole that runs over several lines.
   let next = contentStart;
