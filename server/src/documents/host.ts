@@ -2,7 +2,7 @@ import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
 import { readBlockYaml } from './block-yaml';
 import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
-import { onWholeCharacters } from './positions';
+import { onWholeCharacters } from './whole-characters';
 import { readStrictJson } from './strict-json';
 import { jsonString, stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type ScalarStyle } from './host-node';
 

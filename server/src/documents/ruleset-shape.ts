@@ -13,7 +13,7 @@ import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host-edits'
 import { checkParameterValue, describe, type Report } from './parameter-shape';
 import { ruleObjectInPhase } from './parameter-sites';
 import { actionOfRule, type DocumentProblem, type ParsedRuleset } from './parsed-ruleset';
-import { onWholeCharacters } from './positions';
+import { onWholeCharacters } from './whole-characters';
 
 /** Keys known to a ruleset and to a rule: their names in order, for messages, and as a set to look them up. */
 interface KnownKeys {

@@ -13,7 +13,7 @@ import { decodeHclTemplate, plainQuotedValue, type HclStringStyle, type Range } 
 import { hclParser, type HclNode } from './hcl-parser';
 import { stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host-node';
 import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
-import { onWholeCharacters } from './positions';
+import { onWholeCharacters } from './whole-characters';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 
 export { loadTerraformParser } from './hcl-parser';
