@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as YAML from 'yaml';
 import { ExpressionCache } from '../server/src/documents/expression-cache';
 import { checkRuleset } from '../server/src/documents/ruleset';
-import { httpRulesetObject, rulesetObject } from './inputs';
+import { httpRulesetObject, rulesetObject, terraformOfObject, withMistakes } from './inputs';
 import { repeat } from './measure';
 import { medianRun, runNode } from './process';
 import { printTable } from './table';
@@ -73,10 +73,12 @@ function warmCheckMs(text: string, format: 'json' | 'yaml'): number {
 }
 
 const rows: string[][] = [];
+/** `--terraform`: only the rows of Terraform beside YAML (at the end). */
+const onlyTerraform = process.argv.includes('--terraform');
 const ms = (v: number) => `${Math.round(v).toLocaleString('en-US')} ms`;
 const mib = (kib: number) => `${Math.round(kib / 1024)} MiB`;
 
-{
+if (!onlyTerraform) {
   const file = join(dir, 'small.ruleset.json');
   writeFileSync(file, JSON.stringify(rulesetObject(5), null, 2));
   const ours = medianRun(7, () => runNode([CLI, 'check', file]));
@@ -84,7 +86,7 @@ const mib = (kib: number) => `${Math.round(kib / 1024)} MiB`;
   rows.push(['`rulesets check` of a 5-rule file', ms(ours.cpuMs), `${ms(node.cpuMs)} (\`node -e 0\`)`, `${(ours.cpuMs / node.cpuMs).toFixed(1)}×`, '≤ 2×']);
 }
 
-for (const [rules, format, layout, family] of [
+for (const [rules, format, layout, family] of (onlyTerraform ? [] : [
   [10_000, 'json', 'pretty', 'magic'],
   [10_000, 'yaml', 'pretty', 'magic'],
   [50_000, 'json', 'pretty', 'magic'],
@@ -93,7 +95,7 @@ for (const [rules, format, layout, family] of [
   // WAF custom rules (an HTTP phase): the same rows for its catalogue, calls, maps and [*].
   [10_000, 'json', 'pretty', 'http'],
   [10_000, 'yaml', 'pretty', 'http'],
-] as const) {
+] as const)) {
   const object = family === 'http' ? httpRulesetObject(rules) : rulesetObject(rules);
   const text = format === 'yaml' ? YAML.stringify(object) : layout === 'one line' ? JSON.stringify(object) : JSON.stringify(object, null, 2);
   const file = join(dir, `large-${family}-${rules}-${layout.replace(' ', '-')}.ruleset.${format}`);
@@ -119,6 +121,28 @@ for (const [rules, format, layout, family] of [
     const location = join(dir, 'findings.cache');
     const cached = medianRun(3, () => runNode([CLI, 'check', '--cache', '--cache-location', location, file]));
     rows.push([`the same, again with \`--cache\` (file unchanged)`, `${ms(cached.cpuMs)}, ${mib(cached.maxRssKiB)}`, `${ms(floor)} (tokenizer over the file)`, `${Math.round(cached.cpuMs / floor)}×`, 'context']);
+  }
+}
+
+// Terraform beside YAML (issue 34): the same HTTP rules as a `cloudflare_ruleset` resource, in
+// the provider's v4 blocks and its v5 list, each row's ratio to the YAML ruleset's run measured
+// just before it; then the same with a mistake in every rule, whose did-you-means both pay.
+for (const [rules, mistakes] of [
+  [1_000, false],
+  [10_000, false],
+  [10_000, true],
+] as const) {
+  const object = mistakes ? withMistakes(httpRulesetObject(rules)) : httpRulesetObject(rules);
+  const what = `${rules.toLocaleString('en-US')} HTTP rules${mistakes ? ', a mistake in each' : ''}`;
+  const yamlFile = join(dir, `terraform-beside-${rules}${mistakes ? '-mistakes' : ''}.ruleset.yaml`);
+  writeFileSync(yamlFile, YAML.stringify(object));
+  const yaml = medianRun(3, () => runNode([CLI, 'check', yamlFile]));
+  rows.push([`\`rulesets check\` of ${what}, YAML ruleset`, `${ms(yaml.cpuMs)}, ${mib(yaml.maxRssKiB)}`, '', '', 'the peer of the rows below']);
+  for (const shape of ['v4', 'v5'] as const) {
+    const file = join(dir, `terraform-beside-${rules}${mistakes ? '-mistakes' : ''}-${shape}.tf`);
+    writeFileSync(file, terraformOfObject(object, shape));
+    const tf = medianRun(3, () => runNode([CLI, 'check', file]));
+    rows.push([`the same rules as a \`.tf\` resource, provider ${shape} ${shape === 'v4' ? 'blocks' : 'list'}`, `${ms(tf.cpuMs)}, ${mib(tf.maxRssKiB)}`, `${ms(yaml.cpuMs)} (the YAML ruleset)`, `${(tf.cpuMs / yaml.cpuMs).toFixed(1)}×`, '≤ 1.3× YAML']);
   }
 }
 rmSync(dir, { recursive: true, force: true });

@@ -75,3 +75,42 @@ export function rulesetObject(rules: number) {
     })),
   };
 }
+
+/** An HCL string literal of `value`: JSON's escapes are HCL's, and `${` and `%{` are doubled so Terraform reads them as text. */
+function hclString(value: string): string {
+  return JSON.stringify(value).replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
+}
+
+/**
+ * A ruleset object (httpRulesetObject's, rulesetObject's) as a `.tf` file of one
+ * `cloudflare_ruleset` resource, in the provider's v4 shape (a `rules { … }` block a rule) or
+ * its v5 shape (`rules = [{ … }, …]`): the same rules, for the rows that put Terraform beside YAML.
+ */
+export function terraformOfObject(object: ReturnType<typeof httpRulesetObject>, shape: 'v4' | 'v5'): string {
+  const lines = [
+    `resource "cloudflare_ruleset" "generated" {`,
+    `  zone_id     = "0123456789abcdef0123456789abcdef"`,
+    `  name        = ${hclString(object.name)}`,
+    `  description = ${hclString(object.description)}`,
+    `  kind        = ${hclString(object.kind)}`,
+    `  phase       = ${hclString(object.phase)}`,
+  ];
+  if (shape === 'v5') lines.push('  rules = [');
+  const indent = shape === 'v4' ? '    ' : '      ';
+  for (const rule of object.rules) {
+    lines.push(shape === 'v4' ? '  rules {' : '    {', `${indent}action      = ${hclString(rule.action)}`);
+    if (rule.action_parameters) {
+      if (shape === 'v4') lines.push('    action_parameters {', `      ruleset = ${hclString(rule.action_parameters.ruleset)}`, '    }');
+      else lines.push(`      action_parameters = { ruleset = ${hclString(rule.action_parameters.ruleset)} }`);
+    }
+    lines.push(`${indent}expression  = ${hclString(rule.expression)}`, `${indent}description = ${hclString(rule.description)}`, `${indent}enabled     = ${rule.enabled}`, shape === 'v4' ? '  }' : '    },');
+  }
+  if (shape === 'v5') lines.push('  ]');
+  lines.push('}', '');
+  return lines.join('\n');
+}
+
+/** The object with a mistake in every rule's expression: its first field misspelt (`http.host` → `https.host`), or its first function (`lower(` → `xlower(`). */
+export function withMistakes<T extends { rules: { expression: string }[] }>(object: T): T {
+  return { ...object, rules: object.rules.map((rule) => ({ ...rule, expression: rule.expression.replace(/^(\w+)\./, '$1s.').replace(/^(\w+)\(/, 'x$1(') })) };
+}

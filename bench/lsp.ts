@@ -7,8 +7,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CompletionRequest, DocumentDiagnosticRequest, HoverRequest } from 'vscode-languageserver-protocol/node';
+import { CodeActionRequest, CompletionRequest, DocumentDiagnosticRequest, HoverRequest } from 'vscode-languageserver-protocol/node';
+import * as YAML from 'yaml';
 import { ROOT, startClient, type TestClient } from '../test/server/lsp-client';
+import { httpRulesetObject, terraformOfObject, withMistakes } from './inputs';
 import { printTable } from './table';
 
 execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
@@ -64,6 +66,8 @@ function rssMiB(pid: number): number {
 }
 
 const rows: string[][] = [];
+/** `--terraform`: only the rows of Terraform beside YAML (a mistake in each of 10,000 rules). */
+const onlyTerraform = process.argv.includes('--terraform');
 const fmt = (s: { p50: number; p95: number; max: number }) => `${s.p50.toFixed(1)} / ${s.p95.toFixed(1)} / ${s.max.toFixed(1)} ms`;
 
 async function main(): Promise<void> {
@@ -80,6 +84,48 @@ async function main(): Promise<void> {
   for (let i = 0; i < SAMPLES; i++) baseline.push(await time(noop));
   const base = stats(baseline);
 
+  if (!onlyTerraform) await jsonRows(client, base, startup, pull);
+  await mistakesRows(client, base);
+  rows.push(['server memory (RSS) with the files open', `${rssMiB(client.child.pid!).toFixed(0)} MiB`, `${rssMiB(process.pid).toFixed(0)} MiB (this bench process)`, '']);
+  await client.stop();
+
+  const header = ['language server (p50 / p95 / max)', 'result', 'baseline (same run)', 'target'];
+  printTable(header, rows);
+}
+
+/**
+ * Terraform beside YAML (issue 34): the same 10,000 HTTP rules with a mistake in each, as a YAML
+ * ruleset and as a `.tf` resource (provider v4 blocks); the time to the first diagnostics, and
+ * of a code action request on one mistake (its fix, and "fix all" of the 10,000).
+ */
+async function mistakesRows(client: TestClient, base: { p50: number }): Promise<void> {
+  const object = withMistakes(httpRulesetObject(10_000));
+  const files = [
+    { uri: 'file:///bench/mistakes.ruleset.yaml', language: 'yaml', text: YAML.stringify(object), what: 'YAML ruleset' },
+    { uri: 'file:///bench/mistakes/main.tf', language: 'terraform', text: terraformOfObject(object, 'v4'), what: '`.tf` resource (v4 blocks)' },
+  ];
+  const measured: { open: number; action: number }[] = [];
+  for (const file of files) {
+    const open = await time(async () => {
+      client.open(file.uri, file.language, file.text);
+      await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: file.uri } });
+    });
+    const lines = file.text.split('\n');
+    const line = lines.findIndex((l, i) => i > lines.length / 2 && /https\.host/.test(l));
+    const character = lines[line].indexOf('https.host') + 2;
+    const actions: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      actions.push(await time(() => client.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri: file.uri }, range: { start: { line, character }, end: { line, character } }, context: { diagnostics: [] } })));
+    }
+    measured.push({ open, action: stats(actions).p50 });
+    const yaml = measured[0];
+    const beside = (value: number, peer: number) => (file === files[0] ? `${base.p50.toFixed(1)} ms (no-op round trip)` : `${peer.toFixed(1)} ms (the YAML ruleset), ${(value / peer).toFixed(1)}×`);
+    rows.push([`open of 10,000 HTTP rules, a mistake in each, ${file.what} → first diagnostics`, `${open.toFixed(1)} ms`, beside(open, yaml.open), file === files[0] ? '' : '≤ 1.3× YAML']);
+    rows.push([`code action on one mistake of the 10,000 (its fix, fix all), ${file.what}, p50 of 5`, `${stats(actions).p50.toFixed(1)} ms`, beside(stats(actions).p50, yaml.action), file === files[0] ? '' : '≤ 1.3× YAML']);
+  }
+}
+
+async function jsonRows(client: TestClient, base: { p50: number; p95: number; max: number }, startup: number, pull: () => Promise<unknown>): Promise<void> {
   // The editor opens the file that started the server at once: the server is still cold.
   const openAtStart = await time(async () => {
     client.open(URI, 'json', TEXT);
@@ -143,11 +189,6 @@ async function main(): Promise<void> {
   }
   rows.push(['completion of a test in a 1,000-rule HTTP file (every field and function)', fmt(stats(httpCompletions)), fmt(base), 'p95 ≤ 10 ms']);
   rows.push(['hover in a 1,000-rule HTTP file (a field, a function)', fmt(stats(httpHovers)), fmt(base), 'p95 ≤ 10 ms']);
-  rows.push(['server memory (RSS) with the file open', `${rssMiB(client.child.pid!).toFixed(0)} MiB`, `${rssMiB(process.pid).toFixed(0)} MiB (this bench process)`, '']);
-  await client.stop();
-
-  const header = ['language server (p50 / p95 / max)', 'result', 'baseline (same run)', 'target'];
-  printTable(header, rows);
 }
 
 main().catch((error) => {

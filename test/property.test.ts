@@ -132,6 +132,13 @@ function assertExpressionResult(text: string): void {
   }
 }
 
+/** Whether `offset` falls between a high surrogate and the low one after it. */
+function splitsSurrogatePair(text: string, offset: number): boolean {
+  if (offset <= 0 || offset >= text.length) return false;
+  const [before, after] = [text.charCodeAt(offset - 1), text.charCodeAt(offset)];
+  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff;
+}
+
 /** Lines as LSP counts them: CRLF, CR and LF all end a line. */
 function lineLengths(text: string): number[] {
   return text.split(/\r\n|\r|\n/).map((l) => l.length);
@@ -142,6 +149,8 @@ function assertDocumentResult(text: string, format: HostFormat, problems: readon
   for (const p of problems) {
     const label = `${p.code} ${p.start}..${p.end} in ${format} ${JSON.stringify(text)} (length ${text.length})`;
     assert.ok(0 <= p.start && p.start <= p.end && p.end <= text.length, label);
+    // An editor underlines whole characters: an end between the halves of an emoji is off by one.
+    assert.ok(!splitsSurrogatePair(text, p.start) && !splitsSurrogatePair(text, p.end), `between the halves of a surrogate pair: ${label}`);
     assert.ok(p.start >= previous, `problems sorted by start: ${label}`);
     previous = p.start;
     for (const fix of p.fixes ?? []) {

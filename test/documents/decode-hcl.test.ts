@@ -9,7 +9,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-import { decodeHclTemplate, holeFiller, type Range } from '../../server/src/documents/decode-hcl';
+import { decodeHclTemplate, holeFiller, plainQuotedValue, type Range } from '../../server/src/documents/decode-hcl';
 import { encodeForScalar } from '../../server/src/documents/host';
 import { parseDocument } from '../../server/src/documents/parsed-document';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
@@ -138,6 +138,10 @@ describe('decodeHclTemplate', () => {
         const expected = expectedOf(pieces, start + 1);
         assertDecoded(decodeHclTemplate(text, start, start + body.length + 2, expected.holeSources), expected, text);
         assertDecoded(siteOf(text), expected, text);
+        // The value read without the offset map, where it is (no holes, escapes JSON shares), is the decoder's.
+        const value = expected.holeSources.length === 0 ? plainQuotedValue(text, start, start + body.length + 2) : undefined;
+        if (value !== undefined) assert.equal(value, expected.value, text);
+        assert.equal(parseDocument(text, 'hcl').rulesets[0]?.expressions[0]?.text, expected.value, text);
       }),
       { numRuns: 1_500 },
     );
@@ -207,6 +211,21 @@ describe('decodeHclTemplate', () => {
     );
   });
 
+  it('reads the value of a quoted string with the escapes JSON shares without decoding it unit by unit, and leaves the others to the decoder', () => {
+    const read = (body: string) => plainQuotedValue(`"${body}"`, 0, body.length + 2);
+    assert.equal(read('ip.src'), 'ip.src');
+    assert.equal(read('http.host eq \\"a\\" and \\\\ \\n\\t\\u00e9'), 'http.host eq "a" and \\ \n\té');
+    for (const other of ['\\U0001F600', '\\ud83d', '$${x}', '%%{x}', 'a\tb\\n', '\\x41']) assert.equal(read(other), undefined, other);
+  });
+
+  it('chooses the stand-in of a hole as the text before it, read whole, would: reading as it decodes changes nothing', () => {
+    const piece = fc.oneof(fc.constantFrom('r', '#', '"', '\\', 'i', 'n', 'in', ' ', '.', '$', '\n', '\t', '\u00a0', '\u2028', 'é', '_', '9', 'x', 'r#"', '"#'), fc.string({ unit: 'binary', maxLength: 1 }));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }).map((parts) => parts.join('')), (before) => assert.equal(holeFiller(before), fillerReadingTheWholeText(before), JSON.stringify(before))),
+      { numRuns: 20_000 },
+    );
+  });
+
   it('stands in for a hole with letters inside a string, a list after `in`, and a field elsewhere', () => {
     assert.equal(holeFiller('http.host eq "a'), 'terraform');
     assert.equal(holeFiller('http.host eq r#"a"'), 'terraform');
@@ -215,3 +234,36 @@ describe('decodeHclTemplate', () => {
     assert.equal(holeFiller('http.host eq "x" and ip.src in'), '$terraform');
   });
 });
+
+/**
+ * What holeFiller answered when it read the whole text before each hole (quadratic in a string
+ * of many holes, so replaced), kept as the reference the incremental reading is held to.
+ */
+function fillerReadingTheWholeText(before: string): string {
+  if (insideStringReadingTheWholeText(before)) return 'terraform';
+  if (/(?:^|[^\w.])in\s*$/.test(before)) return '$terraform';
+  return 'terraform';
+}
+
+function insideStringReadingTheWholeText(before: string): boolean {
+  let i = 0;
+  while (i < before.length) {
+    const c = before[i];
+    if (c === '"') {
+      i++;
+      while (i < before.length && before[i] !== '"') i += before[i] === '\\' ? 2 : 1;
+      if (i >= before.length) return true;
+      i++;
+    } else if (c === 'r' && (i === 0 || !/\w/.test(before[i - 1]))) {
+      const raw = /^r(#*)"/.exec(before.slice(i, i + 300));
+      if (!raw) {
+        i++;
+        continue;
+      }
+      const close = before.indexOf(`"${raw[1]}`, i + raw[0].length);
+      if (close === -1) return true;
+      i = close + 1 + raw[1].length;
+    } else i++;
+  }
+  return false;
+}

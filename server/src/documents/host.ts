@@ -2,6 +2,7 @@ import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
 import { readBlockYaml } from './block-yaml';
 import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
+import { onWholeCharacters } from './whole-characters';
 import { readStrictJson } from './strict-json';
 import { jsonString, stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type ScalarStyle } from './host-node';
 
@@ -95,6 +96,12 @@ export function property(node: HostNode | undefined, key: string): HostProperty 
 }
 
 export function parseHost(text: string, format: HostFormat): HostDocument {
+  const host = readHost(text, format);
+  // The parsers count UTF-16 units: an error on an emoji can end after its first half.
+  return host.syntaxErrors.length === 0 ? host : { ...host, syntaxErrors: host.syntaxErrors.map((e) => onWholeCharacters(text, e)) };
+}
+
+function readHost(text: string, format: HostFormat): HostDocument {
   try {
     return format === 'json' ? parseJson(text) : parseYaml(text);
   } catch (error) {

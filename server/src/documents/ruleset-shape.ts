@@ -16,6 +16,7 @@ import { checkParameterValue, describe, hidesCheck, type Report } from './parame
 import { ruleObjectInPhase } from './parameter-sites';
 import { actionOfRule, type DocumentProblem, type ParsedRuleset } from './parsed-ruleset';
 import { convertPrimitive, inappropriateValue, terraformTypeName } from './terraform-types';
+import { onWholeCharacters } from './whole-characters';
 
 /** Keys known to a ruleset and to a rule: their names in order, for messages, and as a set to look them up. */
 interface KnownKeys {
@@ -58,14 +59,16 @@ const RULE_KEY_TYPES: ReadonlyMap<string, ValueKind> = new Map([
 
 /** `defaultPhase`: the phase given for files that name none (`--phase`, `rulesets.defaultPhase`), which then need no `phase`. */
 export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], defaultPhase?: string): void {
+  const text = model.text;
   // The values Terraform fills in that hide a check (`terraform-unknown`, whose message is then
   // the value's label) are said once for the resource, not once for each.
   const unknowns: Unknown[] = [];
   const report: Report = (code, severity, start, end, message, fixes) => {
+    // A missing key is reported on its object's first character, which may be half an emoji (a YAML key `😀:`).
+    ({ start, end } = onWholeCharacters(text, { start, end }));
     if (code === TERRAFORM_UNKNOWN) {
       if (!model.knownValues?.some((k) => k.start < end && start < k.end)) unknowns.push({ start, end, label: message });
-    }
-    else problems.push(fixes && fixes.length > 0 ? { code, severity, start, end, message, fixes } : { code, severity, start, end, message });
+    } else problems.push(fixes && fixes.length > 0 ? { code, severity, start, end, message, fixes } : { code, severity, start, end, message });
   };
   checkRoot(model, report, defaultPhase);
   if (unknowns.length > 0) problems.push(unknownsHint(model.text, unknowns));

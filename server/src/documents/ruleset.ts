@@ -225,7 +225,7 @@ function pushSiteProblems(site: ExpressionSite, found: CheckResult['problems'], 
     for (const p of found) problems.push(mapExpressionProblem(site, p));
     return;
   }
-  const touches = (span: { start: number; end: number }) => holes.some((h) => span.start <= h.end && span.end >= h.start);
+  const touches = (span: { start: number; end: number }) => touchesAny(holes, span);
   for (const p of found) {
     if (touches(p.span) || (CAUSED_BY_A_HOLE.has(p.code) && p.span.end >= holes[0].start)) continue;
     const fixes = p.fixes?.filter((f) => !f.edits.some((e) => touches(e.span)));
@@ -258,6 +258,22 @@ function pushComposedProblems(site: ExpressionSite, found: CheckResult['problems
     const fixes = p.fixes?.filter((f) => f.edits.every((e) => editable(e.span)));
     problems.push(mapExpressionProblem(site, fixes && fixes.length > 0 ? { ...p, fixes } : { ...p, fixes: undefined }));
   }
+}
+
+/**
+ * Whether `span` touches one of `holes` (in order, apart): by binary search, as a string with
+ * thousands of holes can have a problem on each.
+ */
+function touchesAny(holes: readonly { start: number; end: number }[], span: { start: number; end: number }): boolean {
+  // The first hole that does not end before the span starts; it touches the span unless it starts after the span ends.
+  let low = 0;
+  let high = holes.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (holes[middle].end < span.start) low = middle + 1;
+    else high = middle;
+  }
+  return low < holes.length && holes[low].start <= span.end;
 }
 
 function mapExpressionProblem(site: ExpressionSite, p: CheckResult['problems'][number]): DocumentProblem {

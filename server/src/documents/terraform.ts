@@ -19,6 +19,7 @@ import { providerMajor, type ModuleVersionInputs, type ProviderMajor } from './p
 import { resolve } from 'node:path';
 import { evaluateModule, type TerraformModule } from './terraform-module';
 import { moduleRulesets } from './terraform-sites';
+import { onWholeCharacters } from './whole-characters';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 import { CUSTOM_RULES_PHASE, FILTER_TYPE, FIREWALL_RULE_TYPE, firewallRulesMigration, firewallRulesProblems, type FirewallRulesMigration, type LegacyAttribute, type LegacyResource } from './firewall-rules';
 import { rulesWithoutRefProblem } from './terraform-refs';
@@ -65,7 +66,7 @@ export function readTerraform(text: string, versionInputs: ModuleVersionInputs =
       if (withoutRef) refProblems.push(withoutRef);
     }
     const legacy = legacyResources(text, blocks);
-    const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems, ...refProblems, ...firewallRulesProblems(text, legacy, rulesets)];
+    const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems, ...refProblems, ...firewallRulesProblems(text, legacy, rulesets)].map((problem) => onWholeCharacters(text, problem));
     if (module && mayUseModuleValues(text, module.path)) {
       const values = moduleValuesOrNone(module, text, tree.rootNode);
       if (values) {

@@ -93,11 +93,13 @@ function fixAllActions(model: DocumentModel, problems: readonly DocumentProblem[
   const actions: CodeAction[] = [];
   for (const code of codes) {
     const edits: DocumentEdit[] = [];
+    const taken = new TakenEdits();
     const fixed: DocumentProblem[] = [];
     for (const problem of problems) {
       if (problem.code !== code || problem.fixes?.length !== 1) continue;
       const fixEdits = problem.fixes[0].edits;
-      if (fixEdits.some((e) => edits.some((taken) => clash(e, taken)))) continue;
+      if (fixEdits.some((e) => taken.clashes(e))) continue;
+      taken.add(fixEdits);
       edits.push(...fixEdits);
       fixed.push(problem);
     }
@@ -115,6 +117,44 @@ function fixAllActions(model: DocumentModel, problems: readonly DocumentProblem[
 /** Edits that overlap, or that both start at one offset (their order would be unclear). */
 function clash(a: DocumentEdit, b: DocumentEdit): boolean {
   return (a.start < b.end && b.start < a.end) || a.start === b.start;
+}
+
+/**
+ * The edits a "fix all" has taken, sorted by start, so that whether a new edit clashes with one
+ * is two comparisons after a binary search: a file with a fixable mistake in each of 10,000
+ * rules compared every edit with every edit taken before it (6 s of a code action request).
+ * Taken edits never clash with each other, so their ends are in order too, and only the
+ * neighbours of a new edit can clash with it; should one fix's own edits clash (nothing known
+ * makes such a fix), every taken edit is compared, as before.
+ */
+class TakenEdits {
+  private readonly sorted: DocumentEdit[] = [];
+  private overlapping = false;
+
+  clashes(edit: DocumentEdit): boolean {
+    if (this.overlapping) return this.sorted.some((taken) => clash(edit, taken));
+    const i = this.firstStartingFrom(edit.start);
+    return (i < this.sorted.length && clash(edit, this.sorted[i])) || (i > 0 && clash(edit, this.sorted[i - 1]));
+  }
+
+  add(edits: readonly DocumentEdit[]): void {
+    for (const edit of edits) {
+      if (!this.overlapping && this.clashes(edit)) this.overlapping = true;
+      this.sorted.splice(this.firstStartingFrom(edit.start), 0, edit);
+    }
+  }
+
+  /** The index of the first taken edit that starts at `offset` or after it. */
+  private firstStartingFrom(offset: number): number {
+    let low = 0;
+    let high = this.sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.sorted[middle].start < offset) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
 }
 
 /** A problem's fixes as quick fixes of its diagnostic, the first one preferred. */

@@ -267,6 +267,11 @@ class Checker {
   declare private callRanges?: Map<FunctionCall, readonly [bigint, bigint]>;
   /** A `[*]` stands somewhere in the tree (a value expression takes none). */
   private sawEach = false;
+  /**
+   * The did-you-means of the unknown field names met so far: an expression that repeats one
+   * (a Terraform string's 17,320 `${…}`, each read as a field) looks through the fields once.
+   */
+  declare private fieldSuggestions?: Map<string, string[]>;
 
   constructor(
     private readonly text: string,
@@ -554,11 +559,16 @@ class Checker {
   }
 
   private reportUnknownField(name: string, span: Span): void {
-    const fieldNames: string[] = [];
-    for (const field of this.catalogue.fields.values()) if (this.availableHere(field)) fieldNames.push(field.name);
-    const lastPart = name.slice(name.lastIndexOf('.') + 1);
-    const sameLastPart = fieldNames.filter((f) => f.endsWith(`.${lastPart}`) && f !== name);
-    const suggestions = [...new Set([...closestMatches(name, fieldNames), ...sameLastPart])].slice(0, 3);
+    this.fieldSuggestions ??= new Map();
+    let suggestions = this.fieldSuggestions.get(name);
+    if (!suggestions) {
+      const fieldNames: string[] = [];
+      for (const field of this.catalogue.fields.values()) if (this.availableHere(field)) fieldNames.push(field.name);
+      const lastPart = name.slice(name.lastIndexOf('.') + 1);
+      const sameLastPart = fieldNames.filter((f) => f.endsWith(`.${lastPart}`) && f !== name);
+      suggestions = [...new Set([...closestMatches(name, fieldNames), ...sameLastPart])].slice(0, 3);
+      this.fieldSuggestions.set(name, suggestions);
+    }
     const hint = suggestions.length > 0 ? `; did you mean ${quoteAlternatives(suggestions)}?` : '';
     const elsewhere = this.family === 'http' ? otherFamilyNote(name, 'magic', 'field') : '';
     this.report(

@@ -26,7 +26,10 @@ export function closestMatches(word: string, candidates: Iterable<string>, limit
   const maxDistance = Math.max(1, Math.floor(word.length / 3));
   const scored: { name: string; distance: number }[] = [];
   for (const name of candidates) {
-    const distance = name.toLowerCase() === lower ? 0 : editDistance(lower, name.toLowerCase());
+    const candidate = name.toLowerCase();
+    // The distance is at least the difference in length: most candidates need no table.
+    if (Math.abs(candidate.length - lower.length) > maxDistance) continue;
+    const distance = candidate === lower ? 0 : editDistance(lower, candidate);
     if (distance <= maxDistance) scored.push({ name, distance });
   }
   scored.sort((x, y) => x.distance - y.distance || x.name.localeCompare(y.name));
