@@ -17,7 +17,7 @@ before(() => loadTerraformParser());
 
 /** A v4 resource with one rule of this expression, written between quotes as is. */
 function resource(expression: string): string {
-  return `resource "cloudflare_ruleset" "r" {\n  name  = "r"\n  kind  = "zone"\n  phase = "http_request_firewall_custom"\n  rules {\n    action     = "block"\n    expression = "${expression}"\n  }\n}\n`;
+  return `resource "cloudflare_ruleset" "r" {\n  name  = "r"\n  kind  = "zone"\n  phase = "http_request_firewall_custom"\n  rules {\n    ref        = "r1"\n    action     = "block"\n    expression = "${expression}"\n  }\n}\n`;
 }
 
 /** `holes` interpolations, alternately standing for a field and inside a string of the expression, then a typo. */
