@@ -1,0 +1,190 @@
+/**
+ * OpenTofu as the oracle of Terraform evaluation (issue 34, item 3): for every module of
+ * test/fixtures/terraform-modules/ (one folder an idiom, each with a `planted/` module holding one
+ * expression mistake and its `clean/` twin), tofu's value of every local and variable.
+ *
+ * - tofu's values hold the planted mistake where expected.json says (its `value`), the clean twin's
+ *   are the same values with the mistake fixed, and nothing but the variables left unset is unknown;
+ * - the strings of tofu's value that hold the mistake, checked as rules of the phase, get the code
+ *   expected.json names, and none once fixed (the mistake is one our checker flags, the twin clean);
+ * - `compareValues` is the comparison of an evaluator's values with tofu's (deep-equal on JSON,
+ *   unknown against unknown), used below on the project's evaluator once it exists (EVALUATE).
+ *
+ * Skips with one line without `tofu`, and fails then when TOFU_REQUIRED=1 or CI=true (.ci/run
+ * builds it with scripts/build-tofu.sh).
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+import { checkRuleset } from '../../server/src/core';
+import { findTofu, missingTofu, tofuValues, type TofuResult, type TofuValue } from './tofu';
+
+const FIXTURES = join(__dirname, '..', 'fixtures', 'terraform-modules');
+
+interface Expected {
+  readonly idiom: string;
+  readonly findings: readonly {
+    readonly file: string;
+    readonly line: number;
+    readonly column: number;
+    readonly code: string;
+    readonly text: string;
+    readonly fixed: string;
+    readonly resource: string;
+    readonly phase: string;
+  }[];
+  /** The local or variable (as named from the root module) whose value holds the planted text. */
+  readonly value: string;
+}
+
+const idioms = readdirSync(FIXTURES).sort();
+
+function expectedOf(idiom: string): Expected {
+  return JSON.parse(readFileSync(join(FIXTURES, idiom, 'expected.json'), 'utf8')) as Expected;
+}
+
+/** An evaluator's value of one name: a JSON value, or unknown (Terraform fills it in later, or it cannot be known here). */
+export type EvaluatedValue = { readonly known: true; readonly value: unknown } | { readonly known: false };
+
+/**
+ * How an evaluator's values differ from tofu's, one line a name: every name tofu knows must be
+ * there with a deep-equal JSON value, every name tofu cannot know must be unknown (never guessed).
+ */
+export function compareValues(tofu: TofuResult, ours: ReadonlyMap<string, EvaluatedValue>): string[] {
+  const differences: string[] = [];
+  for (const [name, theirs] of tofu.values) {
+    const mine = ours.get(name);
+    if (!mine) differences.push(`${name}: missing (tofu: ${shown(theirs)})`);
+    else if (!theirs.known && mine.known) differences.push(`${name}: ours ${JSON.stringify(mine.value)}, tofu cannot know it (${theirs.reason})`);
+    else if (theirs.known && !mine.known) differences.push(`${name}: ours unknown, tofu ${JSON.stringify(theirs.value)}`);
+    else if (theirs.known && mine.known && !isDeepStrictEqual(mine.value, theirs.value)) {
+      differences.push(`${name}: ours ${JSON.stringify(mine.value)}\n  tofu ${JSON.stringify(theirs.value)}`);
+    }
+  }
+  return differences;
+}
+
+function isDeepStrictEqual(a: unknown, b: unknown): boolean {
+  try {
+    assert.deepStrictEqual(a, b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function shown(value: TofuValue): string {
+  return value.known ? JSON.stringify(value.value) : value.reason;
+}
+
+/** Names whose value is unknown or failed, each with why. */
+function unsure(result: TofuResult): string[] {
+  return [...result.values].filter(([, value]) => !value.known).map(([name, value]) => `${name}: ${shown(value)}`);
+}
+
+/** Every string inside a JSON value. */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+/** The codes our checker gives an expression as the one rule of a ruleset of `phase`. */
+function codesOf(expression: string, phase: string): string[] {
+  const ruleset = { name: 'fixture', kind: 'zone', phase, rules: [{ action: 'block', expression }] };
+  return checkRuleset(JSON.stringify(ruleset), 'json').map((problem) => problem.code);
+}
+
+/** The variables of a module folder (and its local modules) that no file sets: tofu leaves them unknown. */
+const UNSET = new Set(['var.zone_id', 'var.account_id', 'module.waf.var.zone_id']);
+
+describe("OpenTofu's values of the fixture modules", () => {
+  for (const idiom of idioms) {
+    it(`${idiom}: the planted mistake is in tofu's value of ${expectedOf(idiom).value}, and the clean twin is the same values fixed`, async (t) => {
+      const tofu = findTofu();
+      if (!tofu) return missingTofu((message) => t.skip(message));
+      const expected = expectedOf(idiom);
+      const planted = await tofuValues(tofu, join(FIXTURES, idiom, 'planted'));
+      const clean = await tofuValues(tofu, join(FIXTURES, idiom, 'clean'));
+      t.diagnostic(`tofu: ${planted.seconds.toFixed(2)} s (planted), ${clean.seconds.toFixed(2)} s (clean)`);
+
+      assert.deepEqual(
+        unsure(planted).filter((line) => !UNSET.has(line.split(':')[0])),
+        [],
+        'only the variables no file sets are unknown',
+      );
+      for (const name of UNSET) if (planted.values.has(name)) assert.equal(planted.values.get(name)!.known, false, `${name} is set nowhere`);
+
+      const holder = planted.values.get(expected.value);
+      assert.ok(holder?.known, `${expected.value} is known to tofu`);
+      const [finding] = expected.findings;
+      const json = JSON.stringify(holder.value);
+      // The planted text as it stands inside a JSON string.
+      const inJson = (text: string) => JSON.stringify(text).slice(1, -1);
+      assert.ok(json.includes(inJson(finding.text)), `${expected.value} holds ${finding.text}: ${json}`);
+
+      assert.deepEqual([...clean.values.keys()], [...planted.values.keys()], 'the twins declare the same names');
+      for (const [name, value] of planted.values) {
+        const twin = clean.values.get(name)!;
+        if (!value.known) {
+          assert.equal(twin.known, false, `${name} is unknown in both`);
+          continue;
+        }
+        assert.ok(twin.known, `${name} is known in both`);
+        const fixed = JSON.stringify(value.value).replaceAll(inJson(finding.text), inJson(finding.fixed));
+        assert.equal(JSON.stringify(twin.value), fixed, `${name}: the clean twin's value is the planted one with ${finding.text} fixed`);
+      }
+      // What the checker says of tofu's strings that hold the mistake, each as a rule of the phase:
+      // the planted code, and nothing once fixed.
+      const holding = stringsIn(holder.value).filter((text) => text.includes(finding.text));
+      assert.ok(holding.length > 0);
+      for (const expression of holding) {
+        assert.ok(codesOf(expression, finding.phase).includes(finding.code), `${finding.code} in ${codesOf(expression, finding.phase).join(', ')} for ${expression}`);
+        assert.deepEqual(codesOf(expression.replaceAll(finding.text, finding.fixed), finding.phase), [], 'the clean twin\'s expression has no finding');
+      }
+      const written = readFileSync(join(FIXTURES, idiom, finding.file), 'utf8').split('\n')[finding.line - 1];
+      assert.equal(written.slice(finding.column - 1, finding.column - 1 + finding.text.length), finding.text, 'expected.json places the mistake on its characters');
+    });
+  }
+});
+
+describe('tofuValues: what the copy keeps and cuts', () => {
+  it('cuts providers, resources, data sources, outputs and remote modules; a local that refers to them is unknown; sensitive values are marked', async (t) => {
+    const tofu = findTofu();
+    if (!tofu) return missingTofu((message) => t.skip(message));
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-tofu-test-'));
+    try {
+      const files: Record<string, string> = {
+        'main.tf': [
+          'terraform {\n  required_providers {\n    cloudflare = { source = "cloudflare/cloudflare", version = "~> 5.0" }\n  }\n}',
+          'provider "cloudflare" {\n  api_token = var.token\n}',
+          'variable "token" {\n  type      = string\n  sensitive = true\n  default   = "secret"\n}',
+          'data "cloudflare_rulesets" "all" {\n  zone_id = "z"\n}',
+          // Braces and block keywords inside a heredoc must not fool the cut.
+          'locals {\n  text = <<-EOT\n    resource "x" "y" { }\n    }\n  EOT\n  managed_id = data.cloudflare_rulesets.all.rulesets[0].id\n  custom_id  = cloudflare_ruleset.custom.id\n  from_remote = module.remote.id\n  uses_id    = "execute ${local.custom_id}"\n  token_copy = var.token\n  n          = 1 + 2\n}',
+          'resource "cloudflare_ruleset" "custom" {\n  zone_id = "z"\n  name    = "n"\n  kind    = "zone"\n  phase   = "http_request_firewall_custom"\n}',
+          'module "remote" {\n  source = "example/thing/cloudflare"\n}',
+          'output "id" {\n  value = cloudflare_ruleset.custom.id\n}',
+        ].join('\n\n'),
+      };
+      for (const [name, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, name)), { recursive: true });
+        writeFileSync(join(dir, name), `${text}\n`);
+      }
+      const result = await tofuValues(tofu, dir);
+      const value = (name: string) => result.values.get(name);
+      assert.deepEqual(value('local.text'), { known: true, value: 'resource "x" "y" { }\n}\n', sensitive: false });
+      assert.deepEqual(value('local.n'), { known: true, value: 3, sensitive: false });
+      for (const name of ['local.managed_id', 'local.custom_id', 'local.from_remote', 'local.uses_id']) assert.equal(value(name)?.known, false, `${name} is unknown`);
+      assert.deepEqual(value('var.token'), { known: true, value: 'secret', sensitive: true });
+      assert.deepEqual(value('local.token_copy'), { known: true, value: 'secret', sensitive: true });
+      assert.deepEqual([...result.values.keys()].sort(), ['local.custom_id', 'local.from_remote', 'local.managed_id', 'local.n', 'local.text', 'local.token_copy', 'local.uses_id', 'var.token']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
