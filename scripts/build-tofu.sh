@@ -60,7 +60,8 @@ if [ -z "$module_dir" ] || [ ! -d "$module_dir" ]; then
 fi
 echo "build-tofu: go build ./cmd/tofu in $module_dir" >&2
 # The module cache is read-only and no repository: the build writes only its output, and reads no VCS stamp.
-(cd "$module_dir" && "$go_bin" build -buildvcs=false -o "$binary.tmp" ./cmd/tofu)
+# version.dev=no: a release build, whose `tofu version` says 1.10.6 and not 1.10.6-dev.
+(cd "$module_dir" && "$go_bin" build -buildvcs=false -ldflags "-X github.com/opentofu/opentofu/version.dev=no" -o "$binary.tmp" ./cmd/tofu)
 mv "$binary.tmp" "$binary"
-echo "build-tofu: built $("$binary" version | head -1) in $(($(date +%s) - started)) s" >&2
+echo "build-tofu: built $("$binary" version 2>/dev/null | head -1) in $(($(date +%s) - started)) s" >&2
 echo "$binary"

@@ -67,6 +67,45 @@ export function compareValues(tofu: TofuResult, ours: ReadonlyMap<string, Evalua
   return differences;
 }
 
+/**
+ * The evaluator's answer as compareValues reads it, from the plain data of every variable and local
+ * of a module (undefined where a value is not known anywhere inside it) and of the local modules
+ * it calls, keyed as tofu's are: `var.x`, `local.x`, `module.NAME.var.x`.
+ */
+export function evaluatedValues(names: { readonly variables: Readonly<Record<string, unknown>>; readonly locals: Readonly<Record<string, unknown>>; readonly modules?: Readonly<Record<string, unknown>> }): Map<string, EvaluatedValue> {
+  const values = new Map<string, EvaluatedValue>();
+  const add = (name: string, value: unknown) => values.set(name, value === undefined ? { known: false } : { known: true, value });
+  for (const [name, value] of Object.entries(names.locals)) add(`local.${name}`, value);
+  for (const [name, value] of Object.entries(names.variables)) add(`var.${name}`, value);
+  for (const [name, value] of Object.entries(names.modules ?? {})) add(name, value);
+  return values;
+}
+
+/**
+ * The project's evaluator on a module folder, as evaluatedValues reads it; undefined until
+ * server/src/documents/terraform-module.ts exports it. Wiring it in is one line:
+ * `(folder) => evaluatedValues(moduleNames(folder, DISK)!)`.
+ */
+const EVALUATE = undefined as ((folder: string) => ReadonlyMap<string, EvaluatedValue>) | undefined;
+
+/** Reads a module from the disk, as the CLI does. */
+export const DISK = {
+  listFiles: (folder: string): readonly string[] | undefined => {
+    try {
+      return readdirSync(folder);
+    } catch {
+      return undefined;
+    }
+  },
+  readFile: (path: string): string | undefined => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+  },
+};
+
 function isDeepStrictEqual(a: unknown, b: unknown): boolean {
   try {
     assert.deepStrictEqual(a, b);
@@ -83,6 +122,15 @@ function shown(value: TofuValue): string {
 /** Names whose value is unknown or failed, each with why. */
 function unsure(result: TofuResult): string[] {
   return [...result.values].filter(([, value]) => !value.known).map(([name, value]) => `${name}: ${shown(value)}`);
+}
+
+const runs = new Map<string, Promise<TofuResult>>();
+
+/** tofu's values of a fixture folder, run once for every test that asks. */
+function tofuOf(tofu: string, folder: string): Promise<TofuResult> {
+  let run = runs.get(folder);
+  if (!run) runs.set(folder, (run = tofuValues(tofu, folder)));
+  return run;
 }
 
 /** Every string inside a JSON value. */
@@ -108,8 +156,8 @@ describe("OpenTofu's values of the fixture modules", () => {
       const tofu = findTofu();
       if (!tofu) return missingTofu((message) => t.skip(message));
       const expected = expectedOf(idiom);
-      const planted = await tofuValues(tofu, join(FIXTURES, idiom, 'planted'));
-      const clean = await tofuValues(tofu, join(FIXTURES, idiom, 'clean'));
+      const planted = await tofuOf(tofu, join(FIXTURES, idiom, 'planted'));
+      const clean = await tofuOf(tofu, join(FIXTURES, idiom, 'clean'));
       t.diagnostic(`tofu: ${planted.seconds.toFixed(2)} s (planted), ${clean.seconds.toFixed(2)} s (clean)`);
 
       assert.deepEqual(
@@ -152,8 +200,49 @@ describe("OpenTofu's values of the fixture modules", () => {
   }
 });
 
+describe("the evaluator's values of the fixture modules are OpenTofu's", () => {
+  for (const idiom of idioms) {
+    for (const twin of ['planted', 'clean']) {
+      const name = `${idiom}/${twin}: every local and variable as tofu evaluates it`;
+      if (!EVALUATE) {
+        it.todo(`${name} (the evaluator is not wired in: EVALUATE)`);
+        continue;
+      }
+      const evaluate = EVALUATE;
+      it(name, async (t) => {
+        const tofu = findTofu();
+        if (!tofu) return missingTofu((message) => t.skip(message));
+        const folder = join(FIXTURES, idiom, twin);
+        const theirs = await tofuOf(tofu, folder);
+        const ours = evaluate(folder);
+        assert.deepEqual(compareValues(theirs, ours), []);
+      });
+    }
+  }
+});
+
+describe('compareValues', () => {
+  const tofu: TofuResult = {
+    seconds: 0,
+    values: new Map<string, TofuValue>([
+      ['local.rules', { known: true, value: [{ action: 'block', expression: 'http.host eq "a"' }], sensitive: false }],
+      ['var.zone_id', { known: false, reason: 'unknown' }],
+    ]),
+  };
+  it('is empty when every value is deep-equal and the unknowns are unknown', () => {
+    const ours = evaluatedValues({ locals: { rules: [{ expression: 'http.host eq "a"', action: 'block' }] }, variables: { zone_id: undefined } });
+    assert.deepEqual(compareValues(tofu, ours), []);
+  });
+  it('names a value that differs, one that is missing, and one guessed where tofu cannot know it', () => {
+    const ours = evaluatedValues({ locals: {}, variables: { zone_id: 'guessed' } });
+    assert.deepEqual(compareValues(tofu, ours), ['local.rules: missing (tofu: [{"action":"block","expression":"http.host eq \\"a\\""}])', 'var.zone_id: ours "guessed", tofu cannot know it (unknown)']);
+    const wrong = evaluatedValues({ locals: { rules: [{ action: 'block', expression: 'http.host eq "b"' }] }, variables: {} });
+    assert.match(compareValues(tofu, wrong)[0], /^local\.rules: ours .*eq \\"b\\".*\n  tofu .*eq \\"a\\"/);
+  });
+});
+
 describe('tofuValues: what the copy keeps and cuts', () => {
-  it('cuts providers, resources, data sources, outputs and remote modules; a local that refers to them is unknown; sensitive values are marked', async (t) => {
+  it('cuts providers, resources, data sources, outputs and remote modules; a local that refers to them is unknown; sensitive values are marked; given values win', async (t) => {
     const tofu = findTofu();
     if (!tofu) return missingTofu((message) => t.skip(message));
     const dir = mkdtempSync(join(tmpdir(), 'rulesets-tofu-test-'));
@@ -163,6 +252,7 @@ describe('tofuValues: what the copy keeps and cuts', () => {
           'terraform {\n  required_providers {\n    cloudflare = { source = "cloudflare/cloudflare", version = "~> 5.0" }\n  }\n}',
           'provider "cloudflare" {\n  api_token = var.token\n}',
           'variable "token" {\n  type      = string\n  sensitive = true\n  default   = "secret"\n}',
+          'variable "region" {\n  default = "eu"\n}',
           'data "cloudflare_rulesets" "all" {\n  zone_id = "z"\n}',
           // Braces and block keywords inside a heredoc must not fool the cut.
           'locals {\n  text = <<-EOT\n    resource "x" "y" { }\n    }\n  EOT\n  managed_id = data.cloudflare_rulesets.all.rulesets[0].id\n  custom_id  = cloudflare_ruleset.custom.id\n  from_remote = module.remote.id\n  uses_id    = "execute ${local.custom_id}"\n  token_copy = var.token\n  n          = 1 + 2\n}',
@@ -170,19 +260,21 @@ describe('tofuValues: what the copy keeps and cuts', () => {
           'module "remote" {\n  source = "example/thing/cloudflare"\n}',
           'output "id" {\n  value = cloudflare_ruleset.custom.id\n}',
         ].join('\n\n'),
+        'terraform.tfvars': 'region = "us"',
       };
       for (const [name, text] of Object.entries(files)) {
         mkdirSync(dirname(join(dir, name)), { recursive: true });
         writeFileSync(join(dir, name), `${text}\n`);
       }
-      const result = await tofuValues(tofu, dir);
+      const result = await tofuValues(tofu, dir, { region: 'ap' });
       const value = (name: string) => result.values.get(name);
       assert.deepEqual(value('local.text'), { known: true, value: 'resource "x" "y" { }\n}\n', sensitive: false });
       assert.deepEqual(value('local.n'), { known: true, value: 3, sensitive: false });
       for (const name of ['local.managed_id', 'local.custom_id', 'local.from_remote', 'local.uses_id']) assert.equal(value(name)?.known, false, `${name} is unknown`);
       assert.deepEqual(value('var.token'), { known: true, value: 'secret', sensitive: true });
       assert.deepEqual(value('local.token_copy'), { known: true, value: 'secret', sensitive: true });
-      assert.deepEqual([...result.values.keys()].sort(), ['local.custom_id', 'local.from_remote', 'local.managed_id', 'local.n', 'local.text', 'local.token_copy', 'local.uses_id', 'var.token']);
+      assert.deepEqual(value('var.region'), { known: true, value: 'ap', sensitive: false }, 'a given value wins over terraform.tfvars');
+      assert.deepEqual([...result.values.keys()].sort(), ['local.custom_id', 'local.from_remote', 'local.managed_id', 'local.n', 'local.text', 'local.token_copy', 'local.uses_id', 'var.region', 'var.token']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

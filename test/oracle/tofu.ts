@@ -258,7 +258,7 @@ function run(tofu: string, args: readonly string[], cwd: string, env: NodeJS.Pro
 /**
  * Tofu's value of every local and variable of the module in `moduleDir` (and of the local modules
  * it calls, as `module.NAME.local.x`), with the module's own `terraform.tfvars` and `*.auto.tfvars`.
- * `variables` adds values as `-var` would (JSON values), e.g. for required variables.
+ * `variables` gives values as a `-var-file` does (JSON values; they win over the tfvars files).
  */
 export async function tofuValues(tofu: string, moduleDir: string, variables: Readonly<Record<string, unknown>> = {}): Promise<TofuResult> {
   const started = process.hrtime.bigint();
@@ -270,7 +270,9 @@ export async function tofuValues(tofu: string, moduleDir: string, variables: Rea
     const root = cutModule(copy, copy, new Map());
     addOutputs(root, new Set());
     const names = namesOf(root);
-    writeFileSync(join(copy, `${OUTPUT_PREFIX}given.auto.tfvars.json`), JSON.stringify(variables));
+    // Given values win over the module's tfvars files, as `-var-file` does.
+    const given = join(work, 'given.tfvars.json');
+    writeFileSync(given, JSON.stringify(variables));
     const config = join(work, 'tofurc');
     writeFileSync(config, '');
     const env: NodeJS.ProcessEnv = {
@@ -294,7 +296,7 @@ export async function tofuValues(tofu: string, moduleDir: string, variables: Rea
       if (name.startsWith('module.')) return [`try(nonsensitive(${expression}).sensitive, "${FAILED}")`, `try(base64encode(nonsensitive(${expression}).json), "${FAILED}")`];
       return [`try(issensitive(jsonencode(${expression})), "${FAILED}")`, `try(base64encode(nonsensitive(jsonencode(${expression}))), "${FAILED}")`];
     });
-    const consoled = await run(tofu, ['console', '-no-color'], copy, env, `${lines.join('\n')}\n`);
+    const consoled = await run(tofu, ['console', '-no-color', `-var-file=${given}`], copy, env, `${lines.join('\n')}\n`);
     if (consoled.code !== 0) throw new Error(`tofu console failed in a copy of ${moduleDir}:\n${consoled.stderr || consoled.stdout}`);
     const printed = consoled.stdout.split('\n').filter((line) => line.trim() !== '');
     if (printed.length !== lines.length) throw new Error(`tofu console printed ${printed.length} lines for ${lines.length} in ${moduleDir}:\n${consoled.stdout}\n${consoled.stderr}`);
