@@ -7,6 +7,9 @@
  *   are the same values with the mistake fixed, and nothing but the variables left unset is unknown;
  * - the strings of tofu's value that hold the mistake, checked as rules of the phase, get the code
  *   expected.json names, and none once fixed (the mistake is one our checker flags, the twin clean);
+ * - test/fixtures/terraform-values/ holds modules of values whose Terraform semantics are easy to
+ *   get wrong (number formatting, regex `replace`, YAML's booleans, template strip markers,
+ *   heredoc indentation, optional attributes…): tofu knows each of them;
  * - the project's evaluator (server/src/documents/terraform-module.ts, `moduleNames`) gives every
  *   local and variable tofu gives, deep-equal on JSON, and unknown where tofu cannot know it
  *   (compareValues); a todo until that module exists.
@@ -43,6 +46,16 @@ interface Expected {
 }
 
 const idioms = readdirSync(FIXTURES).sort();
+
+/** Modules of values whose Terraform semantics are easy to get wrong (functions, templates), no rules in them. */
+const VALUE_FIXTURES = join(__dirname, '..', 'fixtures', 'terraform-values');
+const valueModules = readdirSync(VALUE_FIXTURES).sort();
+
+/** Every module the evaluator is held to tofu on: each idiom's twins, then the value modules. */
+const comparedFolders = [
+  ...idioms.flatMap((idiom) => ['planted', 'clean'].map((twin) => ({ name: `${idiom}/${twin}`, folder: join(FIXTURES, idiom, twin) }))),
+  ...valueModules.map((name) => ({ name: `terraform-values/${name}`, folder: join(VALUE_FIXTURES, name) })),
+];
 
 function expectedOf(idiom: string): Expected {
   return JSON.parse(readFileSync(join(FIXTURES, idiom, 'expected.json'), 'utf8')) as Expected;
@@ -217,25 +230,34 @@ describe("OpenTofu's values of the fixture modules", () => {
   }
 });
 
+describe("OpenTofu's values of the value modules", () => {
+  for (const name of valueModules) {
+    it(`${name}: every local and variable is known to tofu, but the variables no file sets`, async (t) => {
+      const tofu = findTofu();
+      if (!tofu) return missingTofu((message) => t.skip(message));
+      const result = await tofuOf(tofu, join(VALUE_FIXTURES, name));
+      assert.ok(result.values.size > 0);
+      assert.deepEqual(unsure(result).filter((line) => !UNSET.has(line.split(':')[0])), []);
+    });
+  }
+});
+
 describe("the evaluator's values of the fixture modules are OpenTofu's", () => {
-  for (const idiom of idioms) {
-    for (const twin of ['planted', 'clean']) {
-      const name = `${idiom}/${twin}: every local and variable as tofu evaluates it`;
-      if (!EVALUATE) {
-        it.todo(`${name} (no evaluator yet: ${EVALUATOR})`);
-        continue;
-      }
-      const evaluate = EVALUATE;
-      it(name, async (t) => {
-        const tofu = findTofu();
-        if (!tofu) return missingTofu((message) => t.skip(message));
-        const folder = join(FIXTURES, idiom, twin);
-        const theirs = await tofuOf(tofu, folder);
-        await loadTerraformParser();
-        const ours = evaluate(folder);
-        assert.deepEqual(compareValues(theirs, ours), []);
-      });
+  for (const { name: folderName, folder } of comparedFolders) {
+    const name = `${folderName}: every local and variable as tofu evaluates it`;
+    if (!EVALUATE) {
+      it.todo(`${name} (no evaluator yet: ${EVALUATOR})`);
+      continue;
     }
+    const evaluate = EVALUATE;
+    it(name, async (t) => {
+      const tofu = findTofu();
+      if (!tofu) return missingTofu((message) => t.skip(message));
+      const theirs = await tofuOf(tofu, folder);
+      await loadTerraformParser();
+      const ours = evaluate(folder);
+      assert.deepEqual(compareValues(theirs, ours), []);
+    });
   }
 });
 

@@ -22,7 +22,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 
-import { hclParser, loadTerraformParser, type HclNode } from '../../server/src/documents/hcl-parser';
+import { hclParser, loadTerraformParser, type HclNode, type HclTree } from '../../server/src/documents/hcl-parser';
 
 /** What tofu says of one local or variable. */
 export type TofuValue =
@@ -72,6 +72,12 @@ interface ModuleCopy {
   readonly variables: string[];
   /** Local module calls without count/for_each: name → folder of the copy. */
   readonly calls: Map<string, ModuleCopy>;
+}
+
+/** The top-level blocks of a file (its body may follow comments). */
+function topBlocks(tree: HclTree | undefined): HclNode[] {
+  const body = tree?.rootNode.namedChildren.find((child) => child?.type === 'body');
+  return (body?.namedChildren ?? []).filter((child): child is HclNode => child?.type === 'block');
 }
 
 function identifierOf(block: HclNode): string | undefined {
@@ -145,8 +151,8 @@ function cutModule(dir: string, copyRoot: string, seen: Map<string, ModuleCopy>)
   });
   const keptCalls = new Set<string>();
   for (const { tree } of parsed) {
-    for (const block of tree?.rootNode.namedChildren[0]?.namedChildren ?? []) {
-      if (block?.type !== 'block' || identifierOf(block) !== 'module') continue;
+    for (const block of topBlocks(tree)) {
+      if (identifierOf(block) !== 'module') continue;
       const attributes = attributesOf(bodyOf(block));
       const source = literalString(attributes.get('source'));
       const target = isLocalSource(source) ? resolve(dir, source) : undefined;
@@ -162,8 +168,7 @@ function cutModule(dir: string, copyRoot: string, seen: Map<string, ModuleCopy>)
       continue;
     }
     const kept: string[] = [];
-    for (const block of tree.rootNode.namedChildren[0]?.namedChildren ?? []) {
-      if (block?.type !== 'block') continue;
+    for (const block of topBlocks(tree)) {
       const type = identifierOf(block);
       if (!type || !KEPT_BLOCKS.has(type)) continue;
       const labels = labelsOf(block);
