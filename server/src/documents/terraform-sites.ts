@@ -191,3 +191,46 @@ function runs(kinds: Uint8Array, kind: number): { start: number; end: number }[]
   }
   return found;
 }
+
+/**
+ * The ranges of `own` rulesets' values that the file writes as something Terraform fills in (a
+ * reference, a call: `filledIn`) and that the module's evaluation knows whole: such a value is
+ * checked where its characters are written (perhaps another file), so its resource does not call
+ * it filled in by Terraform. Matched by address and rule index, for resources of `file` whose rules
+ * the file lists one by one.
+ */
+export function knownFilledIn(file: string, values: ModuleValues, own: readonly ParsedRuleset[]): { start: number; end: number }[] {
+  const known: { start: number; end: number }[] = [];
+  for (const ruleset of own) {
+    const resource = values.resources.find((r) => r.address === ruleset.label && r.file === file);
+    if (!resource || resource.rules.length !== ruleset.rules.length) continue;
+    ruleset.rules.forEach((rule, i) => collectKnown(rule, resource.rules[i], known, 0));
+  }
+  return known;
+}
+
+function collectKnown(node: HostNode | undefined, value: Value, known: { start: number; end: number }[], depth: number): void {
+  if (node?.kind !== 'object' || value.kind !== 'object' || depth > 16) return;
+  for (const property of node.properties) {
+    const inner = value.entries.get(property.key);
+    if (!inner) continue;
+    if (property.filledIn && isWhollyKnown(inner, 0)) known.push(property.filledIn);
+    else collectKnown(property.value, inner, known, depth + 1);
+  }
+}
+
+/** Whether a value has nothing unknown in it (nor anything Terraform refuses). */
+function isWhollyKnown(value: Value, depth: number): boolean {
+  if (depth > 32) return false;
+  switch (value.kind) {
+    case 'unknown':
+    case 'error':
+      return false;
+    case 'list':
+      return value.items.every((item) => isWhollyKnown(item, depth + 1));
+    case 'object':
+      return [...value.entries.values()].every((item) => isWhollyKnown(item, depth + 1));
+    default:
+      return true;
+  }
+}

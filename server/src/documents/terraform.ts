@@ -18,7 +18,7 @@ import { providerShapeProblems } from './provider-shape';
 import { providerMajor, type ModuleVersionInputs, type ProviderMajor } from './provider-version';
 import { resolve } from 'node:path';
 import { evaluateModule, type TerraformModule } from './terraform-module';
-import { moduleRulesets } from './terraform-sites';
+import { knownFilledIn, moduleRulesets } from './terraform-sites';
 import { onWholeCharacters } from './whole-characters';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 import { CUSTOM_RULES_PHASE, FILTER_TYPE, FIREWALL_RULE_TYPE, firewallRulesMigration, firewallRulesProblems, type FirewallRulesMigration, type LegacyAttribute, type LegacyResource } from './firewall-rules';
@@ -70,10 +70,12 @@ export function readTerraform(text: string, versionInputs: ModuleVersionInputs =
     if (module && mayUseModuleValues(text, module.path)) {
       const values = moduleValuesOrNone(module, text, tree.rootNode);
       if (values) {
-        const { derived, own } = moduleRulesets(resolve(module.path), text, values, rulesets);
+        const file = resolve(module.path);
+        const { derived, own } = moduleRulesets(file, text, values, rulesets);
         // What the module knows of a value this file writes as a reference or a call is checked
-        // in `derived`: the resource does not call it filled in by Terraform.
-        const known = derived.flatMap((r) => r.sites.map((site) => ({ start: site.node.start, end: site.node.end })));
+        // where it is written (`derived` here, or another file's): the resource does not call it
+        // filled in by Terraform.
+        const known = [...knownFilledIn(file, values, rulesets), ...derived.flatMap((r) => r.sites.map((site) => ({ start: site.node.start, end: site.node.end })))];
         rulesets = [...(known.length > 0 ? own.map((r) => ({ ...r, knownValues: known })) : own), ...derived];
       }
     }
