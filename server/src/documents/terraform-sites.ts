@@ -202,19 +202,31 @@ function runs(kinds: Uint8Array, kind: number): { start: number; end: number }[]
 export function knownFilledIn(file: string, values: ModuleValues, own: readonly ParsedRuleset[]): { start: number; end: number }[] {
   const known: { start: number; end: number }[] = [];
   for (const ruleset of own) {
-    const resource = values.resources.find((r) => r.address === ruleset.label && r.file === file);
-    if (!resource || resource.rules.length !== ruleset.rules.length) continue;
-    ruleset.rules.forEach((rule, i) => collectKnown(rule, resource.rules[i], known, 0));
+    // Every instance of the resource (`count`, `for_each`: `cloudflare_ruleset.zone["a"]`) must know it.
+    const instances = values.resources.filter((r) => r.file === file && (r.address === ruleset.label || r.address.startsWith(`${ruleset.label}[`)));
+    if (instances.length === 0 || instances.some((r) => r.rules.length !== ruleset.rules.length)) continue;
+    const counts = new Map<string, number>();
+    for (const resource of instances) {
+      const seen = new Set<string>();
+      ruleset.rules.forEach((rule, i) => collectKnown(rule, resource.rules[i], seen, 0));
+      for (const key of seen) counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    for (const [key, count] of counts) {
+      if (count < instances.length) continue;
+      const [start, end] = key.split(':').map(Number);
+      known.push({ start, end });
+    }
   }
   return known;
 }
 
-function collectKnown(node: HostNode | undefined, value: Value, known: { start: number; end: number }[], depth: number): void {
+/** The ranges (`start:end`) of `node`'s values Terraform fills in that `value` knows whole. */
+function collectKnown(node: HostNode | undefined, value: Value, known: Set<string>, depth: number): void {
   if (node?.kind !== 'object' || value.kind !== 'object' || depth > 16) return;
   for (const property of node.properties) {
     const inner = value.entries.get(property.key);
     if (!inner) continue;
-    if (property.filledIn && isWhollyKnown(inner, 0)) known.push(property.filledIn);
+    if (property.filledIn && isWhollyKnown(inner, 0)) known.add(`${property.filledIn.start}:${property.filledIn.end}`);
     else collectKnown(property.value, inner, known, depth + 1);
   }
 }
