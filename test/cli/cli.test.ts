@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ACTION_MISTAKES_FILES, ACTION_MISTAKES } from '../fixtures/action-mistakes';
 import { WAF_MISTAKES, WAF_MISTAKES_FILE } from '../fixtures/waf-mistakes';
 import { OCTORULES_MISTAKES, OCTORULES_MISTAKES_FILE, OCTORULES_OTHER_FILES } from '../fixtures/octorules';
-import { LEGACY_FILE, LEGACY_MISTAKES, TERRAFORM_MISTAKES, TERRAFORM_MISTAKES_FILE } from '../fixtures/terraform-mistakes';
+import { LEGACY_FILE, LEGACY_MISTAKES, MODULE_MISTAKES, TERRAFORM_MISTAKES, TERRAFORM_MISTAKES_FILE } from '../fixtures/terraform-mistakes';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -22,8 +22,10 @@ const OCTORULES = `examples/${OCTORULES_MISTAKES_FILE}`;
 // And Terraform resources with mistakes (terraform-mistakes.test.ts): counted here too.
 const TERRAFORM = `examples/${TERRAFORM_MISTAKES_FILE}`;
 const LEGACY = `examples/${LEGACY_FILE}`;
+// And the module's values beside them, found where they are written (locals.tf, terraform.tfvars).
+const MODULE = [...new Set(MODULE_MISTAKES.map((m) => `examples/${m.file}`))];
 /** Every example that holds mistakes on purpose; the others check clean. */
-const WITH_MISTAKES = [...ACTIONS, MISTAKES, WAF, OCTORULES, LEGACY, TERRAFORM].sort(inFolderOrder);
+const WITH_MISTAKES = [...ACTIONS, MISTAKES, WAF, OCTORULES, LEGACY, TERRAFORM, ...MODULE].sort(inFolderOrder);
 
 /** The order the folder search gives (files.ts): by name in each folder, so `octorules/…` before `octorules-mistakes/…`. */
 function inFolderOrder(a: string, b: string): number {
@@ -62,7 +64,7 @@ function exampleFiles(): string[] {
   // configuration (`.rulesets.yaml`) are not rulesets; nor are octorules' configuration and a
   // file of rules that an `!include` reads.
   return readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
-    .filter((n) => /\.(json|ya?ml|tf)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n) && !/(^|\/)\.rulesets\.yaml$/.test(n) && !OCTORULES_OTHER_FILES.includes(n))
+    .filter((n) => /\.(json|ya?ml|tf|tfvars)$/.test(n) && !/\.test\.(json|ya?ml)$/.test(n) && !/(^|\/)\.rulesets\.yaml$/.test(n) && !OCTORULES_OTHER_FILES.includes(n))
     .sort(inFolderOrder);
 }
 
@@ -197,7 +199,7 @@ describe('rulesets check: text output', () => {
       assert.equal(d.carets.indexOf('^'), 2 + d.col - 1, `carets of ${d.code}`);
       assert.ok(d.message.length > 10, `message of ${d.code}`);
     }
-    const others = [...WAF_MISTAKES, ...ACTION_MISTAKES, ...OCTORULES_MISTAKES, ...TERRAFORM_MISTAKES, ...LEGACY_MISTAKES];
+    const others = [...WAF_MISTAKES, ...ACTION_MISTAKES, ...OCTORULES_MISTAKES, ...TERRAFORM_MISTAKES, ...LEGACY_MISTAKES, ...MODULE_MISTAKES];
     const errors = EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + others.filter((m) => m.severity === 'error').length;
     const warnings = EXPECTED_MISTAKES.length - EXPECTED_MISTAKES.filter((m) => m[2] === 'error').length + others.filter((m) => m.severity === 'warning').length;
     assert.equal(summary, `${exampleFiles().length} files checked: ${errors} errors, ${warnings} warnings`);

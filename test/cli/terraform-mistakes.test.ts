@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { LEGACY_FILE, LEGACY_MISTAKES, TERRAFORM_MISTAKES, TERRAFORM_MISTAKES_FILE } from '../fixtures/terraform-mistakes';
+import { LEGACY_FILE, LEGACY_MISTAKES, MODULE_MISTAKES, TERRAFORM_MISTAKES, TERRAFORM_MISTAKES_FILE } from '../fixtures/terraform-mistakes';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -220,5 +220,24 @@ describe('the legacy Firewall Rules of a Terraform folder', () => {
     assert.equal(clean.stderr, 'rulesets: examples/terraform/rulesets.tf: no cloudflare_firewall_rule in the file: nothing to take over\n');
     assert.match(spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' }).stdout, /rulesets migrate-firewall-rules FILE\.tf \[--write\]/);
     assert.match(spawnSync(process.execPath, [CLI, 'migrate-firewall-rules', '--help'], { encoding: 'utf8' }).stdout, /^Usage: rulesets migrate-firewall-rules FILE\.tf \[--write\]/);
+  });
+});
+
+describe("rulesets check on the example's module: rules made from locals and a variable set in terraform.tfvars", () => {
+  it('finds each mistake where it is written, naming the resource that uses it; cache.tf itself is clean', () => {
+    const { status, stdout } = check(['examples/terraform-mistakes/']);
+    assert.equal(status, 1);
+    const lines = stdout.split('\n');
+    const found = [];
+    for (let i = 0; i < lines.length; i++) {
+      const m = /^examples\/(terraform-mistakes\/(?:locals\.tf|terraform\.tfvars|cache\.tf)):(\d+):(\d+): (error|warning|information|hint) (\S+) (.*)$/.exec(lines[i]);
+      if (!m) continue;
+      const [line, col] = [Number(m[2]), Number(m[3])];
+      const fileLines = readFileSync(join(ROOT, 'examples', m[1]), 'utf8').split('\n');
+      const carets = lines[i + 2].slice(2);
+      found.push({ file: m[1], line, col, severity: m[4], code: m[5], text: fileLines[line - 1].slice(col - 1, carets.length) });
+      assert.match(m[6], /\(in `cloudflare_ruleset\.cache`, cache\.tf:7\)$/);
+    }
+    assert.deepEqual(found, MODULE_MISTAKES);
   });
 });

@@ -217,3 +217,25 @@ describe('var files named in .rulesets.yaml', () => {
     assert.deepEqual(withVarFiles('prod.tfvars'), []);
   });
 });
+
+describe('a reference the module knows is not called filled in by Terraform', () => {
+  before(() => loadTerraformParser());
+
+  const files = (value: string): Record<string, string> => ({
+    'main.tf':
+      'variable "bypass" {}\nresource "cloudflare_ruleset" "cache" {\n  zone_id = var.zone\n  phase   = "http_request_firewall_custom"\n' +
+      '  dynamic "rules" {\n    for_each = local.rules\n    content {\n      ref        = rules.value.ref\n      action     = "block"\n      expression = rules.value.expression\n    }\n  }\n' +
+      '  rules {\n    ref        = "api"\n    action     = "block"\n    expression = var.bypass\n  }\n}\n',
+    'locals.tf': 'locals {\n  rules = [{ ref = "a", expression = "http.host eq \\"a\\"" }]\n}\n',
+    ...(value ? { 'terraform.tfvars': `bypass = "${value}"\n` } : {}),
+  });
+
+  it('a v4 rule beside a dynamic block, matched by its ref: its variable set in terraform.tfvars is checked there, and no hint in main.tf', () => {
+    assert.deepEqual(codesOn(check(files('http.hots eq \\"b\\"'), 'main.tf')), []);
+    assert.deepEqual(codesOn(check(files('http.hots eq \\"b\\"'), 'terraform.tfvars')), [['unknown-field', 'http.hots']]);
+  });
+
+  it('the same variable without a value is named once as what hides the check', () => {
+    assert.deepEqual(codesOn(check(files(''), 'main.tf')), [['terraform-unknown', 'var.bypass']]);
+  });
+});

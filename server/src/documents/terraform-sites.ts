@@ -204,11 +204,14 @@ export function knownFilledIn(file: string, values: ModuleValues, own: readonly 
   for (const ruleset of own) {
     // Every instance of the resource (`count`, `for_each`: `cloudflare_ruleset.zone["a"]`) must know it.
     const instances = values.resources.filter((r) => r.file === file && (r.address === ruleset.label || r.address.startsWith(`${ruleset.label}[`)));
-    if (instances.length === 0 || instances.some((r) => r.rules.length !== ruleset.rules.length)) continue;
+    if (instances.length === 0) continue;
     const counts = new Map<string, number>();
     for (const resource of instances) {
       const seen = new Set<string>();
-      ruleset.rules.forEach((rule, i) => collectKnown(rule, resource.rules[i], seen, 0));
+      ruleset.rules.forEach((rule, i) => {
+        const evaluated = evaluatedRule(rule, i, ruleset.rules.length, resource.rules);
+        if (evaluated) collectKnown(rule, evaluated, seen, 0);
+      });
       for (const key of seen) counts.set(key, (counts.get(key) ?? 0) + 1);
     }
     for (const [key, count] of counts) {
@@ -218,6 +221,24 @@ export function knownFilledIn(file: string, values: ModuleValues, own: readonly 
     }
   }
   return known;
+}
+
+/**
+ * The evaluated rule a written rule became: the one with its literal `ref` (rules a `dynamic`
+ * block makes may stand between), else the one at its index when the rules are as many.
+ */
+function evaluatedRule(rule: HostNode, index: number, written: number, evaluated: readonly Value[]): Value | undefined {
+  const ref = rule.kind === 'object' ? rule.properties.find((p) => p.key === 'ref')?.value : undefined;
+  if (ref?.kind === 'string' && !ref.source?.hcl?.holes.length) {
+    const matches = evaluated.filter((v) => v.kind === 'object' && refOf(v) === ref.value);
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+  return evaluated.length === written ? evaluated[index] : undefined;
+}
+
+function refOf(rule: Value): string | undefined {
+  const ref = rule.kind === 'object' ? rule.entries.get('ref') : undefined;
+  return ref?.kind === 'string' ? ref.value : undefined;
 }
 
 /** The ranges (`start:end`) of `node`'s values Terraform fills in that `value` knows whole. */
