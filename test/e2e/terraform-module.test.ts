@@ -194,6 +194,29 @@ describe('a Terraform module in VS Code: findings in locals.tf, variables.tf and
     assert.match(rowsOf(again, TFVARS)[0].message, /‘http\.usr_agent’.*in ‘cloudflare_ruleset\.cache’/);
   });
 
+  it('hovers and completes inside a local\'s string, in the phase of the resource that uses it', async () => {
+    await wb!.openFile(LOCALS);
+    const field = place(texts[LOCALS], 'http.request.uri.path eq', 6);
+    const hover = await wb!.hover(field.line, field.column, { until: (t) => t.includes('http.request.uri.path') });
+    await wb!.screenshot('7-hover-in-local');
+    assert.match(hover, /path/i);
+    await wb!.closeWidgets();
+    // Just inside the closing quote of the first rule's expression.
+    const line = place(texts[LOCALS], 'block_admin').line + 2;
+    const lineText = texts[LOCALS].split('\n')[line - 1];
+    assert.match(lineText, /expression = "http\.host/);
+    await wb!.goTo(line, lineText.lastIndexOf('"') + 1);
+    await wb!.type(' and http.request.');
+    const items = await wb!.suggest({ until: (list) => list.some((item) => item.label === 'http.request.method') });
+    await wb!.screenshot('8-completion-in-local');
+    assert.ok(!items.some((item) => item.label.startsWith('http.response.')), `an HTTP request phase: no response fields: ${JSON.stringify(items.map((item) => item.label))}`);
+    await wb!.closeWidgets();
+    // Back as it was, by undoing the typing.
+    const typedAt = texts[LOCALS];
+    for (let i = 0; i < 40 && (await wb!.editorText()) !== typedAt; i++) await wb!.press('Control+Z');
+    assert.equal(await wb!.editorText(), typedAt);
+  });
+
   it('an edit of a local that main.tf uses changes main.tf\'s findings while it is open', async () => {
     await wb!.openFile(MAIN);
     const before = await problemsAsChecked([LOCALS, TFVARS, VARIABLES, MAIN]);
@@ -204,7 +227,7 @@ describe('a Terraform module in VS Code: findings in locals.tf, variables.tf and
     const rows = await problemsAsChecked([LOCALS, TFVARS, VARIABLES, MAIN]);
     await wb!.openFile(MAIN);
     await wb!.goTo(place(texts[MAIN], 'http.response.code').line);
-    await wb!.screenshot('7-main-after-local-edit');
+    await wb!.screenshot('9-main-after-local-edit');
     const at = place(texts[MAIN], 'http.response.code');
     assert.deepEqual(rowsOf(rows, MAIN).map((row) => [row.line, row.column, row.code]), [[at.line, at.column, 'field-not-available']]);
     assert.match(rowsOf(rows, MAIN)[0].message, /‘http\.response\.code’ does not exist in phase ‘http_request_late_transform’.*in ‘cloudflare_ruleset\.headers’/);
@@ -212,7 +235,7 @@ describe('a Terraform module in VS Code: findings in locals.tf, variables.tf and
     await wb!.openFile(LOCALS);
     await typeOver(LOCALS, 'request_late', 0, 'request_late'.length, 'response_headers');
     const back = await problemsAsChecked([LOCALS, TFVARS, VARIABLES, MAIN]);
-    await wb!.screenshot('8-local-edit-undone');
+    await wb!.screenshot('10-local-edit-undone');
     assert.deepEqual(rowsOf(back, MAIN), []);
   });
 });
