@@ -8,7 +8,7 @@
  * VS Code Marketplace and Open VSX, which these machines cannot reach, and on no registry they
  * can. In its place the test profile has test/e2e/terraform-stand-in/, an extension that
  * contributes the `terraform` language for `.tf` exactly as HashiCorp's does (id, aliases,
- * extension) and nothing else. So this proves that the extension serves documents whose
+ * extension), and `terraform-vars` for `.tfvars` (terraform-module.test.ts), and nothing else. So this proves that the extension serves documents whose
  * language is `terraform` without contributing that language itself; it does not prove
  * anything about running beside terraform-ls (HashiCorp's language server), which is not here.
  * A second workbench, without the stand-in, shows `.tf` files served by their name alone.
