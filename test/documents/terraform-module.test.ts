@@ -239,3 +239,19 @@ describe('a reference the module knows is not called filled in by Terraform', ()
     assert.deepEqual(codesOn(check(files(''), 'main.tf')), [['terraform-unknown', 'var.bypass']]);
   });
 });
+
+describe("a resource's phase the module knows", () => {
+  before(() => loadTerraformParser());
+
+  const files = (phase: string): Record<string, string> => ({
+    'main.tf': `locals {\n  phase = "${phase}"\n}\nresource "cloudflare_ruleset" "late" {\n  zone_id = var.zone\n  phase   = local.phase\n  rules = [{ ref = "a", action = "rewrite", expression = "http.response.code eq 404", action_parameters = { headers = { "x-a" = { operation = "set", value = "1" } } } }]\n}\n`,
+  });
+
+  it("checks the resource's own literal rules in it: a response field in a request phase is found", () => {
+    assert.deepEqual(codesOn(check(files('http_request_late_transform'), 'main.tf')), [['field-not-available', 'http.response.code']]);
+  });
+
+  it('and nothing in the phase where the field is available', () => {
+    assert.deepEqual(codesOn(check(files('http_response_headers_transform'), 'main.tf')), []);
+  });
+});

@@ -267,3 +267,19 @@ function isWhollyKnown(value: Value, depth: number): boolean {
       return true;
   }
 }
+
+/**
+ * The phases of `own` rulesets that the file does not write as a string (`phase = local.phase`)
+ * and the module's evaluation knows: the same for every instance of the resource.
+ */
+export function evaluatedPhases(file: string, values: ModuleValues, own: readonly ParsedRuleset[]): Map<ParsedRuleset, string> {
+  const phases = new Map<ParsedRuleset, string>();
+  for (const ruleset of own) {
+    if (ruleset.phase !== undefined || ruleset.legacyFilter) continue;
+    const instances = values.resources.filter((r) => r.file === file && (r.address === ruleset.label || r.address.startsWith(`${ruleset.label}[`)));
+    const found = new Set(instances.map((r) => r.phase));
+    const [phase] = found;
+    if (found.size === 1 && phase !== undefined) phases.set(ruleset, phase);
+  }
+  return phases;
+}

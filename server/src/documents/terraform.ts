@@ -18,7 +18,7 @@ import { providerShapeProblems } from './provider-shape';
 import { providerMajor, type ModuleVersionInputs, type ProviderMajor } from './provider-version';
 import { resolve } from 'node:path';
 import { evaluateModule, type TerraformModule } from './terraform-module';
-import { knownFilledIn, moduleRulesets } from './terraform-sites';
+import { evaluatedPhases, knownFilledIn, moduleRulesets } from './terraform-sites';
 import { onWholeCharacters } from './whole-characters';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 import { CUSTOM_RULES_PHASE, FILTER_TYPE, FIREWALL_RULE_TYPE, firewallRulesMigration, firewallRulesProblems, type FirewallRulesMigration, type LegacyAttribute, type LegacyResource } from './firewall-rules';
@@ -57,11 +57,13 @@ export function readTerraform(text: string, versionInputs: ModuleVersionInputs =
     const blocks = resourceBlocks(tree.rootNode);
     let rulesets: ParsedRuleset[] = [];
     const refProblems: DocumentProblem[] = [];
+    const blockOf = new Map<ParsedRuleset, HclNode>();
     for (const block of blocks) {
       const type = blockLabels(block)[0];
       const ruleset = type === RESOURCE_TYPE ? reader.ruleset(block) : reader.filter(block);
       if (!ruleset) continue;
       rulesets.push(ruleset);
+      if (type === RESOURCE_TYPE) blockOf.set(ruleset, block);
       const withoutRef = type === RESOURCE_TYPE ? rulesWithoutRefProblem(ruleset, headerOf(block)) : undefined;
       if (withoutRef) refProblems.push(withoutRef);
     }
@@ -71,6 +73,10 @@ export function readTerraform(text: string, versionInputs: ModuleVersionInputs =
       const values = moduleValuesOrNone(module, text, tree.rootNode);
       if (values) {
         const file = resolve(module.path);
+        // A phase the file writes as a reference the module knows (`phase = local.phase`): the
+        // resource's own rules are checked in it too.
+        const phases = evaluatedPhases(file, values, rulesets);
+        if (phases.size > 0) rulesets = rulesets.map((r) => (phases.has(r) && blockOf.has(r) ? (reader.ruleset(blockOf.get(r)!, phases.get(r)) ?? r) : r));
         const { derived, own } = moduleRulesets(file, text, values, rulesets);
         // What the module knows of a value this file writes as a reference or a call is checked
         // where it is written (`derived` here, or another file's): the resource does not call it
@@ -252,7 +258,8 @@ class Reader {
     private readonly major?: ProviderMajor,
   ) {}
 
-  ruleset(block: HclNode): ParsedRuleset | undefined {
+  /** `phase`: the resource's phase where the file writes it as something the module's evaluation knows (`phase = local.phase`). */
+  ruleset(block: HclNode, phase?: string): ParsedRuleset | undefined {
     const { attributes, blocks } = bodyItems(block);
     this.problems.push(...providerShapeProblems(this.text, block, this.major, `${RESOURCE_TYPE}.${blockLabels(block)[1]}`));
     const properties: HostProperty[] = [];
@@ -286,6 +293,7 @@ class Reader {
       layout: 'terraform',
       label,
       holesOf: holesOfScalar,
+      ...(phase !== undefined ? { phase } : {}),
       ...(v4 ? { parametersInProviderShape: true } : {}),
       ...(rulesComputed ? { rulesComputed } : {}),
     });
