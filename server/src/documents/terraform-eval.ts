@@ -259,23 +259,41 @@ export class Evaluator {
 
   private operation(node: HclNode | null | undefined, scope: Scope, depth: number): Value {
     if (!node) return UNKNOWN;
-    const operator = node.children.find((c) => c !== null && !c.isNamed)?.type;
-    const operands = node.namedChildren.filter((c): c is HclNode => c !== null && c.type !== 'comment');
+    const isParenthesis = (type: string) => type === '(' || type === ')';
+    const operator = node.children.find((c) => c !== null && !c.isNamed && !isParenthesis(c.type))?.type;
+    // tree-sitter-hcl writes an operand as its primary followed by its traversals (`var.a[0]`
+    // is variable_expr, get_attr, index): each operand is read up to the operator.
+    const sides: HclNode[][] = [[]];
+    for (const child of node.children) {
+      if (!child || child.type === 'comment' || isParenthesis(child.type)) continue;
+      if (!child.isNamed) {
+        if (sides[sides.length - 1].length > 0) sides.push([]);
+        continue;
+      }
+      sides[sides.length - 1].push(child);
+    }
+    const operand = (nodes: readonly HclNode[] | undefined): Value => {
+      if (!nodes || nodes.length === 0) return UNKNOWN;
+      let value = this.primary(nodes[0], scope, depth + 1);
+      for (let i = 1; i < nodes.length; i++) value = this.postfix(value, nodes[i], scope, depth + 1);
+      return value;
+    };
     if (node.type === 'unary_operation') {
-      const operand = this.evaluate(operands[0], scope, depth + 1);
-      if (isUnsure(operand)) return operand.kind === 'error' ? ERROR : UNKNOWN;
+      const operand0 = operand(sides[0]);
+      if (isUnsure(operand0)) return operand0.kind === 'error' ? ERROR : UNKNOWN;
       if (operator === '!') {
-        const b = toBool(operand);
+        const b = toBool(operand0);
         return b === undefined ? UNKNOWN : bool(!b);
       }
       if (operator === '-') {
-        const n = toNumber(operand);
+        const n = toNumber(operand0);
         return n === undefined ? UNKNOWN : num(-n);
       }
       return UNKNOWN;
     }
-    const left = this.evaluate(operands[0], scope, depth + 1);
-    const right = this.evaluate(operands[1], scope, depth + 1);
+    if (sides.length !== 2) return UNKNOWN;
+    const left = operand(sides[0]);
+    const right = operand(sides[1]);
     if (left.kind === 'error' || right.kind === 'error') return ERROR;
     if (isUnsure(left) || isUnsure(right)) return UNKNOWN;
     switch (operator) {
@@ -616,7 +634,8 @@ export function iterate(collection: Value): [Value, Value][] | undefined {
 /** A bool, or a string Terraform converts to one. */
 export function toBool(value: Value): boolean | undefined {
   if (value.kind === 'bool') return value.value;
-  if (value.kind === 'string' && (value.value === 'true' || value.value === 'false')) return value.value === 'true';
+  // go-cty's conversion of a string to bool: "true" and "1", "false" and "0".
+  if (value.kind === 'string' && (value.value === 'true' || value.value === 'false' || value.value === '1' || value.value === '0')) return value.value === 'true' || value.value === '1';
   return undefined;
 }
 

@@ -177,14 +177,58 @@ export function whollyKnown(value: Value, depth = 0, budget = { nodes: 100_000 }
 }
 
 /**
- * A number as Terraform writes it in a string: cty's decimal form without exponent or trailing
- * zeros (`tostring(1.0)` is "1"). Undefined where JavaScript's form may differ from it (an
- * exponent), which is then unknown.
+ * A number's shortest decimal digits (no leading or trailing zeros) and exponent: the value is
+ * 0.DIGITS × 10^exponent, as Go's math/big decimal keeps it (ftoa.go). JavaScript's shortest form
+ * of a double is the shortest form of cty's number for any number written in decimal.
+ */
+export function decimalDigits(n: number): { negative: boolean; digits: string; exponent: number } | undefined {
+  if (!Number.isFinite(n)) return undefined;
+  if (n === 0) return { negative: false, digits: '', exponent: 0 };
+  const [mantissa, e] = Math.abs(n).toExponential().split('e');
+  const digits = mantissa.replace('.', '').replace(/0+$/, '');
+  return { negative: n < 0, digits, exponent: Number(e) + 1 };
+}
+
+/**
+ * A number as Terraform writes it in a string: cty's conversion to string, big.Float's
+ * `Text('f', -1)` (go-cty convert/conversion_primitive.go): the shortest decimal, never an
+ * exponent (`tostring(1.0)` is "1", 1e21 is "1000000000000000000000").
  */
 export function numberText(n: number): string | undefined {
-  if (!Number.isFinite(n)) return undefined;
-  const text = Object.is(n, -0) ? '0' : String(n);
-  return /e/i.test(text) ? undefined : text;
+  const d = decimalDigits(n);
+  if (!d) return undefined;
+  return (d.negative ? '-' : '') + fixedText(d.digits, d.exponent, Math.max(d.digits.length - d.exponent, 0));
+}
+
+/** Go's math/big fmtF: the digits with `decimals` digits after the point (zeros added as needed). */
+export function fixedText(digits: string, exponent: number, decimals: number): string {
+  const whole = exponent > 0 ? (digits.slice(0, exponent) + '0'.repeat(Math.max(0, exponent - digits.length))) : '0';
+  if (decimals <= 0) return whole;
+  let fraction = '';
+  for (let i = 0; i < decimals; i++) {
+    const at = exponent + i;
+    fraction += at >= 0 && at < digits.length ? digits[at] : '0';
+  }
+  return `${whole}.${fraction}`;
+}
+
+/**
+ * The digits rounded to `count` digits, as Go's math/big decimal.round; undefined on a tie
+ * (a last digit 5), where the rounding of cty's exact number is not known from its shortest form.
+ */
+export function roundDigits(digits: string, exponent: number, count: number): { digits: string; exponent: number } | undefined {
+  if (count < 0) return { digits: '', exponent };
+  if (digits.length <= count) return { digits, exponent };
+  const next = digits[count];
+  if (next === '5' && count + 1 === digits.length) return undefined;
+  if (next < '5') return { digits: digits.slice(0, count).replace(/0+$/, ''), exponent };
+  // Round up: carry through the nines.
+  const kept = digits.slice(0, count).split('');
+  let i = kept.length - 1;
+  while (i >= 0 && kept[i] === '9') kept.pop(), i--;
+  if (i < 0) return { digits: '1', exponent: exponent + 1 };
+  kept[i] = String(Number(kept[i]) + 1);
+  return { digits: kept.join(''), exponent };
 }
 
 /** Whether two known values are equal as cty compares them (type and value). Undefined when that cannot be known. */
