@@ -344,13 +344,16 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   },
   yamldecode: (args, place) => {
     if (args[0]?.kind !== 'string') return UNKNOWN;
+    // Tags, anchors, aliases and several documents are not followed.
+    if (/(^|\s)[!&*]|^---[\s\S]*\n---/m.test(args[0].value)) return UNKNOWN;
+    const YAML = require('yaml') as typeof import('yaml');
     try {
-      // The core schema of YAML 1.2, as Terraform's YAML library reads; anything unusual (tags, anchors, several documents) is not followed.
-      if (/(^|\s)[!&*]|^---[\s\S]*\n---/m.test(args[0].value)) return UNKNOWN;
-      const YAML = require('yaml') as typeof import('yaml');
-      return fromData(YAML.parse(args[0].value, { version: '1.2', schema: 'core' }), place, 0);
+      // Every scalar read as written (the failsafe schema), then resolved as go-cty-yaml does.
+      const document = YAML.parseDocument(args[0].value, { schema: 'failsafe', uniqueKeys: false });
+      if (document.errors.length > 0) return ERROR;
+      return fromYaml(document.contents, place, 0);
     } catch {
-      return ERROR;
+      return UNKNOWN;
     }
   },
   tostring: (args, place) => {
@@ -811,7 +814,58 @@ function jsonText(value: Value, budget = { length: MAX_STRING }): string | undef
   }
 }
 
-/** A decoded JSON or YAML value; its strings come from the call. */
+/** A YAML node of the `yaml` package's document as go-cty-yaml decodes it (decode.go): sequences are tuples, mappings objects with string keys. */
+function fromYaml(node: unknown, place: Place, depth: number): Value {
+  const YAML = require('yaml') as typeof import('yaml');
+  if (depth > 64) return UNKNOWN;
+  if (node === null || node === undefined) return NULL;
+  if (YAML.isSeq(node)) return node.items.length > MAX_ITEMS ? UNKNOWN : list(node.items.map((item) => fromYaml(item, place, depth + 1)));
+  if (YAML.isMap(node)) {
+    const entries = new Map<string, Value>();
+    for (const pair of node.items) {
+      const key = YAML.isScalar(pair.key) ? yamlScalar(pair.key, place) : undefined;
+      // Only strings (and what converts to one) are keys; a null key is an error.
+      if (!key || key.kind === 'null') return key ? ERROR : UNKNOWN;
+      const name = stringOf(key);
+      if (name === undefined) return isUnsure(key) ? key : ERROR;
+      entries.set(name, fromYaml(pair.value, place, depth + 1));
+    }
+    return object(entries);
+  }
+  if (YAML.isScalar(node)) return yamlScalar(node, place);
+  return UNKNOWN;
+}
+
+/**
+ * A scalar as go-cty-yaml's resolveScalar reads it (resolve.go): quoted is a string; YAML 1.1's
+ * booleans (`y`, `yes`, `on`, `true`, in three cases, and their `n`, `no`, `off`, `false`) and nulls
+ * (``, `~`, `null`); decimal, `0o` and `0x` integers and floats; a timestamp (not followed); else a string.
+ */
+function yamlScalar(node: import('yaml').Scalar, place: Place): Value {
+  const YAML = require('yaml') as typeof import('yaml');
+  const source = node.value === null || node.value === undefined ? '' : String(node.value);
+  if (node.type === YAML.Scalar.QUOTE_DOUBLE || node.type === YAML.Scalar.QUOTE_SINGLE) return produced(source, place);
+  if (YAML_BOOLEANS.has(source)) return bool(YAML_BOOLEANS.get(source)!);
+  if (source === '' || source === '~' || source === 'null' || source === 'Null' || source === 'NULL') return NULL;
+  // Infinities and NaN: no number of JSON's, nor of cty's (NaN).
+  if (/^[-+]?\.(inf|Inf|INF)$/.test(source) || /^\.(nan|NaN|NAN)$/.test(source)) return UNKNOWN;
+  const first = source[0];
+  if (first === '.') return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(source) ? num(Number(source)) : produced(source, place);
+  if (/[-+0-9]/.test(first)) {
+    if (/^\d{4}-/.test(source)) return UNKNOWN;
+    if (/^[-+]?[0-9]+$/.test(source) || /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(source)) return num(Number(source));
+    if (/^0o[0-7]+$/.test(source)) return num(parseInt(source.slice(2), 8));
+    if (/^0x[0-9a-fA-F]+$/.test(source)) return num(parseInt(source.slice(2), 16));
+  }
+  return produced(source, place);
+}
+
+const YAML_BOOLEANS = new Map<string, boolean>([
+  ...['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON'].map((s) => [s, true] as const),
+  ...['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'].map((s) => [s, false] as const),
+]);
+
+/** A decoded JSON value; its strings come from the call. */
 function fromData(data: unknown, place: Place, depth: number): Value {
   if (depth > 64) return UNKNOWN;
   if (data === null || data === undefined) return NULL;
