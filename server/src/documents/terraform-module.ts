@@ -13,8 +13,9 @@
 import { dirname, join, relative, resolve } from 'node:path';
 import { hclParser, type HclNode, type HclTree } from './hcl-parser';
 import { parseHost, type HostNode } from './host';
+import { convertValue, typeConstraint } from './terraform-constraints';
 import { Budget, Evaluator, iterate, type EvalFile, type ModuleContext, type Scope } from './terraform-eval';
-import { ERROR, isUnsure, list, NULL, num, object, UNKNOWN, written, type ObjectValue, type StringValue, type Value } from './terraform-values';
+import { ERROR, isUnsure, list, NULL, num, object, UNKNOWN, written, type ObjectValue, type Value } from './terraform-values';
 
 /** Reads a module's files: the CLI's from the disk, the language server's from its open documents first. */
 export interface TerraformModuleReader {
@@ -300,8 +301,15 @@ class ModuleScope implements ModuleContext {
       const given = this.inputs.has(name) ? this.inputs.get(name)! : this.tfvars.get(name)?.();
       const scope: Scope = { file: definition.file, names: new Map() };
       let value = given ?? (attributes.has('default') ? placeholderUnknown(this.evaluator.evaluate(attributes.get('default'), scope)) : UNKNOWN);
-      const type = attributes.get('type');
-      if (type) value = convertToType(value, definition.file.text.slice(type.startIndex, type.endIndex));
+      const typeNode = attributes.get('type');
+      if (typeNode) {
+        const type = typeConstraint(typeNode, (expression) => this.evaluator.evaluate(expression, scope));
+        const place = { file: definition.file.path, start: definition.block.startIndex, end: definition.block.endIndex };
+        // A type this does not read: its conversion is not known.
+        value = type ? convertValue(value, type, place) : isUnsure(value) ? value : UNKNOWN;
+        // Reading an attribute an `any` object lacks stays unknown (a caller may give it).
+        if (/\bany\b/.test(typeNode.text)) value = opened(value, 0);
+      }
       return value;
     });
   }
@@ -485,21 +493,6 @@ function headersByName(items: readonly Value[]): Value {
     entries.push([name.value, object([...item.entries].filter(([k]) => k !== 'name'))]);
   }
   return object(entries);
-}
-
-/** A variable's value converted to its `type`, as far as it changes what is checked: a set's order, optional attributes. */
-function convertToType(value: Value, type: string): Value {
-  if (isUnsure(value)) return value;
-  const compact = type.replace(/\s+/g, '');
-  if (/^set\(/.test(compact) && value.kind === 'list') {
-    const strings = value.items.every((i) => i.kind === 'string');
-    if (!strings) return UNKNOWN;
-    const seen = new Map<string, Value>();
-    for (const item of value.items) seen.set((item as StringValue).value, item);
-    return { kind: 'list', set: true, items: [...seen.keys()].sort().map((k) => seen.get(k)!) };
-  }
-  if (/optional\(|\bany\b/.test(compact)) return opened(value, 0);
-  return value;
 }
 
 function opened(value: Value, depth: number): Value {
