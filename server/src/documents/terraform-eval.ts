@@ -438,15 +438,18 @@ export class Evaluator {
    */
   template(node: HclNode | null | undefined, scope: Scope, depth: number): Value {
     if (!node || node.hasError) return UNKNOWN;
-    const holes: { node: HclNode; kind: string }[] = [];
-    let stripped = false;
+    const holes: { node: HclNode; kind: string; stripBefore: boolean; stripAfter: boolean }[] = [];
+    const hole = (child: HclNode, kind: string) => {
+      const markers = child.namedChildren.filter((c) => c?.type === 'strip_marker');
+      // `${~` / `%{~` strip before the hole, `~}` after it.
+      holes.push({ node: child, kind, stripBefore: markers.some((m) => m!.startIndex <= child.startIndex + 2), stripAfter: markers.some((m) => m!.endIndex >= child.endIndex - 1) });
+    };
     const collect = (parent: HclNode) => {
       for (const child of parent.namedChildren) {
         if (!child) continue;
         switch (child.type) {
           case 'template_interpolation':
-            if (child.namedChildren.some((c) => c?.type === 'strip_marker')) stripped = true;
-            holes.push({ node: child, kind: 'interpolation' });
+            hole(child, 'interpolation');
             break;
           case 'template_directive':
           case 'template_if':
@@ -458,28 +461,45 @@ export class Evaluator {
           case 'template_if_end':
           case 'template_for_start':
           case 'template_for_end':
-            if (child.namedChildren.some((c) => c?.type === 'strip_marker')) stripped = true;
-            holes.push({ node: child, kind: child.type });
+            hole(child, child.type);
             break;
         }
       }
     };
     collect(node);
-    // `~` strips whitespace around a part: not followed here.
-    if (stripped) return UNKNOWN;
     const ranges: Range[] = holes.map((h) => ({ start: h.node.startIndex, end: h.node.endIndex }));
-    const decoded = decodeHclTemplate(scope.file.text, node.startIndex, node.endIndex, ranges);
+    const heredoc = node.type === 'heredoc_template';
+    const decoded = decodeHclTemplate(scope.file.text, node.startIndex, node.endIndex, ranges, new Set(holes.filter((h) => h.stripBefore).map((h) => h.node.startIndex)));
     if (!decoded) return UNKNOWN;
+    const decodedText = decoded.decoded.value;
+    const source = scope.file.text;
+    // HCL's scanner cuts a template's literal text into tokens before each `$` and `%` and after
+    // it, and in a heredoc after each line break; a strip marker trims the one token beside it
+    // (hclsyntax parser_template.go parseTemplateParts, scan_tokens.rl).
+    const boundary = (k: number) => {
+      const here = source[decoded.decoded.starts[k]];
+      const before = source[decoded.decoded.starts[k - 1]];
+      return here === '$' || here === '%' || before === '$' || before === '%' || (heredoc && decodedText[k - 1] === '\n');
+    };
     const literal = (i: number): StringValue => {
-      const from = i === 0 ? 0 : decoded.holes[i - 1].end;
-      const to = i < decoded.holes.length ? decoded.holes[i].start : decoded.decoded.value.length;
-      const text = written(decoded.decoded.value.slice(from, to), scope.file.path, decoded.decoded.starts, decoded.decoded.ends, from);
+      let from = i === 0 ? 0 : decoded.holes[i - 1].end;
+      let to = i < decoded.holes.length ? decoded.holes[i].start : decodedText.length;
+      if (i > 0 && holes[i - 1].stripAfter) {
+        let tokenEnd = from + 1;
+        while (tokenEnd < to && !boundary(tokenEnd)) tokenEnd++;
+        while (from < Math.min(tokenEnd, to) && GO_SPACE.test(decodedText[from])) from++;
+      }
+      if (i < holes.length && holes[i].stripBefore && to > from) {
+        let tokenStart = to - 1;
+        while (tokenStart > from && !boundary(tokenStart)) tokenStart--;
+        while (to > tokenStart && GO_SPACE.test(decodedText[to - 1])) to--;
+      }
+      const text = written(decodedText.slice(from, to), scope.file.path, decoded.decoded.starts, decoded.decoded.ends, from);
       return heredoc ? { ...text, pieces: text.pieces.map((p) => ({ ...p, heredoc })) } : text;
     };
-    const heredoc = node.type === 'heredoc_template';
     if (holes.length === 0) return literal(0);
     // A template that is one interpolation alone is its value, of whatever type (hclsyntax TemplateWrapExpr).
-    if (holes.length === 1 && holes[0].kind === 'interpolation' && literal(0).value === '' && literal(1).value === '') {
+    if (holes.length === 1 && holes[0].kind === 'interpolation' && decoded.holes[0].start === 0 && decoded.holes[0].end === decodedText.length) {
       return this.evaluate(holes[0].node.namedChildren.find((c) => c?.type === 'expression'), scope, depth + 1);
     }
     const parts: StringValue[] = [];
@@ -563,6 +583,9 @@ export class Evaluator {
     return undefined;
   }
 }
+
+/** Go's unicode.IsSpace, with which HCL trims beside a strip marker. */
+const GO_SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
 
 const ROOT = Symbol('root');
 /** `var`, `local`, `path`, … before their attribute is read. */
