@@ -575,35 +575,74 @@ function blockLabels(block: HclNode): string[] {
 
 /**
  * Every variable and local of the module in `folder`, as plain data (unknown and errors are
- * `undefined`): what the oracle test compares with OpenTofu's values.
+ * `undefined`), and those of the local modules it calls (`source = "./…"`, without `count` or
+ * `for_each`), given the caller's arguments, keyed as Terraform names them from the root
+ * (`module.NAME.var.x`, `module.NAME.local.x`, `module.a.module.b.var.x`): what the oracle test
+ * compares with OpenTofu's values.
  */
-export function moduleNames(folder: string, reader: TerraformModuleReader): { variables: Record<string, unknown>; locals: Record<string, unknown> } | undefined {
+export function moduleNames(folder: string, reader: TerraformModuleReader): { variables: Record<string, unknown>; locals: Record<string, unknown>; modules: Record<string, unknown> } | undefined {
   const parser = hclParser();
   const texts = readModuleTexts(resolve(folder), reader);
   if (!parser || !texts) return undefined;
   const trees: HclTree[] = [];
-  try {
+  const parse = (files: readonly EvalFile[]): ParsedFile[] => {
     const parsed: ParsedFile[] = [];
-    for (const file of texts) {
+    for (const file of files) {
       if (/\.json$/i.test(file.path)) continue;
       const tree = parser.parse(file.text);
       if (!tree) continue;
       trees.push(tree);
       parsed.push({ ...file, root: tree.rootNode });
     }
-    const module = new ModuleScope(resolve(folder), parsed, texts.filter((f) => /\.json$/i.test(f.path)), new Map(), reader);
+    return parsed;
+  };
+  const modules: Record<string, unknown> = {};
+  const visiting = new Set<string>();
+  /** The names of one module, its sub-modules' into `modules`. */
+  const names = (moduleFolder: string, files: readonly EvalFile[], inputs: ReadonlyMap<string, Value>, depth: number, prefix: string): { variables: Record<string, unknown>; locals: Record<string, unknown> } => {
+    const parsed = parse(files);
+    const module = new ModuleScope(moduleFolder, parsed, files.filter((f) => /\.json$/i.test(f.path)), inputs, reader);
     const variables: Record<string, unknown> = {};
     const locals: Record<string, unknown> = {};
+    const calls: { name: string; folder: string; inputs: Map<string, Value> }[] = [];
+    visiting.add(moduleFolder);
     for (const file of parsed) {
       if (/\.tfvars$/i.test(file.path)) continue;
       for (const block of topBlocks(file.root)) {
-        if (blockName(block) === 'variable') {
+        const kind = blockName(block);
+        if (kind === 'variable') {
           const name = blockLabels(block)[0];
           if (name !== undefined) variables[name] = plainValue(module.variable(name));
-        } else if (blockName(block) === 'locals') for (const key of bodyAttributes(block).keys()) locals[key] = plainValue(module.local(key));
+        } else if (kind === 'locals') for (const key of bodyAttributes(block).keys()) locals[key] = plainValue(module.local(key));
+        else if (kind === 'module' && depth < MAX_MODULE_DEPTH) {
+          const name = blockLabels(block)[0];
+          const attributes = bodyAttributes(block);
+          if (name === undefined || attributes.has('count') || attributes.has('for_each')) continue;
+          const scope: Scope = { file, names: new Map() };
+          const source = attributes.get('source') ? module.evaluator.evaluate(attributes.get('source'), scope) : UNKNOWN;
+          if (source.kind !== 'string' || !/^\.\.?\//.test(source.value)) continue;
+          const inputs = new Map<string, Value>();
+          for (const [argument, expression] of attributes) if (!META_ARGUMENTS.has(argument)) inputs.set(argument, module.evaluator.evaluate(expression, scope));
+          calls.push({ name, folder: resolve(moduleFolder, source.value), inputs });
+        }
       }
     }
+    for (const call of calls) {
+      if (visiting.has(call.folder)) continue;
+      const subTexts = readModuleTexts(call.folder, reader);
+      if (!subTexts) continue;
+      // A sub-module's own `.tfvars` files are not read by Terraform.
+      const callPrefix = `${prefix}module.${call.name}.`;
+      const sub = names(call.folder, subTexts.filter((f) => /\.tf$/i.test(f.path)), call.inputs, depth + 1, callPrefix);
+      for (const [name, value] of Object.entries(sub.variables)) modules[`${callPrefix}var.${name}`] = value;
+      for (const [name, value] of Object.entries(sub.locals)) modules[`${callPrefix}local.${name}`] = value;
+    }
+    visiting.delete(moduleFolder);
     return { variables, locals };
+  };
+  try {
+    const root = names(resolve(folder), texts, new Map(), 0, '');
+    return { variables: root.variables, locals: root.locals, modules };
   } finally {
     for (const tree of trees) tree.delete();
   }
