@@ -15,6 +15,7 @@ import type { HclNode } from './hcl-parser';
 import { callFunction, stringOf } from './terraform-functions';
 import {
   bool,
+  computed,
   concatStrings,
   ERROR,
   isUnsure,
@@ -127,7 +128,7 @@ export class Evaluator {
   private literal(node: HclNode | null | undefined, scope: Scope): Value {
     switch (node?.type) {
       case 'numeric_lit':
-        return num(Number(node.text));
+        return num(scope.file.numbers?.get(node.startIndex) ?? Number(node.text));
       case 'bool_lit':
         return bool(node.text === 'true');
       case 'null_lit':
@@ -315,13 +316,13 @@ export class Evaluator {
     if (a === undefined || b === undefined) return UNKNOWN;
     switch (operator) {
       case '+':
-        return num(a + b);
+        return computed(a + b);
       case '-':
-        return num(a - b);
+        return computed(a - b);
       case '*':
-        return num(a * b);
+        return computed(a * b);
       case '/':
-        return b === 0 ? ERROR : num(a / b);
+        return b === 0 ? ERROR : computed(a / b);
       case '%':
         // cty's Modulo: the sign of the dividend, as Go's math.Mod.
         return b === 0 ? ERROR : num(a % b);

@@ -29,6 +29,7 @@ import {
   type StringValue,
   type Value,
   decimalDigits,
+  exactDecimal,
   fixedText,
   roundDigits,
 } from './terraform-values';
@@ -672,7 +673,7 @@ function floatText(n: number, mode: string, precision: number | undefined): stri
     prec = precision;
     const count = mode === 'f' ? exponent + prec : mode === 'e' || mode === 'E' ? 1 + prec : Math.max(prec, 1);
     if (mode === 'g' || mode === 'G') prec = Math.max(prec, 1);
-    const rounded = roundDigits(digits, exponent, count);
+    const rounded = roundDigits(digits, exponent, count, exactDecimal(n));
     if (!rounded) return undefined;
     ({ digits, exponent } = rounded);
   }

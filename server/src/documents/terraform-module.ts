@@ -131,6 +131,37 @@ interface ParsedFile extends EvalFile {
   readonly root: HclNode;
 }
 
+/**
+ * A module file's tree for evaluation (`own`: the document's, already parsed). tree-sitter-hcl
+ * reads a number with an exponent but no fraction (`1e3`, `2e+10`, which Terraform reads as
+ * numbers) as a number and then a name, and the tree around it goes wrong (the next attribute is
+ * lost): such a file is parsed again with each of those numbers written as digits of the same
+ * length, and its numbers' true values kept by where they start (EvalFile.numbers).
+ */
+function parseForEvaluation(parser: NonNullable<ReturnType<typeof hclParser>>, file: EvalFile, own?: HclNode): { file: ParsedFile; tree?: HclTree } | undefined {
+  let tree = own ? undefined : parser.parse(file.text) ?? undefined;
+  const root = own ?? tree?.rootNode;
+  if (!root) return undefined;
+  if (!/\d[eE][-+]?\d/.test(file.text)) return { file: { ...file, root }, tree };
+  const numbers = new Map<number, number>();
+  const parts: string[] = [];
+  let at = 0;
+  for (const node of root.descendantsOfType('numeric_lit')) {
+    if (!node || !/^\d+$/.test(node.text) || node.startIndex < at) continue;
+    const exponent = /^[eE][-+]?\d+/.exec(file.text.slice(node.endIndex, node.endIndex + 16));
+    if (!exponent) continue;
+    const literal = node.text + exponent[0];
+    numbers.set(node.startIndex, Number(literal));
+    parts.push(file.text.slice(at, node.startIndex), '1'.padEnd(literal.length, '0'));
+    at = node.startIndex + literal.length;
+  }
+  if (numbers.size === 0) return { file: { ...file, root }, tree };
+  tree?.delete();
+  parts.push(file.text.slice(at));
+  tree = parser.parse(parts.join('')) ?? undefined;
+  return tree ? { file: { ...file, root: tree.rootNode, numbers }, tree } : undefined;
+}
+
 class ModuleLoader {
   constructor(
     private readonly reader: TerraformModuleReader,
@@ -153,14 +184,11 @@ class ModuleLoader {
           jsonVars.push(file);
           continue;
         }
-        if (this.own && file.path === this.own.path) {
-          parsed.push({ ...file, root: this.own.root });
-          continue;
-        }
-        const tree = parser.parse(file.text);
-        if (!tree) continue;
-        trees.push(tree);
-        parsed.push({ ...file, root: tree.rootNode });
+        const own = this.own && file.path === this.own.path ? this.own.root : undefined;
+        const read = parseForEvaluation(parser, file, own);
+        if (!read) continue;
+        if (read.tree) trees.push(read.tree);
+        parsed.push(read.file);
       }
       const module = new ModuleScope(folder, parsed, jsonVars, inputs, this.reader, depth === 0 ? this.varFiles : []);
       const resources: UsingResource[] = [];
@@ -589,10 +617,10 @@ export function moduleNames(folder: string, reader: TerraformModuleReader): { va
     const parsed: ParsedFile[] = [];
     for (const file of files) {
       if (/\.json$/i.test(file.path)) continue;
-      const tree = parser.parse(file.text);
-      if (!tree) continue;
-      trees.push(tree);
-      parsed.push({ ...file, root: tree.rootNode });
+      const read = parseForEvaluation(parser, file);
+      if (!read) continue;
+      if (read.tree) trees.push(read.tree);
+      parsed.push(read.file);
     }
     return parsed;
   };
