@@ -553,6 +553,8 @@ function format(args: readonly Value[], place: Place): Value {
     const arg = args[index];
     if (!arg) return ERROR;
     if (isUnsure(arg)) return UNKNOWN;
+    // A width or a precision past what a value may hold would only grow text: not followed.
+    if (Number(match[3] ?? 0) > MAX_STRING || Number(match[4] || 0) > 1000) return UNKNOWN;
     const verb: Verb = { flags: match[1], width: match[3] === undefined ? undefined : Number(match[3]), precision: match[4] === undefined ? undefined : Number(match[4] || '0'), mode: match[5] };
     if (verb.mode !== 'v' && arg.kind === 'null') return ERROR;
     const written = formatted(verb, arg, place);
