@@ -202,9 +202,18 @@ function runs(kinds: Uint8Array, kind: number): { start: number; end: number }[]
 export function knownFilledIn(file: string, values: ModuleValues, own: readonly ParsedRuleset[]): { start: number; end: number }[] {
   const known: { start: number; end: number }[] = [];
   for (const ruleset of own) {
-    const resource = values.resources.find((r) => r.address === ruleset.label && r.file === file);
-    if (!resource || resource.rules.length !== ruleset.rules.length) continue;
-    ruleset.rules.forEach((rule, i) => collectKnown(rule, resource.rules[i], known, 0));
+    // A resource with `count` or `for_each` has instances (`cloudflare_ruleset.x["a"]`): a value is
+    // known whole when it is in every one of them.
+    const instances = values.resources.filter((r) => r.file === file && (r.address === ruleset.label || r.address.startsWith(`${ruleset.label}[`)));
+    if (instances.length === 0 || instances.some((r) => r.rules.length !== ruleset.rules.length)) continue;
+    let common: Map<string, { start: number; end: number }> | undefined;
+    for (const resource of instances) {
+      const found: { start: number; end: number }[] = [];
+      ruleset.rules.forEach((rule, i) => collectKnown(rule, resource.rules[i], found, 0));
+      const byRange = new Map<string, { start: number; end: number }>(found.map((range) => [`${range.start}:${range.end}`, range]));
+      common = common ? new Map([...common].filter(([key]) => byRange.has(key))) : byRange;
+    }
+    known.push(...(common?.values() ?? []));
   }
   return known;
 }
