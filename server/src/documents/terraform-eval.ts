@@ -445,7 +445,13 @@ export class Evaluator {
       // `${~` / `%{~` strip before the hole, `~}` after it.
       holes.push({ node: child, kind, stripBefore: markers.some((m) => m!.startIndex <= child.startIndex + 2), stripAfter: markers.some((m) => m!.endIndex >= child.endIndex - 1) });
     };
-    const collect = (parent: HclNode) => {
+    let tooDeep = false;
+    const collect = (parent: HclNode, level: number) => {
+      // Directives nested past the bounds (thousands of `%{if}` in one another): not followed, and no stack spent on them.
+      if (level > MAX_DEPTH) {
+        tooDeep = true;
+        return;
+      }
       for (const child of parent.namedChildren) {
         if (!child) continue;
         switch (child.type) {
@@ -455,7 +461,7 @@ export class Evaluator {
           case 'template_directive':
           case 'template_if':
           case 'template_for':
-            collect(child);
+            collect(child, level + 1);
             break;
           case 'template_if_intro':
           case 'template_else_intro':
@@ -467,7 +473,8 @@ export class Evaluator {
         }
       }
     };
-    collect(node);
+    collect(node, 0);
+    if (tooDeep) return UNKNOWN;
     const ranges: Range[] = holes.map((h) => ({ start: h.node.startIndex, end: h.node.endIndex }));
     const heredoc = node.type === 'heredoc_template';
     const decoded = decodeHclTemplate(scope.file.text, node.startIndex, node.endIndex, ranges, new Set(holes.filter((h) => h.stripBefore).map((h) => h.node.startIndex)));
