@@ -162,4 +162,9 @@ describe('format as go-cty defines it (cty/function/stdlib/format.go, v1.18.1)',
     assert.equal(local('"${12345678901234} ${1.5}"'), '12345678901234 1.5');
     assert.equal(local('tostring(123456789012345678)'), undefined, 'past 15 digits a double is not the number cty holds');
   });
+
+  it('gives up on directives nested past its bounds without spending the stack', () => {
+    const nested = `<<EOT\n${'%{ if true ~}\n'.repeat(5000)}x\n${'%{ endif ~}\n'.repeat(5000)}EOT`;
+    assert.equal(local(nested), undefined);
+  });
 });
