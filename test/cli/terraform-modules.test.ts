@@ -19,7 +19,8 @@ const FIXTURES = join(ROOT, 'test', 'fixtures', 'terraform-modules');
 const EVALUATOR = join(ROOT, 'server', 'src', 'documents', 'terraform-module.ts');
 
 interface Expected {
-  readonly findings: readonly { readonly file: string; readonly line: number; readonly column: number; readonly code: string; readonly text: string; readonly resource: string }[];
+  /** `covers`: the characters the finding covers where they are not `text` (a file `file()` reads is placed on the call). */
+  readonly findings: readonly { readonly file: string; readonly line: number; readonly column: number; readonly code: string; readonly text: string; readonly covers?: string; readonly resource: string }[];
 }
 
 interface JsonReport {
@@ -70,7 +71,8 @@ describe('rulesets check on the Terraform module fixtures', () => {
       );
       planted.forEach((finding, index) => {
         const wanted = expected.findings[index];
-        assert.equal(finding.length, wanted.text.length, `${finding.line} covers ${wanted.text}`);
+        const covered = wanted.covers ?? wanted.text;
+        assert.equal(finding.length, covered.length, `${finding.line} covers ${covered}`);
         assert.ok(finding.message.includes(wanted.resource), `${finding.line} names ${wanted.resource}: ${finding.message}`);
       });
       assert.deepEqual(check(cwd, 'clean'), []);

@@ -129,4 +129,42 @@ describe('format as go-cty defines it (cty/function/stdlib/format.go, v1.18.1)',
     assert.equal(local('format("%q", "a<b")'), '"a\\u003cb"');
     assert.equal(local('format("%v %v %.2f", 1.5, true, 2)'), '1.5 true 2.00');
   });
+
+  // The values below are OpenTofu 1.10.6's (tofu console), as test/oracle/tofu-values.test.ts holds them with tofu built.
+  it('reads an operand with its traversals, and numbers with an exponent and no fraction', () => {
+    assert.deepEqual(locals('n = { a = 2.5, b = [1, 2] }\nx = [-local.n.a, local.n.b[1] + 1, (1 + 2) * 3]').x, [-2.5, 3, 9]);
+    assert.deepEqual(locals('a = 1e3\nb = 2\nc = "n ${3e2}"'), { a: 1000, b: 2, c: 'n 300' });
+  });
+
+  it('converts a variable to its type, with optional attributes and their defaults', () => {
+    const values = moduleNames(
+      '/m',
+      memoryReader({
+        'main.tf': 'variable "flags" {\n  type = object({\n    strict  = bool\n    comment = optional(string, "none")\n    extra   = optional(list(string))\n  })\n  default = { strict = "true" }\n}\nvariable "pair" {\n  type    = tuple([string, number, bool])\n  default = [1.5, "7", "1"]\n}\nvariable "tags" {\n  type    = set(string)\n  default = ["b", "a", "b"]\n}\n',
+      }),
+    )!;
+    assert.deepEqual(values.variables.flags, { comment: 'none', extra: null, strict: true });
+    assert.deepEqual(values.variables.pair, ['1.5', 7, true]);
+    assert.deepEqual(values.variables.tags, ['a', 'b']);
+  });
+
+  it('trims beside strip markers as HCL does, before a flush heredoc measures its indentation', () => {
+    assert.equal(local('"a ${"b"} %{~if true~} c %{~endif~} d"'), 'a bcd');
+    assert.equal(local('<<-EOT\n    %{~for p in ["/a", "/b"]~}\n    eq "${p}"\n    %{~endfor~}\n  EOT'), '    eq "/a"\n    eq "/b"\n');
+  });
+
+  it('knows the functions as go-cty and OpenTofu define them', () => {
+    assert.equal(local('format("%s|%d|%q|%05d|%.2f|%t|%v|%%", "a", 42, "q\\"t", 7, 3.14159, true, [1, "b"])'), 'a|42|"q\\"t"|00007|3.14|true|[1,"b"]|%');
+    assert.equal(local('format("%v %e %.1f %g %-4d|%x", 1e7, 1234.5678, 0.25, 0.00001, 7, 255)'), '1e+07 1.234568e+03 0.2 1e-05 7   |ff');
+    assert.equal(local('format("%.1f", 0.35)'), undefined, 'a tie cty rounds from its 512-bit number: not guessed');
+    assert.deepEqual(local('[trimspace("  x \\n"), trimprefix("http.host", "http."), trim("--x--", "-"), chomp("line\\n\\n"), index(["a", "b"], "b"), length("héllo")]'), ['x', 'host', 'x', 'line', 1, 5]);
+    assert.deepEqual(local('yamldecode("f: yes\\ng: NO\\nh: \'no\'\\ni: on\\nj: 0x1F\\n")'), { f: true, g: false, h: 'no', i: true, j: 31 });
+    assert.equal(local('"${12345678901234} ${1.5}"'), '12345678901234 1.5');
+    assert.equal(local('tostring(123456789012345678)'), undefined, 'past 15 digits a double is not the number cty holds');
+  });
+
+  it('gives up on directives nested past its bounds without spending the stack', () => {
+    const nested = `<<EOT\n${'%{ if true ~}\n'.repeat(5000)}x\n${'%{ endif ~}\n'.repeat(5000)}EOT`;
+    assert.equal(local(nested), undefined);
+  });
 });

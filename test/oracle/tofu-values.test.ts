@@ -37,6 +37,11 @@ interface Expected {
     readonly column: number;
     readonly code: string;
     readonly text: string;
+    /**
+     * The characters the finding covers at file:line:column, where they are not `text` itself: a
+     * file read by `file()` is no document of its own, so what it holds is placed on the call.
+     */
+    readonly covers?: string;
     readonly fixed: string;
     readonly resource: string;
     readonly phase: string;
@@ -225,7 +230,8 @@ describe("OpenTofu's values of the fixture modules", () => {
         assert.deepEqual(codesOf(expression.replaceAll(finding.text, finding.fixed), finding.phase), [], 'the clean twin\'s expression has no finding');
       }
       const written = readFileSync(join(FIXTURES, idiom, finding.file), 'utf8').split('\n')[finding.line - 1];
-      assert.equal(written.slice(finding.column - 1, finding.column - 1 + finding.text.length), finding.text, 'expected.json places the mistake on its characters');
+      const covered = finding.covers ?? finding.text;
+      assert.equal(written.slice(finding.column - 1, finding.column - 1 + covered.length), covered, 'expected.json places the mistake on its characters (or the call that reads them)');
     });
   }
 });

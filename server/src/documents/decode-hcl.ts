@@ -27,11 +27,13 @@ export interface DecodedTemplate {
 /**
  * Decodes the template at [start, end) of `text` (from its opening quote or `<<` to its closing
  * quote or marker), whose interpolations and directives are `holes` (document ranges, in order).
- * Undefined when the text there is not a string template.
+ * Undefined when the text there is not a string template. `leftStripped` holds the starts of the
+ * holes that strip the white space before them (`${~`, `%{~`): a flush heredoc's line that is
+ * white space up to one of them counts as not indented, as HCL trims before it measures.
  */
-export function decodeHclTemplate(text: string, start: number, end: number, holes: readonly Range[]): DecodedTemplate | undefined {
+export function decodeHclTemplate(text: string, start: number, end: number, holes: readonly Range[], leftStripped?: ReadonlySet<number>): DecodedTemplate | undefined {
   if (text[start] === '"') return decodeQuoted(text, start, end, holes);
-  if (text.startsWith('<<', start)) return decodeHeredoc(text, start, end, holes);
+  if (text.startsWith('<<', start)) return decodeHeredoc(text, start, end, holes, leftStripped);
   return undefined;
 }
 
@@ -259,7 +261,7 @@ function readEscape(text: string, i: number, limit: number): { value: string; en
  * only whitespace does not count and keeps its own; a line that starts with a hole has none,
  * so then nothing is removed.
  */
-function decodeHeredoc(text: string, start: number, end: number, holes: readonly Range[]): DecodedTemplate | undefined {
+function decodeHeredoc(text: string, start: number, end: number, holes: readonly Range[], leftStripped?: ReadonlySet<number>): DecodedTemplate | undefined {
   const intro = /<<(-?)([A-Za-z_][\w-]*)[ \t]*\r?\n/y;
   intro.lastIndex = start;
   const opening = intro.exec(text);
@@ -284,7 +286,7 @@ function decodeHeredoc(text: string, start: number, end: number, holes: readonly
     for (const line of lines) {
       if (isBlank(line)) continue;
       const indent = /^[^\S\r\n]*/.exec(text.slice(line.start, line.end))![0].length;
-      strip = Math.min(strip, holeStarts.has(line.start) ? 0 : indent);
+      strip = Math.min(strip, holeStarts.has(line.start) || leftStripped?.has(line.start + indent) ? 0 : indent);
     }
     if (strip === Number.MAX_SAFE_INTEGER) strip = 0;
   }

@@ -15,6 +15,7 @@ import type { HclNode } from './hcl-parser';
 import { callFunction, stringOf } from './terraform-functions';
 import {
   bool,
+  computed,
   concatStrings,
   ERROR,
   isUnsure,
@@ -127,7 +128,7 @@ export class Evaluator {
   private literal(node: HclNode | null | undefined, scope: Scope): Value {
     switch (node?.type) {
       case 'numeric_lit':
-        return num(Number(node.text));
+        return num(scope.file.numbers?.get(node.startIndex) ?? Number(node.text));
       case 'bool_lit':
         return bool(node.text === 'true');
       case 'null_lit':
@@ -259,23 +260,41 @@ export class Evaluator {
 
   private operation(node: HclNode | null | undefined, scope: Scope, depth: number): Value {
     if (!node) return UNKNOWN;
-    const operator = node.children.find((c) => c !== null && !c.isNamed)?.type;
-    const operands = node.namedChildren.filter((c): c is HclNode => c !== null && c.type !== 'comment');
+    const isParenthesis = (type: string) => type === '(' || type === ')';
+    const operator = node.children.find((c) => c !== null && !c.isNamed && !isParenthesis(c.type))?.type;
+    // tree-sitter-hcl writes an operand as its primary followed by its traversals (`var.a[0]`
+    // is variable_expr, get_attr, index): each operand is read up to the operator.
+    const sides: HclNode[][] = [[]];
+    for (const child of node.children) {
+      if (!child || child.type === 'comment' || isParenthesis(child.type)) continue;
+      if (!child.isNamed) {
+        if (sides[sides.length - 1].length > 0) sides.push([]);
+        continue;
+      }
+      sides[sides.length - 1].push(child);
+    }
+    const operand = (nodes: readonly HclNode[] | undefined): Value => {
+      if (!nodes || nodes.length === 0) return UNKNOWN;
+      let value = this.primary(nodes[0], scope, depth + 1);
+      for (let i = 1; i < nodes.length; i++) value = this.postfix(value, nodes[i], scope, depth + 1);
+      return value;
+    };
     if (node.type === 'unary_operation') {
-      const operand = this.evaluate(operands[0], scope, depth + 1);
-      if (isUnsure(operand)) return operand.kind === 'error' ? ERROR : UNKNOWN;
+      const operand0 = operand(sides[0]);
+      if (isUnsure(operand0)) return operand0.kind === 'error' ? ERROR : UNKNOWN;
       if (operator === '!') {
-        const b = toBool(operand);
+        const b = toBool(operand0);
         return b === undefined ? UNKNOWN : bool(!b);
       }
       if (operator === '-') {
-        const n = toNumber(operand);
+        const n = toNumber(operand0);
         return n === undefined ? UNKNOWN : num(-n);
       }
       return UNKNOWN;
     }
-    const left = this.evaluate(operands[0], scope, depth + 1);
-    const right = this.evaluate(operands[1], scope, depth + 1);
+    if (sides.length !== 2) return UNKNOWN;
+    const left = operand(sides[0]);
+    const right = operand(sides[1]);
     if (left.kind === 'error' || right.kind === 'error') return ERROR;
     if (isUnsure(left) || isUnsure(right)) return UNKNOWN;
     switch (operator) {
@@ -297,13 +316,13 @@ export class Evaluator {
     if (a === undefined || b === undefined) return UNKNOWN;
     switch (operator) {
       case '+':
-        return num(a + b);
+        return computed(a + b);
       case '-':
-        return num(a - b);
+        return computed(a - b);
       case '*':
-        return num(a * b);
+        return computed(a * b);
       case '/':
-        return b === 0 ? ERROR : num(a / b);
+        return b === 0 ? ERROR : computed(a / b);
       case '%':
         // cty's Modulo: the sign of the dividend, as Go's math.Mod.
         return b === 0 ? ERROR : num(a % b);
@@ -420,48 +439,75 @@ export class Evaluator {
    */
   template(node: HclNode | null | undefined, scope: Scope, depth: number): Value {
     if (!node || node.hasError) return UNKNOWN;
-    const holes: { node: HclNode; kind: string }[] = [];
-    let stripped = false;
-    const collect = (parent: HclNode) => {
+    const holes: { node: HclNode; kind: string; stripBefore: boolean; stripAfter: boolean }[] = [];
+    const hole = (child: HclNode, kind: string) => {
+      const markers = child.namedChildren.filter((c) => c?.type === 'strip_marker');
+      // `${~` / `%{~` strip before the hole, `~}` after it.
+      holes.push({ node: child, kind, stripBefore: markers.some((m) => m!.startIndex <= child.startIndex + 2), stripAfter: markers.some((m) => m!.endIndex >= child.endIndex - 1) });
+    };
+    let tooDeep = false;
+    const collect = (parent: HclNode, level: number) => {
+      // Directives nested past the bounds (thousands of `%{if}` in one another): not followed, and no stack spent on them.
+      if (level > MAX_DEPTH) {
+        tooDeep = true;
+        return;
+      }
       for (const child of parent.namedChildren) {
         if (!child) continue;
         switch (child.type) {
           case 'template_interpolation':
-            if (child.namedChildren.some((c) => c?.type === 'strip_marker')) stripped = true;
-            holes.push({ node: child, kind: 'interpolation' });
+            hole(child, 'interpolation');
             break;
           case 'template_directive':
           case 'template_if':
           case 'template_for':
-            collect(child);
+            collect(child, level + 1);
             break;
           case 'template_if_intro':
           case 'template_else_intro':
           case 'template_if_end':
           case 'template_for_start':
           case 'template_for_end':
-            if (child.namedChildren.some((c) => c?.type === 'strip_marker')) stripped = true;
-            holes.push({ node: child, kind: child.type });
+            hole(child, child.type);
             break;
         }
       }
     };
-    collect(node);
-    // `~` strips whitespace around a part: not followed here.
-    if (stripped) return UNKNOWN;
+    collect(node, 0);
+    if (tooDeep) return UNKNOWN;
     const ranges: Range[] = holes.map((h) => ({ start: h.node.startIndex, end: h.node.endIndex }));
-    const decoded = decodeHclTemplate(scope.file.text, node.startIndex, node.endIndex, ranges);
+    const heredoc = node.type === 'heredoc_template';
+    const decoded = decodeHclTemplate(scope.file.text, node.startIndex, node.endIndex, ranges, new Set(holes.filter((h) => h.stripBefore).map((h) => h.node.startIndex)));
     if (!decoded) return UNKNOWN;
+    const decodedText = decoded.decoded.value;
+    const source = scope.file.text;
+    // HCL's scanner cuts a template's literal text into tokens before each `$` and `%` and after
+    // it, and in a heredoc after each line break; a strip marker trims the one token beside it
+    // (hclsyntax parser_template.go parseTemplateParts, scan_tokens.rl).
+    const boundary = (k: number) => {
+      const here = source[decoded.decoded.starts[k]];
+      const before = source[decoded.decoded.starts[k - 1]];
+      return here === '$' || here === '%' || before === '$' || before === '%' || (heredoc && decodedText[k - 1] === '\n');
+    };
     const literal = (i: number): StringValue => {
-      const from = i === 0 ? 0 : decoded.holes[i - 1].end;
-      const to = i < decoded.holes.length ? decoded.holes[i].start : decoded.decoded.value.length;
-      const text = written(decoded.decoded.value.slice(from, to), scope.file.path, decoded.decoded.starts, decoded.decoded.ends, from);
+      let from = i === 0 ? 0 : decoded.holes[i - 1].end;
+      let to = i < decoded.holes.length ? decoded.holes[i].start : decodedText.length;
+      if (i > 0 && holes[i - 1].stripAfter) {
+        let tokenEnd = from + 1;
+        while (tokenEnd < to && !boundary(tokenEnd)) tokenEnd++;
+        while (from < Math.min(tokenEnd, to) && GO_SPACE.test(decodedText[from])) from++;
+      }
+      if (i < holes.length && holes[i].stripBefore && to > from) {
+        let tokenStart = to - 1;
+        while (tokenStart > from && !boundary(tokenStart)) tokenStart--;
+        while (to > tokenStart && GO_SPACE.test(decodedText[to - 1])) to--;
+      }
+      const text = written(decodedText.slice(from, to), scope.file.path, decoded.decoded.starts, decoded.decoded.ends, from);
       return heredoc ? { ...text, pieces: text.pieces.map((p) => ({ ...p, heredoc })) } : text;
     };
-    const heredoc = node.type === 'heredoc_template';
     if (holes.length === 0) return literal(0);
     // A template that is one interpolation alone is its value, of whatever type (hclsyntax TemplateWrapExpr).
-    if (holes.length === 1 && holes[0].kind === 'interpolation' && literal(0).value === '' && literal(1).value === '') {
+    if (holes.length === 1 && holes[0].kind === 'interpolation' && decoded.holes[0].start === 0 && decoded.holes[0].end === decodedText.length) {
       return this.evaluate(holes[0].node.namedChildren.find((c) => c?.type === 'expression'), scope, depth + 1);
     }
     const parts: StringValue[] = [];
@@ -546,6 +592,9 @@ export class Evaluator {
   }
 }
 
+/** Go's unicode.IsSpace, with which HCL trims beside a strip marker. */
+const GO_SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+
 const ROOT = Symbol('root');
 /** `var`, `local`, `path`, … before their attribute is read. */
 type RootValue = ObjectValue & { readonly [ROOT]: string };
@@ -616,7 +665,8 @@ export function iterate(collection: Value): [Value, Value][] | undefined {
 /** A bool, or a string Terraform converts to one. */
 export function toBool(value: Value): boolean | undefined {
   if (value.kind === 'bool') return value.value;
-  if (value.kind === 'string' && (value.value === 'true' || value.value === 'false')) return value.value === 'true';
+  // go-cty's conversion of a string to bool: "true" and "1", "false" and "0".
+  if (value.kind === 'string' && (value.value === 'true' || value.value === 'false' || value.value === '1' || value.value === '0')) return value.value === 'true' || value.value === '1';
   return undefined;
 }
 

@@ -28,6 +28,10 @@ import {
   type Place,
   type StringValue,
   type Value,
+  decimalDigits,
+  exactDecimal,
+  fixedText,
+  roundDigits,
 } from './terraform-values';
 
 /** What functions that read files ask of the module. */
@@ -229,9 +233,22 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
     if (!v) return UNKNOWN;
     if (v.kind === 'list') return num(v.items.length);
     if (v.kind === 'object') return num(v.entries.size);
-    // Terraform counts a string's grapheme clusters: where that is one a character, so does this.
-    if (v.kind === 'string') return ascii(v.value) ? num(v.value.length) : UNKNOWN;
+    // Terraform counts a string's grapheme clusters (go-cty's Strlen, textseg).
+    if (v.kind === 'string') return num(ascii(v.value) ? v.value.length : graphemes(v.value).length);
     return isUnsure(v) || v.kind === 'null' ? UNKNOWN : ERROR;
+  },
+  // Terraform's own `index` (internal/lang/funcs/collection.go): the first item equal to the value, in a list or tuple.
+  index: (args) => {
+    const [collection, value] = args;
+    if (args.length !== 2) return UNKNOWN;
+    if (collection.kind !== 'list' || collection.set) return isUnsure(collection) ? UNKNOWN : ERROR;
+    if (collection.items.length === 0) return ERROR;
+    for (let i = 0; i < collection.items.length; i++) {
+      const equal = valuesEqual(collection.items[i], value);
+      if (equal === undefined) return UNKNOWN;
+      if (equal) return num(i);
+    }
+    return ERROR;
   },
   keys: (args) => (args[0]?.kind === 'object' ? list([...args[0].entries.keys()].map((k) => ({ kind: 'string', value: k, pieces: [] }) as StringValue)) : UNKNOWN),
   values: (args) => (args[0]?.kind === 'object' ? list([...args[0].entries.values()]) : UNKNOWN),
@@ -253,21 +270,40 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   upper: (args, place) => caseChange(args, place, (s) => s.toUpperCase()),
   // Go's strings.Title: a letter after anything but a letter, a digit or `_` is upper-cased.
   title: (args, place) => caseChange(args, place, (s) => s.replace(/(^|[^A-Za-z0-9_])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase())),
+  // Go's strings.TrimSpace: Unicode's white space (unicode.IsSpace), which is not JavaScript's `\s` (U+0085 is, U+FEFF is not).
   trimspace: (args) => {
     const s = args[0];
-    if (s?.kind !== 'string' || !ascii(s.value)) return UNKNOWN;
-    const start = s.value.length - s.value.trimStart().length;
-    return sliceString(s, start, start + s.value.trim().length);
+    if (s?.kind !== 'string') return UNKNOWN;
+    const start = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*/.exec(s.value)![0].length;
+    const end = s.value.length - /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/.exec(s.value.slice(start))![0].length;
+    return sliceString(s, start, end);
   },
+  // Go's strings.Trim: each code point of the cut set, from both ends.
   trim: (args, place) => {
     const s = args[0] && asString(args[0], place);
     const cut = args[1] && asString(args[1], place);
-    if (!s || !cut || !ascii(cut.value)) return UNKNOWN;
+    if (!s || !cut) return UNKNOWN;
+    const cutSet = new Set(Array.from(cut.value));
     let a = 0;
     let b = s.value.length;
-    while (a < b && cut.value.includes(s.value[a])) a++;
-    while (b > a && cut.value.includes(s.value[b - 1])) b--;
+    while (a < b) {
+      const c = String.fromCodePoint(s.value.codePointAt(a)!);
+      if (!cutSet.has(c)) break;
+      a += c.length;
+    }
+    while (b > a) {
+      const low = s.value.charCodeAt(b - 1);
+      const size = low >= 0xdc00 && low <= 0xdfff && b - 2 >= a ? 2 : 1;
+      if (!cutSet.has(s.value.slice(b - size, b))) break;
+      b -= size;
+    }
     return sliceString(s, a, b);
+  },
+  // go-cty's chomp: every trailing `\r\n`, `\r` or `\n`.
+  chomp: (args) => {
+    const s = args[0];
+    if (s?.kind !== 'string') return UNKNOWN;
+    return sliceString(s, 0, s.value.length - /(?:\r\n?|\n)*$/.exec(s.value)![0].length);
   },
   trimprefix: (args, place) => {
     const s = args[0] && asString(args[0], place);
@@ -309,13 +345,16 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   },
   yamldecode: (args, place) => {
     if (args[0]?.kind !== 'string') return UNKNOWN;
+    // Tags, anchors, aliases and several documents are not followed.
+    if (/(^|\s)[!&*]|^---[\s\S]*\n---/m.test(args[0].value)) return UNKNOWN;
+    const YAML = require('yaml') as typeof import('yaml');
     try {
-      // The core schema of YAML 1.2, as Terraform's YAML library reads; anything unusual (tags, anchors, several documents) is not followed.
-      if (/(^|\s)[!&*]|^---[\s\S]*\n---/m.test(args[0].value)) return UNKNOWN;
-      const YAML = require('yaml') as typeof import('yaml');
-      return fromData(YAML.parse(args[0].value, { version: '1.2', schema: 'core' }), place, 0);
+      // Every scalar read as written (the failsafe schema), then resolved as go-cty-yaml does.
+      const document = YAML.parseDocument(args[0].value, { schema: 'failsafe', uniqueKeys: false });
+      if (document.errors.length > 0) return ERROR;
+      return fromYaml(document.contents, place, 0);
     } catch {
-      return ERROR;
+      return UNKNOWN;
     }
   },
   tostring: (args, place) => {
@@ -335,7 +374,8 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
     const v = args[0];
     if (!v || isUnsure(v)) return UNKNOWN;
     if (v.kind === 'null' || v.kind === 'bool') return v;
-    return v.kind === 'string' && (v.value === 'true' || v.value === 'false') ? bool(v.value === 'true') : ERROR;
+    const b = v.kind === 'string' ? stringBool(v.value) : undefined;
+    return b === undefined ? ERROR : bool(b);
   },
   tolist: (args) => (args[0]?.kind === 'list' ? list(args[0].items) : UNKNOWN),
   toset: (args) => (args[0]?.kind === 'list' ? toSet(args[0].items) : UNKNOWN),
@@ -471,9 +511,20 @@ function extreme(args: readonly Value[], f: (...n: number[]) => number): Value {
   return num(f(...(numbers as number[])));
 }
 
+/** A verb of `format`: `%[argument]flags width .precision mode`, as go-cty's format_fsm.rl reads it. */
+const VERB = /^%([-+# 0]*)(?:\[([1-9]\d*)\])?([1-9]\d*)?(?:\.(\d*))?(.)/su;
+
+interface Verb {
+  readonly flags: string;
+  readonly width?: number;
+  readonly precision?: number;
+  readonly mode: string;
+}
+
 /**
- * `format` (go-cty stdlib/format.go): `%%`, `%s`, `%v`, `%d`, `%t`, `%q` and `%f`/`%.Nf`; a flag,
- * a width or an argument index is not followed (unknown).
+ * `format` (go-cty stdlib/format.go): every verb it knows (`%v %t %s %q %d %b %o %x %X %e %E %f %g %G`)
+ * with flags, width, precision and argument index, as it writes them (Go's fmt over big.Int and
+ * big.Float); `%#`-forms but `%#v` are not followed (unknown).
  */
 function format(args: readonly Value[], place: Place): Value {
   const spec = args[0] && asString(args[0], place);
@@ -481,60 +532,176 @@ function format(args: readonly Value[], place: Place): Value {
   const parts: StringValue[] = [];
   const text = spec.value;
   let next = 1;
+  let highest = 0;
   let literalFrom = 0;
   for (let i = 0; i < text.length; i++) {
     if (text[i] !== '%') continue;
     parts.push(sliceString(spec, literalFrom, i));
-    const verb = /^%(\.(\d+))?([%svdtqf])/.exec(text.slice(i, i + 8));
-    if (!verb) return UNKNOWN;
-    i += verb[0].length - 1;
-    literalFrom = i + 1;
-    if (verb[3] === '%') {
-      if (verb[1]) return UNKNOWN;
-      parts.push(sliceString(spec, i, i + 1));
+    if (text[i + 1] === '%') {
+      parts.push(sliceString(spec, i + 1, i + 2));
+      i++;
+      literalFrom = i + 1;
       continue;
     }
-    const arg = args[next++];
+    const match = VERB.exec(text.slice(i, i + 64));
+    if (!match || !/^[A-Za-z]$/.test(match[5])) return ERROR;
+    i += match[0].length - 1;
+    literalFrom = i + 1;
+    const index = match[2] !== undefined ? Number(match[2]) : next;
+    next = index + 1;
+    highest = Math.max(highest, index);
+    const arg = args[index];
     if (!arg) return ERROR;
     if (isUnsure(arg)) return UNKNOWN;
-    switch (verb[3]) {
-      case 's':
-      case 'v': {
-        if (verb[1]) return UNKNOWN;
-        const s = asString(arg, place);
-        // Null is "null" to %v, and an error to %s; a collection is JSON to %v (not followed).
-        if (!s) return arg.kind === 'null' ? (verb[3] === 'v' ? produced('null', place) : ERROR) : verb[3] === 'v' ? UNKNOWN : ERROR;
-        parts.push(s);
-        break;
-      }
-      case 'd': {
-        const n = asNumber(arg);
-        if (n === undefined || !Number.isInteger(n) || verb[1]) return n === undefined ? ERROR : UNKNOWN;
-        parts.push(produced(numberText(n) ?? '', place));
-        break;
-      }
-      case 'f': {
-        const n = asNumber(arg);
-        if (n === undefined) return ERROR;
-        parts.push(produced(n.toFixed(verb[2] === undefined ? 6 : Number(verb[2])), place));
-        break;
-      }
-      case 't':
-        if (arg.kind !== 'bool' || verb[1]) return UNKNOWN;
-        parts.push(produced(String(arg.value), place));
-        break;
-      case 'q': {
-        const s = stringOf(arg);
-        if (s === undefined || verb[1]) return UNKNOWN;
-        // JSON as go-cty writes it (format.go formatAppendString: its json.Marshal).
-        parts.push(produced(jsonText({ kind: 'string', value: s, pieces: [] })!, place));
-        break;
-      }
-    }
+    // A width or a precision past what a value may hold would only grow text: not followed.
+    if (Number(match[3] ?? 0) > MAX_STRING || Number(match[4] || 0) > 1000) return UNKNOWN;
+    const verb: Verb = { flags: match[1], width: match[3] === undefined ? undefined : Number(match[3]), precision: match[4] === undefined ? undefined : Number(match[4] || '0'), mode: match[5] };
+    if (verb.mode !== 'v' && arg.kind === 'null') return ERROR;
+    const written = formatted(verb, arg, place);
+    if (written.kind !== 'string') return written;
+    parts.push(written);
   }
   parts.push(sliceString(spec, literalFrom, text.length));
-  if (next < args.length) return ERROR;
+  // go-cty refuses arguments no verb uses.
+  if (highest < args.length - 1) return ERROR;
   return concatStrings(parts);
+}
+
+/** One verb's text for one argument (format.go formatAppend). */
+function formatted(verb: Verb, arg: Value, place: Place): Value {
+  const sharp = verb.flags.includes('#');
+  switch (verb.mode) {
+    case 'v': {
+      if (!sharp && arg.kind === 'string') return padded(verb, arg, place);
+      if (!sharp && arg.kind === 'number') {
+        const text = floatText(arg.value, 'g', undefined);
+        return text === undefined ? UNKNOWN : padded(verb, produced(text, place), place);
+      }
+      if (!whollyKnown(arg)) return UNKNOWN;
+      const json = jsonText(arg);
+      return json === undefined ? UNKNOWN : padded(verb, produced(json, place), place);
+    }
+    case 't': {
+      const b = arg.kind === 'bool' ? arg.value : arg.kind === 'string' ? stringBool(arg.value) : undefined;
+      return b === undefined ? ERROR : produced(String(b), place);
+    }
+    case 's':
+    case 'q': {
+      const s = asString(arg, place);
+      if (!s) return ERROR;
+      let kept: StringValue = s;
+      if (verb.precision !== undefined && verb.precision > 0) {
+        const clusters = graphemes(s.value);
+        if (clusters.length > verb.precision) kept = sliceString(s, 0, clusters.slice(0, verb.precision).join('').length);
+      }
+      if (verb.mode === 's') return padded(verb, kept, place);
+      return padded(verb, produced(jsonText({ kind: 'string', value: kept.value, pieces: [] })!, place), place);
+    }
+    case 'd':
+    case 'b':
+    case 'o':
+    case 'x':
+    case 'X': {
+      const n = asNumber(arg);
+      if (n === undefined || !Number.isInteger(n)) return ERROR;
+      // Past 2^53 a double is no longer the integer cty holds; `#` writes prefixes not followed here.
+      if (!Number.isSafeInteger(n) || sharp || verb.precision !== undefined) return UNKNOWN;
+      const radix = { d: 10, b: 2, o: 8, x: 16, X: 16 }[verb.mode]!;
+      const digits = Math.abs(n).toString(radix);
+      return numberPadded(verb, n < 0, verb.mode === 'X' ? digits.toUpperCase() : digits, place);
+    }
+    case 'e':
+    case 'E':
+    case 'f':
+    case 'g':
+    case 'G': {
+      const n = asNumber(arg);
+      if (n === undefined) return ERROR;
+      if (sharp) return UNKNOWN;
+      // big.Float's Format: `%f` and `%e` without a precision write 6 digits; `%g` the shortest.
+      const precision = verb.precision ?? (verb.mode === 'g' || verb.mode === 'G' ? undefined : 6);
+      const text = floatText(Math.abs(n), verb.mode, precision);
+      return text === undefined ? UNKNOWN : numberPadded(verb, n < 0 || Object.is(n, -0), text, place);
+    }
+    default:
+      return ERROR;
+  }
+}
+
+/** go-cty's conversion of a string to bool: "true"/"1" and "false"/"0". */
+function stringBool(text: string): boolean | undefined {
+  return text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : undefined;
+}
+
+/** The grapheme clusters of a string (textseg in go-cty): Intl's segmenter, Unicode's rules. */
+function graphemes(text: string): string[] {
+  return Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text), (s) => s.segment);
+}
+
+/** format.go formatPadWidth: padding to the width in grapheme clusters, `-` on the right, `0` with zeros. */
+function padded(verb: Verb, s: StringValue, place: Place): StringValue {
+  if (verb.width === undefined) return s;
+  const length = graphemes(s.value).length;
+  if (length >= verb.width) return s;
+  const pad = produced((verb.flags.includes('0') ? '0' : ' ').repeat(verb.width - length), place);
+  return verb.flags.includes('-') ? concatStrings([s, pad]) : concatStrings([pad, s]);
+}
+
+/** Go's fmt for a number (big.Int, big.Float Format): sign (`+`, ` `), then padding to the width: `-` on the right, `0` zeros after the sign. */
+function numberPadded(verb: Verb, negative: boolean, digits: string, place: Place): StringValue {
+  const sign = negative ? '-' : verb.flags.includes('+') ? '+' : verb.flags.includes(' ') ? ' ' : '';
+  let text = sign + digits;
+  const width = verb.width ?? 0;
+  if (text.length < width) {
+    if (verb.flags.includes('-')) text += ' '.repeat(width - text.length);
+    else if (verb.flags.includes('0')) text = sign + '0'.repeat(width - text.length) + digits;
+    else text = ' '.repeat(width - text.length) + text;
+  }
+  return produced(text, place);
+}
+
+/**
+ * A non-negative number in `%e`, `%f` or `%g` form as Go's math/big ftoa.go writes it (precision
+ * undefined: the shortest); undefined where the rounding meets a tie.
+ */
+function floatText(n: number, mode: string, precision: number | undefined): string | undefined {
+  const d = decimalDigits(Math.abs(n));
+  if (!d) return undefined;
+  let { digits, exponent } = d;
+  const shortest = precision === undefined;
+  let prec: number;
+  if (shortest) prec = mode === 'f' ? Math.max(digits.length - exponent, 0) : mode === 'g' || mode === 'G' ? digits.length : digits.length - 1;
+  else {
+    prec = precision;
+    const count = mode === 'f' ? exponent + prec : mode === 'e' || mode === 'E' ? 1 + prec : Math.max(prec, 1);
+    if (mode === 'g' || mode === 'G') prec = Math.max(prec, 1);
+    const rounded = roundDigits(digits, exponent, count, exactDecimal(n));
+    if (!rounded) return undefined;
+    ({ digits, exponent } = rounded);
+  }
+  const sign = n < 0 ? '-' : '';
+  const eForm = (letter: string, p: number) => {
+    let text = digits[0] ?? '0';
+    if (p > 0) text += `.${(digits.slice(1, p + 1)).padEnd(p, '0')}`;
+    const e = digits.length > 0 ? exponent - 1 : 0;
+    return `${text}${letter}${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  };
+  switch (mode) {
+    case 'e':
+    case 'E':
+      return sign + eForm(mode, prec);
+    case 'f':
+      return sign + fixedText(digits, exponent, prec);
+    default: {
+      let eprec = prec;
+      if (eprec > digits.length && digits.length >= exponent) eprec = digits.length;
+      if (shortest) eprec = 6;
+      const e = exponent - 1;
+      if (e < -4 || e >= eprec) return sign + eForm(mode === 'G' ? 'E' : 'e', Math.min(prec, digits.length) - 1);
+      if (prec > exponent) prec = digits.length;
+      return sign + fixedText(digits, exponent, Math.max(prec - exponent, 0));
+    }
+  }
 }
 
 /** `replace(string, substring, replacement)`; a `/…/` substring is a regular expression (RE2 syntax, read by re2js: linear time). */
@@ -650,7 +817,58 @@ function jsonText(value: Value, budget = { length: MAX_STRING }): string | undef
   }
 }
 
-/** A decoded JSON or YAML value; its strings come from the call. */
+/** A YAML node of the `yaml` package's document as go-cty-yaml decodes it (decode.go): sequences are tuples, mappings objects with string keys. */
+function fromYaml(node: unknown, place: Place, depth: number): Value {
+  const YAML = require('yaml') as typeof import('yaml');
+  if (depth > 64) return UNKNOWN;
+  if (node === null || node === undefined) return NULL;
+  if (YAML.isSeq(node)) return node.items.length > MAX_ITEMS ? UNKNOWN : list(node.items.map((item) => fromYaml(item, place, depth + 1)));
+  if (YAML.isMap(node)) {
+    const entries = new Map<string, Value>();
+    for (const pair of node.items) {
+      const key = YAML.isScalar(pair.key) ? yamlScalar(pair.key, place) : undefined;
+      // Only strings (and what converts to one) are keys; a null key is an error.
+      if (!key || key.kind === 'null') return key ? ERROR : UNKNOWN;
+      const name = stringOf(key);
+      if (name === undefined) return isUnsure(key) ? key : ERROR;
+      entries.set(name, fromYaml(pair.value, place, depth + 1));
+    }
+    return object(entries);
+  }
+  if (YAML.isScalar(node)) return yamlScalar(node, place);
+  return UNKNOWN;
+}
+
+/**
+ * A scalar as go-cty-yaml's resolveScalar reads it (resolve.go): quoted is a string; YAML 1.1's
+ * booleans (`y`, `yes`, `on`, `true`, in three cases, and their `n`, `no`, `off`, `false`) and nulls
+ * (``, `~`, `null`); decimal, `0o` and `0x` integers and floats; a timestamp (not followed); else a string.
+ */
+function yamlScalar(node: import('yaml').Scalar, place: Place): Value {
+  const YAML = require('yaml') as typeof import('yaml');
+  const source = node.value === null || node.value === undefined ? '' : String(node.value);
+  if (node.type === YAML.Scalar.QUOTE_DOUBLE || node.type === YAML.Scalar.QUOTE_SINGLE) return produced(source, place);
+  if (YAML_BOOLEANS.has(source)) return bool(YAML_BOOLEANS.get(source)!);
+  if (source === '' || source === '~' || source === 'null' || source === 'Null' || source === 'NULL') return NULL;
+  // Infinities and NaN: no number of JSON's, nor of cty's (NaN).
+  if (/^[-+]?\.(inf|Inf|INF)$/.test(source) || /^\.(nan|NaN|NAN)$/.test(source)) return UNKNOWN;
+  const first = source[0];
+  if (first === '.') return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(source) ? num(Number(source)) : produced(source, place);
+  if (/[-+0-9]/.test(first)) {
+    if (/^\d{4}-/.test(source)) return UNKNOWN;
+    if (/^[-+]?[0-9]+$/.test(source) || /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(source)) return num(Number(source));
+    if (/^0o[0-7]+$/.test(source)) return num(parseInt(source.slice(2), 8));
+    if (/^0x[0-9a-fA-F]+$/.test(source)) return num(parseInt(source.slice(2), 16));
+  }
+  return produced(source, place);
+}
+
+const YAML_BOOLEANS = new Map<string, boolean>([
+  ...['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON'].map((s) => [s, true] as const),
+  ...['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'].map((s) => [s, false] as const),
+]);
+
+/** A decoded JSON value; its strings come from the call. */
 function fromData(data: unknown, place: Place, depth: number): Value {
   if (depth > 64) return UNKNOWN;
   if (data === null || data === undefined) return NULL;

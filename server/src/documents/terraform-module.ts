@@ -13,8 +13,9 @@
 import { dirname, join, relative, resolve } from 'node:path';
 import { hclParser, type HclNode, type HclTree } from './hcl-parser';
 import { parseHost, type HostNode } from './host';
+import { convertValue, typeConstraint } from './terraform-constraints';
 import { Budget, Evaluator, iterate, type EvalFile, type ModuleContext, type Scope } from './terraform-eval';
-import { ERROR, isUnsure, list, NULL, num, object, UNKNOWN, written, type ObjectValue, type StringValue, type Value } from './terraform-values';
+import { ERROR, isUnsure, list, NULL, num, object, UNKNOWN, written, type ObjectValue, type Value } from './terraform-values';
 
 /** Reads a module's files: the CLI's from the disk, the language server's from its open documents first. */
 export interface TerraformModuleReader {
@@ -130,6 +131,37 @@ interface ParsedFile extends EvalFile {
   readonly root: HclNode;
 }
 
+/**
+ * A module file's tree for evaluation (`own`: the document's, already parsed). tree-sitter-hcl
+ * reads a number with an exponent but no fraction (`1e3`, `2e+10`, which Terraform reads as
+ * numbers) as a number and then a name, and the tree around it goes wrong (the next attribute is
+ * lost): such a file is parsed again with each of those numbers written as digits of the same
+ * length, and its numbers' true values kept by where they start (EvalFile.numbers).
+ */
+function parseForEvaluation(parser: NonNullable<ReturnType<typeof hclParser>>, file: EvalFile, own?: HclNode): { file: ParsedFile; tree?: HclTree } | undefined {
+  let tree = own ? undefined : parser.parse(file.text) ?? undefined;
+  const root = own ?? tree?.rootNode;
+  if (!root) return undefined;
+  if (!/\d[eE][-+]?\d/.test(file.text)) return { file: { ...file, root }, tree };
+  const numbers = new Map<number, number>();
+  const parts: string[] = [];
+  let at = 0;
+  for (const node of root.descendantsOfType('numeric_lit')) {
+    if (!node || !/^\d+$/.test(node.text) || node.startIndex < at) continue;
+    const exponent = /^[eE][-+]?\d+/.exec(file.text.slice(node.endIndex, node.endIndex + 16));
+    if (!exponent) continue;
+    const literal = node.text + exponent[0];
+    numbers.set(node.startIndex, Number(literal));
+    parts.push(file.text.slice(at, node.startIndex), '1'.padEnd(literal.length, '0'));
+    at = node.startIndex + literal.length;
+  }
+  if (numbers.size === 0) return { file: { ...file, root }, tree };
+  tree?.delete();
+  parts.push(file.text.slice(at));
+  tree = parser.parse(parts.join('')) ?? undefined;
+  return tree ? { file: { ...file, root: tree.rootNode, numbers }, tree } : undefined;
+}
+
 class ModuleLoader {
   constructor(
     private readonly reader: TerraformModuleReader,
@@ -152,14 +184,11 @@ class ModuleLoader {
           jsonVars.push(file);
           continue;
         }
-        if (this.own && file.path === this.own.path) {
-          parsed.push({ ...file, root: this.own.root });
-          continue;
-        }
-        const tree = parser.parse(file.text);
-        if (!tree) continue;
-        trees.push(tree);
-        parsed.push({ ...file, root: tree.rootNode });
+        const own = this.own && file.path === this.own.path ? this.own.root : undefined;
+        const read = parseForEvaluation(parser, file, own);
+        if (!read) continue;
+        if (read.tree) trees.push(read.tree);
+        parsed.push(read.file);
       }
       const module = new ModuleScope(folder, parsed, jsonVars, inputs, this.reader, depth === 0 ? this.varFiles : []);
       const resources: UsingResource[] = [];
@@ -300,8 +329,15 @@ class ModuleScope implements ModuleContext {
       const given = this.inputs.has(name) ? this.inputs.get(name)! : this.tfvars.get(name)?.();
       const scope: Scope = { file: definition.file, names: new Map() };
       let value = given ?? (attributes.has('default') ? placeholderUnknown(this.evaluator.evaluate(attributes.get('default'), scope)) : UNKNOWN);
-      const type = attributes.get('type');
-      if (type) value = convertToType(value, definition.file.text.slice(type.startIndex, type.endIndex));
+      const typeNode = attributes.get('type');
+      if (typeNode) {
+        const type = typeConstraint(typeNode, (expression) => this.evaluator.evaluate(expression, scope));
+        const place = { file: definition.file.path, start: definition.block.startIndex, end: definition.block.endIndex };
+        // A type this does not read: its conversion is not known.
+        value = type ? convertValue(value, type, place) : isUnsure(value) ? value : UNKNOWN;
+        // Reading an attribute an `any` object lacks stays unknown (a caller may give it).
+        if (/\bany\b/.test(typeNode.text)) value = opened(value, 0);
+      }
       return value;
     });
   }
@@ -487,21 +523,6 @@ function headersByName(items: readonly Value[]): Value {
   return object(entries);
 }
 
-/** A variable's value converted to its `type`, as far as it changes what is checked: a set's order, optional attributes. */
-function convertToType(value: Value, type: string): Value {
-  if (isUnsure(value)) return value;
-  const compact = type.replace(/\s+/g, '');
-  if (/^set\(/.test(compact) && value.kind === 'list') {
-    const strings = value.items.every((i) => i.kind === 'string');
-    if (!strings) return UNKNOWN;
-    const seen = new Map<string, Value>();
-    for (const item of value.items) seen.set((item as StringValue).value, item);
-    return { kind: 'list', set: true, items: [...seen.keys()].sort().map((k) => seen.get(k)!) };
-  }
-  if (/optional\(|\bany\b/.test(compact)) return opened(value, 0);
-  return value;
-}
-
 function opened(value: Value, depth: number): Value {
   if (depth > 64) return value;
   if (value.kind === 'list') return { ...value, items: value.items.map((i) => opened(i, depth + 1)) };
@@ -582,35 +603,74 @@ function blockLabels(block: HclNode): string[] {
 
 /**
  * Every variable and local of the module in `folder`, as plain data (unknown and errors are
- * `undefined`): what the oracle test compares with OpenTofu's values.
+ * `undefined`), and those of the local modules it calls (`source = "./…"`, without `count` or
+ * `for_each`), given the caller's arguments, keyed as Terraform names them from the root
+ * (`module.NAME.var.x`, `module.NAME.local.x`, `module.a.module.b.var.x`): what the oracle test
+ * compares with OpenTofu's values.
  */
-export function moduleNames(folder: string, reader: TerraformModuleReader): { variables: Record<string, unknown>; locals: Record<string, unknown> } | undefined {
+export function moduleNames(folder: string, reader: TerraformModuleReader): { variables: Record<string, unknown>; locals: Record<string, unknown>; modules: Record<string, unknown> } | undefined {
   const parser = hclParser();
   const texts = readModuleTexts(resolve(folder), reader);
   if (!parser || !texts) return undefined;
   const trees: HclTree[] = [];
-  try {
+  const parse = (files: readonly EvalFile[]): ParsedFile[] => {
     const parsed: ParsedFile[] = [];
-    for (const file of texts) {
+    for (const file of files) {
       if (/\.json$/i.test(file.path)) continue;
-      const tree = parser.parse(file.text);
-      if (!tree) continue;
-      trees.push(tree);
-      parsed.push({ ...file, root: tree.rootNode });
+      const read = parseForEvaluation(parser, file);
+      if (!read) continue;
+      if (read.tree) trees.push(read.tree);
+      parsed.push(read.file);
     }
-    const module = new ModuleScope(resolve(folder), parsed, texts.filter((f) => /\.json$/i.test(f.path)), new Map(), reader);
+    return parsed;
+  };
+  const modules: Record<string, unknown> = {};
+  const visiting = new Set<string>();
+  /** The names of one module, its sub-modules' into `modules`. */
+  const names = (moduleFolder: string, files: readonly EvalFile[], inputs: ReadonlyMap<string, Value>, depth: number, prefix: string): { variables: Record<string, unknown>; locals: Record<string, unknown> } => {
+    const parsed = parse(files);
+    const module = new ModuleScope(moduleFolder, parsed, files.filter((f) => /\.json$/i.test(f.path)), inputs, reader);
     const variables: Record<string, unknown> = {};
     const locals: Record<string, unknown> = {};
+    const calls: { name: string; folder: string; inputs: Map<string, Value> }[] = [];
+    visiting.add(moduleFolder);
     for (const file of parsed) {
       if (/\.tfvars$/i.test(file.path)) continue;
       for (const block of topBlocks(file.root)) {
-        if (blockName(block) === 'variable') {
+        const kind = blockName(block);
+        if (kind === 'variable') {
           const name = blockLabels(block)[0];
           if (name !== undefined) variables[name] = plainValue(module.variable(name));
-        } else if (blockName(block) === 'locals') for (const key of bodyAttributes(block).keys()) locals[key] = plainValue(module.local(key));
+        } else if (kind === 'locals') for (const key of bodyAttributes(block).keys()) locals[key] = plainValue(module.local(key));
+        else if (kind === 'module' && depth < MAX_MODULE_DEPTH) {
+          const name = blockLabels(block)[0];
+          const attributes = bodyAttributes(block);
+          if (name === undefined || attributes.has('count') || attributes.has('for_each')) continue;
+          const scope: Scope = { file, names: new Map() };
+          const source = attributes.get('source') ? module.evaluator.evaluate(attributes.get('source'), scope) : UNKNOWN;
+          if (source.kind !== 'string' || !/^\.\.?\//.test(source.value)) continue;
+          const inputs = new Map<string, Value>();
+          for (const [argument, expression] of attributes) if (!META_ARGUMENTS.has(argument)) inputs.set(argument, module.evaluator.evaluate(expression, scope));
+          calls.push({ name, folder: resolve(moduleFolder, source.value), inputs });
+        }
       }
     }
+    for (const call of calls) {
+      if (visiting.has(call.folder)) continue;
+      const subTexts = readModuleTexts(call.folder, reader);
+      if (!subTexts) continue;
+      // A sub-module's own `.tfvars` files are not read by Terraform.
+      const callPrefix = `${prefix}module.${call.name}.`;
+      const sub = names(call.folder, subTexts.filter((f) => /\.tf$/i.test(f.path)), call.inputs, depth + 1, callPrefix);
+      for (const [name, value] of Object.entries(sub.variables)) modules[`${callPrefix}var.${name}`] = value;
+      for (const [name, value] of Object.entries(sub.locals)) modules[`${callPrefix}local.${name}`] = value;
+    }
+    visiting.delete(moduleFolder);
     return { variables, locals };
+  };
+  try {
+    const root = names(resolve(folder), texts, new Map(), 0, '');
+    return { variables: root.variables, locals: root.locals, modules };
   } finally {
     for (const tree of trees) tree.delete();
   }

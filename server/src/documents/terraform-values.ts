@@ -34,6 +34,8 @@ export interface EvalFile {
   /** As the module names it (its path); the pieces of strings name their file so. */
   readonly path: string;
   readonly text: string;
+  /** Numbers whose literal the parser misreads (`1e3`), by where they start: their values. */
+  readonly numbers?: ReadonlyMap<number, number>;
 }
 
 /** A place in a file: a range of its text. */
@@ -177,14 +179,76 @@ export function whollyKnown(value: Value, depth = 0, budget = { nodes: 100_000 }
 }
 
 /**
- * A number as Terraform writes it in a string: cty's decimal form without exponent or trailing
- * zeros (`tostring(1.0)` is "1"). Undefined where JavaScript's form may differ from it (an
- * exponent), which is then unknown.
+ * A number's shortest decimal digits (no leading or trailing zeros) and exponent: the value is
+ * 0.DIGITS × 10^exponent, as Go's math/big decimal keeps it (ftoa.go). JavaScript's shortest form
+ * of a double is the shortest form of cty's number for any number written in decimal.
+ */
+/** A number as arithmetic leaves it: past 15 significant digits a double's result is not cty's 512-bit one (0.1 + 0.2 is 0.3 to cty), so not known. */
+export function computed(n: number): Value {
+  const d = decimalDigits(n);
+  return d && d.digits.length <= 15 ? num(n) : UNKNOWN;
+}
+
+export function decimalDigits(n: number): { negative: boolean; digits: string; exponent: number } | undefined {
+  if (!Number.isFinite(n)) return undefined;
+  if (n === 0) return { negative: false, digits: '', exponent: 0 };
+  const [mantissa, e] = Math.abs(n).toExponential().split('e');
+  const digits = mantissa.replace('.', '').replace(/0+$/, '');
+  return { negative: n < 0, digits, exponent: Number(e) + 1 };
+}
+
+/**
+ * A number as Terraform writes it in a string: cty's conversion to string, big.Float's
+ * `Text('f', -1)` (go-cty convert/conversion_primitive.go): the shortest decimal, never an
+ * exponent (`tostring(1.0)` is "1", 1e21 is "1000000000000000000000").
  */
 export function numberText(n: number): string | undefined {
-  if (!Number.isFinite(n)) return undefined;
-  const text = Object.is(n, -0) ? '0' : String(n);
-  return /e/i.test(text) ? undefined : text;
+  const d = decimalDigits(n);
+  // Past 15 significant digits a double no longer tells which decimal cty holds (123456789012345678 is 123456789012345680 here).
+  if (!d || d.digits.length > 15) return undefined;
+  return (d.negative ? '-' : '') + fixedText(d.digits, d.exponent, Math.max(d.digits.length - d.exponent, 0));
+}
+
+/** Whether a number's shortest decimal digits are its exact value (0.25 is, 0.1 is not): cty's number is then exactly they. */
+export function exactDecimal(n: number): boolean {
+  if (!Number.isFinite(n) || Math.abs(n) >= 1e21 || (n !== 0 && Math.abs(n) < 1e-6)) return false;
+  const shortest = numberText(Math.abs(n));
+  const full = Math.abs(n).toFixed(100).replace(/\.?0+$/, '');
+  return shortest === full;
+}
+
+/** Go's math/big fmtF: the digits with `decimals` digits after the point (zeros added as needed). */
+export function fixedText(digits: string, exponent: number, decimals: number): string {
+  const whole = exponent > 0 ? (digits.slice(0, exponent) + '0'.repeat(Math.max(0, exponent - digits.length))) : '0';
+  if (decimals <= 0) return whole;
+  let fraction = '';
+  for (let i = 0; i < decimals; i++) {
+    const at = exponent + i;
+    fraction += at >= 0 && at < digits.length ? digits[at] : '0';
+  }
+  return `${whole}.${fraction}`;
+}
+
+/**
+ * The digits rounded to `count` digits, as Go's math/big decimal.round; undefined on a tie
+ * (a last digit 5), where the rounding of cty's exact number is not known from its shortest form.
+ */
+export function roundDigits(digits: string, exponent: number, count: number, exact = false): { digits: string; exponent: number } | undefined {
+  if (count < 0) return { digits: '', exponent };
+  if (digits.length <= count) return { digits, exponent };
+  const next = digits[count];
+  // A tie: to even where the digits are the number exactly (0.25), else not known.
+  if (next === '5' && count + 1 === digits.length) {
+    if (!exact) return undefined;
+    if (count === 0 || Number(digits[count - 1]) % 2 === 0) return { digits: digits.slice(0, count).replace(/0+$/, ''), exponent };
+  } else if (next < '5') return { digits: digits.slice(0, count).replace(/0+$/, ''), exponent };
+  // Round up: carry through the nines.
+  const kept = digits.slice(0, count).split('');
+  let i = kept.length - 1;
+  while (i >= 0 && kept[i] === '9') kept.pop(), i--;
+  if (i < 0) return { digits: '1', exponent: exponent + 1 };
+  kept[i] = String(Number(kept[i]) + 1);
+  return { digits: kept.join(''), exponent };
 }
 
 /** Whether two known values are equal as cty compares them (type and value). Undefined when that cannot be known. */
