@@ -65,6 +65,7 @@ import {
   type RulesetVerdict,
   type TestRuleset,
   includeReader,
+  diskModuleReader,
 } from '../core';
 import { prepareReaders, UsageError } from './check';
 import { isFile, searchFolder } from './files';
@@ -324,7 +325,9 @@ async function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts
 function readRuleset(path: string): RulesetRead {
   if (!existsSync(path)) return undefined;
   try {
-    return { text: readTextFile(path).text, display: displayPath(path), include: includeReader(path) };
+    // A Terraform file's rules are evaluated with its module: the other files of its folder.
+    const module = rulesetFormatOfPath(path) === 'hcl' ? { module: diskModuleReader() } : {};
+    return { text: readTextFile(path).text, display: displayPath(path), include: includeReader(path), ...module };
   } catch (error) {
     if (error instanceof UsageError) return { problem: error.message };
     throw error;
