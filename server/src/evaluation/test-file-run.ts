@@ -48,7 +48,7 @@ import { PacketError, parseLists, parsePacket, type Lists } from './packet';
 import { parseRequest, RequestError } from './request';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import type { TerraformModuleReader } from '../documents/terraform-module';
-import { evaluatedResource, readTestVariables, rulesUnknownMessage, withNeeds, type TestVariable } from './terraform-test-ruleset';
+import { evaluatedResource, readTestVariables, rulesUnknownMessage, withNeeds, type TestModuleSource, type TestVariable, type VariablesProblem } from './terraform-test-ruleset';
 import { describeRule, evaluateRuleset, FILLED_IN_BY_TERRAFORM, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, UndecidedRuleError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
 
 export const TEST_FILE_KEYS = ['ruleset', 'resource', 'section', 'variables', 'lists', 'cases'] as const;
@@ -238,20 +238,33 @@ export function loadTestRuleset(file: TestFile, read: (path: string) => RulesetR
   if (variablesAt !== undefined && format !== 'hcl') return { message: `\`variables\` gives the variables of a Terraform module; ${source.display} is not a Terraform file`, offset: variablesAt };
   const parsed = rulesetOfTestFile(source.text, format, file.choice, source.include);
   if ('problem' in parsed) return parsed.offset !== undefined ? { message: parsed.problem, offset: parsed.offset, ruleset } : atTop(parsed.problem);
-  const evaluated = format === 'hcl' && source.module ? evaluatedResource(parsed, { path, text: source.text, reader: source.module, varFiles: source.varFiles }, file.variables, file.path) : undefined;
-  if (evaluated && 'message' in evaluated) return evaluated;
-  if (evaluated?.rulesUnknown !== undefined) {
-    const root = parsed.root ?? { start: 0, end: 0 };
-    return { message: rulesUnknownMessage(parsed.label ?? 'the ruleset', evaluated.rulesUnknown), offset: root.start, ruleset, undecided: true };
-  }
-  const model = evaluated?.model ?? parsed;
+  const module = format === 'hcl' && source.module ? { path, text: source.text, reader: source.module, varFiles: source.varFiles } : undefined;
   try {
-    const prepared = prepareRuleset(model);
-    return { ...ruleset, prepared: evaluated ? withNeeds(prepared, evaluated) : prepared };
+    const prepared = prepareTestRuleset(parsed, module, file.variables, file.path);
+    if ('message' in prepared) return prepared;
+    return { ...ruleset, prepared };
   } catch (error) {
     if (error instanceof RulesetError) return { message: error.message, offset: error.start, ruleset, ...(error.undecided ? { undecided: true as const } : {}) };
     throw error;
   }
+}
+
+/**
+ * The ruleset of a test file ready to run: a Terraform resource's rules as its module evaluates
+ * them (`module`, with the test file's `variables`), each rule still unknown named with what it
+ * needs; else the file's own reading. Throws RulesetError as prepareRuleset does (undecided where
+ * the resource's rules are not known); a variable the module does not declare is returned, at its
+ * place in the test file.
+ */
+export function prepareTestRuleset(parsed: ParsedRuleset, module: TestModuleSource | undefined, variables: readonly TestVariable[], testPath: string): PreparedRuleset | VariablesProblem {
+  const evaluated = module ? evaluatedResource(parsed, module, variables, testPath) : undefined;
+  if (evaluated && 'message' in evaluated) return evaluated;
+  if (evaluated?.rulesUnknown !== undefined) {
+    const at = parsed.root ?? { start: 0, end: 0 };
+    throw new RulesetError(rulesUnknownMessage(parsed.label ?? 'the ruleset', evaluated.rulesUnknown), at.start, Math.min(at.start + 1, at.end), true);
+  }
+  const prepared = prepareRuleset(evaluated?.model ?? parsed);
+  return evaluated ? withNeeds(prepared, evaluated) : prepared;
 }
 
 export function isTestProblem(loaded: TestRuleset | TestProblem): loaded is TestProblem {
