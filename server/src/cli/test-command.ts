@@ -46,7 +46,7 @@ import {
   parseRequest,
   phaseOutcomes,
   plain,
-  prepareRuleset,
+  prepareTestRuleset,
   readTestFile,
   RequestError,
   RULESET_EXTENSIONS_TEXT,
@@ -200,8 +200,12 @@ function loadRuleset(path: string, choice: RulesetChoice): TestRuleset {
     const named = model.problem.replace(/`(resource|section): NAME` in the test file/g, '--$1 NAME');
     throw new UsageError(model.offset !== undefined ? `${display}:${linePosition(text, model.offset)}: ${named}` : `${display}: ${named}`);
   }
+  // A Terraform file's rules are evaluated with its module.
+  const module = format === 'hcl' ? { path, text, reader: diskModuleReader() } : undefined;
   try {
-    return { path, display, text, prepared: prepareRuleset(model) };
+    const prepared = prepareTestRuleset(model, module, [], path);
+    if ('message' in prepared) throw new UsageError(`${display}: ${prepared.message}`);
+    return { path, display, text, prepared };
   } catch (error) {
     if (error instanceof RulesetError) throw new UsageError(`${display}:${linePosition(text, error.start)}: ${error.message}`);
     throw error;

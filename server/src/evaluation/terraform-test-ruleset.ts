@@ -268,21 +268,26 @@ class TreeOfValue {
  * locals; else that Terraform fills it in as it applies.
  */
 function needed(written: string, names: ModuleNames | undefined): string {
-  const wanted = new Set<string>();
+  const missing = new Set<string>();
+  const undeclared = new Set<string>();
   const seen = new Set<string>();
   const queue = referencedNames(written);
   while (queue.length > 0 && seen.size < 1000) {
     const name = queue.pop()!;
     if (seen.has(name)) continue;
     seen.add(name);
-    if (name.startsWith('var.')) {
-      if (names?.unknown.includes(name.slice(4))) wanted.add(name);
-    } else queue.push(...(names?.localUses.get(name) ?? []));
+    if (!name.startsWith('var.')) queue.push(...(names?.localUses.get(name) ?? []));
+    else if (names?.unknown.includes(name.slice(4))) missing.add(name);
+    else if (names && !names.variables.includes(name.slice(4))) undeclared.add(name);
   }
-  if (wanted.size === 0) return `${FILLED_IN_BY_TERRAFORM} as it applies (it is known only then)`;
-  const shown = [...wanted].sort().map((n) => `\`${n}\``);
-  const them = shown.length === 1 ? 'it' : 'them';
-  return `not known: it needs ${shown.join(', ')} (${shown.length === 1 ? 'a variable' : 'variables'} without a value): give ${them} under \`variables:\` in the test file`;
+  const quoted = (set: Set<string>) => [...set].sort().map((n) => `\`${n}\``);
+  if (missing.size > 0) {
+    const shown = quoted(missing);
+    const more = undeclared.size > 0 ? `; and ${quoted(undeclared).join(', ')}, which the module does not declare` : '';
+    return `not known: it needs ${shown.join(', ')} (${shown.length === 1 ? 'a variable' : 'variables'} without a value): give ${shown.length === 1 ? 'it' : 'them'} under \`variables:\` in the test file${more}`;
+  }
+  if (undeclared.size > 0) return `not known: it needs ${quoted(undeclared).join(', ')}, which the module does not declare (a \`variable\` block, then a value under \`variables:\` in the test file)`;
+  return `${FILLED_IN_BY_TERRAFORM} as it applies (it is known only then)`;
 }
 
 /** The message of a resource whose rules the evaluation cannot give. */
