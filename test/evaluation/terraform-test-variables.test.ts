@@ -175,3 +175,30 @@ resource "cloudflare_ruleset" "waf" {
     assert.match(loaded.message, /`variables` gives the variables of a Terraform module; waf\.yaml is not a Terraform file/);
   });
 });
+
+describe('rulesets test on a provider v5 resource, with its module\'s values', () => {
+  before(() => loadTerraformParser());
+  const v5 = (rules: string) => `resource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules = ${rules}\n}\n`;
+
+  it('runs the rules a `for` over a local makes', () => {
+    const main = `locals {\n  paths = ["/admin", "/login"]\n}\n${v5('[for p in local.paths : {\n    action      = "block"\n    expression  = "starts_with(http.request.uri.path, \\"${p}\\")"\n    description = "Block ${p}"\n  }]')}`;
+    const got = outcomes({ 'main.tf': main }, `cases:\n  - request: {url: "https://a.example/login/x"}\n    expect: block\n    rule: Block /login\n${HOME}`);
+    assert.deepEqual(got.map((o) => o.kind), ['pass', 'pass'], got.map((o) => o.message).join('\n'));
+  });
+
+  it('keeps the written items of a list as they are, and runs the ones that use a value with it', () => {
+    const main = `variable "host" {\n  default = "admin.example.com"\n}\n${v5('[\n    { action = "block", expression = "http.host eq \\"${var.host}\\"" },\n    { action = "managed_challenge", expression = "http.request.uri.path eq \\"/login\\"" },\n  ]')}`;
+    const got = outcomes({ 'main.tf': main }, `cases:\n  - request: {url: "https://admin.example.com/"}\n    expect: block\n    rule: 1\n  - request: {url: "https://www.example.com/login"}\n    expect: managed_challenge\n`);
+    assert.deepEqual(got.map((o) => o.kind), ['pass', 'pass'], got.map((o) => o.message).join('\n'));
+  });
+
+  it('names what `rules = local.rules` needs when a variable leaves it unknown', () => {
+    const main = `variable "rules" {\n  type = list(any)\n}\nlocals {\n  rules = var.rules\n}\n${v5('local.rules')}`;
+    const problem = run({ 'main.tf': main }, CASES);
+    assert.ok(!Array.isArray(problem));
+    assert.equal(problem.undecided, true);
+    assert.match(problem.message, /its rules are not known: it needs `var\.rules`/);
+    const given = outcomes({ 'main.tf': main }, `variables:\n  rules:\n    - {action: block, expression: 'http.request.uri.path eq "/admin/x"'}\n${CASES}`);
+    assert.deepEqual(given.map((o) => o.kind), ['pass', 'pass'], given.map((o) => o.message).join('\n'));
+  });
+});

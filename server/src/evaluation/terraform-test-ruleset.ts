@@ -15,6 +15,7 @@ import { dirname, resolve } from 'node:path';
 import { property, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from '../documents/host';
 import type { DecodedString } from '../documents/offset-map';
 import { rulesetOfRoot, type ParsedRuleset } from '../documents/parsed-ruleset';
+import { mayUseModuleValues } from '../documents/terraform';
 import { evaluateModule, referencedNames, type ModuleNames, type ModuleValues, type TerraformModuleReader, type UsingResource } from '../documents/terraform-module';
 import { bool, list, NULL, num, object, produced, type StringValue, type Value } from '../documents/terraform-values';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
@@ -94,6 +95,8 @@ export interface EvaluatedResource {
  */
 export function evaluatedResource(model: ParsedRuleset, source: TestModuleSource, variables: readonly TestVariable[], testFile: string): EvaluatedResource | VariablesProblem | undefined {
   if (model.layout !== 'terraform' || model.legacyFilter || !model.label) return undefined;
+  // A file of literal values alone is what its own reading says: no module to evaluate (and none to hold `variables:` to, which then need one).
+  if (variables.length === 0 && !mayUseModuleValues(source.text, source.path)) return undefined;
   const given = new Map(variables.map((v) => [v.name, valueOfTestNode(v.value, testFile)] as const));
   let values: ModuleValues | undefined;
   try {
