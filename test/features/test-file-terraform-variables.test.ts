@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { diskModuleReader } from '../../server/src/documents/include-files';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
-import { testFileDiagnostics, type RulesetReader } from '../../server/src/features/test-file';
-import { modelOf, textOf } from './harness';
+import { testFileCompletion, testFileDiagnostics, type RulesetReader } from '../../server/src/features/test-file';
+import { modelOf, takeCursor, textOf } from './harness';
 
 const MAIN = `resource "cloudflare_ruleset" "waf" {
   phase = "http_request_firewall_custom"
@@ -22,14 +22,28 @@ const MAIN = `resource "cloudflare_ruleset" "waf" {
 }
 `;
 
-/** The diagnostics of the test file `text` beside a module of `files`. */
-function check(files: Record<string, string>, text: string) {
+/** A module folder of `files`, a reader of its main.tf, and the URI of a test file beside it. */
+function folderOf(files: Record<string, string>): { read: RulesetReader; uri: string } {
   const folder = mkdtempSync(join(tmpdir(), 'testvars-editor-'));
   for (const [name, content] of Object.entries(files)) writeFileSync(join(folder, name), content);
   const main = join(folder, 'main.tf');
   const read: RulesetReader = (uri) => (uri === pathToFileURL(main).href ? { text: files['main.tf'], format: 'hcl', module: { path: main, reader: diskModuleReader() } } : undefined);
-  const model = modelOf(text, 'yaml', pathToFileURL(join(folder, 'main.test.yaml')).href);
+  return { read, uri: pathToFileURL(join(folder, 'main.test.yaml')).href };
+}
+
+/** The diagnostics of the test file `text` beside a module of `files`. */
+function check(files: Record<string, string>, text: string) {
+  const { read, uri } = folderOf(files);
+  const model = modelOf(text, 'yaml', uri);
   return testFileDiagnostics(model, read).map((d) => ({ text: textOf(text, d.range), message: d.message }));
+}
+
+/** The labels completion offers at `|` in the test file beside a module of `files`. */
+function complete(files: Record<string, string>, marked: string): string[] {
+  const { read, uri } = folderOf(files);
+  const { text, offset } = takeCursor(marked);
+  const model = modelOf(text, 'yaml', uri);
+  return testFileCompletion(model, model.positionAt(offset), read)?.items.map((i) => i.label) ?? [];
 }
 
 const CASE = 'cases:\n  - request: {url: "https://www.example.com/admin/"}\n    expect: pass\n';
@@ -65,5 +79,13 @@ describe('a test file of a Terraform resource in the editor', () => {
     assert.equal(found.length, 1, JSON.stringify(found));
     assert.match(found[0].message, /it needs `var\.blocked_path` \(a variable without a value\): give it under `variables:` in the test file/);
     assert.doesNotMatch(found[0].message, /has errors/);
+  });
+
+  it("completes the module's variables as keys of `variables:`, those given left out", () => {
+    const files = { 'variables.tf': 'variable "blocked_path" {}\nvariable "zones" {\n  default = ["a"]\n}\n', 'main.tf': MAIN };
+    assert.deepEqual(complete(files, `ruleset: main.tf\nvariables: {bl|}\n${CASE}`), ['blocked_path', 'zones']);
+    assert.deepEqual(complete(files, `ruleset: main.tf\nvariables:\n  zones: [b]\n  |\n${CASE}`), ['blocked_path']);
+    // Not in a case's request.
+    assert.doesNotMatch(complete(files, `ruleset: main.tf\nvariables: {}\ncases:\n  - request: {|}\n`).join(' '), /blocked_path/);
   });
 });

@@ -19,7 +19,7 @@ import { describeExpectation, phaseOutcomes, subjectOfPhase, type PhaseOutcomes 
 import { parseRequest, REQUEST_CONVENIENCES, requestCatalogue, RequestError } from '../evaluation/request';
 import { caseSubject, CHOICE_EXPECTED, judge, nodeAt, NOT_A_LIST_OF_CASES, prepareTestRuleset, rulesetOfTestFile, TEST_CASE_KEYS, TEST_FILE_KEYS, unknownCaseKey, unknownTestFileKey } from '../evaluation/test-file-run';
 import { readTestVariables, type TestVariable } from '../evaluation/terraform-test-ruleset';
-import type { TerraformModuleReader } from '../documents/terraform-module';
+import { evaluateModule, type TerraformModuleReader } from '../documents/terraform-module';
 import { describeRule, evaluateRuleset, findRule, plain, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo } from '../evaluation/ruleset-eval';
 import { FIELDS } from '../language/catalogue/fields';
 import { COUNTRIES } from '../language/catalogue/countries';
@@ -316,6 +316,8 @@ function rulesetPhase(model: DocumentModel, read: RulesetReader | undefined): st
 function completeAt(model: DocumentModel, offset: number, read: RulesetReader | undefined): CompletionList | null {
   const text = model.text;
   const root = model.ruleset.root;
+  const variableNames = variableCompletion(model, offset, read);
+  if (variableNames) return variableNames;
   const casesNode = root?.kind === 'object' ? property(root, 'cases')?.value : root;
   if (casesNode?.kind !== 'array') return null;
   // The last case that starts before the cursor: a block mapping ends at its last value, and a
@@ -372,6 +374,38 @@ function completeAt(model: DocumentModel, offset: number, read: RulesetReader | 
     .filter((field) => !given.has(field.name) && (!phase || !field.only?.phases || field.only.phases.includes(phase)))
     .map((field) => ({ label: field.name, kind: CompletionItemKind.Field, detail: describeValueType(field.type), documentation: field.doc, sortText: `1${field.name}` }));
   return list([...conveniences, ...fields]);
+}
+
+/**
+ * The names of the module's variables, as keys of `variables:` (`variables: {bl|` or an indented
+ * line under `variables:`), those given already left out; null elsewhere.
+ */
+function variableCompletion(model: DocumentModel, offset: number, read: RulesetReader | undefined): CompletionList | null {
+  const text = model.text;
+  const root = model.ruleset.root;
+  const variables = root?.kind === 'object' ? property(root, 'variables') : undefined;
+  if (!variables || offset <= variables.keyEnd || !read) return null;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const linePrefix = text.slice(lineStart, offset);
+  const value = variables.value;
+  const inFlow = value?.kind === 'object' && !value.block && offset > value.start && offset < value.end && /[{,]\s*[\w-]*$/.test(text.slice(value.start, offset));
+  // An indented line under `variables:`, no other top-level key between.
+  const underKey = lineStart > variables.keyEnd && /^\s+[\w-]*$/.test(linePrefix) && !(root as { properties: readonly HostProperty[] }).properties.some((p) => p.keyStart > variables.keyStart && p.keyStart < offset);
+  if (!inFlow && !underKey) return null;
+  for (const uri of rulesetCandidates(model)) {
+    const source = read(uri);
+    if (!source) continue;
+    if (source.format !== 'hcl' || !source.module) return null;
+    let names: readonly string[] = [];
+    try {
+      names = evaluateModule({ path: source.module.path, reader: source.module.reader, varFiles: source.module.varFiles }, source.text)?.names?.variables ?? [];
+    } catch {
+      names = [];
+    }
+    const given = new Set(value?.kind === 'object' ? value.properties.filter((p) => !(offset >= p.keyStart && offset <= p.keyEnd)).map((p) => p.key) : []);
+    return list(names.filter((n) => !given.has(n)).map((name) => ({ label: name, kind: CompletionItemKind.Variable, detail: `variable "${name}" of the module` })));
+  }
+  return null;
 }
 
 /** What each key of a case is for, as completion shows it. */
