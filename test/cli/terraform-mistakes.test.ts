@@ -192,6 +192,23 @@ describe('rulesets test on a Terraform resource whose rule holds a `${…}`', ()
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("takes a variable's value from the var files `.rulesets.yaml` names, as `rulesets check` does", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-tf-varfiles-'));
+    try {
+      writeFileSync(join(dir, 'variables.tf'), 'variable "blocked_path" {\n  type = string\n}\n');
+      writeFileSync(join(dir, 'main.tf'), 'resource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules {\n    action     = "block"\n    expression = "starts_with(http.request.uri.path, \\"${var.blocked_path}\\")"\n  }\n}\n');
+      writeFileSync(join(dir, 'prod.tfvars'), 'blocked_path = "/admin"\n');
+      writeFileSync(join(dir, 'main.test.yaml'), 'cases:\n  - request: {url: "https://a.example/admin/x"}\n    expect: block\n');
+      const run = () => spawnSync(process.execPath, [CLI, 'test', 'main.test.yaml'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      assert.match(run().stdout, /1 case in 1 file: 0 passed, 0 failed, 1 undecided/);
+      writeFileSync(join(dir, '.rulesets.yaml'), 'terraform:\n  var_files: [prod.tfvars]\n');
+      const given = run();
+      assert.equal(given.stdout.trimEnd().split('\n').at(-1), '1 case in 1 file: 1 passed, 0 failed', given.stdout);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the legacy Firewall Rules of a Terraform folder', () => {

@@ -67,7 +67,7 @@ import {
   includeReader,
   diskModuleReader,
 } from '../core';
-import { prepareReaders, UsageError } from './check';
+import { prepareReaders, ProjectConfigs, UsageError } from './check';
 import { isFile, searchFolder } from './files';
 import { readTextFile, type Io } from './io';
 
@@ -201,7 +201,7 @@ function loadRuleset(path: string, choice: RulesetChoice): TestRuleset {
     throw new UsageError(model.offset !== undefined ? `${display}:${linePosition(text, model.offset)}: ${named}` : `${display}: ${named}`);
   }
   // A Terraform file's rules are evaluated with its module.
-  const module = format === 'hcl' ? { path, text, reader: diskModuleReader() } : undefined;
+  const module = format === 'hcl' ? { path, text, reader: diskModuleReader(), varFiles: terraformVarFiles(path) } : undefined;
   try {
     const prepared = prepareTestRuleset(model, module, [], path);
     if ('message' in prepared) throw new UsageError(`${display}: ${prepared.message}`);
@@ -325,12 +325,21 @@ async function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts
   }
 }
 
+/** `.rulesets.yaml`'s `terraform.var_files` for a Terraform file, as `rulesets check` reads them; none where the configuration cannot be read (`rulesets check` reports that). */
+function terraformVarFiles(path: string): readonly string[] | undefined {
+  try {
+    return new ProjectConfigs({}).of(path)?.config?.terraformVarFiles;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A ruleset file beside or named by a test file, read from disk. */
 function readRuleset(path: string): RulesetRead {
   if (!existsSync(path)) return undefined;
   try {
     // A Terraform file's rules are evaluated with its module: the other files of its folder.
-    const module = rulesetFormatOfPath(path) === 'hcl' ? { module: diskModuleReader() } : {};
+    const module = rulesetFormatOfPath(path) === 'hcl' ? { module: diskModuleReader(), varFiles: terraformVarFiles(path) } : {};
     return { text: readTextFile(path).text, display: displayPath(path), include: includeReader(path), ...module };
   } catch (error) {
     if (error instanceof UsageError) return { problem: error.message };
