@@ -103,6 +103,17 @@ describe('rulesets test on a Terraform resource, with its module\'s values', () 
     assert.match(outcome.message, /its expression is filled in by Terraform as it applies/);
   });
 
+  it('stops at a mistake of an expression a local holds, saying where it is written', () => {
+    const files = {
+      'locals.tf': 'locals {\n  admin = "http.hots eq \\"admin.example.com\\""\n}\n',
+      'main.tf': 'resource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules {\n    action     = "block"\n    expression = local.admin\n  }\n}\n',
+    };
+    const problem = run(files, CASES);
+    assert.ok(!Array.isArray(problem));
+    assert.equal(problem.undecided, undefined);
+    assert.match(problem.message, /^rule 1's expression has errors \(unknown field `http\.hots`.*\(the expression is written at locals\.tf:2:12\)$/);
+  });
+
   it('refuses a variable the module does not declare, at its key, with a did-you-mean', () => {
     const files = { 'variables.tf': VARIABLES, 'main.tf': MAIN };
     const problem = run(files, `variables:\n  blocked_pth: /admin\n${CASES}`);

@@ -16,7 +16,7 @@ import { property, type HostArray, type HostNode, type HostObject, type HostProp
 import type { DecodedString } from '../documents/offset-map';
 import { rulesetOfRoot, type ParsedRuleset } from '../documents/parsed-ruleset';
 import { mayUseModuleValues } from '../documents/terraform';
-import { evaluateModule, referencedNames, type ModuleNames, type ModuleValues, type TerraformModuleReader, type UsingResource } from '../documents/terraform-module';
+import { evaluateModule, referencedNames, shownPath, type ModuleNames, type ModuleValues, type TerraformModuleReader, type UsingResource } from '../documents/terraform-module';
 import { bool, list, NULL, num, object, produced, type StringValue, type Value } from '../documents/terraform-values';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { FILLED_IN_BY_TERRAFORM, type PreparedRuleset } from './ruleset-eval';
@@ -85,6 +85,8 @@ export interface EvaluatedResource {
   readonly sources: readonly { readonly start: number; readonly end: number }[];
   /** The evaluation could not give the rules (the resource's `rules` is unknown): what they need, when known. */
   readonly rulesUnknown?: string;
+  /** Where rule `index`'s expression is written when that is another file of the module: `locals.tf:4:12`. */
+  writtenElsewhere?(index: number): string | undefined;
 }
 
 /**
@@ -116,7 +118,21 @@ export function evaluatedResource(model: ParsedRuleset, source: TestModuleSource
   const file = resolve(source.path);
   const instances = values.resources.filter((r) => r.file === file && (r.address === model.label || r.address.startsWith(`${model.label}[`)));
   if (instances.length !== 1) return undefined;
-  return rebuilt(model, instances[0], file, values.names);
+  const evaluated = rebuilt(model, instances[0], file, values.names);
+  const resource = instances[0];
+  return {
+    ...evaluated,
+    writtenElsewhere: (index) => {
+      const rule = resource.rules[index];
+      const expression = rule?.kind === 'object' ? rule.entries.get('expression') : undefined;
+      const piece = expression?.kind === 'string' ? expression.pieces.find((p) => !p.produced && p.starts.length > 0) : undefined;
+      if (!piece || piece.file === file) return undefined;
+      const text = source.reader.readFile(piece.file);
+      if (text === undefined) return undefined;
+      const before = text.slice(0, piece.starts[0]);
+      return `${shownPath(values.folder, piece.file)}:${before.split('\n').length}:${piece.starts[0] - before.lastIndexOf('\n')}`;
+    },
+  };
 }
 
 function rebuilt(model: ParsedRuleset, resource: UsingResource, file: string, names: ModuleNames | undefined): EvaluatedResource {

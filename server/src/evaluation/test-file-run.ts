@@ -263,7 +263,16 @@ export function prepareTestRuleset(parsed: ParsedRuleset, module: TestModuleSour
     const at = parsed.root ?? { start: 0, end: 0 };
     throw new RulesetError(rulesUnknownMessage(parsed.label ?? 'the ruleset', evaluated.rulesUnknown), at.start, Math.min(at.start + 1, at.end), true);
   }
-  const prepared = prepareRuleset(evaluated?.model ?? parsed);
+  let prepared: PreparedRuleset;
+  try {
+    prepared = prepareRuleset(evaluated?.model ?? parsed);
+  } catch (error) {
+    // An expression written in another file of the module (a local, a variable's value): say where.
+    const rule = error instanceof RulesetError && !error.undecided ? /^rule (\d+)'s expression has errors/.exec(error.message) : null;
+    const where = rule ? evaluated?.writtenElsewhere?.(Number(rule[1]) - 1) : undefined;
+    if (where && error instanceof RulesetError) throw new RulesetError(`${error.message} (the expression is written at ${where})`, error.start, error.end);
+    throw error;
+  }
   return evaluated ? withNeeds(prepared, evaluated) : prepared;
 }
 
