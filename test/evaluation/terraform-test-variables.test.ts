@@ -172,6 +172,14 @@ resource "cloudflare_ruleset" "waf" {
     assert.deepEqual(outcomes({ 'main.tf': main }, `variables: {paths: [/admin, /login]}\n${CASES}`).map((o) => o.kind), ['pass', 'pass']);
   });
 
+  it('runs the rules of a `for_each` resource whose instances all have the same, and not those of instances that differ', () => {
+    const main = (expression: string) => `variable "zones" {\n  default = { a = "/admin", b = "/login" }\n}\nresource "cloudflare_ruleset" "waf" {\n  for_each = var.zones\n  phase    = "http_request_firewall_custom"\n  rules {\n    action     = "block"\n    expression = "${expression}"\n  }\n}\n`;
+    const same = outcomes({ 'main.tf': main('starts_with(http.request.uri.path, \\"/${\"admin\"}\\")') }, CASES);
+    assert.deepEqual(same.map((o) => o.kind), ['pass', 'pass'], same.map((o) => o.message).join('\n'));
+    const differ = outcomes({ 'main.tf': main('starts_with(http.request.uri.path, \\"${each.value}\\")') }, CASES);
+    assert.deepEqual(differ.map((o) => o.undecided), [true, true], differ.map((o) => o.message).join('\n'));
+  });
+
   it("runs an action and `enabled` a variable's default gives", () => {
     const main = 'variable "action" {\n  default = "block"\n}\nvariable "on" {\n  default = false\n}\nresource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules {\n    action     = var.action\n    expression = "http.host eq \\"www.example.com\\""\n  }\n  rules {\n    action     = "managed_challenge"\n    enabled    = var.on\n    expression = "true"\n  }\n}\n';
     const got = outcomes({ 'main.tf': main }, `cases:\n${ADMIN}  - request: {url: "https://other.example.com/"}\n    expect: pass\n`);

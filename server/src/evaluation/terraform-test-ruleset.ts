@@ -117,7 +117,8 @@ export function evaluatedResource(model: ParsedRuleset, source: TestModuleSource
   }
   const file = resolve(source.path);
   const instances = values.resources.filter((r) => r.file === file && (r.address === model.label || r.address.startsWith(`${model.label}[`)));
-  if (instances.length !== 1) return undefined;
+  // Instances of `count` or `for_each` run one ruleset when their rules are the same (the same rules for every zone).
+  if (instances.length === 0 || instances.some((r) => !sameValues(list(r.rules), list(instances[0].rules), 0) || r.phase !== instances[0].phase)) return undefined;
   const evaluated = rebuilt(model, instances[0], file, values.names);
   const resource = instances[0];
   return {
@@ -198,6 +199,31 @@ function ruleSlots(model: ParsedRuleset, own: readonly HostNode[], whole: { star
   }
   if (!placed) for (let k = 0; k < made; k++) slots.push({ place: dynamic });
   return slots;
+}
+
+/**
+ * Whether two values are the same, wherever their characters are written. Two unknowns are: no
+ * rule is run with what it cannot know, so the instances say the same of it.
+ */
+function sameValues(a: Value, b: Value, depth: number): boolean {
+  if (depth > 32 || a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case 'unknown':
+    case 'error':
+      return true;
+    case 'list': {
+      const items = (b as typeof a).items;
+      return a.items.length === items.length && a.items.every((item, i) => sameValues(item, items[i], depth + 1));
+    }
+    case 'object': {
+      const entries = (b as typeof a).entries;
+      return a.entries.size === entries.size && [...a.entries].every(([key, value]) => entries.has(key) && sameValues(value, entries.get(key)!, depth + 1));
+    }
+    case 'null':
+      return true;
+    default:
+      return a.value === (b as typeof a).value;
+  }
 }
 
 /** Where a block that starts at `start` ends: its braces balanced (strings are not looked into: a place for messages only). */
