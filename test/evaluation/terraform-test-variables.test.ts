@@ -163,6 +163,14 @@ resource "cloudflare_ruleset" "waf" {
     assert.match(got[0].message, /^block by rule 2 \(admin\) at main\.tf:16:3/);
   });
 
+  it('tells the rules of two `dynamic "rules"` blocks apart by where they are written', () => {
+    const dynamic = (action: string) => `  dynamic "rules" {\n    for_each = local.hosts\n    content {\n      action     = "${action}"\n      expression = rules.value\n    }\n  }\n`;
+    const main = `locals {\n  hosts = ["http.host eq \\"a.example\\""]\n}\nresource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n${dynamic('log')}${dynamic('block')}}\n`;
+    const [outcome] = outcomes({ 'main.tf': main }, 'cases:\n  - request: {url: "https://a.example/"}\n    expect: block\n    rule: 2\n');
+    assert.equal(outcome.kind, 'pass', outcome.message);
+    assert.equal(outcome.message, `block by rule 2 at main.tf:${main.split('\n').findIndex((line, i) => i > 6 && line.includes('dynamic')) + 1}:3`);
+  });
+
   it('names what a `dynamic "rules"` block whose for_each is unknown needs, as undecided', () => {
     const main = 'variable "paths" {\n  type = list(string)\n}\nresource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  dynamic "rules" {\n    for_each = var.paths\n    content {\n      action     = "block"\n      expression = "starts_with(http.request.uri.path, \\"${rules.value}\\")"\n    }\n  }\n}\n';
     const problem = run({ 'main.tf': main }, CASES);

@@ -92,8 +92,8 @@ export interface EvaluatedResource {
 /**
  * The resource `model` (of the file `source.path`) with its rules as the module evaluates them,
  * the test file's variables given; a variable the module does not declare is a problem; undefined
- * when the module cannot be evaluated or the resource is not one instance (`count`, `for_each`):
- * then the file's own reading stands.
+ * when the module cannot be evaluated, or the instances of a `count` / `for_each` resource have
+ * rules that differ: then the file's own reading stands.
  */
 export function evaluatedResource(model: ParsedRuleset, source: TestModuleSource, variables: readonly TestVariable[], testFile: string): EvaluatedResource | VariablesProblem | undefined {
   if (model.layout !== 'terraform' || model.legacyFilter || !model.label) return undefined;
@@ -120,6 +120,8 @@ export function evaluatedResource(model: ParsedRuleset, source: TestModuleSource
   // Instances of `count` or `for_each` run one ruleset when their rules are the same (the same rules for every zone).
   if (instances.length === 0 || instances.some((r) => !sameValues(list(r.rules), list(instances[0].rules), 0) || r.phase !== instances[0].phase)) return undefined;
   const evaluated = rebuilt(model, instances[0], file, values.names);
+  // Not rebuilt (its rules could not be told apart): the file's own rules are not the evaluation's, one for one.
+  if (evaluated.model === model) return evaluated;
   const resource = instances[0];
   return {
     ...evaluated,
@@ -146,7 +148,7 @@ function rebuilt(model: ParsedRuleset, resource: UsingResource, file: string, na
   if ((rulesProperty?.filledIn && resource.rules.length === 0) || resource.rules.some((r) => r.kind === 'unknown' || r.kind === 'error')) {
     return { model, names, sources: [], rulesUnknown: needed(model.text.slice(whole.start, whole.end), names) };
   }
-  const slots = oneForOne ? own.map((node) => ({ node, place: { start: node.start, end: node.end } })) : ruleSlots(model, own, whole, resource.rules.length, rulesProperty?.filledIn);
+  const slots = oneForOne ? own.map((node) => ({ node, place: { start: node.start, end: node.end } })) : ruleSlots(model, own, whole, resource.rules, file, rulesProperty?.filledIn);
   // The rules cannot be told apart (two `dynamic "rules"` blocks): the file's own reading stands.
   if (!slots) return { model, names, sources: model.rules.map((node) => ({ start: node.start, end: node.end })) };
   const sources: { start: number; end: number }[] = [];
@@ -177,14 +179,16 @@ function rebuilt(model: ParsedRuleset, resource: UsingResource, file: string, na
  * resource's blocks in the order written, each `rules` block one rule and a `dynamic` block as
  * many as it makes: with one `dynamic` block that is known; with more, undefined.
  */
-function ruleSlots(model: ParsedRuleset, own: readonly HostNode[], whole: { start: number; end: number }, count: number, filledIn: { start: number; end: number } | undefined): { node?: HostNode; place: { start: number; end: number } }[] | undefined {
+function ruleSlots(model: ParsedRuleset, own: readonly HostNode[], whole: { start: number; end: number }, values: readonly Value[], file: string, filledIn: { start: number; end: number } | undefined): { node?: HostNode; place: { start: number; end: number } }[] | undefined {
+  const count = values.length;
   if (filledIn) return own.length === 0 ? Array.from({ length: count }, () => ({ place: filledIn })) : undefined;
   const dynamics: { start: number; end: number }[] = [];
   for (const m of model.text.slice(whole.start, whole.end).matchAll(/\bdynamic\s+"rules"\s*\{/g)) {
     const start = whole.start + m.index;
     dynamics.push({ start, end: blockEnd(model.text, start, whole.end) });
   }
-  if (dynamics.length > 1 || count < own.length) return undefined;
+  if (dynamics.length > 1) return slotsByPlace(values, file, own, dynamics);
+  if (count < own.length) return undefined;
   const made = count - own.length;
   if (dynamics.length === 0) return made === 0 ? own.map((node) => ({ node, place: { start: node.start, end: node.end } })) : undefined;
   const dynamic = dynamics[0];
@@ -224,6 +228,41 @@ function sameValues(a: Value, b: Value, depth: number): boolean {
     default:
       return a.value === (b as typeof a).value;
   }
+}
+
+/**
+ * With several `dynamic "rules"` blocks: each rule's block found by where its characters are
+ * written (a `rules` block uses no value and is the next of the file's own, else the block that
+ * holds one of its strings' characters), in the order written; undefined when one cannot be found.
+ */
+function slotsByPlace(values: readonly Value[], file: string, own: readonly HostNode[], dynamics: readonly { start: number; end: number }[]): { node?: HostNode; place: { start: number; end: number } }[] | undefined {
+  type Slot = { node?: HostNode; place: { start: number; end: number } };
+  const blocks: Slot[] = [...own.map((node): Slot => ({ node, place: { start: node.start, end: node.end } })), ...dynamics.map((place): Slot => ({ place }))].sort((a, b) => a.place.start - b.place.start);
+  const slots: { node?: HostNode; place: { start: number; end: number } }[] = [];
+  let at = 0;
+  for (const value of values) {
+    const offsets = value.kind === 'null' ? [] : ownOffsets(value, file, [], 0);
+    let found = -1;
+    for (let k = at; k < blocks.length && found < 0; k++) {
+      const block = blocks[k];
+      if (value.kind === 'null' ? block.node !== undefined : offsets.some((o) => o >= block.place.start && o < block.place.end)) found = k;
+    }
+    if (found < 0) return undefined;
+    // A `rules` block is one rule; a dynamic block may make more: the next rule may be its too.
+    at = blocks[found].node ? found + 1 : found;
+    slots.push(blocks[found]);
+  }
+  return slots;
+}
+
+/** The first offset in `file` of each string of a value written there (not by a function). */
+function ownOffsets(value: Value, file: string, found: number[], depth: number): number[] {
+  if (depth > 16 || found.length > 64) return found;
+  if (value.kind === 'string') {
+    for (const piece of value.pieces) if (piece.file === file && !piece.produced && piece.starts.length > 0) found.push(piece.starts[0]);
+  } else if (value.kind === 'list') for (const item of value.items) ownOffsets(item, file, found, depth + 1);
+  else if (value.kind === 'object') for (const item of value.entries.values()) ownOffsets(item, file, found, depth + 1);
+  return found;
 }
 
 /** Where a block that starts at `start` ends: its braces balanced (strings are not looked into: a place for messages only). */
