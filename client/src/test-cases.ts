@@ -149,13 +149,16 @@ function problemOf(file: TestFile, problem: TestProblem, at: (offset: number) =>
 
 /**
  * The test files to run again when these files were saved: a test file itself, or one whose
- * ruleset (any path it may be read from) is among them.
+ * ruleset (any path it may be read from) is among them, or whose Terraform ruleset's module
+ * (a `.tf` or `.tfvars` file of its folder) is.
  */
 export function testFilesAffected(saved: Iterable<string>, rulesetPathsByTestFile: ReadonlyMap<string, readonly string[]>): Set<string> {
   const changed = new Set(saved);
+  // A Terraform ruleset's rules come from its module: a saved `.tf` or `.tfvars` file of its folder changes them.
+  const moduleFolders = new Set([...changed].filter((path) => /\.(tf|tfvars|tfvars\.json)$/i.test(path)).map((path) => dirname(path)));
   const affected = new Set<string>();
   for (const [testFile, rulesets] of rulesetPathsByTestFile) {
-    if (changed.has(testFile) || rulesets.some((path) => changed.has(path))) affected.add(testFile);
+    if (changed.has(testFile) || rulesets.some((path) => changed.has(path) || (/\.tf$/i.test(path) && moduleFolders.has(dirname(path))))) affected.add(testFile);
   }
   return affected;
 }

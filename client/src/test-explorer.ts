@@ -9,7 +9,7 @@
  * What a run finds is computed in test-cases.ts; this file only shows it.
  */
 import * as vscode from 'vscode';
-import { isRulesetTestFileName, type RulesetRead, type TestFile } from '../../server/src/core';
+import { diskModuleReader, isRulesetTestFileName, type RulesetRead, type TerraformModuleReader, type TestFile } from '../../server/src/core';
 import { caseItems, parseTestFile, runTestFile, TEST_FILE_GLOB, testFilesAffected, type CaseResult, type Place } from './test-cases';
 
 const CONTROLLER_ID = 'rulesets';
@@ -293,13 +293,15 @@ async function readRulesets(paths: readonly string[]): Promise<Map<string, Rules
     const uri = vscode.Uri.file(path);
     const display = vscode.workspace.asRelativePath(uri, false);
     const document = openDocument(uri);
+    // A Terraform file's rules are evaluated with its module, as `rulesets test` evaluates them.
+    const module = /\.tf$/i.test(path) ? { module: openFirstModuleReader() } : {};
     if (document) {
-      read.set(path, { text: document.getText(), display });
+      read.set(path, { text: document.getText(), display, ...module });
       continue;
     }
     try {
       const text = await readText(uri);
-      read.set(path, text === undefined ? undefined : { text, display });
+      read.set(path, text === undefined ? undefined : { text, display, ...module });
     } catch (error) {
       read.set(path, { problem: `${display}: cannot read the file (${errorCode(error)})` });
     }
@@ -307,6 +309,15 @@ async function readRulesets(paths: readonly string[]): Promise<Map<string, Rules
     if (read.get(path)) break;
   }
   return read;
+}
+
+/** A Terraform module's files as the editor has them if open, else from disk (the language server's reader does the same). */
+function openFirstModuleReader(): TerraformModuleReader {
+  const disk = diskModuleReader();
+  return {
+    listFiles: (folder) => disk.listFiles(folder),
+    readFile: (path) => openDocument(vscode.Uri.file(path))?.getText() ?? disk.readFile(path),
+  };
 }
 
 function errorCode(error: unknown): string {

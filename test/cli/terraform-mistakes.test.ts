@@ -119,52 +119,92 @@ describe("rulesets check: the module's provider version decides the shape of rul
 });
 
 describe('rulesets test on a Terraform resource whose rule holds a `${…}`', () => {
-  it('names the rule and what it needs, never an error of its expression, and counts every case', () => {
+  it("runs the rule with the module's value, names what a rule still needs, never an error of its expression, and counts every case", () => {
     const dir = mkdtempSync(join(tmpdir(), 'rulesets-tf-test-'));
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'test', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const cases = (variables = '') =>
+      [
+        'resource: waf',
+        ...(variables ? [variables] : []),
+        'cases:',
+        '  - request: {url: "https://admin.example.com/"}',
+        '    expect: block',
+        '  - request: {url: "https://www.example.com/", ip.src.country: RU}',
+        '    expect: managed_challenge',
+        '  - request: {url: "https://www.example.com/", ip.src.country: GB}',
+        '    expect: pass',
+        '  - request: {url: "https://www.example.com/wp-admin/x"}',
+        '    expect: block',
+        '    rule: 2',
+        '',
+      ].join('\n');
     try {
-      // The `waf` resource of the example, its first rule's misspelt field corrected.
+      // The `waf` resource of the example, its first rule's misspelt field corrected: rule 2's
+      // `${var.blocked_path}` is the variable's default, "/wp-admin".
       const tf = TEXT.replace('http.hots', 'http.host');
+      assert.match(tf, /default = "\/wp-admin"/);
       writeFileSync(join(dir, 'main.tf'), tf);
-      writeFileSync(
-        join(dir, 'main.test.yaml'),
-        [
-          'resource: waf',
-          'cases:',
-          '  - request: {url: "https://admin.example.com/"}',
-          '    expect: block',
-          '  - request: {url: "https://www.example.com/", ip.src.country: CN}',
-          '    expect: managed_challenge',
-          '  - request: {url: "https://www.example.com/", ip.src.country: GB}',
-          '    expect: pass',
-          '',
-        ].join('\n'),
-      );
-      const result = spawnSync(process.execPath, [CLI, 'test', 'main.test.yaml'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      writeFileSync(join(dir, 'main.test.yaml'), cases());
+      const decided = run('main.test.yaml');
+      assert.equal(decided.stderr, '');
+      assert.equal(decided.stdout.trimEnd().split('\n').at(-1), '4 cases in 1 file: 4 passed, 0 failed', decided.stdout);
+      assert.equal(decided.status, 0);
+      // Without a default, the variable is what the cases rule 2 decides need.
+      const undefaulted = tf.replace(/\n\s*default = "\/wp-admin"/, '');
+      writeFileSync(join(dir, 'main.tf'), undefaulted);
+      const result = run('main.test.yaml');
       assert.equal(result.stderr, '');
       const lines = result.stdout.trimEnd().split('\n');
       assert.match(lines[0], /^ok /);
-      const rule2 = tf.split('\n').findIndex((line) => line.includes('${var.blocked_path}')) - 1;
-      for (const line of lines.slice(1, 3)) {
-        assert.equal(line.replace(/^UNDECIDED main\.test\.yaml:\d+:\d+: /, ''), `rule 2 (Block a path Terraform fills in) at main.tf:${rule2}:3: its expression is filled in by Terraform (\`\${var.blocked_path}\`), and the verdict depends on it: not decided`);
+      const rule2 = undefaulted.split('\n').findIndex((line) => line.includes('${var.blocked_path}')) - 1;
+      for (const line of lines.slice(1, 4)) {
+        assert.equal(line.replace(/^UNDECIDED main\.test\.yaml:\d+:\d+: /, ''), `rule 2 (Block a path Terraform fills in) at main.tf:${rule2}:3: its expression is not known: it needs \`var.blocked_path\` (a variable without a value): give it under \`variables:\` in the test file, and the verdict depends on it: not decided`);
       }
       assert.doesNotMatch(result.stdout, /`terraform`|has errors/);
-      assert.equal(lines.at(-1), '3 cases in 1 file: 1 passed, 0 failed, 2 undecided (they need what Terraform fills in)');
+      assert.equal(lines.at(-1), '4 cases in 1 file: 1 passed, 0 failed, 3 undecided (they need what Terraform fills in)');
       assert.equal(result.status, 2);
+      // Given in the test file, it decides them.
+      writeFileSync(join(dir, 'main.test.yaml'), cases('variables: {blocked_path: /wp-admin}'));
+      const given = run('main.test.yaml');
+      assert.equal(given.stdout.trimEnd().split('\n').at(-1), '4 cases in 1 file: 4 passed, 0 failed', given.stdout);
+      // A variable the module does not declare stops the file, at its name.
+      writeFileSync(join(dir, 'main.test.yaml'), cases('variables: {blocked_pth: /wp-admin}'));
+      const misspelt = run('main.test.yaml');
+      assert.match(misspelt.stdout, /^ERROR main\.test\.yaml:2:13: no variable `blocked_pth` in the module of the ruleset; did you mean `blocked_path`\? it declares `zone_id`, `account_id`, `blocked_path`/);
+      assert.equal(misspelt.stdout.trimEnd().split('\n').at(-1), '4 cases in 1 file: 0 passed, 0 failed, 4 with bad input');
+      writeFileSync(join(dir, 'main.test.yaml'), cases());
       // A mistake of an expression stops the file: said once, and every case counted.
       writeFileSync(join(dir, 'main.tf'), TEXT);
-      const broken = spawnSync(process.execPath, [CLI, 'test', 'main.test.yaml'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      const broken = run('main.test.yaml');
       assert.match(broken.stdout, /^ERROR main\.test\.yaml:1:1: main\.tf:32:20: rule 1's expression has errors \(unknown field `http\.hots`/);
-      assert.equal(broken.stdout.trimEnd().split('\n').at(-1), '3 cases in 1 file: 0 passed, 0 failed, 3 with bad input');
-      writeFileSync(join(dir, 'main.tf'), tf);
+      assert.equal(broken.stdout.trimEnd().split('\n').at(-1), '4 cases in 1 file: 0 passed, 0 failed, 4 with bad input');
+      writeFileSync(join(dir, 'main.tf'), undefaulted);
       // One request on the command line: said the same way, as bad input is, without a stack.
-      const one = spawnSync(process.execPath, [CLI, 'test', 'main.tf', '--resource', 'waf', '--request', '{"url": "https://www.example.com/"}'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      const one = run('main.tf', '--resource', 'waf', '--request', '{"url": "https://www.example.com/"}');
       assert.equal(one.status, 2);
       assert.equal(one.stdout, '');
-      assert.equal(one.stderr, `rulesets: main.tf:${rule2}:3: rule 2 (Block a path Terraform fills in): its expression is filled in by Terraform (\`\${var.blocked_path}\`), and the verdict depends on it: not decided\n`);
+      assert.equal(one.stderr, `rulesets: main.tf:${rule2}:3: rule 2 (Block a path Terraform fills in): its expression is not known: it needs \`var.blocked_path\` (a variable without a value): give it under \`variables:\` in the test file, and the verdict depends on it: not decided\n`);
       // In a phase of matches, a rule Terraform fills in is named beside the ones that matched.
-      writeFileSync(join(dir, 'late.tf'), 'resource "cloudflare_ruleset" "late" {\n  phase = "http_request_late_transform"\n  rules {\n    action = "rewrite"\n    action_parameters {\n      headers {\n        name = "X-A"\n        operation = "set"\n        value = "1"\n      }\n    }\n    expression = "http.host eq \\"${var.host}\\""\n  }\n}\n');
-      const late = spawnSync(process.execPath, [CLI, 'test', 'late.tf', '--request', '{"url": "https://a.example/"}'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-      assert.equal(late.stdout, 'no-match: no rule matched\n  rule 1 at late.tf:3:3 may match too: its expression is filled in by Terraform (`${var.host}`)\n');
+      writeFileSync(join(dir, 'late.tf'), 'resource "cloudflare_ruleset" "late" {\n  phase = "http_request_late_transform"\n  rules {\n    action = "rewrite"\n    action_parameters {\n      headers {\n        name = "X-A"\n        operation = "set"\n        value = "1"\n      }\n    }\n    expression = "http.host eq \\"${cloudflare_record.www.hostname}\\""\n  }\n}\n');
+      const late = run('late.tf', '--request', '{"url": "https://a.example/"}');
+      assert.equal(late.stdout, 'no-match: no rule matched\n  rule 1 at late.tf:3:3 may match too: its expression is filled in by Terraform as it applies (it is known only then)\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("takes a variable's value from the var files `.rulesets.yaml` names, as `rulesets check` does", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-tf-varfiles-'));
+    try {
+      writeFileSync(join(dir, 'variables.tf'), 'variable "blocked_path" {\n  type = string\n}\n');
+      writeFileSync(join(dir, 'main.tf'), 'resource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules {\n    action     = "block"\n    expression = "starts_with(http.request.uri.path, \\"${var.blocked_path}\\")"\n  }\n}\n');
+      writeFileSync(join(dir, 'prod.tfvars'), 'blocked_path = "/admin"\n');
+      writeFileSync(join(dir, 'main.test.yaml'), 'cases:\n  - request: {url: "https://a.example/admin/x"}\n    expect: block\n');
+      const run = () => spawnSync(process.execPath, [CLI, 'test', 'main.test.yaml'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      assert.match(run().stdout, /1 case in 1 file: 0 passed, 0 failed, 1 undecided/);
+      writeFileSync(join(dir, '.rulesets.yaml'), 'terraform:\n  var_files: [prod.tfvars]\n');
+      const given = run();
+      assert.equal(given.stdout.trimEnd().split('\n').at(-1), '1 case in 1 file: 1 passed, 0 failed', given.stdout);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

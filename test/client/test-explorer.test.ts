@@ -163,6 +163,12 @@ describe('Test Explorer: running again on save', () => {
     assert.deepEqual([...testFilesAffected(['/w/rules/main.yaml', '/w/other.ruleset.json'], known)].sort(), ['/w/other.ruleset.test.yaml', '/w/tests/main.test.yaml']);
     assert.deepEqual([...testFilesAffected(['/w/package.json'], known)], []);
   });
+
+  it("a Terraform ruleset's test file runs again when a file of its module is saved", () => {
+    const terraform = new Map([['/w/tf/main.test.yaml', ['/w/tf/main.tf']], ['/w/edge.ruleset.test.yaml', ['/w/edge.ruleset.yaml']]]);
+    for (const saved of ['/w/tf/variables.tf', '/w/tf/terraform.tfvars', '/w/tf/prod.auto.tfvars.json']) assert.deepEqual([...testFilesAffected([saved], terraform)], ['/w/tf/main.test.yaml'], saved);
+    assert.deepEqual([...testFilesAffected(['/w/tf/sub/variables.tf', '/w/tf/README.md'], terraform)], []);
+  });
 });
 
 describe('Test Explorer: discovery and activation', () => {
@@ -225,5 +231,26 @@ describe('Test Explorer: request cases of a ruleset in an HTTP phase', () => {
     assert.ok(typo.outcome === 'errored', typo.outcome);
     assert.match(typo.message, /^request: unknown field `http\.hots` in the request; did you mean `http\.host`/);
     assert.deepEqual(typo.place, { path: PATH, line: lineOf(CASES, 'http.hots'), character: CASES.split('\n')[lineOf(CASES, 'http.hots')].indexOf('http.hots') });
+  });
+});
+
+describe('Test Explorer: a Terraform resource with its module', () => {
+  it('runs the rules as the module gives them and names what a rule still needs, as `rulesets test` does', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { diskModuleReader } = await import('../../server/src/documents/include-files');
+    const { loadTerraformParser } = await import('../../server/src/documents/terraform');
+    await loadTerraformParser();
+    const folder = mkdtempSync(join(tmpdir(), 'explorer-tf-'));
+    const main = 'resource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules {\n    action     = "block"\n    expression = "starts_with(http.request.uri.path, \\"${var.blocked_path}\\")"\n  }\n}\n';
+    writeFileSync(join(folder, 'main.tf'), main);
+    writeFileSync(join(folder, 'variables.tf'), 'variable "blocked_path" {}\n');
+    const cases = 'cases:\n  - request: {url: "https://a.example/admin/"}\n    expect: block\n';
+    const read = (path: string): RulesetRead => (path === join(folder, 'main.tf') ? { text: main, display: 'main.tf', module: diskModuleReader() } : undefined);
+    const unknown = runTestFile(parse(`ruleset: main.tf\n${cases}`, join(folder, 'main.test.yaml')), read, 'main.test.yaml');
+    assert.equal(unknown.results[0].outcome, 'errored');
+    assert.match(unknown.results[0].outcome === 'errored' ? unknown.results[0].message : '', /it needs `var\.blocked_path` \(a variable without a value\): give it under `variables:`/);
+    const given = runTestFile(parse(`ruleset: main.tf\nvariables: {blocked_path: /admin}\n${cases}`, join(folder, 'main.test.yaml')), read, 'main.test.yaml');
+    assert.equal(given.results[0].outcome, 'passed');
   });
 });

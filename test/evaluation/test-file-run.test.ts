@@ -79,7 +79,7 @@ describe('a test file: its cases and their places', () => {
     const text = 'ruleset: a.ruleset.yaml\nlist: {}\ncases:\n  - packet: {}\n    expect: pass\n';
     const file = read(text);
     assert.equal(file.cases.length, 1);
-    assert.equal(file.problem?.message, 'unknown key `list`; a test file has `ruleset`, `resource` or `section` (which ruleset of a Terraform or octorules file), `lists` and `cases`');
+    assert.equal(file.problem?.message, "unknown key `list`; did you mean `lists`? a test file has `ruleset`, `resource` or `section` (which ruleset of a Terraform or octorules file), `variables` (a Terraform module's), `lists` and `cases`");
     assert.equal(linePosition(text, file.problem.offset), '2:1');
   });
 

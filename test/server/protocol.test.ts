@@ -118,6 +118,24 @@ describe('server over stdio, push diagnostics', () => {
     assert.deepEqual((await fixed).diagnostics, []);
   });
 
+  it("checks a test file of a Terraform resource with its module's values, and its `variables:` against the module's", async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { pathToFileURL } = await import('node:url');
+    const folder = mkdtempSync(join(tmpdir(), 'protocol-tf-test-'));
+    writeFileSync(join(folder, 'variables.tf'), 'variable "blocked_path" {\n  type = string\n}\n');
+    const main = 'resource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules {\n    action     = "block"\n    expression = "starts_with(http.request.uri.path, \\"${var.blocked_path}\\")"\n  }\n}\n';
+    writeFileSync(join(folder, 'main.tf'), main);
+    const testUri = pathToFileURL(join(folder, 'waf.ruleset.test.yaml')).href;
+    const cases = 'cases:\n  - request: {url: "https://a.example/admin/"}\n    expect: pass\n';
+    const misspelt = client.nextDiagnostics(testUri, 1);
+    client.open(testUri, 'yaml', `ruleset: main.tf\nvariables: {blocked_pth: /admin}\n${cases}`);
+    assert.deepEqual((await misspelt).diagnostics.map((d) => d.message), ['no variable ‘blocked_pth’ in the module of the ruleset; did you mean ‘blocked_path’? it declares ‘blocked_path’']);
+    const given = client.nextDiagnostics(testUri, 2);
+    client.change(testUri, 2, [{ text: `ruleset: main.tf\nvariables: {blocked_path: /admin}\n${cases}` }]);
+    assert.match((await given).diagnostics.map((d) => d.message).join('\n'), /^expected pass, got block by rule 1/);
+  });
+
   it('publishes nothing for a JSON file that is not a ruleset', async () => {
     const uri = 'file:///work/package.json';
     const published = client.nextDiagnostics(uri, 1);

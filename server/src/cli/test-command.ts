@@ -46,7 +46,7 @@ import {
   parseRequest,
   phaseOutcomes,
   plain,
-  prepareRuleset,
+  prepareTestRuleset,
   readTestFile,
   RequestError,
   RULESET_EXTENSIONS_TEXT,
@@ -65,8 +65,9 @@ import {
   type RulesetVerdict,
   type TestRuleset,
   includeReader,
+  diskModuleReader,
 } from '../core';
-import { prepareReaders, UsageError } from './check';
+import { prepareReaders, ProjectConfigs, UsageError } from './check';
 import { isFile, searchFolder } from './files';
 import { readTextFile, type Io } from './io';
 
@@ -199,8 +200,12 @@ function loadRuleset(path: string, choice: RulesetChoice): TestRuleset {
     const named = model.problem.replace(/`(resource|section): NAME` in the test file/g, '--$1 NAME');
     throw new UsageError(model.offset !== undefined ? `${display}:${linePosition(text, model.offset)}: ${named}` : `${display}: ${named}`);
   }
+  // A Terraform file's rules are evaluated with its module.
+  const module = format === 'hcl' ? { path, text, reader: diskModuleReader(), varFiles: terraformVarFiles(path) } : undefined;
   try {
-    return { path, display, text, prepared: prepareRuleset(model) };
+    const prepared = prepareTestRuleset(model, module, [], path);
+    if ('message' in prepared) throw new UsageError(`${display}: ${prepared.message}`);
+    return { path, display, text, prepared };
   } catch (error) {
     if (error instanceof RulesetError) throw new UsageError(`${display}:${linePosition(text, error.start)}: ${error.message}`);
     throw error;
@@ -320,11 +325,22 @@ async function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts
   }
 }
 
+/** `.rulesets.yaml`'s `terraform.var_files` for a Terraform file, as `rulesets check` reads them; none where the configuration cannot be read (`rulesets check` reports that). */
+function terraformVarFiles(path: string): readonly string[] | undefined {
+  try {
+    return new ProjectConfigs({}).of(path)?.config?.terraformVarFiles;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A ruleset file beside or named by a test file, read from disk. */
 function readRuleset(path: string): RulesetRead {
   if (!existsSync(path)) return undefined;
   try {
-    return { text: readTextFile(path).text, display: displayPath(path), include: includeReader(path) };
+    // A Terraform file's rules are evaluated with its module: the other files of its folder.
+    const module = rulesetFormatOfPath(path) === 'hcl' ? { module: diskModuleReader(), varFiles: terraformVarFiles(path) } : {};
+    return { text: readTextFile(path).text, display: displayPath(path), include: includeReader(path), ...module };
   } catch (error) {
     if (error instanceof UsageError) return { problem: error.message };
     throw error;

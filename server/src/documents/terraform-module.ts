@@ -31,6 +31,8 @@ export interface TerraformModule {
   readonly reader: TerraformModuleReader;
   /** `.tfvars` files given to Terraform as `-var-file` (`.rulesets.yaml`'s `terraform.var_files`), relative to the module's folder, in order. */
   readonly varFiles?: readonly string[];
+  /** Values of the root module's variables given from outside, over every other (Terraform's `-var`; a test file's `variables:`). */
+  readonly variables?: ReadonlyMap<string, Value>;
 }
 
 /** A `cloudflare_ruleset` resource (one instance of it) with its values evaluated. */
@@ -49,6 +51,23 @@ export interface UsingResource {
 export interface ModuleValues {
   readonly folder: string;
   readonly resources: readonly UsingResource[];
+  /** The root module's names: what a value left unknown may need (`rulesets test` names it). */
+  readonly names?: ModuleNames;
+}
+
+/** A module's variables and locals as names, with what each local's expression refers to. */
+export interface ModuleNames {
+  /** The variables it declares. */
+  readonly variables: readonly string[];
+  /** Those that have no value: no default, no `.tfvars` value, none given. */
+  readonly unknown: readonly string[];
+  /** `local.NAME` → the `var.X` and `local.Y` its expression refers to. */
+  readonly localUses: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The `var.X` and `local.Y` written in a text (a resource's rules, a local's expression). */
+export function referencedNames(text: string): string[] {
+  return [...new Set(Array.from(text.matchAll(/\b(?:var|local)\.[A-Za-z_][\w-]*/g), (m) => m[0]))];
 }
 
 const MODULE_FILE = /\.(tf|tfvars|tfvars\.json)$/i;
@@ -95,7 +114,8 @@ function stillRead(reader: TerraformModuleReader, ownPath: string, ownText: stri
 export function evaluateModule(module: TerraformModule, text: string, root?: HclNode): ModuleValues | undefined {
   const folder = dirname(resolve(module.path));
   const ownPath = resolve(module.path);
-  if (last?.folder === folder && last.varFiles === (module.varFiles ?? []).map((name) => resolve(folder, name)).filter((path) => /\.tfvars(\.json)?$/i.test(path)).join('\u0000') && stillRead(module.reader, ownPath, text)) return last.values;
+  const given = module.variables !== undefined && module.variables.size > 0;
+  if (!given && last?.folder === folder && last.varFiles === (module.varFiles ?? []).map((name) => resolve(folder, name)).filter((path) => /\.tfvars(\.json)?$/i.test(path)).join('\u0000') && stillRead(module.reader, ownPath, text)) return last.values;
   const listings = new Map<string, string>();
   const texts = new Map<string, string | undefined>([[ownPath, text]]);
   const reader = recording(module.reader, listings, texts);
@@ -109,7 +129,9 @@ export function evaluateModule(module: TerraformModule, text: string, root?: Hcl
     if (varText !== undefined) files.push({ path, text: varText });
   }
   const own = root ? { path: ownPath, root } : undefined;
-  const values = new ModuleLoader(reader, own, varFiles).load(folder, files, new Map(), 0, '', new Set());
+  const values = new ModuleLoader(reader, own, varFiles).load(folder, files, module.variables ?? new Map(), 0, '', new Set());
+  // Values over variables given from outside are not what the module's files alone say.
+  if (given) return values;
   last = { folder, values, listings, texts, varFiles: varFiles.join('\u0000') };
   return values;
 }
@@ -201,7 +223,7 @@ class ModuleLoader {
           else if (kind === 'module' && labels.length === 1 && depth < MAX_MODULE_DEPTH) resources.push(...this.subModule(module, block, file, depth, `${prefix}module.${labels[0]}.`, visiting));
         }
       }
-      return { folder, resources };
+      return { folder, resources, ...(depth === 0 ? { names: module.names() } : {}) };
     } finally {
       for (const tree of trees) tree.delete();
       visiting.delete(folder);
@@ -317,6 +339,15 @@ class ModuleScope implements ModuleContext {
     for (const file of varFiles.filter((f) => rank(f.name) < 3 && !varFilePaths.includes(f.path)).sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) file.read();
     // Then the `-var-file`s, in the order given (Terraform's precedence: later wins).
     for (const path of varFilePaths) varFiles.find((f) => f.path === path)?.read();
+  }
+
+  /** Its variables and locals as names (ModuleNames). */
+  names(): ModuleNames {
+    const variables = [...this.variables.keys()];
+    const unknown = variables.filter((name) => this.variable(name).kind === 'unknown');
+    const localUses = new Map<string, string[]>();
+    for (const [name, { expression }] of this.localDefinitions) localUses.set(`local.${name}`, referencedNames(expression.text));
+    return { variables, unknown, localUses };
   }
 
   variable(name: string): Value {

@@ -47,13 +47,16 @@ import { phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from './outcomes';
 import { PacketError, parseLists, parsePacket, type Lists } from './packet';
 import { parseRequest, RequestError } from './request';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
+import type { TerraformModuleReader } from '../documents/terraform-module';
+import { evaluatedResource, readTestVariables, rulesUnknownMessage, withNeeds, type TestModuleSource, type TestVariable, type VariablesProblem } from './terraform-test-ruleset';
 import { describeRule, evaluateRuleset, FILLED_IN_BY_TERRAFORM, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, UndecidedRuleError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
 
-export const TEST_FILE_KEYS = ['ruleset', 'resource', 'section', 'lists', 'cases'] as const;
+export const TEST_FILE_KEYS = ['ruleset', 'resource', 'section', 'variables', 'lists', 'cases'] as const;
 
 /** What is said of a key a test file does not have. */
 export function unknownTestFileKey(key: string): string {
-  return `unknown key \`${key}\`; a test file has \`ruleset\`, \`resource\` or \`section\` (which ruleset of a Terraform or octorules file), \`lists\` and \`cases\``;
+  const near = closestMatches(key, TEST_FILE_KEYS);
+  return `unknown key \`${key}\`; ${near.length > 0 ? `did you mean ${quoteAlternatives(near)}? ` : ''}a test file has \`ruleset\`, \`resource\` or \`section\` (which ruleset of a Terraform or octorules file), \`variables\` (a Terraform module's), \`lists\` and \`cases\``;
 }
 export const TEST_CASE_KEYS = ['name', 'packet', 'request', 'expect', 'rule', ...EFFECT_KEY_NAMES] as const;
 
@@ -93,6 +96,8 @@ export interface TestFile {
   readonly lists: Lists;
   /** Which ruleset of a Terraform file (`resource:`) or an octorules file (`section:`) the cases run against. */
   readonly choice: RulesetChoice;
+  /** `variables:`: values of the Terraform module's variables, over every other (as `-var`). */
+  readonly variables: readonly TestVariable[];
 }
 
 export interface TestFileOptions {
@@ -105,7 +110,7 @@ export interface TestFileOptions {
 /** The cases of a test file and where its ruleset is; a problem of the whole file is kept in `problem`. */
 export function readTestFile(text: string, format: HostFormat, options: TestFileOptions): TestFile {
   const { path } = options;
-  const base = { path, text, rulesetPaths: rulesetPathsBesideTest(path), rulesetNamed: false, lists: new Map() as Lists, choice: {} as RulesetChoice };
+  const base = { path, text, rulesetPaths: rulesetPathsBesideTest(path), rulesetNamed: false, lists: new Map() as Lists, choice: {} as RulesetChoice, variables: [] as readonly TestVariable[] };
   const host = parseHost(text, format);
   const syntax = host.syntaxErrors[0];
   const root = host.root;
@@ -129,6 +134,12 @@ export function readTestFile(text: string, format: HostFormat, options: TestFile
     if (!node) continue;
     if (node.kind !== 'string') return problem(node.start, CHOICE_EXPECTED[key]);
     found = { ...found, choice: { ...found.choice, [key]: String(node.value) } };
+  }
+  const variablesNode = property(root, 'variables')?.value;
+  if (variablesNode) {
+    const variables = readTestVariables(variablesNode);
+    if ('message' in variables) return { ...found, cases, problem: { message: variables.message, offset: variables.offset } };
+    found = { ...found, variables };
   }
   const listsNode = property(root, 'lists')?.value;
   if (listsNode) {
@@ -174,7 +185,18 @@ export interface TestRuleset extends RulesetSource {
  * A ruleset file as the caller read it: its text; `{ problem }` when it is there but cannot be
  * read (the message says why); undefined when there is no such file.
  */
-export type RulesetRead = { readonly text: string; readonly display: string; readonly include?: IncludeReader } | { readonly problem: string } | undefined;
+export type RulesetRead =
+  | {
+      readonly text: string;
+      readonly display: string;
+      readonly include?: IncludeReader;
+      /** A Terraform file's module: how to read the other files of its folder (its rules are then evaluated with them). */
+      readonly module?: TerraformModuleReader;
+      /** `.rulesets.yaml`'s `terraform.var_files`, relative to the module's folder. */
+      readonly varFiles?: readonly string[];
+    }
+  | { readonly problem: string }
+  | undefined;
 
 /**
  * The ruleset of a ruleset file that a test file's cases run against: the file's own, or the
@@ -211,14 +233,47 @@ export function loadTestRuleset(file: TestFile, read: (path: string) => RulesetR
   }
   if ('problem' in source) return atTop(source.problem);
   const ruleset: RulesetSource = { path, display: source.display, text: source.text };
-  const model = rulesetOfTestFile(source.text, rulesetFormatOfPath(path)!, file.choice, source.include);
-  if ('problem' in model) return model.offset !== undefined ? { message: model.problem, offset: model.offset, ruleset } : atTop(model.problem);
+  const format = rulesetFormatOfPath(path)!;
+  const variablesAt = file.variables[0]?.keyStart;
+  if (variablesAt !== undefined && format !== 'hcl') return { message: `\`variables\` gives the variables of a Terraform module; ${source.display} is not a Terraform file`, offset: variablesAt };
+  const parsed = rulesetOfTestFile(source.text, format, file.choice, source.include);
+  if ('problem' in parsed) return parsed.offset !== undefined ? { message: parsed.problem, offset: parsed.offset, ruleset } : atTop(parsed.problem);
+  const module = format === 'hcl' && source.module ? { path, text: source.text, reader: source.module, varFiles: source.varFiles } : undefined;
   try {
-    return { ...ruleset, prepared: prepareRuleset(model) };
+    const prepared = prepareTestRuleset(parsed, module, file.variables, file.path);
+    if ('message' in prepared) return prepared;
+    return { ...ruleset, prepared };
   } catch (error) {
     if (error instanceof RulesetError) return { message: error.message, offset: error.start, ruleset, ...(error.undecided ? { undecided: true as const } : {}) };
     throw error;
   }
+}
+
+/**
+ * The ruleset of a test file ready to run: a Terraform resource's rules as its module evaluates
+ * them (`module`, with the test file's `variables`), each rule still unknown named with what it
+ * needs; else the file's own reading. Throws RulesetError as prepareRuleset does (undecided where
+ * the resource's rules are not known); a variable the module does not declare is returned, at its
+ * place in the test file.
+ */
+export function prepareTestRuleset(parsed: ParsedRuleset, module: TestModuleSource | undefined, variables: readonly TestVariable[], testPath: string): PreparedRuleset | VariablesProblem {
+  const evaluated = module ? evaluatedResource(parsed, module, variables, testPath) : undefined;
+  if (evaluated && 'message' in evaluated) return evaluated;
+  if (evaluated?.rulesUnknown !== undefined) {
+    const at = parsed.root ?? { start: 0, end: 0 };
+    throw new RulesetError(rulesUnknownMessage(parsed.label ?? 'the ruleset', evaluated.rulesUnknown), at.start, Math.min(at.start + 1, at.end), true);
+  }
+  let prepared: PreparedRuleset;
+  try {
+    prepared = prepareRuleset(evaluated?.model ?? parsed);
+  } catch (error) {
+    // An expression written in another file of the module (a local, a variable's value): say where.
+    const rule = error instanceof RulesetError && !error.undecided ? /^rule (\d+)'s expression has errors/.exec(error.message) : null;
+    const where = rule ? evaluated?.writtenElsewhere?.(Number(rule[1]) - 1) : undefined;
+    if (where && error instanceof RulesetError) throw new RulesetError(`${error.message} (the expression is written at ${where})`, error.start, error.end);
+    throw error;
+  }
+  return evaluated ? withNeeds(prepared, evaluated) : prepared;
 }
 
 export function isTestProblem(loaded: TestRuleset | TestProblem): loaded is TestProblem {

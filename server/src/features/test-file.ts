@@ -17,8 +17,10 @@ import { rulesetEffects } from '../evaluation/effects';
 import { EFFECT_KEY_NAMES, EFFECT_KEYS, EFFECT_MEMBERS, judgeEffects, readExpectedEffects, type EffectKey } from '../evaluation/expected-effects';
 import { describeExpectation, phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from '../evaluation/outcomes';
 import { parseRequest, REQUEST_CONVENIENCES, requestCatalogue, RequestError } from '../evaluation/request';
-import { caseSubject, CHOICE_EXPECTED, judge, nodeAt, NOT_A_LIST_OF_CASES, rulesetOfTestFile, TEST_CASE_KEYS, TEST_FILE_KEYS, unknownCaseKey, unknownTestFileKey } from '../evaluation/test-file-run';
-import { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo } from '../evaluation/ruleset-eval';
+import { caseSubject, CHOICE_EXPECTED, judge, nodeAt, NOT_A_LIST_OF_CASES, prepareTestRuleset, rulesetOfTestFile, TEST_CASE_KEYS, TEST_FILE_KEYS, unknownCaseKey, unknownTestFileKey } from '../evaluation/test-file-run';
+import { readTestVariables, type TestVariable } from '../evaluation/terraform-test-ruleset';
+import { evaluateModule, type TerraformModuleReader } from '../documents/terraform-module';
+import { describeRule, evaluateRuleset, findRule, plain, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo } from '../evaluation/ruleset-eval';
 import { FIELDS } from '../language/catalogue/fields';
 import { COUNTRIES } from '../language/catalogue/countries';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';
@@ -27,8 +29,11 @@ import { DIAGNOSTIC_SOURCE } from '../protocol';
 import type { DocumentModel } from './model';
 
 
-/** A ruleset's text, by URI; undefined when there is no such file. */
-export type RulesetReader = (uri: string) => { readonly text: string; readonly format: HostFormat } | undefined;
+/**
+ * A ruleset's text, by URI; undefined when there is no such file. A Terraform file's `module`
+ * (its path, how to read its folder) has its rules evaluated with the module, as `rulesets test` does.
+ */
+export type RulesetReader = (uri: string) => { readonly text: string; readonly format: HostFormat; readonly module?: { readonly path: string; readonly reader: TerraformModuleReader; readonly varFiles?: readonly string[] } } | undefined;
 
 /**
  * The URIs where the ruleset of a test file may be, in the order they are tried: the
@@ -71,7 +76,12 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
   }
   let lists: Lists = new Map();
   const choice: { resource?: string; section?: string } = {};
+  let variables: readonly TestVariable[] = [];
   if (root?.kind === 'object') {
+    const variablesNode = property(root, 'variables')?.value;
+    const read = variablesNode ? readTestVariables(variablesNode) : [];
+    if ('message' in read) report(read.offset, read.offset === variablesNode?.start ? variablesNode.end : read.offset + 1, read.message);
+    else variables = read;
     for (const p of root.properties) if (!(TEST_FILE_KEYS as readonly string[]).includes(p.key)) onKey(p, unknownTestFileKey(p.key));
     for (const key of ['resource', 'section'] as const) {
       const node = property(root, key)?.value;
@@ -107,8 +117,20 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
       break;
     }
     phase = rulesetModel.phase;
+    if (variables.length > 0 && source.format !== 'hcl') {
+      const first = variables[0];
+      report(first.keyStart, first.keyStart + first.name.length, `\`variables\` gives the variables of a Terraform module; ${fileName(uri)} is not a Terraform file`);
+    }
     try {
-      prepared = prepareRuleset(rulesetModel);
+      const module = source.format === 'hcl' && source.module ? { path: source.module.path, text: source.text, reader: source.module.reader, varFiles: source.module.varFiles } : undefined;
+      const ready = prepareTestRuleset(rulesetModel, module, variables, model.uri);
+      if ('message' in ready) {
+        const bad = variables.find((v) => v.keyStart === ready.offset);
+        report(ready.offset, ready.offset + (bad?.name.length ?? 1), ready.message);
+      } else {
+        prepared = ready;
+        phase = ready.phase ?? phase;
+      }
     } catch (error) {
       if (!(error instanceof RulesetError)) throw error;
       report(0, 0, `the ruleset ${fileName(uri)} cannot be run: ${error.message}`, DiagnosticSeverity.Warning, 'test-no-ruleset');
@@ -294,6 +316,8 @@ function rulesetPhase(model: DocumentModel, read: RulesetReader | undefined): st
 function completeAt(model: DocumentModel, offset: number, read: RulesetReader | undefined): CompletionList | null {
   const text = model.text;
   const root = model.ruleset.root;
+  const variableNames = variableCompletion(model, offset, read);
+  if (variableNames) return variableNames;
   const casesNode = root?.kind === 'object' ? property(root, 'cases')?.value : root;
   if (casesNode?.kind !== 'array') return null;
   // The last case that starts before the cursor: a block mapping ends at its last value, and a
@@ -350,6 +374,38 @@ function completeAt(model: DocumentModel, offset: number, read: RulesetReader | 
     .filter((field) => !given.has(field.name) && (!phase || !field.only?.phases || field.only.phases.includes(phase)))
     .map((field) => ({ label: field.name, kind: CompletionItemKind.Field, detail: describeValueType(field.type), documentation: field.doc, sortText: `1${field.name}` }));
   return list([...conveniences, ...fields]);
+}
+
+/**
+ * The names of the module's variables, as keys of `variables:` (`variables: {bl|` or an indented
+ * line under `variables:`), those given already left out; null elsewhere.
+ */
+function variableCompletion(model: DocumentModel, offset: number, read: RulesetReader | undefined): CompletionList | null {
+  const text = model.text;
+  const root = model.ruleset.root;
+  const variables = root?.kind === 'object' ? property(root, 'variables') : undefined;
+  if (!variables || offset <= variables.keyEnd || !read) return null;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const linePrefix = text.slice(lineStart, offset);
+  const value = variables.value;
+  const inFlow = value?.kind === 'object' && !value.block && offset > value.start && offset < value.end && /[{,]\s*[\w-]*$/.test(text.slice(value.start, offset));
+  // An indented line under `variables:`, no other top-level key between.
+  const underKey = lineStart > variables.keyEnd && /^\s+[\w-]*$/.test(linePrefix) && !(root as { properties: readonly HostProperty[] }).properties.some((p) => p.keyStart > variables.keyStart && p.keyStart < offset);
+  if (!inFlow && !underKey) return null;
+  for (const uri of rulesetCandidates(model)) {
+    const source = read(uri);
+    if (!source) continue;
+    if (source.format !== 'hcl' || !source.module) return null;
+    let names: readonly string[] = [];
+    try {
+      names = evaluateModule({ path: source.module.path, reader: source.module.reader, varFiles: source.module.varFiles }, source.text)?.names?.variables ?? [];
+    } catch {
+      names = [];
+    }
+    const given = new Set(value?.kind === 'object' ? value.properties.filter((p) => !(offset >= p.keyStart && offset <= p.keyEnd)).map((p) => p.key) : []);
+    return list(names.filter((n) => !given.has(n)).map((name) => ({ label: name, kind: CompletionItemKind.Variable, detail: `variable "${name}" of the module` })));
+  }
+  return null;
 }
 
 /** What each key of a case is for, as completion shows it. */

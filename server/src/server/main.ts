@@ -209,10 +209,12 @@ export function startServer(connection: Connection): void {
     const open = documents.get(uri);
     const format = formatOfDocument(open?.languageId ?? '', uri);
     if (!format) return undefined;
-    if (open) return { text: open.getText(), format };
+    // A Terraform file's rules are evaluated with its module, as `rulesets test` evaluates them.
+    const module = format === 'hcl' && uri.startsWith('file:') ? { module: { path: fileURLToPath(uri), reader: openModuleReader(), varFiles: settingsOf(uri).terraformVarFiles } } : {};
+    if (open) return { text: open.getText(), format, ...module };
     if (!uri.startsWith('file:')) return undefined;
     try {
-      return { text: readFileSync(fileURLToPath(uri), 'utf8'), format };
+      return { text: readFileSync(fileURLToPath(uri), 'utf8'), format, ...module };
     } catch {
       return undefined;
     }
