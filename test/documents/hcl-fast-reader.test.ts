@@ -107,7 +107,7 @@ function assertSame(text: string, label: string): boolean {
 }
 
 const INTERESTING = [
-  '"', '\\', '{', '}', '[', ']', '(', ')', '=', '==', ',', '#', '//', '/*', '*/', '\n', '\r\n', ' ', '\t', '$', '${', '$${', '%%{', '<<EOT\n', '<<-EOT\n', '\nEOT\n', 'EOT', '.', '?', ':', '-', '!', '*', '+',
+  '"', '\\', '{', '}', '[*]', '.*', '...', '=>', '[for x in y : x]', '{ a = 1 }', ' ? 1 : 2', 'f(x, y)', '[', ']', '(', ')', '=', '==', ',', '#', '//', '/*', '*/', '\n', '\r\n', ' ', '\t', '$', '${', '$${', '%%{', '<<EOT\n', '<<-EOT\n', '\nEOT\n', 'EOT', '.', '?', ':', '-', '!', '*', '+',
   'rules {', 'rules = [{', '}]', 'expression = "', 'var.x', '${var.x}', 'f(', 'true', 'null', '1.5', 'for', 'in ', '😀', '\ud83d', 'é', '\\u00e9', '\\U0001F600', '\\q', '=😀',
 ];
 const edit = fc.record({
@@ -161,12 +161,16 @@ describe('the Terraform reader without tree-sitter', () => {
 
   it('whenever it reads a mutated file, reads it as tree-sitter does', () => {
     const seeds = [WRITTEN, terraformOfObject(httpRulesetObject(3), 'v4'), terraformOfObject(httpRulesetObject(3), 'v5'), ...FILES.map(([, text]) => text).filter((text) => readHclSubset(text) !== undefined)];
+    let read = 0;
+    const runs = Number(process.env.FAST_CHECK_RUNS ?? 3_000);
     fc.assert(
       fc.property(fc.constantFrom(...seeds), fc.array(edit, { minLength: 1, maxLength: 6 }), (seed, edits) => {
         const text = applyEdits(seed, edits);
-        assertSame(text, JSON.stringify(text));
+        if (assertSame(text, JSON.stringify(text))) read++;
       }),
-      { numRuns: Number(process.env.FAST_CHECK_RUNS ?? 2_000) },
+      { numRuns: runs },
     );
+    // Most mutations break the syntax; enough of them must stay readable for this to test the reader.
+    assert.ok(read > runs / 20, `read ${read} of ${runs}`);
   });
 });

@@ -18,7 +18,7 @@
  * (test/documents/hcl-fast-reader.test.ts holds the two to each other on the examples, the
  * fixtures, generated rulesets and mutated ones). So it is strict: a syntax error, a template
  * directive (`%{…}`), a strip marker (`${~`), an escape HCL has not, a comment inside an
- * expression, a character outside ASCII outside a string or comment, a line that goes on with
+ * expression or holding `<<`, a character outside ASCII outside a string or comment, a line that goes on with
  * an operator, or nesting deeper than a ruleset's sends the whole file to tree-sitter.
  */
 
@@ -85,7 +85,9 @@ export function readHclSubset(text: string): HclSyntaxNode | undefined {
 }
 
 /** Where an expression stands, which decides what ends it. */
-type Context = 'body' | 'object' | 'tuple' | 'hole';
+type Context = 'body' | 'object' | 'tuple' | 'hole' | ForContext;
+/** The parts of a `for` expression: what follows `in`, an object's key and value (or a tuple's item), the condition after `if`. */
+type ForContext = 'for-in' | 'for-key' | 'for-value' | 'for-if';
 
 class SubsetReader {
   private pos = 0;
@@ -118,11 +120,15 @@ class SubsetReader {
       else if (lines && (c === 0x0a || (c === 0x0d && this.code(this.pos + 1) === 0x0a))) this.pos++;
       else if (c === 0x23 || (c === 0x2f && this.code(this.pos + 1) === 0x2f)) {
         const end = text.indexOf('\n', this.pos);
-        this.pos = end === -1 ? text.length : text[end - 1] === '\r' ? end - 1 : end;
+        const lineEnd = end === -1 ? text.length : text[end - 1] === '\r' ? end - 1 : end;
+        // tree-sitter's heredoc scanner is led astray by `<<` even in a comment.
+        if (text.slice(this.pos, lineEnd).includes('<<')) throw new Unsupported();
+        this.pos = lineEnd;
       } else if (c === 0x2f && this.code(this.pos + 1) === 0x2a) {
         const end = text.indexOf('*/', this.pos + 2);
         if (end === -1) throw new Unsupported();
-        if (!lines && text.slice(this.pos, end).includes('\n')) throw new Unsupported();
+        const comment = text.slice(this.pos, end);
+        if ((!lines && comment.includes('\n')) || comment.includes('<<')) throw new Unsupported();
         this.pos = end + 2;
       } else return;
     }
@@ -203,7 +209,7 @@ class SubsetReader {
       }
     }
     this.pos = start;
-    const end = this.opaque(context);
+    const end = this.opaque(context, depth);
     if ((context === 'body' || context === 'object') && this.atLineEnd()) {
       this.skip(true);
       if (CONTINUATION.has(this.code())) throw new Unsupported();
@@ -346,7 +352,7 @@ class SubsetReader {
     const start = this.pos;
     this.pos += 2;
     this.skip(true);
-    this.opaque('hole');
+    this.opaque('hole', 1);
     this.skip(true);
     if (this.code() !== 0x7d) throw new Unsupported();
     this.pos++;
@@ -386,17 +392,68 @@ class SubsetReader {
     return this.node('template_expr', start, this.pos, [this.node('heredoc_template', start, this.pos, holes)]);
   }
 
+  /** `[for k, v in x : v if c]` or `{for k, v in x : k => v... if c}`, each part read as an opaque expression. */
+  private forExpression(depth: number): void {
+    if (depth > MAX_DEPTH) throw new Unsupported();
+    const close = this.text[this.pos] === '[' ? 0x5d : 0x7d;
+    this.pos++;
+    this.skip(true);
+    this.pos += 3;
+    this.skip(true);
+    this.identifier();
+    this.skip(true);
+    if (this.code() === 0x2c) {
+      this.pos++;
+      this.skip(true);
+      this.identifier();
+      this.skip(true);
+    }
+    if (!this.text.startsWith('in', this.pos) || isIdentifierPart(this.code(this.pos + 2))) throw new Unsupported();
+    this.pos += 2;
+    this.part('for-in', depth, ':');
+    if (close === 0x7d) this.part('for-key', depth, '=>');
+    this.skip(true);
+    this.opaque('for-value', depth);
+    this.skip(true);
+    if (close === 0x7d && this.text.startsWith('...', this.pos)) {
+      this.pos += 3;
+      this.skip(true);
+    }
+    if (this.text.startsWith('if', this.pos) && !isIdentifierPart(this.code(this.pos + 2))) {
+      this.pos += 2;
+      this.skip(true);
+      this.opaque('for-if', depth);
+      this.skip(true);
+    }
+    if (this.code() !== close) throw new Unsupported();
+    this.pos++;
+  }
+
+  /** A part of a `for` expression and the token that ends it. */
+  private part(context: ForContext, depth: number, end: string): void {
+    this.skip(true);
+    this.opaque(context, depth);
+    this.skip(true);
+    if (!this.text.startsWith(end, this.pos)) throw new Unsupported();
+    this.pos += end.length;
+  }
+
   /**
    * An expression read as a span: operands (names, numbers, strings, bracketed groups) and
    * operators in turn, brackets balanced; ends where `context` ends it. Returns the end of its
    * last character.
    */
-  private opaque(context: Context): number {
+  private opaque(context: Context, depth: number): number {
     let lastEnd = -1;
     let expectOperand = true;
-    /** What the last token was: a name or number, a `,`, an opening bracket, a keyword of a `for`. */
-    let last: 'word' | 'keyword' | 'comma' | 'open' | 'other' = 'other';
-    const stack: { close: string; isFor: boolean }[] = [];
+    /** What the last token was: a name or number, a `,`, an opening bracket, a `.`. */
+    let last: 'word' | 'comma' | 'open' | 'dot' | 'other' = 'other';
+    /** Whether the last name followed a `.` (an attribute, which cannot be called). */
+    let attribute = false;
+    /** The open brackets: a call's (which takes commas), an index's or a parenthesis's. */
+    const stack: { close: string; commas: boolean; questions: number }[] = [];
+    /** The conditionals (`?`) still waiting for their `:`, outside brackets. */
+    let questions = 0;
     const text = this.text;
     for (;;) {
       const c = this.code();
@@ -410,30 +467,39 @@ class SubsetReader {
         continue;
       }
       if (c === 0x0a || c === 0x0d) {
-        if (!inside && context !== 'tuple' && context !== 'hole') break;
+        if (!inside && (context === 'body' || context === 'object')) break;
         this.pos++;
         continue;
       }
       if (c === 0x23 || (c === 0x2f && (this.code(this.pos + 1) === 0x2f || this.code(this.pos + 1) === 0x2a))) {
-        if (inside || context === 'tuple' || context === 'hole') throw new Unsupported();
+        if (inside || (context !== 'body' && context !== 'object')) throw new Unsupported();
         break;
       }
       if (!inside && (c === 0x2c || c === 0x5d || c === 0x7d || c === 0x29)) break;
       const ch = text[this.pos];
       if (ch === '(' || ch === '[' || ch === '{') {
-        // `(` right after a name is a call, `[` after an operand an index; after an operator they open a group.
-        if (!expectOperand && (ch === '{' || (ch === '(' && !(last === 'word' && lastEnd === this.pos && isIdentifierStart(text.charCodeAt(this.wordStart)))))) throw new Unsupported();
+        // A tuple, an object or a `for` where an operand goes is read as one.
+        if (expectOperand && ch !== '(') {
+          if (this.isFor()) this.forExpression(depth + 1);
+          else if (!(ch === '[' ? this.tuple(depth + 1) : this.object(depth + 1))) throw new Unsupported();
+          lastEnd = this.pos;
+          expectOperand = false;
+          last = 'other';
+          continue;
+        }
+        // `(` right after a name is a call, `[` after an operand an index; after an operator `(` opens a group.
+        const call = ch === '(' && last === 'word' && !attribute && lastEnd === this.pos && isIdentifierStart(text.charCodeAt(this.wordStart));
+        if (!expectOperand && (ch === '{' || (ch === '(' && !call))) throw new Unsupported();
         this.pos++;
-        this.skip(true);
-        const isFor = ch !== '(' && text.startsWith('for', this.pos) && !isIdentifierPart(this.code(this.pos + 3));
-        stack.push({ close: CLOSING[ch], isFor });
+        stack.push({ close: CLOSING[ch], commas: call, questions: 0 });
         expectOperand = true;
         last = 'open';
-        if (stack.length > MAX_DEPTH) throw new Unsupported();
+        if (stack.length + depth > MAX_DEPTH) throw new Unsupported();
         continue;
       }
       if (ch === ')' || ch === ']' || ch === '}') {
-        if (stack.pop()?.close !== ch) throw new Unsupported();
+        const closed = stack.pop();
+        if (closed?.close !== ch || closed.questions > 0) throw new Unsupported();
         // An empty group, or a list ending on a comma; not an operator left without its operand.
         if (expectOperand && last !== 'open' && !(last === 'comma' && ch !== ')')) throw new Unsupported();
         this.pos++;
@@ -443,7 +509,7 @@ class SubsetReader {
         continue;
       }
       if (ch === ',') {
-        if (!inside || expectOperand) throw new Unsupported();
+        if (!inside || expectOperand || !stack.at(-1)!.commas) throw new Unsupported();
         this.pos++;
         expectOperand = true;
         last = 'comma';
@@ -462,13 +528,18 @@ class SubsetReader {
         while (isIdentifierPart(this.code()) || (isDigit(c) && this.code() === 0x2e && isDigit(this.code(this.pos + 1)))) this.pos++;
         const word = text.slice(start, this.pos);
         if (isDigit(c) && !/^[0-9]+(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?)?$/.test(word)) throw new Unsupported();
-        const keyword = stack.at(-1)?.isFor === true && /^(?:for|in|if)$/.test(word);
-        // Two operands in a row are a syntax error, but around the keywords of a `for` (`for k, v in m : v if v`).
-        if (!expectOperand && !keyword && last !== 'keyword') throw new Unsupported();
+        // `if` ends a `for`'s value.
+        if (!inside && context === 'for-value' && word === 'if' && !expectOperand) {
+          this.pos = start;
+          break;
+        }
+        // Two operands in a row are a syntax error.
+        if (!expectOperand) throw new Unsupported();
         this.wordStart = start;
+        attribute = last === 'dot';
         lastEnd = this.pos;
-        expectOperand = keyword;
-        last = keyword ? 'keyword' : 'word';
+        expectOperand = false;
+        last = 'word';
         continue;
       }
       if (c === 0x3c && this.code(this.pos + 1) === 0x3c) throw new Unsupported();
@@ -476,12 +547,11 @@ class SubsetReader {
         OPERATOR_TOKEN.lastIndex = this.pos;
         const op = OPERATOR_TOKEN.exec(text)?.[0];
         if (!op) throw new Unsupported();
-        let back = this.pos - 1;
-        while (back >= 0 && (text[back] === ' ' || text[back] === '\t' || text[back] === '\n' || text[back] === '\r')) back--;
-        const previous = text[back];
+        if (!inside && !expectOperand && ((context === 'for-in' && op === ':' && questions === 0) || (context === 'for-key' && op === '=>') || (context === 'for-value' && op === '.' && text.startsWith('...', this.pos)))) break;
+        const splat = op === '*' && (last === 'dot' || (last === 'open' && stack.at(-1)?.close === ']' && this.text[this.pos - 1] === '['));
         this.pos += op.length;
-        last = 'other';
-        if (op === '*' && expectOperand && (previous === '.' || previous === '[')) {
+        last = op === '.' ? 'dot' : 'other';
+        if (splat) {
           // A splat: `a.*.b`, `a[*]`.
           lastEnd = this.pos;
           expectOperand = false;
@@ -489,15 +559,27 @@ class SubsetReader {
           // Only a unary operator stands before an operand.
           if (op !== '-' && op !== '!') throw new Unsupported();
         } else {
-          // A lone `=` belongs to an object inside brackets; outside them it is a mistake.
-          if (op === '=' && !inside) throw new Unsupported();
+          // A lone `=` belongs to an object, read above; anywhere else it is a mistake. A `:` ends a
+          // conditional's `?` (or a `for`'s head); `=>` stands in a `for`.
+          const level = stack.at(-1);
+          if (op === '=' || op === '!') throw new Unsupported();
+          if (op === '=>') throw new Unsupported();
+          if (op === '?') {
+            if (level) level.questions++;
+            else questions++;
+          }
+          if (op === ':') {
+            if (level && level.questions > 0) level.questions--;
+            else if (!level && questions > 0) questions--;
+            else throw new Unsupported();
+          }
           expectOperand = true;
         }
         continue;
       }
       throw new Unsupported();
     }
-    if (lastEnd === -1 || expectOperand) throw new Unsupported();
+    if (lastEnd === -1 || expectOperand || questions > 0) throw new Unsupported();
     this.pos = lastEnd;
     return lastEnd;
   }
