@@ -12,6 +12,7 @@
  */
 import { decodeHclTemplate, plainQuotedValue, type HclStringStyle, type Range } from './decode-hcl';
 import { hclParser, type HclNode } from './hcl-parser';
+import { readHclSubset, type HclSyntaxNode } from './hcl-subset';
 import { isTerraformTemplate, stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host-node';
 import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
 import { providerShapeProblems } from './provider-shape';
@@ -39,6 +40,13 @@ const MAX_SYNTAX_PROBLEMS = 50;
  * version (provider-version.ts); without them only the file's own `required_providers` does.
  */
 export function readTerraform(text: string, versionInputs: ModuleVersionInputs = {}, module?: TerraformModule): ParsedDocument {
+  const subset = readsWithoutTreeSitter(text, versionInputs, module) ? readHclSubset(text) : undefined;
+  if (subset) return readTree(text, subset, undefined);
+  return readTerraformWithTreeSitter(text, versionInputs, module);
+}
+
+/** readTerraform by tree-sitter's tree, whatever the file holds (exported for the tests that hold hcl-subset.ts to it). */
+export function readTerraformWithTreeSitter(text: string, versionInputs: ModuleVersionInputs = {}, module?: TerraformModule): ParsedDocument {
   const parser = hclParser();
   const tree = parser?.parse(text);
   if (!tree) {
@@ -52,43 +60,65 @@ export function readTerraform(text: string, versionInputs: ModuleVersionInputs =
     return { format: 'hcl', layout: 'terraform', text, rulesets: [], problems: [problem] };
   }
   try {
-    const major = providerMajor(versionInputs, { text, root: tree.rootNode });
-    const reader = new Reader(text, major);
-    const blocks = resourceBlocks(tree.rootNode);
-    let rulesets: ParsedRuleset[] = [];
-    const refProblems: DocumentProblem[] = [];
-    const blockOf = new Map<ParsedRuleset, HclNode>();
-    for (const block of blocks) {
-      const type = blockLabels(block)[0];
-      const ruleset = type === RESOURCE_TYPE ? reader.ruleset(block) : reader.filter(block);
-      if (!ruleset) continue;
-      rulesets.push(ruleset);
-      if (type === RESOURCE_TYPE) blockOf.set(ruleset, block);
-      const withoutRef = type === RESOURCE_TYPE ? rulesWithoutRefProblem(ruleset, headerOf(block)) : undefined;
-      if (withoutRef) refProblems.push(withoutRef);
-    }
-    const legacy = legacyResources(text, blocks);
-    const problems = [...syntaxProblems(text, tree.rootNode), ...reader.problems, ...refProblems, ...firewallRulesProblems(text, legacy, rulesets)].map((problem) => onWholeCharacters(text, problem));
-    if (module && mayUseModuleValues(text, module.path)) {
-      const values = moduleValuesOrNone(module, text, tree.rootNode);
-      if (values) {
-        const file = resolve(module.path);
-        // A phase the file writes as a reference the module knows (`phase = local.phase`): the
-        // resource's own rules are checked in it too.
-        const phases = evaluatedPhases(file, values, rulesets);
-        if (phases.size > 0) rulesets = rulesets.map((r) => (phases.has(r) && blockOf.has(r) ? (reader.ruleset(blockOf.get(r)!, phases.get(r)) ?? r) : r));
-        const { derived, own } = moduleRulesets(file, text, values, rulesets);
-        // What the module knows of a value this file writes as a reference or a call is checked
-        // where it is written (`derived` here, or another file's): the resource does not call it
-        // filled in by Terraform.
-        const known = [...knownFilledIn(file, values, rulesets), ...derived.flatMap((r) => r.sites.map((site) => ({ start: site.node.start, end: site.node.end })))];
-        rulesets = [...(known.length > 0 ? own.map((r) => ({ ...r, knownValues: known })) : own), ...derived];
-      }
-    }
-    return { format: 'hcl', layout: 'terraform', text, rulesets, problems };
+    return readTree(text, tree.rootNode, { root: tree.rootNode, major: providerMajor(versionInputs, { text, root: tree.rootNode }), module });
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * Whether a file is one hcl-subset.ts may read: nothing in it or its module needs tree-sitter's
+ * tree (the module's values, the provider's version from `required_providers` or a lock file,
+ * `dynamic` blocks, `count` and `for_each`, legacy firewall resources, which take the slower,
+ * fuller path). Whether its syntax is in the subset, the reader itself says.
+ */
+function readsWithoutTreeSitter(text: string, versionInputs: ModuleVersionInputs, module: TerraformModule | undefined): boolean {
+  if (module && mayUseModuleValues(text, module.path)) return false;
+  if (versionInputs.lockFile !== undefined && /cloudflare/i.test(versionInputs.lockFile)) return false;
+  if ((versionInputs.tfFiles ?? []).some((file) => /cloudflare/i.test(file) && /\brequired_providers\b/.test(file))) return false;
+  return !/\b(?:required_providers|dynamic|for_each|count|cloudflare_filter|cloudflare_firewall_rule)\b/.test(text);
+}
+
+/**
+ * The document read from a syntax tree: hcl-subset.ts's or tree-sitter's (`treeSitter`, with
+ * what only its path has: the provider's version and the module's values).
+ */
+function readTree(text: string, root: HclSyntaxNode, treeSitter: { root: HclNode; major: ProviderMajor | undefined; module: TerraformModule | undefined } | undefined): ParsedDocument {
+  const reader = new Reader(text, treeSitter?.major);
+  const blocks = resourceBlocks(root);
+  let rulesets: ParsedRuleset[] = [];
+  const refProblems: DocumentProblem[] = [];
+  const blockOf = new Map<ParsedRuleset, HclSyntaxNode>();
+  for (const block of blocks) {
+    const type = blockLabels(block)[0];
+    const ruleset = type === RESOURCE_TYPE ? reader.ruleset(block) : reader.filter(block);
+    if (!ruleset) continue;
+    rulesets.push(ruleset);
+    if (type === RESOURCE_TYPE) blockOf.set(ruleset, block);
+    const withoutRef = type === RESOURCE_TYPE ? rulesWithoutRefProblem(ruleset, headerOf(block)) : undefined;
+    if (withoutRef) refProblems.push(withoutRef);
+  }
+  const legacy = legacyResources(text, blocks);
+  const syntax = treeSitter ? syntaxProblems(text, treeSitter.root) : [];
+  const problems = [...syntax, ...reader.problems, ...refProblems, ...firewallRulesProblems(text, legacy, rulesets)].map((problem) => onWholeCharacters(text, problem));
+  const module = treeSitter?.module;
+  if (treeSitter && module && mayUseModuleValues(text, module.path)) {
+    const values = moduleValuesOrNone(module, text, treeSitter.root);
+    if (values) {
+      const file = resolve(module.path);
+      // A phase the file writes as a reference the module knows (`phase = local.phase`): the
+      // resource's own rules are checked in it too.
+      const phases = evaluatedPhases(file, values, rulesets);
+      if (phases.size > 0) rulesets = rulesets.map((r) => (phases.has(r) && blockOf.has(r) ? (reader.ruleset(blockOf.get(r)!, phases.get(r)) ?? r) : r));
+      const { derived, own } = moduleRulesets(file, text, values, rulesets);
+      // What the module knows of a value this file writes as a reference or a call is checked
+      // where it is written (`derived` here, or another file's): the resource does not call it
+      // filled in by Terraform.
+      const known = [...knownFilledIn(file, values, rulesets), ...derived.flatMap((r) => r.sites.map((site) => ({ start: site.node.start, end: site.node.end })))];
+      rulesets = [...(known.length > 0 ? own.map((r) => ({ ...r, knownValues: known })) : own), ...derived];
+    }
+  }
+  return { format: 'hcl', layout: 'terraform', text, rulesets, problems };
 }
 
 /**
@@ -143,7 +173,7 @@ export function migrateFirewallRules(text: string): FirewallRulesMigration | und
   return legacy && firewallRulesMigration(text, legacy, document.rulesets);
 }
 
-function legacyResources(text: string, blocks: readonly HclNode[]): LegacyResource[] {
+function legacyResources(text: string, blocks: readonly HclSyntaxNode[]): LegacyResource[] {
   const found: LegacyResource[] = [];
   for (const block of blocks) {
     const [type, name] = blockLabels(block);
@@ -169,15 +199,15 @@ function legacyResources(text: string, blocks: readonly HclNode[]): LegacyResour
 }
 
 /** A quoted string without interpolations, as its value; undefined for anything else. */
-function plainQuoted(text: string, node: HclNode | null | undefined): string | undefined {
+function plainQuoted(text: string, node: HclSyntaxNode | null | undefined): string | undefined {
   if (!node || node.hasError || (node.type !== 'quoted_template' && node.type !== 'string_lit')) return undefined;
   if (node.namedChildren.some((c) => c?.type === 'template_interpolation' || c?.type === 'template_directive')) return undefined;
   return plainQuotedValue(text, node.startIndex, node.endIndex);
 }
 
 /** A resource block's first line as far as its labels: `resource "cloudflare_filter" "x"`, where a note on the whole resource is shown. */
-function headerOf(block: HclNode): Range {
-  const labels = block.namedChildren.filter((c): c is HclNode => c?.type === 'string_lit' || (c?.type === 'identifier' && c !== block.namedChildren[0]));
+function headerOf(block: HclSyntaxNode): Range {
+  const labels = block.namedChildren.filter((c): c is HclSyntaxNode => c?.type === 'string_lit' || (c?.type === 'identifier' && c !== block.namedChildren[0]));
   return { start: block.startIndex, end: labels.at(-1)?.endIndex ?? block.startIndex + 1 };
 }
 
@@ -186,9 +216,9 @@ function headerOf(block: HclNode): Range {
  * `cloudflare_firewall_rule` ones), also inside the parts of a broken file the
  * parser could not place (an ERROR node), so that one unfinished resource leaves the others read.
  */
-function resourceBlocks(root: HclNode): HclNode[] {
-  const found: HclNode[] = [];
-  const pending: HclNode[] = [root];
+function resourceBlocks(root: HclSyntaxNode): HclSyntaxNode[] {
+  const found: HclSyntaxNode[] = [];
+  const pending: HclSyntaxNode[] = [root];
   while (pending.length > 0) {
     const node = pending.pop()!;
     for (const child of node.namedChildren) {
@@ -201,30 +231,30 @@ function resourceBlocks(root: HclNode): HclNode[] {
   return found.sort((a, b) => a.startIndex - b.startIndex);
 }
 
-function isRulesetResource(block: HclNode): boolean {
+function isRulesetResource(block: HclSyntaxNode): boolean {
   const labels = blockLabels(block);
   return blockName(block) === 'resource' && (labels[0] === RESOURCE_TYPE || labels[0] === FILTER_TYPE || labels[0] === FIREWALL_RULE_TYPE) && labels.length === 2;
 }
 
-function blockName(block: HclNode): string | undefined {
+function blockName(block: HclSyntaxNode): string | undefined {
   const first = block.namedChildren[0];
   return first?.type === 'identifier' ? first.text : undefined;
 }
 
 /** A block's labels (`resource "cloudflare_ruleset" "waf"`: the type and the name), as written between their quotes. */
-function blockLabels(block: HclNode): string[] {
-  return block.namedChildren.filter((c): c is HclNode => c?.type === 'string_lit' || (c?.type === 'identifier' && c !== block.namedChildren[0])).map((c) => (c.type === 'string_lit' ? c.text.replace(/^"|"$/g, '') : c.text));
+function blockLabels(block: HclSyntaxNode): string[] {
+  return block.namedChildren.filter((c): c is HclSyntaxNode => c?.type === 'string_lit' || (c?.type === 'identifier' && c !== block.namedChildren[0])).map((c) => (c.type === 'string_lit' ? c.text.replace(/^"|"$/g, '') : c.text));
 }
 
-function bodyOf(block: HclNode): HclNode | undefined {
-  return block.namedChildren.find((c): c is HclNode => c?.type === 'body');
+function bodyOf(block: HclSyntaxNode): HclSyntaxNode | undefined {
+  return block.namedChildren.find((c): c is HclSyntaxNode => c?.type === 'body');
 }
 
 /** The body's attributes and blocks, in order. */
-function bodyItems(block: HclNode): { attributes: HclNode[]; blocks: HclNode[] } {
+function bodyItems(block: HclSyntaxNode): { attributes: HclSyntaxNode[]; blocks: HclSyntaxNode[] } {
   const body = bodyOf(block);
-  const attributes: HclNode[] = [];
-  const blocks: HclNode[] = [];
+  const attributes: HclSyntaxNode[] = [];
+  const blocks: HclSyntaxNode[] = [];
   for (const child of body?.namedChildren ?? []) {
     if (child?.type === 'attribute') attributes.push(child);
     else if (child?.type === 'block') blocks.push(child);
@@ -235,7 +265,7 @@ function bodyItems(block: HclNode): { attributes: HclNode[]; blocks: HclNode[] }
 type PropertyKey = Omit<HostProperty, 'value' | 'filledIn'>;
 
 /** An attribute's name as a property's key. */
-function keyOf(identifier: HclNode): PropertyKey {
+function keyOf(identifier: HclSyntaxNode): PropertyKey {
   return { key: identifier.text, keyStart: identifier.startIndex, keyEnd: identifier.endIndex };
 }
 
@@ -243,7 +273,7 @@ function keyOf(identifier: HclNode): PropertyKey {
  * An attribute or object element: its key and its value; where the value is one Terraform
  * computes (undefined, from an expression that parsed), the characters of that expression.
  */
-function withFilledIn(key: PropertyKey, expression: HclNode | null | undefined, value: HostNode | undefined): HostProperty {
+function withFilledIn(key: PropertyKey, expression: HclSyntaxNode | null | undefined, value: HostNode | undefined): HostProperty {
   if (value || !expression || expression.hasError) return { ...key, value };
   return { ...key, value, filledIn: { start: expression.startIndex, end: expression.endIndex } };
 }
@@ -259,9 +289,10 @@ class Reader {
   ) {}
 
   /** `phase`: the resource's phase where the file writes it as something the module's evaluation knows (`phase = local.phase`). */
-  ruleset(block: HclNode, phase?: string): ParsedRuleset | undefined {
+  ruleset(block: HclSyntaxNode, phase?: string): ParsedRuleset | undefined {
     const { attributes, blocks } = bodyItems(block);
-    this.problems.push(...providerShapeProblems(this.text, block, this.major, `${RESOURCE_TYPE}.${blockLabels(block)[1]}`));
+    // Only tree-sitter's path knows a version (hcl-subset.ts reads no file that states one), and passes its own nodes.
+    if (this.major !== undefined) this.problems.push(...providerShapeProblems(this.text, block as HclNode, this.major, `${RESOURCE_TYPE}.${blockLabels(block)[1]}`));
     const properties: HostProperty[] = [];
     for (const attribute of attributes) {
       const key = attribute.namedChildren[0];
@@ -307,7 +338,7 @@ class Reader {
    * provider's v4 and v5 filters both write `expression` at the top of the resource
    * (terraform-provider-cloudflare v4.52.8 and a2efdc5, docs/resources/filter.md).
    */
-  filter(block: HclNode): ParsedRuleset | undefined {
+  filter(block: HclSyntaxNode): ParsedRuleset | undefined {
     const [type, name] = blockLabels(block);
     const rule: HostProperty[] = [];
     const attributes = bodyItems(block).attributes;
@@ -337,7 +368,7 @@ class Reader {
    * several a list). The v4 provider's `headers { name = "X-Foo" … }` blocks become the API's
    * map of headers by name.
    */
-  private blockObject(block: HclNode, depth: number): HostObject {
+  private blockObject(block: HclSyntaxNode, depth: number): HostObject {
     const properties: HostProperty[] = [];
     if (!this.deeper(block, depth)) {
       const { attributes, blocks } = bodyItems(block);
@@ -345,7 +376,7 @@ class Reader {
         const key = attribute.namedChildren[0];
         if (key?.type === 'identifier') properties.push(withFilledIn(keyOf(key), attribute.namedChildren[1], this.value(attribute.namedChildren[1], depth + 1)));
       }
-      const byName = new Map<string, HclNode[]>();
+      const byName = new Map<string, HclSyntaxNode[]>();
       for (const nested of blocks) {
         const name = blockName(nested);
         // A `dynamic "headers" { … }` block is what Terraform makes blocks from: not read.
@@ -362,12 +393,12 @@ class Reader {
     return { kind: 'object', start: block.startIndex, end: block.endIndex, properties, block: false };
   }
 
-  private blockList(group: readonly HclNode[], depth: number): HostArray {
+  private blockList(group: readonly HclSyntaxNode[], depth: number): HostArray {
     return { kind: 'array', start: group[0].startIndex, end: group.at(-1)!.endIndex, items: group.map((b) => this.blockObject(b, depth + 1)) };
   }
 
   /** `headers { name = "X-Foo" operation = "set" … }` blocks as `{ "X-Foo": { operation: "set", … } }`, keyed on the name's characters. */
-  private headersByName(group: readonly HclNode[], depth: number): HostNode {
+  private headersByName(group: readonly HclSyntaxNode[], depth: number): HostNode {
     const headers = group.map((b) => this.blockObject(b, depth + 1));
     const properties: HostProperty[] = [];
     for (const header of headers) {
@@ -379,7 +410,7 @@ class Reader {
   }
 
   /** The literal value of an `expression` node, or undefined for one Terraform computes. */
-  private value(expression: HclNode | null | undefined, depth: number): HostNode | undefined {
+  private value(expression: HclSyntaxNode | null | undefined, depth: number): HostNode | undefined {
     if (expression?.type !== 'expression' || expression.namedChildCount !== 1) return undefined;
     const node = expression.namedChildren[0]!;
     switch (node.type) {
@@ -394,7 +425,7 @@ class Reader {
     }
   }
 
-  private literal(node: HclNode | null | undefined): HostNode | undefined {
+  private literal(node: HclSyntaxNode | null | undefined): HostNode | undefined {
     if (!node) return undefined;
     const { startIndex: start, endIndex: end } = node;
     switch (node.type) {
@@ -414,12 +445,12 @@ class Reader {
   }
 
   /** A quoted string or heredoc; its `${…}` and `%{…}` parts are holes. */
-  private template(node: HclNode | null | undefined): HostScalar | undefined {
+  private template(node: HclSyntaxNode | null | undefined): HostScalar | undefined {
     if (!node || node.hasError) return undefined;
     const style: HclStringStyle | undefined = node.type === 'heredoc_template' ? 'hcl-heredoc' : node.type === 'quoted_template' || node.type === 'string_lit' ? 'hcl-quoted' : undefined;
     if (!style) return undefined;
     const holes: Range[] = node.namedChildren
-      .filter((c): c is HclNode => c?.type === 'template_interpolation' || c?.type === 'template_directive')
+      .filter((c): c is HclSyntaxNode => c?.type === 'template_interpolation' || c?.type === 'template_directive')
       .map((c) => ({ start: c.startIndex, end: c.endIndex }));
     const value = holes.length === 0 ? plainQuotedValue(this.text, node.startIndex, node.endIndex) : undefined;
     const decoded = value === undefined ? decodeHclTemplate(this.text, node.startIndex, node.endIndex, holes) : undefined;
@@ -427,7 +458,7 @@ class Reader {
     return stringScalar(value ?? decoded!.decoded.value, style, { text: this.text, start: node.startIndex, end: node.endIndex, shift: 0, hcl: { holes } });
   }
 
-  private collection(node: HclNode | null | undefined, depth: number): HostNode | undefined {
+  private collection(node: HclSyntaxNode | null | undefined, depth: number): HostNode | undefined {
     if (!node || this.deeper(node, depth)) return undefined;
     if (node.type === 'tuple') {
       const items: HostNode[] = [];
@@ -454,7 +485,7 @@ class Reader {
   }
 
   /** `name = …` or `"X-Foo" = …`: the key and its characters (a quoted key's with its quotes, as in JSON). */
-  private objectKey(expression: HclNode | null | undefined): PropertyKey | undefined {
+  private objectKey(expression: HclSyntaxNode | null | undefined): PropertyKey | undefined {
     if (expression?.type !== 'expression' || expression.namedChildCount !== 1) return undefined;
     const node = expression.namedChildren[0]!;
     if (node.type === 'variable_expr') return { key: node.text, keyStart: node.startIndex, keyEnd: node.endIndex };
@@ -464,7 +495,7 @@ class Reader {
   }
 
   /** Whether a collection or block at `depth` is nested too deeply to read; reported once. */
-  private deeper(node: HclNode, depth: number): boolean {
+  private deeper(node: HclSyntaxNode, depth: number): boolean {
     if (depth <= MAX_NESTING) return false;
     if (!this.tooDeep) this.problems.push({ code: 'hcl-syntax', severity: 'error', message: NESTED_TOO_DEEPLY, start: node.startIndex, end: node.startIndex + 1 });
     this.tooDeep = true;
