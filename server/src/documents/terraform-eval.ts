@@ -405,12 +405,7 @@ export class Evaluator {
     const groups = new Map<string, Value[]>();
     const entries = new Map<string, Value>();
     for (const [key, value] of pairs) {
-      const bound = new Map(scope.names);
-      if (names.length === 2) {
-        bound.set(names[0], key);
-        bound.set(names[1], value);
-      } else bound.set(names[0], value);
-      const inner: Scope = { file: scope.file, names: bound };
+      const inner: Scope = { file: scope.file, names: bindIteration(scope, names, key, value) };
       if (condition) {
         const keep = toBool(this.evaluate(condition, inner, depth + 1));
         if (keep === undefined) return UNKNOWN;
@@ -573,13 +568,8 @@ export class Evaluator {
         const pairs = iterate(collection);
         if (!pairs) return collection.kind === 'error' ? ERROR : UNKNOWN;
         for (const [key, value] of pairs) {
-          const bound = new Map(scope.names);
-          if (names.length === 2) {
-            bound.set(names[0], key);
-            bound.set(names[1], value);
-          } else bound.set(names[0], value);
           parts.push(literal(i + 1));
-          const r = this.templateParts(holes, literal, i + 1, end, { file: scope.file, names: bound }, depth + 1, parts);
+          const r = this.templateParts(holes, literal, i + 1, end, { file: scope.file, names: bindIteration(scope, names, key, value) }, depth + 1, parts);
           if (r !== undefined) return r;
         }
         parts.push(literal(end + 1));
@@ -650,6 +640,16 @@ function templateString(value: Value, place: Place): Value {
 }
 
 /** What a `for` or `for_each` walks: a list's (index, item), a set's (item, item), a map's (key, value) in key order. */
+/** The names of a scope with a `for`'s one or two names (`for v in …`, `for k, v in …`) bound to an item. */
+function bindIteration(scope: Scope, names: readonly string[], key: Value, value: Value): Map<string, Value> {
+  const bound = new Map(scope.names);
+  if (names.length === 2) {
+    bound.set(names[0], key);
+    bound.set(names[1], value);
+  } else bound.set(names[0], value);
+  return bound;
+}
+
 export function iterate(collection: Value): [Value, Value][] | undefined {
   if (collection.kind === 'list') {
     if (collection.items.length > MAX_ITEMS) return undefined;

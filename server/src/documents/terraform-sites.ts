@@ -11,7 +11,7 @@
 import type { HostArray, HostNode, HostObject, HostProperty, HostScalar } from './host-node';
 import type { DecodedString } from './offset-map';
 import { isRuleExpression, rulesetOfRoot, type ExpressionSite, type FilterSite, type ParsedRuleset } from './parsed-ruleset';
-import { shownPath, type ModuleValues, type UsingResource } from './terraform-module';
+import { plainValue, shownPath, type ModuleValues, type UsingResource } from './terraform-module';
 import type { StringValue, Value } from './terraform-values';
 
 /** A derived ruleset's root: it has no resource in this file, so no offset is in it and nothing checks its shape. */
@@ -247,24 +247,8 @@ function collectKnown(node: HostNode | undefined, value: Value, known: Set<strin
   for (const property of node.properties) {
     const inner = value.entries.get(property.key);
     if (!inner) continue;
-    if (property.filledIn && isWhollyKnown(inner, 0)) known.add(`${property.filledIn.start}:${property.filledIn.end}`);
+    if (property.filledIn && plainValue(inner) !== undefined) known.add(`${property.filledIn.start}:${property.filledIn.end}`);
     else collectKnown(property.value, inner, known, depth + 1);
-  }
-}
-
-/** Whether a value has nothing unknown in it (nor anything Terraform refuses). */
-function isWhollyKnown(value: Value, depth: number): boolean {
-  if (depth > 32) return false;
-  switch (value.kind) {
-    case 'unknown':
-    case 'error':
-      return false;
-    case 'list':
-      return value.items.every((item) => isWhollyKnown(item, depth + 1));
-    case 'object':
-      return [...value.entries.values()].every((item) => isWhollyKnown(item, depth + 1));
-    default:
-      return true;
   }
 }
 
