@@ -8,7 +8,7 @@
  */
 import { property, type HostNode, type HostObject } from './host';
 import type { DocumentEdit } from './host-edits';
-import type { DocumentProblem, ParsedRuleset } from './parsed-ruleset';
+import type { DocumentFix, DocumentProblem, ParsedRuleset } from './parsed-ruleset';
 
 /** The hint for a resource whose rules (those written out) lack a `ref`, at `header`; undefined when every rule has one. */
 export function rulesWithoutRefProblem(ruleset: ParsedRuleset, header: { readonly start: number; readonly end: number }): DocumentProblem | undefined {
@@ -16,16 +16,28 @@ export function rulesWithoutRefProblem(ruleset: ParsedRuleset, header: { readonl
   // Each with its number among the rules, for `rule_N`: looked up once, not by indexOf (a file may hold 10,000 rules).
   const without = rules.flatMap((rule, index) => (property(rule, 'ref') === undefined ? [{ rule, index }] : []));
   if (without.length === 0) return undefined;
-  const edits = refEdits(ruleset, rules, without);
   const count = without.length === rules.length ? (rules.length === 1 ? 'its rule has' : `its ${rules.length} rules have`) : `${without.length} of its ${rules.length} rules have`;
-  return {
+  const problem: DocumentProblem = {
     code: 'terraform-rules-without-ref',
     severity: 'information',
     message: `${count} no \`ref\`: the provider keeps a rule's id from one apply to the next by its \`ref\`, so without one a rule moved or inserted gives the rules after it new ids`,
     start: header.start,
     end: header.end,
-    ...(edits.length > 0 ? { fixes: [{ title: `Add a \`ref\` to ${without.length === 1 ? 'the rule' : `each of the ${without.length} rules`} without one`, edits }] } : {}),
   };
+  // The fix is made when something reads it (a code action): a check of 10,000 rules without a
+  // `ref` would otherwise build 10,000 edits that the command line never shows.
+  let fixes: readonly DocumentFix[] | undefined;
+  Object.defineProperty(problem, 'fixes', {
+    enumerable: true,
+    get: () => {
+      if (!fixes) {
+        const edits = refEdits(ruleset, rules, without);
+        fixes = edits.length > 0 ? [{ title: `Add a \`ref\` to ${without.length === 1 ? 'the rule' : `each of the ${without.length} rules`} without one`, edits }] : [];
+      }
+      return fixes.length > 0 ? fixes : undefined;
+    },
+  });
+  return problem;
 }
 
 /**
