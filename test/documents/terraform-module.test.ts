@@ -155,6 +155,18 @@ describe('more idioms of modules', () => {
     assert.deepEqual(check(clean, 'locals.tf'), []);
   });
 
+  it('a module called with for_each or count: each instance is given its arguments, and named so', () => {
+    const files = {
+      'main.tf': 'module "waf" {\n  source   = "./waf"\n  for_each = local.zones\n  filter   = each.value\n}\nmodule "edge" {\n  source = "./waf"\n  count  = 1\n  filter = local.edge[count.index]\n}\n',
+      'locals.tf': 'locals {\n  zones = { a = "http.host eq \\"a\\"", b = "http.hots eq \\"b\\"" }\n  edge  = ["ip.src in {10.0.0.300}"]\n}\n',
+      'waf/main.tf': 'variable "filter" {}\nresource "cloudflare_ruleset" "waf" {\n  phase = "http_request_firewall_custom"\n  rules = [{ ref = "a", action = "block", expression = var.filter }]\n}\n',
+    };
+    const found = check(files, 'locals.tf');
+    assert.deepEqual(codesOn(found), [['unknown-field', 'http.hots'], ['invalid-ip', '300']]);
+    assert.match(found[0][2], /module\.waf\["b"\]\.cloudflare_ruleset\.waf/);
+    assert.match(found[1][2], /module\.edge\[0\]\.cloudflare_ruleset\.waf/);
+  });
+
   it('merge and lookup of rule objects, and a %{ for } template, are followed', () => {
     const files = {
       'main.tf':

@@ -72,6 +72,8 @@ export function referencedNames(text: string): string[] {
 
 const MODULE_FILE = /\.(tf|tfvars|tfvars\.json)$/i;
 const MAX_MODULE_DEPTH = 4;
+/** Instances of one module call (`count`, `for_each`) followed at most: each evaluates the module again. */
+const MAX_MODULE_INSTANCES = 16;
 const MAX_FILES = 200;
 
 /**
@@ -237,19 +239,27 @@ class ModuleLoader {
     const scope: Scope = { file, names: new Map() };
     const sourceValue = source ? caller.evaluator.evaluate(source, scope) : UNKNOWN;
     if (sourceValue.kind !== 'string' || !/^\.\.?\//.test(sourceValue.value)) return [];
-    // count and for_each on a module: its instances are not followed.
-    if (attributes.has('count') || attributes.has('for_each')) return [];
     const folder = resolve(caller.folder, sourceValue.value);
     if (visiting.has(folder)) return [];
-    const inputs = new Map<string, Value>();
-    for (const [name, expression] of attributes) {
-      if (META_ARGUMENTS.has(name)) continue;
-      inputs.set(name, caller.evaluator.evaluate(expression, scope));
-    }
+    // `count` and `for_each` make instances (`module.waf[0]`), each given its arguments with
+    // `count.index` or `each` bound; a few only, as each evaluates the module again.
+    const instances = caller.instances(attributes, file, MAX_MODULE_INSTANCES);
+    if (!instances) return [];
     const texts = readModuleTexts(folder, this.reader);
     if (!texts) return [];
-    // A sub-module's own `.tfvars` files are not read by Terraform.
-    return [...this.load(folder, texts.filter((f) => /\.tf$/i.test(f.path)), inputs, depth + 1, prefix, visiting).resources];
+    const resources: UsingResource[] = [];
+    for (const instance of instances) {
+      const inputs = new Map<string, Value>();
+      for (const [name, expression] of attributes) {
+        if (META_ARGUMENTS.has(name)) continue;
+        inputs.set(name, caller.evaluator.evaluate(expression, { file, names: instance.names }));
+      }
+      // `module.waf.` becomes `module.waf[0].`.
+      const named = instance.suffix ? `${prefix.slice(0, -1)}${instance.suffix}.` : prefix;
+      // A sub-module's own `.tfvars` files are not read by Terraform.
+      resources.push(...this.load(folder, texts.filter((f) => /\.tf$/i.test(f.path)), inputs, depth + 1, named, visiting).resources);
+    }
+    return resources;
   }
 }
 
@@ -418,25 +428,36 @@ class ModuleScope implements ModuleContext {
     }
   }
 
-  /** The instances of a `cloudflare_ruleset` resource, each with its phase and rules. */
-  resource(block: HclNode, file: ParsedFile, address: string): UsingResource[] {
-    const attributes = bodyAttributes(block);
-    const line = lineOf(file.text, block.startIndex);
+  /**
+   * The instances a block's `count` or `for_each` makes (`[0]`, `["a"]`), each with the names it
+   * binds (`count.index`, `each.key`, `each.value`); one without them; undefined when they are not
+   * known, or more than `most`.
+   */
+  instances(attributes: ReadonlyMap<string, HclNode>, file: ParsedFile, most: number): { suffix: string; names: Map<string, Value> }[] | undefined {
     const instances: { suffix: string; names: Map<string, Value> }[] = [];
     const base: Scope = { file, names: new Map() };
     if (attributes.has('for_each')) {
       const collection = this.evaluator.evaluate(attributes.get('for_each'), base);
       // for_each takes a map or a set of strings, not a list.
-      if (collection.kind !== 'object' && !(collection.kind === 'list' && collection.set)) return [];
+      if (collection.kind !== 'object' && !(collection.kind === 'list' && collection.set)) return undefined;
       for (const [key, value] of iterate(collection) ?? []) {
-        if (key.kind !== 'string') return [];
+        if (key.kind !== 'string' || instances.length >= most) return undefined;
         instances.push({ suffix: `[${JSON.stringify(key.value)}]`, names: new Map([['each', object([['key', key], ['value', value]])]]) });
       }
     } else if (attributes.has('count')) {
       const count = this.evaluator.evaluate(attributes.get('count'), base);
-      if (count.kind !== 'number' || !Number.isInteger(count.value) || count.value < 0 || count.value > 1000) return [];
+      if (count.kind !== 'number' || !Number.isInteger(count.value) || count.value < 0 || count.value > most) return undefined;
       for (let i = 0; i < count.value; i++) instances.push({ suffix: `[${i}]`, names: new Map([['count', object([['index', num(i)]])]]) });
     } else instances.push({ suffix: '', names: new Map() });
+    return instances;
+  }
+
+  /** The instances of a `cloudflare_ruleset` resource, each with its phase and rules. */
+  resource(block: HclNode, file: ParsedFile, address: string): UsingResource[] {
+    const attributes = bodyAttributes(block);
+    const line = lineOf(file.text, block.startIndex);
+    const instances = this.instances(attributes, file, 1000);
+    if (!instances) return [];
     const found: UsingResource[] = [];
     for (const instance of instances) {
       const scope: Scope = { file, names: instance.names };
