@@ -90,6 +90,9 @@ describe('ranges on whole characters', () => {
     // A missing key is reported on its object's first character; the YAML library's error on the emoji's first unit.
     ['YAML: an emoji as the first key', '😀:', [['unknown-key', '😀'], ['missing-key', '😀']], 'yaml'],
     ['YAML: an emoji after a tag', '!😀', [['yaml-syntax', '😀'], ['invalid-type', '😀']], 'yaml'],
+    // JSON: an escape the string cannot hold before an astral character; the expression's problem
+    // on the character, not on the unit after its first half (found by test/property.test.ts).
+    ['JSON: a backslash before an astral character in an expression', '{"name": "x", "kind": "root", "phase": "magic_transit", "rules": [{"action": "block", "expression": "ip.proto == \\𐀀"}]}', [['json-syntax', '"ip.proto == \\𐀀"'], ['syntax-error', '𐀀']], 'json'],
   ];
   for (const [name, text, expected, format = 'hcl'] of cases) {
     it(`${name}: each problem starts and ends between characters`, () => {

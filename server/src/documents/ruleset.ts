@@ -18,6 +18,7 @@ import { positionsIn } from './positions';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
 import { checkShape } from './ruleset-shape';
 import { unescapedQuotes } from './unescaped-quotes';
+import { onWholeCharacters } from './whole-characters';
 
 export interface RulesetCheckOptions {
   /** Phase to assume when the file names none. */
@@ -280,11 +281,19 @@ function mapExpressionProblem(site: ExpressionSite, p: CheckResult['problems'][n
   // Through expressionRange, like the edits: in a block scalar the end of the expression (a
   // syntax error's "found the end", an unterminated string) then lands after its last
   // character, not on the next line past the chomped line breaks.
-  const { start, end } = expressionRange(site, p.span);
+  let { start, end } = expressionRange(site, p.span);
+  // A unit of the value may come from half of a character written in the file (an escape before
+  // an emoji): the problem takes the whole character.
+  const source = site.node.source;
+  if (source) ({ start, end } = shifted(onWholeCharacters(source.text, { start: start - source.shift, end: end - source.shift }), source.shift));
   let mapped: DocumentProblem = { code: p.code, severity: p.severity, message: p.message, start, end };
   if (p.related) mapped = { ...mapped, related: p.related.map((r) => ({ ...expressionRange(site, r.span), message: r.message })) };
   if (!p.fixes) return mapped;
   return { ...mapped, fixes: p.fixes.map((f) => ({ title: f.title, edits: f.edits.map((e) => expressionEdit(site, e.span, e.newText)) })) };
+}
+
+function shifted(range: { start: number; end: number }, by: number): { start: number; end: number } {
+  return { start: range.start + by, end: range.end + by };
 }
 
 /** An edit of the expression (decoded offsets, plain text) as an edit of the document. */
