@@ -142,7 +142,7 @@ for (const [rules, mistakes] of [
     const file = join(dir, `terraform-beside-${rules}${mistakes ? '-mistakes' : ''}-${shape}.tf`);
     writeFileSync(file, terraformOfObject(object, shape));
     const tf = medianRun(3, () => runNode([CLI, 'check', file]));
-    rows.push([`the same rules as a \`.tf\` resource, provider ${shape} ${shape === 'v4' ? 'blocks' : 'list'}`, `${ms(tf.cpuMs)}, ${mib(tf.maxRssKiB)}`, `${ms(yaml.cpuMs)} (the YAML ruleset)`, `${(tf.cpuMs / yaml.cpuMs).toFixed(1)}×`, '≤ 1.3× YAML']);
+    rows.push([`the same rules as a \`.tf\` resource, provider ${shape} ${shape === 'v4' ? 'blocks' : 'list'}`, `${ms(tf.cpuMs)}, ${mib(tf.maxRssKiB)}`, `${ms(yaml.cpuMs)} (the YAML ruleset)`, `${(tf.cpuMs / yaml.cpuMs).toFixed(2)}×`, '≤ 1.3× YAML']);
   }
 }
 rmSync(dir, { recursive: true, force: true });
