@@ -193,7 +193,7 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
     // A file that includes others (octorules' `!include`) is checked with theirs, which its own
     // text does not stand for: its findings are not kept.
     // A Terraform file's findings depend on its module's provider version too (its other `.tf` files, its lock file).
-    const terraformModule = format === 'hcl' && path !== STDIN ? terraformModuleOf(path, modules) : undefined;
+    const terraformModule = format === 'hcl' && path !== STDIN ? terraformModuleOf(path, moduleReader, modules) : undefined;
     // A Terraform file that uses or feeds its module's values is checked with the module's other files, which its text does not stand for.
     const module = format === 'hcl' && path !== STDIN && mayUseModuleValues(text, path) ? { path: resolve(path), reader: moduleReader, varFiles: options.terraformVarFiles } : undefined;
     const key = results && path !== STDIN && !INCLUDE.test(text) && !module ? resultKey(text, format, terraformModule ? { ...checkOptions, terraformModule } : checkOptions) : undefined;

@@ -27,46 +27,42 @@ const MAX_MODULE_FILES = 200;
 
 /**
  * The module of a `.tf` file: the other `.tf` files of its folder (which may hold
- * `required_providers`) and `.terraform.lock.hcl`, as the provider's version is decided from them.
+ * `required_providers`) and `.terraform.lock.hcl`, as the provider's version is decided from them,
+ * read through the run's module reader (the files the evaluator reads too, read once).
  */
-export function terraformModuleOf(path: string, folders?: Map<string, ReadonlyMap<string, string>>): ModuleVersionInputs {
+export function terraformModuleOf(path: string, reader: TerraformModuleReader, folders?: Map<string, ReadonlyMap<string, string>>): ModuleVersionInputs {
   const folder = dirname(resolve(path));
   const own = basename(path);
   let files = folders?.get(folder);
   if (!files) {
-    files = tfFilesOf(folder);
+    files = tfFilesOf(folder, reader);
     folders?.set(folder, files);
   }
   const tfFiles = [...files].filter(([name]) => name !== own).map(([, text]) => text);
-  let lockFile: string | undefined;
-  try {
-    lockFile = readFileSync(join(folder, '.terraform.lock.hcl'), 'utf8');
-  } catch {
-    lockFile = undefined;
-  }
+  const lockFile = reader.readFile(join(folder, '.terraform.lock.hcl'));
   return lockFile !== undefined ? { tfFiles, lockFile } : { tfFiles };
 }
 
 /** The `.tf` files of a folder that could hold `required_providers`, by name. */
-function tfFilesOf(folder: string): Map<string, string> {
+function tfFilesOf(folder: string, reader: TerraformModuleReader): Map<string, string> {
   const files = new Map<string, string>();
-  let names: string[];
-  try {
-    names = readdirSync(folder).filter((name) => name.endsWith('.tf')).sort().slice(0, MAX_MODULE_FILES);
-  } catch {
-    return files;
-  }
+  const names = (reader.listFiles(folder) ?? []).filter((name) => name.endsWith('.tf')).sort().slice(0, MAX_MODULE_FILES);
   for (const name of names) {
-    try {
-      const file = join(folder, name);
-      if (statSync(file).size > MAX_MODULE_FILE) continue;
-      const text = readFileSync(file, 'utf8');
-      if (/\brequired_providers\b/.test(text)) files.set(name, text);
-    } catch {
-      // A file that cannot be read says nothing.
-    }
+    const file = join(folder, name);
+    if (fileSize(file) > MAX_MODULE_FILE) continue;
+    const text = reader.readFile(file);
+    if (text !== undefined && /\brequired_providers\b/.test(text)) files.set(name, text);
   }
   return files;
+}
+
+/** A file's size in bytes; 0 when it cannot be read (the reader then says it has no text). */
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 /**
