@@ -151,6 +151,8 @@ describe('the Terraform reader without tree-sitter', () => {
       'resource "cloudflare_ruleset" "x" {\n  name = "a\n}\n',
       'resource "cloudflare_ruleset" "x" {\n  name = "%{ if a }b%{ endif }"\n}\n',
       'resource "cloudflare_ruleset" "x" {\n  name = a\n    + b\n}\n',
+      // Found by the mutation test below: an operator after `.` (tree-sitter: a syntax error).
+      'resource "cloudflare_ruleset" "x" {\n  account_id = var.-account_id\n}\n',
       'resource "cloudflare_ruleset" "x" {\n  dynamic "rules" {\n    for_each = []\n    content {}\n  }\n}\n',
       'terraform {\n  required_providers {\n    cloudflare = { version = "~> 5" }\n  }\n}\nresource "cloudflare_ruleset" "x" {\n  rules {\n  }\n}\n',
     ]) {

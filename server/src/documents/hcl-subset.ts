@@ -482,6 +482,8 @@ class SubsetReader {
         if (inside || (context !== 'body' && context !== 'object')) throw new Unsupported();
         break;
       }
+      // After `.` only a name, an index's digits or a splat's `*` (`var.-x` is HCL's error).
+      if (last === 'dot' && !isIdentifierStart(c) && !isDigit(c) && c !== 0x2a) throw new Unsupported();
       if (!inside && (c === 0x2c || c === 0x5d || c === 0x7d || c === 0x29)) break;
       const ch = text[this.pos];
       if (ch === '(' || ch === '[' || ch === '{') {
