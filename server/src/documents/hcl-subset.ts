@@ -34,7 +34,7 @@ export interface HclSyntaxNode {
 }
 
 /** The children of a leaf: one array for all (a 10,000-rule file has hundreds of thousands of nodes). */
-const NO_CHILDREN: readonly SubsetNode[] = Object.freeze([]);
+const NO_CHILDREN: readonly HclSyntaxNode[] = Object.freeze([]);
 
 class SubsetNode implements HclSyntaxNode {
   constructor(
@@ -42,7 +42,7 @@ class SubsetNode implements HclSyntaxNode {
     readonly type: string,
     readonly startIndex: number,
     readonly endIndex: number,
-    readonly namedChildren: readonly SubsetNode[] = NO_CHILDREN,
+    readonly namedChildren: readonly HclSyntaxNode[] = NO_CHILDREN,
   ) {}
 
   /** This reader builds no node around an error: it gives the file to tree-sitter instead. */
@@ -56,6 +56,40 @@ class SubsetNode implements HclSyntaxNode {
 
   get namedChildCount(): number {
     return this.namedChildren.length;
+  }
+}
+
+/** The literal a value is when it is one: what `expression` > `literal_value` holds. */
+type LiteralType = 'string_lit' | 'numeric_lit' | 'bool_lit' | 'null_lit';
+
+/**
+ * An expression that is one literal (most values of a ruleset), or an object's key that is one
+ * name: one node, whose children (`literal_value` > `string_lit`, or `variable_expr` >
+ * `identifier`) are made when the Reader asks for them. The tree lives while the file is read,
+ * and the garbage collector copies every node of it each time it runs: a 10,000-rule file holds
+ * some 100,000 such values, whose children would be twice as many nodes again.
+ */
+class ShortExpression implements HclSyntaxNode {
+  readonly type = 'expression';
+  readonly namedChildCount = 1;
+  readonly hasError = false;
+
+  constructor(
+    private readonly source: string,
+    /** The literal's type, or undefined for a key that is a name. */
+    private readonly literal: LiteralType | undefined,
+    readonly startIndex: number,
+    readonly endIndex: number,
+  ) {}
+
+  get text(): string {
+    return this.source.slice(this.startIndex, this.endIndex);
+  }
+
+  get namedChildren(): readonly HclSyntaxNode[] {
+    const { source, startIndex: start, endIndex: end } = this;
+    const inner = new SubsetNode(source, this.literal ?? 'identifier', start, end);
+    return [new SubsetNode(source, this.literal ? 'literal_value' : 'variable_expr', start, end, [inner])];
   }
 }
 
@@ -78,6 +112,8 @@ const OPERATOR = new Set([...'+-*/%&|<>=!?:.'].map((c) => c.charCodeAt(0)));
 const NUMBER = /[0-9]+(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?)?/y;
 /** An operator, longest first. */
 const OPERATOR_TOKEN = /==|!=|<=|>=|&&|\|\||=>|[-+*\/%<>!?:.=]/y;
+/** Words an object's key may not be without parentheses. */
+const KEYWORDS = ['true', 'false', 'null', 'for', 'in', 'if'];
 const CLOSING: Readonly<Record<string, string>> = { '(': ')', '[': ']', '{': '}' };
 
 /** The tree of `text`, or undefined when it holds anything outside the subset. */
@@ -103,14 +139,14 @@ class SubsetReader {
 
   constructor(private readonly text: string) {}
 
-  file(): SubsetNode {
+  file(): HclSyntaxNode {
     const items = this.items(0);
     if (this.pos < this.text.length) throw new Unsupported();
     const body = items.length > 0 ? [this.node('body', items[0].startIndex, items.at(-1)!.endIndex, items)] : [];
     return this.node('config_file', 0, this.text.length, body);
   }
 
-  private node(type: string, start: number, end: number, children: readonly SubsetNode[] = NO_CHILDREN): SubsetNode {
+  private node(type: string, start: number, end: number, children: readonly HclSyntaxNode[] = NO_CHILDREN): HclSyntaxNode {
     return new SubsetNode(this.text, type, start, end, children);
   }
 
@@ -148,18 +184,27 @@ class SubsetReader {
     return c === -1 || c === 0x0a || c === 0x0d;
   }
 
-  private identifier(): SubsetNode {
+  private identifier(): HclSyntaxNode {
     const start = this.pos;
-    if (!isIdentifierStart(this.code())) throw new Unsupported();
-    this.pos++;
-    while (isIdentifierPart(this.code())) this.pos++;
+    this.skipIdentifier();
     return this.node('identifier', start, this.pos);
   }
 
+  private skipIdentifier(): void {
+    if (!isIdentifierStart(this.code())) throw new Unsupported();
+    this.pos++;
+    while (isIdentifierPart(this.code())) this.pos++;
+  }
+
+  /** Whether the characters from `start` to the position are `word`. */
+  private isWord(start: number, word: string): boolean {
+    return this.pos - start === word.length && this.text.startsWith(word, start);
+  }
+
   /** A body's attributes and blocks, up to its closing `}` (not read) or the end of the file. */
-  private items(depth: number): SubsetNode[] {
+  private items(depth: number): HclSyntaxNode[] {
     if (depth > MAX_DEPTH) throw new Unsupported();
-    const items: SubsetNode[] = [];
+    const items: HclSyntaxNode[] = [];
     for (;;) {
       this.skip(true);
       const c = this.code();
@@ -192,7 +237,7 @@ class SubsetReader {
   }
 
   /** A block's quoted label: plain characters only. */
-  private label(): SubsetNode {
+  private label(): HclSyntaxNode {
     const start = this.pos;
     const end = this.text.indexOf('"', start + 1);
     if (end === -1 || /[\\$%\n]/.test(this.text.slice(start + 1, end))) throw new Unsupported();
@@ -204,7 +249,7 @@ class SubsetReader {
    * An attribute's, element's or item's value: a literal, template or collection as tree-sitter
    * types it, else (a reference, a call, an operation, a `for`) one opaque node over its characters.
    */
-  private expression(context: Context, depth: number): SubsetNode {
+  private expression(context: Context, depth: number): HclSyntaxNode {
     if (depth > MAX_DEPTH) throw new Unsupported();
     const start = this.pos;
     const primary = this.primary(depth);
@@ -212,7 +257,7 @@ class SubsetReader {
       const end = this.pos;
       if (this.ends(context)) {
         this.pos = end;
-        return this.node('expression', start, end, [primary]);
+        return typeof primary === 'string' ? new ShortExpression(this.text, primary, start, end) : this.node('expression', start, end, [primary]);
       }
     }
     this.pos = start;
@@ -244,7 +289,8 @@ class SubsetReader {
     return context === 'object' && (c === 0x2c || c === 0x7d);
   }
 
-  private primary(depth: number): SubsetNode | undefined {
+  /** A literal's type (its characters up to the position), a template or collection, or undefined for anything else. */
+  private primary(depth: number): HclSyntaxNode | LiteralType | undefined {
     const start = this.pos;
     const c = this.code();
     if (c === 0x22) return this.quoted();
@@ -254,12 +300,12 @@ class SubsetReader {
       this.pos = start + NUMBER.exec(this.text)![0].length;
       // `1e2` (an exponent without a fraction), `1.`, `1x`: tree-sitter reads these its own way.
       if (isIdentifierPart(this.code()) || this.code() === 0x2e) throw new Unsupported();
-      return this.node('literal_value', start, this.pos, [this.node('numeric_lit', start, this.pos)]);
+      return 'numeric_lit';
     }
     if (isIdentifierStart(c)) {
-      const word = this.identifier().text;
-      if (word === 'true' || word === 'false') return this.node('literal_value', start, this.pos, [this.node('bool_lit', start, this.pos)]);
-      if (word === 'null') return this.node('literal_value', start, this.pos, [this.node('null_lit', start, this.pos)]);
+      this.skipIdentifier();
+      if (this.isWord(start, 'true') || this.isWord(start, 'false')) return 'bool_lit';
+      if (this.isWord(start, 'null')) return 'null_lit';
       return undefined;
     }
     if (c === 0x5b) return this.tuple(depth);
@@ -277,10 +323,10 @@ class SubsetReader {
     return isFor;
   }
 
-  private tuple(depth: number): SubsetNode | undefined {
+  private tuple(depth: number): HclSyntaxNode | undefined {
     if (this.isFor()) return undefined;
     const start = this.pos++;
-    const items: SubsetNode[] = [];
+    const items: HclSyntaxNode[] = [];
     for (;;) {
       this.skip(true);
       if (this.code() === 0x5d) break;
@@ -293,10 +339,10 @@ class SubsetReader {
     return this.node('collection_value', start, this.pos, [this.node('tuple', start, this.pos, items)]);
   }
 
-  private object(depth: number): SubsetNode | undefined {
+  private object(depth: number): HclSyntaxNode | undefined {
     if (this.isFor()) return undefined;
     const start = this.pos++;
-    const elements: SubsetNode[] = [];
+    const elements: HclSyntaxNode[] = [];
     for (;;) {
       this.skip(true);
       if (this.code() === 0x7d) break;
@@ -316,22 +362,21 @@ class SubsetReader {
   }
 
   /** `name` or `"name"`: nothing else (a keyword, a template, an expression in parentheses) is read here. */
-  private objectKey(): SubsetNode {
+  private objectKey(): HclSyntaxNode {
     const start = this.pos;
     if (this.code() === 0x22) {
-      const string = this.quoted();
-      if (string.type !== 'literal_value') throw new Unsupported();
-      return this.node('expression', start, this.pos, [string]);
+      if (this.quoted() !== 'string_lit') throw new Unsupported();
+      return new ShortExpression(this.text, 'string_lit', start, this.pos);
     }
-    const name = this.identifier();
-    if (/^(?:true|false|null|for|in|if)$/.test(name.text)) throw new Unsupported();
-    return this.node('expression', start, this.pos, [this.node('variable_expr', start, this.pos, [name])]);
+    this.skipIdentifier();
+    if (KEYWORDS.some((keyword) => this.isWord(start, keyword))) throw new Unsupported();
+    return new ShortExpression(this.text, undefined, start, this.pos);
   }
 
-  /** A quoted string: `literal_value` > `string_lit` without holes, `template_expr` > `quoted_template` with them. */
-  private quoted(): SubsetNode {
+  /** A quoted string: `string_lit` (its characters up to the position) without holes, `template_expr` > `quoted_template` with them. */
+  private quoted(): HclSyntaxNode | 'string_lit' {
     const start = this.pos++;
-    const holes: SubsetNode[] = [];
+    let holes: HclSyntaxNode[] | undefined;
     const text = this.text;
     for (;;) {
       const c = this.code();
@@ -346,16 +391,16 @@ class SubsetReader {
         } else if (e === 'n' || e === 'r' || e === 't' || e === '"' || e === '\\') this.pos += 2;
         else throw new Unsupported();
       } else if (c === 0x24 && this.code(this.pos + 1) === 0x24) this.pos += 2;
-      else if (c === 0x24 && this.code(this.pos + 1) === 0x7b) holes.push(this.hole());
+      else if (c === 0x24 && this.code(this.pos + 1) === 0x7b) (holes ??= []).push(this.hole());
       else this.pos++;
     }
     this.pos++;
-    if (holes.length === 0) return this.node('literal_value', start, this.pos, [this.node('string_lit', start, this.pos)]);
+    if (!holes) return 'string_lit';
     return this.node('template_expr', start, this.pos, [this.node('quoted_template', start, this.pos, holes)]);
   }
 
   /** `${…}`: its expression, read as an opaque one. */
-  private hole(): SubsetNode {
+  private hole(): HclSyntaxNode {
     const start = this.pos;
     this.pos += 2;
     this.skip(true);
@@ -367,7 +412,7 @@ class SubsetReader {
   }
 
   /** `<<EOT` or `<<-EOT`, its lines, and the marker alone on its line (indented or not). */
-  private heredoc(): SubsetNode {
+  private heredoc(): HclSyntaxNode {
     const start = this.pos;
     const indented = this.code(this.pos + 2) === 0x2d;
     this.pos += indented ? 3 : 2;
@@ -375,7 +420,7 @@ class SubsetReader {
     if (this.code() === 0x0d) this.pos++;
     if (this.code() !== 0x0a) throw new Unsupported();
     this.pos++;
-    const holes: SubsetNode[] = [];
+    const holes: HclSyntaxNode[] = [];
     for (;;) {
       if (this.pos >= this.text.length) throw new Unsupported();
       const lineEnd = this.text.indexOf('\n', this.pos);
