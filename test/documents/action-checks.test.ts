@@ -348,6 +348,44 @@ describe('expressions inside parameters, on their own characters', () => {
 
 // ------------------------------------------------------------------ clean rules
 
+// ------------------------------------------------------------------ octorules' checks we share (docs/octorules-lint.md)
+
+describe("what octorules' linter checks of parameters, from the docs (CF209, CF217, CF226)", () => {
+  it('a custom error content over 10 KB: an error on the content; 10,240 characters check clean', () => {
+    const rule = (length: number) => ({ action: 'serve_error', expression: 'http.response.code eq 503', action_parameters: { content: 'x'.repeat(length), content_type: 'text/plain' } });
+    const over = jsonRuleset('http_custom_errors', [rule(10241)]);
+    const p = only(over, 'json');
+    assert.equal(p.code, 'invalid-action-parameters');
+    assert.equal(p.severity, 'error');
+    assert.deepEqual(at(p), where(over, `"${'x'.repeat(10241)}"`));
+    assert.match(p.message, /10241 characters long; the service takes at most 10240/);
+    assert.deepEqual(check(jsonRuleset('http_custom_errors', [rule(10240)]), 'json'), []);
+  });
+
+  it('`none`, `default` or `auto` before another compression algorithm: an error on it; last, clean', () => {
+    const text = yamlRuleset('http_response_compression', '  - action: compress_response\n    expression: "true"\n    action_parameters:\n      algorithms:\n        - name: none\n        - name: gzip\n');
+    const p = only(text, 'yaml');
+    assert.equal(p.code, 'invalid-action-parameters');
+    assert.equal(p.severity, 'error');
+    assert.deepEqual(at(p), where(text, 'none'));
+    assert.match(p.message, /`none` must be the last of `algorithms`/);
+    const json = jsonRuleset('http_response_compression', [{ action: 'compress_response', expression: 'true', action_parameters: { algorithms: [{ name: 'zstd' }, { name: 'auto' }, { name: 'brotli' }] } }]);
+    assert.deepEqual(at(only(json, 'json')), where(json, '"auto"'));
+    // The clean twin: the same algorithms with the fallback last.
+    assert.deepEqual(check(yamlRuleset('http_response_compression', '  - action: compress_response\n    expression: "true"\n    action_parameters:\n      algorithms:\n        - name: gzip\n        - name: none\n'), 'yaml'), []);
+  });
+
+  it('`rulesets` or `rules` in a skip of WAF custom rules: a warning on the key; in the managed phase, clean', () => {
+    const text = yamlRuleset('http_request_firewall_custom', '  - action: skip\n    expression: ip.src in {192.0.2.1}\n    action_parameters:\n      rulesets:\n        - efb7b8c949ac4650a09736fc376e9aee\n');
+    const p = only(text, 'yaml');
+    assert.equal(p.code, 'unknown-key');
+    assert.equal(p.severity, 'warning');
+    assert.deepEqual(at(p), where(text, 'rulesets'));
+    assert.match(p.message, /`rulesets` is not a skip option of WAF custom rules, which skip with `ruleset`, `phase`, `phases` or `products`/);
+    assert.deepEqual(check(text.replace('http_request_firewall_custom', 'http_request_firewall_managed'), 'yaml'), []);
+  });
+});
+
 describe('realistic rules of every action check clean', () => {
   const RULES: readonly { phase: string; rule: object }[] = [
     { phase: 'http_request_firewall_custom', rule: { action: 'block', expression: 'ip.src in {192.0.2.0/24}', action_parameters: { response: { status_code: 403, content: 'denied', content_type: 'text/plain' } } } },

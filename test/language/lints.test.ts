@@ -106,6 +106,20 @@ table('a path extension is lowercase, without the dot', [
   warning('http.response.content_type.media_type == ⟦"text/HTML"⟧', 'value-case', { phase: RESPONSE, fixed: 'http.response.content_type.media_type == "text/html"' }),
 ]);
 
+table('what lower(…), upper(…) and len(…) never give (octorules CF535, CF536)', [
+  warning('lower(http.host) == ⟦"WWW.Example.com"⟧', 'value-case', { message: [/`lower\(…\)` turns every ASCII capital/, /`"www\.example\.com"`/], fixed: 'lower(http.host) == "www.example.com"' }),
+  warning('lower(http.request.uri.path) in {"/admin" ⟦"/Login"⟧}', 'value-case', { fixed: 'lower(http.request.uri.path) in {"/admin" "/login"}' }),
+  warning('upper(http.request.method) != ⟦"get"⟧', 'value-case', { message: /small ASCII letter into a capital/, fixed: 'upper(http.request.method) != "GET"' }),
+  silent('lower(http.host) == "www.example.com"', { name: 'the clean twin' }),
+  silent('upper(http.request.method) in {"GET" "POST" "É"}', { name: 'only ASCII letters change case' }),
+  silent('lower(http.host) contains "Ab"', { name: 'only whole values (==, !=, in)' }),
+  silent('lower(http.host) == "\\xc3\\x89"', { name: 'bytes beyond ASCII stay as they are' }),
+  warning('len(http.request.uri.query) < ⟦-1⟧', 'value-out-of-range', { message: /never negative, so this comparison never matches/ }),
+  warning('len(http.request.uri.query) != ⟦-1⟧', 'value-out-of-range', { message: /always holds/ }),
+  warning('len(http.request.headers.names) in {0 ⟦-3⟧}', 'value-out-of-range'),
+  silent('len(http.request.uri.query) > 0', { name: 'the clean twin of len' }),
+]);
+
 table('header names are lowercase map keys', [
   warning('any(http.request.headers[⟦"X-Api-Key"⟧][*] == "secret")', 'header-name-case', {
     message: [/lowercase/, /`"X-Api-Key"`/, /`\["x-api-key"\]`/],

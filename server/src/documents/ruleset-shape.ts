@@ -259,11 +259,40 @@ function checkActionParameters(model: ParsedRuleset, rule: HostObject, action: P
   if (model.parametersInProviderShape) return;
   if (parameters?.kind === 'object') {
     checkParameterValue(model.text, parameters, asWritten(model, schema.parameters), '`action_parameters`', report, model.format === 'hcl');
+    if (actionName === 'compress_response') checkCompressionOrder(parameters, report);
+    else if (actionName === 'skip' && phase === 'http_request_firewall_custom') checkCustomRuleSkip(parameters, report);
     return;
   }
   if (parametersProperty) return;
   const needs = requiredParameters(schema.parameters);
   if (needs) report('missing-action-parameters', 'error', action.start, action.end, `a \`${actionName}\` rule needs \`action_parameters\` with ${needs}`);
+}
+
+/** The algorithms that end a compression rule's list: each must be its last (the Compression Rules settings page, ACTION_SOURCES.compression). */
+const LAST_ALGORITHMS = ['none', 'default', 'auto'];
+
+/** `none`, `default` or `auto` before another algorithm, which the docs forbid: each of them must be the last. */
+function checkCompressionOrder(parameters: HostObject, report: Report): void {
+  const algorithms = property(parameters, 'algorithms')?.value;
+  if (algorithms?.kind !== 'array') return;
+  for (let i = 0; i < algorithms.items.length - 1; i++) {
+    const name = property(algorithms.items[i], 'name')?.value;
+    if (name?.kind !== 'string' || !LAST_ALGORITHMS.includes(String(name.value))) continue;
+    const others = LAST_ALGORITHMS.filter((a) => a !== name.value).map((a) => `\`${a}\``).join(' and ');
+    report('invalid-action-parameters', 'error', name.start, name.end, `\`${String(name.value)}\` must be the last of \`algorithms\`, as must ${others}: move it after the others, or remove them`);
+  }
+}
+
+/**
+ * The skip options of WAF custom rules are `ruleset`, `phase`, `phases` and `products` (the skip
+ * options page, ACTION_SOURCES.skipOptions); `rules` and `rulesets` are skip options of the
+ * managed phase (ACTION_SOURCES.wafExceptions), which the action's schema holds for every phase.
+ */
+function checkCustomRuleSkip(parameters: HostObject, report: Report): void {
+  for (const p of parameters.properties) {
+    if (p.key !== 'rules' && p.key !== 'rulesets') continue;
+    report('unknown-key', 'warning', p.keyStart, p.keyEnd, `\`${p.key}\` is not a skip option of WAF custom rules, which skip with \`ruleset\`, \`phase\`, \`phases\` or \`products\`; \`${p.key}\` skips rules of a managed ruleset, in a rule of \`http_request_firewall_managed\``);
+  }
 }
 
 /**

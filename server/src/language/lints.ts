@@ -11,7 +11,7 @@
  *
  * No recursion: the depth of the tree is the user's (atomsOf and an explicit stack).
  */
-import type { Comparison, ComparisonOperator, Expression, FieldReference, IndexedOperand, Literal, Operand, Span, StringLiteral, Value, ValueType } from './ast';
+import type { Comparison, ComparisonOperator, Expression, FieldReference, FunctionCall, IndexedOperand, Literal, Operand, Span, StringLiteral, Value, ValueType } from './ast';
 import { isOperand } from './ast';
 import { atomsOf } from './atoms';
 import type { Catalogue, FieldInfo } from './catalogue/catalogues';
@@ -231,6 +231,7 @@ class Linter {
     const type = reached ?? this.stringCall(comparison.lhs);
     const reachedField = reached === undefined ? undefined : field;
     if (type === 'Bytes') this.checkPatterns(comparison, operator, rhs, reachedField);
+    if (comparison.lhs.kind === 'call') this.checkCallResult(comparison.lhs, operator, rhs);
     // Only fields with documented values (Strings) or bounds (Integers, outside the packet
     // phases, whose bounds are the checker's: checkIntegerRange) have whole values to check.
     if (!reachedField || !this.hasWholeValues(reached!, reachedField) || !WHOLE_VALUE_OPERATORS.includes(operator)) return;
@@ -267,6 +268,49 @@ class Linter {
     if (lhs.kind !== 'call') return undefined;
     const result = this.catalogue.functions.get(lhs.name.text)?.result;
     return result === 'Bytes' ? 'Bytes' : undefined;
+  }
+
+  // ------------------------------------------------------------ what a call gives
+
+  /**
+   * Values a call never gives, by the functions page (src/content/docs/ruleset-engine/rules-language/functions.mdx
+   * @ 12cd7d04ee8fc78422ffcb0a63ed83f5c2ce8475): `lower(…)` turns every ASCII capital into a
+   * small letter and `upper(…)` the reverse, so a whole value with the other case never matches;
+   * `len(…)` counts bytes or elements, so it is never negative.
+   */
+  private checkCallResult(call: FunctionCall, operator: ComparisonOperator, rhs: Value): void {
+    const name = call.name.text;
+    if ((name === 'lower' || name === 'upper') && WHOLE_VALUE_OPERATORS.includes(operator)) {
+      const items = rhs.kind === 'set' ? rhs.items : [rhs];
+      for (let i = 0; i < items.length; i++) {
+        const literal = items[i];
+        if (literal.kind === 'string' && literal.bytes === undefined) this.checkCaseOfCall(name, literal);
+      }
+    } else if (name === 'len') {
+      const items = rhs.kind === 'set' ? rhs.items : [rhs];
+      for (let i = 0; i < items.length; i++) {
+        const literal = items[i];
+        if (literal.kind === 'integer' && literal.value < 0n) this.reportNegativeLength(literal, operator);
+      }
+    }
+  }
+
+  private checkCaseOfCall(name: 'lower' | 'upper', literal: StringLiteral): void {
+    const value = literal.value;
+    const converted = name === 'lower' ? asciiLower(value) : value.replace(/[a-z]+/g, (run) => run.toUpperCase());
+    if (converted === value) return;
+    const quoted = quote(converted);
+    const write = quoted === undefined ? `write it in ${name}case` : `write \`${quoted}\``;
+    const gives = name === 'lower' ? 'turns every ASCII capital into a small letter' : 'turns every small ASCII letter into a capital';
+    this.report(
+      problem('value-case', 'warning', literal.span, `\`${name}(…)\` ${gives}, so \`${this.source(literal.span)}\` is never its value; ${write}`, quoted === undefined ? [] : [replaceFix(`Change to \`${quoted}\``, literal.span, quoted)]),
+    );
+  }
+
+  private reportNegativeLength(literal: Literal, operator: ComparisonOperator): void {
+    const always = operator === 'ne' || operator === 'gt' || operator === 'ge';
+    const outcome = always ? 'so this comparison always holds' : 'so this comparison never matches';
+    this.report(problem('value-out-of-range', 'warning', literal.span, `\`len(…)\` counts bytes or elements and is never negative, ${outcome}`));
   }
 
   // ------------------------------------------------------------ values by the field's form

@@ -291,8 +291,9 @@ export const PARAMETER_FACTS: readonly ParameterFact[] = [
   { target: 'log_custom_field', path: [], anyRequired: [[...CUSTOM_FIELD_LISTS]], sources: ['customFields'] },
   ...CUSTOM_FIELD_LISTS.map((list): ParameterFact => ({ target: 'log_custom_field', path: [list], maxItems: 100, sources: ['customFields'] })),
 
-  // serve_error.
+  // serve_error. The content is at most 10 KB, read as 10,240 (a character is at least a byte, so never too many).
   { target: 'serve_error', path: ['status_code'], min: 400, max: 999, integer: true, sources: ['customErrors'] },
+  { target: 'serve_error', path: ['content'], maxLength: 10240, sources: ['customErrors'] },
 
   // set_cache_settings.
   { target: 'set_cache_settings', path: ['browser_ttl', 'default'], integer: true, sources: ['cacheRules'] },
