@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -245,5 +245,21 @@ describe('rulesets check --expression and --stdin: usage', () => {
     for (const words of ['rulesets check --expression EXPR', 'rulesets check --stdin', '--kind KIND', 'redirect-target', '`<stdin>:LINE`']) assert.ok(help.stdout.includes(words), words);
     const top = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
     assert.match(top.stdout, /rulesets check --expression EXPR \| --stdin/);
+  });
+});
+
+describe("README's examples of --expression and --stdin", () => {
+  it('print what README shows', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### One expression: `--expression` and `--stdin`'));
+    const block = /```text\n(\$ npx rulesets check -e [\s\S]*?)```/.exec(section)?.[1];
+    assert.ok(block, "README's example of --expression");
+    const [, expression, expressionOutput, input, stdinOutput] = /^\$ npx rulesets check -e '([^']*)'\n([\s\S]*?)\$ printf '([^']*)' \| npx rulesets check --stdin -p magic_transit\n([\s\S]*)$/.exec(block)!;
+    const one = check(['-e', expression]);
+    assert.equal(one.status, 1);
+    assert.equal(one.stdout, expressionOutput);
+    const lines = check(['--stdin', '-p', 'magic_transit'], { input: input.replace(/\\n/g, '\n') });
+    assert.equal(lines.status, 0);
+    assert.equal(lines.stdout, stdinOutput);
   });
 });
