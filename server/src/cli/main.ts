@@ -52,8 +52,7 @@ The text report is coloured on a terminal; NO_COLOR=1 turns colour off, FORCE_CO
 
 Exit status: 0 no errors, 1 errors found, 2 usage or file problems.`;
 
-const USAGE = `Usage: rulesets check <files or folders...> [--format text|json|sarif] [--phase NAME]
-       rulesets check --expression EXPR | --stdin [--kind KIND] [--phase NAME]
+const USAGE = `Usage: rulesets check <files or folders...> | --expression EXPR | --stdin [--format text|json|sarif] [--phase NAME]
        rulesets pull <ruleset-id> | --phase NAME [-o FILE] [--force]
        rulesets deploy FILE [--dry-run] [--force] [--yes]
        rulesets create FILE [--dry-run] [--yes]
