@@ -120,9 +120,11 @@ export interface RulesetOptions extends CommonOptions {
  * Checks one expression: every mistake the service would refuse, and what it would accept but
  * never match, on offsets of `text` (line 0 unless the expression has line breaks).
  * Throws a RangeError for a kind that does not exist, a misspelt phase, or a value kind in a
- * phase whose rules cannot hold it; a phase newer than this version is used as given.
+ * phase whose rules cannot hold it (a phase newer than this version is used as given), and a
+ * TypeError for text that is not a string.
  */
 export function checkExpression(text: string, options: ExpressionOptions = {}): Finding[] {
+  checkText(text);
   const kind = expressionKind(options.kind ?? 'filter');
   if (!kind) throw new RangeError(unknownKindMessage(String(options.kind), ' (options.kind)'));
   if (options.phase !== undefined) checkPhase(options.phase);
@@ -136,14 +138,21 @@ export function checkExpression(text: string, options: ExpressionOptions = {}): 
  * Checks a ruleset file's text: a ruleset in the API's shape (JSON or YAML), a Terraform file's
  * `cloudflare_ruleset` resources, or an octorules rules file; every finding on its place in
  * `text`. Asynchronous because the Terraform parser is WebAssembly, loaded on the first call
- * for a Terraform file (from beside this module); an octorules `!include` is not read.
+ * for a Terraform file (from beside this module); an octorules `!include` is not read. Rejects
+ * as checkExpression throws, for a misspelt phase or format, or text that is not a string.
  */
 export async function checkRuleset(text: string, options: RulesetOptions = {}): Promise<Finding[]> {
+  checkText(text);
   if (options.phase !== undefined) checkPhase(options.phase);
   const format = hostFormat(text, options);
   if (format === 'hcl') await loadTerraformParser();
   const account = accountOptions(options);
   return findings(text, checkRulesetText(text, format, { defaultPhase: options.phase, plan: account.plan, knownLists: account.knownLists, listKinds: account.listKinds, severities: account.severities }));
+}
+
+/** A caller from JavaScript may pass anything: what is not text is said so, not met deep inside as a crash. */
+function checkText(text: unknown): void {
+  if (typeof text !== 'string') throw new TypeError(`expected the text to check as a string, found ${text === null ? 'null' : typeof text}`);
 }
 
 const FORMATS: Readonly<Record<RulesetFormat, HostFormat>> = { json: 'json', yaml: 'yaml', octorules: 'yaml', terraform: 'hcl' };

@@ -99,7 +99,7 @@ console.log(JSON.stringify({
     assert.deepEqual(result.lines, [{ line: 1, character: 6 }]);
   });
 
-  it('throws a RangeError with the name meant for a misspelt kind, phase or format', () => {
+  it('throws a RangeError with the name meant for a misspelt kind, phase or format, and a TypeError for no text', () => {
     const out = runInProject(
       'mistakes.cjs',
       `const { checkExpression, checkRuleset } = require('rulesets-tools');
@@ -109,6 +109,7 @@ checkRuleset('{}', { format: 'jsn' }).catch((e) => console.log(JSON.stringify({
   phase: caught(() => checkExpression('x', { phase: 'http_request_firewall_custon' })),
   place: caught(() => checkExpression('x', { kind: 'rewrite', phase: 'magic_transit' })),
   format: [e.constructor.name, e.message],
+  text: caught(() => checkExpression(undefined)),
 })));`,
     );
     const result = JSON.parse(out);
@@ -118,6 +119,7 @@ checkRuleset('{}', { format: 'jsn' }).catch((e) => console.log(JSON.stringify({
     assert.equal(result.place[0], 'RangeError');
     assert.match(result.place[1], /^a `rewrite` expression has no place in phase `magic_transit`/);
     assert.deepEqual(result.format, ['RangeError', 'unknown format `jsn` (options.format); did you mean `json`?']);
+    assert.deepEqual(result.text, ['TypeError', 'expected the text to check as a string, found undefined']);
   });
 
   it('checks a ruleset in each format, every finding on its place in the text, a Terraform one with the parser beside the library', () => {
