@@ -2,9 +2,10 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
+const require = createRequire(import.meta.url);
 mkdirSync('dist', { recursive: true });
 /** What every bundle shares: one file for node 20, with its source map. */
 const bundle = {
@@ -41,13 +42,31 @@ await build({
   // Smaller is faster to load when a JSON or YAML file activates the extension.
   minify: true,
 });
+// The library (`require('rulesets-tools')`, package.json's "exports"); its source map gives the
+// stack traces of those who call it their lines (`node --enable-source-maps`).
+await build({ ...bundle, entryPoints: { library: 'server/src/library.ts' }, minify: true });
+writeFileSync('dist/library.d.ts', libraryDeclarations('server/src/library.ts'));
 // The grammar is read at run time from beside the bundle, and loaded from its compiled recipe
 // when the recipe was made from that grammar.
 copyFileSync('server/src/language/expression.ohm', 'dist/expression.ohm');
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/grammar-recipe.ts', 'dist'], { stdio: 'inherit' });
 // The HCL parser (server/src/documents/hcl-parser.ts) reads its WebAssembly from beside the bundle.
-const require = createRequire(import.meta.url);
 copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), 'dist/tree-sitter.wasm');
 copyFileSync(require.resolve('@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-hcl.wasm'), 'dist/tree-sitter-hcl.wasm');
 chmodSync('dist/cli.js', 0o755);
 chmodSync('dist/server.js', 0o755);
+
+/**
+ * The library's declarations, made by TypeScript from its entry file alone (isolated
+ * declarations: every exported type is written out there), which takes a fraction of a second
+ * where a program's declarations take many. One that would need another file is refused: the
+ * package holds only this one.
+ */
+function libraryDeclarations(entry) {
+  const ts = require('typescript');
+  const { outputText, diagnostics } = ts.transpileDeclaration(readFileSync(entry, 'utf8'), { fileName: entry, reportDiagnostics: true, compilerOptions: { declaration: true, isolatedDeclarations: true, stripInternal: true } });
+  const problems = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  if (/^\s*(import|export)\b[^;]*\bfrom\s/m.test(outputText)) problems.push('the declarations import another file, which the package does not hold');
+  if (problems.length > 0) throw new Error(`${entry}: ${problems.join('; ')}`);
+  return `// rulesets-tools: the library's types, made from ${entry} by scripts/build.mjs.\n${outputText}`;
+}

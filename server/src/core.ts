@@ -9,7 +9,9 @@ export { parseHost, property, type HostFormat, type HostNode } from './documents
 export { eolOf } from './documents/host-edits';
 export { classifyFile, declaresTerraformRuleset, formatOfDocument, formatOfPath, isProjectConfigPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, PROJECT_CONFIG_FILE_NAME, rulesetFormatOfPath, rulesetPathsBesideTest, RULESET_EXTENSIONS_TEXT, type FileRole, type RulesetEvidence } from './documents/classify';
 export { ExpressionCache } from './documents/expression-cache';
-export { toPositions, type PositionedProblem } from './documents/positions';
+export { positionsIn, toPositions, type PositionedProblem } from './documents/positions';
+export { checkBareExpression, EXPRESSION_KINDS, expressionKind, kindOutOfPhase, unknownKindMessage, type BareExpressionOptions, type ExpressionKindInfo } from './documents/bare-expression';
+export type { DocumentProblem } from './documents/parsed-ruleset';
 export { checkDocument, checkRuleset } from './documents/ruleset';
 export { MAX_NESTING, nestsDeeperThan } from './documents/nesting';
 export { parseRuleset, type ParsedRuleset } from './documents/parsed-ruleset';

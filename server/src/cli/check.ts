@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
 import {
+  checkBareExpression,
   checkDocument,
   checkRuleset,
   classifyFile,
@@ -17,6 +18,8 @@ import {
   RULESET_EXTENSIONS_TEXT,
   rulesetFormatOfPath,
   toPositions,
+  type BareExpressionOptions,
+  type DocumentProblem,
   type HostFormat,
   type ListKind,
   type Plan,
@@ -134,7 +137,8 @@ export async function prepareReaders(files: readonly string[]): Promise<void> {
 /** The path that means standard input, as in most Unix tools. */
 export const STDIN = '-';
 
-function readStdin(): string {
+/** Standard input, as read for `-` (a byte-order mark dropped). */
+export function readStdin(): string {
   try {
     return readFileSync(0, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
@@ -213,6 +217,31 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
 }
 
 const INCLUDE = /!include\b/;
+
+/**
+ * Bare expressions, outside any file: `--expression`'s one (the whole text, line breaks and
+ * all), or `--stdin`'s, one a line (blank lines skipped). Reported as one file named `path`, so
+ * that a finding is at its line and column of the text and the report shows its carets as for a
+ * file. `count` is the number of expressions checked.
+ */
+export function checkExpressionText(text: string, path: string, oneALine: boolean, options: BareExpressionOptions): FileResult & { readonly count: number } {
+  if (!oneALine) return { path, text, diagnostics: toPositions(text, checkBareExpression(text, options)), count: 1 };
+  const problems: DocumentProblem[] = [];
+  let count = 0;
+  const lineBreak = /\r\n|\r|\n/g;
+  for (let start = 0; start <= text.length; ) {
+    const found = lineBreak.exec(text);
+    const end = found ? found.index : text.length;
+    const line = text.slice(start, end);
+    if (line.trim() !== '') {
+      count++;
+      for (const p of checkBareExpression(line, options)) problems.push({ ...p, start: p.start + start, end: p.end + start });
+    }
+    if (!found) break;
+    start = end + found[0].length;
+  }
+  return { path, text, diagnostics: toPositions(text, problems), count };
+}
 
 // ---------------------------------------------------------------- the project configuration
 

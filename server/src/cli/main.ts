@@ -1,8 +1,8 @@
 import { parseCommandArgs } from './args';
-import { closestMatches, KNOWN_PHASES, quoteAlternatives, redact, runEmulatorCommand } from '../core';
+import { closestMatches, EXPRESSION_KINDS, expressionKind, kindOutOfPhase, KNOWN_PHASES, quoteAlternatives, redact, runEmulatorCommand, unknownKindMessage } from '../core';
 import { statSync } from 'node:fs';
 import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versions } from './api-commands';
-import { checkFiles, collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError } from './check';
+import { checkExpressionText, checkFiles, collectFiles, prepareReaders, ProjectConfigs, readStdin, STDIN, UsageError, type FileResult } from './check';
 import { ENV, refuseCredentialFlags } from './config';
 import { processIo, type Io } from './io';
 import { DEFAULT_CACHE_LOCATION, ResultCache } from './result-cache';
@@ -13,6 +13,8 @@ import { version } from '../version';
 import { optimiseOnlyWhatRunsLong } from '../launch/tiering';
 
 const CHECK_USAGE = `Usage: rulesets check <files or folders...> [--format text|json|sarif] [--phase NAME] [--config FILE]
+       rulesets check --expression EXPR [--kind KIND] [--phase NAME] [--format text|json|sarif]
+       rulesets check --stdin [--kind KIND] [--phase NAME] [--format text|json|sarif]
 
 Checks ruleset files (JSON or YAML) and the rule expressions in them.
 Folders are searched for *.ruleset.json, *.ruleset.yaml, *.ruleset.yml and any
@@ -21,7 +23,7 @@ JSON/YAML file whose top level has "rules" and "phase" or "kind".
 
 Options:
   --format text|json|sarif   output format (default: text)
-  --phase NAME               the phase of files that name none (magic_transit, …)
+  -p, --phase NAME           the phase of files that name none (magic_transit, …)
   -q, --quiet                report errors only
   --max-warnings N           exit 1 when there are more than N warnings
   --config FILE              the project configuration of every file (default: each
@@ -33,6 +35,14 @@ Options:
   --cache-location FILE      where --cache keeps them
   -h, --help                 show this help
 
+Bare expressions, outside any file:
+  -e, --expression EXPR      check one expression, reported as \`--expression\`
+  --stdin                    check the expressions on standard input, one a line
+                             (blank lines skipped), reported as \`<stdin>:LINE\`
+  --kind KIND                what the expressions are, each with the phase assumed
+                             without --phase or a configuration's phase:
+${EXPRESSION_KINDS.map((k, i) => `                               ${k.name.padEnd(16)} ${k.phase}${i === 0 ? ' (default)' : ''}`).join('\n')}
+
 The project configuration sets the phase of files that name none (phase:), the
 account's list names (lists:), more ruleset file patterns (files:) and severities by
 code (rules:, e.g. shadowed-rule: error); --phase wins over its phase. Errors the
@@ -42,7 +52,7 @@ The text report is coloured on a terminal; NO_COLOR=1 turns colour off, FORCE_CO
 
 Exit status: 0 no errors, 1 errors found, 2 usage or file problems.`;
 
-const USAGE = `Usage: rulesets check <files or folders...> [--format text|json|sarif] [--phase NAME]
+const USAGE = `Usage: rulesets check <files or folders...> | --expression EXPR | --stdin [--format text|json|sarif] [--phase NAME]
        rulesets pull <ruleset-id> | --phase NAME [-o FILE] [--force]
        rulesets deploy FILE [--dry-run] [--force] [--yes]
        rulesets create FILE [--dry-run] [--yes]
@@ -56,7 +66,7 @@ const USAGE = `Usage: rulesets check <files or folders...> [--format text|json|s
        rulesets test FILE --packet JSON [--lists FILE] | rulesets test <test files or folders...>
        rulesets migrate-firewall-rules FILE.tf [--write]
 
-  check      check ruleset files and their expressions (no account needed)
+  check      check ruleset files and their expressions, or bare expressions (no account needed)
   pull       write a ruleset (or a phase's entry point) as a file, or to stdout
   deploy     check, dry-run and diff a file against what is live, confirm, deploy
   create     create a new ruleset from a file
@@ -97,7 +107,10 @@ async function check(args: string[], io: Io): Promise<number> {
     allowPositionals: true,
     options: {
       format: { type: 'string', default: 'text' },
-      phase: { type: 'string' },
+      phase: { type: 'string', short: 'p' },
+      expression: { type: 'string', short: 'e', multiple: true },
+      stdin: { type: 'boolean' },
+      kind: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       'max-warnings': { type: 'string' },
       config: { type: 'string' },
@@ -113,16 +126,19 @@ async function check(args: string[], io: Io): Promise<number> {
   }
   const format = values.format as ReportFormat;
   if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`unknown --format "${values.format}": expected text, json or sarif`);
-  if (positionals.length === 0) throw new UsageError('no files or folders to check: rulesets check <files or folders...>');
-  if (values.phase !== undefined) checkPhaseOption(values.phase, io);
+  const maxWarnings = values['max-warnings'] === undefined ? undefined : Number(values['max-warnings']);
+  if (maxWarnings !== undefined && !(Number.isInteger(maxWarnings) && maxWarnings >= 0)) throw new UsageError(`--max-warnings takes a whole number of warnings (0 or more), not "${values['max-warnings']}"`);
   if (values.config !== undefined && values['no-config']) throw new UsageError('--config and --no-config were both given: pass one');
+  const reportOptions = { format, quiet: values.quiet === true, maxWarnings };
+  if (values.expression !== undefined || values.stdin) return checkBareExpressions({ ...values, expressions: values.expression ?? [] }, positionals, reportOptions, io);
+  if (values.kind !== undefined) throw new UsageError('--kind says what kind of expression --expression or --stdin holds: add one of them, or leave --kind out to check files');
+  if (positionals.length === 0) throw new UsageError('no files or folders to check: rulesets check <files or folders...> (or --expression EXPR, or --stdin)');
+  if (values.phase !== undefined) checkPhaseOption(values.phase, io);
   const configs = new ProjectConfigs({ named: values.config, none: values['no-config'] === true });
   const files = collectFiles(positionals, (path) => configs.of(path)?.patterns ?? []);
   // Checking nothing is more likely a wrong path than a clean project: a CI step must not
   // pass on it.
   if (files.length === 0) throw new UsageError(`no ruleset files found in ${positionals.join(', ')}`);
-  const maxWarnings = values['max-warnings'] === undefined ? undefined : Number(values['max-warnings']);
-  if (maxWarnings !== undefined && !(Number.isInteger(maxWarnings) && maxWarnings >= 0)) throw new UsageError(`--max-warnings takes a whole number of warnings (0 or more), not "${values['max-warnings']}"`);
   if (values['cache-location'] !== undefined && !values.cache) throw new UsageError('--cache-location names where --cache keeps its findings: add --cache');
   for (const file of files) configs.of(file);
   reportProjectConfigs(configs, io);
@@ -142,18 +158,66 @@ async function check(args: string[], io: Io): Promise<number> {
   );
   const unsaved = kept?.save();
   if (unsaved) io.err(`rulesets: ${unsaved}\n`);
+  return writeReport(checked, reportOptions, io);
+}
+
+interface ReportOptions {
+  readonly format: ReportFormat;
+  readonly quiet: boolean;
+  readonly maxWarnings: number | undefined;
+  /** The text report's last line, before its counts (default: how many files were checked). */
+  readonly checked?: string;
+}
+
+/** Writes the report of a check in its format and returns the exit status: 1 for errors or more warnings than --max-warnings allows. */
+function writeReport(checked: readonly FileResult[], options: ReportOptions, io: Io): number {
+  const { format, maxWarnings } = options;
   const errors = checked.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 'error').length, 0);
   const warnings = checked.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 'warning').length, 0);
   const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;
   const status = errors > 0 || tooManyWarnings ? 1 : 0;
   decidedStatus = status;
   // --quiet: errors only, as linters have it; the warnings still count for --max-warnings.
-  const results = values.quiet ? checked.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') })) : checked;
+  const results = options.quiet ? checked.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') })) : checked;
   // The text report is written as it is made, in chunks: it can run to megabytes.
-  if (format === 'text') writeTextReport(results, io.out, { colour: wantsColour(io.outIsTerminal, io.env) });
+  if (format === 'text') writeTextReport(results, io.out, { colour: wantsColour(io.outIsTerminal, io.env), checked: options.checked });
   else io.out(format === 'json' ? jsonReport(results) : sarifReport(results));
   if (tooManyWarnings) io.err(`rulesets: ${warnings} warning${warnings === 1 ? '' : 's'}, more than --max-warnings ${maxWarnings} allows\n`);
   return status;
+}
+
+/**
+ * `--expression EXPR` and `--stdin`: bare expressions, outside any file, of the kind `--kind`
+ * names (a filter by default), in the phase `--phase` names, else the project configuration's
+ * (when the kind has a place there), else the kind's own (EXPRESSION_KINDS: a filter's is
+ * `http_request_firewall_custom`, WAF custom rules). Reported as a file named `--expression` or
+ * `<stdin>`, each finding at its line and column there.
+ */
+function checkBareExpressions(
+  values: { readonly expressions: readonly string[]; readonly stdin?: boolean; readonly kind?: string; readonly phase?: string; readonly config?: string; readonly 'no-config'?: boolean; readonly cache?: boolean; readonly 'cache-location'?: string },
+  positionals: readonly string[],
+  reportOptions: ReportOptions,
+  io: Io,
+): number {
+  if (values.expressions.length > 0 && values.stdin) throw new UsageError('--expression and --stdin were both given: pass one (--stdin reads one expression a line)');
+  if (values.expressions.length > 1) throw new UsageError('--expression was given more than once: check several expressions with --stdin, one a line');
+  if (positionals.length > 0) throw new UsageError(`${values.stdin ? '--stdin' : '--expression'} checks bare expressions, not files: leave out \`${positionals[0]}\`, or check the files without it`);
+  if (values.cache || values['cache-location'] !== undefined) throw new UsageError(`--cache keeps the findings of files; ${values.stdin ? '--stdin' : '--expression'} checks its expressions afresh: leave --cache out`);
+  const kind = values.kind === undefined ? EXPRESSION_KINDS[0] : expressionKind(values.kind);
+  if (!kind) throw new UsageError(unknownKindMessage(values.kind!, ' for --kind'));
+  if (values.phase !== undefined) checkPhaseOption(values.phase, io);
+  const configs = new ProjectConfigs({ named: values.config, none: values['no-config'] === true });
+  const config = configs.of(STDIN)?.config;
+  reportProjectConfigs(configs, io);
+  const configured = config?.phase !== undefined && !kindOutOfPhase(kind, config.phase) ? config.phase : undefined;
+  const phase = values.phase ?? configured ?? kind.phase;
+  const outOfPhase = kindOutOfPhase(kind, phase);
+  if (outOfPhase) throw new UsageError(`${outOfPhase}: pass another --phase, or another --kind`);
+  const options = { kind, phase, plan: config?.plan, knownLists: config?.lists && config.lists.length > 0 ? config.lists : undefined, listKinds: config?.listKinds, severities: config?.rules };
+  const checked = values.stdin ? checkExpressionText(readStdin(), '<stdin>', true, options) : checkExpressionText(values.expressions[0], '--expression', false, options);
+  if (checked.count === 0) throw new UsageError('no expression on standard input: --stdin reads one expression a line');
+  const what = kind.name === 'filter' ? (checked.count === 1 ? 'expression' : 'expressions') : `${kind.name} expression${checked.count === 1 ? '' : 's'}`;
+  return writeReport([checked], { ...reportOptions, checked: `${checked.count} ${what} checked in phase ${phase}` }, io);
 }
 
 const SHORT_RUN_BYTES = 4 * 1024 * 1024;

@@ -14,6 +14,8 @@ export function textReport(results: readonly FileResult[], options: TextReportOp
 export interface TextReportOptions {
   /** ANSI colours, for a terminal: the severity in red or yellow, the carets in the same colour. */
   readonly colour?: boolean;
+  /** The last line's start, before its counts: by default how many files were checked (`3 files checked`). */
+  readonly checked?: string;
 }
 
 const ANSI = { error: '\u001b[31m', warning: '\u001b[33m', bold: '\u001b[1m', reset: '\u001b[0m' } as const;
@@ -57,7 +59,7 @@ export function writeTextReport(results: readonly FileResult[], write: (chunk: s
       for (const text of findingLines(file.path, d, (lines ??= splitLines(file.text)), options)) line(text);
     }
   }
-  const checked = `${results.length} file${results.length === 1 ? '' : 's'} checked`;
+  const checked = options.checked ?? `${results.length} file${results.length === 1 ? '' : 's'} checked`;
   line(errors + warnings === 0 ? `${checked}, no problems` : `${checked}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   if (pending.length > 0) write(pending.join('\n') + '\n');
 }
