@@ -267,6 +267,14 @@ cases:
     }
   });
 
+  it('lists every problem of the test file itself, each at its place, and its cases count as bad input', () => {
+    const dir = tempFolder({ 'a.ruleset.yaml': SSH_TCP_BAD_RULESET, 'a.ruleset.test.yaml': 'ruleset: a.ruleset.yaml\nlist: {}\nresource: [waf]\ncases:\n  - packet: {ip.proto: tcp}\n    expect: pass\n  - packet: {ip.proto: udp}\n    expect: pass\n' });
+    const result = run(['test', 'a.ruleset.test.yaml'], dir);
+    assert.equal(result.status, 2, result.stdout);
+    assert.deepEqual(result.stdout.split('\n').filter((line) => line.startsWith('ERROR')).map((line) => line.replace(/: .*/, '')), ['ERROR a.ruleset.test.yaml:2:1', 'ERROR a.ruleset.test.yaml:3:11']);
+    assert.match(result.stdout, /2 cases in 1 file: 0 passed, 0 failed, 2 with bad input\n$/);
+  });
+
   it('usage problems exit 2 in one line', () => {
     const dir = tempFolder({ 'x.ruleset.yaml': SSH_TCP_BAD_RULESET, 'empty/readme.txt': '' });
     for (const [args, message] of [
