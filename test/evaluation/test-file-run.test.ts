@@ -8,8 +8,6 @@ import assert from 'node:assert/strict';
 
 import {
   isTestProblem,
-  lineAndCharacter,
-  linePosition,
   listsOfTestFile,
   loadTestRuleset,
   readTestFile,
@@ -19,6 +17,7 @@ import {
   type TestFile,
   type TestRuleset,
 } from '../../server/src/evaluation/test-file-run';
+import { lineAndCharacter, linePosition } from '../../server/src/documents/positions';
 import { parseLists } from '../../server/src/evaluation/packet';
 import { SSH_TCP_BAD_RULESET } from '../fixtures/rulesets';
 

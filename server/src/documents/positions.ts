@@ -1,4 +1,12 @@
-/** Offsets of a document as LSP positions, for the CLI's reports and the API's messages. */
+/**
+ * Offsets of a text as line and column: the one place they are counted, for the editor
+ * (LSP positions), the CLI's `FILE:LINE:COL` and the API's messages alike.
+ *
+ * One rule for line ends, the LSP's (and vscode-languageserver-textdocument's): LF, CR LF and a
+ * lone CR each end a line, so that a column the CLI prints is the one the editor shows.
+ * Characters are UTF-16 code units. The lines of a text are found once (LineTable), then each
+ * offset is a binary search over their starts.
+ */
 import type { DocumentProblem } from './parsed-ruleset';
 
 export interface Position {
@@ -25,6 +33,32 @@ export function positionsIn(text: string): (offset: number) => Position {
   return (offset) => lines.positionAt(offset);
 }
 
+/** The 0-based line and UTF-16 character of an offset, as the editor counts them. */
+export function lineAndCharacter(text: string, offset: number): Position {
+  return lineTableOf(text).positionAt(offset);
+}
+
+/** `LINE:COL` of an offset, both 1-based, as the CLI and messages print a place (`FILE:LINE:COL`). */
+export function linePosition(text: string, offset: number): string {
+  const { line, character } = lineAndCharacter(text, offset);
+  return `${line + 1}:${character + 1}`;
+}
+
+/** The 1-based line of an offset. */
+export function lineNumber(text: string, offset: number): number {
+  return lineAndCharacter(text, offset).line + 1;
+}
+
+// The text asked about last and its lines: a report asks for many places of one file in a row,
+// and each would otherwise count the file's lines again.
+let lastTable: LineTable | undefined;
+
+/** The LineTable of a text, made once while the same text is asked about. */
+export function lineTableOf(text: string): LineTable {
+  if (lastTable?.text !== text) lastTable = new LineTable(text);
+  return lastTable;
+}
+
 /**
  * The lines of a text, found once: offsets to LSP positions and back, as TextDocument
  * (vscode-languageserver-textdocument) reads them, without its loop over every character.
@@ -32,7 +66,7 @@ export function positionsIn(text: string): (offset: number) => Position {
 export class LineTable {
   private readonly lineStarts: number[];
 
-  constructor(private readonly text: string) {
+  constructor(readonly text: string) {
     this.lineStarts = lineStartsOf(text);
   }
 

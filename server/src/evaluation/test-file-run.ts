@@ -38,6 +38,7 @@ import { RULESET_EXTENSIONS_TEXT, rulesetFormatOfPath, rulesetPathsBesideTest } 
 import { parseHost, property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
 import type { IncludeReader } from '../documents/octorules';
 import { parseDocument } from '../documents/parsed-document';
+import { linePosition } from '../documents/positions';
 import type { ParsedRuleset } from '../documents/parsed-ruleset';
 import { selectRuleset, type RulesetChoice } from '../documents/select-ruleset';
 import { rulesetEffects } from './effects';
@@ -507,19 +508,6 @@ export function traceLines(verdict: RulesetVerdict): string {
       return `  rule ${describeRule(entry.rule)} [${entry.rule.action}]: ${what}\n`;
     })
     .join('');
-}
-
-/** `line:col`, 1-based, columns in UTF-16 code units. */
-export function linePosition(text: string, offset: number): string {
-  const { line, character } = lineAndCharacter(text, offset);
-  return `${line + 1}:${character + 1}`;
-}
-
-/** The 0-based line and UTF-16 column of an offset, as editors count them. */
-export function lineAndCharacter(text: string, offset: number): { line: number; character: number } {
-  const before = text.slice(0, offset);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  return { line: before.split('\n').length - 1, character: offset - lineStart };
 }
 
 function fileName(path: string): string {
