@@ -49,14 +49,20 @@ export function lineNumber(text: string, offset: number): number {
   return lineAndCharacter(text, offset).line + 1;
 }
 
-// The text asked about last and its lines: a report asks for many places of one file in a row,
-// and each would otherwise count the file's lines again.
-let lastTable: LineTable | undefined;
+// The texts asked about last and their lines: a report asks for many places of a few files in
+// turn (a test file's cases, each with its ruleset's rule), and each would otherwise count a
+// file's lines again. A few, so that two files asked about in turn keep theirs.
+const RECENT_TABLES = 4;
+const recentTables = new Map<string, LineTable>();
 
-/** The LineTable of a text, made once while the same text is asked about. */
+/** The LineTable of a text, made once while it is among the few texts asked about last. */
 export function lineTableOf(text: string): LineTable {
-  if (lastTable?.text !== text) lastTable = new LineTable(text);
-  return lastTable;
+  let table = recentTables.get(text);
+  if (table) return table;
+  table = new LineTable(text);
+  if (recentTables.size >= RECENT_TABLES) recentTables.delete(recentTables.keys().next().value!);
+  recentTables.set(text, table);
+  return table;
 }
 
 /**
@@ -66,7 +72,7 @@ export function lineTableOf(text: string): LineTable {
 export class LineTable {
   private readonly lineStarts: number[];
 
-  constructor(readonly text: string) {
+  constructor(private readonly text: string) {
     this.lineStarts = lineStartsOf(text);
   }
 
