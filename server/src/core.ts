@@ -16,7 +16,7 @@ export { checkDocument, checkRuleset } from './documents/ruleset';
 export { MAX_NESTING, nestsDeeperThan } from './documents/nesting';
 export { parseRuleset, type ParsedRuleset } from './documents/parsed-ruleset';
 export { parseDocument, rulesetAt, type ParsedDocument } from './documents/parsed-document';
-export { diskModuleReader, includeReader, terraformModuleOf } from './documents/include-files';
+export { diskModuleReader, includeReader, providerVersionInputsOf } from './documents/include-files';
 export type { TerraformModule, TerraformModuleReader } from './documents/terraform-module';
 export { loadTerraformParser, mayUseModuleValues, migrateFirewallRules } from './documents/terraform';
 export { DEFAULT_SETTINGS, patternInFolder, readSettings, type Settings } from './documents/settings';

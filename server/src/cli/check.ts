@@ -27,7 +27,7 @@ import {
   type ProjectConfig,
   type RuleSeverity,
   includeReader,
-  terraformModuleOf,
+  providerVersionInputsOf,
 } from '../core';
 import { isFile, searchFolder } from './files';
 import { resultKey, type ResultCache } from './result-cache';
@@ -197,20 +197,20 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
     // A file that includes others (octorules' `!include`) is checked with theirs, which its own
     // text does not stand for: its findings are not kept.
     // A Terraform file's findings depend on its module's provider version too (its other `.tf` files, its lock file).
-    const terraformModule = format === 'hcl' && path !== STDIN ? terraformModuleOf(path, moduleReader, modules) : undefined;
+    const providerVersionInputs = format === 'hcl' && path !== STDIN ? providerVersionInputsOf(path, moduleReader, modules) : undefined;
     // A Terraform file that uses or feeds its module's values is checked with the module's other files, which its text does not stand for.
     const module = format === 'hcl' && path !== STDIN && mayUseModuleValues(text, path) ? { path: resolve(path), reader: moduleReader, varFiles: options.terraformVarFiles } : undefined;
-    const key = results && path !== STDIN && !INCLUDE.test(text) && !module ? resultKey(text, format, terraformModule ? { ...checkOptions, terraformModule } : checkOptions) : undefined;
+    const key = results && path !== STDIN && !INCLUDE.test(text) && !module ? resultKey(text, format, providerVersionInputs ? { ...checkOptions, providerVersionInputs } : checkOptions) : undefined;
     const kept = key !== undefined ? results!.get(path, key) : undefined;
     if (kept) return [{ path: shown, text, diagnostics: kept }];
     const include = path === STDIN ? undefined : includeReader(path);
     if (module) {
-      const document = parseDocument(text, format, { include, module, ...(terraformModule ? { terraformModule } : {}) });
+      const document = parseDocument(text, format, { include, module, ...(providerVersionInputs ? { providerVersionInputs } : {}) });
       // A locals.tf or .tfvars found in a folder that feeds none of the module's rulesets is not a ruleset file.
       if (feederCandidates.has(path) && document.rulesets.length === 0) return [];
       return [{ path: shown, text, diagnostics: toPositions(text, checkDocument(document, { ...checkOptions, cache })) }];
     }
-    const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache, include, ...(terraformModule ? { terraformModule } : {}) }));
+    const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache, include, ...(providerVersionInputs ? { providerVersionInputs } : {}) }));
     if (key !== undefined) results!.set(path, key, diagnostics);
     return [{ path: shown, text, diagnostics }];
   });

@@ -30,7 +30,7 @@ const MAX_MODULE_FILES = 200;
  * `required_providers`) and `.terraform.lock.hcl`, as the provider's version is decided from them,
  * read through the run's module reader (the files the evaluator reads too, read once).
  */
-export function terraformModuleOf(path: string, reader: TerraformModuleReader, folders?: Map<string, ReadonlyMap<string, string>>): ModuleVersionInputs {
+export function providerVersionInputsOf(path: string, reader: TerraformModuleReader, folders?: Map<string, ReadonlyMap<string, string>>): ModuleVersionInputs {
   const folder = dirname(resolve(path));
   const own = basename(path);
   let files = folders?.get(folder);
