@@ -237,7 +237,7 @@ function readAddon(node: HostScalar, report: Report): Addon | undefined {
   if (isAddon(written)) return written;
   const normal = written.toLowerCase().replace(/[-\s]+/g, '_');
   const meant = isAddon(normal) ? [normal] : closestMatches(normal, ADDONS);
-  const hint = meant.length > 0 ? `; did you mean ${quoteAlternatives(meant)}?` : `; the add-ons this version knows are ${quoteAlternatives(ADDONS)}`;
+  const hint = meant.length > 0 ? `; did you mean ${quoteAlternatives(meant)}?` : `; the add-ons this version knows are ${quoteAlternatives(ADDONS).replace(' or ', ' and ')}`;
   report('error', 'unknown-addon', node.start, node.end, `unknown add-on \`${written}\` in \`addons\`${hint}`, meant.map((m) => replaceFix(node, m)));
   return undefined;
 }
