@@ -267,3 +267,36 @@ describe('features a plan or an add-on gates', () => {
     assert.deepEqual(errors(text, 'business'), []);
   });
 });
+
+describe("custom rulesets of WAF custom rules in Terraform: a zone's number, an account's plan", () => {
+  const resource = (name: string, owner: string, extra = '') =>
+    `resource "cloudflare_ruleset" "${name}" {\n  ${owner}\n  name  = "${name}"\n  kind  = "custom"\n  phase = "http_request_firewall_custom"\n${extra}  rules = [{ action = "block", expression = "http.host eq \\"${name}.example.com\\"" }]\n}\n`;
+  const errors = (text: string, plan?: Plan) =>
+    checkProblems(text, 'hcl', plan ? { plan } : {})
+      .filter((p) => p.severity === 'error')
+      .map((p) => [p.code, text.slice(0, p.start).split('\n').length, p.message]);
+
+  it('takes one custom ruleset a zone on Free, and the second is an error on its `kind`', () => {
+    assert.deepEqual(errors(resource('a', 'zone_id = var.zone_id'), 'free'), []);
+    const two = resource('a', 'zone_id = var.zone_id') + resource('b', 'zone_id = var.zone_id');
+    assert.deepEqual(errors(two, 'free'), [
+      ['ruleset-quota', 11, 'cloudflare_ruleset.b is custom ruleset 2 of the 2 in this file for the zone `var.zone_id`, and the Free plan allows 1 custom ruleset per zone (`plan` in .rulesets.yaml), so the service refuses it: merge their rules into fewer rulesets, or move to a higher plan (Pro allows 2)'],
+    ]);
+    assert.deepEqual(errors(two, 'pro'), []);
+    assert.deepEqual(errors(two), []);
+  });
+
+  it('counts each zone apart, and not a resource with `count` or `for_each`', () => {
+    const text = resource('a', 'zone_id = var.zone_id') + resource('b', 'zone_id = var.other_zone') + resource('c', 'zone_id = var.zone_id', '  count = 2\n');
+    assert.deepEqual(errors(text, 'free'), []);
+  });
+
+  it("an account's custom ruleset needs Enterprise", () => {
+    const text = resource('shared', 'account_id = var.account_id');
+    assert.deepEqual(errors(text, 'business').map(([code, line]) => [code, line]), [['plan-required', 4]]);
+    assert.match(String(errors(text, 'business')[0][2]), /^an account's custom ruleset of WAF custom rules needs the Enterprise plan; the account's plan is Business/);
+    assert.deepEqual(errors(text, 'enterprise'), []);
+    // Another phase's custom rulesets are not what the table's row counts.
+    assert.deepEqual(errors(text.replace('http_request_firewall_custom', 'magic_transit'), 'free').filter(([code]) => code === 'plan-required'), []);
+  });
+});

@@ -6,8 +6,8 @@
  */
 import { phaseFamily } from '../language/catalogue/families';
 import { OCTORULES_SECTIONS } from '../language/catalogue/generated/octorules-sections';
-import { PLAN_GATES, planWithMore, quotaOn, ruleQuota } from '../language/catalogue/plan-quotas';
-import { addonName, describePlan, planIncludes, planName, type Addon, type Plan } from '../language/catalogue/plans';
+import { PLAN_GATES, planWithMore, quotaOn, ruleQuota, ZONE_CUSTOM_RULESETS } from '../language/catalogue/plan-quotas';
+import { addonName, describePlan, PLANS, planIncludes, planName, type Addon, type Plan } from '../language/catalogue/plans';
 import { property, type HostNode } from './host';
 import { actionOfRule, type DocumentProblem, type ParsedRuleset } from './parsed-ruleset';
 
@@ -95,4 +95,56 @@ function isSurelyEnabled(rule: HostNode): boolean {
 function firstKey(rule: HostNode): { start: number; end: number } {
   const first = rule.kind === 'object' ? rule.properties[0] : undefined;
   return first && first.keyEnd > first.keyStart ? { start: first.keyStart, end: first.keyEnd } : { start: rule.start, end: Math.min(rule.end, rule.start + 1) };
+}
+
+/** The phase whose custom rulesets the table's "Number of custom rulesets (zone)" and "Account-level custom rulesets" rows count (WAF custom rules). */
+const CUSTOM_RULESETS_PHASE = 'http_request_firewall_custom';
+
+/**
+ * The custom rulesets of WAF custom rules among a Terraform file's resources, by the plan: an
+ * account's need Enterprise, and a zone has at most ZONE_CUSTOM_RULESETS of them (the
+ * resources of one zone are those whose `zone_id` is written alike). A resource with `count` or
+ * `for_each` stands for a number of rulesets the file does not say, so it is not counted; nor are
+ * a module's other files read: what one file holds is at most what the zone has.
+ */
+export function checkCustomRulesets(rulesets: readonly ParsedRuleset[], options: PlanLimitOptions): DocumentProblem[] {
+  const plan = options.plan;
+  if (!plan) return [];
+  const problems: DocumentProblem[] = [];
+  const byZone = new Map<string, { ruleset: ParsedRuleset; kind: HostNode }[]>();
+  for (const ruleset of rulesets) {
+    const kind = property(ruleset.root, 'kind')?.value;
+    if (ruleset.layout !== 'terraform' || ruleset.usedBy !== undefined || kind?.kind !== 'string' || kind.value !== 'custom' || ruleset.phase !== CUSTOM_RULESETS_PHASE || !ruleset.owner) continue;
+    if (ruleset.owner.key === 'account_id') {
+      const required = PLAN_GATES.accountCustomRulesets.plan;
+      if (!planIncludes(plan, required)) {
+        problems.push({
+          code: 'plan-required',
+          severity: 'error',
+          start: kind.start,
+          end: kind.end,
+          message: `an account's custom ruleset of WAF custom rules needs the ${describePlan(required)} plan; the account's plan is ${planName(plan)} (\`plan\` in .rulesets.yaml), so the service refuses it: put the rules in the zone's ruleset (\`kind = "zone"\` with \`zone_id\`), or move to ${describePlan(required)}`,
+        });
+      }
+      continue;
+    }
+    if (ruleset.repeated) continue;
+    const zone = byZone.get(ruleset.owner.written) ?? [];
+    zone.push({ ruleset, kind });
+    byZone.set(ruleset.owner.written, zone);
+  }
+  const limit = ZONE_CUSTOM_RULESETS[plan];
+  for (const [zone, found] of byZone) {
+    if (found.length <= limit) continue;
+    const past = found[limit];
+    const more = PLANS.slice(PLANS.indexOf(plan) + 1).find((p) => ZONE_CUSTOM_RULESETS[p] > limit);
+    problems.push({
+      code: 'ruleset-quota',
+      severity: 'error',
+      start: past.kind.start,
+      end: past.kind.end,
+      message: `${past.ruleset.label ?? 'this resource'} is custom ruleset ${limit + 1} of the ${found.length} in this file for the zone \`${zone}\`, and the ${planName(plan)} plan allows ${limit} custom ${limit === 1 ? 'ruleset' : 'rulesets'} per zone (\`plan\` in .rulesets.yaml), so the service refuses it: merge their rules into fewer rulesets${more ? `, or move to a higher plan (${planName(more)} allows ${ZONE_CUSTOM_RULESETS[more]})` : ''}`,
+    });
+  }
+  return problems;
 }

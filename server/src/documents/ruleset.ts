@@ -16,7 +16,7 @@ import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from '.
 import { isRuleExpression, type DocumentProblem, type ExpressionSite, type FilterSite, type IncludedFile, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
 import { positionsIn } from './positions';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
-import { checkPlanLimits } from './plan-limits';
+import { checkCustomRulesets, checkPlanLimits } from './plan-limits';
 import { checkShape } from './ruleset-shape';
 import { unescapedQuotes } from './unescaped-quotes';
 import { onWholeCharacters } from './whole-characters';
@@ -57,6 +57,7 @@ export function checkDocument(document: ParsedDocument, options: RulesetCheckOpt
   if (options.severities) applyRuleSeverities(own, options.severities);
   const problems = [...own, ...document.rulesets.flatMap((ruleset) => (ruleset.usedBy ? [] : checkParsedRuleset(ruleset, { ...options, cache }, false)))];
   problems.push(...usedValueProblems(document.rulesets, { ...options, cache }));
+  problems.push(...checkCustomRulesets(document.rulesets, options));
   for (const file of document.included ?? []) problems.push(...includedProblems(file, { ...options, cache }));
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   // Once for the file, not once a ruleset: a directive one ruleset does not need is not unused

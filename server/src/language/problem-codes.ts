@@ -60,6 +60,7 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['logging-not-allowed', error('`logging` on a rule that is not a `skip` rule.')],
   ['too-many-rules', warning('More rules than the service documents for the phase.')],
   ['rule-quota', error('More rules in a ruleset than the account\'s plan allows in its phase (the plans table of the docs).')],
+  ['ruleset-quota', error('More custom rulesets of WAF custom rules for one zone in a Terraform file than the account\'s plan allows a zone.')],
   // ---------------------------------------------------------------- rules against each other
   ['duplicate-rule', warning('A rule repeats an earlier one, so it never decides anything.')],
   ['shadowed-rule', warning('Every packet a rule matches is decided by an earlier rule.')],
