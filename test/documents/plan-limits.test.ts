@@ -115,8 +115,11 @@ describe('rule quotas: what the messages say', () => {
 
 describe('rule quotas: rate limiting and the Advanced Rate Limiting add-on', () => {
   const six = yamlRuleset('http_ratelimit', 'zone', 6);
-  it('says nothing on Enterprise when the add-ons are not configured, which would decide it', () => {
+  it('holds Enterprise to the most the add-on allows when the add-ons are not configured, which would decide the rest', () => {
     assert.deepEqual(quotaProblems(six, 'yaml', 'enterprise'), []);
+    assert.deepEqual(quotaProblems(yamlRuleset('http_ratelimit', 'zone', 100), 'yaml', 'enterprise'), []);
+    const [problem] = quotaProblems(yamlRuleset('http_ratelimit', 'zone', 101), 'yaml', 'enterprise');
+    assert.match(problem.message, /rule 101 of the 101 enabled rate limiting rules of this ruleset, and the Enterprise plan even with Advanced Rate Limiting allows 100 in `http_ratelimit` .*: remove or disable a rule$/);
   });
 
   it('holds Enterprise without the add-on to 5, and names the add-on as a fix', () => {

@@ -54,12 +54,12 @@ export function checkPlanLimits(model: ParsedRuleset, problems: DocumentProblem[
   if (counted.length <= allowed.limit) return;
   const past = counted[allowed.limit];
   const excess = counted.length - allowed.limit;
-  const on = `the ${planName(plan)} plan${allowed.addon ? ` with ${addonName(allowed.addon)}` : ''}`;
+  const on = `the ${planName(plan)} plan${allowed.addon ? ` with ${addonName(allowed.addon)}` : allowed.evenWith ? ` even with ${addonName(allowed.evenWith)}` : ''}`;
   const fixes = [`remove or disable ${excess === 1 ? 'a rule' : `${excess} rules`}`];
   const more = planWithMore(quota, plan, allowed.limit);
   if (more) fixes.push(`move to a higher plan (${planName(more)} allows ${quota.limits[more]})`);
   const extra = quota.withAddon;
-  if (extra && extra.plan === plan && !allowed.addon && extra.limit > allowed.limit) fixes.push(`add ${addonName(extra.addon)} (${extra.limit} with it; \`addons: [${extra.addon}]\` in .rulesets.yaml)`);
+  if (extra && extra.plan === plan && !allowed.addon && !allowed.evenWith && extra.limit > allowed.limit) fixes.push(`add ${addonName(extra.addon)} (${extra.limit} with it; \`addons: [${extra.addon}]\` in .rulesets.yaml)`);
   else if (!more && extra && extra.limit > allowed.limit && planIncludes(extra.plan, plan) && extra.plan !== plan) fixes.push(`move to ${planName(extra.plan)} with ${addonName(extra.addon)} (${extra.limit})`);
   const said = allowed.limit === 0 ? `${on} allows no ${quota.product} in \`${phase}\`` : `this is rule ${allowed.limit + 1} of the ${counted.length} enabled ${quota.product} of this ruleset, and ${on} allows ${allowed.limit} in \`${phase}\``;
   const at = firstKey(past);

@@ -17,14 +17,15 @@ export function ruleQuota(phase: string | undefined, kind: string | undefined): 
 
 /**
  * The most rules a ruleset under `quota` holds on `plan` with `addons` (undefined: the add-ons
- * are not configured), and whether that counts an add-on; undefined where it cannot be said:
- * the quota's add-on raises it on this plan and the add-ons are not configured, or the add-on is
- * configured on a plan the table gives no number with it for.
+ * are not configured), and the add-on that counts in it: `addon` where the configuration lists
+ * it, `evenWith` where the add-ons are not configured and the add-on would raise the quota on this
+ * plan (the most it can be then). Undefined where it cannot be said: the add-on is configured on
+ * a plan the table gives no number with it for.
  */
-export function quotaOn(quota: RuleQuota, plan: Plan, addons: readonly Addon[] | undefined): { readonly limit: number; readonly addon?: Addon } | undefined {
+export function quotaOn(quota: RuleQuota, plan: Plan, addons: readonly Addon[] | undefined): { readonly limit: number; readonly addon?: Addon; readonly evenWith?: Addon } | undefined {
   const extra = quota.withAddon;
   if (!extra) return { limit: quota.limits[plan] };
-  if (addons === undefined) return extra.plan === plan ? undefined : { limit: quota.limits[plan] };
+  if (addons === undefined) return extra.plan === plan ? { limit: Math.max(extra.limit, quota.limits[plan]), evenWith: extra.addon } : { limit: quota.limits[plan] };
   if (!addons.includes(extra.addon)) return { limit: quota.limits[plan] };
   return extra.plan === plan ? { limit: extra.limit, addon: extra.addon } : undefined;
 }
