@@ -63,6 +63,9 @@ const PRODUCTS: readonly { readonly entry: string; readonly product: string; rea
   { entry: 'rules.cloud_connector.num_rules', product: 'Cloud Connector rules', phases: ['http_request_cloud_connector'], kinds: ['zone'] },
 ];
 
+/** The table as JSON.parse gives it: sections of products of properties of cells by plan column. */
+type Table = Record<string, unknown>;
+
 /** A property of a product: `section.product.property`. */
 function cells(table: Table, entry: string): Record<string, unknown> {
   const [section, product, name] = entry.split('.');
@@ -79,8 +82,6 @@ function count(value: unknown, where: string): number {
   if (typeof value === 'string' && /^\d{1,3}(,\d{3})*$|^\d+$/.test(value)) return Number(value.replace(/,/g, ''));
   fail(`${where} is ${JSON.stringify(value)}, not a count`);
 }
-
-type Table = Record<string, unknown>;
 
 function limitsOf(table: Table, entry: string): Record<Plan, number> {
   const row = cells(table, entry);
