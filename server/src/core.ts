@@ -29,7 +29,7 @@ export { plainText, PROBLEM_CODES } from './language/problem';
 export { grammar } from './language/grammar';
 export { catalogueFor } from './language/catalogue/catalogues';
 export { KNOWN_PHASES } from './language/catalogue/phases';
-export { isPlan, PLANS, type Plan } from './language/catalogue/plans';
+export { ADDONS, isAddon, isPlan, PLANS, type Addon, type Plan } from './language/catalogue/plans';
 export { isListKind, LIST_KINDS, type ListKind } from './language/catalogue/lists';
 export { closestMatches, quoteAlternatives } from './language/suggest';
 

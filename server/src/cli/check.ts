@@ -23,6 +23,7 @@ import {
   type HostFormat,
   type ListKind,
   type Plan,
+  type Addon,
   type PositionedProblem,
   type ProjectConfig,
   type RuleSeverity,
@@ -172,6 +173,7 @@ export interface CheckFilesOptions {
   /** What the account's lists hold, by name. */
   readonly listKinds?: Readonly<Record<string, ListKind>>;
   readonly plan?: Plan;
+  readonly addons?: readonly Addon[];
   readonly severities?: Readonly<Record<string, RuleSeverity>>;
   /** `.rulesets.yaml`'s `terraform.var_files`: the `-var-file`s of a Terraform module, relative to its folder. */
   readonly terraformVarFiles?: readonly string[];
@@ -189,7 +191,7 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
     const options = optionsOf(path);
     // No list names means any account list is accepted, as in the editor.
     const knownLists = options.knownLists && options.knownLists.length > 0 ? options.knownLists : undefined;
-    const checkOptions = { defaultPhase: options.phase, knownLists, listKinds: options.listKinds, plan: options.plan, severities: options.severities };
+    const checkOptions = { defaultPhase: options.phase, knownLists, listKinds: options.listKinds, plan: options.plan, ...(options.addons ? { addons: options.addons } : {}), severities: options.severities };
     const text = path === STDIN ? readStdin() : readText(path);
     const format = path === STDIN ? formatOfText(text) : rulesetFormatOfPath(path)!;
     const shown = path === STDIN ? '<stdin>' : relative(process.cwd(), path) || path;

@@ -152,7 +152,7 @@ async function check(args: string[], io: Io): Promise<number> {
     files,
     (file) => {
       const config = configs.of(file)?.config;
-      return { phase: values.phase ?? config?.phase, plan: config?.plan, knownLists: config?.lists, listKinds: config?.listKinds, severities: config?.rules, terraformVarFiles: config?.terraformVarFiles };
+      return { phase: values.phase ?? config?.phase, plan: config?.plan, addons: config?.addons, knownLists: config?.lists, listKinds: config?.listKinds, severities: config?.rules, terraformVarFiles: config?.terraformVarFiles };
     },
     kept,
   );

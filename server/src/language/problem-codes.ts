@@ -59,6 +59,8 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['invalid-action-parameters', error('A value of `action_parameters` (or of `ratelimit`, `exposed_credential_check`, `logging`) the service rejects: out of range, not one of the allowed values, keys that exclude each other.')],
   ['logging-not-allowed', error('`logging` on a rule that is not a `skip` rule.')],
   ['too-many-rules', warning('More rules than the service documents for the phase.')],
+  ['rule-quota', error('More rules in a ruleset than the account\'s plan allows in its phase (the plans table of the docs).')],
+  ['ruleset-quota', error('More custom rulesets of WAF custom rules for one zone in a Terraform file than the account\'s plan allows a zone.')],
   // ---------------------------------------------------------------- rules against each other
   ['duplicate-rule', warning('A rule repeats an earlier one, so it never decides anything.')],
   ['shadowed-rule', warning('Every packet a rule matches is decided by an earlier rule.')],
@@ -120,7 +122,8 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['field-on-right', error('A field, call or index expression on the right of a comparison, where a value goes.')],
   ['field-not-available', error('A field the docs do not give to this phase or kind of expression.')],
   ['function-not-available', error('A function the docs do not give to this phase or kind of expression.')],
-  ['plan-required', error('A field, operator or function that needs a higher plan than the account\'s.')],
+  ['plan-required', error('A field, operator, function, action or kind of list that needs a higher plan than the account\'s.')],
+  ['addon-required', error('A field that needs an add-on (Bot Management) that `addons` in .rulesets.yaml does not list.')],
   ['list-kind', warning('A `$list` after a field its kind is not made for, or of no known kind where none is made for the field.')],
   // ---------------------------------------------------------------- `# rulesets-disable…` comments (YAML)
   ['unused-disable', warning('A disable comment, or a code in it, that silences nothing there.')],
