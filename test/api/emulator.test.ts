@@ -135,6 +135,24 @@ describe('HTTP', () => {
     assert.equal((await call('PUT', '/zones/z/rulesets/phases/http_request_firewall_custom/entrypoint', { body: JSON.stringify({ kind: 'zone', rules }), headers })).status, 200);
   });
 
+  it('refuses a rule whose action the service does not define, as the service does: 400 at the action, and nothing stored', async () => {
+    const headers = { ...auth, 'content-type': 'application/json' };
+    const typo = { action: 'blokc', expression: 'http.request.uri.path eq "/admin"' };
+    const put = await call('PUT', '/zones/unknown-action/rulesets/phases/http_request_firewall_custom/entrypoint', { body: JSON.stringify({ rules: [typo] }), headers });
+    assert.equal(put.status, 400);
+    const [error] = (put.body as { errors: { code: number; message: string; source: { pointer: string } }[] }).errors;
+    assert.deepEqual([error.code, error.source], [20021, { pointer: '/rules/0/action' }]);
+    assert.match(error.message, /^unknown action `blokc` \(the service refuses a rule whose action it does not define\); did you mean `block`\?$/);
+    assert.equal((await call('GET', '/zones/unknown-action/rulesets/phases/http_request_firewall_custom/entrypoint')).status, 404, 'no entry point was made');
+    // Added to a ruleset that exists, the pointer is the rule's own.
+    const made = await call('PUT', '/zones/unknown-action/rulesets/phases/http_request_firewall_custom/entrypoint', { body: JSON.stringify({ rules: [{ ...typo, action: 'block' }] }), headers });
+    assert.equal(made.status, 200);
+    const id = (made.body as { result: { id: string } }).result.id;
+    const added = await call('POST', `/zones/unknown-action/rulesets/${id}/rules`, { body: JSON.stringify(typo), headers });
+    assert.equal(added.status, 400);
+    assert.deepEqual((added.body as { errors: { source: unknown }[] }).errors.map((e) => e.source), [{ pointer: '/action' }]);
+  });
+
   it('records requests and consumes faults in order', async () => {
     const before = emulator.requests.length;
     emulator.faults.push({ method: 'POST', respond: { status: 418 } }, { path: /versions/, respond: { status: 500 } }, { respond: { status: 503 } });
