@@ -153,6 +153,21 @@ describe('HTTP', () => {
     assert.deepEqual((added.body as { errors: { source: unknown }[] }).errors.map((e) => e.source), [{ pointer: '/action' }]);
   });
 
+  it("refuses an account's execute rule not limited to Enterprise zones, as the docs say the service does; takes the docs' own", async () => {
+    const headers = { ...auth, 'content-type': 'application/json' };
+    const at = '/accounts/enterprise-only/rulesets/phases/http_request_firewall_custom/entrypoint';
+    const execute = (expression: string) => ({ action: 'execute', description: 'Execute custom ruleset', expression, action_parameters: { id: '2f2feab2026849078ba485f918791bdc' } });
+    const refused = await call('PUT', at, { body: JSON.stringify({ rules: [execute('(cf.zone.name == "example.com")')] }), headers });
+    assert.equal(refused.status, 400);
+    const [error] = (refused.body as { errors: { code: number; message: string; source: { pointer: string } }[] }).errors;
+    assert.deepEqual([error.code, error.source], [20021, { pointer: '/rules/0/expression' }]);
+    assert.match(error.message, /the service refuses one whose expression does not say so: end it with `and cf\.zone\.plan eq "ENT"`/);
+    const taken = await call('PUT', at, { body: JSON.stringify({ rules: [execute('(cf.zone.name == "example.com") and cf.zone.plan eq "ENT"')] }), headers });
+    assert.equal(taken.status, 200);
+    // A zone's entry point runs what it executes on its own zone: no plan to say.
+    assert.equal((await call('PUT', '/zones/enterprise-only/rulesets/phases/http_request_firewall_custom/entrypoint', { body: JSON.stringify({ rules: [execute('(http.request.uri.path eq "/login")')] }), headers })).status, 200);
+  });
+
   it('records requests and consumes faults in order', async () => {
     const before = emulator.requests.length;
     emulator.faults.push({ method: 'POST', respond: { status: 418 } }, { path: /versions/, respond: { status: 500 } }, { respond: { status: 503 } });

@@ -198,6 +198,7 @@ describe('Request Header Transform Rules (http_request_late_transform): the head
   it('`add` is an operation of response headers: an error on it, and the fix writes `set`; in the response phase it stays', () => {
     const text = yamlRuleset('http_request_late_transform', '  - action: rewrite\n    expression: "true"\n    action_parameters:\n      headers:\n        X-Source:\n          operation: add\n          value: edge\n');
     assert.deepEqual(found(text, 'yaml'), [['request-header-operation', 'error', 'add']]);
+    assert.match(check(text, 'yaml')[0].message, /^`add` is no operation of a request header: the docs give it to response headers only/);
     assert.match(fixedClean(text, 'yaml', 'Change to `set`'), /operation: set\n/);
     assert.deepEqual(check(text.replace('http_request_late_transform', 'http_response_headers_transform'), 'yaml'), []);
   });

@@ -37,7 +37,7 @@ function checkRequestHeaders(model: ParsedRuleset, rule: HostObject, report: Rep
     if (operationNode?.kind !== 'string' || isTerraformTemplate(operationNode) || (terraform && header.key.includes('${'))) continue;
     const operation = String(operationNode.value);
     if (operation === 'add') {
-      report('request-header-operation', 'error', operationNode.start, operationNode.end, `the service refuses \`add\` on a request header: \`add\` keeps a header's earlier values and is an operation of response headers; a request header is set (\`set\` replaces its value, or adds the header) or removed (\`remove\`)`, [
+      report('request-header-operation', 'error', operationNode.start, operationNode.end, `\`add\` is no operation of a request header: the docs give it to response headers only (where it keeps the header's earlier values); a request header is set (\`set\` replaces its value, or adds the header) or removed (\`remove\`)`, [
         { title: 'Change to `set`', edits: [replaceScalarEdit(operationNode, 'set')] },
       ]);
       continue;

@@ -555,7 +555,7 @@ const PARAMETER_NOTES: ReadonlyMap<string, string> = new Map([
   ['redirect from_list.key', "A value expression, usually `http.request.full_uri`, matched against the list's source URLs; the rule's expression must use the same field."],
   ['redirect from_list.name', 'The name of a Bulk Redirect List of the account.'],
   ['rewrite uri', 'Rewrites the path, the query, or both; each takes a static `value` or a value `expression`.'],
-  ['rewrite headers', 'Header name to operation: `set` or `add` (with `value` or `expression`), or `remove` (with nothing else).'],
+  ['rewrite headers', 'Header name to operation: `set` or `add` (with `value` or `expression`), or `remove` (with nothing else); `add` is for response headers only, and a request rule cannot touch `cf-…` headers, set `cookie` or set the visitor\'s IP headers.'],
   ['route host_header', 'Rewrites the Host header; also sets the SNI to it unless `sni` is given.'],
   ['route origin.port', 'The destination port, 1 to 65535.'],
   ['route sni.value', 'A static host name on the same account.'],
