@@ -61,6 +61,23 @@ function fixedClean(text: string, format: HostFormat, title: string): string {
   return after;
 }
 
+// ------------------------------------------------------------------ actions
+
+describe('the action: one of the actions the service defines', () => {
+  it('`action: blokc` is an error with the fix to `block`, in JSON, YAML and Terraform; an action Terraform fills in stays unknown', () => {
+    const yaml = yamlRuleset('http_request_firewall_custom', '  - action: blokc\n    expression: http.request.uri.path eq "/admin"\n');
+    assert.deepEqual(found(yaml, 'yaml'), [['unknown-action', 'error', 'blokc']]);
+    assert.match(fixedClean(yaml, 'yaml', 'Change to `block`'), /action: block\n/);
+    const json = jsonRuleset('http_request_firewall_custom', [{ action: 'blokc', expression: 'true' }]);
+    assert.deepEqual(found(json, 'json'), [['unknown-action', 'error', '"blokc"']]);
+    const tf = (action: string) => `resource "cloudflare_ruleset" "waf" {\n  zone_id = var.zone\n  name = "waf"\n  kind = "zone"\n  phase = "http_request_firewall_custom"\n  rules = [{\n    ref = "admin"\n    action = ${action}\n    expression = "true"\n  }]\n}\n`;
+    assert.deepEqual(tfFound(tf('"blokc"')), [['unknown-action', 'error', '"blokc"']]);
+    for (const unknown of ['var.action', '"${var.action}"', 'local.actions["admin"]']) {
+      assert.deepEqual(tfFound(tf(unknown)).filter(([, severity]) => severity !== 'hint'), [], unknown);
+    }
+  });
+});
+
 // ------------------------------------------------------------------ rate limiting
 
 describe('rate limiting rules (http_ratelimit): what `ratelimit` must hold', () => {
