@@ -89,7 +89,7 @@ describe('rulesets check on an octorules project', () => {
     assert.equal(result.status, 1, result.stdout + result.stderr);
     assert.equal(result.stderr, '');
     assert.deepEqual(findings(result.stdout, project), [
-      ['rules/one.example.yaml', 5, 15, 'warning', 'unknown-action', 'blok'],
+      ['rules/one.example.yaml', 5, 15, 'error', 'unknown-action', 'blok'],
       // The included file's mistake, on the include, naming its own place.
       ['rules/one.example.yaml', 6, 19, 'error', 'invalid-action-parameters', '!include redirects/one.yaml'],
       ['rules/two.example.yaml', 5, 60, 'error', 'comma-in-set', ','],
@@ -97,7 +97,7 @@ describe('rulesets check on an octorules project', () => {
     ]);
     assert.match(result.stdout, /rules\/one\.example\.yaml:6:19: error invalid-action-parameters redirects\/one\.yaml:7:20: /);
     // The account file is checked too, and clean; config.yaml and the included file are not rulesets.
-    assert.match(result.stdout, /\n3 files checked: 3 errors, 1 warning\n$/);
+    assert.match(result.stdout, /\n3 files checked: 4 errors, 0 warnings\n$/);
   });
 
   it('gives the same places in JSON (0-based lines and characters)', () => {

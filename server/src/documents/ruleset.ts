@@ -12,6 +12,7 @@ import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
 import { lineIndent, type DocumentEdit } from './host-edits';
 import { mapRange, unmapOffset, type DecodedString } from './offset-map';
 import { ruleOrderCheck } from './rule-order';
+import { accountExecuteProblems } from './rule-limits';
 import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
 import { isRuleExpression, type DocumentProblem, type ExpressionSite, type FilterSite, type IncludedFile, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
 import { positionsIn } from './positions';
@@ -203,6 +204,7 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
     }
   }
   order?.finish(problems);
+  problems.push(...accountExecuteProblems(model, phase, results, expressionEdit));
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   if (options.severities) applyRuleSeverities(problems, options.severities);
   // Last: a directive that silences nothing must see what the configuration left.
