@@ -5,10 +5,11 @@
  * count by and up to, and the Enterprise zones an account-level `execute` rule must be limited
  * to. Each fires on the docs' own example of the limit and stays silent on its clean twin.
  */
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import type { HostFormat } from '../../server/src/documents/host';
+import { loadTerraformParser } from '../../server/src/documents/terraform';
 import { applyDocumentEdits, at, check, checkProblems, type At } from './check-helpers';
 
 /** The range of the `occurrence`-th `needle` in the text, as [line, character, endLine, endCharacter]. */
@@ -238,6 +239,34 @@ describe('Request Header Transform Rules (http_request_late_transform): the head
     assert.deepEqual(tfFound(unknown).filter(([code]) => code !== 'terraform-unknown'), []);
     const octorules = 'cloudflare:\n  request_header_rules:\n    - ref: h\n      expression: "true"\n      action_parameters:\n        headers:\n          True-Client-IP: {operation: set, expression: to_string(ip.src)}\n';
     assert.deepEqual(found(octorules, 'yaml'), [['request-header-not-modifiable', 'error', 'True-Client-IP']]);
+  });
+});
+
+describe("a header transform's header names: a field name HTTP can send (RFC 9110: a token)", () => {
+  const rewrite = (headers: object) => ({ ref: 'headers', expression: 'true', action: 'rewrite', action_parameters: { headers } });
+
+  it('an empty name, or one with a space, a colon or a parenthesis: an error on the name, in the request and the response phase', () => {
+    for (const phase of ['http_request_late_transform', 'http_response_headers_transform']) {
+      const json = jsonRuleset(phase, [rewrite({ '': { operation: 'set', value: 'a' }, 'X Source': { operation: 'set', value: 'b' }, 'X-Source:': { operation: 'remove' }, 'X-(a)': { operation: 'set', value: 'c' } })]);
+      assert.deepEqual(found(json, 'json'), ['""', '"X Source"', '"X-Source:"', '"X-(a)"'].map((name) => ['invalid-header-name', 'error', name]), phase);
+      assert.match(check(json, 'json')[1].message, /^`X Source` is not a header name: HTTP's field names are one or more letters, digits and `!#\$%&'\*\+\-\.\^_`\|~` \(RFC 9110\), here ` ` at character 2$/);
+    }
+  });
+
+  it("every token checks clean: X-Source, x_debug, X-Bot-Score.v2, a name of `!#$%&'*+-.^_`|~`", () => {
+    const json = jsonRuleset('http_response_headers_transform', [rewrite({ 'X-Source': { operation: 'set', value: 'a' }, x_debug: { operation: 'remove' }, 'X-Bot-Score.v2': { operation: 'set', value: 'b' }, "!#$%&'*+-.^_`|~": { operation: 'set', value: 'c' } })]);
+    assert.deepEqual(check(json, 'json'), [], json);
+  });
+
+  // A key with a `${…}` is read by tree-sitter's parser.
+  before(() => loadTerraformParser());
+
+  it('in Terraform on the name as written; a name Terraform fills in says nothing', () => {
+    const v5 = 'resource "cloudflare_ruleset" "headers" {\n  zone_id = var.zone\n  name = "headers"\n  kind = "zone"\n  phase = "http_response_headers_transform"\n  rules = [{\n    ref = "h"\n    action = "rewrite"\n    expression = "true"\n    action_parameters = {\n      headers = {\n        "x source" = { operation = "set", value = "a" }\n        "X-Source" = { operation = "set", value = "b" }\n      }\n    }\n  }]\n}\n';
+    assert.deepEqual(tfFound(v5), [['invalid-header-name', 'error', '"x source"']]);
+    // A map with a key Terraform fills in may hold any key: none of its names is known.
+    const computed = v5.replace('"X-Source" = {', '"${var.name}" = {');
+    assert.deepEqual(tfFound(computed).filter(([code]) => code !== 'terraform-unknown'), []);
   });
 });
 

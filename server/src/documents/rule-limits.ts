@@ -9,7 +9,7 @@
  */
 import type { CheckResult } from '../language/checker';
 import { walkExpression, type Argument } from '../language/ast';
-import { ACCOUNT_EXECUTE_LIMIT, RATE_LIMIT_CHARACTERISTICS, REQUEST_HEADER_LIMITS } from '../language/catalogue/actions';
+import { ACCOUNT_EXECUTE_LIMIT, HEADER_NAME_LIMITS, RATE_LIMIT_CHARACTERISTICS, REQUEST_HEADER_LIMITS } from '../language/catalogue/actions';
 import { catalogueFor } from '../language/catalogue/catalogues';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { isTerraformTemplate, property, type HostObject, type HostScalar } from './host';
@@ -19,8 +19,27 @@ import type { DocumentProblem, FilterSite, ParsedRuleset } from './parsed-rulese
 
 /** The limits of one rule that its shape shows (ruleset-shape.ts calls it for each rule object). */
 export function checkRuleLimits(model: ParsedRuleset, rule: HostObject, action: string | undefined, phase: string | undefined, report: Report): void {
+  if (action === 'rewrite' && (HEADER_NAME_LIMITS.phases as readonly (string | undefined)[]).includes(phase)) checkHeaderNames(model, rule, report);
   if (phase === REQUEST_HEADER_LIMITS.phase && action === 'rewrite') checkRequestHeaders(model, rule, report);
   if (phase === RATE_LIMIT_CHARACTERISTICS.phase) checkRateLimit(model, rule, report);
+}
+
+// ---------------------------------------------------------------- header names
+
+/** A header name that HTTP cannot carry (empty, or with a character outside a token), on the name as written. */
+function checkHeaderNames(model: ParsedRuleset, rule: HostObject, report: Report): void {
+  const headers = property(property(rule, 'action_parameters')?.value, 'headers')?.value;
+  if (headers?.kind !== 'object') return;
+  for (const header of headers.properties) {
+    const name = header.key;
+    // A name Terraform fills in is not known.
+    if (model.format === 'hcl' && name.includes('${')) continue;
+    let bad = -1;
+    for (let i = 0; i < name.length && bad < 0; i++) if (!HEADER_NAME_LIMITS.character.test(name[i])) bad = i;
+    if (name.length > 0 && bad < 0) continue;
+    const where = name.length === 0 ? 'here an empty one' : `here \`${name[bad] === '`' ? '\\`' : name[bad]}\` at character ${bad + 1}`;
+    report('invalid-header-name', 'error', header.keyStart, header.keyEnd, `\`${name}\` is not a header name: HTTP's field names are one or more ${HEADER_NAME_LIMITS.described} (RFC 9110), ${where}`);
+  }
 }
 
 // ---------------------------------------------------------------- request headers

@@ -207,6 +207,18 @@ export const REQUEST_HEADER_LIMITS = {
 } as const;
 
 /**
+ * The header names of Request and Response Header Transform Rules: a field name HTTP can carry,
+ * which RFC 9110 (section 5.1, `field-name = token`; section 5.6.2, `tchar`) makes one or more
+ * letters, digits and ``!#$%&'*+-.^_`|~``. The docs' pages name no narrower set, so none is checked.
+ */
+export const HEADER_NAME_LIMITS = {
+  phases: ['http_request_late_transform', 'http_response_headers_transform'],
+  /** One character HTTP allows in a field name (a `tchar`). */
+  character: /[!#$%&'*+\-.^_`|~0-9A-Za-z]/,
+  described: "letters, digits and `!#$%&'*+-.^_`|~`",
+} as const;
+
+/**
  * Rate limiting rules (`http_ratelimit`): the characteristics the parameters page lists by name,
  * of which `cf.colo.id` is mandatory and `ip.src` and `cf.unique_visitor_id` exclude each other.
  * The page also lists forms with a name inside (`http.request.headers["…"]`, …) and a custom
