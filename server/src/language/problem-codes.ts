@@ -41,6 +41,7 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['duplicate-section', error('An octorules section written twice in one file.')],
   ['section-outside-block', warning('An octorules section outside the `cloudflare:` block, which octorules 0.37 skips.')],
   ['duplicate-ref', error('Two rules of one octorules section with the same `ref`.')],
+  ['empty-ref', error('An octorules rule whose `ref` is empty, which octorules refuses.')],
   ['include-outside', error('An octorules `!include` of a file outside the including file\'s folder.')],
   ['include-loop', error('An octorules `!include` that includes itself.')],
   ['include-too-deep', error('An octorules `!include` nested too deeply, or too many files included.')],
