@@ -360,6 +360,19 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
     assert.match(problems[2].message, /did you mean `http_request_firewall_custom`/);
   });
 
+  it('reads the rules of a custom ruleset from an `!include`, and takes an include for any value of it', () => {
+    const text = `custom_rulesets:
+  - id: 00000000000000000000000000000000
+    name: shared
+    phase: http_request_firewall_custom
+    rules: !include shared-rules.yaml
+  - !include other-ruleset.yaml
+`;
+    const files = { 'shared-rules.yaml': '- ref: a\n  expression: http.hots eq "x"\n  action: block\n', 'other-ruleset.yaml': 'name: other\nphase: http_request_firewall_custom\nrules: []\n' };
+    assert.deepEqual(onText(text, problemsOf(text, files)), [['unknown-field', '!include shared-rules.yaml']]);
+    assert.deepEqual(problemsOf('custom_rulesets: !include all.yaml\n', { 'all.yaml': '[]\n' }), []);
+  });
+
   it("reads a file whose only section octorules does not know as an octorules file with that section's finding, not as a ruleset of ours", () => {
     for (const text of [
       'cloudflare:\n  waf_custom_rule:\n    - ref: a\n      expression: http.host eq "x"\n      action: block\n',
@@ -383,9 +396,11 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
     assert.deepEqual(onText(text, problems), [['unknown-section', 'firewall_things']]);
     assert.equal(problems[0].severity, 'warning');
     assert.match(problems[0].message, /would manage nothing in this file/);
-    // But a folder search does not take a file for octorules' by a `cloudflare:` key alone.
+    // But a folder search does not take a file for octorules' by a `cloudflare:` key alone, nor
+    // by another tool's list at the top level whose name is a near miss of a section.
     assert.equal(isOctorulesDocument(parseHost(text, 'yaml').root), false);
     assert.equal(isOctorulesDocument(parseHost('cloudflare:\n  api_token: abc\n', 'yaml').root), false);
+    assert.equal(isOctorulesDocument(parseHost('page_rules:\n  - targets: ["example.com/*"]\n    actions: {cache_level: bypass}\n', 'yaml').root), false);
   });
 });
 

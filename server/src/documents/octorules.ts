@@ -55,19 +55,30 @@ export function isOctorulesDocument(root: HostNode | undefined): boolean {
   if (property(root, 'rules') && (property(root, 'phase') || property(root, 'kind'))) return false;
   const block = property(root, OCTORULES_NAMESPACE)?.value;
   if (block?.kind === 'object' && block.properties.some((p) => SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS || (p.value?.kind === 'array' && nearMisses(p.key, OCTORULES_NAMESPACE_KEYS).length > 0))) return true;
-  return root.properties.some((p) => p.value?.kind === 'array' && (SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS || nearMisses(p.key, SECTION_NAMES).length > 0));
+  return root.properties.some((p) => p.value?.kind === 'array' && (SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS || (holdsRules(p.value) && nearMisses(p.key, SECTION_NAMES).length > 0)));
+}
+
+/**
+ * A list whose items are mappings, one with an `expression`: rules. A near miss at the top level
+ * must hold them to make a file octorules': other tools' files have `page_rules` or
+ * `access_rules` lists (near misses of `cache_rules`) of their own.
+ */
+function holdsRules(value: HostArray): boolean {
+  return value.items.length > 0 && value.items.every((item) => item.kind === 'object') && value.items.some((item) => property(item, 'expression') !== undefined);
 }
 
 /**
  * Whether a YAML document is to be read as octorules' when it is read at all (named on the
  * command line, opened in the editor): an octorules file, or one with octorules' `cloudflare:`
- * block, which a ruleset in the API's shape never has. A folder search asks isOctorulesDocument:
+ * block or a section's key at the top level (its value an `!include`, say), which a ruleset in
+ * the API's shape never has. A folder search asks isOctorulesDocument:
  * a `cloudflare:` key alone may be another tool's.
  */
 export function readsAsOctorules(root: HostNode | undefined): boolean {
   if (isOctorulesDocument(root)) return true;
   if (root?.kind !== 'object' || ['rules', 'phase', 'kind', 'name'].some((key) => property(root, key))) return false;
-  return property(root, OCTORULES_NAMESPACE)?.value?.kind === 'object';
+  // A section's key (or custom_rulesets') whatever its value: an `!include` is a string.
+  return property(root, OCTORULES_NAMESPACE)?.value?.kind === 'object' || root.properties.some((p) => SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS);
 }
 
 /** The candidates a key is a near miss of (itself not one of them). */
@@ -261,24 +272,35 @@ function checkRepeatedKeys(source: Source, object: HostObject): void {
  * another phase may be another provider's.
  */
 function readCustomRulesets(reading: Reading, document: Source, p: HostProperty): void {
-  if (!p.value || p.value.kind === 'null') return;
+  // An `!include` may stand for any value: what it reads is not looked into here.
+  if (!p.value || p.value.kind === 'null' || includeOf(document.text, p.value)) return;
   if (p.value.kind !== 'array') {
     document.problems.push({ code: 'invalid-type', severity: 'error', message: `\`${CUSTOM_RULESETS}\` holds a list of rulesets (each with \`name\`, \`phase\` and \`rules\`); found ${kindOf(p.value)}`, start: p.value.start, end: p.value.end });
     return;
   }
   p.value.items.forEach((item, index) => {
+    if (includeOf(document.text, item)) return;
     if (item.kind !== 'object') {
       document.problems.push({ code: 'invalid-type', severity: 'error', message: `a custom ruleset is a mapping with \`name\`, \`phase\` and \`rules\`; found ${kindOf(item)}`, start: item.start, end: item.end });
       return;
     }
     const phase = property(item, 'phase')?.value;
     const rules = property(item, 'rules')?.value;
-    checkCustomRuleset(document, item, phase, rules);
+    const include = rules && includeOf(document.text, rules);
+    checkCustomRuleset(document, item, phase, include ? undefined : rules);
     const known = phase?.kind === 'string' ? OCTORULES_SECTIONS.find((s) => s.phase === phase.value) : undefined;
-    if (!known || rules?.kind !== 'array') return;
+    if (!known) return;
     const name = property(item, 'name')?.value;
     const label = `${CUSTOM_RULESETS}: ${name?.kind === 'string' ? String(name.value) : index + 1}`;
-    readRules(reading, document, { section: label, phase: known.phase, zone: false, account: true }, { keyStart: item.start, keyEnd: item.start }, rules, new Map());
+    const section: OctorulesSection = { section: label, phase: known.phase, zone: false, account: true };
+    if (include) {
+      // A file of the rules, read as a section's is.
+      const file = open(reading, document, include);
+      if (file) readIncludedRules(reading, file, section, new Map());
+      return;
+    }
+    if (rules?.kind !== 'array') return;
+    readRules(reading, document, section, { keyStart: item.start, keyEnd: item.start }, rules, new Map());
   });
 }
 
