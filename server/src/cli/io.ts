@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { badBytesMessage, decodeFileBytes } from '../core';
 import { UsageError } from './check';
 import { replaceFile } from './files';
+import { terminalSafe } from './visible';
 
 export interface Io {
   readonly out: (text: string) => void;
@@ -24,8 +25,10 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    // On a terminal no control character of a file is written raw (a diff, a test's case); a
+    // pipe gets the bytes as they are (`pull > file` is data).
+    out: (text) => process.stdout.write(process.stdout.isTTY ? terminalSafe(text) : text),
+    err: (text) => process.stderr.write(process.stderr.isTTY ? terminalSafe(text) : text),
     env: process.env,
     // Asked only by commands that talk to the API: process.stdin is made on first use, and
     // making it cost a check 5 ms.

@@ -35,3 +35,14 @@ export function visibleColumns(text: string): number[] {
   }
   return columns;
 }
+
+/**
+ * What goes to a terminal: every control character escaped as visibleText does, but the colours
+ * the tool itself adds (`ESC [ … m`) and CR before LF (a CRLF file's lines, in a diff). A file's
+ * own colour sequence passes as a colour, which is all it can do.
+ */
+const TERMINAL_UNSAFE = /\u001b(?!\[[0-9;]*m)|\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+export function terminalSafe(text: string): string {
+  return text.replace(TERMINAL_UNSAFE, escapeOf);
+}
