@@ -142,6 +142,16 @@ describe('a binary file', () => {
   });
 });
 
+describe('an included file that is not UTF-8 text', () => {
+  it('is an error on the `!include` that names it, saying which byte, and its rules are not checked with U+FFFD', async () => {
+    const waf = Buffer.concat([Buffer.from('- ref: caf'), Buffer.from([0xe9]), Buffer.from('\n  expression: ip.src eq 192.0.2.1\n  action: block\n')]);
+    const dir = folder({ 'zone.yaml': 'cloudflare:\n  waf_custom_rules: !include waf.yaml\n', 'waf.yaml': waf });
+    const result = await run(['check', 'zone.yaml'], dir);
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.match(result.stdout, /^zone\.yaml:2:21: error include-unreadable cannot read `waf\.yaml` \(relative to this file\), which this `!include` names: byte 10 \(line 1, column 11\) is not UTF-8 \(0xE9\); save the file as UTF-8/);
+  });
+});
+
 describe('control characters of a file in a report', () => {
   it('are printed as escapes, in the message and the source line, with the carets under the escape', async () => {
     const dir = folder({ 'edge.ruleset.yaml': 'name: edge\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: tcp.dstport eq \u001b[2J22\u0007\n' });

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { decodeFileBytes } from './file-bytes';
+import { badBytesText, decodeFileBytes } from './file-bytes';
 import type { IncludeReader } from './octorules';
 import type { ModuleVersionInputs } from './provider-version';
 import type { TerraformModuleReader } from './terraform-module';
@@ -17,7 +17,7 @@ export function includeReader(path: string): IncludeReader {
       // A file that is not UTF-8 text cannot be read: its rules would be checked (and sent)
       // with U+FFFD in place of its bytes.
       const decoded = decodeFileBytes(readFileSync(join(folder, relativePath)));
-      return decoded.bad ? undefined : decoded.text;
+      return decoded.bad ? { unreadable: badBytesText(decoded.bad) } : decoded.text;
     } catch {
       return undefined;
     }

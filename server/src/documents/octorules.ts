@@ -26,8 +26,11 @@ import { renameKeyEdit, replaceScalarEdit } from './host-edits';
 import { hostSyntaxProblems, rulesetOfRoot, type DocumentProblem, type IncludedFile, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 import { positionsIn } from './positions';
 
-/** The text of a file an `!include` names, by its path relative to the including file; undefined when it cannot be read. */
-export type IncludeReader = (relativePath: string) => string | undefined;
+/**
+ * The text of a file an `!include` names, by its path relative to the including file; undefined
+ * when it cannot be read, or why not (`unreadable`: a file that is not UTF-8 text, say).
+ */
+export type IncludeReader = (relativePath: string) => string | { readonly unreadable: string } | undefined;
 
 const SECTIONS = new Map(OCTORULES_SECTIONS.map((s) => [s.section, s]));
 const SECTION_NAMES = OCTORULES_SECTIONS.map((s) => s.section);
@@ -515,7 +518,7 @@ function open(reading: Reading, source: Source, include: Include): Source | unde
   if (source.chain.length >= MAX_INCLUDE_DEPTH || reading.reads >= MAX_INCLUDED_FILES) return report('include-too-deep', `\`${include.path}\` is not read: more than ${source.chain.length >= MAX_INCLUDE_DEPTH ? `${MAX_INCLUDE_DEPTH} includes deep` : `${MAX_INCLUDED_FILES} files included`}`);
   reading.reads++;
   const text = reading.include(path);
-  if (text === undefined) return report('include-unreadable', `cannot read \`${include.path}\` (relative to this file), which this \`${INCLUDE_TAG}\` names`);
+  if (typeof text !== 'string') return report('include-unreadable', `cannot read \`${include.path}\` (relative to this file), which this \`${INCLUDE_TAG}\` names${text ? `: ${text.unreadable}` : ''}`);
   return { text: text.replace(/^\uFEFF/, ''), path, problems: [], at: source.at ?? { start: include.start, end: include.end }, chain: [...source.chain, path] };
 }
 

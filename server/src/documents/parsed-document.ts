@@ -30,7 +30,7 @@ const LOCK_FILE = '.terraform.lock.hcl';
 export function parseDocument(text: string, format: HostFormat, options: ParseDocumentOptions = {}): ParsedDocument {
   if (format === 'hcl') {
     const lockFile = options.terraformModule ? undefined : options.include?.(LOCK_FILE);
-    return readTerraform(text, options.terraformModule ?? (lockFile !== undefined ? { lockFile } : {}), options.module);
+    return readTerraform(text, options.terraformModule ?? (typeof lockFile === 'string' ? { lockFile } : {}), options.module);
   }
   const host = parseHost(text, format);
   if (format === 'yaml' && readsAsOctorules(host.root)) return readOctorules(text, host, options.include);
