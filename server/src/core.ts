@@ -17,6 +17,7 @@ export { MAX_NESTING, nestsDeeperThan } from './documents/nesting';
 export { parseRuleset, type ParsedRuleset } from './documents/parsed-ruleset';
 export { parseDocument, rulesetAt, type ParsedDocument } from './documents/parsed-document';
 export { diskModuleReader, includeReader, providerVersionInputsOf } from './documents/include-files';
+export { badBytesMessage, badBytesProblem, badBytesText, decodeFileBytes, type BadBytes, type DecodedFile } from './documents/file-bytes';
 export type { TerraformModule, TerraformModuleReader } from './documents/terraform-module';
 export { loadTerraformParser, mayUseModuleValues, migrateFirewallRules } from './documents/terraform';
 export { DEFAULT_SETTINGS, patternInFolder, readSettings, type Settings } from './documents/settings';

@@ -140,6 +140,29 @@ describe('rulesets check on an octorules project', () => {
     }
   });
 
+  it('finds an account file of custom rulesets alone, refuses an empty ref, and reads a file of an unknown section as octorules (issue 35)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-octorules-35-'));
+    try {
+      mkdirSync(join(dir, 'rules'));
+      writeFileSync(join(dir, 'rules', 'account.yaml'), 'custom_rulesets:\n  - id: 00000000000000000000000000000000\n    name: shared\n    phase: http_request_firewall_custom\n    rules:\n      - ref: a\n        expression: http.hots eq "x"\n        action: block\n');
+      writeFileSync(join(dir, 'rules', 'zone.yaml'), 'cloudflare:\n  waf_custom_rules:\n    - ref: ""\n      expression: http.host eq "x"\n      action: block\n');
+      writeFileSync(join(dir, 'rules', 'typo.yaml'), 'cloudflare:\n  waf_custom_rule:\n    - ref: a\n      expression: http.host eq "x"\n      action: block\n');
+      const result = check(['.'], dir);
+      assert.equal(result.status, 1, result.stdout + result.stderr);
+      assert.deepEqual(findings(result.stdout, dir), [
+        ['rules/account.yaml', 7, 21, 'error', 'unknown-field', 'http.hots'],
+        ['rules/typo.yaml', 2, 3, 'warning', 'unknown-section', 'waf_custom_rule'],
+        ['rules/zone.yaml', 3, 12, 'error', 'empty-ref', '""'],
+      ]);
+      // Named on the command line, the file of an unknown section is octorules', not a ruleset missing its keys.
+      const named = check(['rules/typo.yaml'], dir);
+      assert.doesNotMatch(named.stdout, /missing-key|unknown-key/);
+      assert.match(named.stdout, /did you mean `waf_custom_rules`\?/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('checks the clean example project clean, and finds each mistake of the other on its characters', () => {
     const clean = check([`examples/${OCTORULES_FOLDER}/`], ROOT);
     assert.equal(clean.status, 0, clean.stdout);

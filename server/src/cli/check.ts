@@ -1,8 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
 import {
+  badBytesMessage,
   checkBareExpression,
   checkDocument,
+  decodeFileBytes,
   checkRuleset,
   classifyFile,
   declaresTerraformRuleset,
@@ -96,7 +98,9 @@ function isRulesetFile(path: string, patternsOf: (path: string) => readonly stri
   // Whole paths, as the configuration's patterns are anchored at its folder. A Terraform file
   // is classified by its text, as the editor classifies it: the parser is not loaded yet (it
   // is, once, for the .tf files found).
-  const text = () => readText(path);
+  // Read leniently: whether it is a ruleset is asked of a file that may not be UTF-8 (it is
+  // said so when it is checked, if it is one); another file that is not is left alone.
+  const text = () => readText(path, false);
   const feedsRuleset = () => {
     // Whether it may: the parser is not loaded yet. checkFiles drops it when it feeds none.
     const feeds = !declaresTerraformRuleset(text()) && mayUseModuleValues(text(), path) && folderUsesModuleValues(dirname(resolve(path)));
@@ -138,13 +142,15 @@ export async function prepareReaders(files: readonly string[]): Promise<void> {
 /** The path that means standard input, as in most Unix tools. */
 export const STDIN = '-';
 
-/** Standard input, as read for `-` (a byte-order mark dropped). */
+/** Standard input, as read for `-` (a byte-order mark dropped; not UTF-8 text, a file problem that says where). */
 export function readStdin(): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(0, 'utf8').replace(/^\uFEFF/, '');
+    bytes = readFileSync(0);
   } catch (error) {
     throw ioError('<stdin>', error, 'read standard input');
   }
+  return textOf('<stdin>', bytes, true);
 }
 
 /** JSON when the text starts as JSON must (after any whitespace), YAML otherwise: YAML reads JSON too, but with its own messages. */
@@ -152,12 +158,21 @@ function formatOfText(text: string): HostFormat {
   return /^\s*[{[]/.test(text) ? 'json' : 'yaml';
 }
 
-function readText(path: string): string {
+/** A file's text; `strict`: a file that is not UTF-8 text (or is binary) is a file problem that says where, not a text with U+FFFD in it. */
+function readText(path: string, strict = true): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+    bytes = readFileSync(path);
   } catch (error) {
     throw ioError(path, error, 'read the file');
   }
+  return textOf(path, bytes, strict);
+}
+
+function textOf(shown: string, bytes: Uint8Array, strict: boolean): string {
+  const decoded = decodeFileBytes(bytes);
+  if (strict && decoded.bad) throw new UsageError(badBytesMessage(shown, decoded.bad));
+  return decoded.text;
 }
 
 function ioError(path: string, error: unknown, action: string): UsageError {

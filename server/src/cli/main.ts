@@ -11,6 +11,7 @@ import { test } from './test-command';
 import { migrateFirewallRulesCommand } from './migrate-command';
 import { version } from '../version';
 import { optimiseOnlyWhatRunsLong } from '../launch/tiering';
+import { visibleText } from './visible';
 
 const CHECK_USAGE = `Usage: rulesets check <files or folders...> [--format text|json|sarif] [--phase NAME] [--config FILE]
        rulesets check --expression EXPR [--kind KIND] [--phase NAME] [--format text|json|sarif]
@@ -325,7 +326,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
 
 /** Belt and braces: no credential of the environment leaves in a message. */
 function scrub(text: string, io: Io): string {
-  return redact(text, [io.env[ENV.token], io.env[ENV.key], io.env[ENV.email]]);
+  // Nor a control character of a file a message quotes (they are escaped).
+  return visibleText(redact(text, [io.env[ENV.token], io.env[ENV.key], io.env[ENV.email]]));
 }
 
 if (require.main === module) {

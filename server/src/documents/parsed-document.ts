@@ -5,7 +5,7 @@
  * which there are and where.
  */
 import { parseHost, type HostFormat } from './host';
-import { isOctorulesDocument, readOctorules, type IncludeReader } from './octorules';
+import { readOctorules, readsAsOctorules, type IncludeReader } from './octorules';
 import { rulesetOfHost, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 
 export type { ParsedDocument } from './parsed-ruleset';
@@ -30,10 +30,10 @@ const LOCK_FILE = '.terraform.lock.hcl';
 export function parseDocument(text: string, format: HostFormat, options: ParseDocumentOptions = {}): ParsedDocument {
   if (format === 'hcl') {
     const lockFile = options.providerVersionInputs ? undefined : options.include?.(LOCK_FILE);
-    return readTerraform(text, options.providerVersionInputs ?? (lockFile !== undefined ? { lockFile } : {}), options.module);
+    return readTerraform(text, options.providerVersionInputs ?? (typeof lockFile === 'string' ? { lockFile } : {}), options.module);
   }
   const host = parseHost(text, format);
-  if (format === 'yaml' && isOctorulesDocument(host.root)) return readOctorules(text, host, options.include);
+  if (format === 'yaml' && readsAsOctorules(host.root)) return readOctorules(text, host, options.include);
   return { format, layout: 'api', text, rulesets: [rulesetOfHost(text, host)], problems: [] };
 }
 

@@ -29,6 +29,7 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   // ---------------------------------------------------------------- the file
   ['json-syntax', error('The file is not valid JSON.')],
   ['yaml-syntax', error('The file is not valid YAML.')],
+  ['not-utf8', error('A file on disk that is not UTF-8 text (or is binary): its first such byte; nothing of it is checked or sent.')],
   ['hcl-syntax', error('The Terraform file is not valid HCL.')],
   ['hcl-parser-unavailable', error('The HCL parser was not loaded, so the Terraform file was not read.')],
   ['unsupported-block-type', error('A block where the module\'s provider version takes an argument (`rules { … }` where v5 takes `rules = [ … ]`), as Terraform says it.')],
@@ -41,6 +42,7 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['duplicate-section', error('An octorules section written twice in one file.')],
   ['section-outside-block', warning('An octorules section outside the `cloudflare:` block, which octorules 0.37 skips.')],
   ['duplicate-ref', error('Two rules of one octorules section with the same `ref`.')],
+  ['empty-ref', error('An octorules rule whose `ref` is empty, which octorules refuses.')],
   ['include-outside', error('An octorules `!include` of a file outside the including file\'s folder.')],
   ['include-loop', error('An octorules `!include` that includes itself.')],
   ['include-too-deep', error('An octorules `!include` nested too deeply, or too many files included.')],
