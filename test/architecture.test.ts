@@ -1,5 +1,5 @@
 /**
- * The layers of README "Architecture", checked by dependency-cruiser with
+ * The layers of docs/architecture.md, checked by dependency-cruiser with
  * `.dependency-cruiser.cjs`: the tree as it is must pass, and a tree with each kind of
  * violation planted in it must fail, naming the rule, so that the check cannot pass by
  * checking nothing.

@@ -12,6 +12,9 @@ import { toPositions } from '../server/src/documents/positions';
 import { checkRuleset } from '../server/src/documents/ruleset';
 import { parseRuleset, type DocumentProblem } from '../server/src/documents/parsed-ruleset';
 import type { HostFormat } from '../server/src/documents/host';
+import type { DocumentSymbol, Range } from 'vscode-languageserver';
+import { documentSymbols } from '../server/src/features/symbols';
+import { modelOf, settings } from './features/harness';
 
 // Properties of the whole pipeline on arbitrary input: nothing throws, every call finishes
 // quickly, and every range lies inside the text it is about. numRuns are kept modest so the
@@ -170,6 +173,18 @@ function assertDocumentResult(text: string, format: HostFormat, problems: readon
   }
 }
 
+const startsBefore = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+const rangeInside = (inner: Range, outer: Range) => startsBefore(outer.start, inner.start) && startsBefore(inner.end, outer.end);
+
+/** LSP requires each symbol's selectionRange inside its range, and each child inside its parent. */
+function assertSymbolsNest(text: string, symbols: readonly DocumentSymbol[], parent?: DocumentSymbol): void {
+  for (const symbol of symbols) {
+    assert.ok(rangeInside(symbol.selectionRange, symbol.range), `selectionRange of ${symbol.name} inside its range in ${JSON.stringify(text)}`);
+    if (parent) assert.ok(rangeInside(symbol.range, parent.range), `${symbol.name} ${JSON.stringify(symbol.range)} inside ${parent.name} ${JSON.stringify(parent.range)} in ${JSON.stringify(text)}`);
+    assertSymbolsNest(text, symbol.children ?? [], symbol);
+  }
+}
+
 function checkDocument(text: string, format: HostFormat): DocumentProblem[] {
   // A fresh cache per document would hide nothing; a shared one keeps the file fast.
   const problems = timed(`checkRuleset(${format})`, text, () => checkRuleset(text, format, { cache }));
@@ -235,6 +250,24 @@ describe('property: documents', { timeout: 60_000 }, () => {
         checkDocument(text, format);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('document symbols of any JSON or YAML document nest: each selection inside its range, each child inside its parent (Terraform: property-terraform.test.ts)', () => {
+    // The line of a fuzzed ruleset whose rule the YAML library ran past its list (issue 35),
+    // put where the edits may meet it.
+    const FUZZED_LINE = '    {1.2.3.4 10.0.0.0/8 ::1} wildcard andexpression: >-\n';
+    const withFuzzedLine = fc.tuple(editedDocument, fc.nat({ max: 1_000 })).map(([doc, n]) => {
+      const breaks = [...doc.text.matchAll(/\n/g)].map((m) => m.index! + 1);
+      const at = breaks.length > 0 ? breaks[n % breaks.length] : doc.text.length;
+      return { ...doc, text: doc.text.slice(0, at) + FUZZED_LINE + doc.text.slice(at) };
+    });
+    const anyDocument = fc.oneof(editedDocument, withFuzzedLine, fc.record({ format: fc.constantFrom<HostFormat>('json', 'yaml'), text: fc.string({ unit: anyChar, maxLength: 200 }) }));
+    fc.assert(
+      fc.property(anyDocument, ({ text, format }) => {
+        for (const f of [format, format === 'json' ? 'yaml' : 'json'] as const) assertSymbolsNest(text, documentSymbols(modelOf(text, f), settings()));
+      }),
+      { numRuns: 300 },
     );
   });
 

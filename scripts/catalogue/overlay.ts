@@ -2,7 +2,7 @@
  * Our decisions, each with its reason: what the catalogue adds to, or takes differently from, the
  * engine's and the docs' facts. The generator (scripts/catalogue.ts) applies them; the oracle's
  * catalogue test (test/oracle/catalogue.test.ts) holds every difference it finds between the
- * catalogue and the engine to DECIDED_DIFFERENCES, which are README's rows.
+ * catalogue and the engine to DECIDED_DIFFERENCES, which are the rows of docs/engine.md.
  */
 import type { ValueType } from '../../server/src/language/ast';
 import type { FieldValueKind, PhaseFamily } from '../../server/src/language/catalogue/entries';
@@ -43,7 +43,7 @@ export const MAGIC_FIELD_EXTRAS: Readonly<Record<string, { readonly range?: read
 };
 
 /**
- * The packet phases know `bit_slice` only: LANGUAGE.md §7 and README's table decided that the
+ * The packet phases know `bit_slice` only: LANGUAGE.md §7 and docs/engine.md's table decided that the
  * other functions the engine's magic_firewall scheme registers (it shares the HTTP scheme's
  * registration) are not documented for these phases, so a call to one is an unknown function.
  */
@@ -166,7 +166,7 @@ export const FUNCTION_DECISIONS: Readonly<Record<string, { readonly minArgs?: nu
 };
 
 /**
- * Every way the catalogue differs from the engine, as README's table says it (what | engine | we
+ * Every way the catalogue differs from the engine, as docs/engine.md's table says it (what | engine | we
  * | why), with the differences the oracle's catalogue test finds for it (`aspects`). A difference
  * the test finds that no row names fails it, and so does a row whose aspects it no longer finds.
  */

@@ -16,7 +16,8 @@ export { checkDocument, checkRuleset } from './documents/ruleset';
 export { MAX_NESTING, nestsDeeperThan } from './documents/nesting';
 export { parseRuleset, type ParsedRuleset } from './documents/parsed-ruleset';
 export { parseDocument, rulesetAt, type ParsedDocument } from './documents/parsed-document';
-export { diskModuleReader, includeReader, terraformModuleOf } from './documents/include-files';
+export { diskModuleReader, includeReader, providerVersionInputsOf } from './documents/include-files';
+export { badBytesMessage, badBytesProblem, badBytesText, decodeFileBytes, type BadBytes, type DecodedFile } from './documents/file-bytes';
 export type { TerraformModule, TerraformModuleReader } from './documents/terraform-module';
 export { loadTerraformParser, mayUseModuleValues, migrateFirewallRules } from './documents/terraform';
 export { DEFAULT_SETTINGS, patternInFolder, readSettings, type Settings } from './documents/settings';
@@ -29,7 +30,7 @@ export { plainText, PROBLEM_CODES } from './language/problem';
 export { grammar } from './language/grammar';
 export { catalogueFor } from './language/catalogue/catalogues';
 export { KNOWN_PHASES } from './language/catalogue/phases';
-export { isPlan, PLANS, type Plan } from './language/catalogue/plans';
+export { ADDONS, isAddon, isPlan, PLANS, type Addon, type Plan } from './language/catalogue/plans';
 export { isListKind, LIST_KINDS, type ListKind } from './language/catalogue/lists';
 export { closestMatches, quoteAlternatives } from './language/suggest';
 

@@ -135,6 +135,39 @@ describe('HTTP', () => {
     assert.equal((await call('PUT', '/zones/z/rulesets/phases/http_request_firewall_custom/entrypoint', { body: JSON.stringify({ kind: 'zone', rules }), headers })).status, 200);
   });
 
+  it('refuses a rule whose action the service does not define, as the service does: 400 at the action, and nothing stored', async () => {
+    const headers = { ...auth, 'content-type': 'application/json' };
+    const typo = { action: 'blokc', expression: 'http.request.uri.path eq "/admin"' };
+    const put = await call('PUT', '/zones/unknown-action/rulesets/phases/http_request_firewall_custom/entrypoint', { body: JSON.stringify({ rules: [typo] }), headers });
+    assert.equal(put.status, 400);
+    const [error] = (put.body as { errors: { code: number; message: string; source: { pointer: string } }[] }).errors;
+    assert.deepEqual([error.code, error.source], [20021, { pointer: '/rules/0/action' }]);
+    assert.match(error.message, /^unknown action `blokc` \(the service refuses a rule whose action it does not define\); did you mean `block`\?$/);
+    assert.equal((await call('GET', '/zones/unknown-action/rulesets/phases/http_request_firewall_custom/entrypoint')).status, 404, 'no entry point was made');
+    // Added to a ruleset that exists, the pointer is the rule's own.
+    const made = await call('PUT', '/zones/unknown-action/rulesets/phases/http_request_firewall_custom/entrypoint', { body: JSON.stringify({ rules: [{ ...typo, action: 'block' }] }), headers });
+    assert.equal(made.status, 200);
+    const id = (made.body as { result: { id: string } }).result.id;
+    const added = await call('POST', `/zones/unknown-action/rulesets/${id}/rules`, { body: JSON.stringify(typo), headers });
+    assert.equal(added.status, 400);
+    assert.deepEqual((added.body as { errors: { source: unknown }[] }).errors.map((e) => e.source), [{ pointer: '/action' }]);
+  });
+
+  it("refuses an account's execute rule not limited to Enterprise zones, as the docs say the service does; takes the docs' own", async () => {
+    const headers = { ...auth, 'content-type': 'application/json' };
+    const at = '/accounts/enterprise-only/rulesets/phases/http_request_firewall_custom/entrypoint';
+    const execute = (expression: string) => ({ action: 'execute', description: 'Execute custom ruleset', expression, action_parameters: { id: '2f2feab2026849078ba485f918791bdc' } });
+    const refused = await call('PUT', at, { body: JSON.stringify({ rules: [execute('(cf.zone.name == "example.com")')] }), headers });
+    assert.equal(refused.status, 400);
+    const [error] = (refused.body as { errors: { code: number; message: string; source: { pointer: string } }[] }).errors;
+    assert.deepEqual([error.code, error.source], [20021, { pointer: '/rules/0/expression' }]);
+    assert.match(error.message, /the service refuses one whose expression does not say so: end it with `and cf\.zone\.plan eq "ENT"`/);
+    const taken = await call('PUT', at, { body: JSON.stringify({ rules: [execute('(cf.zone.name == "example.com") and cf.zone.plan eq "ENT"')] }), headers });
+    assert.equal(taken.status, 200);
+    // A zone's entry point runs what it executes on its own zone: no plan to say.
+    assert.equal((await call('PUT', '/zones/enterprise-only/rulesets/phases/http_request_firewall_custom/entrypoint', { body: JSON.stringify({ rules: [execute('(http.request.uri.path eq "/login")')] }), headers })).status, 200);
+  });
+
   it('records requests and consumes faults in order', async () => {
     const before = emulator.requests.length;
     emulator.faults.push({ method: 'POST', respond: { status: 418 } }, { path: /versions/, respond: { status: 500 } }, { respond: { status: 503 } });

@@ -151,16 +151,16 @@ const EXPECTED_MISTAKES: [line: number, col: number, severity: string, code: str
   [23, 53, 'warning', 'unknown-list', 11],
 ];
 
-describe("rulesets check: the README's printed runs", () => {
-  // Each ```text block of the README that runs `npx rulesets check …` shows what it prints: its
-  // lines, in order, where `…` stands for lines left out.
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/```text\n\$ npx rulesets check ([^\n]+)\n([\s\S]*?)```/g)];
+describe("rulesets check: the printed runs of README and docs/", () => {
+  // Each ```text block of README.md and docs/*.md that runs `npx rulesets check …` shows what it
+  // prints: its lines, in order, where `…` stands for lines left out.
+  const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  const blocks = pages.flatMap((page) => [...readFileSync(join(ROOT, page), 'utf8').matchAll(/```text\n\$ npx rulesets check ([^\n]+)\n([\s\S]*?)```/g)]);
 
   it('there are such blocks', () => assert.ok(blocks.length >= 2, `found ${blocks.length}`));
 
   for (const [, args, shown] of blocks) {
-    it(`prints what the README shows for \`rulesets check ${args}\``, () => {
+    it(`prints what the docs show for \`rulesets check ${args}\``, () => {
       const printed = run(['check', ...args.split(' ')], ROOT).stdout.split('\n');
       let at = 0;
       let gap = false;
@@ -170,12 +170,12 @@ describe("rulesets check: the README's printed runs", () => {
           continue;
         }
         const next = gap ? printed.indexOf(line, at) : printed[at] === line ? at : -1;
-        assert.ok(next >= 0, `README line not printed ${gap ? 'after' : 'right after'} line ${at} of the run: ${line}`);
+        assert.ok(next >= 0, `documented line not printed ${gap ? 'after' : 'right after'} line ${at} of the run: ${line}`);
         at = next + 1;
         gap = false;
       }
       // The block ends with the summary, the last line printed.
-      assert.equal(at, printed.length - 1, 'the README block ends where the run ends');
+      assert.equal(at, printed.length - 1, 'the documented block ends where the run ends');
     });
   }
 });

@@ -89,7 +89,7 @@ describe('rulesets check on an octorules project', () => {
     assert.equal(result.status, 1, result.stdout + result.stderr);
     assert.equal(result.stderr, '');
     assert.deepEqual(findings(result.stdout, project), [
-      ['rules/one.example.yaml', 5, 15, 'warning', 'unknown-action', 'blok'],
+      ['rules/one.example.yaml', 5, 15, 'error', 'unknown-action', 'blok'],
       // The included file's mistake, on the include, naming its own place.
       ['rules/one.example.yaml', 6, 19, 'error', 'invalid-action-parameters', '!include redirects/one.yaml'],
       ['rules/two.example.yaml', 5, 60, 'error', 'comma-in-set', ','],
@@ -97,7 +97,7 @@ describe('rulesets check on an octorules project', () => {
     ]);
     assert.match(result.stdout, /rules\/one\.example\.yaml:6:19: error invalid-action-parameters redirects\/one\.yaml:7:20: /);
     // The account file is checked too, and clean; config.yaml and the included file are not rulesets.
-    assert.match(result.stdout, /\n3 files checked: 3 errors, 1 warning\n$/);
+    assert.match(result.stdout, /\n3 files checked: 4 errors, 0 warnings\n$/);
   });
 
   it('gives the same places in JSON (0-based lines and characters)', () => {
@@ -135,6 +135,29 @@ describe('rulesets check on an octorules project', () => {
       const again = check(['--cache', '.'], dir);
       assert.equal(again.status, 1, again.stdout);
       assert.match(again.stdout, /zone\.yaml:2:21: error unknown-field waf\.yaml:2:15: unknown field `http\.hots`/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finds an account file of custom rulesets alone, refuses an empty ref, and reads a file of an unknown section as octorules (issue 35)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-octorules-35-'));
+    try {
+      mkdirSync(join(dir, 'rules'));
+      writeFileSync(join(dir, 'rules', 'account.yaml'), 'custom_rulesets:\n  - id: 00000000000000000000000000000000\n    name: shared\n    phase: http_request_firewall_custom\n    rules:\n      - ref: a\n        expression: http.hots eq "x"\n        action: block\n');
+      writeFileSync(join(dir, 'rules', 'zone.yaml'), 'cloudflare:\n  waf_custom_rules:\n    - ref: ""\n      expression: http.host eq "x"\n      action: block\n');
+      writeFileSync(join(dir, 'rules', 'typo.yaml'), 'cloudflare:\n  waf_custom_rule:\n    - ref: a\n      expression: http.host eq "x"\n      action: block\n');
+      const result = check(['.'], dir);
+      assert.equal(result.status, 1, result.stdout + result.stderr);
+      assert.deepEqual(findings(result.stdout, dir), [
+        ['rules/account.yaml', 7, 21, 'error', 'unknown-field', 'http.hots'],
+        ['rules/typo.yaml', 2, 3, 'warning', 'unknown-section', 'waf_custom_rule'],
+        ['rules/zone.yaml', 3, 12, 'error', 'empty-ref', '""'],
+      ]);
+      // Named on the command line, the file of an unknown section is octorules', not a ruleset missing its keys.
+      const named = check(['rules/typo.yaml'], dir);
+      assert.doesNotMatch(named.stdout, /missing-key|unknown-key/);
+      assert.match(named.stdout, /did you mean `waf_custom_rules`\?/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

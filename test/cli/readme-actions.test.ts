@@ -1,5 +1,5 @@
 /**
- * README's table "Actions per phase" says what the data says: each row's phase and actions are those
+ * The table "Actions per phase" of docs/checks.md says what the data says: each row's phase and actions are those
  * of PHASE_ACTIONS (server/src/language/catalogue/actions.ts), in its order, every phase once; a
  * phase no source lists actions for says so with "—". The example column is free text.
  */
@@ -9,12 +9,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PHASE_ACTIONS } from '../../server/src/language/catalogue/actions';
 
-const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+const README = readFileSync(join(__dirname, '..', '..', 'docs', 'checks.md'), 'utf8');
 
 /** The rows of the first table after the heading `## Actions per phase`, up to the next heading, as cells. */
 function tableRows(): string[][] {
   const start = README.indexOf('\n## Actions per phase\n');
-  assert.ok(start >= 0, 'README has a section "Actions per phase"');
+  assert.ok(start >= 0, 'docs/checks.md has a section "Actions per phase"');
   const next = README.indexOf('\n## ', start + 1);
   const section = README.slice(start, next < 0 ? undefined : next);
   const lines = section.split('\n').filter((l) => l.startsWith('|'));
@@ -31,7 +31,7 @@ function actionsCell(cell: string): string[] | undefined {
   return names.map((n) => n.slice(1, -1));
 }
 
-describe('README: the table of actions per phase', () => {
+describe('docs/checks.md: the table of actions per phase', () => {
   it('has every phase of the data once, in its order, with the actions the data allows', () => {
     const rows = tableRows();
     assert.deepEqual(

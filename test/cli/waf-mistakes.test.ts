@@ -1,6 +1,6 @@
 /**
- * Issue 21's first "done when": `rulesets check examples/waf-mistakes/`, 30 WAF custom rules on
- * the Free plan (its `.rulesets.yaml`), prints its ten mistakes, each on the exact characters,
+ * Issue 21's first "done when": `rulesets check examples/waf-mistakes/`, 20 WAF custom rules on
+ * the Pro plan (its `.rulesets.yaml`, which takes 20), prints its ten mistakes, each on the exact characters,
  * and nothing else; each quick fix the editor offers for one of them takes it away without
  * bringing another. (The editor's side: test/vscode/suite/waf-mistakes.spec.ts.)
  */
@@ -69,7 +69,7 @@ describe('rulesets check examples/waf-mistakes/', () => {
     const described = TEXT.split('\n').filter((l) => l.includes('description: "Mistake:')).length;
     assert.equal(described, 10);
     assert.equal(new Set(expected.map(([line]) => line)).size, 10);
-    assert.equal((TEXT.match(/^ {2}- action: /gm) ?? []).length, 30);
+    assert.equal((TEXT.match(/^ {2}- action: /gm) ?? []).length, 20);
   });
 
   it('prints the same from the folder itself and from the file, and the plan is the folder\'s only', () => {
@@ -81,6 +81,29 @@ describe('rulesets check examples/waf-mistakes/', () => {
       findings(check([FILE, '--no-config'], ROOT).stdout, FILE),
       expected.filter(([, , , code]) => code !== 'plan-required'),
     );
+  });
+});
+
+describe("examples/waf-mistakes/ and the Pro plan's quota of WAF custom rules", () => {
+  it('holds as many rules as Pro takes, 20: a 21st is an error on it, naming the plan, its limit and the fix', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-waf-quota-'));
+    try {
+      cpSync(join(ROOT, 'examples', WAF_MISTAKES_FOLDER), dir, { recursive: true });
+      const more = `${TEXT}  - action: block\n    expression: http.request.uri.path eq "/old-admin/"\n    description: Block the retired admin pages\n`;
+      writeFileSync(join(dir, 'waf-custom.ruleset.yaml'), more);
+      const result = check(['waf-custom.ruleset.yaml'], dir);
+      // The 21st rule's `- action:` line: three lines and the final newline from the end.
+      const line = more.split('\n').length - 3;
+      assert.ok(
+        result.stdout.includes(
+          `waf-custom.ruleset.yaml:${line}:5: error rule-quota this is rule 21 of the 21 enabled WAF custom rules of this ruleset, and the Pro plan allows 20 in \`http_request_firewall_custom\` (\`plan\` in .rulesets.yaml), so the service refuses the ruleset: remove or disable a rule, or move to a higher plan (Business allows 100)\n`,
+        ),
+        result.stdout,
+      );
+      assert.deepEqual(findings(result.stdout, 'waf-custom.ruleset.yaml', more).filter(([, , , code]) => code !== 'rule-quota'), expected);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

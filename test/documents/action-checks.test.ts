@@ -89,7 +89,7 @@ describe('actions per phase', () => {
     assert.deepEqual(check(yamlRuleset('http_request_future', '  - action: block\n    expression: "true"\n'), 'yaml').map((p) => p.code), ['unknown-phase']);
   });
 
-  it('an unknown action is the unknown-action warning alone, not also not allowed', () => {
+  it('an unknown action is the unknown-action error alone, not also not allowed', () => {
     const text = yamlRuleset('http_request_firewall_custom', '  - action: blok\n    expression: "true"\n');
     assert.deepEqual(check(text, 'yaml').map((p) => p.code), ['unknown-action']);
   });
@@ -400,7 +400,7 @@ describe('realistic rules of every action check clean', () => {
       rule: { action: 'execute', expression: 'true', action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee', overrides: { categories: [{ category: 'wordpress', action: 'block', enabled: true }], rules: [{ id: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'log' }] } } },
     },
     { phase: 'http_request_transform', rule: { action: 'rewrite', expression: 'starts_with(http.request.uri.path, "/v1/")', action_parameters: { uri: { path: { expression: 'regex_replace(http.request.uri.path, "^/v1/", "/v2/")' }, query: { value: 'from=v1' } } } } },
-    { phase: 'http_request_late_transform', rule: { action: 'rewrite', expression: 'true', action_parameters: { headers: { 'X-Country': { operation: 'set', expression: 'ip.src.country' }, 'X-Source': { operation: 'add', value: 'edge' }, Cookie: { operation: 'remove' } } } } },
+    { phase: 'http_request_late_transform', rule: { action: 'rewrite', expression: 'true', action_parameters: { headers: { 'X-Country': { operation: 'set', expression: 'ip.src.country' }, 'X-Source': { operation: 'set', value: 'edge' }, Cookie: { operation: 'remove' } } } } },
     { phase: 'http_request_dynamic_redirect', rule: { action: 'redirect', expression: 'http.host eq "old.example"', action_parameters: { from_value: { status_code: 301, target_url: { expression: 'concat("https://new.example", http.request.uri.path)' }, preserve_query_string: true } } } },
     { phase: 'http_request_redirect', rule: { action: 'redirect', expression: 'http.request.full_uri in $redirects', action_parameters: { from_list: { name: 'redirects', key: 'http.request.full_uri' } } } },
     { phase: 'http_request_origin', rule: { action: 'route', expression: 'starts_with(http.request.uri.path, "/api/")', action_parameters: { host_header: 'api.example', origin: { host: 'api.example', port: 8443 }, sni: { value: 'api.example' } } } },

@@ -272,6 +272,138 @@ describe('octorules: custom rulesets', () => {
   });
 });
 
+describe('octorules: refs, custom rulesets and files of unknown sections, as octorules reads them (issue 35)', () => {
+  it('refuses an empty `ref`, as octorules does (planner.py _require_string_field: "must be a non-empty string"), in a section and in a custom ruleset', () => {
+    const text = `cloudflare:
+  waf_custom_rules:
+    - ref: ""
+      expression: http.host eq "a.example.com"
+      action: block
+    - ref: named
+      expression: http.host eq "b.example.com"
+      action: block
+  custom_rulesets:
+    - id: 00000000000000000000000000000000
+      name: shared
+      phase: http_request_firewall_custom
+      rules:
+        - ref: ''
+          expression: ip.src eq 192.0.2.1
+          action: block
+`;
+    const problems = problemsOf(text);
+    assert.deepEqual(onText(text, problems), [
+      ['empty-ref', '""'],
+      ['empty-ref', "''"],
+    ]);
+    assert.ok(problems.every((p) => p.severity === 'error'));
+    assert.match(problems[0].message, /octorules refuses/);
+    // A ref that is there is not an empty one: the clean twin says nothing.
+    assert.deepEqual(problemsOf(text.replace('ref: ""', 'ref: first').replace("ref: ''", 'ref: second')), []);
+  });
+
+  it('reads `custom_rulesets:` at the top level (octorules keeps it there: a core section of every file) and checks its rules, duplicate refs too', () => {
+    const text = `custom_rulesets:
+  - id: 00000000000000000000000000000000
+    name: shared-waf
+    phase: http_request_firewall_custom
+    rules:
+      - ref: scanners
+        expression: http.hots eq "x"
+        action: block
+      - ref: scanners
+        expression: ip.src eq 192.0.2.1
+        action: block
+`;
+    assert.equal(isOctorulesDocument(parseHost(text, 'yaml').root), true);
+    assert.deepEqual(classifyFile('/p/rules/account.yaml', { root: () => parseHost(text, 'yaml').root }), { role: 'ruleset', why: 'content' });
+    const document = parseDocument(text, 'yaml');
+    assert.equal(document.layout, 'octorules');
+    assert.deepEqual(document.rulesets.map((r) => [r.label, r.phase, r.rules.length]), [['custom_rulesets: shared-waf', 'http_request_firewall_custom', 2]]);
+    assert.deepEqual(onText(text, problemsOf(text)), [
+      ['unknown-field', 'http.hots'],
+      ['duplicate-ref', 'scanners'],
+    ]);
+  });
+
+  it('says of a custom ruleset what octorules refuses in it: no `name`, no `phase`, a phase misspelt, `rules` that are no list', () => {
+    const text = `cloudflare:
+  custom_rulesets:
+    - id: 00000000000000000000000000000000
+      phase: http_request_firewall_custom
+      rules: []
+    - id: 11111111111111111111111111111111
+      name: no-phase
+      rules: []
+    - id: 22222222222222222222222222222222
+      name: misspelt
+      phase: http_request_firewall_custon
+      rules: []
+    - id: 33333333333333333333333333333333
+      name: not-a-list
+      phase: http_request_firewall_custom
+      rules:
+        ref: a
+`;
+    const problems = problemsOf(text);
+    assert.deepEqual(
+      problems.map((p) => [p.code, p.severity, text.slice(p.start, p.end).split('\n')[0]]),
+      [
+        ['missing-key', 'error', 'id: 00000000000000000000000000000000'],
+        ['missing-key', 'error', 'id: 11111111111111111111111111111111'],
+        ['unknown-phase', 'error', 'http_request_firewall_custon'],
+        ['invalid-type', 'error', 'ref: a'],
+      ],
+    );
+    assert.match(problems[0].message, /`name`/);
+    assert.match(problems[1].message, /`phase`/);
+    assert.match(problems[2].message, /did you mean `http_request_firewall_custom`/);
+  });
+
+  it('reads the rules of a custom ruleset from an `!include`, and takes an include for any value of it', () => {
+    const text = `custom_rulesets:
+  - id: 00000000000000000000000000000000
+    name: shared
+    phase: http_request_firewall_custom
+    rules: !include shared-rules.yaml
+  - !include other-ruleset.yaml
+`;
+    const files = { 'shared-rules.yaml': '- ref: a\n  expression: http.hots eq "x"\n  action: block\n', 'other-ruleset.yaml': 'name: other\nphase: http_request_firewall_custom\nrules: []\n' };
+    assert.deepEqual(onText(text, problemsOf(text, files)), [['unknown-field', '!include shared-rules.yaml']]);
+    assert.deepEqual(problemsOf('custom_rulesets: !include all.yaml\n', { 'all.yaml': '[]\n' }), []);
+  });
+
+  it("reads a file whose only section octorules does not know as an octorules file with that section's finding, not as a ruleset of ours", () => {
+    for (const text of [
+      'cloudflare:\n  waf_custom_rule:\n    - ref: a\n      expression: http.host eq "x"\n      action: block\n',
+      'waf_custom_rule:\n  - ref: a\n    expression: http.host eq "x"\n    action: block\n',
+    ]) {
+      assert.equal(isOctorulesDocument(parseHost(text, 'yaml').root), true, text);
+      const document = parseDocument(text, 'yaml');
+      assert.equal(document.layout, 'octorules', text);
+      const problems = problemsOf(text);
+      assert.deepEqual(onText(text, problems), [['unknown-section', 'waf_custom_rule']], text);
+      assert.match(problems[0].message, /did you mean `waf_custom_rules`\?/);
+    }
+  });
+
+  it('says of a `cloudflare:` block with no key octorules knows that octorules would manage nothing in the file', () => {
+    const text = 'cloudflare:\n  firewall_things:\n    - ref: a\n      expression: http.host eq "x"\n';
+    // Named on the command line or opened: octorules' block, not a ruleset of ours.
+    const document = parseDocument(text, 'yaml');
+    assert.equal(document.layout, 'octorules');
+    const problems = problemsOf(text);
+    assert.deepEqual(onText(text, problems), [['unknown-section', 'firewall_things']]);
+    assert.equal(problems[0].severity, 'warning');
+    assert.match(problems[0].message, /would manage nothing in this file/);
+    // But a folder search does not take a file for octorules' by a `cloudflare:` key alone, nor
+    // by another tool's list at the top level whose name is a near miss of a section.
+    assert.equal(isOctorulesDocument(parseHost(text, 'yaml').root), false);
+    assert.equal(isOctorulesDocument(parseHost('cloudflare:\n  api_token: abc\n', 'yaml').root), false);
+    assert.equal(isOctorulesDocument(parseHost('page_rules:\n  - targets: ["example.com/*"]\n    actions: {cache_level: bypass}\n', 'yaml').root), false);
+  });
+});
+
 describe('octorules: disable directives', () => {
   it('reads them once for the whole file, whichever section their line is in', () => {
     const text = `# rulesets-disable country-code-case

@@ -90,7 +90,7 @@ describe('readProjectConfig: mistakes, at their place', () => {
 
   it('wants a mapping at the top', () => {
     assert.deepEqual(problemsOf('- phase: magic_transit\n'), [
-      ['invalid-type', 'error', '- phase: magic_transit\n', '1:1', 'expected a mapping of `phase`, `plan`, `lists`, `files`, `rules` and `terraform` in `.rulesets.yaml`, found a list'],
+      ['invalid-type', 'error', '- phase: magic_transit\n', '1:1', 'expected a mapping of `phase`, `plan`, `addons`, `lists`, `files`, `rules` and `terraform` in `.rulesets.yaml`, found a list'],
     ]);
   });
 
@@ -261,6 +261,22 @@ describe('readProjectConfig: mistakes, at their place', () => {
     assert.deepEqual(problemsOf(upper), [['invalid-plan', 'error', 'Enterprise', '1:7', 'plans are written in lowercase: `enterprise`']]);
     assert.equal(fixed(upper, readProjectConfig(upper).problems[0]), 'plan: enterprise\n');
     assert.deepEqual(problemsOf('plan: [pro]\n').map((p) => p.slice(0, 4)), [['invalid-plan', 'error', '[pro]', '1:7']]);
+  });
+
+  it('reads the add-ons, and names the add-on meant by a misspelt one, with the fix', () => {
+    assert.deepEqual(readProjectConfig('plan: enterprise\naddons: [bot_management, advanced_rate_limiting]\n').config, { plan: 'enterprise', addons: ['bot_management', 'advanced_rate_limiting'] });
+    // An empty list says the account has none, which is not the same as not saying.
+    assert.deepEqual(readProjectConfig('addons: []\n').config, { addons: [] });
+    assert.deepEqual(readProjectConfig('addons:\n  - bot_management\n').config, { addons: ['bot_management'] });
+    const misspelt = 'addons: [bot-management, advanced_ratelimiting]\n';
+    assert.deepEqual(readProjectConfig(misspelt).config, { addons: [] });
+    assert.deepEqual(problemsOf(misspelt), [
+      ['unknown-addon', 'error', 'bot-management', '1:10', 'unknown add-on `bot-management` in `addons`; did you mean `bot_management`?'],
+      ['unknown-addon', 'error', 'advanced_ratelimiting', '1:26', 'unknown add-on `advanced_ratelimiting` in `addons`; did you mean `advanced_rate_limiting`?'],
+    ]);
+    assert.equal(fixed(misspelt, readProjectConfig(misspelt).problems[0]), 'addons: [bot_management, advanced_ratelimiting]\n');
+    assert.deepEqual(problemsOf('addons: [api_shield]\n'), [['unknown-addon', 'error', 'api_shield', '1:10', 'unknown add-on `api_shield` in `addons`; the add-ons this version knows are `bot_management` and `advanced_rate_limiting`']]);
+    assert.deepEqual(problemsOf('addons: bot_management\n'), [['invalid-type', 'error', 'bot_management', '1:9', 'expected `addons` to be a list of add-on names, e.g. `[bot_management]`, found a string']]);
   });
 
   it('reads what is right in a file with mistakes', () => {

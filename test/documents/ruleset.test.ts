@@ -367,9 +367,10 @@ describe('checkRuleset: ruleset shape', () => {
     assert.match(problems[0].message, /did you mean `magic_transit`/);
   });
 
-  it('warns about an unknown action, with the action meant', () => {
+  it('an unknown action is an error (the service refuses it), with the action meant', () => {
     const problems = check('name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: blok\n    expression: "true"\n', 'yaml');
-    assert.deepEqual(codes(problems), ['warning unknown-action']);
+    assert.deepEqual(codes(problems), ['error unknown-action']);
+    assert.match(problems[0].message, /^unknown action `blok` \(the service refuses a rule whose action it does not define\); /);
     assert.deepEqual(at(problems[0]), [4, 12, 4, 16]);
     assert.match(problems[0].message, /did you mean `block`/);
   });

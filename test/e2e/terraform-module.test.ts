@@ -65,7 +65,7 @@ function checkerRows(workspace: string, texts: Record<string, string>, file: str
   const text = texts[file];
   // The provider's version comes from the module's other `.tf` files (main.tf's required_providers).
   const tfFiles = Object.entries(texts).filter(([path]) => path !== file && path.endsWith('.tf')).map(([, other]) => other);
-  return toPositions(text, checkRuleset(text, 'hcl', { terraformModule: { tfFiles }, module: { path: join(workspace, file), reader } }))
+  return toPositions(text, checkRuleset(text, 'hcl', { providerVersionInputs: { tfFiles }, module: { path: join(workspace, file), reader } }))
     .filter((p) => p.severity !== 'hint')
     .map((p) => ({
       file,

@@ -1,5 +1,5 @@
 /**
- * The README's Neovim configuration, exactly as written there, in a headless Neovim: the
+ * The Neovim configuration of docs/editors.md, exactly as written there, in a headless Neovim: the
  * server starts from it, diagnostics arrive on the right lines, and its `knownLists`
  * setting reaches the server. CI installs Neovim (Debian's package) so this runs there.
  */
@@ -12,21 +12,21 @@ import { delimiter, join } from 'node:path';
 import { ROOT } from '../server/lsp-client';
 
 function readmeNeovimConfig(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'editors.md'), 'utf8');
   const block = /<!-- neovim-config:start -->\s*```lua\n([\s\S]*?)```\s*<!-- neovim-config:end -->/.exec(readme);
-  assert.ok(block, 'the README has the marked Neovim configuration');
+  assert.ok(block, 'docs/editors.md has the marked Neovim configuration');
   return block[1];
 }
 
 const nvim = spawnSync('nvim', ['--version'], { encoding: 'utf8' });
 const nvimMissing = nvim.error ? 'nvim is not installed (CI installs Debian\'s neovim package)' : false;
 
-describe('Neovim with the README configuration', { skip: nvimMissing }, () => {
+describe('Neovim with the configuration of docs/editors.md', { skip: nvimMissing }, () => {
   before(() => {
     execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
   });
 
-  /** Opens `name` with `text` in a headless Neovim with the README's configuration; the diagnostics that arrive (at least `count`) and the buffer's filetype. */
+  /** Opens `name` with `text` in a headless Neovim with the configuration of docs/editors.md; the diagnostics that arrive (at least `count`) and the buffer's filetype. */
   function diagnosticsIn(name: string, text: string, count: number): { ok: boolean; filetype: string; diagnostics: { line: number; col: number; message: string }[] } {
     const dir = mkdtempSync(join(tmpdir(), 'rulesets-nvim-'));
     // `rulesets-language-server` on PATH, as `npm install -g .` would put it.

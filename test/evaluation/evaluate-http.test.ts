@@ -170,7 +170,7 @@ const CASES: readonly Case[] = [
 
 /**
  * Forms where the catalogue follows the docs and the engine differs (scripts/catalogue/overlay.ts
- * DECIDED_DIFFERENCES, README's table): `substring` without `end`, `len` of an array,
+ * DECIDED_DIFFERENCES, docs/engine.md's table): `substring` without `end`, `len` of an array,
  * `lookup_json_*` with an Integer or several keys, `url_decode` with options.
  */
 const DECIDED: readonly RegExp[] = [

@@ -89,8 +89,8 @@ describe('.rulesets.yaml diagnostics', () => {
 
 describe('.rulesets.yaml completion', () => {
   it('offers the keys at the top, without those already set', () => {
-    assert.deepEqual(labels(itemsAt('|')), ['phase', 'plan', 'lists', 'files', 'rules', 'terraform']);
-    assert.deepEqual(labels(itemsAt('phase: magic_transit\nru|')), ['plan', 'lists', 'files', 'rules', 'terraform']);
+    assert.deepEqual(labels(itemsAt('|')), ['phase', 'plan', 'addons', 'lists', 'files', 'rules', 'terraform']);
+    assert.deepEqual(labels(itemsAt('phase: magic_transit\nru|')), ['plan', 'addons', 'lists', 'files', 'rules', 'terraform']);
   });
 
   it('writes the key with the start of its value', () => {
@@ -111,6 +111,15 @@ describe('.rulesets.yaml completion', () => {
   it('offers the plans after `plan:`, from the least', () => {
     assert.deepEqual(labels(itemsAt('plan: |')), ['free', 'pro', 'business', 'enterprise']);
     assert.equal(chosen('plan: bus|', 'business'), 'plan: business');
+  });
+
+  it('offers the add-ons in `addons`, in a flow list and in a block list', () => {
+    assert.deepEqual(labels(itemsAt('addons: [|]')), ['bot_management', 'advanced_rate_limiting']);
+    assert.deepEqual(labels(itemsAt('addons: [bot_management, adv|]')), ['bot_management', 'advanced_rate_limiting']);
+    assert.equal(chosen('addons: [bot_management, adv|]', 'advanced_rate_limiting'), 'addons: [bot_management, advanced_rate_limiting]');
+    assert.deepEqual(labels(itemsAt('plan: enterprise\naddons:\n  - |')), ['bot_management', 'advanced_rate_limiting']);
+    assert.equal(itemsAt('addons: [|]').find((i) => i.label === 'bot_management')!.detail, 'Bot Management');
+    assert.equal(chosen('ad|', 'addons'), 'addons: []');
   });
 
   it('offers the codes that can be changed under `rules`, with what each means', () => {

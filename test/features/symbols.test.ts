@@ -262,6 +262,20 @@ describe('document symbols: broken documents and other files', () => {
     assertNested(symbols);
   });
 
+  it('a rule whose broken line the YAML library counts into the rule but not into the list above it: the rule stays inside its ruleset (the fuzzed ruleset of issue 35)', () => {
+    for (const text of [
+      'name: x\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    {1.2.3.4 10.0.0.0/8 ::1} wildcard andexpression: >-\n',
+      'phase: http_request_firewall_custom\nrules:\n  - action: block\n    {1.2.3.4 10.0.0.0/8 ::1} wildcard andexpression: >-\n\n',
+    ]) {
+      const symbols = symbolsOf(text, 'yaml');
+      assertNested(symbols);
+      // The rule is there, and its range is the broken line's too: the outline shows what is written.
+      const [rule] = symbols[0].children!;
+      assert.equal(rule.name, 'block');
+      assert.equal(rule.range.end.line, text.split('\n').findIndex((l) => l.includes('wildcard andexpression')));
+    }
+  });
+
   it('no symbols for a file that is not a ruleset, an empty one, or one whose top level is not an object', () => {
     assert.deepEqual(symbolsOf('{ "name": "pkg", "version": "1.0.0" }', 'json', 'file:///work/package.json'), []);
     assert.deepEqual(symbolsOf('', 'yaml'), []);

@@ -3,7 +3,7 @@
  * reference engine, for both of its schemes: the packet phases against `magic_firewall`, the HTTP
  * phases against the default scheme. Every field and function the engine has is in the family's
  * catalogue with the engine's type and signature, and everything the catalogue has the engine
- * lacks or takes differently is a decided difference (scripts/catalogue/overlay.ts, README's
+ * lacks or takes differently is a decided difference (scripts/catalogue/overlay.ts, docs/engine.md's
  * table). The generated files are what the generator writes from the pinned engine today.
  *
  * Skips with one line when the engine is not installed, and fails then when CI=true or

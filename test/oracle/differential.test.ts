@@ -271,7 +271,7 @@ function fieldOnTheRight(isField: (name: string) => boolean): (d: Disagreement) 
 
 /**
  * `deliberate (LANGUAGE.md §9)`: a row of the spec's table. `deliberate (decided in issue 11)`:
- * found by this test and decided, with the reason, in README "Where we differ from the
+ * found by this test and decided, with the reason, in docs/engine.md "Where we differ from the
  * reference engine" (for LANGUAGE.md §9). `deliberate (decided in issue 21)`: a decided row of
  * the catalogue (scripts/catalogue/overlay.ts). A bug is never an entry: it is fixed, test first.
  */
@@ -345,7 +345,7 @@ const KNOWN_DISAGREEMENTS: readonly KnownDisagreement[] = [
       return d.ours.errors.every((e) => PARSE_FAILURE_CODES.has(e.code) || NAME_CODES.has(e.code) || inRight(e));
     },
   },
-  // ---- found by this test, decided in issue 11 (README "Where we differ from the reference engine")
+  // ---- found by this test, decided in issue 11 (docs/engine.md "Where we differ from the reference engine")
   {
     name: 'lists with a non-IP field',
     status: 'deliberate (decided in issue 11)',
@@ -534,7 +534,7 @@ function httpKnownDisagreements(fields: readonly GenField[]): KnownDisagreement[
     },
     { ...carried('set items without whitespace between them (`{1-2}`)'), example: 'ip.src.asnum in {0x4-234}' },
     { ...carried('`+` before a number'), example: 'ip.src.country <= +1 or ssl' },
-    // ---- decided in issue 21 (README "Where we differ from the reference engine")
+    // ---- decided in issue 21 (docs/engine.md "Where we differ from the reference engine")
     {
       name: 'a field, call or index expression on the right of a comparison',
       status: 'deliberate (decided in issue 21)',

@@ -126,6 +126,25 @@ describe('rulesets/checkFiles: Check Workspace over LSP', { timeout: 60_000 }, (
     });
   });
 
+  it('says of a ruleset file that is not UTF-8 text, once, on its first such byte; a binary file that is no ruleset is passed over (issue 35)', async () => {
+    // The é of `café` is byte 88: line 6, after the 20 characters of `    description: caf`.
+    const latin1 = Buffer.concat([Buffer.from('name: edge\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    description: caf'), Buffer.from([0xe9]), Buffer.from('\n    expression: tcp.dstprt == 22\n')]);
+    mkdirSync(join(workspace, 'bytes'), { recursive: true });
+    writeFileSync(join(workspace, 'bytes', 'latin1.ruleset.yaml'), latin1);
+    writeFileSync(join(workspace, 'bytes', 'logo.json'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+    await withClient({}, async (client) => {
+      const result = await checkFiles(client, ['bytes/latin1.ruleset.yaml', 'bytes/logo.json']);
+      assert.deepEqual(result, { rulesets: 1, withProblems: 1, errors: 1, warnings: 0, others: 0, unreadable: [], cancelled: false });
+      const published = new Map(client.published.map((p) => [p.uri, p.diagnostics]));
+      assert.deepEqual([...published.keys()], [uriOf('bytes/latin1.ruleset.yaml')]);
+      // One finding: the file's mistake in `tcp.dstprt` is not said of a text that is not the file.
+      const [diagnostic] = published.get(uriOf('bytes/latin1.ruleset.yaml'))!;
+      assert.deepEqual([diagnostic.code, diagnostic.range.start, diagnostic.range.end], ['not-utf8', { line: 5, character: 20 }, { line: 5, character: 21 }]);
+      assert.match(diagnostic.message, /^byte 88 \(line 6, column 21\) is not UTF-8 \(0xE9\); save the file as UTF-8/);
+      assert.equal(published.get(uriOf('bytes/latin1.ruleset.yaml'))!.length, 1);
+    });
+  });
+
   it('keeps a checked file’s diagnostics when the editor opens and closes it: from the file on disk again', async () => {
     await withClient({}, async (client) => {
       await checkFiles(client, ['edge.ruleset.yaml']);

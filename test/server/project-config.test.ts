@@ -163,3 +163,24 @@ describe('server: workspace folders added and removed while it runs', () => {
     }
   });
 });
+
+describe('server: the plan and add-ons of .rulesets.yaml', () => {
+  it("reports Bot Management's fields on Enterprise without the add-on, and not once the saved file lists it", async () => {
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), 'rulesets-addons-')));
+    writeFileSync(join(folder, '.rulesets.yaml'), 'plan: enterprise\naddons: []\n');
+    const client = await startClient({ workspaceFolders: [pathToFileURL(folder).href] });
+    try {
+      const uri = pathToFileURL(join(folder, 'bots.ruleset.yaml')).href;
+      const opened = client.nextDiagnostics(uri, 1);
+      client.open(uri, 'yaml', 'name: bots\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: cf.bot_management.score lt 30\n');
+      assert.deepEqual(shown((await opened).diagnostics), [['addon-required', 1]]);
+      writeFileSync(join(folder, '.rulesets.yaml'), 'plan: enterprise\naddons: [bot_management]\n');
+      const saved = client.nextDiagnostics(uri);
+      await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(join(folder, '.rulesets.yaml')).href, type: FileChangeType.Changed }] });
+      assert.deepEqual(shown((await saved).diagnostics), []);
+    } finally {
+      await client.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
 import {
+  badBytesMessage,
   checkBareExpression,
   checkDocument,
+  decodeFileBytes,
   checkRuleset,
   classifyFile,
   declaresTerraformRuleset,
@@ -23,11 +25,12 @@ import {
   type HostFormat,
   type ListKind,
   type Plan,
+  type Addon,
   type PositionedProblem,
   type ProjectConfig,
   type RuleSeverity,
   includeReader,
-  terraformModuleOf,
+  providerVersionInputsOf,
 } from '../core';
 import { isFile, searchFolder } from './files';
 import { resultKey, type ResultCache } from './result-cache';
@@ -95,7 +98,9 @@ function isRulesetFile(path: string, patternsOf: (path: string) => readonly stri
   // Whole paths, as the configuration's patterns are anchored at its folder. A Terraform file
   // is classified by its text, as the editor classifies it: the parser is not loaded yet (it
   // is, once, for the .tf files found).
-  const text = () => readText(path);
+  // Read leniently: whether it is a ruleset is asked of a file that may not be UTF-8 (it is
+  // said so when it is checked, if it is one); another file that is not is left alone.
+  const text = () => readText(path, false);
   const feedsRuleset = () => {
     // Whether it may: the parser is not loaded yet. checkFiles drops it when it feeds none.
     const feeds = !declaresTerraformRuleset(text()) && mayUseModuleValues(text(), path) && folderUsesModuleValues(dirname(resolve(path)));
@@ -137,13 +142,15 @@ export async function prepareReaders(files: readonly string[]): Promise<void> {
 /** The path that means standard input, as in most Unix tools. */
 export const STDIN = '-';
 
-/** Standard input, as read for `-` (a byte-order mark dropped). */
+/** Standard input, as read for `-` (a byte-order mark dropped; not UTF-8 text, a file problem that says where). */
 export function readStdin(): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(0, 'utf8').replace(/^\uFEFF/, '');
+    bytes = readFileSync(0);
   } catch (error) {
     throw ioError('<stdin>', error, 'read standard input');
   }
+  return textOf('<stdin>', bytes, true);
 }
 
 /** JSON when the text starts as JSON must (after any whitespace), YAML otherwise: YAML reads JSON too, but with its own messages. */
@@ -151,12 +158,21 @@ function formatOfText(text: string): HostFormat {
   return /^\s*[{[]/.test(text) ? 'json' : 'yaml';
 }
 
-function readText(path: string): string {
+/** A file's text; `strict`: a file that is not UTF-8 text (or is binary) is a file problem that says where, not a text with U+FFFD in it. */
+function readText(path: string, strict = true): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+    bytes = readFileSync(path);
   } catch (error) {
     throw ioError(path, error, 'read the file');
   }
+  return textOf(path, bytes, strict);
+}
+
+function textOf(shown: string, bytes: Uint8Array, strict: boolean): string {
+  const decoded = decodeFileBytes(bytes);
+  if (strict && decoded.bad) throw new UsageError(badBytesMessage(shown, decoded.bad));
+  return decoded.text;
 }
 
 function ioError(path: string, error: unknown, action: string): UsageError {
@@ -172,6 +188,7 @@ export interface CheckFilesOptions {
   /** What the account's lists hold, by name. */
   readonly listKinds?: Readonly<Record<string, ListKind>>;
   readonly plan?: Plan;
+  readonly addons?: readonly Addon[];
   readonly severities?: Readonly<Record<string, RuleSeverity>>;
   /** `.rulesets.yaml`'s `terraform.var_files`: the `-var-file`s of a Terraform module, relative to its folder. */
   readonly terraformVarFiles?: readonly string[];
@@ -189,7 +206,7 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
     const options = optionsOf(path);
     // No list names means any account list is accepted, as in the editor.
     const knownLists = options.knownLists && options.knownLists.length > 0 ? options.knownLists : undefined;
-    const checkOptions = { defaultPhase: options.phase, knownLists, listKinds: options.listKinds, plan: options.plan, severities: options.severities };
+    const checkOptions = { defaultPhase: options.phase, knownLists, listKinds: options.listKinds, plan: options.plan, ...(options.addons ? { addons: options.addons } : {}), severities: options.severities };
     const text = path === STDIN ? readStdin() : readText(path);
     const format = path === STDIN ? formatOfText(text) : rulesetFormatOfPath(path)!;
     const shown = path === STDIN ? '<stdin>' : relative(process.cwd(), path) || path;
@@ -197,20 +214,20 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
     // A file that includes others (octorules' `!include`) is checked with theirs, which its own
     // text does not stand for: its findings are not kept.
     // A Terraform file's findings depend on its module's provider version too (its other `.tf` files, its lock file).
-    const terraformModule = format === 'hcl' && path !== STDIN ? terraformModuleOf(path, moduleReader, modules) : undefined;
+    const providerVersionInputs = format === 'hcl' && path !== STDIN ? providerVersionInputsOf(path, moduleReader, modules) : undefined;
     // A Terraform file that uses or feeds its module's values is checked with the module's other files, which its text does not stand for.
     const module = format === 'hcl' && path !== STDIN && mayUseModuleValues(text, path) ? { path: resolve(path), reader: moduleReader, varFiles: options.terraformVarFiles } : undefined;
-    const key = results && path !== STDIN && !INCLUDE.test(text) && !module ? resultKey(text, format, terraformModule ? { ...checkOptions, terraformModule } : checkOptions) : undefined;
+    const key = results && path !== STDIN && !INCLUDE.test(text) && !module ? resultKey(text, format, providerVersionInputs ? { ...checkOptions, providerVersionInputs } : checkOptions) : undefined;
     const kept = key !== undefined ? results!.get(path, key) : undefined;
     if (kept) return [{ path: shown, text, diagnostics: kept }];
     const include = path === STDIN ? undefined : includeReader(path);
     if (module) {
-      const document = parseDocument(text, format, { include, module, ...(terraformModule ? { terraformModule } : {}) });
+      const document = parseDocument(text, format, { include, module, ...(providerVersionInputs ? { providerVersionInputs } : {}) });
       // A locals.tf or .tfvars found in a folder that feeds none of the module's rulesets is not a ruleset file.
       if (feederCandidates.has(path) && document.rulesets.length === 0) return [];
       return [{ path: shown, text, diagnostics: toPositions(text, checkDocument(document, { ...checkOptions, cache })) }];
     }
-    const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache, include, ...(terraformModule ? { terraformModule } : {}) }));
+    const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache, include, ...(providerVersionInputs ? { providerVersionInputs } : {}) }));
     if (key !== undefined) results!.set(path, key, diagnostics);
     return [{ path: shown, text, diagnostics }];
   });

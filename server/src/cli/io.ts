@@ -4,8 +4,10 @@
  * temporary file beside the target and is renamed over it, so no reader ever sees half).
  */
 import { readFileSync } from 'node:fs';
+import { badBytesMessage, decodeFileBytes } from '../core';
 import { UsageError } from './check';
 import { replaceFile } from './files';
+import { terminalSafe } from './visible';
 
 export interface Io {
   readonly out: (text: string) => void;
@@ -23,8 +25,10 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    // On a terminal no control character of a file is written raw (a diff, a test's case); a
+    // pipe gets the bytes as they are (`pull > file` is data).
+    out: (text) => process.stdout.write(process.stdout.isTTY ? terminalSafe(text) : text),
+    err: (text) => process.stderr.write(process.stderr.isTTY ? terminalSafe(text) : text),
     env: process.env,
     // Asked only by commands that talk to the API: process.stdin is made on first use, and
     // making it cost a check 5 ms.
@@ -66,17 +70,20 @@ export interface TextFile {
   readonly bom: boolean;
 }
 
+/** A user's file as text; one that is not UTF-8 text (or is binary) is refused, naming the first such byte: nothing is sent of it. */
 export function readTextFile(path: string): TextFile {
-  let raw: string;
+  let bytes: Buffer;
   try {
-    raw = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`${path}: no such file`);
     if (code === 'EISDIR') throw new UsageError(`${path}: is a folder; name a ruleset file`);
     throw new UsageError(`${path}: cannot read the file (${code ?? 'error'})`);
   }
-  return raw.startsWith('\uFEFF') ? { path, text: raw.slice(1), bom: true } : { path, text: raw, bom: false };
+  const decoded = decodeFileBytes(bytes);
+  if (decoded.bad) throw new UsageError(badBytesMessage(path, decoded.bad));
+  return { path, text: decoded.text, bom: decoded.bom };
 }
 
 /** The file's text now, or undefined when there is none. */

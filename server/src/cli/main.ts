@@ -11,6 +11,7 @@ import { test } from './test-command';
 import { migrateFirewallRulesCommand } from './migrate-command';
 import { version } from '../version';
 import { optimiseOnlyWhatRunsLong } from '../launch/tiering';
+import { visibleText } from './visible';
 
 const CHECK_USAGE = `Usage: rulesets check <files or folders...> [--format text|json|sarif] [--phase NAME] [--config FILE]
        rulesets check --expression EXPR [--kind KIND] [--phase NAME] [--format text|json|sarif]
@@ -152,7 +153,7 @@ async function check(args: string[], io: Io): Promise<number> {
     files,
     (file) => {
       const config = configs.of(file)?.config;
-      return { phase: values.phase ?? config?.phase, plan: config?.plan, knownLists: config?.lists, listKinds: config?.listKinds, severities: config?.rules, terraformVarFiles: config?.terraformVarFiles };
+      return { phase: values.phase ?? config?.phase, plan: config?.plan, addons: config?.addons, knownLists: config?.lists, listKinds: config?.listKinds, severities: config?.rules, terraformVarFiles: config?.terraformVarFiles };
     },
     kept,
   );
@@ -325,7 +326,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
 
 /** Belt and braces: no credential of the environment leaves in a message. */
 function scrub(text: string, io: Io): string {
-  return redact(text, [io.env[ENV.token], io.env[ENV.key], io.env[ENV.email]]);
+  // Nor a control character of a file a message quotes (they are escaped).
+  return visibleText(redact(text, [io.env[ENV.token], io.env[ENV.key], io.env[ENV.email]]));
 }
 
 if (require.main === module) {

@@ -4,12 +4,11 @@
  * printed, or appended to the file with `--write`. The same resource as the editor's quick fix
  * on the `firewall-rules-ended` warning writes (documents/firewall-rules.ts).
  */
-import { readFileSync } from 'node:fs';
 import { loadTerraformParser, migrateFirewallRules } from '../core';
 import { parseCommandArgs } from './args';
 import { UsageError } from './check';
 import { replaceFile } from './files';
-import type { Io } from './io';
+import { readTextFile, type Io } from './io';
 
 export const MIGRATE_USAGE = `Usage: rulesets migrate-firewall-rules FILE.tf [--write]
 
@@ -45,13 +44,7 @@ export async function migrateFirewallRulesCommand(args: string[], io: Io): Promi
   if (positionals.length !== 1) throw new UsageError(`${positionals.length === 0 ? 'no file given' : `one file at a time, ${positionals.length} given`}: rulesets migrate-firewall-rules FILE.tf [--write]`);
   const [path] = positionals;
   if (!/\.tf$/i.test(path)) throw new UsageError(`${path}: expected a Terraform file (.tf) with cloudflare_firewall_rule resources`);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' || code === 'ENOTDIR' ? `${path}: no such file` : `${path}: cannot read the file (${code ?? 'error'})`);
-  }
+  const { text } = readTextFile(path);
   await loadTerraformParser();
   const migration = migrateFirewallRules(text);
   if (!migration) throw new UsageError(`${path}: no cloudflare_firewall_rule in the file: nothing to take over`);

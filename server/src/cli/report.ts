@@ -1,6 +1,7 @@
 import { plainText, PROBLEM_CODES } from '../core';
 import type { FileResult } from './check';
 import { version } from '../version';
+import { hasControls, visibleText } from './visible';
 
 export type ReportFormat = 'text' | 'json' | 'sarif';
 
@@ -70,7 +71,8 @@ export function findingLines(path: string, d: FileResult['diagnostics'][number],
   const { start } = d.range;
   const colour = d.severity === 'error' ? ANSI.error : ANSI.warning;
   const [source, carets] = excerpt(lines, d.range);
-  return [`${paint(ANSI.bold, `${path}:${start.line + 1}:${start.character + 1}:`)} ${paint(colour, d.severity)} ${d.code} ${d.message}`, source, paint(colour, carets)];
+  // A message may quote the file's characters: a control character among them is escaped too.
+  return [`${paint(ANSI.bold, `${path}:${start.line + 1}:${start.character + 1}:`)} ${paint(colour, d.severity)} ${d.code} ${visibleText(d.message)}`, source, paint(colour, carets)];
 }
 
 /**
@@ -100,6 +102,12 @@ export function excerpt(lines: readonly string[], range: { readonly start: { lin
   const before = from > 0 ? '…' : '';
   const after = to < line.length ? '…' : '';
   const shown = line.slice(from, to);
+  if (hasControls(shown)) {
+    // A control character of the file is printed as its escape, never raw: the carets go under the escapes.
+    const lead = (before ? ' ' : '') + visibleText(line.slice(from, Math.max(from, start.character))).replace(/[^\t]/g, ' ');
+    const carets = Math.max(1, visibleText(line.slice(start.character, Math.min(caretEnd, to))).length);
+    return [`  ${before}${visibleText(shown)}${after}`, `  ${lead}${'^'.repeat(carets)}`];
+  }
   // Keep TABs in the lead so the carets line up under the same characters.
   const lead = (before ? ' ' : '') + blanked(line, from, start.character);
   const carets = Math.max(1, Math.min(caretEnd, to) - start.character);

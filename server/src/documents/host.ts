@@ -331,6 +331,8 @@ type Slot = { readonly items: HostNode[] } | { readonly property: { value?: Host
 function fromYaml(text: string, contents: YAML.Node): { root: HostNode | undefined; tooDeep: number | undefined } {
   let root: HostNode | undefined;
   let tooDeep: number | undefined;
+  // The collections made, each before its own: widened last, children first (encloseChildren).
+  const collections: Mutable<HostObject | HostArray>[] = [];
   const work: { node: YAML.Node; depth: number; slot?: Slot }[] = [{ node: contents, depth: 1 }];
   while (work.length > 0) {
     const { node, depth, slot } = work.pop()!;
@@ -352,12 +354,14 @@ function fromYaml(text: string, contents: YAML.Node): { root: HostNode | undefin
         if (pair.value) children.push({ node: pair.value as YAML.Node, depth: depth + 1, slot: { property } });
       }
       for (let i = children.length - 1; i >= 0; i--) work.push(children[i]);
-      const object: HostObject = { kind: 'object', start: node.range?.[0] ?? 0, end: yamlValueEnd(node), properties, block: !node.flow };
+      const object: Mutable<HostObject> = { kind: 'object', start: node.range?.[0] ?? 0, end: yamlValueEnd(node), properties, block: !node.flow };
+      collections.push(object);
       host = object;
     } else if (YAML.isSeq(node)) {
       const items: HostNode[] = [];
       for (let i = node.items.length - 1; i >= 0; i--) work.push({ node: node.items[i] as YAML.Node, depth: depth + 1, slot: { items } });
-      const array: HostArray = { kind: 'array', start: node.range?.[0] ?? 0, end: yamlValueEnd(node), items };
+      const array: Mutable<HostArray> = { kind: 'array', start: node.range?.[0] ?? 0, end: yamlValueEnd(node), items };
+      collections.push(array);
       host = array;
     } else if (YAML.isScalar(node)) {
       host = fromYamlScalar(text, node);
@@ -368,7 +372,30 @@ function fromYaml(text: string, contents: YAML.Node): { root: HostNode | undefin
     else if ('items' in slot) slot.items.push(host);
     else slot.property.value = host;
   }
+  for (let i = collections.length - 1; i >= 0; i--) encloseChildren(collections[i]);
   return { root, tooDeep };
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * Widens a collection to span its keys and values. The library may end a block sequence before
+ * its last item does, when the item runs on over a line it cannot read (`  - action: block` then
+ * `    {1.2.3.4 …} wildcard andexpression: >-`, a fuzzed ruleset of issue 35): every node of ours
+ * spans its children, which the features that nest them (the outline) rely on.
+ */
+function encloseChildren(collection: Mutable<HostObject | HostArray>): void {
+  const widen = (start: number, end: number) => {
+    if (start < collection.start) collection.start = start;
+    if (end > collection.end) collection.end = end;
+  };
+  if (collection.kind === 'array') for (const item of collection.items) widen(item.start, item.end);
+  else {
+    for (const p of collection.properties) {
+      widen(p.keyStart, p.keyEnd);
+      if (p.value) widen(p.value.start, p.value.end);
+    }
+  }
 }
 
 function fromYamlScalar(text: string, node: YAML.Scalar): HostNode {

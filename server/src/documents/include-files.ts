@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { badBytesText, decodeFileBytes } from './file-bytes';
 import type { IncludeReader } from './octorules';
 import type { ModuleVersionInputs } from './provider-version';
 import type { TerraformModuleReader } from './terraform-module';
@@ -13,7 +14,10 @@ export function includeReader(path: string): IncludeReader {
   const folder = dirname(resolve(path));
   return (relativePath) => {
     try {
-      return readFileSync(join(folder, relativePath), 'utf8');
+      // A file that is not UTF-8 text cannot be read: its rules would be checked (and sent)
+      // with U+FFFD in place of its bytes.
+      const decoded = decodeFileBytes(readFileSync(join(folder, relativePath)));
+      return decoded.bad ? { unreadable: badBytesText(decoded.bad) } : decoded.text;
     } catch {
       return undefined;
     }
@@ -30,7 +34,7 @@ const MAX_MODULE_FILES = 200;
  * `required_providers`) and `.terraform.lock.hcl`, as the provider's version is decided from them,
  * read through the run's module reader (the files the evaluator reads too, read once).
  */
-export function terraformModuleOf(path: string, reader: TerraformModuleReader, folders?: Map<string, ReadonlyMap<string, string>>): ModuleVersionInputs {
+export function providerVersionInputsOf(path: string, reader: TerraformModuleReader, folders?: Map<string, ReadonlyMap<string, string>>): ModuleVersionInputs {
   const folder = dirname(resolve(path));
   const own = basename(path);
   let files = folders?.get(folder);
@@ -85,7 +89,9 @@ export function diskModuleReader(): TerraformModuleReader {
       if (!texts.has(path)) {
         let text: string | undefined;
         try {
-          text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+          const decoded = decodeFileBytes(readFileSync(path));
+          // Not UTF-8 text: as a file that is not there (its values are then unknown, not U+FFFD).
+          text = decoded.bad ? undefined : decoded.text;
         } catch {
           text = undefined;
         }

@@ -22,16 +22,21 @@
 import { OCTORULES_NAMESPACE, OCTORULES_NAMESPACE_KEYS, OCTORULES_SECTIONS, OCTORULES_VERSIONS, type OctorulesSection } from '../language/catalogue/generated/octorules-sections';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { parseHost, property, type HostArray, type HostDocument, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
-import { renameKeyEdit } from './host-edits';
+import { renameKeyEdit, replaceScalarEdit } from './host-edits';
 import { hostSyntaxProblems, rulesetOfRoot, type DocumentProblem, type IncludedFile, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 import { lineNumber, linePosition } from './positions';
 
-/** The text of a file an `!include` names, by its path relative to the including file; undefined when it cannot be read. */
-export type IncludeReader = (relativePath: string) => string | undefined;
+/**
+ * The text of a file an `!include` names, by its path relative to the including file; undefined
+ * when it cannot be read, or why not (`unreadable`: a file that is not UTF-8 text, say).
+ */
+export type IncludeReader = (relativePath: string) => string | { readonly unreadable: string } | undefined;
 
 const SECTIONS = new Map(OCTORULES_SECTIONS.map((s) => [s.section, s]));
 const SECTION_NAMES = OCTORULES_SECTIONS.map((s) => s.section);
 const CUSTOM_RULESETS = 'custom_rulesets';
+/** The phases octorules-cloudflare knows by their API name, which a custom ruleset's `phase` is. */
+const CLOUDFLARE_PHASES = OCTORULES_SECTIONS.map((s) => s.phase);
 const VERSION = `octorules ${OCTORULES_VERSIONS.octorules}`;
 /** Includes within includes: octorules follows them to any depth, but a file set this deep is a mistake. */
 const MAX_INCLUDE_DEPTH = 16;
@@ -41,15 +46,47 @@ const MAX_INCLUDED_FILES = 256;
 /**
  * Whether a YAML document's top level is an octorules rules file: a mapping with a section (or
  * custom rulesets) in its `cloudflare:` block, or a list of rules under a section's name at the
- * top level (the older spelling). A ruleset in the API's shape (`rules` with `phase` or `kind`)
- * never is, whatever else it holds. A file of settings alone has nothing to check.
+ * top level (the older spelling), or `custom_rulesets` there (a section of octorules' core,
+ * which it reads at the top level too: config.py normalize_zone_format). A list under a near
+ * miss of a section's name is one too, so that the misspelling is said rather than the file
+ * passed over (octorules warns of it, CORE011). A ruleset in the API's shape (`rules` with
+ * `phase` or `kind`) never is, whatever else it holds. A file of settings alone has nothing to
+ * check.
  */
 export function isOctorulesDocument(root: HostNode | undefined): boolean {
   if (root?.kind !== 'object') return false;
   if (property(root, 'rules') && (property(root, 'phase') || property(root, 'kind'))) return false;
   const block = property(root, OCTORULES_NAMESPACE)?.value;
-  if (block?.kind === 'object' && block.properties.some((p) => SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS)) return true;
-  return root.properties.some((p) => SECTIONS.has(p.key) && p.value?.kind === 'array');
+  if (block?.kind === 'object' && block.properties.some((p) => SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS || (p.value?.kind === 'array' && nearMisses(p.key, OCTORULES_NAMESPACE_KEYS).length > 0))) return true;
+  return root.properties.some((p) => p.value?.kind === 'array' && (SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS || (holdsRules(p.value) && nearMisses(p.key, SECTION_NAMES).length > 0)));
+}
+
+/**
+ * A list whose items are mappings, one with an `expression`: rules. A near miss at the top level
+ * must hold them to make a file octorules': other tools' files have `page_rules` or
+ * `access_rules` lists (near misses of `cache_rules`) of their own.
+ */
+function holdsRules(value: HostArray): boolean {
+  return value.items.length > 0 && value.items.every((item) => item.kind === 'object') && value.items.some((item) => property(item, 'expression') !== undefined);
+}
+
+/**
+ * Whether a YAML document is to be read as octorules' when it is read at all (named on the
+ * command line, opened in the editor): an octorules file, or one with octorules' `cloudflare:`
+ * block or a section's key at the top level (its value an `!include`, say), which a ruleset in
+ * the API's shape never has. A folder search asks isOctorulesDocument:
+ * a `cloudflare:` key alone may be another tool's.
+ */
+export function readsAsOctorules(root: HostNode | undefined): boolean {
+  if (isOctorulesDocument(root)) return true;
+  if (root?.kind !== 'object' || ['rules', 'phase', 'kind', 'name'].some((key) => property(root, key))) return false;
+  // A section's key (or custom_rulesets') whatever its value: an `!include` is a string.
+  return property(root, OCTORULES_NAMESPACE)?.value?.kind === 'object' || root.properties.some((p) => SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS);
+}
+
+/** The candidates a key is a near miss of (itself not one of them). */
+function nearMisses(key: string, candidates: readonly string[]): string[] {
+  return closestMatches(key, candidates).filter((c) => c !== key);
 }
 
 export function readOctorules(text: string, host: HostDocument, include?: IncludeReader): ParsedDocument {
@@ -76,6 +113,7 @@ export function readOctorules(text: string, host: HostDocument, include?: Includ
       else checkTopLevelKey(document, p);
     }
     if (flat.length > 0) document.problems.push(sectionsOutsideBlock(flat));
+    if (nested && reading.rulesets.length === 0 && document.problems.length === 0) checkManagesSomething(document, root, nested);
   }
   const rulesets = reading.rulesets.sort((a, b) => a.root!.start - b.root!.start);
   return { format: host.format, layout: 'octorules', text, rulesets, problems: document.problems, included: reading.included, root };
@@ -129,6 +167,25 @@ function readBlock(reading: Reading, document: Source, block: HostObject): void 
       fixes: suggestions.map((k) => ({ title: `Change to \`${k}\``, edits: [renameKeyEdit(p, k)] })),
     });
   }
+}
+
+/**
+ * A `cloudflare:` block none of whose keys octorules knows (and none a near miss, which is said
+ * on its own), in a file with no section elsewhere: octorules warns of each key and manages
+ * nothing (planner.py check_zone_sections, CORE011), which is said once, on the first key.
+ */
+function checkManagesSomething(document: Source, root: HostObject, block: HostObject): void {
+  if (block.properties.length === 0 || block.properties.some((p) => OCTORULES_NAMESPACE_KEYS.includes(p.key))) return;
+  if (root.properties.some((p) => SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS)) return;
+  const first = block.properties[0];
+  const keys = block.properties.length === 1 ? `\`${first.key}\`` : `any of its ${block.properties.length} keys`;
+  document.problems.push({
+    code: 'unknown-section',
+    severity: 'warning',
+    message: `${VERSION} does not know ${keys} in the \`${OCTORULES_NAMESPACE}:\` block and would manage nothing in this file; its sections are ${quoteAlternatives(SECTION_NAMES.slice(0, 3))}, … and \`${CUSTOM_RULESETS}\``,
+    start: first.keyStart,
+    end: first.keyEnd,
+  });
 }
 
 /** A section at the top level that is in the block too, which octorules refuses; true when it is. */
@@ -212,20 +269,74 @@ function checkRepeatedKeys(source: Source, object: HostObject): void {
  * `custom_rulesets`: rulesets of the account that octorules updates by id, each in the API's
  * shape (`name`, `phase` by its API name, `rules`), whose rules need `ref`, `expression` and
  * `action` (octorules/planner.py validate_custom_ruleset; octorules_cloudflare's phases say
- * `rule_required_fields=("expression", "action")`). Only those of a phase octorules knows are
- * read; of the others octorules says what is wrong.
+ * `rule_required_fields=("expression", "action")`). What validate_custom_ruleset refuses is
+ * said: no `name` or `phase` (or an empty one), `rules` that are no list, a phase that is a
+ * near miss of one of Cloudflare's. Only those of a phase octorules-cloudflare knows are read:
+ * another phase may be another provider's.
  */
 function readCustomRulesets(reading: Reading, document: Source, p: HostProperty): void {
-  if (p.value?.kind !== 'array') return;
+  // An `!include` may stand for any value: what it reads is not looked into here.
+  if (!p.value || p.value.kind === 'null' || includeOf(document.text, p.value)) return;
+  if (p.value.kind !== 'array') {
+    document.problems.push({ code: 'invalid-type', severity: 'error', message: `\`${CUSTOM_RULESETS}\` holds a list of rulesets (each with \`name\`, \`phase\` and \`rules\`); found ${kindOf(p.value)}`, start: p.value.start, end: p.value.end });
+    return;
+  }
   p.value.items.forEach((item, index) => {
+    if (includeOf(document.text, item)) return;
+    if (item.kind !== 'object') {
+      document.problems.push({ code: 'invalid-type', severity: 'error', message: `a custom ruleset is a mapping with \`name\`, \`phase\` and \`rules\`; found ${kindOf(item)}`, start: item.start, end: item.end });
+      return;
+    }
     const phase = property(item, 'phase')?.value;
     const rules = property(item, 'rules')?.value;
+    const include = rules && includeOf(document.text, rules);
+    checkCustomRuleset(document, item, phase, include ? undefined : rules);
     const known = phase?.kind === 'string' ? OCTORULES_SECTIONS.find((s) => s.phase === phase.value) : undefined;
-    if (!known || rules?.kind !== 'array') return;
+    if (!known) return;
     const name = property(item, 'name')?.value;
     const label = `${CUSTOM_RULESETS}: ${name?.kind === 'string' ? String(name.value) : index + 1}`;
-    readRules(reading, document, { section: label, phase: known.phase, zone: false, account: true }, { keyStart: item.start, keyEnd: item.start }, rules, new Map());
+    const section: OctorulesSection = { section: label, phase: known.phase, zone: false, account: true };
+    if (include) {
+      // A file of the rules, read as a section's is.
+      const file = open(reading, document, include);
+      if (file) readIncludedRules(reading, file, section, new Map());
+      return;
+    }
+    if (rules?.kind !== 'array') return;
+    readRules(reading, document, section, { keyStart: item.start, keyEnd: item.start }, rules, new Map());
   });
+}
+
+function kindOf(value: HostNode): string {
+  return value.kind === 'object' ? 'a mapping' : value.kind === 'array' ? 'a list' : value.kind === 'null' ? 'nothing' : `a ${value.kind}`;
+}
+
+/** What octorules' validate_custom_ruleset refuses of one custom ruleset, said on it. */
+function checkCustomRuleset(document: Source, item: HostObject, phase: HostNode | undefined, rules: HostNode | undefined): void {
+  // The entry's first line: where a missing key of it is said.
+  const first = item.properties[0];
+  const head = { start: item.start, end: first ? Math.max(first.keyEnd, first.value?.kind === 'object' || first.value?.kind === 'array' ? first.keyEnd : (first.value?.end ?? first.keyEnd)) : item.end };
+  for (const key of ['name', 'phase']) {
+    const value = property(item, key)?.value;
+    if (value?.kind === 'string' && value.value !== '') continue;
+    const at = value && value.kind !== 'null' ? value : head;
+    const why = value === undefined || value.kind === 'null' ? `has no \`${key}\`` : value.kind === 'string' ? `has an empty \`${key}\`` : `has a \`${key}\` that is not a string`;
+    document.problems.push({ code: 'missing-key', severity: 'error', message: `this custom ruleset ${why}; octorules refuses a custom ruleset without a non-empty \`${key}\`${key === 'phase' ? ' (the API name of its phase, such as `http_request_firewall_custom`)' : ''}`, start: at.start, end: at.end });
+  }
+  if (phase?.kind === 'string' && phase.value !== '' && !CLOUDFLARE_PHASES.includes(String(phase.value))) {
+    const meant = nearMisses(String(phase.value), CLOUDFLARE_PHASES);
+    if (meant.length > 0) {
+      document.problems.push({
+        code: 'unknown-phase',
+        severity: 'error',
+        message: `octorules refuses the phase \`${String(phase.value)}\` of a custom ruleset, which is no phase of Cloudflare's; did you mean ${quoteAlternatives(meant)}?`,
+        start: phase.start,
+        end: phase.end,
+        fixes: meant.map((m) => ({ title: `Change to \`${m}\``, edits: [replaceScalarEdit(phase, m)] })),
+      });
+    }
+  }
+  if (rules && rules.kind !== 'array') document.problems.push({ code: 'invalid-type', severity: 'error', message: `a custom ruleset's \`rules\` is a list of rules; found ${kindOf(rules)}, which octorules refuses`, start: rules.start, end: rules.end });
 }
 
 /** A section's value: its rules, a file of them (`!include`), or nothing (an empty section). */
@@ -320,10 +431,24 @@ function addRuleset(reading: Reading, source: Source, section: OctorulesSection,
   else source.ruleset = ruleset;
 }
 
-/** A `ref` used before in the section (CF005); its absence and type are the rule's shape checks. */
+/**
+ * An empty `ref`, which octorules refuses (planner.py validate_rules: "must be a non-empty
+ * string"; lint rule CF006), and a `ref` used before in the section (CF005); its absence and
+ * type are the rule's shape checks.
+ */
 function checkRef(source: Source, section: OctorulesSection, rule: HostNode, refs: Refs): void {
   const node = property(rule, 'ref')?.value;
-  if (node?.kind !== 'string' || node.value === '') return;
+  if (node?.kind !== 'string') return;
+  if (node.value === '') {
+    source.problems.push({
+      code: 'empty-ref',
+      severity: 'error',
+      message: `this rule's \`ref\` is empty; octorules refuses a rule without a non-empty \`ref\` (it matches each rule to the live one by it): name the rule, unique in \`${section.section}\``,
+      start: node.start,
+      end: node.end,
+    });
+    return;
+  }
   const ref = String(node.value);
   const first = refs.get(ref);
   if (!first) {
@@ -392,7 +517,7 @@ function open(reading: Reading, source: Source, include: Include): Source | unde
   if (source.chain.length >= MAX_INCLUDE_DEPTH || reading.reads >= MAX_INCLUDED_FILES) return report('include-too-deep', `\`${include.path}\` is not read: more than ${source.chain.length >= MAX_INCLUDE_DEPTH ? `${MAX_INCLUDE_DEPTH} includes deep` : `${MAX_INCLUDED_FILES} files included`}`);
   reading.reads++;
   const text = reading.include(path);
-  if (text === undefined) return report('include-unreadable', `cannot read \`${include.path}\` (relative to this file), which this \`${INCLUDE_TAG}\` names`);
+  if (typeof text !== 'string') return report('include-unreadable', `cannot read \`${include.path}\` (relative to this file), which this \`${INCLUDE_TAG}\` names${text ? `: ${text.unreadable}` : ''}`);
   return { text: text.replace(/^\uFEFF/, ''), path, problems: [], at: source.at ?? { start: include.start, end: include.end }, chain: [...source.chain, path] };
 }
 

@@ -27,7 +27,8 @@ export interface ExpressionString {
 export function expressionStrings(node: HostNode, type: ParameterType, path: readonly string[], found: ExpressionString[], inFlow = false): void {
   switch (type.kind) {
     case 'string':
-      if (type.expression && node.kind === 'string') found.push({ node, kind: type.expression, path, inFlow });
+      // An empty string where it stands for a default is no expression (`counting_expression: ""`).
+      if (type.expression && node.kind === 'string' && !(type.emptyMeansDefault && node.value === '')) found.push({ node, kind: type.expression, path, inFlow });
       return;
     case 'object':
       if (node.kind !== 'object') return;

@@ -5,7 +5,7 @@
  * which there are and where.
  */
 import { parseHost, type HostFormat } from './host';
-import { isOctorulesDocument, readOctorules, type IncludeReader } from './octorules';
+import { readOctorules, readsAsOctorules, type IncludeReader } from './octorules';
 import { rulesetOfHost, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 
 export type { ParsedDocument } from './parsed-ruleset';
@@ -20,7 +20,7 @@ export interface ParseDocumentOptions {
    * A Terraform file's module: its other `.tf` files and its lock file, which may say the
    * provider's version. Without it, the lock file is read through `include` where there is one.
    */
-  readonly terraformModule?: ModuleVersionInputs;
+  readonly providerVersionInputs?: ModuleVersionInputs;
   /** A Terraform file's module: its path and how to read the other files of its folder. */
   readonly module?: TerraformModule;
 }
@@ -29,11 +29,11 @@ const LOCK_FILE = '.terraform.lock.hcl';
 
 export function parseDocument(text: string, format: HostFormat, options: ParseDocumentOptions = {}): ParsedDocument {
   if (format === 'hcl') {
-    const lockFile = options.terraformModule ? undefined : options.include?.(LOCK_FILE);
-    return readTerraform(text, options.terraformModule ?? (lockFile !== undefined ? { lockFile } : {}), options.module);
+    const lockFile = options.providerVersionInputs ? undefined : options.include?.(LOCK_FILE);
+    return readTerraform(text, options.providerVersionInputs ?? (typeof lockFile === 'string' ? { lockFile } : {}), options.module);
   }
   const host = parseHost(text, format);
-  if (format === 'yaml' && isOctorulesDocument(host.root)) return readOctorules(text, host, options.include);
+  if (format === 'yaml' && readsAsOctorules(host.root)) return readOctorules(text, host, options.include);
   return { format, layout: 'api', text, rulesets: [rulesetOfHost(text, host)], problems: [] };
 }
 

@@ -149,6 +149,10 @@ export interface ParsedRuleset {
    * `templatefile(…)`, a `var.x` with a default), which are then not named as filled in by Terraform.
    */
   readonly knownValues?: readonly { readonly start: number; readonly end: number }[];
+  /** Terraform: whose ruleset the resource is, `zone_id` or `account_id` and its value as written (plan-limits.ts counts a zone's custom rulesets by it). */
+  readonly owner?: RulesetOwner;
+  /** Terraform: the resource has `count` or `for_each`, so it stands for a number of rulesets not said here. */
+  readonly repeated?: boolean;
   readonly rules: readonly HostNode[];
   /** The rules' own `expression` strings, in rule order. */
   readonly expressions: readonly FilterSite[];
@@ -219,9 +223,19 @@ export function hostSyntaxProblems(text: string, host: HostDocument): DocumentPr
   }));
 }
 
+/** The zone or account a Terraform resource's ruleset belongs to: the attribute, and its value's text. */
+export interface RulesetOwner {
+  readonly key: 'zone_id' | 'account_id';
+  readonly written: string;
+  readonly start: number;
+  readonly end: number;
+}
+
 /** What a ruleset read from a Terraform or octorules file has beside its root (ParsedRuleset's members of the same names). */
 export interface RulesetExtras {
   readonly layout: RulesetLayout;
+  readonly owner?: RulesetOwner;
+  readonly repeated?: boolean;
   readonly label?: string;
   readonly defaultAction?: string;
   readonly parametersInProviderShape?: boolean;

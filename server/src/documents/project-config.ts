@@ -7,7 +7,7 @@
  */
 import { isListKind, LIST_KINDS, type ListKind } from '../language/catalogue/lists';
 import { KNOWN_PHASES } from '../language/catalogue/phases';
-import { isPlan, PLANS, type Plan } from '../language/catalogue/plans';
+import { ADDONS, isAddon, isPlan, PLANS, type Addon, type Plan } from '../language/catalogue/plans';
 import { PROBLEM_CODES } from '../language/problem-codes';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
@@ -28,6 +28,8 @@ const SEVERITY_SYNONYMS: Readonly<Record<string, RuleSeverity>> = { warn: 'warni
 export interface ProjectConfig {
   readonly phase?: string;
   readonly plan?: Plan;
+  /** The account's paid add-ons, where the file lists them (an empty list: none). */
+  readonly addons?: readonly Addon[];
   readonly lists?: readonly string[];
   /** What the lists hold, by name, where `lists` is a mapping that says (`{office_networks: ip}`). */
   readonly listKinds?: Readonly<Record<string, ListKind>>;
@@ -58,6 +60,13 @@ export const PROJECT_CONFIG_SCHEMA = {
     values: '`free`, `pro`, `business` or `enterprise`',
     description: "The account's plan: a field, operator or function that needs a higher plan (`matches` needs Business) is reported. Without it, no plan is assumed and none is reported.",
     example: 'plan: business',
+  },
+  addons: {
+    type: 'array of string',
+    values: '`bot_management`, `advanced_rate_limiting`',
+    description:
+      "The account's paid add-ons, with `plan`: Bot Management's fields (`cf.bot_management.…`) need `bot_management`, and `advanced_rate_limiting` raises the rate limiting rules an Enterprise zone may have. Without it, nothing that an add-on decides is reported.",
+    example: 'addons: [bot_management, advanced_rate_limiting]',
   },
   lists: {
     type: 'array of string, or object of name: kind',
@@ -116,7 +125,7 @@ export function readProjectConfig(text: string): ProjectConfigReading {
     report('error', 'invalid-type', root.start, root.end, `expected a mapping of ${quoteAlternatives(PROJECT_CONFIG_KEYS).replace(' or ', ' and ')} in \`${PROJECT_CONFIG_FILE_NAME}\`, found ${describe(root)}`);
     return { config: {}, problems };
   }
-  const config: { phase?: string; plan?: Plan; lists?: string[]; listKinds?: Record<string, ListKind>; files?: string[]; rules?: Record<string, RuleSeverity>; terraformVarFiles?: string[] } = {};
+  const config: { phase?: string; plan?: Plan; addons?: Addon[]; lists?: string[]; listKinds?: Record<string, ListKind>; files?: string[]; rules?: Record<string, RuleSeverity>; terraformVarFiles?: string[] } = {};
   const seen = new Set<string>();
   for (const p of root.properties) {
     if (seen.has(p.key)) {
@@ -135,6 +144,11 @@ export function readProjectConfig(text: string): ProjectConfigReading {
       case 'plan': {
         const plan = readPlan(p.value, report);
         if (plan !== undefined) config.plan = plan;
+        break;
+      }
+      case 'addons': {
+        const addons = readStrings(p, report, (node) => readAddon(node, report));
+        if (addons) config.addons = [...new Set(addons)] as Addon[];
         break;
       }
       case 'lists': {
@@ -217,6 +231,17 @@ function readPlan(node: HostNode, report: Report): Plan | undefined {
   return undefined;
 }
 
+/** An add-on is one of the names ADDONS lists; another is an error, with the name meant. */
+function readAddon(node: HostScalar, report: Report): Addon | undefined {
+  const written = node.value as string;
+  if (isAddon(written)) return written;
+  const normal = written.toLowerCase().replace(/[-\s]+/g, '_');
+  const meant = isAddon(normal) ? [normal] : closestMatches(normal, ADDONS);
+  const hint = meant.length > 0 ? `; did you mean ${quoteAlternatives(meant)}?` : `; the add-ons this version knows are ${quoteAlternatives(ADDONS).replace(' or ', ' and ')}`;
+  report('error', 'unknown-addon', node.start, node.end, `unknown add-on \`${written}\` in \`addons\`${hint}`, meant.map((m) => replaceFix(node, m)));
+  return undefined;
+}
+
 /** The strings of an array value, each read by `read` (undefined: left out). */
 /** `terraform:`'s mapping: its `var_files`. */
 function readTerraformKeys(node: HostNode, report: Report): string[] | undefined {
@@ -238,7 +263,7 @@ function readTerraformKeys(node: HostNode, report: Report): string[] | undefined
 function readStrings(p: HostProperty, report: Report, read: (node: HostScalar) => string | undefined): string[] | undefined {
   const node = p.value!;
   if (node.kind !== 'array') {
-    const what = p.key === 'lists' ? 'list names, e.g. `[office_networks]` (or a mapping of names to kinds, `{office_networks: ip}`)' : p.key === 'var_files' ? '`.tfvars` paths, e.g. `[prod.tfvars]`' : 'glob patterns, e.g. `["firewall/*.yaml"]`';
+    const what = p.key === 'addons' ? 'add-on names, e.g. `[bot_management]`' : p.key === 'lists' ? 'list names, e.g. `[office_networks]` (or a mapping of names to kinds, `{office_networks: ip}`)' : p.key === 'var_files' ? '`.tfvars` paths, e.g. `[prod.tfvars]`' : 'glob patterns, e.g. `["firewall/*.yaml"]`';
     report('error', 'invalid-type', node.start, node.end, `expected \`${p.key}\` to be a list of ${what}, found ${describe(node)}`);
     return undefined;
   }

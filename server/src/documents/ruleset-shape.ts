@@ -14,6 +14,7 @@ import { isTerraformTemplate, property, type HostNode, type HostObject, type Hos
 import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host-edits';
 import { checkParameterValue, describe, hidesCheck, type Report } from './parameter-shape';
 import { ruleObjectInPhase } from './parameter-sites';
+import { checkRuleLimits } from './rule-limits';
 import { actionOfRule, type DocumentProblem, type ParsedRuleset } from './parsed-ruleset';
 import { convertPrimitive, inappropriateValue, terraformTypeName } from './terraform-types';
 import { onWholeCharacters } from './whole-characters';
@@ -153,7 +154,8 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
     const hint = expression.kind === 'boolean' ? `; in YAML, \`${expression.value}\` unquoted is a Boolean: write \`"${expression.value}"\`` : '';
     report('invalid-type', 'error', expression.start, expression.end, `expected the expression as a string${hint}`);
   }
-  if (!isTerraformTemplate(property(rule, 'action')?.value)) expectOneOf(rule, 'action', KNOWN_ACTIONS, 'warning', 'unknown-action', report);
+  // The service's actions are a closed list, and KNOWN_ACTIONS is its own types': one outside it is refused.
+  if (!isTerraformTemplate(property(rule, 'action')?.value)) expectOneOf(rule, 'action', KNOWN_ACTIONS, 'error', 'unknown-action', report, 'the service refuses a rule whose action it does not define');
   const action = actionOfRule(rule, model.defaultAction);
   const actionName = action?.name;
   if (terraform) reportUnknowns(model, rule, actionName, phase, report);
@@ -170,6 +172,7 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
     if (value?.kind === 'object' && ruleObjectInPhase(name, phase) && !model.parametersInProviderShape) checkParameterValue(model.text, value, asWritten(model, ruleObjectSchema(name)), `\`${name}\``, report, terraform);
   }
   if (action !== undefined && !reported) checkActionParameters(model, rule, at, action.node, action.name, phase, report);
+  checkRuleLimits(model, rule, actionName, phase, report);
 }
 
 /**
@@ -440,10 +443,11 @@ function hidesRuleCheck(model: ParsedRuleset, key: string, action: string | unde
   }
 }
 
-function expectOneOf(node: HostObject, key: string, allowed: readonly string[], severity: Severity, code: string, report: Report): void {
+/** `consequence`: what the service does with such a value, said after the value (the service refuses an unknown action). */
+function expectOneOf(node: HostObject, key: string, allowed: readonly string[], severity: Severity, code: string, report: Report, consequence?: string): void {
   const value = property(node, key)?.value;
   if (value?.kind !== 'string' || allowed.includes(String(value.value))) return;
   const suggestions = closestMatches(String(value.value), allowed);
   const hint = suggestions.length > 0 ? `did you mean ${quoteAlternatives(suggestions)}?` : `expected one of ${quoteAlternatives(allowed.slice(0, 8))}${allowed.length > 8 ? ', …' : ''}`;
-  report(code, severity, value.start, value.end, `unknown ${key} \`${value.value}\`; ${hint}`, suggestions.map((v) => ({ title: `Change to \`${v}\``, edits: [replaceScalarEdit(value, v)] })));
+  report(code, severity, value.start, value.end, `unknown ${key} \`${value.value}\`${consequence ? ` (${consequence})` : ''}; ${hint}`, suggestions.map((v) => ({ title: `Change to \`${v}\``, edits: [replaceScalarEdit(value, v)] })));
 }

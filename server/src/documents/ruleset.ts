@@ -5,17 +5,19 @@
  */
 import type { CheckOptions, CheckResult, ListKind, ValueCheckOptions, ValueCheckResult } from '../language/checker';
 import type { ValueType } from '../language/ast';
-import type { Plan } from '../language/catalogue/plans';
+import type { Addon, Plan } from '../language/catalogue/plans';
 import { applyDisableDirectives } from './directives';
 import { ExpressionCache } from './expression-cache';
 import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
 import { lineIndent, type DocumentEdit } from './host-edits';
 import { mapRange, unmapOffset, type DecodedString } from './offset-map';
 import { ruleOrderCheck } from './rule-order';
+import { accountExecuteProblems } from './rule-limits';
 import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
 import { isRuleExpression, type DocumentProblem, type ExpressionSite, type FilterSite, type IncludedFile, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
 import { linePosition } from './positions';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
+import { checkCustomRulesets, checkPlanLimits } from './plan-limits';
 import { checkShape } from './ruleset-shape';
 import { unescapedQuotes } from './unescaped-quotes';
 import { onWholeCharacters } from './whole-characters';
@@ -28,6 +30,8 @@ export interface RulesetCheckOptions {
   readonly listKinds?: Readonly<Record<string, ListKind>>;
   /** The account's plan (CheckOptions.plan). */
   readonly plan?: Plan;
+  /** The account's add-ons (CheckOptions.addons); undefined: not said. */
+  readonly addons?: readonly Addon[];
   /**
    * Results of expressions already checked, kept by the caller: the language server's lives as
    * long as it does, the CLI's for one run. Without one, a check starts afresh.
@@ -54,6 +58,7 @@ export function checkDocument(document: ParsedDocument, options: RulesetCheckOpt
   if (options.severities) applyRuleSeverities(own, options.severities);
   const problems = [...own, ...document.rulesets.flatMap((ruleset) => (ruleset.usedBy ? [] : checkParsedRuleset(ruleset, { ...options, cache }, false)))];
   problems.push(...usedValueProblems(document.rulesets, { ...options, cache }));
+  problems.push(...checkCustomRulesets(document.rulesets, options));
   for (const file of document.included ?? []) problems.push(...includedProblems(file, { ...options, cache }));
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   // Once for the file, not once a ruleset: a directive one ruleset does not need is not unused
@@ -93,7 +98,7 @@ function includedProblems(file: IncludedFile, options: RulesetCheckOptions): Doc
 
 /** The check options an expression of this ruleset is checked with. */
 export function expressionOptions(model: ParsedRuleset, options: RulesetCheckOptions): CheckOptions {
-  return { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists, listKinds: options.listKinds, plan: options.plan };
+  return { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists, listKinds: options.listKinds, plan: options.plan, ...(options.addons ? { addons: options.addons } : {}) };
 }
 
 /** What checking a site gives: a filter's result or a value expression's, by the site's kind. */
@@ -175,6 +180,7 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
   const cache = checker.cache;
   const problems: DocumentProblem[] = [...model.syntaxProblems];
   checkShape(model, problems, options.defaultPhase);
+  checkPlanLimits(model, problems, options);
   const phase = model.phase ?? options.defaultPhase;
   // Where some rules are Terraform's to make, the rules read are not compared with each other.
   const order = model.rulesComputed ? undefined : ruleOrderCheck(model, cache, phase);
@@ -194,6 +200,7 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
     }
   }
   order?.finish(problems);
+  problems.push(...accountExecuteProblems(model, phase, results, expressionEdit));
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   if (options.severities) applyRuleSeverities(problems, options.severities);
   // Last: a directive that silences nothing must see what the configuration left.

@@ -5,7 +5,7 @@
  */
 import { escape } from 'minimatch';
 import { isListKind, type ListKind } from '../language/catalogue/lists';
-import { isPlan, type Plan } from '../language/catalogue/plans';
+import { isPlan, type Addon, type Plan } from '../language/catalogue/plans';
 import type { ProjectConfig, RuleSeverity } from './project-config';
 
 /** The server's settings (`rulesets.*` in the editor's configuration). */
@@ -20,6 +20,8 @@ export interface Settings {
   readonly defaultPhase?: string;
   /** The account's plan: what needs a higher one is reported. Undefined: no plan is assumed. */
   readonly plan?: Plan;
+  /** From `.rulesets.yaml` (`addons`): the account's paid add-ons; undefined: not said (no editor setting sets them). */
+  readonly addons?: readonly Addon[];
   /** Optional hints by diagnostic code (the information-level ones); all on by default. */
   readonly hints: Readonly<Record<string, boolean>>;
   /** Severities by diagnostic code, from the project's `.rulesets.yaml` (no editor setting sets them). */
@@ -66,6 +68,7 @@ export function withProjectConfig(settings: Settings, config: ProjectConfig, fol
     ...settings,
     ...(config.phase !== undefined ? { defaultPhase: config.phase } : {}),
     ...(config.plan !== undefined ? { plan: config.plan } : {}),
+    ...(config.addons !== undefined ? { addons: config.addons } : {}),
     // The file's lists replace the settings', kinds and all.
     ...(config.lists !== undefined ? { knownLists: config.lists, listKinds: config.listKinds } : {}),
     ...(config.files !== undefined ? { files: config.files.map((pattern) => patternInFolder(pattern, folder)) } : {}),

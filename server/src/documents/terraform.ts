@@ -324,9 +324,15 @@ class Reader {
     }
     const root: HostObject = { kind: 'object', start: block.startIndex, end: block.endIndex, properties, block: false };
     const label = `${RESOURCE_TYPE}.${blockLabels(block)[1]}`;
+    const ownerAttribute = attributes.find((a) => a.namedChildren[0]?.text === 'zone_id' || a.namedChildren[0]?.text === 'account_id');
+    const ownerValue = ownerAttribute?.namedChildren[1];
+    const owner = ownerValue ? { key: ownerAttribute!.namedChildren[0]!.text as 'zone_id' | 'account_id', written: ownerValue.text.replace(/\s+/g, ' '), start: ownerValue.startIndex, end: ownerValue.endIndex } : undefined;
+    const repeated = attributes.some((a) => a.namedChildren[0]?.text === 'count' || a.namedChildren[0]?.text === 'for_each');
     return rulesetOfRoot(this.text, 'hcl', root, {
       layout: 'terraform',
       label,
+      ...(owner ? { owner } : {}),
+      ...(repeated ? { repeated } : {}),
       holesOf: holesOfScalar,
       ...(phase !== undefined ? { phase } : {}),
       ...(v4 ? { parametersInProviderShape: true } : {}),

@@ -123,6 +123,7 @@ export class DocumentModel {
       const options = {
         defaultPhase: settings.defaultPhase,
         plan: settings.plan,
+        ...(settings.addons ? { addons: settings.addons } : {}),
         knownLists: settings.knownLists.length > 0 ? settings.knownLists : undefined,
         ...(settings.listKinds ? { listKinds: settings.listKinds } : {}),
         severities: settings.rules,

@@ -17,7 +17,7 @@ import {
   type Range,
 } from 'vscode-languageserver';
 import { KNOWN_PHASES } from '../language/catalogue/phases';
-import { PLANS, planName } from '../language/catalogue/plans';
+import { addonName, ADDONS, PLANS, planName } from '../language/catalogue/plans';
 import { PROBLEM_CODES, type ProblemCodeInfo } from '../language/problem-codes';
 import type { HostNode } from '../documents/host';
 import { eolOf } from '../documents/host-edits';
@@ -110,6 +110,7 @@ type Place =
   | { readonly kind: 'code' }
   | { readonly kind: 'phase' }
   | { readonly kind: 'plan' }
+  | { readonly kind: 'addon' }
   | { readonly kind: 'severity'; readonly code: string };
 
 const WORD = /[A-Za-z0-9_.$-]*$/;
@@ -124,6 +125,10 @@ function placeAt(text: string, offset: number): Place | undefined {
     if (indent === 0) return { kind: 'top-key' };
     return parentKey(text, lineStart, indent) === 'rules' ? { kind: 'code' } : undefined;
   }
+  // `addons: [bot_management, |` and `addons:` with `  - |` under it.
+  if (/^addons[ \t]*:[ \t]*\[(?:[^\]#]*,)?[ \t]*[A-Za-z0-9_]*$/.test(before)) return { kind: 'addon' };
+  const item = /^([ \t]+)-[ \t]+[A-Za-z0-9_]*$/.exec(before);
+  if (item) return parentKey(text, lineStart, item[1].length) === 'addons' ? { kind: 'addon' } : undefined;
   const value = /^([ \t]*)([A-Za-z0-9_-]+)[ \t]*:[ \t]+[A-Za-z0-9_]*$/.exec(before);
   if (!value) return undefined;
   if (value[1].length === 0) return value[2] === 'phase' ? { kind: 'phase' } : value[2] === 'plan' ? { kind: 'plan' } : undefined;
@@ -183,6 +188,8 @@ export function projectConfigCompletion(model: DocumentModel, position: Position
       return list(KNOWN_PHASES.map((phase) => ({ label: phase, kind: CompletionItemKind.EnumMember, textEdit: { range, newText: phase } })));
     case 'plan':
       return list(PLANS.map((plan, i) => ({ label: plan, kind: CompletionItemKind.EnumMember, detail: planName(plan), sortText: String(i), textEdit: { range, newText: plan } })));
+    case 'addon':
+      return list(ADDONS.map((addon, i) => ({ label: addon, kind: CompletionItemKind.EnumMember, detail: addonName(addon), sortText: String(i), textEdit: { range, newText: addon } })));
     case 'severity': {
       const info = PROBLEM_CODES.get(place.code);
       const allowed = info?.severity === 'error' ? ['error'] : RULE_SEVERITIES;
@@ -194,6 +201,7 @@ export function projectConfigCompletion(model: DocumentModel, position: Position
 const KEY_SNIPPETS: Record<ProjectConfigKey, string> = {
   phase: 'phase: $0',
   plan: 'plan: $0',
+  addons: 'addons: [$0]',
   lists: 'lists: [$0]',
   files: 'files: ["$0"]',
   rules: 'rules:\n  $0',

@@ -5,19 +5,21 @@
  */
 import type { Diagnostic } from 'vscode-languageserver';
 import { classifyFile, rulesetFormatOfPath } from '../documents/classify';
+import { badBytesProblem, type BadBytes } from '../documents/file-bytes';
 import type { ExpressionCache } from '../documents/expression-cache';
 import type { Settings } from '../documents/settings';
 import { mayUseModuleValues } from '../documents/terraform';
 import type { TerraformModuleReader } from '../documents/terraform-module';
-import { diagnostics } from './diagnostics';
+import { diagnostics, toDiagnostic } from './diagnostics';
 import { DocumentModel, pathOfUri } from './model';
 
 /**
  * The diagnostics of the file at `uri` with this text, or undefined when it is not a ruleset
  * (by its name, a `rulesets.files` pattern or its content), a test file among them: those
- * have checks that run their cases.
+ * have checks that run their cases. `bad`: the file's first byte that is not UTF-8 text (`text`
+ * has U+FFFD there); a ruleset file with one has that one diagnostic, as `rulesets check` refuses it.
  */
-export function fileDiagnostics(uri: string, text: string, settings: Settings, cache: ExpressionCache, moduleReader?: TerraformModuleReader): Diagnostic[] | undefined {
+export function fileDiagnostics(uri: string, text: string, settings: Settings, cache: ExpressionCache, moduleReader?: TerraformModuleReader, bad?: BadBytes): Diagnostic[] | undefined {
   const path = pathOfUri(uri);
   const format = rulesetFormatOfPath(path);
   if (!format) return undefined;
@@ -30,5 +32,6 @@ export function fileDiagnostics(uri: string, text: string, settings: Settings, c
   if (byName.role === 'other' && !text.includes('rules') && !module) return undefined;
   // As `rulesets check` reads a file: an editor never shows the byte order mark.
   const model = new DocumentModel(uri, 0, text.replace(/^\uFEFF/, ''), format, cache, undefined, undefined, module);
-  return model.isRuleset(settings) ? diagnostics(model, settings) : undefined;
+  if (!model.isRuleset(settings)) return undefined;
+  return bad ? [toDiagnostic(model, badBytesProblem(bad))] : diagnostics(model, settings);
 }

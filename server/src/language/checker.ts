@@ -7,7 +7,8 @@ import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COU
 import { FUNCTIONS as PACKET_FUNCTIONS } from './catalogue/functions';
 import { COMPARISON_OPERATORS, OPERATORS_BY_TYPE, ORDERING_OPERATORS, WHOLE_VALUE_OPERATORS } from './catalogue/operators';
 import { HTTP_MANAGED_LISTS, isWellFormedListName, LIST_KIND_INFO, LIST_KINDS, managedListsOf, MANAGED_LISTS, type ListKind } from './catalogue/lists';
-import { describePlan, planIncludes, planName, type Plan } from './catalogue/plans';
+import { fieldAddon, PLAN_GATES } from './catalogue/plan-quotas';
+import { addonName, describePlan, planIncludes, planName, type Addon, type Plan } from './catalogue/plans';
 import { IP_PROTOCOL_ALIASES, IP_PROTOCOLS } from './catalogue/protocols';
 import { isKeyword, scanTokens } from './lex';
 import { BOOLEAN_ARRAY, callResult, literalType, parseOptionsFor } from './operand-types';
@@ -38,6 +39,12 @@ export interface CheckOptions {
   readonly listKinds?: Readonly<Record<string, ListKind>>;
   /** The account's plan: what needs a higher plan is reported. Undefined: no plan is assumed. */
   readonly plan?: Plan;
+  /**
+   * The account's paid add-ons (`.rulesets.yaml` `addons`), with `plan`: a field an add-on gives
+   * (Bot Management's) is reported when its add-on is not here. Undefined: not said, so nothing
+   * that needs an add-on is reported.
+   */
+  readonly addons?: readonly Addon[];
 }
 
 export interface CheckResult {
@@ -528,6 +535,18 @@ class Checker {
       return;
     }
     if (field.plan) this.checkPlan(field.plan, field.planNote, `\`${field.name}\``, span);
+    const addon = fieldAddon(field.name);
+    if (addon) this.checkAddon(addon, field.plan, `\`${field.name}\``, span);
+  }
+
+  /**
+   * Something an add-on gives, on a plan that has the add-on (a lower one is checkPlan's to
+   * report): only where the configuration lists the add-ons, in the HTTP phases.
+   */
+  private checkAddon(addon: Addon, required: Plan | undefined, what: string, span: Span): void {
+    const { plan, addons } = this.options;
+    if (!plan || !addons || this.family !== 'http' || addons.includes(addon) || (required && !planIncludes(plan, required))) return;
+    this.report('addon-required', 'error', span, `${what} needs the ${addonName(addon)} add-on, which \`addons\` in .rulesets.yaml does not list, so the service refuses it; add \`${addon}\` there if the account has it`);
   }
 
   /** Something that needs `required`, where the configured plan is lower (only with a plan configured, in the HTTP phases). */
@@ -1348,6 +1367,11 @@ class Checker {
     const kind = this.listKind(rhs.name);
     const fieldName = left.field?.name;
     const fitting = LIST_KINDS.filter((k) => LIST_KIND_INFO[k].type === left.type && (!LIST_KIND_INFO[k].fields || (fieldName !== undefined && LIST_KIND_INFO[k].fields!.includes(fieldName))));
+    // The kind the list must be, where it is of the field's type: the configuration's, else the only one made for the field.
+    const gated = kind ? (LIST_KIND_INFO[kind].type === left.type ? kind : undefined) : fitting.length === 1 ? fitting[0] : undefined;
+    if (this.family === 'http' && (gated === 'hostname' || gated === 'asn')) {
+      this.checkPlan(PLAN_GATES.hostnameAndAsnLists.plan, undefined, `\`$${rhs.name}\`, ${LIST_KIND_INFO[gated].label}${kind ? '' : ` (the only kind of list made for \`${this.nameOf(left)}\`)`},`, rhs.span);
+    }
     if (kind) {
       const info = LIST_KIND_INFO[kind];
       if (info.type !== left.type) {

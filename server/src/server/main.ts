@@ -26,7 +26,7 @@ import { DeferredDocumentation } from './deferred-documentation';
 import { itemDefaultsSupport, withItemDefaults, type ItemDefaultsSupport } from './completion-defaults';
 import { diagnostics, withPlainText } from '../features/diagnostics';
 import { hover } from '../features/hover';
-import { DEFAULT_SETTINGS, diskModuleReader, ExpressionCache, formatOfDocument, includeReader, type TerraformModuleReader, isRulesetTestFileName, readSettings, type Settings } from '../core';
+import { decodeFileBytes, DEFAULT_SETTINGS, diskModuleReader, ExpressionCache, formatOfDocument, includeReader, type TerraformModuleReader, isRulesetTestFileName, readSettings, type Settings } from '../core';
 import { DocumentModel, pathOfUri } from '../features/model';
 import {
   folderOf,
@@ -214,7 +214,9 @@ export function startServer(connection: Connection): void {
     if (open) return { text: open.getText(), format, ...module };
     if (!uri.startsWith('file:')) return undefined;
     try {
-      return { text: readFileSync(fileURLToPath(uri), 'utf8'), format, ...module };
+      // A file that is not UTF-8 text is not read (its cases would run on U+FFFD): Check Workspace says where it is not.
+      const file = decodeFileBytes(readFileSync(fileURLToPath(uri)));
+      return file.bad ? undefined : { text: file.text, format, ...module };
     } catch {
       return undefined;
     }

@@ -18,7 +18,7 @@ import {
   type FileEvent,
   type WorkDoneProgressReporter,
 } from 'vscode-languageserver/node';
-import { diskModuleReader, type ExpressionCache, type Settings } from '../core';
+import { decodeFileBytes, diskModuleReader, type DecodedFile, type ExpressionCache, type Settings } from '../core';
 import { fileDiagnostics } from '../features/workspace-check';
 import { CHECK_FILES_GLOB, type CheckFilesParams, type CheckFilesResult } from '../protocol';
 import { guarded } from './guard';
@@ -144,16 +144,17 @@ export class WorkspaceCheck {
    * document's diagnostics are the editor's, from its text: the file's are counted, not published.
    */
   private async check(uri: string): Promise<Diagnostic[] | undefined | 'unreadable'> {
-    let text: string;
+    let file: DecodedFile;
     try {
       if (!uri.startsWith('file:')) return 'unreadable';
-      text = await readFile(fileURLToPath(uri), 'utf8');
+      // Bytes, not 'utf8': a file that is not UTF-8 text is said so, on its first such byte.
+      file = decodeFileBytes(await readFile(fileURLToPath(uri)));
     } catch {
       this.forget(uri);
       return 'unreadable';
     }
     // A file the checker fails on is logged and passed over; the run goes on.
-    const found = guarded(`checking ${uri}`, undefined, () => fileDiagnostics(uri, text, this.host.settingsFor(uri), this.host.cache, diskModuleReader()), (message) => this.host.connection.console.error(message));
+    const found = guarded(`checking ${uri}`, undefined, () => fileDiagnostics(uri, file.text, this.host.settingsFor(uri), this.host.cache, diskModuleReader(), file.bad), (message) => this.host.connection.console.error(message));
     if (!found) {
       this.forget(uri);
       return undefined;

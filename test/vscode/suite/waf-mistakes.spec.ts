@@ -1,6 +1,6 @@
 /**
  * Issue 21's first "done when", in the editor: examples/waf-mistakes/waf-custom.ruleset.yaml
- * (30 WAF custom rules, its folder's `.rulesets.yaml` on the Free plan) shows the ten mistakes
+ * (20 WAF custom rules, its folder's `.rulesets.yaml` on the Pro plan) shows the ten mistakes
  * that `rulesets check` prints for the same file, on the same characters, and each quick fix
  * does what it says. The file is never saved: each fix is reverted.
  */

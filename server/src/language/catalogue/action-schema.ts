@@ -17,6 +17,8 @@ export type ParameterType =
       readonly values?: readonly string[];
       /** The string is an expression of this kind, checked as one on its own characters. */
       readonly expression?: ParameterExpressionKind;
+      /** An empty string stands for a default (a `counting_expression` of `""` is the rule's own expression): no expression to check. */
+      readonly emptyMeansDefault?: boolean;
       /** Documented most characters. */
       readonly maxLength?: number;
     }

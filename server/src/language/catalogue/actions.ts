@@ -54,6 +54,14 @@ export const ACTION_SOURCES = {
   ddosHttpApi: { repository: DOCS, path: 'src/content/docs/ddos-protection/managed-rulesets/http/configure-api.mdx', commit: '067fce3be998b96e9f8d27c6da07ed16ad6f1c29' },
   ddosNetwork: { repository: DOCS, path: 'src/content/docs/ddos-protection/managed-rulesets/network/override-parameters.mdx', commit: '0309c8bed23afe438f28fd5026b5a7999e653081' },
   ddosNetworkApi: { repository: DOCS, path: 'src/content/docs/ddos-protection/managed-rulesets/network/configure-api.mdx', commit: '0fd5d99bafc99d38a40174040a35a80f9993417e' },
+  headerRemarks: { repository: DOCS, path: 'src/content/docs/rules/transform/request-header-modification/index.mdx (Important remarks)', commit: '01c894223c4a63e6a24aa63d6ad56e82c2489786' },
+  headerRewriteApi: { repository: DOCS, path: 'src/content/docs/rules/transform/request-header-modification/create-api.mdx', commit: '30171c0782273b2ed4210e0e31f37291b5e49ce7' },
+  responseHeaderRewrite: { repository: DOCS, path: 'src/content/docs/rules/transform/response-header-modification/reference/parameters.mdx', commit: '1215e033399494999d646687df3c5c72083adce3' },
+  providerV5: { repository: 'cloudflare/terraform-provider-cloudflare', path: 'internal/services/ruleset/schema.go (v5.22.0, made from the API schema: `ratelimit.requests_per_period` at least 1, `counting_expression` at least 1 character)', commit: 'a2efdc5786ae9726d56928dbfe91933bd92404ca' },
+  customRulesetDeploy: { repository: DOCS, path: 'src/content/docs/ruleset-engine/custom-rulesets/deploy-custom-ruleset.mdx', commit: '261bf8bd87db601ab7a208ee483b990540df26f5' },
+  accountCustomRulesets: { repository: DOCS, path: 'src/content/docs/waf/account/custom-rulesets/create-api.mdx', commit: '05b5f46cc6746674e33228fbac8b6ebaf4a19001' },
+  managedRulesetDeploy: { repository: DOCS, path: 'src/content/docs/ruleset-engine/managed-rulesets/deploy-managed-ruleset.mdx', commit: '543440935ea49be42f7a116ae8ed54a93d0522c5' },
+  accountRateLimiting: { repository: DOCS, path: 'src/content/docs/waf/account/rate-limiting-rulesets/create-api.mdx', commit: '10ead741745aedc8c2f1f1262796e7fa132139ef' },
 } as const;
 
 export type ActionSourceId = keyof typeof ACTION_SOURCES;
@@ -176,6 +184,83 @@ export function ruleObjectScope(key: RuleObjectKey): RuleObjectScope {
   return RULE_OBJECT_SCOPES.find((scope) => scope.key === key)!;
 }
 
+// ---- Limits on a rule that its parameters' types cannot say ----
+
+/**
+ * Request Header Transform Rules (`http_request_late_transform`): the operations a request
+ * header takes (the docs give `add` to response headers only), and the headers the service
+ * refuses to change. Header names are compared in lower case.
+ */
+export const REQUEST_HEADER_LIMITS = {
+  phase: 'http_request_late_transform',
+  /** The operations of a request header: set (replacing, or adding a new header) and remove. */
+  operations: ['set', 'remove'],
+  /** Name prefixes of Cloudflare's own headers, which can be neither set nor removed… */
+  reservedPrefixes: ['cf-', 'x-cf-'],
+  /** …except these, which can be removed. */
+  removable: ['cf-connecting-ip'],
+  /** Headers that can be removed but not set. */
+  removeOnly: ['cookie'],
+  /** Headers that carry the visitor's IP address or protocol: their value cannot be changed (the docs say "such as": these are the ones they name). */
+  identifying: ['x-forwarded-for', 'true-client-ip', 'x-real-ip', 'x-forwarded-proto'],
+  sources: ['headerRemarks', 'headerRewrite', 'headerRewriteApi', 'responseHeaderRewrite'] as readonly ActionSourceId[],
+} as const;
+
+/**
+ * The header names of Request and Response Header Transform Rules: a field name HTTP can carry,
+ * which RFC 9110 (section 5.1, `field-name = token`; section 5.6.2, `tchar`) makes one or more
+ * letters, digits and ``!#$%&'*+-.^_`|~``. The docs' pages name no narrower set, so none is checked.
+ */
+export const HEADER_NAME_LIMITS = {
+  phases: ['http_request_late_transform', 'http_response_headers_transform'],
+  /** One character HTTP allows in a field name (a `tchar`). */
+  character: /[!#$%&'*+\-.^_`|~0-9A-Za-z]/,
+  described: "letters, digits and `!#$%&'*+-.^_`|~`",
+} as const;
+
+/**
+ * Rate limiting rules (`http_ratelimit`): the characteristics the parameters page lists by name,
+ * of which `cf.colo.id` is mandatory and `ip.src` and `cf.unique_visitor_id` exclude each other.
+ * The page also lists forms with a name inside (`http.request.headers["…"]`, …) and a custom
+ * expression, so a characteristic outside this list is not wrong as such: only a bare name that
+ * is neither listed nor a field of the phase is.
+ */
+export const RATE_LIMIT_CHARACTERISTICS = {
+  phase: 'http_ratelimit',
+  named: [
+    'cf.colo.id',
+    'ip.src',
+    'cf.unique_visitor_id',
+    'http.host',
+    'http.request.uri.path',
+    'ip.src.asnum',
+    'ip.src.country',
+    'cf.bot_management.ja3_hash',
+    'cf.bot_management.ja4',
+    'http.request.body.raw',
+    'http.request.body.size',
+  ],
+  mandatory: 'cf.colo.id',
+  incompatible: ['ip.src', 'cf.unique_visitor_id'],
+  /** What a rule must count up to: requests, or a score for complexity-based rate limiting. */
+  thresholds: ['requests_per_period', 'score_per_period'],
+  sources: ['rateLimiting', 'rateLimitingApi', 'providerV5'] as readonly ActionSourceId[],
+} as const;
+
+/**
+ * An `execute` rule of an account's entry point (kind `root`) runs its ruleset on every zone of
+ * the account; the docs require its expression to limit it to Enterprise zones with
+ * `cf.zone.plan eq "ENT"`, "or else the API operation will fail": for custom rulesets, managed
+ * rulesets and rate limiting rulesets, the phases below.
+ */
+export const ACCOUNT_EXECUTE_LIMIT = {
+  kind: 'root',
+  phases: ['http_request_firewall_custom', 'http_request_firewall_managed', 'http_ratelimit'],
+  field: 'cf.zone.plan',
+  condition: 'cf.zone.plan eq "ENT"',
+  sources: ['customRulesetDeploy', 'accountCustomRulesets', 'managedRulesetDeploy', 'accountRateLimiting'] as readonly ActionSourceId[],
+} as const;
+
 // ---- Facts the types cannot say, applied by path ----
 
 /** A fact about the type at a path. Paths step through object keys; `*` steps into a map's values, `[]` into an array's items. */
@@ -184,6 +269,8 @@ export interface ParameterFact {
   readonly target: string;
   readonly path: readonly string[];
   readonly expression?: ParameterExpressionKind;
+  /** An empty string is the documented default, not an expression (ParameterType's `emptyMeansDefault`). */
+  readonly emptyMeansDefault?: true;
   /** The only values allowed (strings or numbers, by the type's kind). */
   readonly values?: readonly (string | number)[];
   readonly min?: number;
@@ -250,10 +337,12 @@ const CUSTOM_FIELD_LISTS = ['request_fields', 'transformed_request_fields', 'res
 
 export const PARAMETER_FACTS: readonly ParameterFact[] = [
   // Rule-level objects.
-  { target: 'ratelimit', path: ['counting_expression'], expression: 'filter', sources: ['rateLimiting'] },
+  // An empty counting expression counts what the rule's expression matches (the parameters page says so).
+  { target: 'ratelimit', path: ['counting_expression'], expression: 'filter', emptyMeansDefault: true, sources: ['rateLimiting'] },
   { target: 'ratelimit', path: ['period'], values: [10, 60, 120, 300, 600, 3600], sources: ['rateLimiting'] },
   { target: 'ratelimit', path: ['mitigation_timeout'], values: [0, 10, 60, 120, 300, 600, 3600, 86400], sources: ['rateLimiting'] },
-  { target: 'ratelimit', path: ['requests_per_period'], integer: true, sources: ['rateLimiting'] },
+  // A threshold of no requests is refused (the API's schema gives the minimum, as the v5 provider has it; the docs leave it unsaid).
+  { target: 'ratelimit', path: ['requests_per_period'], integer: true, min: 1, sources: ['rateLimiting', 'providerV5'] },
   { target: 'ratelimit', path: ['score_per_period'], integer: true, sources: ['rateLimiting'] },
   { target: 'exposed_credential_check', path: ['username_expression'], expression: 'value', maxLength: 1024, sources: ['exposedCredentials'] },
   { target: 'exposed_credential_check', path: ['password_expression'], expression: 'value', maxLength: 1024, sources: ['exposedCredentials'] },
@@ -348,16 +437,16 @@ function refine(type: ParameterType, fact: ParameterFact): ParameterType {
     return mergeObjectTypes(type.types as readonly ObjectParameterType[], `${fact.target} ${fact.path.join('.')}`);
   }
   if (type.kind === 'union') return { ...type, types: type.types.map((member) => refine(member, fact)) };
-  const { expression, values, min, max, integer, maxLength, minItems, maxItems, exclusive, oneRequired, anyRequired, required, optional, addKeys } = fact;
+  const { expression, emptyMeansDefault, values, min, max, integer, maxLength, minItems, maxItems, exclusive, oneRequired, anyRequired, required, optional, addKeys } = fact;
   if (addKeys) {
     if (type.kind !== 'object') fail(fact, `keys added to a ${type.kind}`);
     const object: ObjectParameterType = type;
     for (const added of addKeys) if (object.keys.some((k) => k.key === added.key)) fail(fact, `${added.key} is in the API's types already`);
     type = { ...object, keys: [...object.keys, ...addKeys] };
   }
-  if (expression !== undefined || maxLength !== undefined) {
+  if (expression !== undefined || maxLength !== undefined || emptyMeansDefault) {
     if (type.kind !== 'string') fail(fact, `an expression mark or length on a ${type.kind}`);
-    type = { ...type, ...(expression !== undefined ? { expression } : {}), ...(maxLength !== undefined ? { maxLength } : {}) };
+    type = { ...type, ...(expression !== undefined ? { expression } : {}), ...(emptyMeansDefault ? { emptyMeansDefault } : {}), ...(maxLength !== undefined ? { maxLength } : {}) };
   }
   if (values) {
     if (type.kind === 'string' && values.every((v) => typeof v === 'string')) type = { ...type, values: values as string[] };
@@ -479,7 +568,7 @@ const PARAMETER_NOTES: ReadonlyMap<string, string> = new Map([
   ['redirect from_list.key', "A value expression, usually `http.request.full_uri`, matched against the list's source URLs; the rule's expression must use the same field."],
   ['redirect from_list.name', 'The name of a Bulk Redirect List of the account.'],
   ['rewrite uri', 'Rewrites the path, the query, or both; each takes a static `value` or a value `expression`.'],
-  ['rewrite headers', 'Header name to operation: `set` or `add` (with `value` or `expression`), or `remove` (with nothing else).'],
+  ['rewrite headers', 'Header name to operation: `set` or `add` (with `value` or `expression`), or `remove` (with nothing else); `add` is for response headers only, and a request rule cannot touch `cf-…` headers, set `cookie` or set the visitor\'s IP headers.'],
   ['route host_header', 'Rewrites the Host header; also sets the SNI to it unless `sni` is given.'],
   ['route origin.port', 'The destination port, 1 to 65535.'],
   ['route sni.value', 'A static host name on the same account.'],

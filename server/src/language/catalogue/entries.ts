@@ -54,7 +54,7 @@ export interface FieldInfo {
   readonly deprecated?: { readonly replacements: readonly string[] };
   /** Where the docs limit it; absent = every phase of its family, filter and value alike. */
   readonly only?: { readonly phases?: readonly string[]; readonly expressions?: ExpressionKind; readonly why: string };
-  /** false: documented but not in the engine's scheme (each such field is a row of README's table). */
+  /** false: documented but not in the engine's scheme (each such field is a row of docs/engine.md's table). */
   readonly inEngine: boolean;
 }
 

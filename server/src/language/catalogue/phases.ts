@@ -50,8 +50,8 @@ export const RULESET_KINDS: readonly string[] = ['root', 'custom', 'managed', 'z
  * Every action the API defines, with what it does in a few words (ours). Source: the API's types,
  * cloudflare/cloudflare-typescript src/resources/rulesets/rules.ts at faaaf89e (the `action`
  * members), and the docs' actions reference (ruleset-engine/rules-language/actions.mdx at
- * 0309c8be) for what each does and where. A name outside this list is a warning (a newer
- * service may have more). Each action's `action_parameters`, and the phases that take it, are in
+ * 0309c8be) for what each does and where. The service's list of actions is closed and these are
+ * its own types', so a name outside this list is an error (`unknown-action`): the service refuses it. Each action's `action_parameters`, and the phases that take it, are in
  * actions.ts.
  */
 export const ACTION_SUMMARIES: ReadonlyMap<string, string> = new Map([
