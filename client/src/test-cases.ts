@@ -139,7 +139,8 @@ export function runTestFile(file: TestFile, read: (path: string) => RulesetRead,
 }
 
 function problemOf(file: TestFile, problem: TestProblem, at: (offset: number) => string): NonNullable<FileRun['problem']> {
-  const output = fileProblemOutput(at, problem);
+  // The output says every problem of the file itself, as `rulesets test` does; the message, the first.
+  const output = (file.problems.length > 0 ? file.problems : [problem]).map((p) => fileProblemOutput(at, p)).join('');
   if (problem.ruleset) {
     const { path, display, text } = problem.ruleset;
     return { message: `${display}: ${problem.message}`, place: place(path, text, problem.offset), output };

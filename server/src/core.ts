@@ -9,7 +9,7 @@ export { parseHost, property, type HostFormat, type HostNode } from './documents
 export { eolOf } from './documents/host-edits';
 export { classifyFile, declaresTerraformRuleset, formatOfDocument, formatOfPath, isProjectConfigPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, PROJECT_CONFIG_FILE_NAME, rulesetFormatOfPath, rulesetPathsBesideTest, RULESET_EXTENSIONS_TEXT, type FileRole, type RulesetEvidence } from './documents/classify';
 export { ExpressionCache } from './documents/expression-cache';
-export { positionsIn, toPositions, type PositionedProblem } from './documents/positions';
+export { lineAndCharacter, linePosition, positionsIn, toPositions, type PositionedProblem } from './documents/positions';
 export { checkBareExpression, EXPRESSION_KINDS, expressionKind, kindOutOfPhase, unknownKindMessage, type BareExpressionOptions, type ExpressionKindInfo } from './documents/bare-expression';
 export type { DocumentProblem } from './documents/parsed-ruleset';
 export { checkDocument, checkRuleset } from './documents/ruleset';
@@ -41,7 +41,7 @@ export { phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from './evaluation/
 export { PacketError, parseLists, parsePacket, type Lists } from './evaluation/packet';
 export { parseRequest, RequestError, type Request } from './evaluation/request';
 export { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './evaluation/ruleset-eval';
-export { caseOutput, describeMatches, describeVerdict, fileProblemOutput, isTestProblem, lineAndCharacter, linePosition, listsOfTestFile, loadTestRuleset, prepareTestRuleset, readTestFile, rulesetOfTestFile, runTestCase, traceLines, type CaseOutcome, type RulesetRead, type TestCase, type TestFile, type TestProblem, type TestRuleset } from './evaluation/test-file-run';
+export { caseOutput, describeMatches, describeVerdict, fileProblemOutput, isTestProblem, listsOfTestFile, loadTestRuleset, prepareTestRuleset, readTestFile, rulesetOfTestFile, runTestCase, traceLines, type CaseOutcome, type RulesetRead, type TestCase, type TestFile, type TestProblem, type TestRuleset } from './evaluation/test-file-run';
 
 // ---------------------------------------------------------------- the Rulesets API
 export { ApiError, describeMessage, redact, RulesetsClient, type ApiMessage, type ClientOptions, type Credentials, type RulesetRef, type Scope } from './api/client';
@@ -49,7 +49,7 @@ export { runEmulatorCommand } from './api/emulator-command';
 export { applyCreate, planCreate } from './api/create';
 export { applyDeploy, checkLocal, conflictMessage, DeployOutcomeUnknownError, destinationOf, describeDestination, hasErrors, mapServiceProblems, planDeploy, type DeployPlan, type Destination, type ServiceProblem } from './api/deploy';
 export { unifiedDiff } from './api/diff';
-export { lineColumn, readLocalRuleset, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';
+export { readLocalRuleset, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';
 export { pointerToRange } from './api/pointer';
 export { recordDeployed, rulesetToBody, serializeRuleset, withVersion } from './api/ruleset-file';
 export { terraformOfRuleset } from './api/terraform-file';

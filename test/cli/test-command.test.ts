@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SSH_TCP_BAD_RULESET } from '../fixtures/rulesets';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -265,6 +266,23 @@ cases:
       assert.match(result.stdout, message);
       assertNoStack(result.stdout + result.stderr);
     }
+  });
+
+  it('lists every problem of the test file itself, each at its place, and its cases count as bad input', () => {
+    const dir = tempFolder({ 'a.ruleset.yaml': SSH_TCP_BAD_RULESET, 'a.ruleset.test.yaml': 'ruleset: a.ruleset.yaml\nlist: {}\nresource: [waf]\ncases:\n  - packet: {ip.proto: tcp}\n    expect: pass\n  - packet: {ip.proto: udp}\n    expect: pass\n' });
+    const result = run(['test', 'a.ruleset.test.yaml'], dir);
+    assert.equal(result.status, 2, result.stdout);
+    assert.deepEqual(result.stdout.split('\n').filter((line) => line.startsWith('ERROR')).map((line) => line.replace(/: .*/, '')), ['ERROR a.ruleset.test.yaml:2:1', 'ERROR a.ruleset.test.yaml:3:11']);
+    assert.match(result.stdout, /2 cases in 1 file: 0 passed, 0 failed, 2 with bad input\n$/);
+  });
+
+  it('prints a case\'s place as the editor counts it, in a file whose lines end in a lone CR', () => {
+    const text = '[\r  {"packet": {"ip.proto": "tcp", "tcp.dstport": 99999},\r   "expect": "pass"}\r]\r';
+    const dir = tempFolder({ 'a.ruleset.yaml': SSH_TCP_BAD_RULESET, 'a.ruleset.test.json': text });
+    const result = run(['test', 'a.ruleset.test.json'], dir);
+    const editor = TextDocument.create('file:///a.ruleset.test.json', 'json', 1, text).positionAt(text.indexOf('99999'));
+    assert.equal(editor.line, 1, 'the editor ends a line at a lone CR');
+    assert.match(result.stdout, new RegExp(`^ERROR a\\.ruleset\\.test\\.json:${editor.line + 1}:${editor.character + 1}: packet: 99999 is outside`, 'm'));
   });
 
   it('usage problems exit 2 in one line', () => {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { minimatch } from 'minimatch';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import type { RulesetRead, TestFile } from '../../server/src/core';
 import { caseItems, parseTestFile, runTestFile, TEST_FILE_GLOB, testFilesAffected, type CaseResult } from '../../client/src/test-cases';
@@ -51,6 +52,16 @@ describe('Test Explorer: the cases of a test file', () => {
     assert.deepEqual(
       items.map((item) => item.label),
       ['SSH gets through', 'web gets through', 'ip.proto: udp, udp.dstport: 53'],
+    );
+  });
+
+  it('places a case where the editor does in a file whose lines end in a lone CR', () => {
+    const text = '[\r  {"packet": {"ip.proto": "tcp"}, "expect": "pass"},\r  {"packet": {"ip.proto": "udp"}, "expect": "pass"}\r]\r';
+    const editor = TextDocument.create('file:///w/edge.ruleset.test.json', 'json', 1, text);
+    const items = caseItems(parse(text, '/w/edge.ruleset.test.json'));
+    assert.deepEqual(
+      items.map((item) => ({ line: item.start.line, character: item.start.character })),
+      [editor.positionAt(text.indexOf('{"packet"')), editor.positionAt(text.lastIndexOf('{"packet"'))],
     );
   });
 

@@ -9,7 +9,8 @@ import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import { rulesetEffects, type Effects } from '../../server/src/evaluation/effects';
 import { parseRequest } from '../../server/src/evaluation/request';
 import { evaluateRuleset, prepareRuleset } from '../../server/src/evaluation/ruleset-eval';
-import { caseOutput, linePosition, loadTestRuleset, readTestFile, runTestCase, isTestProblem, type CaseOutcome } from '../../server/src/evaluation/test-file-run';
+import { caseOutput, loadTestRuleset, readTestFile, runTestCase, isTestProblem, type CaseOutcome } from '../../server/src/evaluation/test-file-run';
+import { linePosition } from '../../server/src/documents/positions';
 
 function effects(ruleset: string, request: Record<string, unknown>): Effects {
   const prepared = prepareRuleset(parseRuleset(ruleset, 'yaml'));

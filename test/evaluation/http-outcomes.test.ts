@@ -10,7 +10,8 @@ import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import { phaseOutcomes } from '../../server/src/evaluation/outcomes';
 import { parseRequest } from '../../server/src/evaluation/request';
 import { evaluateRuleset, prepareRuleset, RuleEvaluationError } from '../../server/src/evaluation/ruleset-eval';
-import { caseOutput, isTestProblem, linePosition, loadTestRuleset, readTestFile, runTestCase, type RulesetRead, type TestFile, type TestRuleset } from '../../server/src/evaluation/test-file-run';
+import { caseOutput, isTestProblem, loadTestRuleset, readTestFile, runTestCase, type RulesetRead, type TestFile, type TestRuleset } from '../../server/src/evaluation/test-file-run';
+import { linePosition } from '../../server/src/documents/positions';
 
 const WAF = `name: waf
 kind: zone

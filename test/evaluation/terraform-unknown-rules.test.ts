@@ -8,7 +8,8 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadTerraformParser } from '../../server/src/documents/terraform';
-import { caseOutput, isTestProblem, linePosition, loadTestRuleset, readTestFile, runTestCase, type CaseOutcome } from '../../server/src/evaluation/test-file-run';
+import { caseOutput, isTestProblem, loadTestRuleset, readTestFile, runTestCase, type CaseOutcome } from '../../server/src/evaluation/test-file-run';
+import { linePosition } from '../../server/src/documents/positions';
 
 /** The outcome of each case of `cases` (a YAML list) against `main.tf`. */
 function run(tf: string, cases: string): CaseOutcome[] {

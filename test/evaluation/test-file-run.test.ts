@@ -8,8 +8,6 @@ import assert from 'node:assert/strict';
 
 import {
   isTestProblem,
-  lineAndCharacter,
-  linePosition,
   listsOfTestFile,
   loadTestRuleset,
   readTestFile,
@@ -19,6 +17,7 @@ import {
   type TestFile,
   type TestRuleset,
 } from '../../server/src/evaluation/test-file-run';
+import { lineAndCharacter, linePosition } from '../../server/src/documents/positions';
 import { parseLists } from '../../server/src/evaluation/packet';
 import { SSH_TCP_BAD_RULESET } from '../fixtures/rulesets';
 
@@ -81,6 +80,17 @@ describe('a test file: its cases and their places', () => {
     assert.equal(file.cases.length, 1);
     assert.equal(file.problem?.message, "unknown key `list`; did you mean `lists`? a test file has `ruleset`, `resource` or `section` (which ruleset of a Terraform or octorules file), `variables` (a Terraform module's), `lists` and `cases`");
     assert.equal(linePosition(text, file.problem.offset), '2:1');
+  });
+
+  it('gives every problem of the file itself, in the order of their places, each from its start to its end', () => {
+    const text = 'section: 7\nlist: {}\nruleset: [a]\nlists: {bad: [not-an-ip]}\ncases:\n  - packet: {}\n    expect: pass\n';
+    const file = read(text);
+    assert.deepEqual(
+      file.problems.map((p) => [linePosition(text, p.offset), text.slice(p.offset, p.end)]),
+      [['1:10', '7'], ['2:1', 'list'], ['3:10', '[a]'], ['4:8', '{bad: [not-an-ip]}']],
+    );
+    assert.equal(file.problem, file.problems[0], 'the first is what stops every case');
+    assert.equal(file.cases.length, 1);
   });
 
   it('a file that is not a list of cases, or does not parse, is one problem with no cases', () => {

@@ -4,6 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, type CompletionList } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { diagnostics } from '../../server/src/features/diagnostics';
 import { rulesetCandidates, testFileCompletion, testFileDiagnostics, type RulesetReader } from '../../server/src/features/test-file';
 import { modelOf, settings, takeCursor, textOf } from './harness';
@@ -179,6 +180,17 @@ describe('test files: diagnostics', () => {
     assert.deepEqual(
       found.map((d) => d.text),
       ['"extra"', '"block"'],
+    );
+  });
+
+  it('places a diagnostic where the client does in a file whose lines end in a lone CR', () => {
+    const uri = 'file:///work/ssh.ruleset.test.json';
+    const text = '{"ruleset": "ssh.ruleset.yaml", "extra": 1,\r "cases": [\r  {"packet": {"ip.proto": "tcp", "tcp.dstport": 99999},\r   "expect": "pass"}]}\r';
+    const model = modelOf(text, 'json', uri);
+    const client = TextDocument.create(uri, 'json', 1, text);
+    assert.deepEqual(
+      testFileDiagnostics(model, reader({ [RULESET_URI]: RULESET })).map((d) => d.range.start),
+      [client.positionAt(text.indexOf('"extra"')), client.positionAt(text.indexOf('99999'))],
     );
   });
 

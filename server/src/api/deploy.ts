@@ -4,13 +4,13 @@
  * application, which never overwrites a change someone else deployed in the meantime and
  * never half-happens. No VS Code, no console.
  */
-import { toPositions, type PositionedProblem } from '../documents/positions';
+import { linePosition, toPositions, type PositionedProblem } from '../documents/positions';
 import { hasError } from '../language/problem';
 import { checkRuleset } from '../documents/ruleset';
 import { parseRuleset } from '../documents/parsed-ruleset';
 import { ApiError, type RulesetsClient, type Scope } from './client';
 import { unifiedDiff } from './diff';
-import { lineColumn, WorkflowError, type LocalRuleset } from './local-ruleset';
+import { WorkflowError, type LocalRuleset } from './local-ruleset';
 import { pointerToRange } from './pointer';
 import { localAsDeployed, recordDeployed, serializeRuleset } from './ruleset-file';
 import type { Ruleset, UpdateRulesetBody } from './types';
@@ -62,7 +62,7 @@ export function refuseOtherLevel(local: LocalRuleset, scope: Scope): void {
   const choose = level === 'zone' ? 'a zone (--zone ID or RULESETS_ZONE_ID' : 'an account (--account ID or RULESETS_ACCOUNT_ID';
   const kindHere = scope.kind === 'zone' ? 'zone' : 'root';
   throw new WorkflowError(
-    `${local.path}:${lineColumn(local.text, valueOffset(local, 'kind'))}: \`kind: ${local.body.kind}\` is ${level === 'zone' ? 'a zone' : 'an account'}'s entry point, but the API commands work on ${scope.kind} ${scope.id}: choose ${choose}; in VS Code, Rulesets: Choose Account or Zone), or make the file \`kind: ${kindHere}\` to deploy it to this ${scope.kind}; nothing was sent`,
+    `${local.path}:${linePosition(local.text, valueOffset(local, 'kind'))}: \`kind: ${local.body.kind}\` is ${level === 'zone' ? 'a zone' : 'an account'}'s entry point, but the API commands work on ${scope.kind} ${scope.id}: choose ${choose}; in VS Code, Rulesets: Choose Account or Zone), or make the file \`kind: ${kindHere}\` to deploy it to this ${scope.kind}; nothing was sent`,
   );
 }
 
@@ -273,7 +273,7 @@ function refuseIdentityChange(local: LocalRuleset, deployed: Ruleset, destinatio
     // Written as the file writes it: `name = "…"` in Terraform.
     const set = local.layout === 'terraform' ? `${field} = ${JSON.stringify(live)}` : field === 'name' ? `name: ${JSON.stringify(live)}` : `${field}: ${live}`;
     const fix = field === 'name' ? `the service cannot rename a ruleset: set \`${set}\` in the file to deploy${anew}` : `a ruleset's ${field} cannot change: set \`${set}\` back${anew}`;
-    throw new WorkflowError(`${local.path}:${lineColumn(local.text, valueOffset(local, field))}: not deployed: \`${field}\` is ${JSON.stringify(mine)} in the file but ${JSON.stringify(live)} on ${describeDestination(destination)}; ${fix}`);
+    throw new WorkflowError(`${local.path}:${linePosition(local.text, valueOffset(local, field))}: not deployed: \`${field}\` is ${JSON.stringify(mine)} in the file but ${JSON.stringify(live)} on ${describeDestination(destination)}; ${fix}`);
   }
 }
 

@@ -9,6 +9,7 @@ import { rulesetFormatOfPath } from '../documents/classify';
 import { MAX_NESTING, nestsDeeperThan } from '../documents/nesting';
 import type { IncludeReader } from '../documents/octorules';
 import { parseDocument } from '../documents/parsed-document';
+import { linePosition } from '../documents/positions';
 import { parseRuleset, type ParsedRuleset, type RulesetLayout } from '../documents/parsed-ruleset';
 import { selectRuleset, type RulesetChoice } from '../documents/select-ruleset';
 import { SERVICE_SET_RULE_FIELDS, type RuleInput, type RulesetKind } from './types';
@@ -80,7 +81,7 @@ export function readLocalRuleset(path: string, text: string, options: ReadLocalO
   }
   // A ruleset file's one ruleset, read once.
   const model = document?.rulesets[0] ?? parseRuleset(text, format);
-  const where = (offset: number) => `${path}:${lineColumn(text, offset)}`;
+  const where = (offset: number) => `${path}:${linePosition(text, offset)}`;
   const syntax = model.syntaxProblems[0];
   if (syntax) throw new WorkflowError(`${where(syntax.start)}: ${syntax.message} (\`rulesets check ${path}\` lists every problem)`);
   const root = model.root;
@@ -127,7 +128,7 @@ function choiceFlag(key: 'resource' | 'section'): string {
  * default, and nothing of the layout's own (octorules' per-rule `octorules:` key).
  */
 function readEmbeddedRuleset(path: string, text: string, format: HostFormat, document: ReturnType<typeof parseDocument>, options: ReadLocalOptions): LocalRuleset {
-  const where = (offset: number) => `${path}:${lineColumn(text, offset)}`;
+  const where = (offset: number) => `${path}:${linePosition(text, offset)}`;
   const broken = document.problems.find((p) => p.severity === 'error');
   if (broken) throw new WorkflowError(`${where(broken.start)}: ${broken.message} (\`rulesets check ${path}\` lists every problem)`);
   const chosen = selectRuleset(document, options, choiceFlag);
@@ -168,14 +169,14 @@ function readEmbeddedRuleset(path: string, text: string, format: HostFormat, doc
  */
 function refuseUnknownParts(path: string, text: string, ruleset: ParsedRuleset): void {
   const site = ruleset.sites.find((s) => s.holes && s.holes.length > 0);
-  if (site) throw new WorkflowError(`${path}:${lineColumn(text, site.node.start)}: this expression has a \`\${…}\` that Terraform fills in, so only Terraform can deploy it; nothing was sent`);
+  if (site) throw new WorkflowError(`${path}:${linePosition(text, site.node.start)}: this expression has a \`\${…}\` that Terraform fills in, so only Terraform can deploy it; nothing was sent`);
   // A value whose `${…}` is Terraform's would be sent as our stand-in for it.
   const template = firstTemplate(ruleset.root);
-  if (template) throw new WorkflowError(`${path}:${lineColumn(text, template.start)}: this value has a \`\${…}\` that Terraform fills in, so only Terraform can deploy it; nothing was sent`);
+  if (template) throw new WorkflowError(`${path}:${linePosition(text, template.start)}: this value has a \`\${…}\` that Terraform fills in, so only Terraform can deploy it; nothing was sent`);
   // Rules a `dynamic "rules"` block or a list expression makes would be left out.
-  if (ruleset.rulesComputed) throw new WorkflowError(`${path}:${lineColumn(text, ruleset.root?.start ?? 0)}: some rules of ${ruleset.label ?? 'this resource'} are Terraform's to make (a \`dynamic "rules"\` block, a list Terraform computes), so only Terraform can deploy it; nothing was sent`);
+  if (ruleset.rulesComputed) throw new WorkflowError(`${path}:${linePosition(text, ruleset.root?.start ?? 0)}: some rules of ${ruleset.label ?? 'this resource'} are Terraform's to make (a \`dynamic "rules"\` block, a list Terraform computes), so only Terraform can deploy it; nothing was sent`);
   const missing = firstMissingValue(ruleset.root);
-  if (missing) throw new WorkflowError(`${path}:${lineColumn(text, missing.keyStart)}: the value of \`${missing.key}\` is not written out in the file (a YAML alias, or a Terraform reference); write it out to deploy the file`);
+  if (missing) throw new WorkflowError(`${path}:${linePosition(text, missing.keyStart)}: the value of \`${missing.key}\` is not written out in the file (a YAML alias, or a Terraform reference); write it out to deploy the file`);
 }
 
 /** A string Terraform fills in part of (isTerraformTemplate), depth first. Recursive: a host tree nests MAX_NESTING levels at most. */
@@ -251,10 +252,3 @@ function ruleBody(rule: Readonly<Record<string, unknown>>): RuleInput {
 }
 
 
-/** `line:column`, both 1-based, of an offset (columns in UTF-16 code units). */
-export function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split(/\r\n|\r|\n/).length;
-  const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
-  return `${line}:${offset - lineStart + 1}`;
-}

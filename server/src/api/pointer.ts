@@ -93,7 +93,10 @@ function narrow(decoded: DecodedString, at: { line: number; column: number; leng
 
 /**
  * The service's `(line:col)` for an offset of an expression: both 1-based, the column counted
- * in UTF-8 bytes from the start of the line, as the service's (Rust) parser counts.
+ * in UTF-8 bytes from the start of the line, as the service's (Rust) parser counts. Not an
+ * editor's place (documents/positions.ts): the engine ends a line at LF alone, a lone CR is a
+ * character of its line (wirefilter engine/src/ast/parse.rs, `ParseError::new`, at
+ * af1a1e960a8fdc44a1a154553470dfbb286afbe8), so the emulator says what the service would.
  */
 export function lineColumnOf(expression: string, index: number): { line: number; column: number } {
   const before = expression.slice(0, index);

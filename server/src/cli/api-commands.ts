@@ -19,7 +19,7 @@ import {
   DeployOutcomeUnknownError,
   describeDestination,
   hasErrors,
-  lineColumn,
+  linePosition,
   MAX_NESTING,
   nestsDeeperThan,
   parseRuleset,
@@ -260,7 +260,7 @@ function printServiceProblems(io: Io, local: LocalRuleset, problems: readonly Se
   const positioned = toPositions(local.text, problems.map((p) => ({ code: 'service', severity: 'error' as const, message: p.message, start: p.start, end: p.end })));
   problems.forEach((p, i) => {
     const message = p.message.split('\n')[0].trim();
-    io.err(`${local.path}:${lineColumn(local.text, p.start)}: error ${message}\n`);
+    io.err(`${local.path}:${linePosition(local.text, p.start)}: error ${message}\n`);
     io.err(`${excerpt(lines, positioned[i].range).join('\n')}\n`);
   });
 }

@@ -307,9 +307,9 @@ async function runTestFile(file: string, cliLists: Lists, io: Io, counts: Counts
   await prepareReaders(testFile.rulesetPaths.filter(isFile));
   const ruleset = loadTestRuleset(testFile, readRuleset);
   if (isTestProblem(ruleset)) {
-    // A problem of the whole file: reported once, and each of its cases counted as one with bad
-    // input (a file whose cases cannot be read is one).
-    io.out(fileProblemOutput(at, ruleset));
+    // A problem of the whole file: reported once (every one of the file's own), and each of its
+    // cases counted as one with bad input (a file whose cases cannot be read is one).
+    for (const problem of testFile.problems.length > 0 ? testFile.problems : [ruleset]) io.out(fileProblemOutput(at, problem));
     if (ruleset.undecided) counts.undecided += Math.max(1, testFile.cases.length);
     else counts.errors += Math.max(1, testFile.cases.length);
     return;

@@ -24,7 +24,7 @@ import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { parseHost, property, type HostArray, type HostDocument, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
 import { renameKeyEdit, replaceScalarEdit } from './host-edits';
 import { hostSyntaxProblems, rulesetOfRoot, type DocumentProblem, type IncludedFile, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
-import { positionsIn } from './positions';
+import { lineNumber, linePosition } from './positions';
 
 /**
  * The text of a file an `!include` names, by its path relative to the including file; undefined
@@ -472,8 +472,7 @@ function checkRef(source: Source, section: OctorulesSection, rule: HostNode, ref
  * or (the later one being in an included file, shown on its `!include`) `on line 3, above`.
  */
 function placeIn(source: Source, offset: number): string {
-  const { line, character } = positionsIn(source.text)(offset);
-  return source.path === undefined ? `on line ${line + 1}, above` : `at ${source.path}:${line + 1}:${character + 1}`;
+  return source.path === undefined ? `on line ${lineNumber(source.text, offset)}, above` : `at ${source.path}:${linePosition(source.text, offset)}`;
 }
 
 /** A string scalar tagged `!include`: the path it names and the characters of tag and path. */

@@ -1,4 +1,12 @@
-/** Offsets of a document as LSP positions, for the CLI's reports and the API's messages. */
+/**
+ * Offsets of a text as line and column: the one place they are counted, for the editor
+ * (LSP positions), the CLI's `FILE:LINE:COL` and the API's messages alike.
+ *
+ * One rule for line ends, the LSP's (and vscode-languageserver-textdocument's): LF, CR LF and a
+ * lone CR each end a line, so that a column the CLI prints is the one the editor shows.
+ * Characters are UTF-16 code units. The lines of a text are found once (LineTable), then each
+ * offset is a binary search over their starts.
+ */
 import type { DocumentProblem } from './parsed-ruleset';
 
 export interface Position {
@@ -23,6 +31,38 @@ export function toPositions(text: string, problems: readonly DocumentProblem[]):
 export function positionsIn(text: string): (offset: number) => Position {
   const lines = new LineTable(text);
   return (offset) => lines.positionAt(offset);
+}
+
+/** The 0-based line and UTF-16 character of an offset, as the editor counts them. */
+export function lineAndCharacter(text: string, offset: number): Position {
+  return lineTableOf(text).positionAt(offset);
+}
+
+/** `LINE:COL` of an offset, both 1-based, as the CLI and messages print a place (`FILE:LINE:COL`). */
+export function linePosition(text: string, offset: number): string {
+  const { line, character } = lineAndCharacter(text, offset);
+  return `${line + 1}:${character + 1}`;
+}
+
+/** The 1-based line of an offset. */
+export function lineNumber(text: string, offset: number): number {
+  return lineAndCharacter(text, offset).line + 1;
+}
+
+// The texts asked about last and their lines: a report asks for many places of a few files in
+// turn (a test file's cases, each with its ruleset's rule), and each would otherwise count a
+// file's lines again. A few, so that two files asked about in turn keep theirs.
+const RECENT_TABLES = 4;
+const recentTables = new Map<string, LineTable>();
+
+/** The LineTable of a text, made once while it is among the few texts asked about last. */
+export function lineTableOf(text: string): LineTable {
+  let table = recentTables.get(text);
+  if (table) return table;
+  table = new LineTable(text);
+  if (recentTables.size >= RECENT_TABLES) recentTables.delete(recentTables.keys().next().value!);
+  recentTables.set(text, table);
+  return table;
 }
 
 /**

@@ -15,7 +15,7 @@ import { ruleOrderCheck } from './rule-order';
 import { accountExecuteProblems } from './rule-limits';
 import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
 import { isRuleExpression, type DocumentProblem, type ExpressionSite, type FilterSite, type IncludedFile, type ParsedRuleset, type ValueSite } from './parsed-ruleset';
-import { positionsIn } from './positions';
+import { linePosition } from './positions';
 import { applyRuleSeverities, type RuleSeverity } from './project-config';
 import { checkCustomRulesets, checkPlanLimits } from './plan-limits';
 import { checkShape } from './ruleset-shape';
@@ -93,11 +93,7 @@ function usedValueProblems(rulesets: readonly ParsedRuleset[], options: RulesetC
  */
 function includedProblems(file: IncludedFile, options: RulesetCheckOptions): DocumentProblem[] {
   const found = [...file.problems, ...(file.ruleset ? checkParsedRuleset(file.ruleset, options) : [])].sort((a, b) => a.start - b.start || a.end - b.end);
-  const positionAt = positionsIn(file.text);
-  return found.map(({ code, severity, message, start }) => {
-    const { line, character } = positionAt(start);
-    return { code, severity, message: `${file.path}:${line + 1}:${character + 1}: ${message}`, start: file.start, end: file.end };
-  });
+  return found.map(({ code, severity, message, start }) => ({ code, severity, message: `${file.path}:${linePosition(file.text, start)}: ${message}`, start: file.start, end: file.end }));
 }
 
 /** The check options an expression of this ruleset is checked with. */

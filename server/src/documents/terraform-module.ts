@@ -13,6 +13,7 @@
 import { dirname, join, relative, resolve } from 'node:path';
 import { hclParser, type HclNode, type HclTree } from './hcl-parser';
 import { parseHost, type HostNode } from './host';
+import { lineNumber } from './positions';
 import { convertValue, typeConstraint } from './terraform-constraints';
 import { Budget, Evaluator, iterate, type EvalFile, type ModuleContext, type Scope } from './terraform-eval';
 import { ERROR, isUnsure, list, NULL, num, object, UNKNOWN, written, type ObjectValue, type Value } from './terraform-values';
@@ -455,7 +456,7 @@ class ModuleScope implements ModuleContext {
   /** The instances of a `cloudflare_ruleset` resource, each with its phase and rules. */
   resource(block: HclNode, file: ParsedFile, address: string): UsingResource[] {
     const attributes = bodyAttributes(block);
-    const line = lineOf(file.text, block.startIndex);
+    const line = lineNumber(file.text, block.startIndex);
     const instances = this.instances(attributes, file, 1000);
     if (!instances) return [];
     const found: UsingResource[] = [];
@@ -601,12 +602,6 @@ function valueOfJson(node: HostNode, file: string, depth: number): Value {
     default:
       return { kind: 'null' };
   }
-}
-
-export function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
 }
 
 /** The file's name as a finding's message gives it: relative to the module's folder. */

@@ -15,6 +15,7 @@ import { dirname, resolve } from 'node:path';
 import { property, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from '../documents/host';
 import type { DecodedString } from '../documents/offset-map';
 import { rulesetOfRoot, type ParsedRuleset } from '../documents/parsed-ruleset';
+import { linePosition } from '../documents/positions';
 import { mayUseModuleValues } from '../documents/terraform';
 import { evaluateModule, referencedNames, shownPath, type ModuleNames, type ModuleValues, type TerraformModuleReader, type UsingResource } from '../documents/terraform-module';
 import { bool, list, NULL, num, object, produced, type StringValue, type Value } from '../documents/terraform-values';
@@ -132,8 +133,7 @@ export function evaluatedResource(model: ParsedRuleset, source: TestModuleSource
       if (!piece || piece.file === file) return undefined;
       const text = source.reader.readFile(piece.file);
       if (text === undefined) return undefined;
-      const before = text.slice(0, piece.starts[0]);
-      return `${shownPath(values.folder, piece.file)}:${before.split('\n').length}:${piece.starts[0] - before.lastIndexOf('\n')}`;
+      return `${shownPath(values.folder, piece.file)}:${linePosition(text, piece.starts[0])}`;
     },
   };
 }

@@ -38,6 +38,7 @@ import { RULESET_EXTENSIONS_TEXT, rulesetFormatOfPath, rulesetPathsBesideTest } 
 import { parseHost, property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
 import type { IncludeReader } from '../documents/octorules';
 import { parseDocument } from '../documents/parsed-document';
+import { linePosition } from '../documents/positions';
 import type { ParsedRuleset } from '../documents/parsed-ruleset';
 import { selectRuleset, type RulesetChoice } from '../documents/select-ruleset';
 import { rulesetEffects } from './effects';
@@ -75,6 +76,8 @@ export interface TestCase {
 export interface TestProblem {
   readonly message: string;
   readonly offset: number;
+  /** Where the place that is wrong ends (readTestFile gives it: an editor underlines `offset` to `end`). */
+  readonly end?: number;
   /** No one's mistake: the ruleset's rules are Terraform's to make (RulesetError.undecided), so its cases are undecided. */
   readonly undecided?: true;
   /** The ruleset the problem is in (an expression with errors, a syntax error of the ruleset). */
@@ -86,17 +89,23 @@ export interface TestFile {
   readonly text: string;
   /** The cases, in order: empty when the file is not a list of cases. */
   readonly cases: readonly TestCase[];
-  /** What stops every case: a syntax error, not a list of cases, an unknown key, a bad `ruleset:` or `lists`. */
+  /**
+   * Every problem of the file itself, in the order of their places, each from `offset` to `end`:
+   * its syntax errors, or that it is not a list of cases; else each unknown key, a bad `ruleset:`,
+   * `resource:`, `section:`, `variables:` or `lists:`. Any of them stops every case.
+   */
+  readonly problems: readonly TestProblem[];
+  /** The first of `problems`. */
   readonly problem?: TestProblem;
   /** Where its ruleset may be, in the order to try: the `ruleset:` path, or NAME.ruleset.yaml, .yml, .json beside it. */
   readonly rulesetPaths: readonly string[];
   /** The path came from `ruleset:`: a missing file is then that file's problem, not "no ruleset beside". */
   readonly rulesetNamed: boolean;
-  /** The file's own `lists`. */
+  /** The file's own `lists` (none when they are wrong). */
   readonly lists: Lists;
   /** Which ruleset of a Terraform file (`resource:`) or an octorules file (`section:`) the cases run against. */
   readonly choice: RulesetChoice;
-  /** `variables:`: values of the Terraform module's variables, over every other (as `-var`). */
+  /** `variables:`: values of the Terraform module's variables, over every other (as `-var`); none when they are wrong. */
   readonly variables: readonly TestVariable[];
 }
 
@@ -105,52 +114,64 @@ export interface TestFileOptions {
   readonly path: string;
   /** The path of a `ruleset:` value, which is relative to the test file's folder. */
   readonly resolve: (relative: string) => string;
+  /** The file already parsed (an editor's document model has it): read instead of parsing `text` again. */
+  readonly host?: { readonly root?: HostNode; readonly syntaxErrors: readonly { readonly start: number; readonly end: number; readonly message: string }[] };
 }
 
-/** The cases of a test file and where its ruleset is; a problem of the whole file is kept in `problem`. */
+/**
+ * The one reader of test files (`rulesets test`, the Test Explorer and the editor's diagnostics
+ * read them through it): the cases, where the ruleset is, and every problem of the file itself
+ * at its place.
+ */
 export function readTestFile(text: string, format: HostFormat, options: TestFileOptions): TestFile {
   const { path } = options;
-  const base = { path, text, rulesetPaths: rulesetPathsBesideTest(path), rulesetNamed: false, lists: new Map() as Lists, choice: {} as RulesetChoice, variables: [] as readonly TestVariable[] };
-  const host = parseHost(text, format);
-  const syntax = host.syntaxErrors[0];
+  const host = options.host ?? parseHost(text, format);
   const root = host.root;
   const casesNode = root?.kind === 'object' ? property(root, 'cases')?.value : root;
   const cases: TestCase[] =
     casesNode?.kind === 'array' ? casesNode.items.map((node, index) => ({ index, name: caseName(node), start: node.start, end: endOfContent(text, node), node })) : [];
-  const problem = (offset: number, message: string): TestFile => ({ ...base, cases, problem: { message, offset } });
-  if (syntax) return problem(syntax.start, syntax.message);
-  if (casesNode?.kind !== 'array') return problem(root?.start ?? 0, NOT_A_LIST_OF_CASES);
-  if (root?.kind !== 'object') return { ...base, cases };
-  const unknown = root.properties.find((p) => !(TEST_FILE_KEYS as readonly string[]).includes(p.key));
-  if (unknown) return problem(unknown.keyStart, unknownTestFileKey(unknown.key));
-  let found = base;
-  const named = property(root, 'ruleset')?.value;
-  if (named) {
-    if (named.kind !== 'string') return problem(named.start, 'expected `ruleset` as the path of the ruleset file, relative to this file');
-    found = { ...found, rulesetPaths: [options.resolve(String(named.value))], rulesetNamed: true };
+  const problems: TestProblem[] = [];
+  const found = { rulesetPaths: rulesetPathsBesideTest(path), rulesetNamed: false, lists: new Map() as Lists, choice: {} as RulesetChoice, variables: [] as readonly TestVariable[] };
+  const done = (): TestFile => {
+    problems.sort((a, b) => a.offset - b.offset);
+    return { path, text, cases, problems, ...(problems.length > 0 ? { problem: problems[0] } : {}), ...found };
+  };
+  const at = (start: number, end: number, message: string) => problems.push({ message, offset: start, end: Math.max(start, Math.min(end, text.length)) });
+  const on = (node: { start: number; end: number }, message: string) => at(node.start, node.end, message);
+  // A file that does not parse, or is not a list of cases, has no keys worth a word.
+  for (const e of host.syntaxErrors) at(e.start, e.end, e.message);
+  if (problems.length > 0) return done();
+  if (casesNode?.kind !== 'array') {
+    at(root?.start ?? 0, root ? Math.min(root.end, root.start + 1) : 0, NOT_A_LIST_OF_CASES);
+    return done();
   }
+  if (root?.kind !== 'object') return done();
+  for (const p of root.properties) if (!(TEST_FILE_KEYS as readonly string[]).includes(p.key)) at(p.keyStart, p.keyEnd, unknownTestFileKey(p.key));
+  const named = property(root, 'ruleset')?.value;
+  if (named?.kind === 'string') Object.assign(found, { rulesetPaths: [options.resolve(String(named.value))], rulesetNamed: true });
+  else if (named) on(named, 'expected `ruleset` as the path of the ruleset file, relative to this file');
   for (const key of ['resource', 'section'] as const) {
     const node = property(root, key)?.value;
-    if (!node) continue;
-    if (node.kind !== 'string') return problem(node.start, CHOICE_EXPECTED[key]);
-    found = { ...found, choice: { ...found.choice, [key]: String(node.value) } };
+    if (node?.kind === 'string') found.choice = { ...found.choice, [key]: String(node.value) };
+    else if (node) on(node, CHOICE_EXPECTED[key]);
   }
   const variablesNode = property(root, 'variables')?.value;
   if (variablesNode) {
     const variables = readTestVariables(variablesNode);
-    if ('message' in variables) return { ...found, cases, problem: { message: variables.message, offset: variables.offset } };
-    found = { ...found, variables };
+    // A bad variable is its name's mistake; a `variables:` that is no map, the whole value's.
+    if ('message' in variables) at(variables.offset, variables.offset === variablesNode.start ? variablesNode.end : variables.offset + 1, variables.message);
+    else found.variables = variables;
   }
   const listsNode = property(root, 'lists')?.value;
   if (listsNode) {
     try {
-      found = { ...found, lists: parseLists(plain(listsNode)) };
+      found.lists = parseLists(plain(listsNode));
     } catch (error) {
-      if (error instanceof PacketError) return { ...found, cases, problem: { message: error.message, offset: listsNode.start } };
-      throw error;
+      if (!(error instanceof PacketError)) throw error;
+      on(listsNode, error.message);
     }
   }
-  return { ...found, cases };
+  return done();
 }
 
 export const CHOICE_EXPECTED = {
@@ -487,19 +508,6 @@ export function traceLines(verdict: RulesetVerdict): string {
       return `  rule ${describeRule(entry.rule)} [${entry.rule.action}]: ${what}\n`;
     })
     .join('');
-}
-
-/** `line:col`, 1-based, columns in UTF-16 code units. */
-export function linePosition(text: string, offset: number): string {
-  const { line, character } = lineAndCharacter(text, offset);
-  return `${line + 1}:${character + 1}`;
-}
-
-/** The 0-based line and UTF-16 column of an offset, as editors count them. */
-export function lineAndCharacter(text: string, offset: number): { line: number; character: number } {
-  const before = text.slice(0, offset);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  return { line: before.split('\n').length - 1, character: offset - lineStart };
 }
 
 function fileName(path: string): string {

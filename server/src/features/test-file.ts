@@ -11,14 +11,13 @@ import { CompletionItemKind, DiagnosticSeverity, type CompletionItem, type Compl
 import { rulesetPathsBesideTest } from '../documents/classify';
 import { property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
 import { parseRuleset } from '../documents/parsed-ruleset';
-import { LISTS_KEY, PacketError, parseLists, parsePacket, type Lists } from '../evaluation/packet';
+import { LISTS_KEY, PacketError, parsePacket } from '../evaluation/packet';
 import { MissingValuesError, type Subject } from '../evaluation/evaluate';
 import { rulesetEffects } from '../evaluation/effects';
 import { EFFECT_KEY_NAMES, EFFECT_KEYS, EFFECT_MEMBERS, judgeEffects, readExpectedEffects, type EffectKey } from '../evaluation/expected-effects';
 import { describeExpectation, phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from '../evaluation/outcomes';
 import { parseRequest, REQUEST_CONVENIENCES, requestCatalogue, RequestError } from '../evaluation/request';
-import { caseSubject, CHOICE_EXPECTED, judge, nodeAt, NOT_A_LIST_OF_CASES, prepareTestRuleset, rulesetOfTestFile, TEST_CASE_KEYS, TEST_FILE_KEYS, unknownCaseKey, unknownTestFileKey } from '../evaluation/test-file-run';
-import { readTestVariables, type TestVariable } from '../evaluation/terraform-test-ruleset';
+import { caseSubject, judge, nodeAt, prepareTestRuleset, readTestFile, rulesetOfTestFile, TEST_CASE_KEYS, unknownCaseKey } from '../evaluation/test-file-run';
 import { evaluateModule, type TerraformModuleReader } from '../documents/terraform-module';
 import { describeRule, evaluateRuleset, findRule, plain, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo } from '../evaluation/ruleset-eval';
 import { FIELDS } from '../language/catalogue/fields';
@@ -65,41 +64,15 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
   const on = (node: { start: number; end: number }, message: string, severity?: DiagnosticSeverity) => report(node.start, node.end, message, severity);
   const onKey = (p: HostProperty, message: string) => report(p.keyStart, p.keyEnd, message);
 
-  const parsed = model.ruleset;
-  for (const e of parsed.syntaxProblems) report(e.start, e.end, e.message);
-  if (parsed.syntaxProblems.length > 0) return out;
-  const root = parsed.root;
+  // The file itself, as `rulesets test` reads it: every problem, at its place.
+  // Its ruleset's URIs are rulesetCandidates' (resolved as the editor names files), not the reader's paths.
+  const file = readTestFile(model.text, model.format, { path: model.uri, resolve: (named) => named, host: { root: model.ruleset.root, syntaxErrors: model.ruleset.syntaxProblems } });
+  for (const problem of file.problems) report(problem.offset, problem.end ?? problem.offset, problem.message);
+  const root = model.ruleset.root;
   const casesNode = root?.kind === 'object' ? property(root, 'cases')?.value : root;
-  if (casesNode?.kind !== 'array') {
-    report(root?.start ?? 0, root ? Math.min(root.end, root.start + 1) : 0, NOT_A_LIST_OF_CASES);
-    return out;
-  }
-  let lists: Lists = new Map();
-  const choice: { resource?: string; section?: string } = {};
-  let variables: readonly TestVariable[] = [];
-  if (root?.kind === 'object') {
-    const variablesNode = property(root, 'variables')?.value;
-    const read = variablesNode ? readTestVariables(variablesNode) : [];
-    if ('message' in read) report(read.offset, read.offset === variablesNode?.start ? variablesNode.end : read.offset + 1, read.message);
-    else variables = read;
-    for (const p of root.properties) if (!(TEST_FILE_KEYS as readonly string[]).includes(p.key)) onKey(p, unknownTestFileKey(p.key));
-    for (const key of ['resource', 'section'] as const) {
-      const node = property(root, key)?.value;
-      if (node && node.kind !== 'string') on(node, CHOICE_EXPECTED[key]);
-      else if (node) choice[key] = String(node.value);
-    }
-    const named = property(root, 'ruleset')?.value;
-    if (named && named.kind !== 'string') on(named, 'expected `ruleset` as the path of the ruleset file, relative to this file');
-    const listsNode = property(root, 'lists')?.value;
-    if (listsNode) {
-      try {
-        lists = parseLists(plain(listsNode));
-      } catch (error) {
-        if (!(error instanceof PacketError)) throw error;
-        on(listsNode, error.message);
-      }
-    }
-  }
+  // A file that does not parse or holds no cases has nothing more to check.
+  if (casesNode?.kind !== 'array' || model.ruleset.syntaxProblems.length > 0) return out;
+  const { lists, choice, variables } = file;
 
   // The ruleset: missing or unusable is one warning at the top; the cases are still checked,
   // by its phase when it names one.
