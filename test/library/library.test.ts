@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EXPRESSION_KINDS } from '../../server/src/documents/bare-expression';
@@ -52,6 +52,28 @@ describe('the package', () => {
     // The bins run from the package alone too.
     const version = spawnSync(process.execPath, [join(installed, manifest.bin.rulesets), '--version'], { cwd: project, encoding: 'utf8' });
     assert.equal(version.stdout, `${manifest.version}\n`);
+  });
+});
+
+describe("README's install: the tarball as a dev dependency of another repository", () => {
+  it('npm installs it with nothing from the registry (the bundles need no dependency), and `npx rulesets` runs there', () => {
+    const repository = mkdtempSync(join(tmpdir(), 'rulesets-install-'));
+    try {
+      const tarball = readdirSync(project).find((name) => name.endsWith('.tgz'))!;
+      mkdirSync(join(repository, 'vendor'));
+      copyFileSync(join(project, tarball), join(repository, 'vendor', tarball));
+      writeFileSync(join(repository, 'package.json'), JSON.stringify({ name: 'your-repository', version: '1.0.0', private: true }));
+      writeFileSync(join(repository, 'edge.ruleset.yaml'), 'name: edge\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: http.hots eq "a.example.com"\n');
+      // --offline: a package that asked the registry for a dependency would fail here.
+      execFileSync('npm', ['install', '--save-dev', '--offline', '--no-audit', '--no-fund', `./vendor/${tarball}`], { cwd: repository, stdio: 'pipe' });
+      assert.ok(existsSync(join(repository, 'node_modules', '.bin', 'rulesets')));
+      assert.ok(existsSync(join(repository, 'node_modules', '.bin', 'rulesets-language-server')));
+      const check = spawnSync('npx', ['--no', 'rulesets', 'check', '.'], { cwd: repository, encoding: 'utf8' });
+      assert.equal(check.status, 1, check.stderr);
+      assert.match(check.stdout, /edge\.ruleset\.yaml:6:17: error unknown-field unknown field `http\.hots`/);
+    } finally {
+      rmSync(repository, { recursive: true, force: true });
+    }
   });
 });
 
