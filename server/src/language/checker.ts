@@ -38,6 +38,11 @@ export interface CheckOptions {
   readonly listKinds?: Readonly<Record<string, ListKind>>;
   /** The account's plan: what needs a higher plan is reported. Undefined: no plan is assumed. */
   readonly plan?: Plan;
+  /**
+   * The lints that are off by default (PROBLEM_CODES' `off`) to look for: the codes the project
+   * configuration's `rules` turns on (lints.ts, LintOptions.lints).
+   */
+  readonly lints?: readonly string[];
 }
 
 export interface CheckResult {
