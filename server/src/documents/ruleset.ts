@@ -221,13 +221,15 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
 /**
  * The expression's `edge-whitespace` findings as the host writes the expression. A YAML block
  * scalar (`|`, `>`, `|+`) and a Terraform heredoc end their value with line breaks of their own
- * form, and a heredoc's lines may keep their indentation (`<<EOT`): writing so is ordinary, so
- * only the spaces or TABs on the expression's own last line are said there, and nothing of the
- * start. Quoted strings (`"… "`, `"…\n"` in JSON) hold what their author wrote: said as found.
+ * form, and a heredoc's lines may keep their indentation (`<<EOT`); a Terraform value made of
+ * other strings (a `file(…)` or `templatefile(…)` whose file ends with a line break, as most
+ * files do) ends as they do: writing so is ordinary, so only the spaces or TABs on the
+ * expression's own last line are said there, and nothing of the start. Quoted strings (`"… "`,
+ * `"…\n"` in JSON) hold what their author wrote: said as found.
  */
 function edgeWhitespaceOfHost(site: ExpressionSite, found: CheckResult['problems']): CheckResult['problems'] {
   const style = site.node.style;
-  if (style !== 'hcl-heredoc' && !isBlockScalar(style)) return found;
+  if (style !== 'hcl-heredoc' && !isBlockScalar(style) && !site.elsewhere && !site.brought && !site.seams) return found;
   let kept: CheckResult['problems'][number][] | undefined;
   for (let i = 0; i < found.length; i++) {
     const p = found[i];

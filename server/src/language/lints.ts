@@ -620,57 +620,56 @@ class Linter {
     const builder = this.options.lints?.includes('expression-builder') === true;
     let firstCall: Token | undefined;
     let nestedGroup: GroupExpression | undefined;
-    const call = (name: Token) => {
-      if (!firstCall || name.span.start < firstCall.span.start) firstCall = name;
-    };
-    // Each node with the number of groups holding a logical expression around it.
+    // Each node with the number of groups holding a logical expression around it (for the
+    // builder only). A comparison of a field, the common leaf, holds nothing to look at: not pushed.
     const stack: Expression[] = [root];
-    const groups: number[] = [0];
-    const inner: Expression[] = [];
+    const depths: number[] | undefined = builder ? [0] : undefined;
+    let inner: Expression[] | undefined;
     while (stack.length > 0) {
       const node = stack.pop()!;
-      const around = groups.pop()!;
+      const around = depths ? depths.pop()! : 0;
       switch (node.kind) {
         case 'logical':
           for (let i = 0; i < node.operands.length; i++) {
             const operand: Expression = node.operands[i];
             if (operand.kind === 'logical' && operand.operator !== node.operator) this.reportMixed(node, operand);
+            if (operand.kind === 'comparison' && operand.lhs.kind === 'field') continue;
             stack.push(operand);
-            groups.push(around);
+            depths?.push(around);
           }
           break;
         case 'not':
           stack.push(node.operand);
-          groups.push(around);
+          depths?.push(around);
           break;
         case 'group': {
           // `((a or b))`: one group of two pairs of parentheses, counted at the innermost.
           const logical = node.inner.kind === 'logical';
           if (builder && logical && around > 0 && (!nestedGroup || node.span.start < nestedGroup.span.start)) nestedGroup = node;
           stack.push(node.inner);
-          groups.push(logical ? around + 1 : around);
+          depths?.push(logical ? around + 1 : around);
           break;
         }
-        case 'comparison':
+        case 'comparison': {
           if (node.lhs.kind === 'field') break;
-          if (builder) {
-            const target = node.lhs.kind === 'index' ? node.lhs.target : node.lhs;
-            if (target.kind === 'call') call(target.name);
-          }
-          pushInnerExpressions(node.lhs, inner);
+          const target = node.lhs.kind === 'index' ? node.lhs.target : node.lhs;
+          if (target.kind !== 'call') break;
+          if (builder && (!firstCall || target.name.span.start < firstCall.span.start)) firstCall = target.name;
+          pushInnerExpressions(node.lhs, (inner ??= []));
           break;
+        }
         case 'quantifier':
-          if (builder) call(node.name);
-          if (isOperand(node.argument)) pushInnerExpressions(node.argument, inner);
-          else if (node.argument.kind !== 'string' && isExpressionNode(node.argument)) inner.push(node.argument);
+          if (builder && (!firstCall || node.name.span.start < firstCall.span.start)) firstCall = node.name;
+          if (isOperand(node.argument)) pushInnerExpressions(node.argument, (inner ??= []));
+          else if (isExpressionNode(node.argument)) (inner ??= []).push(node.argument);
           break;
         default:
           break;
       }
       // What stands inside a call's arguments starts anew: the call already puts it past the builder.
-      while (inner.length > 0) {
+      while (inner && inner.length > 0) {
         stack.push(inner.pop()!);
-        groups.push(0);
+        depths?.push(0);
       }
     }
     if (firstCall) {
