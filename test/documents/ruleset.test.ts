@@ -891,3 +891,15 @@ describe('checkRuleset: the style lints and `.rulesets.yaml` `rules:`', () => {
     assert.deepEqual(codes(check(text, 'yaml', { cache })), ['information mixed-logical-operators']);
   });
 });
+
+describe('checkRuleset: regex_replace once in a rewrite, where the file writes it', () => {
+  it('says the second call of a URL rewrite\'s path expression, on its name', () => {
+    const expression = 'concat(regex_replace(http.request.uri.path, "^/a", "/b"), regex_replace(http.request.uri.path, "^/c", "/d"))';
+    const text = ['name: x', 'kind: zone', 'phase: http_request_transform', 'rules:', '  - action: rewrite', '    expression: "true"', '    action_parameters:', '      uri:', '        path:', `          expression: '${expression}'`, ''].join('\n');
+    const found = checkProblems(text, 'yaml').filter((p) => p.code === 'once-per-expression');
+    assert.equal(found.length, 1);
+    assert.equal(text.slice(found[0].start, found[0].end), 'regex_replace');
+    assert.equal(found[0].start, text.lastIndexOf('regex_replace'));
+    assert.equal(found[0].severity, 'error');
+  });
+});
