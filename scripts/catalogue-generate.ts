@@ -69,11 +69,12 @@ interface DocsField {
 interface DocsFunction {
   readonly name: string;
   readonly quantifier?: boolean;
-  readonly params: readonly { readonly name?: string; readonly docsTypes: readonly string[]; readonly range?: readonly string[] }[];
+  readonly params: readonly { readonly name?: string; readonly docsTypes: readonly string[]; readonly range?: readonly string[]; readonly letters?: string }[];
   readonly docsResult: string;
   readonly only?: DocsOnly;
   readonly plan?: string;
   readonly oncePerExpression?: boolean;
+  readonly notNestedWith?: readonly string[];
 }
 
 const HTTP_DOCS: readonly DocsField[] = docsFacts.fields;
@@ -283,6 +284,7 @@ function functionEntry(probed: ProbedFunction, quantifier: boolean): FunctionInf
   if (maxArgs !== undefined && maxArgs !== chosen.length) fail(`${name} takes at most ${maxArgs} arguments but lists ${chosen.length} parameters`);
   docs?.params.forEach((p, i) => {
     if (p.range && i >= chosen.length) fail(`the docs bound parameter ${i} of ${name}, which we do not have`);
+    if (p.letters && (i >= chosen.length || chosen[i].kind !== 'literal')) fail(`the docs give the letters of parameter ${i} of ${name}, which is no literal of ours`);
   });
   const parameters: ParameterInfo[] = chosen.map((p, i) =>
     defined({
@@ -293,6 +295,7 @@ function functionEntry(probed: ProbedFunction, quantifier: boolean): FunctionInf
       optional: i >= minArgs ? true : undefined,
       repeats: maxArgs === undefined && i === chosen.length - 1 ? true : undefined,
       range: range(docs?.params[i]?.range),
+      letters: docs?.params[i]?.letters,
     }),
   );
   if (docs && !docs.docsResult.includes('|') && probed.result !== 'first-argument' && typeFromDocs(docs.docsResult) !== probed.result) {
@@ -312,6 +315,7 @@ function functionEntry(probed: ProbedFunction, quantifier: boolean): FunctionInf
     plan: plan(docs?.plan),
     planNote: planNote(docs?.plan, undefined),
     oncePerExpression: docs?.oncePerExpression,
+    notNestedWith: docs?.notNestedWith,
     quantifier: quantifier ? true : undefined,
     inEngine: true,
   });

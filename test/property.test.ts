@@ -322,10 +322,12 @@ describe('property: documents', { timeout: 60_000 }, () => {
         assert.equal(model.expressions.length, 1);
         assert.equal(model.expressions[0].text, expression);
 
-        const expected = checkExpression(expression, { phase: 'magic_transit' }).problems;
+        // Whitespace at an end is the host's to judge (a block scalar's own line breaks are not
+        // said: test/documents/ruleset.test.ts); every other finding is the expression's.
+        const expected = checkExpression(expression, { phase: 'magic_transit' }).problems.filter((p) => p.code !== 'edge-whitespace');
         const problems = checkDocument(text, format);
         assert.deepEqual(
-          problems.map((p) => p.code).sort(),
+          problems.filter((p) => p.code !== 'edge-whitespace').map((p) => p.code).sort(),
           expected.map((p) => p.code).sort(),
           'the document has exactly the problems of its expression',
         );

@@ -225,8 +225,9 @@ describe('duplicate-rule', () => {
       '',
     ].join('\n');
     const all = check(text, 'yaml');
-    // Rule 3 (a skip of the same packets) is not a repeat, but rule 1 decides them first.
-    assert.deepEqual(all.map((p) => p.code), ['duplicate-rule', 'shadowed-rule', 'duplicate-rule']);
+    // Rule 3 (a skip of the same packets) is not a repeat, but rule 1 decides them first; the
+    // quoted copy's spaces at its ends are said too (information), each on its own.
+    assert.deepEqual(all.map((p) => p.code), ['duplicate-rule', 'edge-whitespace', 'edge-whitespace', 'shadowed-rule', 'duplicate-rule']);
     const problems = all.filter((p) => p.code === 'duplicate-rule');
     assert.match(problems[0].message, /rule 2 repeats rule 1/);
     assert.match(problems[1].message, /rule 4 repeats rule 1/);

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -12,7 +12,8 @@ import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import type { HostFormat } from '../../server/src/documents/host';
 import { MAX_NESTING } from '../../server/src/documents/nesting';
 import { KNOWN_ACTIONS } from '../../server/src/language/catalogue/phases';
-import { at, check, checkProblems, codes, located, one, withCode } from './check-helpers';
+import { at, check, checkProblems, codes, fixed, located, one, withCode } from './check-helpers';
+import { loadTerraformParser } from '../../server/src/documents/terraform';
 
 // Every expected line and character in this file is counted by hand from the literal
 // document (0-based, UTF-16 code units); the comments show the count.
@@ -819,5 +820,87 @@ describe('checkRuleset: a `"` inside a string that ends it early', () => {
     const codes = check(text, 'json').map((p) => p.code);
     assert.ok(codes.includes('json-syntax'));
     assert.ok(!codes.includes('unescaped-quote'));
+  });
+});
+
+// ------------------------------------------------------------------ style lints as the host writes the expression (issue 35)
+
+describe('checkRuleset: whitespace around an expression, as the host writes it', () => {
+  const yaml = (expression: string) => ['name: x', 'kind: zone', 'phase: http_request_firewall_custom', 'rules:', '  - action: block', `    expression: ${expression}`, ''].join('\n');
+  const edges = (text: string, format: HostFormat) => withCode(check(text, format), 'edge-whitespace');
+
+  it('says nothing of the line breaks a YAML block scalar ends with, whatever its chomping', () => {
+    for (const header of ['|', '|-', '>', '>-', '|+', '>+']) {
+      const text = yaml(`${header}\n      http.host eq "example.com"\n      and ssl\n\n`);
+      assert.deepEqual(edges(text, 'yaml'), [], header);
+    }
+  });
+
+  it('says the spaces at the end of a block scalar\'s last line, and the fix removes only them', () => {
+    const text = yaml('|\n      http.host eq "example.com"   \n');
+    // `      http.host eq "example.com"` is line 6, characters 6..32; the three spaces 32..35.
+    assert.deepEqual(located(edges(text, 'yaml')), [['edge-whitespace', 6, 32, 6, 35]]);
+    const after = fixed(text, 'yaml', 'edge-whitespace');
+    assert.equal(after, yaml('|\n      http.host eq "example.com"\n'));
+    assert.deepEqual(edges(after, 'yaml'), []);
+  });
+
+  it('says what a quoted string holds at either end, escapes and all', () => {
+    // `    expression: "` is 17 characters: the space at 17, `http.host eq ` 18..31, `\"a\"` 31..36, `\n` 36..38.
+    const text = yaml('" http.host eq \\"a\\"\\n"');
+    assert.deepEqual(located(edges(text, 'yaml')), [
+      ['edge-whitespace', 5, 17, 5, 18],
+      ['edge-whitespace', 5, 36, 5, 38],
+    ]);
+    const json = '{"name": "x", "kind": "zone", "phase": "http_request_firewall_custom", "rules": [{"action": "block", "expression": "ssl "}]}';
+    assert.equal(fixed(json, 'json', 'edge-whitespace'), json.replace('"ssl "', '"ssl"'));
+  });
+
+  describe('in Terraform', () => {
+    before(() => loadTerraformParser());
+    const tf = (expression: string) =>
+      ['resource "cloudflare_ruleset" "waf" {', '  zone_id = "z"', '  name    = "waf"', '  kind    = "zone"', '  phase   = "http_request_firewall_custom"', '  rules = [{', '    ref        = "a"', '    action     = "block"', `    expression = ${expression}`, '  }]', '}', ''].join('\n');
+
+    it('says nothing of a heredoc\'s last line break or its lines\' indentation', () => {
+      assert.deepEqual(edges(tf('<<EOT\n      http.host eq "example.com"\n    EOT'), 'hcl'), []);
+      assert.deepEqual(edges(tf('<<-EOT\n      http.host eq "example.com"\n    EOT'), 'hcl'), []);
+    });
+
+    it('says a quoted string\'s space, in the file\'s own characters', () => {
+      // `    expression = "` is 18 characters: `ssl` 18..21, the space 21..22.
+      assert.deepEqual(located(edges(tf('"ssl "'), 'hcl')), [['edge-whitespace', 8, 21, 8, 22]]);
+    });
+  });
+});
+
+describe('checkRuleset: the style lints and `.rulesets.yaml` `rules:`', () => {
+  const text = ['name: x', 'kind: zone', 'phase: http_request_firewall_custom', 'rules:', '  - action: block', '    expression: lower(http.host) eq "a" and ssl or http.host eq "b"', ''].join('\n');
+
+  it('reports `and`/`or` mixed as information, and nothing of the Expression Builder, by default', () => {
+    assert.deepEqual(codes(check(text, 'yaml')), ['information mixed-logical-operators']);
+  });
+
+  it('looks for what the Expression Builder cannot show once `rules` gives it a severity, and drops what `off` turns off', () => {
+    const severities = { 'expression-builder': 'warning', 'mixed-logical-operators': 'off' } as const;
+    assert.deepEqual(codes(check(text, 'yaml', { severities })), ['warning expression-builder']);
+    assert.deepEqual(codes(check(text, 'yaml', { severities: { 'expression-builder': 'off' } })), ['information mixed-logical-operators']);
+  });
+
+  it('keeps the results with and without it apart in one cache', () => {
+    const cache = new ExpressionCache();
+    assert.deepEqual(codes(check(text, 'yaml', { cache, severities: { 'expression-builder': 'information' } })), ['information expression-builder', 'information mixed-logical-operators']);
+    assert.deepEqual(codes(check(text, 'yaml', { cache })), ['information mixed-logical-operators']);
+  });
+});
+
+describe('checkRuleset: regex_replace once in a rewrite, where the file writes it', () => {
+  it('says the second call of a URL rewrite\'s path expression, on its name', () => {
+    const expression = 'concat(regex_replace(http.request.uri.path, "^/a", "/b"), regex_replace(http.request.uri.path, "^/c", "/d"))';
+    const text = ['name: x', 'kind: zone', 'phase: http_request_transform', 'rules:', '  - action: rewrite', '    expression: "true"', '    action_parameters:', '      uri:', '        path:', `          expression: '${expression}'`, ''].join('\n');
+    const found = checkProblems(text, 'yaml').filter((p) => p.code === 'once-per-expression');
+    assert.equal(found.length, 1);
+    assert.equal(text.slice(found[0].start, found[0].end), 'regex_replace');
+    assert.equal(found[0].start, text.lastIndexOf('regex_replace'));
+    assert.equal(found[0].severity, 'error');
   });
 });

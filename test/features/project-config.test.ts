@@ -166,6 +166,12 @@ describe('.rulesets.yaml hover', () => {
     assert.match(JSON.stringify(projectConfigHover(model, model.positionAt(12))?.contents), /never matches.*can be set to/);
     assert.match(JSON.stringify(projectConfigHover(model, model.positionAt(text.indexOf('syntax')))?.contents), /cannot be turned off/);
   });
+
+  it('says of a lint off by default that a severity turns it on', () => {
+    const text = 'rules:\n  expression-builder: information\n';
+    const model = configModel(text);
+    assert.match(JSON.stringify(projectConfigHover(model, model.positionAt(12))?.contents), /Expression Builder.*Off unless set here/);
+  });
 });
 
 describe('the settings of a ruleset file under a .rulesets.yaml', () => {

@@ -27,7 +27,8 @@ function check(text: string, options: CheckOptions = { phase: 'magic_transit' })
 function shape(text: string): string {
   const result = check(text);
   assert.ok(result.ast, `${text} parses`);
-  assert.deepEqual(result.problems, []);
+  // The precedence is what `and`/`or` mixed without parentheses says (lints.test.ts): nothing else.
+  assert.deepEqual(result.problems.filter((p) => p.code !== 'mixed-logical-operators'), []);
   const show = (e: Expression): string => {
     switch (e.kind) {
       case 'logical':
@@ -143,12 +144,13 @@ describe('§2 grammar: what the reference reports first when the parse fails', (
 });
 
 describe('§1 whitespace the reference trims from both ends', () => {
-  for (const [name, text] of [
-    ['a no-break space before', '\u00a0sip'],
-    ['an ideographic space after', 'sip\u3000'],
-    ['a vertical tab and a next line', '\u000bsip\u0085'],
-  ]) {
-    it(name, () => assert.deepEqual(check(text).problems, []));
+  for (const [name, text, edges] of [
+    ['a no-break space before', '\u00a0sip', 1],
+    ['an ideographic space after', 'sip\u3000', 1],
+    ['a vertical tab and a next line', '\u000bsip\u0085', 2],
+  ] as const) {
+    // Accepted: only the style lint says that whitespace is there, once an end (lints.test.ts).
+    it(name, () => assert.deepEqual(check(text).problems.map((p) => `${p.code} ${p.severity}`), Array(edges).fill('edge-whitespace information')));
   }
   it('inside, a no-break space is still no whitespace', () => assert.deepEqual(check('sip\u00a0and tcp.flags.syn').problems.map((p) => p.code), ['syntax-error']));
 });

@@ -300,6 +300,52 @@ table('value expressions', [
   ok('ip.src.timezone.name', { ...TRANSFORM, value: ['Bytes'] }),
 ]);
 
+const DYNAMIC_REDIRECT: RowOptions = { phase: 'http_request_dynamic_redirect' };
+const WILDCARD_EXAMPLE = 'wildcard_replace(http.request.full_uri, "https://*.example.com/*/*", "https://example.com/${1}/${2}/${3}")';
+const REGEX_EXAMPLE = 'regex_replace(http.request.uri.path, "^/foo/([^/]*)/(.*)$", "/bar/${2}/${1}")';
+
+// The functions page of the docs: each of regex_replace and wildcard_replace "once in an
+// expression", and "you cannot nest it with" the other. The engine takes all of these
+// (README's table of differences); the service refuses them.
+table('value expressions: regex_replace and wildcard_replace once, and not one inside the other', [
+  ok(WILDCARD_EXAMPLE, { ...DYNAMIC_REDIRECT, value: ['Bytes'], name: "the docs' wildcard_replace example, once" }),
+  ok(REGEX_EXAMPLE, { ...TRANSFORM, value: ['Bytes'], name: "the docs' capture-group example, once" }),
+  ok(`concat(${REGEX_EXAMPLE}, ${WILDCARD_EXAMPLE})`, { ...DYNAMIC_REDIRECT, value: ['Bytes'], name: 'one of each, side by side: the docs limit each once and forbid nesting only' }),
+  error(`concat(${REGEX_EXAMPLE}, "?", ⟦regex_replace⟧(http.request.uri.query, "^a=(.*)$", "b=\${1}"))`, 'once-per-expression', {
+    ...TRANSFORM,
+    value: ['Bytes'],
+    message: /^`regex_replace\(…\)` may be used once in an expression, and this is a second call: the service refuses the rule/,
+    name: 'a second regex_replace, on the second',
+  }),
+  error(`concat(${WILDCARD_EXAMPLE}, ⟦wildcard_replace⟧(http.request.uri.path, "/*", "/apps/\${1}"))`, 'once-per-expression', { ...DYNAMIC_REDIRECT, value: ['Bytes'], name: 'a second wildcard_replace' }),
+  error('regex_replace(⟦regex_replace⟧(http.request.uri.path, "^/a", "/b"), "^/b", "/c")', 'once-per-expression', { ...TRANSFORM, value: ['Bytes'], name: 'one inside another of its own: the inner one is written second' }),
+  error('wildcard_replace(⟦regex_replace⟧(http.request.uri.path, "^/a", "/b"), "/*", "/apps/${1}")', 'replace-nesting', {
+    ...DYNAMIC_REDIRECT,
+    value: ['Bytes'],
+    message: /^`regex_replace\(…\)` cannot stand inside `wildcard_replace\(…\)`: .*the service refuses the rule; rewrite with one of them alone/,
+    name: 'regex_replace inside wildcard_replace, on the inner call',
+  }),
+  error('regex_replace(lower(⟦wildcard_replace⟧(http.request.uri.path, "/*", "/apps/${1}")), "^/a", "/b")', 'replace-nesting', { ...DYNAMIC_REDIRECT, value: ['Bytes'], name: 'wildcard_replace inside regex_replace, through another call' }),
+  error('⟦regex_replace⟧(http.host, "a", "b") == "b" and ⟦regex_replace⟧(http.host, "c", "d") == "d"', 'function-not-available', { ...TRANSFORM, name: 'in a filter, where neither may stand, said once a call' }),
+]);
+
+// The functions page of the docs: url_decode's options are `r` and `u`, as "a single string", such as "r" or "ur".
+table('url_decode: options are the letters r and u', [
+  ok('any(url_decode(http.request.body.form.values[*])[*] contains "an xss attack")', { ...WAF, name: "the docs' example, without options" }),
+  ok('url_decode(http.request.uri.query, "r") contains "<script"', WAF),
+  ok('url_decode(http.request.uri.query, "ur") contains "<script"', { ...WAF, name: 'both, as the docs write them' }),
+  ok('url_decode(http.request.uri.query, "") contains "<script"', { ...WAF, name: 'no letter: nothing the docs forbid' }),
+  error('url_decode(http.request.uri.query, "⟦x⟧") contains "<script"', 'invalid-argument', {
+    ...WAF,
+    message: /^`options` of `url_decode\(…\)` is made of the letters `r` and `u` .*, and `x` is none of them: the service refuses the rule/,
+    fixed: 'url_decode(http.request.uri.query) contains "<script"',
+  }),
+  error('url_decode(http.request.uri.query, "⟦R⟧") contains "<script"', 'invalid-argument', { ...WAF, fixed: 'url_decode(http.request.uri.query, "r") contains "<script"', name: 'a capital: the fix writes the letter meant' }),
+  error('url_decode(http.request.uri.query, "r⟦x⟧u⟦,⟧") contains "<script"', 'invalid-argument', { ...WAF, fixed: 'url_decode(http.request.uri.query, "ru") contains "<script"', name: 'each character that is no option, on it' }),
+  error('url_decode(http.request.uri.query, ⟦"\\x72q"⟧) contains "<script"', 'invalid-argument', { ...WAF, name: 'written with escapes: on the string' }),
+  error('url_decode(http.request.uri.path, "⟦s⟧")', 'invalid-argument', { ...TRANSFORM, value: ['Bytes'], name: 'in a value expression too' }),
+]);
+
 describe('checkValueExpression', () => {
   it('gives the value\'s type', () => {
     assert.equal(checkValueExpression('len(http.host)', { phase: 'http_request_transform' }).type, 'Integer');

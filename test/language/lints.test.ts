@@ -35,6 +35,8 @@ interface Row {
   /** The input after the first fix of the first finding of the row's code; null: it offers none. */
   readonly fixed?: string | null;
   readonly also?: readonly string[];
+  /** The lints off by default to turn on (CheckOptions.lints). */
+  readonly lints?: readonly string[];
   readonly name?: string;
 }
 
@@ -44,15 +46,15 @@ const silent = (text: string, options: Options = {}): Row => ({ text, ...options
 const warning = (text: string, code: string, options: Options = {}): Row => ({ text, code, severity: 'warning', ...options });
 const information = (text: string, code: string, options: Options = {}): Row => ({ text, code, severity: 'information', ...options });
 
-function lintProblems(input: string, phase: string | null | undefined): Problem[] {
-  const result = checkExpression(input, { phase: phase === null ? undefined : (phase ?? HTTP) });
+function lintProblems(input: string, phase: string | null | undefined, lints?: readonly string[]): Problem[] {
+  const result = checkExpression(input, { phase: phase === null ? undefined : (phase ?? HTTP), ...(lints ? { lints } : {}) });
   return result.problems.filter((p) => LINT_CODES.has(p.code));
 }
 
 function checkRow(row: Row): void {
   const { input, spans } = unmark(row.text);
   assert.ok((row.code === undefined) === (spans.length === 0), 'a row has markers exactly when it has a code');
-  const found = lintProblems(input, row.phase);
+  const found = lintProblems(input, row.phase, row.lints);
   const shown = found.map((p) => `${p.code} (${p.severity}) ${mark(input, p.span)}`).sort();
   const expected = [...spans.map((span) => `${row.code} (${row.severity}) ${mark(input, span)}`), ...(row.also ?? [])].sort();
   assert.deepEqual(shown, expected);
@@ -67,7 +69,7 @@ function checkRow(row: Row): void {
       const fixed = applyEdits(input, first.fixes[0].edits);
       assert.equal(fixed, row.fixed);
       // A fix never leaves an error behind, and the finding it fixes is gone.
-      const after = checkExpression(fixed, { phase: row.phase === null ? undefined : (row.phase ?? HTTP) }).problems;
+      const after = checkExpression(fixed, { phase: row.phase === null ? undefined : (row.phase ?? HTTP), ...(row.lints ? { lints: row.lints } : {}) }).problems;
       assert.deepEqual(after.filter((p) => p.severity === 'error').map((p) => p.message), []);
       assert.ok(!after.some((p) => p.code === row.code && p.span.start === first.span.start && p.message === first.message), 'the fix removes the finding');
     }
@@ -321,6 +323,60 @@ describe('more regular expressions than a rule may hold', () => {
     assert.deepEqual(lintProblems(quantified, HTTP).map((p) => p.code), ['too-many-regexes']);
   });
 });
+
+// ---------------------------------------------------------------- 4. style and clarity (issue 35)
+
+// The docs' operators page (operators.mdx @ 38b341dd91824bf2fb5d0f9dd02257a3b12fd64b, "Order of
+// precedence"): `Expression1 and Expression2 or Expression3` reads as `(1 and 2) or 3`, and "to
+// avoid ambiguity … use grouping symbols so that the order of evaluation is explicit".
+table('`and`, `xor` and `or` mixed without parentheses', [
+  information('⟦http.host eq "www.example.com" and ip.src in {203.0.113.0/24}⟧ or http.request.uri.path eq "/admin"', 'mixed-logical-operators', {
+    message: /^`and` binds before `or`, so `http\.host eq "www\.example\.com" and ip\.src in \{203\.0\.113\.0\/24\}` is one side of the `or`/,
+    fixed: '(http.host eq "www.example.com" and ip.src in {203.0.113.0/24}) or http.request.uri.path eq "/admin"',
+    name: "the docs' `Expression1 and Expression2 or Expression3`",
+  }),
+  silent('(http.host eq "www.example.com" and ip.src in {203.0.113.0/24}) or http.request.uri.path eq "/admin"', { name: "the docs' grouped twin" }),
+  silent('http.host eq "www.example.com" and (ip.src in {203.0.113.0/24} or http.request.uri.path eq "/admin")', { name: "the docs' `Expression1 and (Expression2 or Expression3)`" }),
+  silent('http.host eq "a" and ssl and not http.request.uri.path eq "/"', { name: 'one operator throughout, with `not`' }),
+  information('ssl or ⟦http.host eq "a" && http.request.uri.path eq "/"⟧', 'mixed-logical-operators', { message: /^`&&` binds before `or`/, fixed: 'ssl or (http.host eq "a" && http.request.uri.path eq "/")', name: 'symbols and words alike' }),
+  information('⟦ssl and http.host eq "a"⟧ xor ⟦ssl and http.host eq "b"⟧', 'mixed-logical-operators', { message: /^`and` binds before `xor`/ }),
+  information('ssl or ⟦http.host eq "a" ^^ http.host eq "b"⟧', 'mixed-logical-operators', { message: /^`\^\^` binds before `or`/, fixed: 'ssl or (http.host eq "a" ^^ http.host eq "b")' }),
+  information('ssl or ⟦http.host eq "a" and ssl xor http.host eq "b"⟧', 'mixed-logical-operators', {
+    also: ['mixed-logical-operators (information) ssl or ⟦http.host eq "a" and ssl⟧ xor http.host eq "b"'],
+    name: 'three levels: each said where it binds',
+  }),
+  information('any(http.request.headers.names[*] == "x") and (ssl or ⟦http.host eq "a" and ssl⟧)', 'mixed-logical-operators', { name: 'inside a group' }),
+  information('tcp.dstport == 22 or ⟦ip.src in {10.0.0.0/8} and tcp.dstport == 80⟧', 'mixed-logical-operators', { phase: MAGIC }),
+]);
+
+// The engine trims whitespace around the expression (Rust's trim; checker.ts): it changes
+// nothing the rule does, so a hint, with the fix. YAML block scalars and heredocs are
+// documents/ruleset.ts's (test/documents/ruleset.test.ts).
+table('whitespace around the expression', [
+  information('⟦  ⟧http.host eq "example.com"', 'edge-whitespace', { message: /^the expression starts with whitespace/, fixed: 'http.host eq "example.com"' }),
+  information('http.host eq "example.com"⟦\n⟧', 'edge-whitespace', { message: /^the expression ends with whitespace/, fixed: 'http.host eq "example.com"' }),
+  information('⟦\t⟧http.host eq "example.com"⟦ \u00a0⟧', 'edge-whitespace', { name: 'a TAB and a no-break space, which the engine trims too' }),
+  silent('http.host eq "example.com"'),
+  silent('http.host eq "example.com"\n  and ssl', { name: 'line breaks inside are no edge' }),
+  silent('http.host eq " example.com "', { name: 'spaces inside a string are the value' }),
+]);
+
+const BUILDER = ['expression-builder'];
+// The docs' "Edit expressions in the dashboard" (src/content/docs/ruleset-engine/rules-language/expressions/edit-expressions.mdx
+// @ 20a026aeb4abfa43b22cc96fbc39faa8ad83c75f): the Expression Builder does not support nested
+// expressions or function calls; the page's own nested example is the first row.
+const NESTED_EXAMPLE =
+  '((http.request.uri.path contains "/xmlrpc.php") or (http.request.uri.path contains "/wp-login.php") or ⟦(http.request.uri.path contains "/wp-admin/" and not http.request.uri.path contains "/wp-admin/admin-ajax.php" and not http.request.uri.path contains "/wp-admin/theme-editor.php")⟧) and ip.src.country ne "MY"';
+table("what the dashboard's Expression Builder cannot show (off unless turned on)", [
+  information(NESTED_EXAMPLE, 'expression-builder', { lints: BUILDER, message: /nests this group in parentheses inside another: the docs say the builder does not support nested expressions/, name: "the docs' nested example" }),
+  silent(NESTED_EXAMPLE.replace(/[⟦⟧]/g, ''), { name: '… off unless the configuration turns it on' }),
+  silent('(ip.src.country ne "GB")', { lints: BUILDER, name: "the docs' Expression Preview" }),
+  silent('(http.host eq "a" and ssl) or (http.host eq "b")', { lints: BUILDER, name: 'groups side by side, none inside another' }),
+  silent('((http.host eq "a" or ssl)) and ip.src.country ne "GB"', { lints: BUILDER, name: 'two pairs of parentheses around one group' }),
+  information('⟦lower⟧(http.request.uri.path) contains "/wp-login.php"', 'expression-builder', { lints: BUILDER, message: /calls functions \(`lower\(…\)` here\): the docs say the builder does not support function calls/, name: "the docs' lower() example" }),
+  information('ssl and ⟦any⟧(lower(http.request.headers.names[*])[*] == "x")', 'expression-builder', { lints: BUILDER, name: 'once, on the first call' }),
+  silent('http.request.uri.path contains "/wp-login.php"', { lints: BUILDER, name: 'no call, no group' }),
+]);
 
 // ---------------------------------------------------------------- the pieces
 

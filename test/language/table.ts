@@ -95,16 +95,22 @@ export function shown(input: string, p: Problem): string {
   return `${p.code} (${p.severity}) ${mark(input, p.span)}`;
 }
 
+/**
+ * The style lints (lints.ts, issue 35): what they say of a row written for the checker is the
+ * lints' tests' business (lints.test.ts), unless the row is about one of them.
+ */
+export const STYLE_CODES: ReadonlySet<string> = new Set(['mixed-logical-operators', 'edge-whitespace', 'expression-builder']);
+
 function checkRow(row: Row): void {
   const { input, spans } = unmark(row.text);
   assert.ok(row.code !== undefined || spans.length === 0, 'a row with markers needs a code');
   assert.ok(row.code === undefined || spans.length > 0, 'a row with a code needs markers');
   const result = row.value ? checkValueExpression(input, { ...optionsOf(row), ...(row.value === true ? {} : { expect: row.value }) }) : checkExpression(input, optionsOf(row));
-  const actual = result.problems.map((p) => shown(input, p)).sort();
+  const actual = result.problems.filter((p) => p.code === row.code || !STYLE_CODES.has(p.code)).map((p) => shown(input, p)).sort();
   const expected = spans.map((span) => `${row.code} (${row.severity}) ${mark(input, span)}`).sort();
   assert.deepEqual(actual, expected);
   if (spans.length === 0) assert.ok(result.ast, 'a valid expression has a tree');
-  for (const p of result.problems) {
+  for (const p of result.problems.filter((p) => p.code === row.code || !STYLE_CODES.has(p.code))) {
     for (const pattern of [row.message ?? []].flat()) assert.match(p.message, pattern);
     assert.ok(p.span.start >= 0 && p.span.start <= p.span.end && p.span.end <= input.length, 'span inside the expression');
   }

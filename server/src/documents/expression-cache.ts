@@ -257,7 +257,7 @@ function keyOf(options: CheckOptions & Partial<ValueCheckOptions>, kind: 'filter
 }
 
 function optionsKey(options: CheckOptions): string {
-  return `${options.phase ?? ''}\u0000${options.plan ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}\u0000${options.listKinds ? listKindsKey(options.listKinds) : ''}\u0000${options.addons?.join(',') ?? '*'}`;
+  return `${options.phase ?? ''}\u0000${options.plan ?? ''}\u0000${options.knownLists?.join(',') ?? '*'}\u0000${options.listKinds ? listKindsKey(options.listKinds) : ''}\u0000${options.addons?.join(',') ?? '*'}\u0000${options.lints?.join(',') ?? ''}`;
 }
 
 /** The list kinds of a check's options as part of a cache key (the same kinds, the same key, whatever their order). */

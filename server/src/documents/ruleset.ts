@@ -6,6 +6,7 @@
 import type { CheckOptions, CheckResult, ListKind, ValueCheckOptions, ValueCheckResult } from '../language/checker';
 import type { ValueType } from '../language/ast';
 import type { Addon, Plan } from '../language/catalogue/plans';
+import { PROBLEM_CODES } from '../language/problem-codes';
 import { applyDisableDirectives } from './directives';
 import { ExpressionCache } from './expression-cache';
 import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
@@ -98,7 +99,19 @@ function includedProblems(file: IncludedFile, options: RulesetCheckOptions): Doc
 
 /** The check options an expression of this ruleset is checked with. */
 export function expressionOptions(model: ParsedRuleset, options: RulesetCheckOptions): CheckOptions {
-  return { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists, listKinds: options.listKinds, plan: options.plan, ...(options.addons ? { addons: options.addons } : {}) };
+  const lints = options.severities && lintsTurnedOn(options.severities);
+  const checkOptions = { phase: model.phase ?? options.defaultPhase, knownLists: options.knownLists, listKinds: options.listKinds, plan: options.plan, ...(options.addons ? { addons: options.addons } : {}) };
+  return lints ? { ...checkOptions, lints } : checkOptions;
+}
+
+/** The lints off by default that the configuration's severities turn on, one array a configuration (the cache's key holds it). */
+const turnedOn = new WeakMap<object, readonly string[] | undefined>();
+function lintsTurnedOn(severities: Readonly<Record<string, RuleSeverity>>): readonly string[] | undefined {
+  if (turnedOn.has(severities)) return turnedOn.get(severities);
+  const codes = Object.keys(severities).filter((code) => PROBLEM_CODES.get(code)?.off && severities[code] !== 'off').sort();
+  const lints = codes.length > 0 ? codes : undefined;
+  turnedOn.set(severities, lints);
+  return lints;
 }
 
 /** What checking a site gives: a filter's result or a value expression's, by the site's kind. */
@@ -209,6 +222,38 @@ export function checkParsedRuleset(model: ParsedRuleset, given: RulesetCheckOpti
 }
 
 /**
+ * The expression's `edge-whitespace` findings as the host writes the expression. A YAML block
+ * scalar (`|`, `>`, `|+`) and a Terraform heredoc end their value with line breaks of their own
+ * form, and a heredoc's lines may keep their indentation (`<<EOT`); a Terraform value made of
+ * other strings (a `file(…)` or `templatefile(…)` whose file ends with a line break, as most
+ * files do) ends as they do: writing so is ordinary, so only the spaces or TABs on the
+ * expression's own last line are said there, and nothing of the start. Quoted strings (`"… "`,
+ * `"…\n"` in JSON) hold what their author wrote: said as found.
+ */
+function edgeWhitespaceOfHost(site: ExpressionSite, found: CheckResult['problems']): CheckResult['problems'] {
+  const style = site.node.style;
+  if (style !== 'hcl-heredoc' && !isBlockScalar(style) && !site.elsewhere && !site.brought && !site.seams) return found;
+  let kept: CheckResult['problems'][number][] | undefined;
+  for (let i = 0; i < found.length; i++) {
+    const p = found[i];
+    if (p.code !== 'edge-whitespace') {
+      kept?.push(p);
+      continue;
+    }
+    kept ??= found.slice(0, i);
+    if (p.span.start === 0) continue;
+    // On the last line: what comes before the run's first line break.
+    const run = site.text.slice(p.span.start, p.span.end);
+    const lineEnd = run.search(/[\r\n\u0085\u2028\u2029]/);
+    const end = lineEnd < 0 ? p.span.end : p.span.start + lineEnd;
+    if (end === p.span.start) continue;
+    const span = { start: p.span.start, end };
+    kept.push({ ...p, span, fixes: p.fixes?.map((f) => ({ ...f, edits: [{ span, newText: '' }] })) });
+  }
+  return kept ?? found;
+}
+
+/**
  * Problems a stand-in for an interpolation may cause away from it: the parser's, which can
  * no longer read what follows, and a value or operator that the stand-in leaves unmatched.
  */
@@ -219,7 +264,8 @@ const CAUSED_BY_A_HOLE = new Set(['syntax-error', 'unterminated-string', 'invali
  * nothing on or touching that part is reported, nor what the stand-in may have caused after
  * it; one hint on the first interpolation says the expression was not checked there.
  */
-function pushSiteProblems(site: ExpressionSite, found: CheckResult['problems'], problems: DocumentProblem[]): void {
+function pushSiteProblems(site: ExpressionSite, all: CheckResult['problems'], problems: DocumentProblem[]): void {
+  const found = edgeWhitespaceOfHost(site, all);
   const holes = site.holes;
   if (site.elsewhere || site.brought || site.seams) {
     pushComposedProblems(site, found, problems);

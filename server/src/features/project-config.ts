@@ -237,7 +237,9 @@ function codeDocumentation(code: string, info: ProblemCodeInfo): { kind: typeof 
   const can =
     info.severity === 'error'
       ? 'An error: the service rejects the rule, so it cannot be turned off or lowered.'
-      : 'A warning: can be set to `off`, `error`, `warning` or `information`.';
+      : info.off
+        ? 'Off unless set here: `information`, `warning` or `error` turns it on.'
+        : 'A warning: can be set to `off`, `error`, `warning` or `information`.';
   return { kind: MarkupKind.Markdown, value: `**\`${code}\`** — ${info.description}\n\n${can}` };
 }
 

@@ -48,7 +48,7 @@ export function atomsOf(root: Expression): Atom[] {
  * among those arguments, nearest first) so that the first is popped first, as walkExpression
  * does.
  */
-function pushInnerExpressions(operand: Operand, stack: Expression[]): void {
+export function pushInnerExpressions(operand: Operand, stack: Expression[]): void {
   let operands: Operand[] | undefined;
   let next: Operand | undefined = operand;
   let found: Expression[] | undefined;

@@ -45,6 +45,11 @@ export interface CheckOptions {
    * that needs an add-on is reported.
    */
   readonly addons?: readonly Addon[];
+  /**
+   * The lints that are off by default (PROBLEM_CODES' `off`) to look for: the codes the project
+   * configuration's `rules` turns on (lints.ts, LintOptions.lints).
+   */
+  readonly lints?: readonly string[];
 }
 
 export interface CheckResult {
@@ -200,6 +205,12 @@ function withoutEdgeWhitespace(text: string): string {
   return text.replace(EDGE_WHITESPACE, (run) => ' '.repeat(run.length));
 }
 
+/** `"ru"` as `` `r` and `u` ``. */
+function quoteLetters(letters: string): string {
+  const quoted = [...letters].map((l) => `\`${l}\``);
+  return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
+}
+
 /** A word that can only be meant as a field name: letters, digits and `_`, in parts joined by dots. */
 const FIELD_NAME_SHAPE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/;
 /** What a field name follows at the start of a comparison. */
@@ -272,6 +283,8 @@ class Checker {
   private readonly mapped: boolean[] = [];
   /** The ranges of the values of `bit_slice` calls (the one function with a range), made when one has. */
   declare private callRanges?: Map<FunctionCall, readonly [bigint, bigint]>;
+  /** The first and the last finished call of each function the docs limit (checkOnceAndNesting), made at the first. */
+  declare private limitedCalls?: Map<string, { first: FunctionCall; last: FunctionCall }>;
   /** A `[*]` stands somewhere in the tree (a value expression takes none). */
   private sawEach = false;
   /**
@@ -663,7 +676,7 @@ class Checker {
       this.push(undefined, false);
       return;
     }
-    this.checkFunctionAvailable(fn, call);
+    if (this.checkFunctionAvailable(fn, call) && (fn.oncePerExpression || fn.notNestedWith)) this.checkOnceAndNesting(fn, call);
     if (this.isPacketBitSlice(fn)) {
       this.dropLeafArguments(call);
       const found = PACKET_FUNCTIONS.get(fn.name)!.check(call, this.text);
@@ -708,19 +721,65 @@ class Checker {
     this.report('unknown-function', 'error', span, `unknown function \`${name}\`${note}${hint}`, suggestions.map((s) => replaceFix(`Change to \`${s}\``, span, s)));
   }
 
-  /** A function used where the docs do not give it: another kind of expression, another phase, a higher plan. */
-  private checkFunctionAvailable(fn: FunctionInfo, call: FunctionCall): void {
+  /**
+   * A function used where the docs do not give it: another kind of expression, another phase, a
+   * higher plan. Whether it may stand here at all (a plan is the account's business, not the
+   * expression's).
+   */
+  private checkFunctionAvailable(fn: FunctionInfo, call: FunctionCall): boolean {
     const span = call.name.span;
     if (!fn.expressions.includes(this.kind)) {
       const where = fn.phases ? ` of ${quoteAlternatives(fn.phases)}` : '';
       this.report('function-not-available', 'error', span, `\`${fn.name}(…)\` cannot be used in ${describeKind(this.kind)}: the docs give it to ${describeKinds(fn.expressions)}${where} only`);
-      return;
+      return false;
     }
     if (fn.phases && this.knownPhase !== undefined && !fn.phases.includes(this.knownPhase)) {
       this.report('function-not-available', 'error', span, `\`${fn.name}(…)\` cannot be used in phase \`${this.knownPhase}\`: the docs give it to ${quoteAlternatives(fn.phases)} only`);
-      return;
+      return false;
     }
     if (fn.plan) this.checkPlan(fn.plan, fn.planNote, `\`${fn.name}(…)\``, span);
+    return true;
+  }
+
+  /**
+   * `regex_replace` and `wildcard_replace`: "once in an expression", and neither nested with the
+   * other (the functions page, catalogue `oncePerExpression` and `notNestedWith`). The engine
+   * takes both (README's table of differences); the service refuses them. Calls finish children
+   * first, so the calls inside this one finished just before it: the last call of a function
+   * to finish is inside this one if any is, and one look at it answers.
+   */
+  private checkOnceAndNesting(fn: FunctionInfo, call: FunctionCall): void {
+    const finished = (this.limitedCalls ??= new Map());
+    for (const other of fn.notNestedWith ?? []) {
+      const inner = finished.get(other)?.last;
+      if (inner && inner.span.start >= call.span.start && inner.span.end <= call.span.end) {
+        this.report(
+          'replace-nesting',
+          'error',
+          inner.name.span,
+          `\`${other}(…)\` cannot stand inside \`${fn.name}(…)\`: the docs forbid nesting one of these two in the other, and the service refuses the rule; rewrite with one of them alone (a regular expression's groups \`(…)\` can capture what a wildcard's \`*\` does)`,
+        );
+      }
+    }
+    const known = finished.get(fn.name);
+    if (!known) {
+      finished.set(fn.name, { first: call, last: call });
+      return;
+    }
+    // The one written later is the second (a call inside another finishes first).
+    const [first, second] = known.first.name.span.start < call.name.span.start ? [known.first, call] : [call, known.first];
+    finished.set(fn.name, { first, last: call });
+    if (!fn.oncePerExpression) return;
+    const how = fn.name === 'wildcard_replace' ? 'one pattern with several `*` captures several parts (`${1}`, `${2}`, …)' : 'one regular expression with several groups captures several parts (`${1}`, `${2}`, …)';
+    this.problems.push({
+      ...problem(
+        'once-per-expression',
+        'error',
+        second.name.span,
+        `\`${fn.name}(…)\` may be used once in an expression, and this is a second call: the service refuses the rule (the docs' functions page); do the rewrite with one call, where ${how}`,
+      ),
+      related: [{ span: first.name.span, message: `the first \`${fn.name}(…)\`` }],
+    });
   }
 
   /**
@@ -880,6 +939,47 @@ class Checker {
       }
     }
     if (REGEX_FUNCTIONS.has(fn.name) && index === 1 && argument.kind === 'string') this.checkRegexArgument(argument);
+    if (parameter.letters !== undefined && argument.kind === 'string') this.checkLetters(fn, parameter, parameter.letters, argument, args[index - 1]);
+  }
+
+  /**
+   * A literal of options made of letters the docs list (`url_decode`'s `"r"`, `"u"`, `"ur"`):
+   * each other character is an error on that character where the string is written as it reads,
+   * or on the string. The fix keeps the letters meant: a capital of one in lowercase, others out.
+   */
+  private checkLetters(fn: FunctionInfo, parameter: ParameterInfo, letters: string, argument: Literal & { kind: 'string' }, before: Argument | undefined): void {
+    const characters = argument.bytes ? undefined : [...argument.value];
+    if (!characters) {
+      // Bytes past ASCII, written as escapes: none is a letter of the list.
+      this.report('invalid-argument', 'error', argument.span, `\`${parameter.name}\` of \`${fn.name}(…)\` is made of the letters ${quoteLetters(letters)} only, found \`${this.source(argument.span)}\`: the service refuses the rule`);
+      return;
+    }
+    if (characters.every((c) => letters.includes(c))) return;
+    const open = this.text.indexOf('"', argument.span.start) + 1;
+    const body = this.text.slice(open, argument.raw ? open + argument.value.length : argument.span.end - 1);
+    const direct = argument.raw || body === argument.value;
+    let kept = '';
+    for (const c of characters) {
+      const meant = letters.includes(c) ? c : letters.includes(c.toLowerCase()) ? c.toLowerCase() : '';
+      if (meant !== '' && !kept.includes(meant)) kept += meant;
+    }
+    const fixes: Fix[] =
+      kept !== ''
+        ? [replaceFix(`Change to \`"${kept}"\``, argument.span, `"${kept}"`)]
+        : before
+          ? [replaceFix(`Remove the ${parameter.name}`, { start: before.span.end, end: argument.span.end }, '')]
+          : [];
+    const meaning = fn.name === 'url_decode' ? ' (`r` decodes again until nothing is left to decode, `u` also decodes `%uXXXX`)' : '';
+    let offset = 0;
+    for (const c of characters) {
+      const at = offset;
+      offset += c.length;
+      if (letters.includes(c)) continue;
+      const span = direct ? { start: open + at, end: open + at + c.length } : argument.span;
+      this.report('invalid-argument', 'error', span, `\`${parameter.name}\` of \`${fn.name}(…)\` is made of the letters ${quoteLetters(letters)}${meaning}, and \`${c}\` is none of them: the service refuses the rule (the docs' functions page)`, fixes);
+      // Written with escapes, the string is one place: said once.
+      if (!direct) return;
+    }
   }
 
   /** A regex argument, compiled as the service compiles it; on its characters where they map one to one. */

@@ -11,9 +11,9 @@
  *
  * No recursion: the depth of the tree is the user's (atomsOf and an explicit stack).
  */
-import type { Comparison, ComparisonOperator, Expression, FieldReference, FunctionCall, IndexedOperand, Literal, Operand, Span, StringLiteral, Value, ValueType } from './ast';
+import type { Comparison, ComparisonOperator, Expression, FieldReference, FunctionCall, GroupExpression, IndexedOperand, Literal, LogicalExpression, Operand, Span, StringLiteral, Token, Value, ValueType } from './ast';
 import { isOperand } from './ast';
-import { atomsOf } from './atoms';
+import { atomsOf, pushInnerExpressions } from './atoms';
 import type { Catalogue, FieldInfo } from './catalogue/catalogues';
 import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { WHOLE_VALUE_OPERATORS } from './catalogue/operators';
@@ -25,6 +25,8 @@ import { isScalarType, typeAfterStep } from './types';
 export interface LintOptions {
   /** The ruleset's phase; undefined or unknown: the catalogue is the union of both families. */
   readonly phase?: string;
+  /** The lints off by default to look for too (`expression-builder`): the configuration turned them on. */
+  readonly lints?: readonly string[];
 }
 
 /**
@@ -47,6 +49,9 @@ export const LINT_CODES: ReadonlySet<string> = new Set([
   'regex-in-literal',
   'wildcard-in-literal',
   'too-many-regexes',
+  'mixed-logical-operators',
+  'edge-whitespace',
+  'expression-builder',
 ]);
 
 /**
@@ -88,6 +93,8 @@ class Linter {
       else if (isOperand(atom.argument)) this.checkOperands(atom.argument);
     }
     this.checkRegexCount();
+    this.checkEdgeWhitespace();
+    this.checkLogicalStructure(root);
   }
 
   private report(found: Problem): void {
@@ -623,6 +630,141 @@ class Linter {
       ),
     );
   }
+
+  // ------------------------------------------------------------ style and clarity (issue 35)
+
+  /**
+   * Whitespace before or after the expression. The engine trims it before it reads the
+   * expression (checker.ts wrote it as spaces, each where it was), so it changes nothing the rule
+   * does; the lint is for the reader and for diffs. A YAML block scalar's or a heredoc's own line
+   * breaks are the host's form, not the author's: documents/ruleset.ts keeps this off them.
+   */
+  private checkEdgeWhitespace(): void {
+    const text = this.text;
+    let start = 0;
+    while (start < text.length && text.charCodeAt(start) === 0x20) start++;
+    if (start === text.length) return;
+    let end = text.length;
+    while (text.charCodeAt(end - 1) === 0x20) end--;
+    if (start > 0) {
+      const span = { start: 0, end: start };
+      this.report(problem('edge-whitespace', 'information', span, 'the expression starts with whitespace, which the service ignores when it reads it: remove it', [replaceFix('Remove the whitespace', span, '')]));
+    }
+    if (end < text.length) {
+      const span = { start: end, end: text.length };
+      this.report(problem('edge-whitespace', 'information', span, 'the expression ends with whitespace, which the service ignores when it reads it: remove it', [replaceFix('Remove the whitespace', span, '')]));
+    }
+  }
+
+  /**
+   * The logical structure, in one walk of every logical expression (those inside calls'
+   * arguments too): `and`/`xor`/`or` mixed without parentheses, and, when the configuration
+   * turns it on, what the Expression Builder cannot show.
+   */
+  private checkLogicalStructure(root: Expression): void {
+    const builder = this.options.lints?.includes('expression-builder') === true;
+    let firstCall: Token | undefined;
+    let nestedGroup: GroupExpression | undefined;
+    // Each node with the number of groups holding a logical expression around it (for the
+    // builder only). A comparison of a field, the common leaf, holds nothing to look at: not pushed.
+    const stack: Expression[] = [root];
+    const depths: number[] | undefined = builder ? [0] : undefined;
+    let inner: Expression[] | undefined;
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      const around = depths ? depths.pop()! : 0;
+      switch (node.kind) {
+        case 'logical':
+          for (let i = 0; i < node.operands.length; i++) {
+            const operand: Expression = node.operands[i];
+            if (operand.kind === 'logical' && operand.operator !== node.operator) this.reportMixed(node, operand);
+            if (operand.kind === 'comparison' && operand.lhs.kind === 'field') continue;
+            stack.push(operand);
+            depths?.push(around);
+          }
+          break;
+        case 'not':
+          stack.push(node.operand);
+          depths?.push(around);
+          break;
+        case 'group': {
+          // `((a or b))`: one group of two pairs of parentheses, counted at the innermost.
+          const logical = node.inner.kind === 'logical';
+          if (builder && logical && around > 0 && (!nestedGroup || node.span.start < nestedGroup.span.start)) nestedGroup = node;
+          stack.push(node.inner);
+          depths?.push(logical ? around + 1 : around);
+          break;
+        }
+        case 'comparison': {
+          if (node.lhs.kind === 'field') break;
+          const target = node.lhs.kind === 'index' ? node.lhs.target : node.lhs;
+          if (target.kind !== 'call') break;
+          if (builder && (!firstCall || target.name.span.start < firstCall.span.start)) firstCall = target.name;
+          pushInnerExpressions(node.lhs, (inner ??= []));
+          break;
+        }
+        case 'quantifier':
+          if (builder && (!firstCall || node.name.span.start < firstCall.span.start)) firstCall = node.name;
+          if (isOperand(node.argument)) pushInnerExpressions(node.argument, (inner ??= []));
+          else if (isExpressionNode(node.argument)) (inner ??= []).push(node.argument);
+          break;
+        default:
+          break;
+      }
+      // What stands inside a call's arguments starts anew: the call already puts it past the builder.
+      while (inner && inner.length > 0) {
+        stack.push(inner.pop()!);
+        depths?.push(0);
+      }
+    }
+    if (firstCall) {
+      this.report(
+        problem(
+          'expression-builder',
+          'information',
+          firstCall.span,
+          `the dashboard's Expression Builder cannot show this expression, as it calls functions (\`${firstCall.text}(…)\` here): the docs say the builder does not support function calls, so whoever opens the rule in the dashboard can only keep to the Expression Editor or discard the expression`,
+        ),
+      );
+    }
+    if (nestedGroup) {
+      this.report(
+        problem(
+          'expression-builder',
+          'information',
+          nestedGroup.span,
+          'the dashboard\'s Expression Builder cannot show this expression, as it nests this group in parentheses inside another: the docs say the builder does not support nested expressions, so whoever opens the rule in the dashboard can only keep to the Expression Editor or discard the expression',
+        ),
+      );
+    }
+  }
+
+  /**
+   * `a and b or c`: `inner` binds first (the grammar's precedence: not, and, xor, or), so it is
+   * one side of `outer`; a reader who takes the operators in the order written would read it
+   * otherwise. The fix writes the parentheses where the operators already bind: the rule does
+   * what it did.
+   */
+  private reportMixed(outer: LogicalExpression, inner: LogicalExpression): void {
+    const innerOperator = inner.operatorTokens[0].text;
+    const outerOperator = outer.operatorTokens[0].text;
+    const written = this.source(inner.span);
+    const shown = written.length <= 80 && !/[\r\n]/.test(written) ? `\`${written}\`` : `the \`${innerOperator}\` part here`;
+    this.report(
+      problem(
+        'mixed-logical-operators',
+        'information',
+        inner.span,
+        `\`${innerOperator}\` binds before \`${outerOperator}\`, so ${shown} is one side of the \`${outerOperator}\`: parentheses say so to a reader who may take the operators in the order written`,
+        [{ title: `Add parentheses around the \`${innerOperator}\``, edits: [{ span: { start: inner.span.start, end: inner.span.start }, newText: '(' }, { span: { start: inner.span.end, end: inner.span.end }, newText: ')' }] }],
+      ),
+    );
+  }
+}
+
+function isExpressionNode(argument: object & { kind: string }): argument is Expression {
+  const kind = argument.kind;
+  return kind === 'comparison' || kind === 'logical' || kind === 'not' || kind === 'group' || kind === 'quantifier' || kind === 'boolean';
 }
 
 const PATH_EXTENSION = 'http.request.uri.path.extension';

@@ -18,12 +18,19 @@ export interface ProblemCodeInfo {
   readonly severity: 'error' | 'warning' | 'information' | 'hint';
   /** What the finding says, in one line. */
   readonly description: string;
+  /**
+   * Not looked for unless the project configuration's `rules` gives the code a severity other
+   * than `off`: a style lint that many rulesets would trip everywhere (CheckOptions.lints).
+   */
+  readonly off?: true;
 }
 
 const error = (description: string): ProblemCodeInfo => ({ severity: 'error', description });
 const warning = (description: string): ProblemCodeInfo => ({ severity: 'warning', description });
 const information = (description: string): ProblemCodeInfo => ({ severity: 'information', description });
 const hint = (description: string): ProblemCodeInfo => ({ severity: 'hint', description });
+/** A lint off by default (ProblemCodeInfo.off), reported as information once the configuration turns it on. */
+const offByDefault = (description: string): ProblemCodeInfo => ({ severity: 'information', description, off: true });
 
 export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   // ---------------------------------------------------------------- the file
@@ -126,7 +133,9 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['argument-count', error('A call with fewer or more arguments than its function takes.')],
   ['argument-kind', error('A literal where the function reads a field, a call or an index expression, or the reverse.')],
   ['argument-type', error('An argument of a type the function does not take there.')],
-  ['invalid-argument', error('A literal argument the service refuses (bounds out of order, a byte given twice).')],
+  ['invalid-argument', error('A literal argument the service refuses (bounds out of order, a byte given twice, an option letter `url_decode` does not have).')],
+  ['once-per-expression', error('A second call of a function the docs allow once in an expression (`regex_replace`, `wildcard_replace`).')],
+  ['replace-nesting', error('`regex_replace` and `wildcard_replace` one inside the other, which the docs forbid.')],
   ['invalid-each', error('`[*]` where it may not stand: a later argument of a call, a value expression.')],
   ['boolean-array', error('An array of Booleans (a comparison over `[*]`) where one Boolean is needed.')],
   ['field-on-right', error('A field, call or index expression on the right of a comparison, where a value goes.')],
@@ -152,4 +161,8 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['regex-in-literal', warning('Regex syntax in a value that `==`, `in` or `contains` compares as literal text.')],
   ['wildcard-in-literal', warning('A `*` in a value that `==` or `in` compares as literal text, where `wildcard` was meant.')],
   ['too-many-regexes', error('More regular expressions in one rule than the service takes.')],
+  // ---------------------------------------------------------------- style and clarity lints (lints.ts, issue 35)
+  ['mixed-logical-operators', information('`and`, `xor` and `or` (or `&&`, `^^`, `||`) mixed at one level without parentheses; a fix adds them where the operators bind.')],
+  ['edge-whitespace', information('Whitespace at the start or end of an expression, which the engine ignores; a fix removes it.')],
+  ['expression-builder', offByDefault('An expression the dashboard\'s Expression Builder cannot show (function calls, nested groups), as the docs say; off unless `rules` turns it on.')],
 ]);

@@ -70,6 +70,8 @@ export interface ParameterInfo {
   readonly repeats?: boolean;
   /** Documented bounds of an Integer literal argument. */
   readonly range?: readonly [bigint, bigint];
+  /** The letters a literal String argument of options is made of, when the docs list them all (`url_decode`'s `r` and `u`). */
+  readonly letters?: string;
 }
 
 export interface FunctionInfo {
@@ -93,6 +95,8 @@ export interface FunctionInfo {
   readonly planNote?: string;
   /** The docs allow it once in an expression (regex_replace, wildcard_replace). */
   readonly oncePerExpression?: boolean;
+  /** The functions the docs say it cannot be nested with, either inside the other (regex_replace and wildcard_replace). */
+  readonly notNestedWith?: readonly string[];
   /** any / all: logical terms, not calls. */
   readonly quantifier?: boolean;
   /** false: documented but not in the engine's scheme. */

@@ -132,6 +132,7 @@ export const ALL_FUNCTIONS: readonly FunctionInfo[] = [
         types: ['Bytes'],
         kind: 'literal',
         optional: true,
+        letters: 'ru',
       },
     ],
     minArgs: 1,
@@ -323,6 +324,7 @@ export const ALL_FUNCTIONS: readonly FunctionInfo[] = [
       'http_response_cache_settings',
     ],
     oncePerExpression: true,
+    notNestedWith: ['wildcard_replace'],
     inEngine: true,
   },
   {
@@ -935,6 +937,7 @@ export const ALL_FUNCTIONS: readonly FunctionInfo[] = [
     expressions: ['value'],
     phases: ['http_request_transform', 'http_request_dynamic_redirect', 'http_response_cache_settings'],
     oncePerExpression: true,
+    notNestedWith: ['regex_replace'],
     inEngine: true,
   },
   {
