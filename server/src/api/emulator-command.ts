@@ -16,6 +16,9 @@ Options:
   --data FILE   keep the rulesets in FILE (JSON) between runs; in memory otherwise
   -h, --help    show this help`;
 
+/** What `rulesets emulator` takes; each is in EMULATOR_USAGE (test/cli/help.test.ts). */
+export const EMULATOR_OPTIONS = { port: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
 export const DEFAULT_EMULATOR_PORT = 8787;
 
 type Signal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
@@ -97,7 +100,7 @@ export async function runEmulatorCommand(args: readonly string[], io: EmulatorCo
   try {
     const { values } = parseArgs({
       args: [...args],
-      options: { port: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: EMULATOR_OPTIONS,
     });
     if (values.help) {
       io.out(`${EMULATOR_USAGE}\n`);
