@@ -322,11 +322,18 @@ describe('rulesets test FILE --request JSON', () => {
     assert.equal(result.stdout, 'match: rule 1 (Rewrite old) at t.ruleset.yaml:5:5\n');
   });
 
+  it('a request field left out is assumed neutral, and the ones the outcome read are named', () => {
+    // No headers: rule 2 reads http.request.headers, which is then an empty map.
+    const result = run(['test', 'examples/waf-custom.ruleset.yaml', '--request', '{"url": "https://a.example/", "ip.src": "203.0.113.9"}']);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout, 'pass: no rule matched\n  assumed (not given): http.request.headers = {}\n');
+  });
+
   it('bad input exits 2 with what is wrong and where, never a stack', () => {
     const cases: readonly [readonly string[], RegExp][] = [
       [['--request', '{"http.hots": "a"}'], /^rulesets: --request: unknown field `http\.hots` in the request; did you mean `http\.host`\?\n$/],
       [['--request', '{"url": "https://a.example/"'], /^rulesets: --request: not JSON/],
-      [['--request', '{"url": "https://a.example/", "ip.src": "203.0.113.9"}'], /^rulesets: examples\/waf-custom\.ruleset\.yaml:17:5: rule 2 \(Block known attack tools\): the request has no value for `http\.request\.headers`, which this rule needs\n$/],
+      [['--request', '{"url": "https://a.example/"}'], /^rulesets: examples\/waf-custom\.ruleset\.yaml:9:5: rule 1 \(The office network skips the custom rules\): the request has no value for `ip\.src`, which this rule needs \(not assumed: an address is never neutral, .*\)\n$/],
       [['--packet', '{"ip.src": "203.0.113.9"}'], /its phase `http_request_firewall_custom` runs on HTTP requests: give --request/],
       [['--packet', '{}', '--request', '{}'], /give --packet or --request, not both/],
     ];
