@@ -77,8 +77,22 @@ describe('rulesets check, as a process (npm run build first)', () => {
     assert.equal(JSON.parse(result.stdout).files.length, 2);
   });
 
+  // `script` gives the CLI a terminal (util-linux); with no wait, the terminal shows the
+  // progress line, and the report follows on a line of its own.
+  const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  it('on a terminal (a pseudo-terminal), by default: the line is drawn and cleared', { skip: script.error || script.status !== 0 ? '`script` (util-linux) is not installed' : false }, () => {
+    const command = [process.execPath, CLI, 'check', dir].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const env: NodeJS.ProcessEnv = { ...process.env, RULESETS_PROGRESS_AFTER_MS: '0' };
+    delete env.RULESETS_PROGRESS;
+    const result = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env });
+    assert.equal(result.status, 0, result.stdout);
+    assert.match(result.stdout, /\r\x1b\[Krulesets: 0\/2 files checked; checking /);
+    assert.match(result.stdout, /\r\x1b\[K(\x1b\[[0-9;]*m)*2 files checked/, 'cleared before the report');
+  });
+
   it('in a pipe, by default: nothing on stderr', () => {
-    const env = { ...process.env };
+    // Without a terminal, even with no wait.
+    const env: NodeJS.ProcessEnv = { ...process.env, RULESETS_PROGRESS_AFTER_MS: '0' };
     delete env.RULESETS_PROGRESS;
     const result = spawnSync(process.execPath, [CLI, 'check', dir], { encoding: 'utf8', env });
     assert.equal(result.status, 0, result.stderr);

@@ -138,7 +138,7 @@ async function check(args: string[], io: Io): Promise<number> {
       return { phase: values.phase ?? config?.phase, plan: config?.plan, knownLists: config?.lists, listKinds: config?.listKinds, severities: config?.rules, terraformVarFiles: config?.terraformVarFiles };
     },
     kept,
-    progress,
+    progress.active ? progress : undefined,
   );
   progress.end();
   const unsaved = kept?.save();

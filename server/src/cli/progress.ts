@@ -4,7 +4,7 @@
  * when the check has run longer than PROGRESS_AFTER_MS and stderr is a terminal (never in a
  * pipe or a CI log, and never on stdout, where a JSON or SARIF report goes); the line is cleared
  * before the report. RULESETS_PROGRESS=1 shows it from the start wherever stderr goes (how it is
- * tested), RULESETS_PROGRESS=0 never.
+ * tested), RULESETS_PROGRESS=0 never; RULESETS_PROGRESS_AFTER_MS sets the wait.
  */
 
 /** How long a check runs before it says how far it is. */
@@ -35,7 +35,14 @@ export class Progress {
     this.now = options.now ?? Date.now;
     const setting = options.env.RULESETS_PROGRESS;
     const start = this.now();
-    this.showFrom = setting === '1' ? start : setting === '0' || !options.terminal ? undefined : start + PROGRESS_AFTER_MS;
+    // RULESETS_PROGRESS_AFTER_MS: another wait than two seconds (a test on a terminal uses 0).
+    const after = /^\d+$/.test(options.env.RULESETS_PROGRESS_AFTER_MS ?? '') ? Number(options.env.RULESETS_PROGRESS_AFTER_MS) : PROGRESS_AFTER_MS;
+    this.showFrom = setting === '1' ? start : setting === '0' || !options.terminal ? undefined : start + after;
+  }
+
+  /** Whether it may show anything: checks without it keep the checker's loops as they are. */
+  get active(): boolean {
+    return this.showFrom !== undefined;
   }
 
   /** A file is about to be checked: `index` from 0, of `total`. */
