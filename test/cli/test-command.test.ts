@@ -292,6 +292,40 @@ cases:
   });
 });
 
+describe('rulesets test: a request field a case leaves out (issue 36)', () => {
+  it("a field only a rule that decides nothing reads is not asked for; one the outcome read is named", () => {
+    const dir = tempFolder({
+      'zone.ruleset.yaml': `name: zone
+kind: zone
+phase: http_request_firewall_managed
+rules:
+  - action: execute
+    action_parameters: {id: efb7b8c949ac4650a09736fc376e9aee}
+    expression: cf.zone.name eq "example.com"
+    description: Managed rules of example.com
+  - action: block
+    expression: http.request.uri.path eq "/admin" and not http.cookie contains "admin="
+    description: Only admins at /admin
+`,
+      'zone.ruleset.test.yaml': `- name: the home page
+  request: {url: "https://example.com/"}
+  expect: pass
+- name: the admin without its cookie
+  request: {url: "https://example.com/admin"}
+  expect: block
+`,
+    });
+    const result = run(['test', 'zone.ruleset.test.yaml'], dir);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.deepEqual(result.stdout.split('\n'), [
+      'ok    zone.ruleset.test.yaml:1:3 the home page: pass: no rule matched',
+      'ok    zone.ruleset.test.yaml:4:3 the admin without its cookie: block by rule 2 (Only admins at /admin) at zone.ruleset.yaml:9:5; assumed (not given): http.cookie = ""',
+      '2 cases in 1 file: 2 passed, 0 failed',
+      '',
+    ]);
+  });
+});
+
 describe('rulesets test FILE --request JSON', () => {
   it('prints the verdict of a ruleset of an HTTP phase, and each rule looked at with --trace', () => {
     const request = '{"url": "https://www.example.com/wp-login.php", "method": "POST", "ip.src": "203.0.113.9", "ip.src.country": "US", "headers": {"User-Agent": "Mozilla/5.0"}}';

@@ -90,6 +90,8 @@ the matching rules do (redirect to URL, the rewritten path and query, headers, s
    "ip.src": "203.0.113.7", "cf.bot_management.score": 12, "is_jwt_valid(\\"id\\")": false}
 url, method and headers give the fields they determine (http.host, http.request.uri.*,
 http.request.headers, http.user_agent, http.request.cookies, ...); any field may be given.
+A field the request leaves out is assumed neutral ("", 0, false, [], {}; the method GET),
+and the result names those a deciding rule read; an address or a bot score is never assumed.
 
 Without: runs test files. NAME.ruleset.test.yaml beside NAME.ruleset.yaml is a list of
   - packet: {...}    (or request: {...} for a ruleset of an HTTP phase)
