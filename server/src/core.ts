@@ -42,6 +42,7 @@ export { PacketError, parseLists, parsePacket, type Lists } from './evaluation/p
 export { parseRequest, RequestError, type Request } from './evaluation/request';
 export { describeRule, evaluateRuleset, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './evaluation/ruleset-eval';
 export { caseOutput, describeMatches, describeVerdict, fileProblemOutput, isTestProblem, listsOfTestFile, loadTestRuleset, prepareTestRuleset, readTestFile, rulesetOfTestFile, runTestCase, traceLines, type CaseOutcome, type RulesetRead, type TestCase, type TestFile, type TestProblem, type TestRuleset } from './evaluation/test-file-run';
+export { describeAssumed, evaluateAssuming, rulesThatDecide, type AssumedField } from './evaluation/assumed-fields';
 
 // ---------------------------------------------------------------- the Rulesets API
 export { ApiError, describeMessage, redact, RulesetsClient, type ApiMessage, type ClientOptions, type Credentials, type RulesetRef, type Scope } from './api/client';

@@ -183,7 +183,7 @@ describe('configuration', () => {
     assert.match((await run(['rule', 'add', '--help'], { env: {} })).stdout, /^Usage: rulesets rule add/);
     assert.match((await run(['emulator', '--help'], { env: {} })).stdout, /^Usage: rulesets emulator/);
     const global = await run(['--help'], { env: {} });
-    assert.match(global.stdout, /^Usage: rulesets check .*\n {7}rulesets pull /);
+    assert.match(global.stdout, /^Usage: rulesets check .*\n(?: {7}.*\n)* {7}rulesets pull /);
     assert.match(global.stdout, /Exit status: 0 done; 1 .*\n.*2 a usage, configuration or file problem; 3 the service failed/);
   });
 });

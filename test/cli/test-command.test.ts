@@ -310,6 +310,40 @@ cases:
   });
 });
 
+describe('rulesets test: a request field a case leaves out (issue 36)', () => {
+  it("a field only a rule that decides nothing reads is not asked for; one the outcome read is named", () => {
+    const dir = tempFolder({
+      'zone.ruleset.yaml': `name: zone
+kind: zone
+phase: http_request_firewall_managed
+rules:
+  - action: execute
+    action_parameters: {id: efb7b8c949ac4650a09736fc376e9aee}
+    expression: cf.zone.name eq "example.com"
+    description: Managed rules of example.com
+  - action: block
+    expression: http.request.uri.path eq "/admin" and not http.cookie contains "admin="
+    description: Only admins at /admin
+`,
+      'zone.ruleset.test.yaml': `- name: the home page
+  request: {url: "https://example.com/"}
+  expect: pass
+- name: the admin without its cookie
+  request: {url: "https://example.com/admin"}
+  expect: block
+`,
+    });
+    const result = run(['test', 'zone.ruleset.test.yaml'], dir);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.deepEqual(result.stdout.split('\n'), [
+      'ok    zone.ruleset.test.yaml:1:3 the home page: pass: no rule matched',
+      'ok    zone.ruleset.test.yaml:4:3 the admin without its cookie: block by rule 2 (Only admins at /admin) at zone.ruleset.yaml:9:5; assumed (not given): http.cookie = ""',
+      '2 cases in 1 file: 2 passed, 0 failed',
+      '',
+    ]);
+  });
+});
+
 describe('rulesets test FILE --request JSON', () => {
   it('prints the verdict of a ruleset of an HTTP phase, and each rule looked at with --trace', () => {
     const request = '{"url": "https://www.example.com/wp-login.php", "method": "POST", "ip.src": "203.0.113.9", "ip.src.country": "US", "headers": {"User-Agent": "Mozilla/5.0"}}';
@@ -340,11 +374,18 @@ describe('rulesets test FILE --request JSON', () => {
     assert.equal(result.stdout, 'match: rule 1 (Rewrite old) at t.ruleset.yaml:5:5\n');
   });
 
+  it('a request field left out is assumed neutral, and the ones the outcome read are named', () => {
+    // No headers: rule 2 reads http.request.headers, which is then an empty map.
+    const result = run(['test', 'examples/waf-custom.ruleset.yaml', '--request', '{"url": "https://a.example/", "ip.src": "203.0.113.9"}']);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout, 'pass: no rule matched\n  assumed (not given): http.request.headers = {}\n');
+  });
+
   it('bad input exits 2 with what is wrong and where, never a stack', () => {
     const cases: readonly [readonly string[], RegExp][] = [
       [['--request', '{"http.hots": "a"}'], /^rulesets: --request: unknown field `http\.hots` in the request; did you mean `http\.host`\?\n$/],
       [['--request', '{"url": "https://a.example/"'], /^rulesets: --request: not JSON/],
-      [['--request', '{"url": "https://a.example/", "ip.src": "203.0.113.9"}'], /^rulesets: examples\/waf-custom\.ruleset\.yaml:17:5: rule 2 \(Block known attack tools\): the request has no value for `http\.request\.headers`, which this rule needs\n$/],
+      [['--request', '{"url": "https://a.example/"}'], /^rulesets: examples\/waf-custom\.ruleset\.yaml:9:5: rule 1 \(The office network skips the custom rules\): the request has no value for `ip\.src`, which this rule needs \(not assumed: an address is never neutral, .*\)\n$/],
       [['--packet', '{"ip.src": "203.0.113.9"}'], /its phase `http_request_firewall_custom` runs on HTTP requests: give --request/],
       [['--packet', '{}', '--request', '{}'], /give --packet or --request, not both/],
     ];

@@ -236,7 +236,8 @@ describe('Test Explorer: request cases of a ruleset in an HTTP phase', () => {
     const [bot, post, human, typo] = results;
     assert.deepEqual([bot.outcome, bot.message], ['passed', 'managed_challenge by rule 1 (Challenge bots at the login) at waf.ruleset.yaml:5:5']);
     assert.ok(post.outcome === 'errored', post.outcome);
-    assert.equal(post.message, 'rule 1 (Challenge bots at the login): the request has no value for `cf.bot_management.score`, which this rule needs');
+    // The same words as `rulesets test`: a score of 1–99 has no neutral value to assume.
+    assert.equal(post.message, 'rule 1 (Challenge bots at the login): the request has no value for `cf.bot_management.score`, which this rule needs (not assumed: `cf.bot_management.score` holds 1–99, none of them neutral; give it)');
     assert.ok(human.outcome === 'failed', human.outcome);
     assert.deepEqual([human.expected, human.actual], ['managed_challenge', 'pass: no rule matched']);
     assert.ok(typo.outcome === 'errored', typo.outcome);

@@ -194,7 +194,8 @@ describe('test files of requests', () => {
   it('a case that lacks a deciding value is an error on the request, naming the rule and the field', () => {
     const [missing] = outcomes('- request: {url: "https://a.example/login", ip.src: 203.0.113.1}\n  expect: block\n');
     assert.equal(missing.kind, 'error');
-    assert.equal(missing.message, 'rule 3 (Challenge bots at the login): the request has no value for `cf.bot_management.score`, which this rule needs');
+    // A score of 1–99 has no neutral value to assume (assumed-fields.ts).
+    assert.equal(missing.message, 'rule 3 (Challenge bots at the login): the request has no value for `cf.bot_management.score`, which this rule needs (not assumed: `cf.bot_management.score` holds 1–99, none of them neutral; give it)');
     assert.equal(missing.at, '1:12');
   });
 

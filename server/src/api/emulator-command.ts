@@ -1,6 +1,6 @@
 /**
  * `rulesets emulator [--port N] [--data FILE]`: runs the local Rulesets API emulator until
- * SIGINT or SIGTERM, after printing its base URL, the credentials it accepts and the
+ * SIGINT, SIGTERM or SIGHUP, or until the process that started it ends, after printing its base URL, the credentials it accepts and the
  * environment variables that point the tools at it.
  */
 import { parseArgs } from 'node:util';
@@ -16,9 +16,15 @@ Options:
   --data FILE   keep the rulesets in FILE (JSON) between runs; in memory otherwise
   -h, --help    show this help`;
 
+/** What `rulesets emulator` takes; each is in EMULATOR_USAGE (test/cli/help.test.ts). */
+export const EMULATOR_OPTIONS = { port: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
 export const DEFAULT_EMULATOR_PORT = 8787;
 
-type Signal = 'SIGINT' | 'SIGTERM';
+type Signal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** Why it stopped: a signal, or its parent process ended. */
+type Stop = Signal | 'parent ended';
 
 export interface EmulatorCommandIo {
   readonly out: (text: string) => void;
@@ -28,6 +34,11 @@ export interface EmulatorCommandIo {
     once(event: Signal, listener: () => void): unknown;
     off(event: Signal, listener: () => void): unknown;
   };
+  /**
+   * Calls back once the process that started this one has ended (by default: this process's
+   * parent changes, as an orphan is adopted by init); returns how to stop watching.
+   */
+  readonly parentEnded?: (listener: () => void) => () => void;
   /** Called once the emulator listens. */
   readonly onListening?: (emulator: Emulator) => void;
 }
@@ -37,6 +48,51 @@ const processIo: EmulatorCommandIo = {
   err: (text) => process.stderr.write(text),
 };
 
+/** How often an emulator looks whether its parent has ended. */
+const PARENT_POLL_MS = 500;
+
+/**
+ * Watches this process's parent: it ended when this process has another parent (an orphan is
+ * adopted by init or a subreaper), or when the IPC channel to it closed. `npx rulesets
+ * emulator` runs the CLI under `sh -c`, and npm passes a SIGTERM to that shell only: the shell
+ * dies of it, and without this the emulator went on listening, an orphan. Standard input is
+ * not watched: an emulator started in the background (`&`, stdin /dev/null) must run on.
+ */
+function watchParentProcess(listener: () => void): () => void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) listener();
+  }, PARENT_POLL_MS);
+  timer.unref();
+  process.once('disconnect', listener);
+  return () => {
+    clearInterval(timer);
+    process.off('disconnect', listener);
+  };
+}
+
+/** Resolves with the first of SIGINT, SIGTERM, SIGHUP (a closed terminal) or the parent's end. */
+function stopSignal(io: EmulatorCommandIo): Promise<Stop> {
+  const signals = io.signals ?? process;
+  const parentEnded = io.parentEnded ?? (io.signals ? undefined : watchParentProcess);
+  return new Promise<Stop>((resolve) => {
+    const onInt = () => done('SIGINT');
+    const onTerm = () => done('SIGTERM');
+    const onHup = () => done('SIGHUP');
+    const unwatch = parentEnded?.(() => done('parent ended'));
+    function done(why: Stop): void {
+      signals.off('SIGINT', onInt);
+      signals.off('SIGTERM', onTerm);
+      signals.off('SIGHUP', onHup);
+      unwatch?.();
+      resolve(why);
+    }
+    signals.once('SIGINT', onInt);
+    signals.once('SIGTERM', onTerm);
+    signals.once('SIGHUP', onHup);
+  });
+}
+
 /** Runs until a signal stops it; resolves with the exit status (2 for a usage or file problem). */
 export async function runEmulatorCommand(args: readonly string[], io: EmulatorCommandIo = processIo): Promise<number> {
   let port: number;
@@ -44,7 +100,7 @@ export async function runEmulatorCommand(args: readonly string[], io: EmulatorCo
   try {
     const { values } = parseArgs({
       args: [...args],
-      options: { port: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: EMULATOR_OPTIONS,
     });
     if (values.help) {
       io.out(`${EMULATOR_USAGE}\n`);
@@ -74,6 +130,10 @@ export async function runEmulatorCommand(args: readonly string[], io: EmulatorCo
     return 2;
   }
 
+  // Listening for the signals before the banner says how to stop it: a signal that came
+  // between the two (a script that waits for the banner, then stops it) would otherwise meet
+  // Node's default and kill the process, the --data file unsaved.
+  const stopped = stopSignal(io);
   io.out(
     [
       `Rulesets API emulator listening on ${emulator.baseUrl}`,
@@ -88,19 +148,7 @@ export async function runEmulatorCommand(args: readonly string[], io: EmulatorCo
     ].join('\n'),
   );
   io.onListening?.(emulator);
-
-  const signals = io.signals ?? process;
-  const signal = await new Promise<Signal>((resolve) => {
-    const onInt = () => done('SIGINT');
-    const onTerm = () => done('SIGTERM');
-    function done(name: Signal): void {
-      signals.off('SIGINT', onInt);
-      signals.off('SIGTERM', onTerm);
-      resolve(name);
-    }
-    signals.once('SIGINT', onInt);
-    signals.once('SIGTERM', onTerm);
-  });
+  const signal = await stopped;
   await emulator.close();
   io.out(`Emulator stopped (${signal}).\n`);
   return 0;

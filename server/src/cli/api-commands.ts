@@ -8,6 +8,7 @@
  * throws `CommandFailure` with the exit status (see `main.ts`).
  */
 import { parseCommandArgs } from './args';
+import { usageBlock } from './synopsis';
 import {
   ApiError,
   applyCreate,
@@ -67,7 +68,7 @@ export class CommandFailure extends Error {
 // ---------------------------------------------------------------- usage texts
 
 export const USAGES: Record<string, string> = {
-  pull: `Usage: rulesets pull <ruleset-id> | --phase NAME [-o FILE] [--force] [--format yaml|json|terraform|octorules]
+  pull: `${usageBlock(['pull'])}
 
 Writes the latest version of a ruleset (or of a phase's entry point) as a file that
 \`rulesets deploy\` takes back: stable key order, the ruleset's id and the version it is
@@ -86,7 +87,7 @@ Options:
                       --force (or a "y" to the question, on a terminal)
   --force             overwrite FILE even when it differs
   --format F          yaml (default), json, terraform or octorules (a .yaml FILE)`,
-  deploy: `Usage: rulesets deploy FILE [--resource NAME | --section NAME] [--dry-run] [--force] [--yes]
+  deploy: `${usageBlock(['deploy'])}
 
 Deploys a ruleset file to the ruleset of its \`id\` (or, for kind root or zone without an
 id, to its phase's entry point), safely:
@@ -109,7 +110,7 @@ Options:
   --dry-run         stop after the diff: nothing is deployed, the file is not changed
   --force           deploy even over a version the file is not based on
   -y, --yes         do not ask (required when stdin is not a terminal)`,
-  create: `Usage: rulesets create FILE [--dry-run] [--yes]
+  create: `${usageBlock(['create'])}
 
 Creates a new ruleset from FILE (a file without \`id\`): checked, then dry-run by the service,
 then created. FILE gets the new ruleset's id, its version and its rules' ids written into it,
@@ -118,29 +119,23 @@ so that \`rulesets deploy FILE\` updates it from then on.
 Options:
   --dry-run   stop after the service's check: nothing is created
   -y, --yes   do not ask (required when stdin is not a terminal)`,
-  list: `Usage: rulesets list [--format text|json]
+  list: `${usageBlock(['list'])}
 
 Lists the rulesets of the account or zone (id, kind, phase, version, name).`,
-  versions: `Usage: rulesets versions <ruleset-id> | --phase NAME [--format text|json]
+  versions: `${usageBlock(['versions'])}
 
 Lists the versions a ruleset (or a phase's entry point) still has, oldest first.`,
-  show: `Usage: rulesets show <ruleset-id> | --phase NAME [--version N] [--format yaml|json]
+  show: `${usageBlock(['show'])}
 
 Prints a ruleset (its latest version, or version N) as \`rulesets pull\` writes it.`,
-  delete: `Usage: rulesets delete <ruleset-id> [--version N] [--yes]
+  delete: `${usageBlock(['delete'])}
 
 Deletes a ruleset with all its versions, or only its version N (never the latest).
 
 Options:
   --version N   delete only this version
   -y, --yes     do not ask (required when stdin is not a terminal)`,
-  rule: `Usage: rulesets rule add <ruleset-id> --action A --expression E [--description D]
-                          [--action-parameters JSON] [--enabled true|false]
-                          [--logging true|false] [--before RULE-ID | --after RULE-ID | --index N]
-       rulesets rule update <ruleset-id> <rule-id> [--action A] [--expression E] [--description D]
-                          [--action-parameters JSON] [--enabled true|false] [--logging true|false]
-       rulesets rule move <ruleset-id> <rule-id> (--before RULE-ID | --after RULE-ID | --index N)
-       rulesets rule delete <ruleset-id> <rule-id> [--yes]
+  rule: `${usageBlock(['rule'])}
 
 Changes one rule of a ruleset in place (each change makes a new version). An expression is
 checked before any request, with a caret under the mistake; then against the ruleset's
@@ -151,7 +146,7 @@ Options:
   --index N                 at position N (1 is first)
   --dry-run                 let the service check the change, and store nothing
   -y, --yes                 rule delete: do not ask (required when not interactive)`,
-  tags: `Usage: rulesets tags <ruleset-id> <version> <tag> [--format yaml|json]
+  tags: `${usageBlock(['tags'])}
 
 Prints the rules of one version of a (managed) ruleset that carry a tag.`,
 };
@@ -283,7 +278,7 @@ export async function pull(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('pull', {
     args,
     allowPositionals: true,
-    options: { ...CONNECTION_OPTIONS, phase: { type: 'string' }, output: { type: 'string', short: 'o' }, force: { type: 'boolean' }, format: { type: 'string' } },
+    options: API_OPTIONS.pull,
   });
   if (values.help) return (io.out(help('pull')), 0);
   atMostPositionals(positionals, 1, 'rulesets pull <ruleset-id> | --phase NAME [-o FILE]');
@@ -347,7 +342,7 @@ export async function show(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('show', {
     args,
     allowPositionals: true,
-    options: { ...CONNECTION_OPTIONS, phase: { type: 'string' }, version: { type: 'string' }, format: { type: 'string' } },
+    options: API_OPTIONS.show,
   });
   if (values.help) return (io.out(help('show')), 0);
   atMostPositionals(positionals, 1, 'rulesets show <ruleset-id> | --phase NAME [--version N]');
@@ -361,7 +356,7 @@ export async function show(args: string[], io: Io): Promise<number> {
 }
 
 export async function tags(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs('tags', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, format: { type: 'string' } } });
+  const { values, positionals } = parseCommandArgs('tags', { args, allowPositionals: true, options: API_OPTIONS.tags });
   if (values.help) return (io.out(help('tags')), 0);
   expectPositionals(positionals, 3, 'rulesets tags <ruleset-id> <version> <tag>');
   const [id, version, tag] = positionals;
@@ -374,7 +369,7 @@ export async function tags(args: string[], io: Io): Promise<number> {
 // ---------------------------------------------------------------- list, versions
 
 export async function list(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs('list', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, format: { type: 'string' } } });
+  const { values, positionals } = parseCommandArgs('list', { args, allowPositionals: true, options: API_OPTIONS.list });
   if (values.help) return (io.out(help('list')), 0);
   expectPositionals(positionals, 0, 'rulesets list');
   const format = outputFormat(values.format, ['text', 'json'], 'text');
@@ -386,7 +381,7 @@ export async function list(args: string[], io: Io): Promise<number> {
 }
 
 export async function versions(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs('versions', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, phase: { type: 'string' }, format: { type: 'string' } } });
+  const { values, positionals } = parseCommandArgs('versions', { args, allowPositionals: true, options: API_OPTIONS.versions });
   if (values.help) return (io.out(help('versions')), 0);
   atMostPositionals(positionals, 1, 'rulesets versions <ruleset-id> | --phase NAME');
   const ref = rulesetRef(positionals[0], values.phase, 'versions');
@@ -410,14 +405,7 @@ export async function deploy(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('deploy', {
     args,
     allowPositionals: true,
-    options: {
-      ...CONNECTION_OPTIONS,
-      'dry-run': { type: 'boolean' },
-      force: { type: 'boolean' },
-      yes: { type: 'boolean', short: 'y' },
-      resource: { type: 'string' },
-      section: { type: 'string' },
-    },
+    options: API_OPTIONS.deploy,
   });
   if (values.help) return (io.out(help('deploy')), 0);
   expectPositionals(positionals, 1, 'rulesets deploy FILE [--resource NAME | --section NAME] [--dry-run] [--force] [--yes]');
@@ -469,7 +457,7 @@ export async function create(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('create', {
     args,
     allowPositionals: true,
-    options: { ...CONNECTION_OPTIONS, 'dry-run': { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } },
+    options: API_OPTIONS.create,
   });
   if (values.help) return (io.out(help('create')), 0);
   expectPositionals(positionals, 1, 'rulesets create FILE [--dry-run] [--yes]');
@@ -506,7 +494,7 @@ export async function remove(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('delete', {
     args,
     allowPositionals: true,
-    options: { ...CONNECTION_OPTIONS, version: { type: 'string' }, yes: { type: 'boolean', short: 'y' } },
+    options: API_OPTIONS.delete,
   });
   if (values.help) return (io.out(help('delete')), 0);
   expectPositionals(positionals, 1, 'rulesets delete <ruleset-id> [--version N] [--yes]');
@@ -538,6 +526,25 @@ const RULE_FIELD_OPTIONS = {
 } as const;
 
 const POSITION_OPTIONS = { before: { type: 'string' }, after: { type: 'string' }, index: { type: 'string' } } as const;
+
+/**
+ * The options each API command's parser takes, by the command as typed (`rule add`): the
+ * test of the help texts holds each of them to its command's `--help` (test/cli/help.test.ts).
+ */
+export const API_OPTIONS = {
+  pull: { ...CONNECTION_OPTIONS, phase: { type: 'string' }, output: { type: 'string', short: 'o' }, force: { type: 'boolean' }, format: { type: 'string' } },
+  deploy: { ...CONNECTION_OPTIONS, 'dry-run': { type: 'boolean' }, force: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' }, resource: { type: 'string' }, section: { type: 'string' } },
+  create: { ...CONNECTION_OPTIONS, 'dry-run': { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } },
+  list: { ...CONNECTION_OPTIONS, format: { type: 'string' } },
+  versions: { ...CONNECTION_OPTIONS, phase: { type: 'string' }, format: { type: 'string' } },
+  show: { ...CONNECTION_OPTIONS, phase: { type: 'string' }, version: { type: 'string' }, format: { type: 'string' } },
+  delete: { ...CONNECTION_OPTIONS, version: { type: 'string' }, yes: { type: 'boolean', short: 'y' } },
+  'rule add': { ...CONNECTION_OPTIONS, ...RULE_FIELD_OPTIONS, ...POSITION_OPTIONS, 'dry-run': { type: 'boolean' } },
+  'rule update': { ...CONNECTION_OPTIONS, ...RULE_FIELD_OPTIONS, 'dry-run': { type: 'boolean' } },
+  'rule move': { ...CONNECTION_OPTIONS, ...POSITION_OPTIONS, 'dry-run': { type: 'boolean' } },
+  'rule delete': { ...CONNECTION_OPTIONS, yes: { type: 'boolean', short: 'y' }, 'dry-run': { type: 'boolean' } },
+  tags: { ...CONNECTION_OPTIONS, format: { type: 'string' } },
+} as const;
 
 export async function rule(args: string[], io: Io): Promise<number> {
   const [sub, ...rest] = args;
@@ -640,7 +647,7 @@ function ruleLabel(rule: Pick<Rule, 'id' | 'description'>): string {
 }
 
 async function ruleAdd(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs('rule add', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, ...RULE_FIELD_OPTIONS, ...POSITION_OPTIONS, 'dry-run': { type: 'boolean' } } });
+  const { values, positionals } = parseCommandArgs('rule add', { args, allowPositionals: true, options: API_OPTIONS['rule add'] });
   if (values.help) return (io.out(help('rule')), 0);
   expectPositionals(positionals, 1, 'rulesets rule add <ruleset-id> --action A --expression E');
   const id = nonEmpty(positionals[0], 'the ruleset id');
@@ -666,7 +673,7 @@ async function ruleAdd(args: string[], io: Io): Promise<number> {
 }
 
 async function ruleUpdate(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs('rule update', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, ...RULE_FIELD_OPTIONS, 'dry-run': { type: 'boolean' } } });
+  const { values, positionals } = parseCommandArgs('rule update', { args, allowPositionals: true, options: API_OPTIONS['rule update'] });
   if (values.help) return (io.out(help('rule')), 0);
   const [id, ruleId] = ruleArguments(positionals, 'rulesets rule update <ruleset-id> <rule-id> [--action A] [--expression E] …');
   const fields = ruleFields(values);
@@ -692,7 +699,7 @@ async function ruleUpdate(args: string[], io: Io): Promise<number> {
 }
 
 async function ruleMove(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs('rule move', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, ...POSITION_OPTIONS, 'dry-run': { type: 'boolean' } } });
+  const { values, positionals } = parseCommandArgs('rule move', { args, allowPositionals: true, options: API_OPTIONS['rule move'] });
   if (values.help) return (io.out(help('rule')), 0);
   const [id, ruleId] = ruleArguments(positionals, 'rulesets rule move <ruleset-id> <rule-id> (--before ID | --after ID | --index N)');
   const at = position(values);
@@ -712,7 +719,7 @@ async function ruleMove(args: string[], io: Io): Promise<number> {
 }
 
 async function ruleDelete(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs('rule delete', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS, yes: { type: 'boolean', short: 'y' }, 'dry-run': { type: 'boolean' } } });
+  const { values, positionals } = parseCommandArgs('rule delete', { args, allowPositionals: true, options: API_OPTIONS['rule delete'] });
   if (values.help) return (io.out(help('rule')), 0);
   const [id, ruleId] = ruleArguments(positionals, 'rulesets rule delete <ruleset-id> <rule-id> [--yes]');
   const { client } = connect(io, values);

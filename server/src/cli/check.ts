@@ -34,6 +34,7 @@ import {
 } from '../core';
 import { isFile, searchFolder } from './files';
 import { resultKey, type ResultCache } from './result-cache';
+import type { Progress } from './progress';
 
 /** A mistake in how the command was called or a file that cannot be read: exit code 2. */
 export class UsageError extends Error {}
@@ -194,15 +195,16 @@ export interface CheckFilesOptions {
   readonly terraformVarFiles?: readonly string[];
 }
 
-/** Each file is checked with its own options (`optionsOf`): the project configuration of its folder. */
-export function checkFiles(files: readonly string[], optionsOf: (path: string) => CheckFilesOptions, results?: ResultCache): FileResult[] {
+/** Each file is checked with its own options (`optionsOf`): the project configuration of its folder. `progress` is told of each file and expression. */
+export function checkFiles(files: readonly string[], optionsOf: (path: string) => CheckFilesOptions, results?: ResultCache, progress?: Progress): FileResult[] {
   // One run: an expression repeated across files is checked once.
   const cache = new ExpressionCache();
   // A folder's `.tf` files are read once for the run, not once for each of them (their provider version).
   const modules = new Map<string, ReadonlyMap<string, string>>();
   // One reader for the run: a module's files are read once, whichever of them is checked.
   const moduleReader = diskModuleReader();
-  return files.flatMap((path): FileResult[] => {
+  const onExpression = progress ? (checked: number, total: number) => progress.expression(checked, total) : undefined;
+  return files.flatMap((path, index): FileResult[] => {
     const options = optionsOf(path);
     // No list names means any account list is accepted, as in the editor.
     const knownLists = options.knownLists && options.knownLists.length > 0 ? options.knownLists : undefined;
@@ -210,6 +212,7 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
     const text = path === STDIN ? readStdin() : readText(path);
     const format = path === STDIN ? formatOfText(text) : rulesetFormatOfPath(path)!;
     const shown = path === STDIN ? '<stdin>' : relative(process.cwd(), path) || path;
+    progress?.file(index, files.length, shown);
     // Standard input has no path to keep findings under.
     // A file that includes others (octorules' `!include`) is checked with theirs, which its own
     // text does not stand for: its findings are not kept.
@@ -225,9 +228,9 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
       const document = parseDocument(text, format, { include, module, ...(providerVersionInputs ? { providerVersionInputs } : {}) });
       // A locals.tf or .tfvars found in a folder that feeds none of the module's rulesets is not a ruleset file.
       if (feederCandidates.has(path) && document.rulesets.length === 0) return [];
-      return [{ path: shown, text, diagnostics: toPositions(text, checkDocument(document, { ...checkOptions, cache })) }];
+      return [{ path: shown, text, diagnostics: toPositions(text, checkDocument(document, { ...checkOptions, cache, onExpression })) }];
     }
-    const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache, include, ...(providerVersionInputs ? { providerVersionInputs } : {}) }));
+    const diagnostics = toPositions(text, checkRuleset(text, format, { ...checkOptions, cache, include, onExpression, ...(providerVersionInputs ? { providerVersionInputs } : {}) }));
     if (key !== undefined) results!.set(path, key, diagnostics);
     return [{ path: shown, text, diagnostics }];
   });

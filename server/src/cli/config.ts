@@ -40,6 +40,7 @@ export const CONNECTION_HELP = `Connection (flags win over the environment):
   --account ID     the account (or RULESETS_ACCOUNT_ID)
   --zone ID        the zone instead (or RULESETS_ZONE_ID)
   -v, --verbose    log each request and response to stderr (credentials never appear)
+  -h, --help       show this help
 Credentials, from the environment only: RULESETS_API_TOKEN, or RULESETS_EMAIL and
 RULESETS_API_KEY. RULESETS_TIMEOUT_MS: per request (default 30000).`;
 

@@ -1,4 +1,6 @@
 import { parseCommandArgs } from './args';
+import { commandList, COMMANDS, usageBlock } from './synopsis';
+import { Progress } from './progress';
 import { closestMatches, EXPRESSION_KINDS, expressionKind, kindOutOfPhase, KNOWN_PHASES, quoteAlternatives, redact, runEmulatorCommand, unknownKindMessage } from '../core';
 import { statSync } from 'node:fs';
 import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versions } from './api-commands';
@@ -13,13 +15,14 @@ import { version } from '../version';
 import { optimiseOnlyWhatRunsLong } from '../launch/tiering';
 import { visibleText } from './visible';
 
-const CHECK_USAGE = `Usage: rulesets check <files or folders...> [--format text|json|sarif] [--phase NAME] [--config FILE]
-       rulesets check --expression EXPR [--kind KIND] [--phase NAME] [--format text|json|sarif]
-       rulesets check --stdin [--kind KIND] [--phase NAME] [--format text|json|sarif]
+const CHECK_USAGE = `${usageBlock(['check'])}
 
-Checks ruleset files (JSON or YAML) and the rule expressions in them.
-Folders are searched for *.ruleset.json, *.ruleset.yaml, *.ruleset.yml and any
-JSON/YAML file whose top level has "rules" and "phase" or "kind".
+Checks ruleset files and the rule expressions in them: JSON or YAML rulesets, the
+cloudflare_ruleset resources of Terraform files and the sections of octorules files.
+Folders are searched (skipping node_modules, .git and hidden folders) for
+*.ruleset.json, *.ruleset.yaml, *.ruleset.yml, any JSON/YAML file whose top level has
+"rules" and "phase" or "kind", octorules rules files, and Terraform files (*.tf) with a
+resource "cloudflare_ruleset"; each finding is on the file's own line and column.
 \`-\` reads one ruleset from standard input (JSON or YAML).
 
 Options:
@@ -53,34 +56,9 @@ The text report is coloured on a terminal; NO_COLOR=1 turns colour off, FORCE_CO
 
 Exit status: 0 no errors, 1 errors found, 2 usage or file problems.`;
 
-const USAGE = `Usage: rulesets check <files or folders...> | --expression EXPR | --stdin [--format text|json|sarif] [--phase NAME]
-       rulesets pull <ruleset-id> | --phase NAME [-o FILE] [--force]
-       rulesets deploy FILE [--dry-run] [--force] [--yes]
-       rulesets create FILE [--dry-run] [--yes]
-       rulesets list
-       rulesets versions <ruleset-id> | --phase NAME
-       rulesets show <ruleset-id> | --phase NAME [--version N] [--format yaml|json]
-       rulesets delete <ruleset-id> [--version N] [--yes]
-       rulesets rule add|update|move|delete <ruleset-id> …
-       rulesets tags <ruleset-id> <version> <tag>
-       rulesets emulator [--port N] [--data FILE]
-       rulesets test FILE --packet JSON [--lists FILE] | rulesets test <test files or folders...>
-       rulesets migrate-firewall-rules FILE.tf [--write]
+const USAGE = `${usageBlock(COMMANDS.map((c) => c.name))}
 
-  check      check ruleset files and their expressions, or bare expressions (no account needed)
-  pull       write a ruleset (or a phase's entry point) as a file, or to stdout
-  deploy     check, dry-run and diff a file against what is live, confirm, deploy
-  create     create a new ruleset from a file
-  list       list the rulesets of the account or zone
-  versions   list a ruleset's versions
-  show       print a ruleset, or one version of it
-  delete     delete a ruleset, or one version of it
-  rule       add, change, move or delete one rule in place
-  tags       the rules of a managed ruleset's version that carry a tag
-  emulator   run a local emulator of the Rulesets API
-  test       what a ruleset does with a packet; run *.ruleset.test.yaml files (no account needed)
-  migrate-firewall-rules
-             the cloudflare_ruleset that takes over a .tf file's firewall rules (no account needed)
+${commandList()}
 
 Every command but check, test, migrate-firewall-rules and emulator talks to the API:
   ${ENV.baseUrl} (or --base-url URL)   the API, ending in /client/v4
@@ -102,24 +80,27 @@ reached (a failed deploy says whether it landed).`;
  */
 let decidedStatus: number | undefined;
 
+/** What `rulesets check` takes; each is in CHECK_USAGE (test/cli/help.test.ts). */
+export const CHECK_OPTIONS = {
+  format: { type: 'string', default: 'text' },
+  phase: { type: 'string', short: 'p' },
+  expression: { type: 'string', short: 'e', multiple: true },
+  stdin: { type: 'boolean' },
+  kind: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  'max-warnings': { type: 'string' },
+  config: { type: 'string' },
+  'no-config': { type: 'boolean' },
+  cache: { type: 'boolean' },
+  'cache-location': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 async function check(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('check', {
     args,
     allowPositionals: true,
-    options: {
-      format: { type: 'string', default: 'text' },
-      phase: { type: 'string', short: 'p' },
-      expression: { type: 'string', short: 'e', multiple: true },
-      stdin: { type: 'boolean' },
-      kind: { type: 'string' },
-      quiet: { type: 'boolean', short: 'q' },
-      'max-warnings': { type: 'string' },
-      config: { type: 'string' },
-      'no-config': { type: 'boolean' },
-      cache: { type: 'boolean' },
-      'cache-location': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: CHECK_OPTIONS,
   });
   if (values.help) {
     io.out(`${CHECK_USAGE}\n`);
@@ -149,6 +130,8 @@ async function check(args: string[], io: Io): Promise<number> {
   if (totalBytes(files) < SHORT_RUN_BYTES) optimiseOnlyWhatRunsLong();
   await prepareReaders(files);
   const kept = values.cache ? ResultCache.open(values['cache-location'] ?? DEFAULT_CACHE_LOCATION) : undefined;
+  // A check that runs long says how far it is, on a terminal's stderr (cli/progress.ts).
+  const progress = new Progress(io.err, { terminal: io.watched === true, env: io.env });
   const checked = checkFiles(
     files,
     (file) => {
@@ -156,7 +139,9 @@ async function check(args: string[], io: Io): Promise<number> {
       return { phase: values.phase ?? config?.phase, plan: config?.plan, addons: config?.addons, knownLists: config?.lists, listKinds: config?.listKinds, severities: config?.rules, terraformVarFiles: config?.terraformVarFiles };
     },
     kept,
+    progress.active ? progress : undefined,
   );
+  progress.end();
   const unsaved = kept?.save();
   if (unsaved) io.err(`rulesets: ${unsaved}\n`);
   return writeReport(checked, reportOptions, io);

@@ -6,11 +6,12 @@
  */
 import { loadTerraformParser, migrateFirewallRules } from '../core';
 import { parseCommandArgs } from './args';
+import { usageBlock } from './synopsis';
 import { UsageError } from './check';
 import { replaceFile } from './files';
 import { readTextFile, type Io } from './io';
 
-export const MIGRATE_USAGE = `Usage: rulesets migrate-firewall-rules FILE.tf [--write]
+export const MIGRATE_USAGE = `${usageBlock(['migrate-firewall-rules'])}
 
 Writes the cloudflare_ruleset of WAF custom rules (phase http_request_firewall_custom) that
 takes over the file's cloudflare_firewall_rule resources and their cloudflare_filter: Firewall
@@ -28,14 +29,14 @@ resources from the state and the file, as the comment above it says.
 
 Exit status: 0 written; 2 a usage or file problem, or no firewall rule to take over.`;
 
+/** What `rulesets migrate-firewall-rules` takes; each is in MIGRATE_USAGE (test/cli/help.test.ts). */
+export const MIGRATE_OPTIONS = { write: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
 export async function migrateFirewallRulesCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('migrate-firewall-rules', {
     args,
     allowPositionals: true,
-    options: {
-      write: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: MIGRATE_OPTIONS,
   });
   if (values.help) {
     io.out(`${MIGRATE_USAGE}\n`);

@@ -24,6 +24,7 @@
  * here the files are found and read from disk, and the outcomes printed and counted.
  */
 import { parseCommandArgs } from './args';
+import { usageBlock } from './synopsis';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, normalize, relative } from 'node:path';
 import {
@@ -32,7 +33,10 @@ import {
   describeMatches,
   describeVerdict,
   fileProblemOutput,
-  evaluateRuleset,
+  evaluateAssuming,
+  describeAssumed,
+  rulesThatDecide,
+  type AssumedField,
   formatOfPath,
   isTestFileName,
   isTestProblem,
@@ -71,9 +75,7 @@ import { prepareReaders, ProjectConfigs, UsageError } from './check';
 import { isFile, searchFolder } from './files';
 import { readTextFile, type Io } from './io';
 
-export const TEST_USAGE = `Usage: rulesets test FILE --packet JSON [--lists FILE] [--trace]
-       rulesets test FILE --request JSON [--lists FILE] [--trace]
-       rulesets test <test files, rulesets or folders...> [--lists FILE]
+export const TEST_USAGE = `${usageBlock(['test'])}
 
 With --packet: prints what the ruleset FILE does with the packet, e.g.
   block by rule 2 (Block every other TCP destination port) at FILE:16:5
@@ -88,6 +90,8 @@ the matching rules do (redirect to URL, the rewritten path and query, headers, s
    "ip.src": "203.0.113.7", "cf.bot_management.score": 12, "is_jwt_valid(\\"id\\")": false}
 url, method and headers give the fields they determine (http.host, http.request.uri.*,
 http.request.headers, http.user_agent, http.request.cookies, ...); any field may be given.
+A field the request leaves out is assumed neutral ("", 0, false, [], {}; the method GET),
+and the result names those a deciding rule read; an address or a bot score is never assumed.
 
 Without: runs test files. NAME.ruleset.test.yaml beside NAME.ruleset.yaml is a list of
   - packet: {...}    (or request: {...} for a ruleset of an HTTP phase)
@@ -113,19 +117,22 @@ Options:
 Exit status: 0 done (with --packet or --request) or every case passed, 1 a case failed,
 2 bad input: a file, a case, or a packet or request without a value the verdict depends on.`;
 
+/** What `rulesets test` takes; each is in TEST_USAGE (test/cli/help.test.ts). */
+export const TEST_OPTIONS = {
+  packet: { type: 'string' },
+  request: { type: 'string' },
+  lists: { type: 'string' },
+  trace: { type: 'boolean' },
+  resource: { type: 'string' },
+  section: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 export async function test(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('test', {
     args,
     allowPositionals: true,
-    options: {
-      packet: { type: 'string' },
-      request: { type: 'string' },
-      lists: { type: 'string' },
-      trace: { type: 'boolean' },
-      resource: { type: 'string' },
-      section: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: TEST_OPTIONS,
   });
   if (values.help) {
     io.out(`${TEST_USAGE}\n`);
@@ -172,8 +179,10 @@ function testOne(path: string, choice: RulesetChoice, option: 'packet' | 'reques
     throw error;
   }
   let verdict: RulesetVerdict;
+  let assumed: readonly AssumedField[];
   try {
-    verdict = evaluateRuleset(ruleset.prepared, subject, lists);
+    // A request field left out is assumed neutral, as in a test file's case; what the rules do is printed too, so every rule looked at counts.
+    ({ verdict, subject, assumed } = evaluateAssuming(ruleset.prepared, subject, lists, rulesThatDecide(phaseOutcomes(phase, option), option === 'request')));
   } catch (error) {
     if (error instanceof RuleEvaluationError) throw new UsageError(`${ruleset.display}:${linePosition(ruleset.text, error.rule.start)}: ${error.message}`);
     throw error;
@@ -181,6 +190,7 @@ function testOne(path: string, choice: RulesetChoice, option: 'packet' | 'reques
   if (trace) io.out(traceLines(verdict));
   const matchOnly = phaseOutcomes(phase, option).kind === 'match';
   io.out(`${matchOnly ? describeMatches(verdict.trace.filter((t) => t.outcome === 'match').map((t) => t.rule), ruleset) : describeVerdict(verdict, ruleset)}\n`);
+  if (assumed.length > 0) io.out(`  ${describeAssumed(assumed)}\n`);
   // The rules whose match Terraform decides, which the line above could not count.
   for (const t of verdict.trace) if (t.outcome === 'unknown') io.out(`  rule ${t.rule.number} at ${ruleset.display}:${linePosition(ruleset.text, t.rule.start)} may match too: ${t.rule.unknown}\n`);
   // What the matching rules do to the request: the redirect, the rewrite, the headers, the settings.

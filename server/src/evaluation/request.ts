@@ -77,6 +77,12 @@ export interface Request {
   readonly fields: ReadonlyMap<string, Value>;
   /** Fields a convenience could not derive, with why: unknown, and said so when they decide. */
   readonly underivable: ReadonlyMap<string, string>;
+  /**
+   * Of those, the fields of a header `headers` does not send (`http.user_agent` without a
+   * User-Agent): left out rather than contradicted, so a test case may assume them
+   * (assumed-fields.ts), where a field its URL or headers give otherwise stays unknown.
+   */
+  readonly notSent: ReadonlySet<string>;
   /** Values the test case gives for calls, by call-key.ts's key. */
   readonly calls: ReadonlyMap<string, Value>;
   readonly lists: Lists;
@@ -159,7 +165,8 @@ export function parseRequest(input: unknown, options: { readonly phase?: string 
   const fields = new Map(derived.values);
   for (const [name, value] of explicit) fields.set(name, value);
   const underivable = new Map([...derived.reasons].filter(([name]) => !fields.has(name)));
-  return { kind: 'request', phase: options.phase, catalogue, fields, underivable, calls, lists };
+  const notSent = new Set([...derived.notSent].filter((name) => underivable.has(name)));
+  return { kind: 'request', phase: options.phase, catalogue, fields, underivable, notSent, calls, lists };
 }
 
 function unknownKey(key: string, catalogue: Catalogue): RequestError {
@@ -285,6 +292,8 @@ function readCall(key: string, raw: unknown, catalogue: Catalogue): [string, Val
 class Derived {
   readonly values = new Map<string, Value>();
   readonly reasons = new Map<string, string>();
+  /** Fields of a header the request does not send (Request.notSent). */
+  readonly notSent = new Set<string>();
   /** Who gave each value, for a conflict between two conveniences. */
   private readonly givers = new Map<string, string>();
 
@@ -475,7 +484,10 @@ function deriveFromHeaders(raw: unknown, derived: Derived): void {
     const values = byName.get(header);
     if (values?.length === 1) derived.set(field, bytesValue(values[0]), 'headers');
     else if (values) derived.cannot(field, `the request sends the ${header} header ${values.length} times, and the docs do not say how \`${field}\` holds them; give \`${field}\` itself`);
-    else derived.cannot(field, `\`headers\` has no ${header} header, and the docs do not say what \`${field}\` holds then (empty, or no value at all); give \`${field}\` itself`);
+    else {
+      derived.notSent.add(field);
+      derived.cannot(field, `\`headers\` has no ${header} header, and the docs do not say what \`${field}\` holds then (empty, or no value at all); give \`${field}\` itself`);
+    }
   }
   const cookies = byName.get('cookie');
   if (!cookies) derived.set('http.request.cookies', mapValue([]), 'headers');

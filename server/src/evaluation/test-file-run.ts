@@ -42,6 +42,7 @@ import { linePosition } from '../documents/positions';
 import type { ParsedRuleset } from '../documents/parsed-ruleset';
 import { selectRuleset, type RulesetChoice } from '../documents/select-ruleset';
 import { rulesetEffects } from './effects';
+import { describeAssumed, evaluateAssuming, rulesThatDecide } from './assumed-fields';
 import { MissingValuesError, type Subject } from './evaluate';
 import { EFFECT_KEY_NAMES, judgeEffects, readExpectedEffects } from './expected-effects';
 import { phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from './outcomes';
@@ -50,7 +51,7 @@ import { parseRequest, RequestError } from './request';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import type { TerraformModuleReader } from '../documents/terraform-module';
 import { evaluatedResource, readTestVariables, rulesUnknownMessage, withNeeds, type TestModuleSource, type TestVariable, type VariablesProblem } from './terraform-test-ruleset';
-import { describeRule, evaluateRuleset, FILLED_IN_BY_TERRAFORM, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, UndecidedRuleError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
+import { describeRule, FILLED_IN_BY_TERRAFORM, findRule, plain, prepareRuleset, RuleEvaluationError, RulesetError, UndecidedRuleError, type PreparedRuleset, type RuleInfo, type RulesetVerdict } from './ruleset-eval';
 
 export const TEST_FILE_KEYS = ['ruleset', 'resource', 'section', 'variables', 'lists', 'cases'] as const;
 
@@ -357,8 +358,13 @@ export function runTestCase(testCase: TestCase, ruleset: TestRuleset, lists: Lis
   const read = readSubject(chosen.kind, subjectNode, phase);
   if ('message' in read) return error(read.message, read.offset);
   let verdict: RulesetVerdict;
+  let subject: Subject;
+  let assumedNote: string;
   try {
-    verdict = evaluateRuleset(ruleset.prepared, read.subject, lists);
+    // A request field the case leaves out takes a neutral value (assumed-fields.ts); those a rule that decides read are named.
+    const reached = evaluateAssuming(ruleset.prepared, read.subject, lists, rulesThatDecide(outcomes, expectedEffects.expectations.length > 0));
+    ({ verdict, subject } = reached);
+    assumedNote = reached.assumed.length > 0 ? `; ${describeAssumed(reached.assumed)}` : '';
   } catch (e) {
     if (e instanceof UndecidedRuleError) return { kind: 'error', undecided: true, message: `rule ${describeRule(e.rule)} at ${ruleset.display}:${linePosition(ruleset.text, e.rule.start)}: ${e.rule.unknown}, and the verdict depends on it: not decided` };
     if (e instanceof RuleEvaluationError || e instanceof MissingValuesError) return error(e.message, subjectNode.start);
@@ -366,19 +372,19 @@ export function runTestCase(testCase: TestCase, ruleset: TestRuleset, lists: Lis
   }
   const judged = judge(verdict, outcomes, expected, expectedRule, ruleset);
   if (judged.undecided) return { kind: 'error', undecided: true, message: `rule ${describeRule(judged.undecided)}: ${judged.undecided.unknown}, and whether the case holds depends on it: not decided`, verdict };
-  if (!judged.ok) return { kind: 'fail', message: `expected ${judged.want}, got ${judged.got}`, expected: judged.want, actual: judged.actual, verdict };
+  if (!judged.ok) return { kind: 'fail', message: `expected ${judged.want}, got ${judged.got}${assumedNote}`, expected: judged.want, actual: judged.actual, verdict };
   // What the rules do, with a rule whose match Terraform decides among them, is not known.
   const unknownRule = expectedEffects.expectations.length > 0 ? verdict.trace.find((t) => t.outcome === 'unknown')?.rule : undefined;
   if (unknownRule) return { kind: 'error', undecided: true, message: `rule ${describeRule(unknownRule)}: ${unknownRule.unknown}, and what the rules do depends on it: not decided`, verdict };
-  if (expectedEffects.expectations.length === 0) return { kind: 'pass', message: judged.got, verdict };
-  const effects = judgeEffects(expectedEffects.expectations, rulesetEffects(ruleset.prepared, verdict, read.subject, lists));
+  if (expectedEffects.expectations.length === 0) return { kind: 'pass', message: `${judged.got}${assumedNote}`, verdict };
+  const effects = judgeEffects(expectedEffects.expectations, rulesetEffects(ruleset.prepared, verdict, subject, lists));
   const unknownEffect = effects.unknown[0];
   if (unknownEffect) return unknownEffect.message.includes(FILLED_IN_BY_TERRAFORM) ? { kind: 'error', undecided: true, message: unknownEffect.message, offset: unknownEffect.start } : error(unknownEffect.message, unknownEffect.start);
   if (effects.failures.length > 0) {
     const { failures } = effects;
-    return { kind: 'fail', message: failures.map((f) => f.message).join('; '), expected: failures.map((f) => f.want).join('\n'), actual: failures.map((f) => f.got).join('\n'), verdict };
+    return { kind: 'fail', message: `${failures.map((f) => f.message).join('; ')}${assumedNote}`, expected: failures.map((f) => f.want).join('\n'), actual: failures.map((f) => f.got).join('\n'), verdict };
   }
-  return { kind: 'pass', message: `${judged.got}; ${effects.described.join(', ')}`, verdict };
+  return { kind: 'pass', message: `${judged.got}; ${effects.described.join(', ')}${assumedNote}`, verdict };
 }
 
 /** `unknown key \`rules\`; a case has \`name\`, \`packet\`, \`expect\`, \`rule\``: the keys a case of this phase has. */

@@ -13,13 +13,14 @@ import { property, type HostFormat, type HostNode, type HostProperty } from '../
 import { parseRuleset } from '../documents/parsed-ruleset';
 import { LISTS_KEY, PacketError, parsePacket } from '../evaluation/packet';
 import { MissingValuesError, type Subject } from '../evaluation/evaluate';
+import { describeAssumed, evaluateAssuming, rulesThatDecide } from '../evaluation/assumed-fields';
 import { rulesetEffects } from '../evaluation/effects';
 import { EFFECT_KEY_NAMES, EFFECT_KEYS, EFFECT_MEMBERS, judgeEffects, readExpectedEffects, type EffectKey } from '../evaluation/expected-effects';
 import { describeExpectation, phaseOutcomes, subjectOfPhase, type PhaseOutcomes } from '../evaluation/outcomes';
 import { parseRequest, REQUEST_CONVENIENCES, requestCatalogue, RequestError } from '../evaluation/request';
 import { caseSubject, judge, nodeAt, prepareTestRuleset, readTestFile, rulesetOfTestFile, TEST_CASE_KEYS, unknownCaseKey } from '../evaluation/test-file-run';
 import { evaluateModule, type TerraformModuleReader } from '../documents/terraform-module';
-import { describeRule, evaluateRuleset, findRule, plain, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo } from '../evaluation/ruleset-eval';
+import { describeRule, findRule, plain, RuleEvaluationError, RulesetError, type PreparedRuleset, type RuleInfo } from '../evaluation/ruleset-eval';
 import { FIELDS } from '../language/catalogue/fields';
 import { COUNTRIES } from '../language/catalogue/countries';
 import { IP_PROTOCOLS } from '../language/catalogue/protocols';
@@ -166,8 +167,12 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
     for (const problem of effects.problems) report(problem.start, problem.end, problem.message);
     if (!prepared || !subject || !expected || !expectNode || !ruleOk || 'message' in chosen || effects.problems.length > 0 || (kind === 'packet' && effectKeys.length > 0)) return;
     let verdict;
+    let assumedNote = '';
     try {
-      verdict = evaluateRuleset(prepared, subject, lists);
+      // As the runner does (test-file-run.ts): a request field the case leaves out is assumed neutral.
+      const reached = evaluateAssuming(prepared, subject, lists, rulesThatDecide(outcomes, effects.expectations.length > 0));
+      ({ verdict, subject } = reached);
+      if (reached.assumed.length > 0) assumedNote = `; ${describeAssumed(reached.assumed)}`;
     } catch (error) {
       if (error instanceof RuleEvaluationError || error instanceof MissingValuesError) return on(chosen.property.value!, error.message);
       throw error;
@@ -176,7 +181,7 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
     if (judged.ok) {
       if (effects.expectations.length === 0) return;
       const effectsJudged = judgeEffects(effects.expectations, rulesetEffects(prepared, verdict, subject, lists));
-      for (const f of effectsJudged.failures) report(f.start, f.end, f.message, DiagnosticSeverity.Error, 'test-failed');
+      for (const f of effectsJudged.failures) report(f.start, f.end, `${f.message}${assumedNote}`, DiagnosticSeverity.Error, 'test-failed');
       for (const u of effectsJudged.unknown) report(u.start, u.end, u.message);
       return;
     }
@@ -184,7 +189,7 @@ export function testFileDiagnostics(model: DocumentModel, read: RulesetReader): 
     const got = outcomes.kind === 'match' ? judged.got : verdict.rule ? `${verdict.verdict} by rule ${describeRule(verdict.rule)}` : `pass (no rule ${matched ? 'decided' : 'matched'})`;
     // On `rule` when only the rule is wrong: the verdict (or a match at all) is right.
     const onlyRuleWrong = ruleNode && (outcomes.kind === 'match' ? expected === 'match' && matched : verdict.verdict === expected);
-    report((onlyRuleWrong ? ruleNode : expectNode).start, (onlyRuleWrong ? ruleNode : expectNode).end, `expected ${judged.want}, got ${got}`, DiagnosticSeverity.Error, 'test-failed');
+    report((onlyRuleWrong ? ruleNode : expectNode).start, (onlyRuleWrong ? ruleNode : expectNode).end, `expected ${judged.want}, got ${got}${assumedNote}`, DiagnosticSeverity.Error, 'test-failed');
   }
 
   /** Each field on its own, so that every mistake shows; then the packet as a whole. */
