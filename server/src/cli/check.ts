@@ -13,6 +13,8 @@ import {
   parseDocument,
   ExpressionCache,
   loadTerraformParser,
+  nearestConfig,
+  type FolderReader,
   parseRuleset,
   patternInFolder,
   PROJECT_CONFIG_FILE_NAME,
@@ -283,7 +285,7 @@ export interface LoadedProjectConfig {
  * `--no-config` uses none. Each is read once, when a file first needs it.
  */
 export class ProjectConfigs {
-  /** By absolute folder: the configuration that applies there (undefined: none). */
+  /** By absolute folder of a file: the configuration that applies there (undefined: none). */
   private readonly byFolder = new Map<string, LoadedProjectConfig | undefined>();
   /** Every configuration read, by absolute path, in the order they were first needed. */
   private readonly byPath = new Map<string, LoadedProjectConfig>();
@@ -307,27 +309,26 @@ export class ProjectConfigs {
   }
 
   private ofFolder(start: string): LoadedProjectConfig | undefined {
-    // The folders walked up through before an answer: they all share it.
-    const walked: string[] = [];
-    let current = start;
-    let found: LoadedProjectConfig | undefined;
-    for (;;) {
-      if (this.byFolder.has(current)) {
-        found = this.byFolder.get(current);
-        break;
-      }
-      walked.push(current);
-      const candidate = join(current, PROJECT_CONFIG_FILE_NAME);
-      if (isFile(candidate)) {
-        found = this.load(candidate);
-        break;
-      }
-      const parent = dirname(current);
-      if (parent === current || existsSync(join(current, '.git'))) break;
-      current = parent;
+    if (!this.byFolder.has(start)) this.byFolder.set(start, nearestConfig(start, this.disk)?.config);
+    return this.byFolder.get(start);
+  }
+
+  /** The folders as the disk has them, each asked once however many files are below it: its own file, and whether it is the repository's root (it holds `.git`). */
+  private readonly folders = new Map<string, { readonly config: LoadedProjectConfig | undefined; readonly root: boolean }>();
+  private readonly disk: FolderReader<LoadedProjectConfig> = {
+    configIn: (folder) => this.folder(folder).config,
+    isRoot: (folder) => this.folder(folder).root,
+    parentOf: (folder) => (dirname(folder) === folder ? undefined : dirname(folder)),
+  };
+
+  private folder(folder: string): { readonly config: LoadedProjectConfig | undefined; readonly root: boolean } {
+    let known = this.folders.get(folder);
+    if (!known) {
+      const candidate = join(folder, PROJECT_CONFIG_FILE_NAME);
+      known = { config: isFile(candidate) ? this.load(candidate) : undefined, root: existsSync(join(folder, '.git')) };
+      this.folders.set(folder, known);
     }
-    for (const folder of walked) this.byFolder.set(folder, found);
-    return found;
+    return known;
   }
 
   private load(path: string): LoadedProjectConfig {
