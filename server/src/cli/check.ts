@@ -276,17 +276,13 @@ export interface LoadedProjectConfig {
 }
 
 /**
- * The project configurations of a run. A file is checked with the nearest `.rulesets.yaml`: in
- * its folder, or else in the closest parent that has one, looking no higher than the
- * repository's root (the folder holding `.git`), as Prettier and ESLint look for theirs. So a
- * folder's file applies to that folder and those below it, and to no other, wherever the check
- * starts; the nearest one applies whole (nothing is merged from one further up), so what a
- * file is checked with is read in one place. `--config` names one for every file, and
- * `--no-config` uses none. Each is read once, when a file first needs it.
+ * The project configurations of a run. A file is checked with the nearest `.rulesets.yaml`
+ * (nearestConfig, as the editor finds it), looking no higher than the repository's root (the
+ * folder holding `.git`). So a folder's file applies to that folder and those below it, and to
+ * no other, wherever the check starts; the nearest one applies whole. `--config` names one for
+ * every file, and `--no-config` uses none. Each is read once, when a file first needs it.
  */
 export class ProjectConfigs {
-  /** By absolute folder of a file: the configuration that applies there (undefined: none). */
-  private readonly byFolder = new Map<string, LoadedProjectConfig | undefined>();
   /** Every configuration read, by absolute path, in the order they were first needed. */
   private readonly byPath = new Map<string, LoadedProjectConfig>();
   private readonly named: LoadedProjectConfig | undefined;
@@ -300,7 +296,7 @@ export class ProjectConfigs {
   of(file: string): LoadedProjectConfig | undefined {
     if (this.choice.none) return undefined;
     if (this.named) return this.named;
-    return this.ofFolder(file === STDIN ? process.cwd() : dirname(resolve(file)));
+    return nearestConfig(file === STDIN ? process.cwd() : dirname(resolve(file)), this.disk)?.config;
   }
 
   /** The configurations the files so far were given. */
@@ -308,12 +304,7 @@ export class ProjectConfigs {
     return [...this.byPath.values()];
   }
 
-  private ofFolder(start: string): LoadedProjectConfig | undefined {
-    if (!this.byFolder.has(start)) this.byFolder.set(start, nearestConfig(start, this.disk)?.config);
-    return this.byFolder.get(start);
-  }
-
-  /** The folders as the disk has them, each asked once however many files are below it: its own file, and whether it is the repository's root (it holds `.git`). */
+  /** The folders as the disk has them (for nearestConfig), each asked once however many files are below it: its own file, and whether it is the repository's root (it holds `.git`). */
   private readonly folders = new Map<string, { readonly config: LoadedProjectConfig | undefined; readonly root: boolean }>();
   private readonly disk: FolderReader<LoadedProjectConfig> = {
     configIn: (folder) => this.folder(folder).config,
