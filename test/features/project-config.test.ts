@@ -7,16 +7,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiagnosticSeverity, type CompletionItem } from 'vscode-languageserver';
 import { diagnostics } from '../../server/src/features/diagnostics';
-import {
-  folderOf,
-  isProjectConfigDocument,
-  projectConfigCodeActions,
-  projectConfigCompletion,
-  projectConfigDiagnostics,
-  projectConfigHover,
-  projectConfigOf,
-  settingsForDocument,
-} from '../../server/src/features/project-config';
+import { isProjectConfigDocument, projectConfigCodeActions, projectConfigCompletion, projectConfigDiagnostics, projectConfigHover } from '../../server/src/features/project-config';
+import { folderOf, projectConfigOf, settingsForDocument } from '../../server/src/server/project-configuration';
 import { KNOWN_PHASES } from '../../server/src/language/catalogue/phases';
 import { applyEdits, modelOf, settings, takeCursor, textOf } from './harness';
 

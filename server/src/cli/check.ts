@@ -13,6 +13,8 @@ import {
   parseDocument,
   ExpressionCache,
   loadTerraformParser,
+  nearestConfig,
+  type FolderReader,
   parseRuleset,
   patternInFolder,
   PROJECT_CONFIG_FILE_NAME,
@@ -277,17 +279,13 @@ export interface LoadedProjectConfig {
 }
 
 /**
- * The project configurations of a run. A file is checked with the nearest `.rulesets.yaml`: in
- * its folder, or else in the closest parent that has one, looking no higher than the
- * repository's root (the folder holding `.git`), as Prettier and ESLint look for theirs. So a
- * folder's file applies to that folder and those below it, and to no other, wherever the check
- * starts; the nearest one applies whole (nothing is merged from one further up), so what a
- * file is checked with is read in one place. `--config` names one for every file, and
- * `--no-config` uses none. Each is read once, when a file first needs it.
+ * The project configurations of a run. A file is checked with the nearest `.rulesets.yaml`
+ * (nearestConfig, as the editor finds it), looking no higher than the repository's root (the
+ * folder holding `.git`). So a folder's file applies to that folder and those below it, and to
+ * no other, wherever the check starts; the nearest one applies whole. `--config` names one for
+ * every file, and `--no-config` uses none. Each is read once, when a file first needs it.
  */
 export class ProjectConfigs {
-  /** By absolute folder: the configuration that applies there (undefined: none). */
-  private readonly byFolder = new Map<string, LoadedProjectConfig | undefined>();
   /** Every configuration read, by absolute path, in the order they were first needed. */
   private readonly byPath = new Map<string, LoadedProjectConfig>();
   private readonly named: LoadedProjectConfig | undefined;
@@ -301,7 +299,7 @@ export class ProjectConfigs {
   of(file: string): LoadedProjectConfig | undefined {
     if (this.choice.none) return undefined;
     if (this.named) return this.named;
-    return this.ofFolder(file === STDIN ? process.cwd() : dirname(resolve(file)));
+    return nearestConfig(file === STDIN ? process.cwd() : dirname(resolve(file)), this.disk)?.config;
   }
 
   /** The configurations the files so far were given. */
@@ -309,28 +307,22 @@ export class ProjectConfigs {
     return [...this.byPath.values()];
   }
 
-  private ofFolder(start: string): LoadedProjectConfig | undefined {
-    // The folders walked up through before an answer: they all share it.
-    const walked: string[] = [];
-    let current = start;
-    let found: LoadedProjectConfig | undefined;
-    for (;;) {
-      if (this.byFolder.has(current)) {
-        found = this.byFolder.get(current);
-        break;
-      }
-      walked.push(current);
-      const candidate = join(current, PROJECT_CONFIG_FILE_NAME);
-      if (isFile(candidate)) {
-        found = this.load(candidate);
-        break;
-      }
-      const parent = dirname(current);
-      if (parent === current || existsSync(join(current, '.git'))) break;
-      current = parent;
+  /** The folders as the disk has them (for nearestConfig), each asked once however many files are below it: its own file, and whether it is the repository's root (it holds `.git`). */
+  private readonly folders = new Map<string, { readonly config: LoadedProjectConfig | undefined; readonly root: boolean }>();
+  private readonly disk: FolderReader<LoadedProjectConfig> = {
+    configIn: (folder) => this.folder(folder).config,
+    isRoot: (folder) => this.folder(folder).root,
+    parentOf: (folder) => (dirname(folder) === folder ? undefined : dirname(folder)),
+  };
+
+  private folder(folder: string): { readonly config: LoadedProjectConfig | undefined; readonly root: boolean } {
+    let known = this.folders.get(folder);
+    if (!known) {
+      const candidate = join(folder, PROJECT_CONFIG_FILE_NAME);
+      known = { config: isFile(candidate) ? this.load(candidate) : undefined, root: existsSync(join(folder, '.git')) };
+      this.folders.set(folder, known);
     }
-    for (const folder of walked) this.byFolder.set(folder, found);
-    return found;
+    return known;
   }
 
   private load(path: string): LoadedProjectConfig {

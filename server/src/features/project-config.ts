@@ -1,8 +1,8 @@
 /**
  * The editor's features in `.rulesets.yaml`, the project configuration: its mistakes as
  * diagnostics (with their quick fixes), completion of its keys, phases, codes and severities,
- * and hovers that say what a key or a code means. And the settings a ruleset file is checked
- * with once its workspace folder has such a file.
+ * and hovers that say what a key or a code means. (Which file a ruleset file is checked with
+ * is the server's state: server/project-configuration.ts.)
  */
 import {
   CompletionItemKind,
@@ -21,64 +21,15 @@ import { addonName, ADDONS, PLANS, planName } from '../language/catalogue/plans'
 import { PROBLEM_CODES, type ProblemCodeInfo } from '../language/problem-codes';
 import type { HostNode } from '../documents/host';
 import { eolOf } from '../documents/host-edits';
-import { isProjectConfigPath, PROJECT_CONFIG_FILE_NAME } from '../documents/classify';
-import { PROJECT_CONFIG_KEYS, PROJECT_CONFIG_SCHEMA, readProjectConfig, RULE_SEVERITIES, type ProjectConfig, type ProjectConfigKey } from '../documents/project-config';
-import { withProjectConfig, type Settings } from '../documents/settings';
+import { isProjectConfigPath } from '../documents/classify';
+import { PROJECT_CONFIG_KEYS, PROJECT_CONFIG_SCHEMA, readProjectConfig, RULE_SEVERITIES, type ProjectConfigKey } from '../documents/project-config';
 import { fixActions } from './code-actions';
 import { toDiagnostic } from './diagnostics';
 import { pathOfUri, type DocumentModel } from './model';
 
-export { PROJECT_CONFIG_FILE_NAME, type ProjectConfig };
-
 /** Whether the document is a project configuration (by its name, wherever it is). */
 export function isProjectConfigDocument(uri: string): boolean {
   return isProjectConfigPath(pathOfUri(uri));
-}
-
-/** The configuration a `.rulesets.yaml` text gives (what is right in it), or none for no file. */
-export function projectConfigOf(text: string | undefined): ProjectConfig | undefined {
-  return text === undefined ? undefined : readProjectConfig(text).config;
-}
-
-/** The workspace folder (of `folders`, by URI) that holds the document: the innermost one. */
-export function folderOf(uri: string, folders: readonly string[]): string | undefined {
-  const inside = folders.filter((folder) => uri.startsWith(folder.endsWith('/') ? folder : `${folder}/`));
-  return inside.sort((a, b) => b.length - a.length)[0];
-}
-
-/** The URI of the `.rulesets.yaml` at the root of a workspace folder. */
-export function projectConfigUriOf(folder: string): string {
-  return `${folder.replace(/\/+$/, '')}/${PROJECT_CONFIG_FILE_NAME}`;
-}
-
-/**
- * The settings a document is checked with: the user's, with the keys that the nearest
- * `.rulesets.yaml` sets taken from there (see withProjectConfig for why the file wins). The
- * nearest is the one of the innermost folder in `configs` (by URI: the file read there, or
- * undefined for a folder without one) that holds the document, as `rulesets check` finds it for
- * a file; it applies whole, nothing merged from one further up. The caller reads every folder
- * from the document's up to its workspace folder into `configs` first (foldersUpTo).
- */
-export function settingsForDocument(uri: string, settings: Settings, configs: ReadonlyMap<string, ProjectConfig | undefined>): Settings {
-  const withFile: string[] = [];
-  for (const [folder, config] of configs) if (config !== undefined) withFile.push(folder);
-  const folder = folderOf(uri, withFile);
-  const config = folder === undefined ? undefined : configs.get(folder);
-  return config ? withProjectConfig(settings, config, pathOfUri(folder!)) : settings;
-}
-
-/**
- * The folders a `.rulesets.yaml` may apply to the document from, by URI: its own and each
- * parent, up to the workspace folder (of `workspaceFolders`) that holds it. None for a
- * document outside the workspace.
- */
-export function foldersUpTo(uri: string, workspaceFolders: readonly string[]): string[] {
-  const root = folderOf(uri, workspaceFolders)?.replace(/\/+$/, '');
-  if (root === undefined) return [];
-  const folders: string[] = [];
-  for (let folder = uri.slice(0, uri.lastIndexOf('/')); folder.length > root.length; folder = folder.slice(0, folder.lastIndexOf('/'))) folders.push(folder);
-  folders.push(root);
-  return folders;
 }
 
 // ---------------------------------------------------------------- diagnostics and fixes
