@@ -136,9 +136,12 @@ describe('npm run package', () => {
 
   it('carries the extension README, the changelog, the licence, an icon, categories and keywords', () => {
     assert.match(files.get('extension/readme.md')!.toString(), /^# Rulesets for VS Code/);
-    assert.ok(files.has('extension/changelog.md'));
+    // The changelog a user reads on the extension's page starts with the release they install.
+    const newestRelease = /^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$/m.exec(files.get('extension/changelog.md')!.toString());
+    assert.equal(newestRelease?.[1], manifest.version);
     assert.match(files.get('extension/LICENSE.txt')!.toString(), /MIT License/);
     const packed = JSON.parse(files.get('extension/package.json')!.toString());
+    assert.equal(packed.version, manifest.version);
     assert.equal(packed.icon, 'images/icon.png');
     assert.ok(packed.categories.includes('Programming Languages') && packed.categories.includes('Linters'));
     assert.ok(packed.keywords.includes('rulesets'));
