@@ -12,6 +12,8 @@ import { terminalSafe } from './visible';
 export interface Io {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
+  /** A status line on stderr that the tool draws itself (progress): its own control characters written as they are. */
+  readonly status?: (text: string) => void;
   readonly env: NodeJS.ProcessEnv;
   /** A person can answer questions: stdin and stderr are terminals. */
   readonly interactive: boolean;
@@ -29,6 +31,7 @@ export function processIo(): Io {
     // pipe gets the bytes as they are (`pull > file` is data).
     out: (text) => process.stdout.write(process.stdout.isTTY ? terminalSafe(text) : text),
     err: (text) => process.stderr.write(process.stderr.isTTY ? terminalSafe(text) : text),
+    status: (text) => process.stderr.write(text),
     env: process.env,
     // Asked only by commands that talk to the API: process.stdin is made on first use, and
     // making it cost a check 5 ms.

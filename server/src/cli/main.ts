@@ -131,7 +131,7 @@ async function check(args: string[], io: Io): Promise<number> {
   await prepareReaders(files);
   const kept = values.cache ? ResultCache.open(values['cache-location'] ?? DEFAULT_CACHE_LOCATION) : undefined;
   // A check that runs long says how far it is, on a terminal's stderr (cli/progress.ts).
-  const progress = new Progress(io.err, { terminal: io.watched === true, env: io.env });
+  const progress = new Progress(io.status ?? io.err, { terminal: io.watched === true, env: io.env });
   const checked = checkFiles(
     files,
     (file) => {

@@ -6,6 +6,7 @@
  * before the report. RULESETS_PROGRESS=1 shows it from the start wherever stderr goes (how it is
  * tested), RULESETS_PROGRESS=0 never; RULESETS_PROGRESS_AFTER_MS sets the wait.
  */
+import { terminalSafe } from './visible';
 
 /** How long a check runs before it says how far it is. */
 export const PROGRESS_AFTER_MS = 2000;
@@ -70,7 +71,8 @@ export class Progress {
     const { done, total, current } = this.files;
     const files = total > 1 ? `${done}/${total} files checked; ` : '';
     const within = expressions ? `: ${expressions.checked.toLocaleString('en-US')}/${expressions.total.toLocaleString('en-US')} expressions` : '';
-    this.write(`\r\x1b[Krulesets: ${files}checking ${current}${within}`);
+    // The line's own controls are written as they are; the file's name, which is the user's, never raw.
+    this.write(`\r\x1b[Krulesets: ${files}checking ${terminalSafe(current)}${within}`);
     this.shown = true;
   }
 }
