@@ -28,7 +28,10 @@ describe('EXPRESSION_KINDS', () => {
   });
 
   it('a problem keeps its place and its fix on the text, and the severities apply', () => {
-    const [problem] = checkBareExpression('  http.hots eq "a"');
+    // The leading spaces are a finding of their own (edge-whitespace), on their characters.
+    const problems = checkBareExpression('  http.hots eq "a"');
+    assert.deepEqual(problems.map((p) => [p.code, p.start, p.end]), [['edge-whitespace', 0, 2], ['unknown-field', 2, 11]]);
+    const problem = problems[1];
     assert.deepEqual([problem.code, problem.start, problem.end, problem.fixes?.[0].edits], ['unknown-field', 2, 11, [{ start: 2, end: 11, newText: 'http.host' }]]);
     assert.deepEqual(checkBareExpression('ip.src.country in {"br"}', { severities: { 'country-code-case': 'off' } }), []);
     // An error stays an error whatever the configuration says.
