@@ -26,7 +26,7 @@ export function checkRuleLimits(model: ParsedRuleset, rule: HostObject, action: 
 
 // ---------------------------------------------------------------- header names
 
-/** A header name that HTTP cannot carry (empty, or with a character outside a token), on the name as written. */
+/** A header name the docs do not allow (empty, or with a character other than a letter, a digit, `-` or `_`), on the name as written. */
 function checkHeaderNames(model: ParsedRuleset, rule: HostObject, report: Report): void {
   const headers = property(property(rule, 'action_parameters')?.value, 'headers')?.value;
   if (headers?.kind !== 'object') return;
@@ -38,7 +38,7 @@ function checkHeaderNames(model: ParsedRuleset, rule: HostObject, report: Report
     for (let i = 0; i < name.length && bad < 0; i++) if (!HEADER_NAME_LIMITS.character.test(name[i])) bad = i;
     if (name.length > 0 && bad < 0) continue;
     const where = name.length === 0 ? 'here an empty one' : `here \`${name[bad] === '`' ? '\\`' : name[bad]}\` at character ${bad + 1}`;
-    report('invalid-header-name', 'error', header.keyStart, header.keyEnd, `\`${name}\` is not a header name: HTTP's field names are one or more ${HEADER_NAME_LIMITS.described} (RFC 9110), ${where}`);
+    report('invalid-header-name', 'error', header.keyStart, header.keyEnd, `\`${name}\` is not a header name the service takes: the docs allow one or more ${HEADER_NAME_LIMITS.described} in the name of a header a Transform Rule sets or removes, ${where}`);
   }
 }
 

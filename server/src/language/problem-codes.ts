@@ -67,7 +67,7 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['missing-action-parameters', error('A rule lacks the `action_parameters` its action needs.')],
   ['invalid-action-parameters', error('A value of `action_parameters` (or of `ratelimit`, `exposed_credential_check`, `logging`) the service rejects: out of range, not one of the allowed values, keys that exclude each other.')],
   ['logging-not-allowed', error('`logging` on a rule that is not a `skip` rule.')],
-  ['invalid-header-name', error('A Header Transform Rule\'s header name that HTTP cannot carry: empty, or with a character outside a token (RFC 9110: letters, digits and ``!#$%&\'*+-.^_`|~``).')],
+  ['invalid-header-name', error('A Header Transform Rule\'s header name the service does not take: empty, or with a character other than the letters, digits, `-` and `_` the docs allow.')],
   ['request-header-not-modifiable', error('A Request Header Transform Rule that sets or removes a header the service will not change: `cf-…` and `x-cf-…` (but `cf-connecting-ip` may be removed), `cookie` set, the visitor\'s IP and protocol headers set.')],
   ['request-header-operation', error('`add` on a request header: the operation of response headers; a request header is set or removed.')],
   ['ratelimit-without-threshold', error('A rate limiting rule without `requests_per_period` (or `score_per_period`).')],
