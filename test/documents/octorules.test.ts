@@ -404,6 +404,59 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
   });
 });
 
+describe("octorules: a section under a name octorules does not read (octorules' lint rules CF010, CF014)", () => {
+  it('says of a phase\'s API name where octorules wants its section\'s name that octorules would not manage it, with the rename, and checks its rules as that section\'s', () => {
+    const text = `cloudflare:
+  cache_rules:
+    - ref: b
+      expression: http.host eq "a.example.com"
+      action_parameters:
+        cache: true
+  http_request_firewall_custom:
+    - ref: a
+      expression: ip.src eq 192.0.2.300
+      action: block
+`;
+    const problems = problemsOf(text);
+    assert.deepEqual(onText(text, problems), [['unknown-section', 'http_request_firewall_custom'], ['invalid-ip', '300']]);
+    assert.equal(problems[0].severity, 'warning');
+    assert.equal(problems[0].message, '`http_request_firewall_custom` is the API name of a phase, which octorules 0.37.0 does not read as a section: it names the section `waf_custom_rules`; it would not manage these rules: rename it to `waf_custom_rules`');
+    const start = text.indexOf('http_request_firewall_custom');
+    assert.deepEqual(problems[0].fixes?.map((f) => [f.title, f.edits]), [['Change to `waf_custom_rules`', [{ start, end: start + 'http_request_firewall_custom'.length, newText: 'waf_custom_rules' }]]]);
+    // Its clean twin: the section under its own name.
+    assert.deepEqual(problemsOf(text.replace('http_request_firewall_custom', 'waf_custom_rules').replace('192.0.2.300', '192.0.2.30')), []);
+  });
+
+  it('says of `waf_managed_exceptions`, the former name of `waf_managed_rules`, that octorules no longer reads it, in the block and at the top level', () => {
+    const rule = '- ref: a\n  expression: http.host eq "x"\n  action: skip\n  action_parameters:\n    ruleset: current\n';
+    const indent = (text: string, by: string) => text.replace(/^(?=.)/gm, by);
+    const nested = `cloudflare:\n  waf_managed_exceptions:\n${indent(rule, '    ')}`;
+    const flat = `waf_managed_exceptions:\n${indent(rule, '  ')}`;
+    for (const text of [nested, flat]) {
+      assert.equal(isOctorulesDocument(parseHost(text, 'yaml').root), true, text);
+      const problems = problemsOf(text);
+      assert.deepEqual(onText(text, problems), [['unknown-section', 'waf_managed_exceptions']], text);
+      assert.match(problems[0].message, /^`waf_managed_exceptions` is the former name of `waf_managed_rules`, which octorules 0\.37\.0 no longer reads; it would not manage these rules: rename it to `waf_managed_rules`/);
+      assert.deepEqual(problems[0].fixes?.map((f) => f.title), ['Change to `waf_managed_rules`']);
+    }
+    assert.match(problemsOf(flat)[0].message, /and nest it under `cloudflare:`$/);
+    assert.deepEqual(problemsOf(nested.replace('waf_managed_exceptions', 'waf_managed_rules')), []);
+  });
+
+  it('reads a file whose only key is a phase\'s API name over a list of rules as octorules\', not as a ruleset of ours with no `phase` (a false `missing-key`)', () => {
+    const text = 'http_request_firewall_custom:\n  - ref: a\n    expression: ip.src eq 192.0.2.1\n    action: block\n';
+    assert.equal(parseDocument(text, 'yaml').layout, 'octorules');
+    assert.deepEqual(onText(text, problemsOf(text)), [['unknown-section', 'http_request_firewall_custom']]);
+    // Another tool's key of that name holding no rules does not make a file octorules'.
+    assert.equal(isOctorulesDocument(parseHost('http_request_firewall_custom:\n  - enabled\n', 'yaml').root), false);
+  });
+
+  it('checks `cloudflare: {}` alone clean: an octorules file with no rules, not a ruleset missing its keys', () => {
+    assert.equal(parseDocument('cloudflare: {}\n', 'yaml').layout, 'octorules');
+    assert.deepEqual(problemsOf('cloudflare: {}\n'), []);
+  });
+});
+
 describe('octorules: disable directives', () => {
   it('reads them once for the whole file, whichever section their line is in', () => {
     const text = `# rulesets-disable country-code-case
