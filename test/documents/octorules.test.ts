@@ -248,7 +248,7 @@ describe('octorules: custom rulesets', () => {
   it('checks the rules of each custom ruleset in its phase, each rule naming its action', () => {
     const text = `cloudflare:
   custom_rulesets:
-    - id: 00000000000000000000000000000000
+    - id: f0000000000000000000000000000000
       name: shared-waf
       phase: http_request_firewall_custom
       rules:
@@ -257,7 +257,8 @@ describe('octorules: custom rulesets', () => {
           action: block
         - ref: no-action
           expression: ip.src eq 192.0.2.1
-    - name: elsewhere
+    - id: f1111111111111111111111111111111
+      name: elsewhere
       phase: some_phase_octorules_does_not_know
       rules:
         - ref: a
@@ -283,7 +284,7 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
       expression: http.host eq "b.example.com"
       action: block
   custom_rulesets:
-    - id: 00000000000000000000000000000000
+    - id: f0000000000000000000000000000000
       name: shared
       phase: http_request_firewall_custom
       rules:
@@ -304,7 +305,7 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
 
   it('reads `custom_rulesets:` at the top level (octorules keeps it there: a core section of every file) and checks its rules, duplicate refs too', () => {
     const text = `custom_rulesets:
-  - id: 00000000000000000000000000000000
+  - id: f0000000000000000000000000000000
     name: shared-waf
     phase: http_request_firewall_custom
     rules:
@@ -329,17 +330,17 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
   it('says of a custom ruleset what octorules refuses in it: no `name`, no `phase`, a phase misspelt, `rules` that are no list', () => {
     const text = `cloudflare:
   custom_rulesets:
-    - id: 00000000000000000000000000000000
+    - id: f0000000000000000000000000000000
       phase: http_request_firewall_custom
       rules: []
-    - id: 11111111111111111111111111111111
+    - id: f1111111111111111111111111111111
       name: no-phase
       rules: []
-    - id: 22222222222222222222222222222222
+    - id: f2222222222222222222222222222222
       name: misspelt
       phase: http_request_firewall_custon
       rules: []
-    - id: 33333333333333333333333333333333
+    - id: f3333333333333333333333333333333
       name: not-a-list
       phase: http_request_firewall_custom
       rules:
@@ -349,8 +350,8 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
     assert.deepEqual(
       problems.map((p) => [p.code, p.severity, text.slice(p.start, p.end).split('\n')[0]]),
       [
-        ['missing-key', 'error', 'id: 00000000000000000000000000000000'],
-        ['missing-key', 'error', 'id: 11111111111111111111111111111111'],
+        ['missing-key', 'error', 'id: f0000000000000000000000000000000'],
+        ['missing-key', 'error', 'id: f1111111111111111111111111111111'],
         ['unknown-phase', 'error', 'http_request_firewall_custon'],
         ['invalid-type', 'error', 'ref: a'],
       ],
@@ -360,9 +361,28 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
     assert.match(problems[2].message, /did you mean `http_request_firewall_custom`/);
   });
 
+  it('says that octorules refuses to create a custom ruleset (no `id`) without a `capacity`, an `id` that is empty, and a `capacity` that is no positive whole number', () => {
+    const ruleset = (keys: string) => `cloudflare:\n  custom_rulesets:\n    - name: new\n${keys}      phase: http_request_firewall_custom\n      rules: []\n`;
+    const created = ruleset('');
+    assert.deepEqual(problemsOf(created).map((p) => [p.code, p.severity, created.slice(p.start, p.end)]), [['missing-key', 'error', 'name: new']]);
+    assert.match(problemsOf(created)[0].message, /no `id`, so octorules would create it, and it refuses to create one without a `capacity`/);
+    const wrong = ruleset('      id: ""\n      capacity: 0\n');
+    assert.deepEqual(onText(wrong, problemsOf(wrong)), [['invalid-type', '""'], ['invalid-type', '0']]);
+    // The clean twins: a ruleset to update (an `id`), and one to create with its capacity.
+    assert.deepEqual(problemsOf(ruleset('      id: f0000000000000000000000000000000\n')), []);
+    // An id of digits alone is a number to YAML, as to octorules, which refuses it: quoted, it is a string.
+    const digits = ruleset('      id: 00000000000000000000000000000000\n');
+    const [number] = problemsOf(digits);
+    assert.deepEqual([number.code, digits.slice(number.start, number.end)], ['invalid-type', '00000000000000000000000000000000']);
+    assert.match(number.message, /found a number, as YAML reads digits alone, which octorules refuses: quote it$/);
+    assert.deepEqual(number.fixes?.[0].edits, [{ start: number.start, end: number.end, newText: '"00000000000000000000000000000000"' }]);
+    assert.deepEqual(problemsOf(ruleset('      id: "00000000000000000000000000000000"\n')), []);
+    assert.deepEqual(problemsOf(ruleset('      capacity: 100\n')), []);
+  });
+
   it('reads the rules of a custom ruleset from an `!include`, and takes an include for any value of it', () => {
     const text = `custom_rulesets:
-  - id: 00000000000000000000000000000000
+  - id: f0000000000000000000000000000000
     name: shared
     phase: http_request_firewall_custom
     rules: !include shared-rules.yaml

@@ -315,7 +315,8 @@ function checkRepeatedKeys(source: Source, object: HostObject): void {
  * `action` (octorules/planner.py validate_custom_ruleset; octorules_cloudflare's phases say
  * `rule_required_fields=("expression", "action")`). What validate_custom_ruleset refuses is
  * said: no `name` or `phase` (or an empty one), `rules` that are no list, a phase that is a
- * near miss of one of Cloudflare's. Only those of a phase octorules-cloudflare knows are read:
+ * near miss of one of Cloudflare's, an `id` that is no non-empty string, no `id` (a ruleset to
+ * create) without `capacity`, a `capacity` that is no positive whole number. Only those of a phase octorules-cloudflare knows are read:
  * another phase may be another provider's.
  */
 function readCustomRulesets(reading: Reading, document: Source, p: HostProperty): void {
@@ -381,6 +382,25 @@ function checkCustomRuleset(document: Source, item: HostObject, phase: HostNode 
     }
   }
   if (rules && rules.kind !== 'array') document.problems.push({ code: 'invalid-type', severity: 'error', message: `a custom ruleset's \`rules\` is a list of rules; found ${kindOf(rules)}, which octorules refuses`, start: rules.start, end: rules.end });
+  // An `id` names the ruleset to update; without one octorules creates the ruleset, which it
+  // refuses to do without a `capacity` (validate_custom_ruleset), a positive whole number.
+  const id = property(item, 'id')?.value;
+  const capacity = property(item, 'capacity')?.value;
+  const hasId = id !== undefined && id.kind !== 'null';
+  if (hasId && !(id.kind === 'string' && id.value !== '')) {
+    // Digits alone are a number to YAML (octorules' reader too): quoted, they are the id meant.
+    const digits = id.kind === 'number' && /^[0-9]+$/.test(document.text.slice(id.start, id.end));
+    const found = id.kind === 'string' ? 'an empty one' : digits ? 'a number, as YAML reads digits alone' : kindOf(id);
+    const fixes = digits ? [{ title: 'Quote the id', edits: [{ start: id.start, end: id.end, newText: `"${document.text.slice(id.start, id.end)}"` }] }] : [];
+    document.problems.push({ code: 'invalid-type', severity: 'error', message: `a custom ruleset's \`id\` is the id of the ruleset to update, a non-empty string; found ${found}, which octorules refuses${digits ? ': quote it' : ' (leave `id` out to create the ruleset)'}`, start: id.start, end: id.end, ...(fixes.length > 0 ? { fixes } : {}) });
+  }
+  const hasCapacity = capacity !== undefined && capacity.kind !== 'null';
+  if (!hasId && !hasCapacity) {
+    document.problems.push({ code: 'missing-key', severity: 'error', message: `this custom ruleset has no \`id\`, so octorules would create it, and it refuses to create one without a \`capacity\`: give the \`id\` of the ruleset to update, or a \`capacity\``, start: head.start, end: head.end });
+  }
+  if (hasCapacity && !(capacity.kind === 'number' && Number.isInteger(capacity.value) && Number(capacity.value) > 0)) {
+    document.problems.push({ code: 'invalid-type', severity: 'error', message: `a custom ruleset's \`capacity\` is a positive whole number; found ${capacity.kind === 'number' ? `\`${String(capacity.value)}\`` : kindOf(capacity)}, which octorules refuses`, start: capacity.start, end: capacity.end });
+  }
 }
 
 /** A section's value: its rules, a file of them (`!include`), or nothing (an empty section). */
