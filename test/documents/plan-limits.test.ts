@@ -303,3 +303,40 @@ describe("custom rulesets of WAF custom rules in Terraform: a zone's number, an 
     assert.deepEqual(errors(text.replace('http_request_firewall_custom', 'magic_transit'), 'free').filter(([code]) => code === 'plan-required'), []);
   });
 });
+
+describe('a challenge rate limiting rule below Enterprise takes no duration (the rate limiting parameters page, "For duration")', () => {
+  const rule = (action: string, timeout: number) => `  - action: ${action}\n    expression: 'http.request.uri.path eq "/login"'\n    ratelimit:\n      characteristics: [cf.colo.id, ip.src]\n      period: 60\n      requests_per_period: 10\n      mitigation_timeout: ${timeout}\n`;
+  const ruleset = (action: string, timeout: number) => `name: rl\nkind: zone\nphase: http_ratelimit\nrules:\n${rule(action, timeout)}`;
+  const durations = (text: string, format: HostFormat, plan: Plan | undefined) => checkProblems(text, format, plan ? { plan } : {}).filter((p) => p.code === 'plan-required');
+
+  it('is an error on the duration of each challenge action on Free, Pro and Business, with the fix to 0', () => {
+    for (const plan of ['free', 'pro', 'business'] as const) {
+      for (const action of ['managed_challenge', 'js_challenge', 'challenge']) {
+        const text = ruleset(action, 600);
+        const [problem, ...rest] = durations(text, 'yaml', plan);
+        assert.deepEqual(rest, [], `${plan} ${action}`);
+        assert.equal(text.slice(problem.start, problem.end), '600');
+        assert.equal(problem.severity, 'error');
+        assert.match(problem.message, new RegExp(`with \`${action}\` takes a duration only on the Enterprise plan; on \\w+ \\(\`plan\` in \\.rulesets\\.yaml\\) it throttles requests instead, and the service wants \`mitigation_timeout\` 0`));
+        assert.deepEqual(problem.fixes?.[0].edits, [{ start: problem.start, end: problem.end, newText: '0' }]);
+      }
+    }
+  });
+
+  it('stays silent on its clean twins: 0 (throttling), a `block` with a duration, Enterprise, and no plan', () => {
+    assert.deepEqual(durations(ruleset('managed_challenge', 0), 'yaml', 'pro'), []);
+    assert.deepEqual(durations(ruleset('block', 600), 'yaml', 'pro'), []);
+    assert.deepEqual(durations(ruleset('managed_challenge', 600), 'yaml', 'enterprise'), []);
+    assert.deepEqual(durations(ruleset('managed_challenge', 600), 'yaml', undefined), []);
+  });
+
+  it('in JSON and in an octorules section alike', () => {
+    const json = JSON.stringify({ name: 'rl', kind: 'zone', phase: 'http_ratelimit', rules: [{ action: 'js_challenge', expression: 'true', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 10, mitigation_timeout: 60 } }] }, null, 2);
+    const [inJson] = durations(json, 'json', 'business');
+    assert.equal(json.slice(inJson.start, inJson.end), '60');
+    const octorules = "cloudflare:\n  rate_limiting_rules:\n    - ref: login\n      action: managed_challenge\n      expression: 'http.request.uri.path eq \"/login\"'\n      ratelimit:\n        characteristics: [cf.colo.id, ip.src]\n        period: 60\n        requests_per_period: 10\n        mitigation_timeout: 3600\n";
+    const [inOctorules, ...more] = durations(octorules, 'yaml', 'free');
+    assert.deepEqual(more, []);
+    assert.equal(octorules.slice(inOctorules.start, inOctorules.end), '3600', octorules);
+  });
+});

@@ -1,9 +1,11 @@
 /**
  * What the account's plan (`plan` in `.rulesets.yaml`) and add-ons (`addons`) allow a ruleset,
  * by the docs' plans table (catalogue/plan-quotas.ts): how many rules its phase takes, and the
- * `log` action of WAF custom rules. Without a plan nothing is assumed and nothing is said; where
+ * `log` action of WAF custom rules; and, by the rate limiting parameters page, the duration of a
+ * rate limiting rule with a challenge action (catalogue/actions.ts RATE_LIMIT_CHALLENGE_DURATION). Without a plan nothing is assumed and nothing is said; where
  * the rules are not all in the file (Terraform makes some), their number is not judged.
  */
+import { RATE_LIMIT_CHALLENGE_DURATION } from '../language/catalogue/actions';
 import { phaseFamily } from '../language/catalogue/families';
 import { OCTORULES_SECTIONS } from '../language/catalogue/generated/octorules-sections';
 import { PLAN_GATES, planWithMore, quotaOn, ruleQuota, ZONE_CUSTOM_RULESETS } from '../language/catalogue/plan-quotas';
@@ -42,6 +44,7 @@ export function checkPlanLimits(model: ParsedRuleset, problems: DocumentProblem[
       });
     }
   }
+  if (phase === RATE_LIMIT_CHALLENGE_DURATION.phase && !planIncludes(plan, RATE_LIMIT_CHALLENGE_DURATION.plan)) checkChallengeDurations(model, rules.items, plan, problems);
   // Rules Terraform makes, or a value of the module used elsewhere: their number is not this file's to say.
   if (model.rulesComputed || rulesProperty?.filledIn || model.usedBy !== undefined || model.legacyFilter) return;
   const quota = ruleQuota(phase, rulesetKind(model));
@@ -70,6 +73,29 @@ export function checkPlanLimits(model: ParsedRuleset, problems: DocumentProblem[
     end: at.end,
     message: `${said} (\`plan\` in .rulesets.yaml), so the service refuses the ruleset: ${fixes.join(', or ')}`,
   });
+}
+
+/**
+ * A rate limiting rule with a challenge action and a duration (`mitigation_timeout` other than 0)
+ * on a plan below Enterprise, where such a rule throttles and the API wants 0; the fix writes 0.
+ */
+function checkChallengeDurations(model: ParsedRuleset, rules: readonly HostNode[], plan: Plan, problems: DocumentProblem[]): void {
+  const limit = RATE_LIMIT_CHALLENGE_DURATION;
+  for (const rule of rules) {
+    const action = actionOfRule(rule, model.defaultAction)?.name;
+    if (action === undefined || !(limit.actions as readonly string[]).includes(action)) continue;
+    const timeout = property(property(rule, 'ratelimit')?.value, 'mitigation_timeout')?.value;
+    // Only a number written as one: a value Terraform fills in is not known.
+    if (timeout?.kind !== 'number' || timeout.value === 0) continue;
+    problems.push({
+      code: 'plan-required',
+      severity: 'error',
+      start: timeout.start,
+      end: timeout.end,
+      message: `a rate limiting rule with \`${action}\` takes a duration only on the ${describePlan(limit.plan)} plan; on ${planName(plan)} (\`plan\` in .rulesets.yaml) it throttles requests instead, and the service wants \`mitigation_timeout\` 0 (the docs' rate limiting parameters): set it to 0, or use \`block\` for a duration`,
+      fixes: [{ title: 'Change to `0`', edits: [{ start: timeout.start, end: timeout.end, newText: '0' }] }],
+    });
+  }
 }
 
 /** `zone` for a zone's entry point ruleset, `root` for an account's; undefined where the file does not say. */

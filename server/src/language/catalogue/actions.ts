@@ -222,6 +222,19 @@ export const HEADER_NAME_LIMITS = {
 } as const;
 
 /**
+ * Rate limiting rules with a challenge action: below Enterprise they throttle and take no duration,
+ * so through the API their `mitigation_timeout` must be 0 (the parameters page, "For duration",
+ * its note for API users); Enterprise may give any of the durations.
+ */
+export const RATE_LIMIT_CHALLENGE_DURATION = {
+  phase: 'http_ratelimit',
+  actions: ['managed_challenge', 'js_challenge', 'challenge'],
+  /** The plan that may give such a rule a duration. */
+  plan: 'enterprise',
+  sources: ['rateLimiting'] as readonly ActionSourceId[],
+} as const;
+
+/**
  * Rate limiting rules (`http_ratelimit`): the characteristics the parameters page lists by name,
  * of which `cf.colo.id` is mandatory and `ip.src` and `cf.unique_visitor_id` exclude each other.
  * The page also lists forms with a name inside (`http.request.headers["…"]`, …) and a custom
