@@ -377,6 +377,14 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
     assert.match(number.message, /found a number, as YAML reads digits alone, which octorules refuses: quote it$/);
     assert.deepEqual(number.fixes?.[0].edits, [{ start: number.start, end: number.end, newText: '"00000000000000000000000000000000"' }]);
     assert.deepEqual(problemsOf(ruleset('      id: "00000000000000000000000000000000"\n')), []);
+    // An id that is not 32 hexadecimal digits names no ruleset (the provider's schema: `^[0-9a-f]{32}$`).
+    for (const id of ['xyz', 'f000000000000000000000000000000', 'f00000000000000000000000000000000', 'g0000000000000000000000000000000']) {
+      const text = ruleset(`      id: ${id}\n`);
+      const problems = problemsOf(text);
+      assert.deepEqual(onText(text, problems), [['invalid-type', id]], id);
+      assert.match(problems[0].message, /is not the id of a ruleset, which is 32 hexadecimal digits/);
+    }
+    assert.deepEqual(problemsOf(ruleset('      id: 2f2feab2026849078ba485f918791bdc\n')), []);
     assert.deepEqual(problemsOf(ruleset('      capacity: 100\n')), []);
   });
 

@@ -20,6 +20,7 @@
  * naming the file, line and column (checkDocument in ruleset.ts).
  */
 import { OCTORULES_NAMESPACE, OCTORULES_NAMESPACE_KEYS, OCTORULES_REMOVED_SECTIONS, OCTORULES_SECTIONS, OCTORULES_VERSIONS, type OctorulesSection } from '../language/catalogue/generated/octorules-sections';
+import { RULESET_ID } from '../language/catalogue/actions';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { parseHost, property, type HostArray, type HostDocument, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
 import { renameKeyEdit, replaceScalarEdit } from './host-edits';
@@ -316,7 +317,8 @@ function checkRepeatedKeys(source: Source, object: HostObject): void {
  * `rule_required_fields=("expression", "action")`). What validate_custom_ruleset refuses is
  * said: no `name` or `phase` (or an empty one), `rules` that are no list, a phase that is a
  * near miss of one of Cloudflare's, an `id` that is no non-empty string, no `id` (a ruleset to
- * create) without `capacity`, a `capacity` that is no positive whole number. Only those of a phase octorules-cloudflare knows are read:
+ * create) without `capacity`, a `capacity` that is no positive whole number; and, as octorules'
+ * lint rule CF023 warns, an `id` that is not 32 hexadecimal digits, as every ruleset's is. Only those of a phase octorules-cloudflare knows are read:
  * another phase may be another provider's.
  */
 function readCustomRulesets(reading: Reading, document: Source, p: HostProperty): void {
@@ -393,6 +395,10 @@ function checkCustomRuleset(document: Source, item: HostObject, phase: HostNode 
     const found = id.kind === 'string' ? 'an empty one' : digits ? 'a number, as YAML reads digits alone' : kindOf(id);
     const fixes = digits ? [{ title: 'Quote the id', edits: [{ start: id.start, end: id.end, newText: `"${document.text.slice(id.start, id.end)}"` }] }] : [];
     document.problems.push({ code: 'invalid-type', severity: 'error', message: `a custom ruleset's \`id\` is the id of the ruleset to update, a non-empty string; found ${found}, which octorules refuses${digits ? ': quote it' : ' (leave `id` out to create the ruleset)'}`, start: id.start, end: id.end, ...(fixes.length > 0 ? { fixes } : {}) });
+  }
+  // A ruleset's id is 32 hexadecimal digits: another names no ruleset, and the update fails.
+  if (id?.kind === 'string' && id.value !== '' && !RULESET_ID.pattern.test(String(id.value))) {
+    document.problems.push({ code: 'invalid-type', severity: 'error', message: `\`${String(id.value)}\` is not the id of a ruleset, which is 32 hexadecimal digits (as the API returns it when the ruleset is made): octorules would update a ruleset that cannot exist`, start: id.start, end: id.end });
   }
   const hasCapacity = capacity !== undefined && capacity.kind !== 'null';
   if (!hasId && !hasCapacity) {

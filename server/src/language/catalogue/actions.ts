@@ -222,6 +222,13 @@ export const HEADER_NAME_LIMITS = {
 } as const;
 
 /**
+ * The id of a ruleset: 32 hexadecimal digits (the provider's schema, made from the API's, holds
+ * its `id` to `^[0-9a-f]{32}$`); digits in either case are taken, since only the schema's
+ * lowercase is stated and the API's own comparison is not.
+ */
+export const RULESET_ID = { pattern: /^[0-9a-fA-F]{32}$/, sources: ['providerV5'] as readonly ActionSourceId[] } as const;
+
+/**
  * Rate limiting rules with a challenge action: below Enterprise they throttle and take no duration,
  * so through the API their `mitigation_timeout` must be 0 (the parameters page, "For duration",
  * its note for API users); Enterprise may give any of the durations.
