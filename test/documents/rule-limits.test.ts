@@ -306,6 +306,19 @@ describe("an account's execute rule (kind root) must be limited to Enterprise zo
     assert.match(fixedClean(always, 'yaml', 'Limit to Enterprise zones: `(cf.zone.plan eq "ENT")`'), /expression: "\(cf\.zone\.plan eq \\"ENT\\"\)"\n/);
   });
 
+  it("with cf.zone.plan in another form than the docs' (no parentheses, the test first, `or`): an error, and the fix puts the conditions in parentheses where the test ends it", () => {
+    const said = (expression: string) => found(jsonRuleset('http_request_firewall_custom', [execute(expression)], 'root'), 'json').map(([code]) => code);
+    for (const expression of ['cf.zone.name == "example.com" and cf.zone.plan eq "ENT"', 'cf.zone.plan eq "ENT" and (cf.zone.name == "example.com")', '(cf.zone.name == "example.com") or cf.zone.plan eq "ENT"', 'not (cf.zone.name == "example.com") and cf.zone.plan eq "ENT"', '(http.host eq "a") and cf.zone.plan eq "ENT" and ssl']) {
+      assert.deepEqual(said(expression), ['account-execute-not-enterprise'], expression);
+    }
+    const json = jsonRuleset('http_ratelimit', [execute('cf.zone.name == "example.com" and http.host eq "a" and cf.zone.plan eq "ENT"')], 'root');
+    assert.match(check(json, 'json')[0].message, /in one form, which the docs give and the service holds to: the conditions in parentheses, then `and cf\.zone\.plan eq "ENT"` \(or that test alone\)/);
+    const after = fixedClean(json, 'json', 'Put the conditions in parentheses: `(cf.zone.name == "example.com" and http.host eq "a") and …`');
+    assert.equal((JSON.parse(after) as { rules: { expression: string }[] }).rules[0].expression, '(cf.zone.name == "example.com" and http.host eq "a") and cf.zone.plan eq "ENT"');
+    // The clean twins: the docs' form, with `==` too, and the test alone.
+    for (const expression of [DOCS_EXPRESSION, '(cf.zone.name == "example.com") and cf.zone.plan == "ENT"', 'cf.zone.plan eq "ENT"']) assert.deepEqual(said(expression), [], expression);
+  });
+
   it('other actions, other phases, an expression with an error or one Terraform fills in: nothing said', () => {
     assert.deepEqual(check(jsonRuleset('http_request_firewall_custom', [{ action: 'block', expression: 'ip.src eq 192.0.2.1' }], 'root'), 'json'), []);
     assert.deepEqual(check(jsonRuleset('ddos_l7', [execute('true')], 'root'), 'json'), []);

@@ -74,7 +74,7 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['ratelimit-without-colo', error('Rate limiting `characteristics` without `cf.colo.id`, which the service requires.')],
   ['unknown-characteristic', error('A rate limiting characteristic that is neither one the docs list nor a field an expression can use.')],
   ['incompatible-characteristics', error('`ip.src` and `cf.unique_visitor_id` as characteristics of one rate limiting rule.')],
-  ['account-execute-not-enterprise', error('An `execute` rule of an account\'s entry point whose expression does not limit it to Enterprise zones (`cf.zone.plan eq "ENT"`).')],
+  ['account-execute-not-enterprise', error('An `execute` rule of an account\'s entry point whose expression does not limit it to Enterprise zones in the docs\' form (its conditions in parentheses, then `and cf.zone.plan eq "ENT"`).')],
   ['too-many-rules', warning('More rules than the service documents for the phase.')],
   ['rule-quota', error('More rules in a ruleset than the account\'s plan allows in its phase (the plans table of the docs).')],
   ['ruleset-quota', error('More custom rulesets of WAF custom rules for one zone in a Terraform file than the account\'s plan allows a zone.')],
