@@ -340,3 +340,29 @@ describe('a challenge rate limiting rule below Enterprise takes no duration (the
     assert.equal(octorules.slice(inOctorules.start, inOctorules.end), '3600', octorules);
   });
 });
+
+describe("rate limiting characteristics by plan (the docs' availability table: IP everywhere, IP with NAT support from Business, the rest with Advanced Rate Limiting)", () => {
+  const ruleset = (characteristics: string) => `name: rl\nkind: zone\nphase: http_ratelimit\nrules:\n  - action: block\n    expression: 'http.request.uri.path eq "/login"'\n    ratelimit:\n      characteristics: ${characteristics}\n      period: 10\n      requests_per_period: 10\n      mitigation_timeout: 10\n`;
+  const gated = (text: string, plan: Plan, addons?: readonly Addon[]) => checkProblems(text, 'yaml', { plan, ...(addons ? { addons } : {}) }).filter((p) => p.code === 'plan-required' || p.code === 'addon-required').map((p) => [p.code, text.slice(p.start, p.end)]);
+
+  it('IP with NAT support below Business, and a header below Enterprise: plan-required on the characteristic', () => {
+    const nat = ruleset('[cf.colo.id, cf.unique_visitor_id]');
+    for (const plan of ['free', 'pro'] as const) assert.deepEqual(gated(nat, plan), [['plan-required', 'cf.unique_visitor_id']], plan);
+    const header = ruleset(`[cf.colo.id, 'http.request.headers["x-api-key"]']`);
+    for (const plan of ['free', 'pro', 'business'] as const) assert.deepEqual(gated(header, plan), [['plan-required', `'http.request.headers["x-api-key"]'`]], plan);
+    const [problem] = checkProblems(ruleset('[cf.colo.id, http.host]'), 'yaml', { plan: 'business' }).filter((p) => p.code === 'plan-required');
+    assert.equal(problem.message, "`http.host` as a counting characteristic needs Enterprise with Advanced Rate Limiting; the account's plan is Business (`plan` in .rulesets.yaml), so the service refuses it (the docs' rate limiting availability table)");
+  });
+
+  it('on Enterprise, the rest needs Advanced Rate Limiting where `addons` is configured without it, and nothing is said where it is not configured', () => {
+    const host = ruleset('[cf.colo.id, http.host]');
+    assert.deepEqual(gated(host, 'enterprise', ['bot_management']), [['addon-required', 'http.host']]);
+    assert.deepEqual(gated(host, 'enterprise', ['advanced_rate_limiting']), []);
+    assert.deepEqual(gated(host, 'enterprise'), []);
+  });
+
+  it("stays silent on the table's own: IP on Free, IP with NAT support on Business", () => {
+    assert.deepEqual(gated(ruleset('[cf.colo.id, ip.src]'), 'free'), []);
+    assert.deepEqual(gated(ruleset('[cf.colo.id, cf.unique_visitor_id]'), 'business'), []);
+  });
+});

@@ -141,8 +141,8 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['field-on-right', error('A field, call or index expression on the right of a comparison, where a value goes.')],
   ['field-not-available', error('A field the docs do not give to this phase or kind of expression.')],
   ['function-not-available', error('A function the docs do not give to this phase or kind of expression.')],
-  ['plan-required', error('A field, operator, function, action or kind of list that needs a higher plan than the account\'s, or a duration on a challenge rate limiting rule, which needs Enterprise.')],
-  ['addon-required', error('A field that needs an add-on (Bot Management) that `addons` in .rulesets.yaml does not list.')],
+  ['plan-required', error('A field, operator, function, action or kind of list that needs a higher plan than the account\'s, a duration on a challenge rate limiting rule (Enterprise), or a counting characteristic the plan does not have.')],
+  ['addon-required', error('A field or rate limiting characteristic that needs an add-on (Bot Management, Advanced Rate Limiting) that `addons` in .rulesets.yaml does not list.')],
   ['list-kind', warning('A `$list` after a field its kind is not made for, or of no known kind where none is made for the field.')],
   // ---------------------------------------------------------------- `# rulesets-disable…` comments (YAML)
   ['unused-disable', warning('A disable comment, or a code in it, that silences nothing there.')],

@@ -62,6 +62,7 @@ export const ACTION_SOURCES = {
   customRulesetDeploy: { repository: DOCS, path: 'src/content/docs/ruleset-engine/custom-rulesets/deploy-custom-ruleset.mdx', commit: '261bf8bd87db601ab7a208ee483b990540df26f5' },
   accountCustomRulesets: { repository: DOCS, path: 'src/content/docs/waf/account/custom-rulesets/create-api.mdx', commit: '05b5f46cc6746674e33228fbac8b6ebaf4a19001' },
   managedRulesetDeploy: { repository: DOCS, path: 'src/content/docs/ruleset-engine/managed-rulesets/deploy-managed-ruleset.mdx', commit: '543440935ea49be42f7a116ae8ed54a93d0522c5' },
+  rateLimitingAvailability: { repository: DOCS, path: 'src/content/partials/waf/rate-limiting-availability-by-plan.mdx (the rate limiting rules page, Availability: "Counting characteristics")', commit: '07acbb6612b5cefa1f8348106c158b0814a2972a' },
   accountRateLimiting: { repository: DOCS, path: 'src/content/docs/waf/account/rate-limiting-rulesets/create-api.mdx', commit: '10ead741745aedc8c2f1f1262796e7fa132139ef' },
 } as const;
 
@@ -227,6 +228,23 @@ export const HEADER_NAME_LIMITS = {
  * lowercase is stated and the API's own comparison is not.
  */
 export const RULESET_ID = { pattern: /^[0-9a-fA-F]{32}$/, sources: ['providerV5'] as readonly ActionSourceId[] } as const;
+
+/**
+ * The counting characteristics of rate limiting rules by plan (the availability table): IP on
+ * every plan, IP with NAT support from Business, every other only on Enterprise with Advanced
+ * Rate Limiting. `cf.colo.id`, which every rule must have (RATE_LIMIT_CHARACTERISTICS), is on all.
+ */
+export const RATE_LIMIT_CHARACTERISTICS_BY_PLAN = {
+  phase: 'http_ratelimit',
+  /** The characteristics each plan from the one named has, besides the earlier plans'. */
+  from: [
+    { plan: 'free', characteristics: ['cf.colo.id', 'ip.src'] },
+    { plan: 'business', characteristics: ['cf.unique_visitor_id'] },
+  ],
+  /** Every other characteristic: Enterprise with this add-on. */
+  others: { plan: 'enterprise', addon: 'advanced_rate_limiting' },
+  sources: ['rateLimitingAvailability'] as readonly ActionSourceId[],
+} as const;
 
 /**
  * Rate limiting rules with a challenge action: below Enterprise they throttle and take no duration,
