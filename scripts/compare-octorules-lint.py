@@ -10,8 +10,7 @@ says what the rule is about in our words.
 
 docs/octorules-lint.json keeps, per rule, that hand-written `what` and our answer, decided by
 reading the rule's implementation and running both linters on a sample: `ours` (the codes of ours
-that report the same mistake), `decided` (why we do not report it) or `pending` (the item of issue
-35 that is being built now). This script rewrites the extracted part of every row, keeps the
+that report the same mistake) or `decided` (why we do not report it). This script rewrites the extracted part of every row, keeps the
 hand-written part, writes docs/octorules-lint.md from it, and fails (exit 1) when a rule of the
 wheel has no answer or a row names a rule the wheel does not have.
 
@@ -35,8 +34,8 @@ MODULES = {"octorules": "octorules/linter/engine.py", "octorules-cloudflare": "o
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 DATA = "docs/octorules-lint.json"
 TABLE = "docs/octorules-lint.md"
-ANSWERS = ("ours", "decided", "pending")
-HAND_KEYS = ("what", "ours", "note", "decided", "pending")
+ANSWERS = ("ours", "decided")
+HAND_KEYS = ("what", "ours", "note", "decided")
 
 
 def wheel_path(directory, package):
@@ -91,7 +90,7 @@ def merge(extracted, committed):
             if key in old:
                 merged[key] = old[key]
         if "what" not in merged or answer_of(merged) is None:
-            problems.append(f"{row['id']}: needs `what` and exactly one of ours / decided / pending in {DATA}")
+            problems.append(f"{row['id']}: needs `what` and exactly one of ours / decided in {DATA}")
         rows.append(merged)
     for rule_id in hand:
         problems.append(f"{rule_id}: in {DATA} but not a rule of the wheels; remove its row")
@@ -103,7 +102,7 @@ def data_text(directory, rows):
         "packages": VERSIONS,
         "modules": MODULES,
         "wheels": {os.path.basename(wheel_path(directory, p)): sha256(wheel_path(directory, p)) for p in VERSIONS},
-        "generated": "scripts/compare-octorules-lint.py: `what`, `ours`, `note`, `decided` and `pending` are written by hand, the rest is read from the wheels",
+        "generated": "scripts/compare-octorules-lint.py: `what`, `ours`, `note` and `decided` are written by hand, the rest is read from the wheels",
     }
     return json.dumps({"source": source, "rules": rows}, indent=2, ensure_ascii=False) + "\n"
 
@@ -126,9 +125,9 @@ def table_text(data):
         + ", ".join(f"`{name}` sha256 `{digest}`" for name, digest in source["wheels"].items())
         + "), with what we do about it: **ours** names the codes of `rulesets check` that report the same mistake; "
         "**decided** says why we do not report it (a limit no source states, a preference of style we do not share, "
-        "a file octorules has and we do not read); **pending** names the item of issue 35 that is being built.",
+        "a file octorules has and we do not read).",
         "",
-        f"{len(rows)} rules: {counts['ours']} ours, {counts['decided']} decided, {counts['pending']} pending. "
+        f"{len(rows)} rules: {counts['ours']} ours, {counts['decided']} decided. "
         "The severity is octorules' default. `npm run compare:octorules-lint` regenerates this page; "
         "test/oracle/octorules-lint.test.ts holds it to the wheels and to our codes.",
         "",

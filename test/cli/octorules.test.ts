@@ -144,7 +144,7 @@ describe('rulesets check on an octorules project', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rulesets-octorules-35-'));
     try {
       mkdirSync(join(dir, 'rules'));
-      writeFileSync(join(dir, 'rules', 'account.yaml'), 'custom_rulesets:\n  - id: 00000000000000000000000000000000\n    name: shared\n    phase: http_request_firewall_custom\n    rules:\n      - ref: a\n        expression: http.hots eq "x"\n        action: block\n');
+      writeFileSync(join(dir, 'rules', 'account.yaml'), 'custom_rulesets:\n  - id: f0000000000000000000000000000000\n    name: shared\n    phase: http_request_firewall_custom\n    rules:\n      - ref: a\n        expression: http.hots eq "x"\n        action: block\n');
       writeFileSync(join(dir, 'rules', 'zone.yaml'), 'cloudflare:\n  waf_custom_rules:\n    - ref: ""\n      expression: http.host eq "x"\n      action: block\n');
       writeFileSync(join(dir, 'rules', 'typo.yaml'), 'cloudflare:\n  waf_custom_rule:\n    - ref: a\n      expression: http.host eq "x"\n      action: block\n');
       const result = check(['.'], dir);

@@ -248,7 +248,7 @@ describe('octorules: custom rulesets', () => {
   it('checks the rules of each custom ruleset in its phase, each rule naming its action', () => {
     const text = `cloudflare:
   custom_rulesets:
-    - id: 00000000000000000000000000000000
+    - id: f0000000000000000000000000000000
       name: shared-waf
       phase: http_request_firewall_custom
       rules:
@@ -257,7 +257,8 @@ describe('octorules: custom rulesets', () => {
           action: block
         - ref: no-action
           expression: ip.src eq 192.0.2.1
-    - name: elsewhere
+    - id: f1111111111111111111111111111111
+      name: elsewhere
       phase: some_phase_octorules_does_not_know
       rules:
         - ref: a
@@ -283,7 +284,7 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
       expression: http.host eq "b.example.com"
       action: block
   custom_rulesets:
-    - id: 00000000000000000000000000000000
+    - id: f0000000000000000000000000000000
       name: shared
       phase: http_request_firewall_custom
       rules:
@@ -304,7 +305,7 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
 
   it('reads `custom_rulesets:` at the top level (octorules keeps it there: a core section of every file) and checks its rules, duplicate refs too', () => {
     const text = `custom_rulesets:
-  - id: 00000000000000000000000000000000
+  - id: f0000000000000000000000000000000
     name: shared-waf
     phase: http_request_firewall_custom
     rules:
@@ -329,17 +330,17 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
   it('says of a custom ruleset what octorules refuses in it: no `name`, no `phase`, a phase misspelt, `rules` that are no list', () => {
     const text = `cloudflare:
   custom_rulesets:
-    - id: 00000000000000000000000000000000
+    - id: f0000000000000000000000000000000
       phase: http_request_firewall_custom
       rules: []
-    - id: 11111111111111111111111111111111
+    - id: f1111111111111111111111111111111
       name: no-phase
       rules: []
-    - id: 22222222222222222222222222222222
+    - id: f2222222222222222222222222222222
       name: misspelt
       phase: http_request_firewall_custon
       rules: []
-    - id: 33333333333333333333333333333333
+    - id: f3333333333333333333333333333333
       name: not-a-list
       phase: http_request_firewall_custom
       rules:
@@ -349,8 +350,8 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
     assert.deepEqual(
       problems.map((p) => [p.code, p.severity, text.slice(p.start, p.end).split('\n')[0]]),
       [
-        ['missing-key', 'error', 'id: 00000000000000000000000000000000'],
-        ['missing-key', 'error', 'id: 11111111111111111111111111111111'],
+        ['missing-key', 'error', 'id: f0000000000000000000000000000000'],
+        ['missing-key', 'error', 'id: f1111111111111111111111111111111'],
         ['unknown-phase', 'error', 'http_request_firewall_custon'],
         ['invalid-type', 'error', 'ref: a'],
       ],
@@ -360,9 +361,36 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
     assert.match(problems[2].message, /did you mean `http_request_firewall_custom`/);
   });
 
+  it('says that octorules refuses to create a custom ruleset (no `id`) without a `capacity`, an `id` that is empty, and a `capacity` that is no positive whole number', () => {
+    const ruleset = (keys: string) => `cloudflare:\n  custom_rulesets:\n    - name: new\n${keys}      phase: http_request_firewall_custom\n      rules: []\n`;
+    const created = ruleset('');
+    assert.deepEqual(problemsOf(created).map((p) => [p.code, p.severity, created.slice(p.start, p.end)]), [['missing-key', 'error', 'name: new']]);
+    assert.match(problemsOf(created)[0].message, /no `id`, so octorules would create it, and it refuses to create one without a `capacity`/);
+    const wrong = ruleset('      id: ""\n      capacity: 0\n');
+    assert.deepEqual(onText(wrong, problemsOf(wrong)), [['invalid-type', '""'], ['invalid-type', '0']]);
+    // The clean twins: a ruleset to update (an `id`), and one to create with its capacity.
+    assert.deepEqual(problemsOf(ruleset('      id: f0000000000000000000000000000000\n')), []);
+    // An id of digits alone is a number to YAML, as to octorules, which refuses it: quoted, it is a string.
+    const digits = ruleset('      id: 00000000000000000000000000000000\n');
+    const [number] = problemsOf(digits);
+    assert.deepEqual([number.code, digits.slice(number.start, number.end)], ['invalid-type', '00000000000000000000000000000000']);
+    assert.match(number.message, /found a number, as YAML reads digits alone, which octorules refuses: quote it$/);
+    assert.deepEqual(number.fixes?.[0].edits, [{ start: number.start, end: number.end, newText: '"00000000000000000000000000000000"' }]);
+    assert.deepEqual(problemsOf(ruleset('      id: "00000000000000000000000000000000"\n')), []);
+    // An id that is not 32 hexadecimal digits names no ruleset (the provider's schema: `^[0-9a-f]{32}$`).
+    for (const id of ['xyz', 'f000000000000000000000000000000', 'f00000000000000000000000000000000', 'g0000000000000000000000000000000']) {
+      const text = ruleset(`      id: ${id}\n`);
+      const problems = problemsOf(text);
+      assert.deepEqual(onText(text, problems), [['invalid-type', id]], id);
+      assert.match(problems[0].message, /is not the id of a ruleset, which is 32 hexadecimal digits/);
+    }
+    assert.deepEqual(problemsOf(ruleset('      id: 2f2feab2026849078ba485f918791bdc\n')), []);
+    assert.deepEqual(problemsOf(ruleset('      capacity: 100\n')), []);
+  });
+
   it('reads the rules of a custom ruleset from an `!include`, and takes an include for any value of it', () => {
     const text = `custom_rulesets:
-  - id: 00000000000000000000000000000000
+  - id: f0000000000000000000000000000000
     name: shared
     phase: http_request_firewall_custom
     rules: !include shared-rules.yaml
@@ -401,6 +429,59 @@ describe('octorules: refs, custom rulesets and files of unknown sections, as oct
     assert.equal(isOctorulesDocument(parseHost(text, 'yaml').root), false);
     assert.equal(isOctorulesDocument(parseHost('cloudflare:\n  api_token: abc\n', 'yaml').root), false);
     assert.equal(isOctorulesDocument(parseHost('page_rules:\n  - targets: ["example.com/*"]\n    actions: {cache_level: bypass}\n', 'yaml').root), false);
+  });
+});
+
+describe("octorules: a section under a name octorules does not read (octorules' lint rules CF010, CF014)", () => {
+  it('says of a phase\'s API name where octorules wants its section\'s name that octorules would not manage it, with the rename, and checks its rules as that section\'s', () => {
+    const text = `cloudflare:
+  cache_rules:
+    - ref: b
+      expression: http.host eq "a.example.com"
+      action_parameters:
+        cache: true
+  http_request_firewall_custom:
+    - ref: a
+      expression: ip.src eq 192.0.2.300
+      action: block
+`;
+    const problems = problemsOf(text);
+    assert.deepEqual(onText(text, problems), [['unknown-section', 'http_request_firewall_custom'], ['invalid-ip', '300']]);
+    assert.equal(problems[0].severity, 'warning');
+    assert.equal(problems[0].message, '`http_request_firewall_custom` is the API name of a phase, which octorules 0.37.0 does not read as a section: it names the section `waf_custom_rules`; it would not manage these rules: rename it to `waf_custom_rules`');
+    const start = text.indexOf('http_request_firewall_custom');
+    assert.deepEqual(problems[0].fixes?.map((f) => [f.title, f.edits]), [['Change to `waf_custom_rules`', [{ start, end: start + 'http_request_firewall_custom'.length, newText: 'waf_custom_rules' }]]]);
+    // Its clean twin: the section under its own name.
+    assert.deepEqual(problemsOf(text.replace('http_request_firewall_custom', 'waf_custom_rules').replace('192.0.2.300', '192.0.2.30')), []);
+  });
+
+  it('says of `waf_managed_exceptions`, the former name of `waf_managed_rules`, that octorules no longer reads it, in the block and at the top level', () => {
+    const rule = '- ref: a\n  expression: http.host eq "x"\n  action: skip\n  action_parameters:\n    ruleset: current\n';
+    const indent = (text: string, by: string) => text.replace(/^(?=.)/gm, by);
+    const nested = `cloudflare:\n  waf_managed_exceptions:\n${indent(rule, '    ')}`;
+    const flat = `waf_managed_exceptions:\n${indent(rule, '  ')}`;
+    for (const text of [nested, flat]) {
+      assert.equal(isOctorulesDocument(parseHost(text, 'yaml').root), true, text);
+      const problems = problemsOf(text);
+      assert.deepEqual(onText(text, problems), [['unknown-section', 'waf_managed_exceptions']], text);
+      assert.match(problems[0].message, /^`waf_managed_exceptions` is the former name of `waf_managed_rules`, which octorules 0\.37\.0 no longer reads; it would not manage these rules: rename it to `waf_managed_rules`/);
+      assert.deepEqual(problems[0].fixes?.map((f) => f.title), ['Change to `waf_managed_rules`']);
+    }
+    assert.match(problemsOf(flat)[0].message, /and nest it under `cloudflare:`$/);
+    assert.deepEqual(problemsOf(nested.replace('waf_managed_exceptions', 'waf_managed_rules')), []);
+  });
+
+  it('reads a file whose only key is a phase\'s API name over a list of rules as octorules\', not as a ruleset of ours with no `phase` (a false `missing-key`)', () => {
+    const text = 'http_request_firewall_custom:\n  - ref: a\n    expression: ip.src eq 192.0.2.1\n    action: block\n';
+    assert.equal(parseDocument(text, 'yaml').layout, 'octorules');
+    assert.deepEqual(onText(text, problemsOf(text)), [['unknown-section', 'http_request_firewall_custom']]);
+    // Another tool's key of that name holding no rules does not make a file octorules'.
+    assert.equal(isOctorulesDocument(parseHost('http_request_firewall_custom:\n  - enabled\n', 'yaml').root), false);
+  });
+
+  it('checks `cloudflare: {}` alone clean: an octorules file with no rules, not a ruleset missing its keys', () => {
+    assert.equal(parseDocument('cloudflare: {}\n', 'yaml').layout, 'octorules');
+    assert.deepEqual(problemsOf('cloudflare: {}\n'), []);
   });
 });
 

@@ -303,3 +303,66 @@ describe("custom rulesets of WAF custom rules in Terraform: a zone's number, an 
     assert.deepEqual(errors(text.replace('http_request_firewall_custom', 'magic_transit'), 'free').filter(([code]) => code === 'plan-required'), []);
   });
 });
+
+describe('a challenge rate limiting rule below Enterprise takes no duration (the rate limiting parameters page, "For duration")', () => {
+  const rule = (action: string, timeout: number) => `  - action: ${action}\n    expression: 'http.request.uri.path eq "/login"'\n    ratelimit:\n      characteristics: [cf.colo.id, ip.src]\n      period: 60\n      requests_per_period: 10\n      mitigation_timeout: ${timeout}\n`;
+  const ruleset = (action: string, timeout: number) => `name: rl\nkind: zone\nphase: http_ratelimit\nrules:\n${rule(action, timeout)}`;
+  const durations = (text: string, format: HostFormat, plan: Plan | undefined) => checkProblems(text, format, plan ? { plan } : {}).filter((p) => p.code === 'plan-required');
+
+  it('is an error on the duration of each challenge action on Free, Pro and Business, with the fix to 0', () => {
+    for (const plan of ['free', 'pro', 'business'] as const) {
+      for (const action of ['managed_challenge', 'js_challenge', 'challenge']) {
+        const text = ruleset(action, 600);
+        const [problem, ...rest] = durations(text, 'yaml', plan);
+        assert.deepEqual(rest, [], `${plan} ${action}`);
+        assert.equal(text.slice(problem.start, problem.end), '600');
+        assert.equal(problem.severity, 'error');
+        assert.match(problem.message, new RegExp(`with \`${action}\` takes a duration only on the Enterprise plan; on \\w+ \\(\`plan\` in \\.rulesets\\.yaml\\) it throttles requests instead, and the service wants \`mitigation_timeout\` 0`));
+        assert.deepEqual(problem.fixes?.[0].edits, [{ start: problem.start, end: problem.end, newText: '0' }]);
+      }
+    }
+  });
+
+  it('stays silent on its clean twins: 0 (throttling), a `block` with a duration, Enterprise, and no plan', () => {
+    assert.deepEqual(durations(ruleset('managed_challenge', 0), 'yaml', 'pro'), []);
+    assert.deepEqual(durations(ruleset('block', 600), 'yaml', 'pro'), []);
+    assert.deepEqual(durations(ruleset('managed_challenge', 600), 'yaml', 'enterprise'), []);
+    assert.deepEqual(durations(ruleset('managed_challenge', 600), 'yaml', undefined), []);
+  });
+
+  it('in JSON and in an octorules section alike', () => {
+    const json = JSON.stringify({ name: 'rl', kind: 'zone', phase: 'http_ratelimit', rules: [{ action: 'js_challenge', expression: 'true', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 10, mitigation_timeout: 60 } }] }, null, 2);
+    const [inJson] = durations(json, 'json', 'business');
+    assert.equal(json.slice(inJson.start, inJson.end), '60');
+    const octorules = "cloudflare:\n  rate_limiting_rules:\n    - ref: login\n      action: managed_challenge\n      expression: 'http.request.uri.path eq \"/login\"'\n      ratelimit:\n        characteristics: [cf.colo.id, ip.src]\n        period: 60\n        requests_per_period: 10\n        mitigation_timeout: 3600\n";
+    const [inOctorules, ...more] = durations(octorules, 'yaml', 'free');
+    assert.deepEqual(more, []);
+    assert.equal(octorules.slice(inOctorules.start, inOctorules.end), '3600', octorules);
+  });
+});
+
+describe("rate limiting characteristics by plan (the docs' availability table: IP everywhere, IP with NAT support from Business, the rest with Advanced Rate Limiting)", () => {
+  const ruleset = (characteristics: string) => `name: rl\nkind: zone\nphase: http_ratelimit\nrules:\n  - action: block\n    expression: 'http.request.uri.path eq "/login"'\n    ratelimit:\n      characteristics: ${characteristics}\n      period: 10\n      requests_per_period: 10\n      mitigation_timeout: 10\n`;
+  const gated = (text: string, plan: Plan, addons?: readonly Addon[]) => checkProblems(text, 'yaml', { plan, ...(addons ? { addons } : {}) }).filter((p) => p.code === 'plan-required' || p.code === 'addon-required').map((p) => [p.code, text.slice(p.start, p.end)]);
+
+  it('IP with NAT support below Business, and a header below Enterprise: plan-required on the characteristic', () => {
+    const nat = ruleset('[cf.colo.id, cf.unique_visitor_id]');
+    for (const plan of ['free', 'pro'] as const) assert.deepEqual(gated(nat, plan), [['plan-required', 'cf.unique_visitor_id']], plan);
+    const header = ruleset(`[cf.colo.id, 'http.request.headers["x-api-key"]']`);
+    for (const plan of ['free', 'pro', 'business'] as const) assert.deepEqual(gated(header, plan), [['plan-required', `'http.request.headers["x-api-key"]'`]], plan);
+    const [problem] = checkProblems(ruleset('[cf.colo.id, http.host]'), 'yaml', { plan: 'business' }).filter((p) => p.code === 'plan-required');
+    assert.equal(problem.message, "`http.host` as a counting characteristic needs Enterprise with Advanced Rate Limiting; the account's plan is Business (`plan` in .rulesets.yaml), so the service refuses it (the docs' rate limiting availability table)");
+  });
+
+  it('on Enterprise, the rest needs Advanced Rate Limiting where `addons` is configured without it, and nothing is said where it is not configured', () => {
+    const host = ruleset('[cf.colo.id, http.host]');
+    assert.deepEqual(gated(host, 'enterprise', ['bot_management']), [['addon-required', 'http.host']]);
+    assert.deepEqual(gated(host, 'enterprise', ['advanced_rate_limiting']), []);
+    assert.deepEqual(gated(host, 'enterprise'), []);
+  });
+
+  it("stays silent on the table's own: IP on Free, IP with NAT support on Business", () => {
+    assert.deepEqual(gated(ruleset('[cf.colo.id, ip.src]'), 'free'), []);
+    assert.deepEqual(gated(ruleset('[cf.colo.id, cf.unique_visitor_id]'), 'business'), []);
+  });
+});

@@ -242,20 +242,30 @@ describe('Request Header Transform Rules (http_request_late_transform): the head
   });
 });
 
-describe("a header transform's header names: a field name HTTP can send (RFC 9110: a token)", () => {
+describe("a header transform's header names: letters, digits, `-` and `_` (the docs' header format pages)", () => {
   const rewrite = (headers: object) => ({ ref: 'headers', expression: 'true', action: 'rewrite', action_parameters: { headers } });
 
   it('an empty name, or one with a space, a colon or a parenthesis: an error on the name, in the request and the response phase', () => {
     for (const phase of ['http_request_late_transform', 'http_response_headers_transform']) {
       const json = jsonRuleset(phase, [rewrite({ '': { operation: 'set', value: 'a' }, 'X Source': { operation: 'set', value: 'b' }, 'X-Source:': { operation: 'remove' }, 'X-(a)': { operation: 'set', value: 'c' } })]);
       assert.deepEqual(found(json, 'json'), ['""', '"X Source"', '"X-Source:"', '"X-(a)"'].map((name) => ['invalid-header-name', 'error', name]), phase);
-      assert.match(check(json, 'json')[1].message, /^`X Source` is not a header name: HTTP's field names are one or more letters, digits and `!#\$%&'\*\+\-\.\^_`\|~` \(RFC 9110\), here ` ` at character 2$/);
+      assert.match(check(json, 'json')[1].message, /^`X Source` is not a header name the service takes: the docs allow one or more letters, digits, `-` and `_` in the name of a header a Transform Rule sets or removes, here ` ` at character 2$/);
     }
   });
 
-  it("every token checks clean: X-Source, x_debug, X-Bot-Score.v2, a name of `!#$%&'*+-.^_`|~`", () => {
-    const json = jsonRuleset('http_response_headers_transform', [rewrite({ 'X-Source': { operation: 'set', value: 'a' }, x_debug: { operation: 'remove' }, 'X-Bot-Score.v2': { operation: 'set', value: 'b' }, "!#$%&'*+-.^_`|~": { operation: 'set', value: 'c' } })]);
-    assert.deepEqual(check(json, 'json'), [], json);
+  it("a name HTTP could carry but the docs do not allow (a `.`, a `~`, a `'`): an error on its first such character, in both phases", () => {
+    for (const phase of ['http_request_late_transform', 'http_response_headers_transform']) {
+      const json = jsonRuleset(phase, [rewrite({ 'X-Bot-Score.v2': { operation: 'set', value: 'b' }, 'x~debug': { operation: 'remove' }, "it's": { operation: 'set', value: 'c' } })]);
+      assert.deepEqual(found(json, 'json'), ['"X-Bot-Score.v2"', '"x~debug"', `"it's"`].map((name) => ['invalid-header-name', 'error', name]), phase);
+      assert.match(check(json, 'json')[0].message, /here `\.` at character 12$/);
+    }
+  });
+
+  it('letters, digits, `-` and `_` check clean: X-Source, x_debug, X-Bot-Score-v2, 0-RTT', () => {
+    for (const phase of ['http_request_late_transform', 'http_response_headers_transform']) {
+      const json = jsonRuleset(phase, [rewrite({ 'X-Source': { operation: 'set', value: 'a' }, x_debug: { operation: 'remove' }, 'X-Bot-Score-v2': { operation: 'set', value: 'b' }, '0-RTT': { operation: 'set', value: 'c' } })]);
+      assert.deepEqual(check(json, 'json'), [], json);
+    }
   });
 
   // A key with a `${…}` is read by tree-sitter's parser.
@@ -294,6 +304,19 @@ describe("an account's execute rule (kind root) must be limited to Enterprise zo
     assert.match(fixedClean(yaml, 'yaml', 'Limit to Enterprise zones: `(cf.zone.name in {"example.com" "anotherexample.com"}) and cf.zone.plan eq "ENT"`'), /\n {4}expression: \(cf\.zone\.name in \{"example\.com" "anotherexample\.com"\}\) and cf\.zone\.plan eq "ENT"\n/);
     const always = yamlRuleset('http_ratelimit', '  - action: execute\n    expression: "true"\n    action_parameters: {id: efb7b8c949ac4650a09736fc376e9aee}\n', 'root');
     assert.match(fixedClean(always, 'yaml', 'Limit to Enterprise zones: `(cf.zone.plan eq "ENT")`'), /expression: "\(cf\.zone\.plan eq \\"ENT\\"\)"\n/);
+  });
+
+  it("with cf.zone.plan in another form than the docs' (no parentheses, the test first, `or`): an error, and the fix puts the conditions in parentheses where the test ends it", () => {
+    const said = (expression: string) => found(jsonRuleset('http_request_firewall_custom', [execute(expression)], 'root'), 'json').map(([code]) => code);
+    for (const expression of ['cf.zone.name == "example.com" and cf.zone.plan eq "ENT"', 'cf.zone.plan eq "ENT" and (cf.zone.name == "example.com")', '(cf.zone.name == "example.com") or cf.zone.plan eq "ENT"', 'not (cf.zone.name == "example.com") and cf.zone.plan eq "ENT"', '(http.host eq "a") and cf.zone.plan eq "ENT" and ssl']) {
+      assert.deepEqual(said(expression), ['account-execute-not-enterprise'], expression);
+    }
+    const json = jsonRuleset('http_ratelimit', [execute('cf.zone.name == "example.com" and http.host eq "a" and cf.zone.plan eq "ENT"')], 'root');
+    assert.match(check(json, 'json')[0].message, /in one form, which the docs give and the service holds to: the conditions in parentheses, then `and cf\.zone\.plan eq "ENT"` \(or that test alone\)/);
+    const after = fixedClean(json, 'json', 'Put the conditions in parentheses: `(cf.zone.name == "example.com" and http.host eq "a") and …`');
+    assert.equal((JSON.parse(after) as { rules: { expression: string }[] }).rules[0].expression, '(cf.zone.name == "example.com" and http.host eq "a") and cf.zone.plan eq "ENT"');
+    // The clean twins: the docs' form, with `==` too, and the test alone.
+    for (const expression of [DOCS_EXPRESSION, '(cf.zone.name == "example.com") and cf.zone.plan == "ENT"', 'cf.zone.plan eq "ENT"']) assert.deepEqual(said(expression), [], expression);
   });
 
   it('other actions, other phases, an expression with an error or one Terraform fills in: nothing said', () => {

@@ -19,7 +19,8 @@
  * their own file: each of their problems is reported on the `!include` that reads the file,
  * naming the file, line and column (checkDocument in ruleset.ts).
  */
-import { OCTORULES_NAMESPACE, OCTORULES_NAMESPACE_KEYS, OCTORULES_SECTIONS, OCTORULES_VERSIONS, type OctorulesSection } from '../language/catalogue/generated/octorules-sections';
+import { OCTORULES_NAMESPACE, OCTORULES_NAMESPACE_KEYS, OCTORULES_REMOVED_SECTIONS, OCTORULES_SECTIONS, OCTORULES_VERSIONS, type OctorulesSection } from '../language/catalogue/generated/octorules-sections';
+import { RULESET_ID } from '../language/catalogue/actions';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { parseHost, property, type HostArray, type HostDocument, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
 import { renameKeyEdit, replaceScalarEdit } from './host-edits';
@@ -38,6 +39,27 @@ const CUSTOM_RULESETS = 'custom_rulesets';
 /** The phases octorules-cloudflare knows by their API name, which a custom ruleset's `phase` is. */
 const CLOUDFLARE_PHASES = OCTORULES_SECTIONS.map((s) => s.phase);
 const VERSION = `octorules ${OCTORULES_VERSIONS.octorules}`;
+/**
+ * A key octorules does not read that names a section all the same: a name it no longer reads
+ * (lint rule CF010) or the API name of a phase where octorules wants its section's name (CF014).
+ * octorules skips the key, and its rules with it.
+ */
+interface MisnamedSection {
+  /** The sections meant, the first read in its place. */
+  readonly meant: readonly OctorulesSection[];
+  /** Why the key is not the section's name, said before the fix. */
+  readonly why: string;
+}
+
+function misnamedSection(key: string): MisnamedSection | undefined {
+  if (SECTIONS.has(key)) return undefined;
+  const renamed = Object.hasOwn(OCTORULES_REMOVED_SECTIONS, key) ? SECTIONS.get(OCTORULES_REMOVED_SECTIONS[key]) : undefined;
+  if (renamed) return { meant: [renamed], why: `\`${key}\` is the former name of \`${renamed.section}\`, which ${VERSION} no longer reads` };
+  const byPhase = OCTORULES_SECTIONS.filter((s) => s.phase === key);
+  if (byPhase.length > 0) return { meant: byPhase, why: `\`${key}\` is the API name of a phase, which ${VERSION} does not read as a section: it names the section ${quoteAlternatives(byPhase.map((s) => s.section))}` };
+  return undefined;
+}
+
 /** Includes within includes: octorules follows them to any depth, but a file set this deep is a mistake. */
 const MAX_INCLUDE_DEPTH = 16;
 /** Files read for one document at most, so that a fan of includes cannot make a check endless. */
@@ -49,7 +71,8 @@ const MAX_INCLUDED_FILES = 256;
  * top level (the older spelling), or `custom_rulesets` there (a section of octorules' core,
  * which it reads at the top level too: config.py normalize_zone_format). A list under a near
  * miss of a section's name is one too, so that the misspelling is said rather than the file
- * passed over (octorules warns of it, CORE011). A ruleset in the API's shape (`rules` with
+ * passed over (octorules warns of it, CORE011), and so is a list of rules under a name octorules
+ * no longer reads or under a phase's API name (CF010, CF014). A ruleset in the API's shape (`rules` with
  * `phase` or `kind`) never is, whatever else it holds. A file of settings alone has nothing to
  * check.
  */
@@ -57,8 +80,8 @@ export function isOctorulesDocument(root: HostNode | undefined): boolean {
   if (root?.kind !== 'object') return false;
   if (property(root, 'rules') && (property(root, 'phase') || property(root, 'kind'))) return false;
   const block = property(root, OCTORULES_NAMESPACE)?.value;
-  if (block?.kind === 'object' && block.properties.some((p) => SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS || (p.value?.kind === 'array' && nearMisses(p.key, OCTORULES_NAMESPACE_KEYS).length > 0))) return true;
-  return root.properties.some((p) => p.value?.kind === 'array' && (SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS || (holdsRules(p.value) && nearMisses(p.key, SECTION_NAMES).length > 0)));
+  if (block?.kind === 'object' && block.properties.some((p) => SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS || (p.value?.kind === 'array' && (misnamedSection(p.key) !== undefined || nearMisses(p.key, OCTORULES_NAMESPACE_KEYS).length > 0)))) return true;
+  return root.properties.some((p) => p.value?.kind === 'array' && (SECTIONS.has(p.key) || p.key === CUSTOM_RULESETS || (holdsRules(p.value) && (misnamedSection(p.key) !== undefined || nearMisses(p.key, SECTION_NAMES).length > 0))));
 }
 
 /**
@@ -110,7 +133,7 @@ export function readOctorules(text: string, host: HostDocument, include?: Includ
         continue;
       }
       if (p.key === CUSTOM_RULESETS) readCustomRulesets(reading, document, p);
-      else checkTopLevelKey(document, p);
+      else if (!readMisnamedSection(reading, document, p, false)) checkTopLevelKey(document, p);
     }
     if (flat.length > 0) document.problems.push(sectionsOutsideBlock(flat));
     if (nested && reading.rulesets.length === 0 && document.problems.length === 0) checkManagesSomething(document, root, nested);
@@ -153,7 +176,7 @@ function readBlock(reading: Reading, document: Source, block: HostObject): void 
       continue;
     }
     if (p.key === CUSTOM_RULESETS) readCustomRulesets(reading, document, p);
-    if (OCTORULES_NAMESPACE_KEYS.includes(p.key)) continue;
+    if (OCTORULES_NAMESPACE_KEYS.includes(p.key) || readMisnamedSection(reading, document, p, true)) continue;
     // octorules warns of any key it does not know here; a newer octorules may know more, so
     // only a near miss of a known key is reported.
     const suggestions = closestMatches(p.key, OCTORULES_NAMESPACE_KEYS).filter((k) => !property(block, k));
@@ -167,6 +190,28 @@ function readBlock(reading: Reading, document: Source, block: HostObject): void 
       fixes: suggestions.map((k) => ({ title: `Change to \`${k}\``, edits: [renameKeyEdit(p, k)] })),
     });
   }
+}
+
+/**
+ * A list of rules under a name octorules does not read but that names a section (misnamedSection):
+ * said on the key, with the fix to the section's name, and its rules checked as that section's.
+ * At the top level only a list of rules counts (another tool's file may have such a key); true
+ * when the key was one.
+ */
+function readMisnamedSection(reading: Reading, document: Source, p: HostProperty, inBlock: boolean): boolean {
+  const misnamed = misnamedSection(p.key);
+  if (!misnamed || p.value?.kind !== 'array' || (!inBlock && !holdsRules(p.value))) return false;
+  const where = inBlock ? '' : ` and nest it under \`${OCTORULES_NAMESPACE}:\``;
+  document.problems.push({
+    code: 'unknown-section',
+    severity: 'warning',
+    message: `${misnamed.why}; it would not manage these rules: rename it to ${quoteAlternatives(misnamed.meant.map((s) => s.section))}${where}`,
+    start: p.keyStart,
+    end: p.keyEnd,
+    fixes: misnamed.meant.map((s) => ({ title: `Change to \`${s.section}\``, edits: [renameKeyEdit(p, s.section)] })),
+  });
+  readSection(reading, document, p, misnamed.meant[0]);
+  return true;
 }
 
 /**
@@ -271,7 +316,9 @@ function checkRepeatedKeys(source: Source, object: HostObject): void {
  * `action` (octorules/planner.py validate_custom_ruleset; octorules_cloudflare's phases say
  * `rule_required_fields=("expression", "action")`). What validate_custom_ruleset refuses is
  * said: no `name` or `phase` (or an empty one), `rules` that are no list, a phase that is a
- * near miss of one of Cloudflare's. Only those of a phase octorules-cloudflare knows are read:
+ * near miss of one of Cloudflare's, an `id` that is no non-empty string, no `id` (a ruleset to
+ * create) without `capacity`, a `capacity` that is no positive whole number; and, as octorules'
+ * lint rule CF023 warns, an `id` that is not 32 hexadecimal digits, as every ruleset's is. Only those of a phase octorules-cloudflare knows are read:
  * another phase may be another provider's.
  */
 function readCustomRulesets(reading: Reading, document: Source, p: HostProperty): void {
@@ -337,6 +384,29 @@ function checkCustomRuleset(document: Source, item: HostObject, phase: HostNode 
     }
   }
   if (rules && rules.kind !== 'array') document.problems.push({ code: 'invalid-type', severity: 'error', message: `a custom ruleset's \`rules\` is a list of rules; found ${kindOf(rules)}, which octorules refuses`, start: rules.start, end: rules.end });
+  // An `id` names the ruleset to update; without one octorules creates the ruleset, which it
+  // refuses to do without a `capacity` (validate_custom_ruleset), a positive whole number.
+  const id = property(item, 'id')?.value;
+  const capacity = property(item, 'capacity')?.value;
+  const hasId = id !== undefined && id.kind !== 'null';
+  if (hasId && !(id.kind === 'string' && id.value !== '')) {
+    // Digits alone are a number to YAML (octorules' reader too): quoted, they are the id meant.
+    const digits = id.kind === 'number' && /^[0-9]+$/.test(document.text.slice(id.start, id.end));
+    const found = id.kind === 'string' ? 'an empty one' : digits ? 'a number, as YAML reads digits alone' : kindOf(id);
+    const fixes = digits ? [{ title: 'Quote the id', edits: [{ start: id.start, end: id.end, newText: `"${document.text.slice(id.start, id.end)}"` }] }] : [];
+    document.problems.push({ code: 'invalid-type', severity: 'error', message: `a custom ruleset's \`id\` is the id of the ruleset to update, a non-empty string; found ${found}, which octorules refuses${digits ? ': quote it' : ' (leave `id` out to create the ruleset)'}`, start: id.start, end: id.end, ...(fixes.length > 0 ? { fixes } : {}) });
+  }
+  // A ruleset's id is 32 hexadecimal digits: another names no ruleset, and the update fails.
+  if (id?.kind === 'string' && id.value !== '' && !RULESET_ID.pattern.test(String(id.value))) {
+    document.problems.push({ code: 'invalid-type', severity: 'error', message: `\`${String(id.value)}\` is not the id of a ruleset, which is 32 hexadecimal digits (as the API returns it when the ruleset is made): octorules would update a ruleset that cannot exist`, start: id.start, end: id.end });
+  }
+  const hasCapacity = capacity !== undefined && capacity.kind !== 'null';
+  if (!hasId && !hasCapacity) {
+    document.problems.push({ code: 'missing-key', severity: 'error', message: `this custom ruleset has no \`id\`, so octorules would create it, and it refuses to create one without a \`capacity\`: give the \`id\` of the ruleset to update, or a \`capacity\``, start: head.start, end: head.end });
+  }
+  if (hasCapacity && !(capacity.kind === 'number' && Number.isInteger(capacity.value) && Number(capacity.value) > 0)) {
+    document.problems.push({ code: 'invalid-type', severity: 'error', message: `a custom ruleset's \`capacity\` is a positive whole number; found ${capacity.kind === 'number' ? `\`${String(capacity.value)}\`` : kindOf(capacity)}, which octorules refuses`, start: capacity.start, end: capacity.end });
+  }
 }
 
 /** A section's value: its rules, a file of them (`!include`), or nothing (an empty section). */

@@ -1,14 +1,18 @@
 /**
  * What the account's plan (`plan` in `.rulesets.yaml`) and add-ons (`addons`) allow a ruleset,
  * by the docs' plans table (catalogue/plan-quotas.ts): how many rules its phase takes, and the
- * `log` action of WAF custom rules. Without a plan nothing is assumed and nothing is said; where
+ * `log` action of WAF custom rules; and, by the rate limiting parameters page, the duration of a
+ * rate limiting rule with a challenge action (catalogue/actions.ts RATE_LIMIT_CHALLENGE_DURATION);
+ * and, by the rate limiting availability table, the counting characteristics a plan has
+ * (RATE_LIMIT_CHARACTERISTICS_BY_PLAN). Without a plan nothing is assumed and nothing is said; where
  * the rules are not all in the file (Terraform makes some), their number is not judged.
  */
+import { RATE_LIMIT_CHALLENGE_DURATION, RATE_LIMIT_CHARACTERISTICS_BY_PLAN } from '../language/catalogue/actions';
 import { phaseFamily } from '../language/catalogue/families';
 import { OCTORULES_SECTIONS } from '../language/catalogue/generated/octorules-sections';
 import { PLAN_GATES, planWithMore, quotaOn, ruleQuota, ZONE_CUSTOM_RULESETS } from '../language/catalogue/plan-quotas';
 import { addonName, describePlan, PLANS, planIncludes, planName, type Addon, type Plan } from '../language/catalogue/plans';
-import { property, type HostNode } from './host';
+import { isTerraformTemplate, property, type HostNode } from './host';
 import { actionOfRule, type DocumentProblem, type ParsedRuleset } from './parsed-ruleset';
 
 export interface PlanLimitOptions {
@@ -42,6 +46,8 @@ export function checkPlanLimits(model: ParsedRuleset, problems: DocumentProblem[
       });
     }
   }
+  if (phase === RATE_LIMIT_CHALLENGE_DURATION.phase && !planIncludes(plan, RATE_LIMIT_CHALLENGE_DURATION.plan)) checkChallengeDurations(model, rules.items, plan, problems);
+  if (phase === RATE_LIMIT_CHARACTERISTICS_BY_PLAN.phase) checkCharacteristicsByPlan(rules.items, plan, options.addons, problems);
   // Rules Terraform makes, or a value of the module used elsewhere: their number is not this file's to say.
   if (model.rulesComputed || rulesProperty?.filledIn || model.usedBy !== undefined || model.legacyFilter) return;
   const quota = ruleQuota(phase, rulesetKind(model));
@@ -70,6 +76,57 @@ export function checkPlanLimits(model: ParsedRuleset, problems: DocumentProblem[
     end: at.end,
     message: `${said} (\`plan\` in .rulesets.yaml), so the service refuses the ruleset: ${fixes.join(', or ')}`,
   });
+}
+
+/**
+ * A rate limiting rule with a challenge action and a duration (`mitigation_timeout` other than 0)
+ * on a plan below Enterprise, where such a rule throttles and the API wants 0; the fix writes 0.
+ */
+function checkChallengeDurations(model: ParsedRuleset, rules: readonly HostNode[], plan: Plan, problems: DocumentProblem[]): void {
+  const limit = RATE_LIMIT_CHALLENGE_DURATION;
+  for (const rule of rules) {
+    const action = actionOfRule(rule, model.defaultAction)?.name;
+    if (action === undefined || !(limit.actions as readonly string[]).includes(action)) continue;
+    const timeout = property(property(rule, 'ratelimit')?.value, 'mitigation_timeout')?.value;
+    // Only a number written as one: a value Terraform fills in is not known.
+    if (timeout?.kind !== 'number' || timeout.value === 0) continue;
+    problems.push({
+      code: 'plan-required',
+      severity: 'error',
+      start: timeout.start,
+      end: timeout.end,
+      message: `a rate limiting rule with \`${action}\` takes a duration only on the ${describePlan(limit.plan)} plan; on ${planName(plan)} (\`plan\` in .rulesets.yaml) it throttles requests instead, and the service wants \`mitigation_timeout\` 0 (the docs' rate limiting parameters): set it to 0, or use \`block\` for a duration`,
+      fixes: [{ title: 'Change to `0`', edits: [{ start: timeout.start, end: timeout.end, newText: '0' }] }],
+    });
+  }
+}
+
+/**
+ * The characteristics of rate limiting rules the plan does not have: IP with NAT support below
+ * Business, any but IP and IP with NAT support without Enterprise and Advanced Rate Limiting (on
+ * Enterprise said only when `addons` is configured without it).
+ */
+function checkCharacteristicsByPlan(rules: readonly HostNode[], plan: Plan, addons: readonly Addon[] | undefined, problems: DocumentProblem[]): void {
+  const table = RATE_LIMIT_CHARACTERISTICS_BY_PLAN;
+  const others = table.others;
+  if (planIncludes(plan, others.plan) && (addons === undefined || addons.includes(others.addon))) return;
+  for (const rule of rules) {
+    const list = property(property(rule, 'ratelimit')?.value, 'characteristics')?.value;
+    if (list?.kind !== 'array') continue;
+    for (const item of list.items) {
+      // A name Terraform fills in is not known.
+      if (item.kind !== 'string' || isTerraformTemplate(item)) continue;
+      const name = String(item.value);
+      const row = table.from.find((r) => (r.characteristics as readonly string[]).includes(name));
+      const required: Plan = row ? row.plan : others.plan;
+      if (!planIncludes(plan, required)) {
+        const needs = row ? `the ${describePlan(required)} plan` : `Enterprise with ${addonName(others.addon)}`;
+        problems.push({ code: 'plan-required', severity: 'error', start: item.start, end: item.end, message: `\`${name}\` as a counting characteristic needs ${needs}; the account's plan is ${planName(plan)} (\`plan\` in .rulesets.yaml), so the service refuses it (the docs' rate limiting availability table)` });
+      } else if (!row) {
+        problems.push({ code: 'addon-required', severity: 'error', start: item.start, end: item.end, message: `\`${name}\` as a counting characteristic needs the ${addonName(others.addon)} add-on, which \`addons\` in .rulesets.yaml does not list, so the service refuses it (the docs' rate limiting availability table); add \`${others.addon}\` there if the account has it` });
+      }
+    }
+  }
 }
 
 /** `zone` for a zone's entry point ruleset, `root` for an account's; undefined where the file does not say. */

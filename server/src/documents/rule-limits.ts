@@ -8,7 +8,7 @@
  * octorules. A value Terraform fills in is not known, and nothing is said of it.
  */
 import type { CheckResult } from '../language/checker';
-import { walkExpression, type Argument } from '../language/ast';
+import { walkExpression, type Argument, type Expression } from '../language/ast';
 import { ACCOUNT_EXECUTE_LIMIT, HEADER_NAME_LIMITS, RATE_LIMIT_CHARACTERISTICS, REQUEST_HEADER_LIMITS } from '../language/catalogue/actions';
 import { catalogueFor } from '../language/catalogue/catalogues';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
@@ -26,7 +26,7 @@ export function checkRuleLimits(model: ParsedRuleset, rule: HostObject, action: 
 
 // ---------------------------------------------------------------- header names
 
-/** A header name that HTTP cannot carry (empty, or with a character outside a token), on the name as written. */
+/** A header name the docs do not allow (empty, or with a character other than a letter, a digit, `-` or `_`), on the name as written. */
 function checkHeaderNames(model: ParsedRuleset, rule: HostObject, report: Report): void {
   const headers = property(property(rule, 'action_parameters')?.value, 'headers')?.value;
   if (headers?.kind !== 'object') return;
@@ -38,7 +38,7 @@ function checkHeaderNames(model: ParsedRuleset, rule: HostObject, report: Report
     for (let i = 0; i < name.length && bad < 0; i++) if (!HEADER_NAME_LIMITS.character.test(name[i])) bad = i;
     if (name.length > 0 && bad < 0) continue;
     const where = name.length === 0 ? 'here an empty one' : `here \`${name[bad] === '`' ? '\\`' : name[bad]}\` at character ${bad + 1}`;
-    report('invalid-header-name', 'error', header.keyStart, header.keyEnd, `\`${name}\` is not a header name: HTTP's field names are one or more ${HEADER_NAME_LIMITS.described} (RFC 9110), ${where}`);
+    report('invalid-header-name', 'error', header.keyStart, header.keyEnd, `\`${name}\` is not a header name the service takes: the docs allow one or more ${HEADER_NAME_LIMITS.described} in the name of a header a Transform Rule sets or removes, ${where}`);
   }
 }
 
@@ -151,10 +151,12 @@ function coloFix(model: ParsedRuleset, first: HostScalar | undefined): DocumentE
 // ---------------------------------------------------------------- account-level execute
 
 /**
- * The `execute` rules of an account's entry point (kind `root`) whose expression does not use
- * `cf.zone.plan` at all: the docs require `… and cf.zone.plan eq "ENT"`, or the API operation
- * fails. An expression that uses the field somehow is taken as it is (say less where the forms
- * the service accepts are not documented). `edit` writes an edit of an expression's text.
+ * The `execute` rules of an account's entry point (kind `root`) whose expression does not limit
+ * them to Enterprise zones in the docs' form: the docs require the custom conditions in
+ * parentheses followed by `and cf.zone.plan eq "ENT"` (or that test alone), or the API operation
+ * fails (octorules' lint rule CF228 says the API answers 400 to another form). Said apart: an
+ * expression without `cf.zone.plan` at all, and one that has the test in another form, such as
+ * `a and cf.zone.plan eq "ENT"` with no parentheses. `edit` writes an edit of an expression's text.
  */
 export function accountExecuteProblems(
   model: ParsedRuleset,
@@ -171,15 +173,19 @@ export function accountExecuteProblems(
     // An expression Terraform fills in part of, or one with errors: not known.
     if (site.holes || !result?.ast || result.problems.some((p) => p.severity === 'error')) continue;
     const rule = model.rules[site.ruleIndex];
-    if (rule?.kind !== 'object' || actionName(model, rule) !== 'execute' || usesField(result, ACCOUNT_EXECUTE_LIMIT.field)) continue;
+    if (rule?.kind !== 'object' || actionName(model, rule) !== 'execute') continue;
     const text = site.text.trim();
     const start = site.text.indexOf(text);
     const end = start + text.length;
+    const composed = Boolean(site.elsewhere || site.brought || site.seams) || result.text !== site.text;
+    if (usesField(result, ACCOUNT_EXECUTE_LIMIT.field)) {
+      if (!inDocsForm(result.ast!)) problems.push(notInDocsForm(site, result, composed, edit));
+      continue;
+    }
     // The docs' form: the conditions in parentheses (one group already is), then the plan.
     const ast = result.ast!;
     const grouped = ast.kind === 'group' && ast.span.start === start && ast.span.end === end;
     const limited = text === 'true' ? `(${ACCOUNT_EXECUTE_LIMIT.condition})` : `${grouped ? text : `(${text})`} and ${ACCOUNT_EXECUTE_LIMIT.condition}`;
-    const composed = site.elsewhere || site.brought || site.seams || result.text !== site.text;
     problems.push({
       code: 'account-execute-not-enterprise',
       severity: 'error',
@@ -190,6 +196,41 @@ export function accountExecuteProblems(
     });
   }
   return problems;
+}
+
+/** `cf.zone.plan eq "ENT"` (or with `==`), in parentheses or not. */
+function isEnterpriseTest(node: Expression): boolean {
+  if (node.kind === 'group') return isEnterpriseTest(node.inner);
+  return node.kind === 'comparison' && node.lhs.kind === 'field' && node.lhs.name === ACCOUNT_EXECUTE_LIMIT.field && node.operator?.operator === 'eq' && node.rhs?.kind === 'string' && node.rhs.value === 'ENT';
+}
+
+/** The docs' form: the Enterprise test alone, or one group of conditions `and` the test. */
+function inDocsForm(ast: Expression): boolean {
+  if (isEnterpriseTest(ast)) return true;
+  return ast.kind === 'logical' && ast.operator === 'and' && ast.operands.length === 2 && ast.operands[0].kind === 'group' && isEnterpriseTest(ast.operands[1]);
+}
+
+/**
+ * An expression that tests `cf.zone.plan` but not in the docs' form; where it ends with `and` the
+ * test after conditions not in one group, the fix puts them in parentheses.
+ */
+function notInDocsForm(site: FilterSite, result: CheckResult, composed: boolean, edit: (site: FilterSite, span: { start: number; end: number }, newText: string) => DocumentEdit): DocumentProblem {
+  const ast = result.ast!;
+  const last = ast.kind === 'logical' && ast.operator === 'and' ? ast.operands[ast.operands.length - 1] : undefined;
+  let fixes: DocumentProblem['fixes'];
+  if (!composed && ast.kind === 'logical' && last && isEnterpriseTest(last)) {
+    const conditions = { start: ast.operands[0].span.start, end: ast.operands[ast.operands.length - 2].span.end };
+    const grouped = `(${site.text.slice(conditions.start, conditions.end)})`;
+    fixes = [{ title: `Put the conditions in parentheses: \`${grouped} and …\``, edits: [edit(site, conditions, grouped)] }];
+  }
+  return {
+    code: 'account-execute-not-enterprise',
+    severity: 'error',
+    start: site.node.start,
+    end: site.node.end,
+    message: `an account's \`execute\` rule limits its ruleset to Enterprise zones in one form, which the docs give and the service holds to: the conditions in parentheses, then \`and ${ACCOUNT_EXECUTE_LIMIT.condition}\` (or that test alone); this expression tests \`${ACCOUNT_EXECUTE_LIMIT.field}\` otherwise, and the service refuses it`,
+    ...(fixes ? { fixes } : {}),
+  };
 }
 
 function actionName(model: ParsedRuleset, rule: HostObject): string | undefined {

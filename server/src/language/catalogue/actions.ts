@@ -56,11 +56,13 @@ export const ACTION_SOURCES = {
   ddosNetworkApi: { repository: DOCS, path: 'src/content/docs/ddos-protection/managed-rulesets/network/configure-api.mdx', commit: '0fd5d99bafc99d38a40174040a35a80f9993417e' },
   headerRemarks: { repository: DOCS, path: 'src/content/docs/rules/transform/request-header-modification/index.mdx (Important remarks)', commit: '01c894223c4a63e6a24aa63d6ad56e82c2489786' },
   headerRewriteApi: { repository: DOCS, path: 'src/content/docs/rules/transform/request-header-modification/create-api.mdx', commit: '30171c0782273b2ed4210e0e31f37291b5e49ce7' },
+  headerNames: { repository: DOCS, path: 'src/content/partials/rules/transform/header-valid-names.mdx (the names of request and response headers, on the header format pages of both)', commit: 'b11ab7c8ad455913644e8b2c0f3dff0125b1a955' },
   responseHeaderRewrite: { repository: DOCS, path: 'src/content/docs/rules/transform/response-header-modification/reference/parameters.mdx', commit: '1215e033399494999d646687df3c5c72083adce3' },
   providerV5: { repository: 'cloudflare/terraform-provider-cloudflare', path: 'internal/services/ruleset/schema.go (v5.22.0, made from the API schema: `ratelimit.requests_per_period` at least 1, `counting_expression` at least 1 character)', commit: 'a2efdc5786ae9726d56928dbfe91933bd92404ca' },
   customRulesetDeploy: { repository: DOCS, path: 'src/content/docs/ruleset-engine/custom-rulesets/deploy-custom-ruleset.mdx', commit: '261bf8bd87db601ab7a208ee483b990540df26f5' },
   accountCustomRulesets: { repository: DOCS, path: 'src/content/docs/waf/account/custom-rulesets/create-api.mdx', commit: '05b5f46cc6746674e33228fbac8b6ebaf4a19001' },
   managedRulesetDeploy: { repository: DOCS, path: 'src/content/docs/ruleset-engine/managed-rulesets/deploy-managed-ruleset.mdx', commit: '543440935ea49be42f7a116ae8ed54a93d0522c5' },
+  rateLimitingAvailability: { repository: DOCS, path: 'src/content/partials/waf/rate-limiting-availability-by-plan.mdx (the rate limiting rules page, Availability: "Counting characteristics")', commit: '07acbb6612b5cefa1f8348106c158b0814a2972a' },
   accountRateLimiting: { repository: DOCS, path: 'src/content/docs/waf/account/rate-limiting-rulesets/create-api.mdx', commit: '10ead741745aedc8c2f1f1262796e7fa132139ef' },
 } as const;
 
@@ -207,15 +209,54 @@ export const REQUEST_HEADER_LIMITS = {
 } as const;
 
 /**
- * The header names of Request and Response Header Transform Rules: a field name HTTP can carry,
- * which RFC 9110 (section 5.1, `field-name = token`; section 5.6.2, `tchar`) makes one or more
- * letters, digits and ``!#$%&'*+-.^_`|~``. The docs' pages name no narrower set, so none is checked.
+ * The header names of Request and Response Header Transform Rules: the docs' header format
+ * pages (of request and of response headers alike) allow only letters, digits, `-` and `_` in
+ * them, a narrower set than the field names HTTP can carry (RFC 9110's token, which also takes
+ * ``!#$%&'*+.^`|~``).
  */
 export const HEADER_NAME_LIMITS = {
   phases: ['http_request_late_transform', 'http_response_headers_transform'],
-  /** One character HTTP allows in a field name (a `tchar`). */
-  character: /[!#$%&'*+\-.^_`|~0-9A-Za-z]/,
-  described: "letters, digits and `!#$%&'*+-.^_`|~`",
+  /** One character the docs allow in a header name. */
+  character: /[-_0-9A-Za-z]/,
+  described: 'letters, digits, `-` and `_`',
+  sources: ['headerNames'] as readonly ActionSourceId[],
+} as const;
+
+/**
+ * The id of a ruleset: 32 hexadecimal digits (the provider's schema, made from the API's, holds
+ * its `id` to `^[0-9a-f]{32}$`); digits in either case are taken, since only the schema's
+ * lowercase is stated and the API's own comparison is not.
+ */
+export const RULESET_ID = { pattern: /^[0-9a-fA-F]{32}$/, sources: ['providerV5'] as readonly ActionSourceId[] } as const;
+
+/**
+ * The counting characteristics of rate limiting rules by plan (the availability table): IP on
+ * every plan, IP with NAT support from Business, every other only on Enterprise with Advanced
+ * Rate Limiting. `cf.colo.id`, which every rule must have (RATE_LIMIT_CHARACTERISTICS), is on all.
+ */
+export const RATE_LIMIT_CHARACTERISTICS_BY_PLAN = {
+  phase: 'http_ratelimit',
+  /** The characteristics each plan from the one named has, besides the earlier plans'. */
+  from: [
+    { plan: 'free', characteristics: ['cf.colo.id', 'ip.src'] },
+    { plan: 'business', characteristics: ['cf.unique_visitor_id'] },
+  ],
+  /** Every other characteristic: Enterprise with this add-on. */
+  others: { plan: 'enterprise', addon: 'advanced_rate_limiting' },
+  sources: ['rateLimitingAvailability'] as readonly ActionSourceId[],
+} as const;
+
+/**
+ * Rate limiting rules with a challenge action: below Enterprise they throttle and take no duration,
+ * so through the API their `mitigation_timeout` must be 0 (the parameters page, "For duration",
+ * its note for API users); Enterprise may give any of the durations.
+ */
+export const RATE_LIMIT_CHALLENGE_DURATION = {
+  phase: 'http_ratelimit',
+  actions: ['managed_challenge', 'js_challenge', 'challenge'],
+  /** The plan that may give such a rule a duration. */
+  plan: 'enterprise',
+  sources: ['rateLimiting'] as readonly ActionSourceId[],
 } as const;
 
 /**
