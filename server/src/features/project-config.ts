@@ -118,7 +118,7 @@ export function projectConfigCompletion(model: DocumentModel, position: Position
           documentation: keyDocumentation(key),
           sortText: String(i).padStart(2, '0'),
           insertTextFormat: InsertTextFormat.Snippet,
-          textEdit: { range, newText: KEY_SNIPPETS[key].replace('\n', eol) },
+          textEdit: { range, newText: KEY_SNIPPETS[key].replaceAll('\n', eol) },
         })),
       );
     }
@@ -157,6 +157,7 @@ const KEY_SNIPPETS: Record<ProjectConfigKey, string> = {
   files: 'files: ["$0"]',
   rules: 'rules:\n  $0',
   terraform: 'terraform:\n  var_files: [$0]',
+  targets: 'targets:\n  - files: $1\n    zone: $0',
 };
 
 const SEVERITY_DETAIL: Record<string, string> = {
