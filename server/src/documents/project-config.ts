@@ -305,6 +305,8 @@ function readTarget(item: HostNode, report: Report): TargetConfig | undefined {
     return undefined;
   }
   let ok = true;
+  // A misspelt key is most likely the missing one: said once, by its did-you-mean.
+  let unknownKey = false;
   const target: { files?: string[]; zone?: string; account?: string; plan?: Plan; addons?: Addon[] } = {};
   const seen = new Set<string>();
   for (const p of item.properties) {
@@ -319,6 +321,7 @@ function readTarget(item: HostNode, report: Report): TargetConfig | undefined {
       const hint = meant.length > 0 ? `; did you mean ${quoteAlternatives(meant)}?` : `; the keys of a target are ${quoteAlternatives(TARGET_KEYS).replace(' or ', ' and ')}`;
       report('error', 'unknown-key', p.keyStart, p.keyEnd, `unknown key \`${p.key}\` in an item of \`targets\`${hint}`, meant.map((k) => ({ title: `Change to \`${k}\``, edits: [renameKeyEdit(p, k)] })));
       ok = false;
+      unknownKey = true;
       continue;
     }
     const value = p.value;
@@ -365,6 +368,7 @@ function readTarget(item: HostNode, report: Report): TargetConfig | undefined {
     report('error', 'invalid-target', second.keyStart, second.keyEnd, 'a target is one zone or one account: give `zone` or `account`, not both (a second item sends other files elsewhere)');
     return undefined;
   }
+  if (unknownKey) return undefined;
   if (!seen.has('zone') && !seen.has('account')) {
     report('error', 'invalid-target', item.start, item.end, 'this target says no place: add `zone: <name or id>` or `account: <id>`');
     return undefined;
