@@ -20,7 +20,7 @@ export { diskModuleReader, includeReader, providerVersionInputsOf } from './docu
 export { badBytesMessage, badBytesProblem, badBytesText, decodeFileBytes, type BadBytes, type DecodedFile } from './documents/file-bytes';
 export type { TerraformModule, TerraformModuleReader } from './documents/terraform-module';
 export { loadTerraformParser, mayUseModuleValues, migrateFirewallRules } from './documents/terraform';
-export { DEFAULT_SETTINGS, patternInFolder, readSettings, withProjectConfig, type Settings } from './documents/settings';
+export { DEFAULT_SETTINGS, patternInFolder, readSettings, targetOfFile, withProjectConfig, type Settings } from './documents/settings';
 export { readProjectConfig, type ProjectConfig, type RuleSeverity } from './documents/project-config';
 export { nearestConfig, parentOfFolderUri, type FolderReader, type NearestConfig } from './documents/nearest-config';
 

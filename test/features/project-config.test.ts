@@ -81,8 +81,8 @@ describe('.rulesets.yaml diagnostics', () => {
 
 describe('.rulesets.yaml completion', () => {
   it('offers the keys at the top, without those already set', () => {
-    assert.deepEqual(labels(itemsAt('|')), ['phase', 'plan', 'addons', 'lists', 'files', 'rules', 'terraform']);
-    assert.deepEqual(labels(itemsAt('phase: magic_transit\nru|')), ['plan', 'addons', 'lists', 'files', 'rules', 'terraform']);
+    assert.deepEqual(labels(itemsAt('|')), ['phase', 'plan', 'addons', 'lists', 'files', 'rules', 'terraform', 'targets']);
+    assert.deepEqual(labels(itemsAt('phase: magic_transit\nru|')), ['plan', 'addons', 'lists', 'files', 'rules', 'terraform', 'targets']);
   });
 
   it('writes the key with the start of its value', () => {
@@ -209,6 +209,20 @@ describe('the settings of a ruleset file under a .rulesets.yaml', () => {
     // The inner file turns nothing up: the outer one's `rules` do not reach its folder.
     for (const uri of [RULESET_URI, 'file:///work/repo/firewall/deep/edge.ruleset.yaml']) assert.deepEqual(codes(uri), [['country-code-case', DiagnosticSeverity.Warning]], uri);
     for (const uri of ['file:///work/repo/edge.ruleset.yaml', 'file:///work/repo/other/edge.ruleset.yaml']) assert.deepEqual(codes(uri), [['country-code-case', DiagnosticSeverity.Error]], uri);
+  });
+
+  it("checks a target's files with the target's plan and add-ons, the others with the file's", () => {
+    const configs = new Map([['file:///work/repo', projectConfigOf('plan: enterprise\naddons: [bot_management]\ntargets:\n  - files: firewall/*.yaml\n    zone: example.com\n    plan: free\n')]]);
+    const inTarget = settingsForDocument(RULESET_URI, settings(), configs);
+    assert.equal(inTarget.plan, 'free');
+    assert.deepEqual(inTarget.addons, ['bot_management'], 'a target without `addons` keeps the top-level ones');
+    const outside = settingsForDocument('file:///work/repo/other/edge.ruleset.yaml', settings(), configs);
+    assert.equal(outside.plan, 'enterprise');
+    // What the plan decides shows in the findings: `matches` needs Business.
+    const regex = 'name: x\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: http.host matches "^a"\n';
+    const codes = (uri: string) => diagnostics(modelOf(regex, 'yaml', uri), settingsForDocument(uri, settings(), configs)).map((d) => d.code);
+    assert.ok(codes(RULESET_URI).includes('plan-required'), JSON.stringify(codes(RULESET_URI)));
+    assert.ok(!codes('file:///work/repo/other/edge.ruleset.yaml').includes('plan-required'));
   });
 
   it('keeps the user\'s settings for the keys the file does not set', () => {

@@ -3,8 +3,8 @@
  * add-ons. `targetsOf` groups files by the `targets:` of `.rulesets.yaml` (pure: paths in,
  * groups and problems out); `resolveTargets` turns zone names into ids through the API.
  */
-import { minimatch, escape } from 'minimatch';
 import { SCOPE_ID, ZONE_NAME, type ProjectConfig, type TargetConfig } from '../documents/project-config';
+import { targetGlob } from '../documents/settings';
 import type { Addon, Plan } from '../language/catalogue/plans';
 import type { CallOptions, Scope, ZoneSummary } from './client';
 
@@ -69,10 +69,9 @@ const OCTORULES_EXTENSION = /\.ya?ml$/i;
  */
 export function targetsOf(config: ProjectConfig, folder: string, files: readonly TargetFile[]): TargetGrouping {
   const problems: TargetProblem[] = [];
-  const base = escape(folder.replace(/\\/g, '/').replace(/\/+$/, ''));
   const items = (config.targets ?? []).map((item) => ({
     item,
-    matchers: item.files.map((pattern) => new minimatch.Minimatch(`${base}/${pattern.replace(/\\/g, '/').replace(/^\.?\//, '')}`, { dot: true })),
+    matchers: item.files.map((pattern) => targetGlob(pattern, folder)),
     files: [] as string[],
   }));
   const unplaced: string[] = [];
