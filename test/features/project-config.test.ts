@@ -138,6 +138,20 @@ describe('.rulesets.yaml completion', () => {
     assert.deepEqual(itemsAt('lists: [|]'), []);
   });
 
+  it("offers a target's keys in an item of `targets`, and the plans and add-ons in it", () => {
+    const keys = ['files', 'zone', 'account', 'plan', 'addons'];
+    assert.deepEqual(labels(itemsAt('targets:\n  - |')), keys);
+    assert.deepEqual(labels(itemsAt('targets:\n  - files: a/*.json\n    |')), keys);
+    assert.deepEqual(labels(itemsAt('targets:\n  - files: a/*.json\n    zone: example.com\n    |')), keys, 'under a key of the item as well as under its dash');
+    assert.equal(chosen('targets:\n  - files: a/*.json\n    zo|', 'zone'), 'targets:\n  - files: a/*.json\n    zone: ');
+    assert.deepEqual(labels(itemsAt('targets:\n  - files: a/*.json\n    plan: |')), ['free', 'pro', 'business', 'enterprise']);
+    assert.deepEqual(labels(itemsAt('targets:\n  - plan: |')), ['free', 'pro', 'business', 'enterprise']);
+    assert.deepEqual(labels(itemsAt('targets:\n  - files: a/*.json\n    addons: [|]')), ['bot_management', 'advanced_rate_limiting']);
+    assert.deepEqual(labels(itemsAt('targets:\n  - files: a/*.json\n    addons:\n      - |')), ['bot_management', 'advanced_rate_limiting']);
+    assert.deepEqual(itemsAt('terraform:\n  var_files:\n    plan: |'), [], 'a `plan:` elsewhere than in a target is not one');
+    assert.equal(chosen('tar|', 'targets'), 'targets:\n  - files: \n    zone: ');
+  });
+
   it('offers nothing under a key that is not `rules`', () => {
     assert.deepEqual(itemsAt('files:\n  |'), []);
   });
@@ -150,6 +164,15 @@ describe('.rulesets.yaml hover', () => {
     const hover = projectConfigHover(model, model.positionAt(2));
     assert.match(JSON.stringify(hover?.contents), /account's list names/);
     assert.equal(textOf(text, hover!.range!), 'lists');
+  });
+
+  it("says what a target's key means", () => {
+    const text = 'targets:\n  - files: a/*.json\n    zone: example.com\n';
+    const model = configModel(text);
+    const hover = projectConfigHover(model, model.positionAt(text.indexOf('zone')));
+    assert.match(JSON.stringify(hover?.contents), /The zone these files go to: its name/);
+    assert.equal(textOf(text, hover!.range!), 'zone');
+    assert.match(JSON.stringify(projectConfigHover(model, model.positionAt(1))?.contents), /Where the ruleset files go/);
   });
 
   it('says what a code means and whether it can be changed', () => {

@@ -60,6 +60,17 @@ export interface TargetConfig {
 /** The keys of an item of `targets:`. */
 export const TARGET_KEYS = ['files', 'zone', 'account', 'plan', 'addons'] as const;
 
+export type TargetKey = (typeof TARGET_KEYS)[number];
+
+/** What each key of an item of `targets:` means (completion and hover). */
+export const TARGET_KEY_DESCRIPTIONS: Readonly<Record<TargetKey, { readonly type: string; readonly description: string }>> = {
+  files: { type: 'string or array of string', description: 'The files that go to this target: a glob or a list of globs, relative to the folder of `.rulesets.yaml` (`zones/example.com/*.yaml`). A file goes to one target.' },
+  zone: { type: 'string', description: "The zone these files go to: its name (`example.com`, looked up through the API when planning) or its id (32 hex digits). Give `zone` or `account`, not both." },
+  account: { type: 'string', description: 'The account these files go to: its id (32 hex digits). Give `zone` or `account`, not both.' },
+  plan: { type: 'string', description: "This zone's plan (`free`, `pro`, `business` or `enterprise`): its files are checked with it, over the top-level `plan`." },
+  addons: { type: 'array of string', description: "This zone's paid add-ons (`bot_management`, `advanced_rate_limiting`): its files are checked with them, over the top-level `addons`." },
+};
+
 /** An account or zone id: 32 lowercase hex digits. */
 export const SCOPE_ID = /^[0-9a-f]{32}$/;
 
