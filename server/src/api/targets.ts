@@ -81,7 +81,7 @@ export function targetsOf(config: ProjectConfig, folder: string, files: readonly
     const posix = path.replace(/\\/g, '/');
     let owner: (typeof items)[number] | undefined;
     for (const candidate of items) {
-      if (!candidate.matchers.some((m) => m.match(posix))) continue;
+      if (!candidate.matchers.some((matches) => matches(posix))) continue;
       if (!owner) {
         owner = candidate;
         candidate.files.push(path);

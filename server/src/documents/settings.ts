@@ -107,12 +107,17 @@ function readLists(value: unknown): { names: string[]; kinds?: Record<string, Li
  * A glob of `targets:` as a matcher of absolute paths: relative to the folder of
  * `.rulesets.yaml` (a bare name too: `waf.yaml` is the one beside it, none below).
  */
-export function targetGlob(pattern: string, folder: string): Minimatch {
-  return new minimatch.Minimatch(`${escape(folder.replace(/\\/g, '/').replace(/\/+$/, ''))}/${pattern.replace(/\\/g, '/').replace(/^\.?\//, '')}`, { dot: true });
+export function targetGlob(pattern: string, folder: string): (path: string) => boolean {
+  const glob: Minimatch = new minimatch.Minimatch(`${escape(folder.replace(/\\/g, '/').replace(/\/+$/, ''))}/${pattern.replace(/\\/g, '/').replace(/^\.?\//, '')}`, { dot: true });
+  // The glob's one regular expression, tried on the whole path: `match` splits the path again
+  // for every try, and a repository's files are tried against every target. A negated glob
+  // (`!…`) has no such expression of its own: `match` says.
+  const re = glob.makeRe();
+  return re && !glob.negate ? (path) => re.test(path.replace(/\\/g, '/')) : (path) => glob.match(path.replace(/\\/g, '/'));
 }
 
 /** Each configuration's targets' matchers, made once per configuration read (and folder). */
-const targetMatchers = new WeakMap<ProjectConfig, { folder: string; matchers: (readonly Minimatch[])[] }>();
+const targetMatchers = new WeakMap<ProjectConfig, { folder: string; matchers: (readonly ((path: string) => boolean)[])[] }>();
 
 /** The first item of `targets:` whose `files` match a file (an absolute path), if any. */
 export function targetOfFile(config: ProjectConfig, folder: string, file: string): TargetConfig | undefined {
@@ -124,7 +129,7 @@ export function targetOfFile(config: ProjectConfig, folder: string, file: string
     targetMatchers.set(config, known);
   }
   const path = file.replace(/\\/g, '/');
-  const index = known.matchers.findIndex((globs) => globs.some((m) => m.match(path)));
+  const index = known.matchers.findIndex((globs) => globs.some((matches) => matches(path)));
   return index === -1 ? undefined : targets[index];
 }
 
