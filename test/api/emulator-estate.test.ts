@@ -220,6 +220,43 @@ describe('a fault at the n-th request', () => {
     }
   });
 
+  it('a fault at each request in turn, of every kind, leaves every ruleset of every zone at its old or its new version', async () => {
+    const zones = [ZONE_A, ZONE_B];
+    const phases = [PHASE, 'http_request_late_transform'];
+    const oldRules = (zone: string, phase: string) => [{ action: phase === PHASE ? 'block' : 'rewrite', expression: `http.host eq "${zone.slice(0, 4)}.old"`, ...(phase === PHASE ? {} : { action_parameters: { headers: { 'x-old': { operation: 'set', value: '1' } } } }) }];
+    const newRules = (zone: string, phase: string) => [...oldRules(zone, phase), { ...oldRules(zone, phase)[0], expression: `http.host eq "${zone.slice(0, 4)}.new"` }];
+    const writes = zones.flatMap((zone) => phases.map((phase) => ({ zone, phase })));
+    let landed = 0;
+    for (let n = 1; n <= writes.length; n++) {
+      for (const kind of [{}, { after: true }, { respond: 'drop' as const }, { respond: 'drop' as const, after: true }]) {
+        const emulator = await startTestEmulator();
+        try {
+          const client = (zone: string) => makeClient(emulator.baseUrl, { scope: { kind: 'zone', id: zone }, retries: 0 });
+          for (const { zone, phase } of writes) await client(zone).updateRuleset({ phase }, { rules: oldRules(zone, phase) });
+          emulator.failRequest({ failRequest: n, ...kind });
+          for (const { zone, phase } of writes) {
+            try {
+              await client(zone).updateRuleset({ phase }, { rules: newRules(zone, phase) });
+            } catch {
+              break;
+            }
+          }
+          for (const { zone, phase } of writes) {
+            const live = await client(zone).getEntryPoint(phase);
+            const whole = (live.version === '1' && live.rules.length === 1) || (live.version === '2' && live.rules.length === 2 && live.rules[1].expression.endsWith('.new"'));
+            assert.ok(whole, `fault ${JSON.stringify({ n, ...kind })}: ${zone} ${phase} is at version ${live.version} with ${live.rules.length} rules`);
+            if (live.version === '2') landed++;
+          }
+        } finally {
+          await emulator.close();
+        }
+      }
+    }
+    // Before the write, the n-th write fails unstored: n-1 landed; after it, n landed.
+    const expected = [...Array(writes.length).keys()].reduce((sum, i) => sum + 2 * i + 2 * (i + 1), 0);
+    assert.equal(landed, expected);
+  });
+
   it('reads --fault N[:drop][:after] and refuses anything else', () => {
     assert.deepEqual(parseFaultOption('3'), { failRequest: 3 });
     assert.deepEqual(parseFaultOption('3:drop:after'), { failRequest: 3, respond: 'drop', after: true });
