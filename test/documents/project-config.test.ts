@@ -426,5 +426,8 @@ describe('.rulesets.yaml targets', () => {
     assert.deepEqual(problemsOf('targets: example.com\n'), [['invalid-type', 'error', 'example.com', '1:10', 'expected `targets` to be a list of mappings, each with `files` and a `zone` or an `account`, found a string']]);
     assert.deepEqual(problemsOf('targets:\n  - example.com\n'), [['invalid-type', 'error', 'example.com', '2:5', 'expected an item of `targets` to be a mapping with `files` and a `zone` or an `account`, found a string']]);
     assert.deepEqual(problemsOf('targets:\n  - files: []\n    zone: example.com\n').map((p) => p[4]), ['expected `files` to name at least one glob, e.g. `zones/example.com/*.yaml`']);
+    assert.deepEqual(problemsOf('targets:\n  - files: {a: b}\n    zone: example.com\n').map((p) => p[4]), ['expected `files` to be a glob or a list of globs, e.g. `zones/example.com/*.yaml`, found a mapping']);
+    assert.deepEqual(problemsOf('targets:\n  - files: a\n    account: 01234567890123456789012345678901\n').map((p) => p[4]), ['YAML reads this `account` as a number, which may lose digits: quote it, `account: "…"`']);
+    assert.deepEqual(problemsOf('targets:\n  - files: a\n    account: "01234567890123456789012345678901"\n'), []);
   });
 });

@@ -163,10 +163,17 @@ export async function resolveTargets(client: ZoneFinder, targets: readonly Unres
   const names = [...new Set(targets.flatMap((t) => ('name' in t.scope ? [t.scope.name.toLowerCase()] : [])))];
   const found = new Map<string, ZoneSummary[]>();
   let next = 0;
+  let failed = false;
   const worker = async (): Promise<void> => {
-    while (next < names.length) {
+    while (next < names.length && !failed) {
       const name = names[next++];
-      found.set(name, (await client.findZones(name, options)).filter((z) => z.name.toLowerCase() === name));
+      try {
+        found.set(name, (await client.findZones(name, options)).filter((z) => z.name.toLowerCase() === name));
+      } catch (error) {
+        // The others stop asking: the first error is the answer.
+        failed = true;
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, names.length) }, worker));

@@ -345,6 +345,11 @@ function readTarget(item: HostNode, report: Report): TargetConfig | undefined {
     }
     switch (p.key) {
       case 'files': {
+        if (value.kind !== 'string' && value.kind !== 'array') {
+          report('error', 'invalid-type', value.start, value.end, `expected \`files\` to be a glob or a list of globs, e.g. \`zones/example.com/*.yaml\`, found ${describe(value)}`);
+          ok = false;
+          break;
+        }
         const files = value.kind === 'string' ? [value.value as string] : readStrings(p, report, (node) => node.value as string);
         if (files && files.length > 0) target.files = files;
         else {
@@ -395,11 +400,16 @@ function readTarget(item: HostNode, report: Report): TargetConfig | undefined {
 /** A zone (an id or a name) or an account (an id): a mistake here would send rules elsewhere, so each is an error. */
 function readScope(key: 'zone' | 'account', node: HostNode, report: Report): string | undefined {
   const example = key === 'zone' ? 'a zone name, e.g. `example.com`, or its id (32 hex digits)' : 'an account id (32 hex digits)';
-  if (node.kind !== 'string' && node.kind !== 'number') {
+  if (node.kind === 'number') {
+    // An id of decimal digits only (or with one `e`) is a number to YAML, which may not keep every digit.
+    report('error', 'invalid-type', node.start, node.end, `YAML reads this \`${key}\` as a number, which may lose digits: quote it, \`${key}: "…"\``);
+    return undefined;
+  }
+  if (node.kind !== 'string') {
     report('error', 'invalid-type', node.start, node.end, `expected \`${key}\` to be ${example}, found ${describe(node)}`);
     return undefined;
   }
-  const written = String(node.value);
+  const written = node.value as string;
   if (SCOPE_ID.test(written)) return written;
   if (/^[0-9a-fA-F]{32}$/.test(written)) {
     report('error', 'invalid-id', node.start, node.end, `ids are written in lowercase: \`${written.toLowerCase()}\``, node.kind === 'string' ? [replaceFix(node as HostScalar, written.toLowerCase())] : []);
