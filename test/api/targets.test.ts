@@ -42,9 +42,9 @@ targets:
     assert.deepEqual(unplaced, ['/repo/other/x.json']);
   });
 
-  it("does not match a glob outside the configuration's folder, nor a bare name in a subfolder", () => {
+  it("does not match a glob outside the configuration's folder, nor a bare name in a subfolder; a file given twice is one", () => {
     const c = config('targets:\n  - files: waf.yaml\n    zone: example.com\n');
-    const { targets, unplaced, problems } = targetsOf(c, ROOT, ['/repo/sub/waf.yaml', '/elsewhere/waf.yaml', '/repo/waf.yaml']);
+    const { targets, unplaced, problems } = targetsOf(c, ROOT, ['/repo/sub/waf.yaml', '/elsewhere/waf.yaml', '/repo/waf.yaml', '/repo/waf.yaml']);
     assert.deepEqual(targets.map((t) => t.files), [['/repo/waf.yaml']]);
     assert.deepEqual(unplaced, ['/repo/sub/waf.yaml', '/elsewhere/waf.yaml']);
     assert.deepEqual(problems, []);

@@ -76,8 +76,12 @@ export function targetsOf(config: ProjectConfig, folder: string, files: readonly
   }));
   const unplaced: string[] = [];
   const octorules = new Map<string, string[]>();
+  const given = new Set<string>();
   for (const file of files) {
     const path = typeof file === 'string' ? file : file.path;
+    // A file named twice (two arguments that overlap) is still one file.
+    if (given.has(path)) continue;
+    given.add(path);
     const posix = path.replace(/\\/g, '/');
     let owner: (typeof items)[number] | undefined;
     for (const candidate of items) {
