@@ -20,8 +20,8 @@ export { diskModuleReader, includeReader, providerVersionInputsOf } from './docu
 export { badBytesMessage, badBytesProblem, badBytesText, decodeFileBytes, type BadBytes, type DecodedFile } from './documents/file-bytes';
 export type { TerraformModule, TerraformModuleReader } from './documents/terraform-module';
 export { loadTerraformParser, mayUseModuleValues, migrateFirewallRules } from './documents/terraform';
-export { DEFAULT_SETTINGS, patternInFolder, readSettings, withProjectConfig, type Settings } from './documents/settings';
-export { readProjectConfig, type ProjectConfig, type RuleSeverity } from './documents/project-config';
+export { DEFAULT_SETTINGS, patternInFolder, readSettings, targetOfFile, withProjectConfig, type Settings } from './documents/settings';
+export { readProjectConfig, type ProjectConfig, type RuleSeverity, type TargetConfig } from './documents/project-config';
 export { nearestConfig, parentOfFolderUri, type FolderReader, type NearestConfig } from './documents/nearest-config';
 
 // ---------------------------------------------------------------- language
@@ -46,7 +46,7 @@ export { caseOutput, describeMatches, describeVerdict, fileProblemOutput, isTest
 export { describeAssumed, evaluateAssuming, rulesThatDecide, type AssumedField } from './evaluation/assumed-fields';
 
 // ---------------------------------------------------------------- the Rulesets API
-export { ApiError, describeMessage, redact, RulesetsClient, type ApiMessage, type ClientOptions, type Credentials, type RulesetRef, type Scope } from './api/client';
+export { ApiError, describeMessage, redact, RulesetsClient, type ApiMessage, type ClientOptions, type Credentials, type RulesetRef, type Scope, type ZoneSummary } from './api/client';
 export { runEmulatorCommand } from './api/emulator-command';
 export { applyCreate, planCreate } from './api/create';
 export { applyDeploy, checkLocal, conflictMessage, DeployOutcomeUnknownError, destinationOf, describeDestination, hasErrors, mapServiceProblems, planDeploy, type DeployPlan, type Destination, type ServiceProblem } from './api/deploy';
@@ -58,3 +58,4 @@ export { terraformOfRuleset } from './api/terraform-file';
 export { selectRuleset, type RulesetChoice } from './documents/select-ruleset';
 export { octorulesOfRuleset, octorulesSectionOfPhase } from './api/octorules-file';
 export { ruleDefinition, type Position, type Rule, type RuleInput, type Ruleset, type RulesetSummary, type VersionListItem } from './api/types';
+export { resolveTargets, TargetResolutionError, targetsOf, type Target, type TargetFile, type TargetGrouping, type TargetProblem, type UnresolvedTarget, type ZoneFinder } from './api/targets';

@@ -51,6 +51,14 @@ describe('rulesets check: the plan and add-ons of .rulesets.yaml', () => {
     assert.equal(withIt.status, 0, withIt.stdout + withIt.stderr);
   });
 
+  it("checks a target's files with that target's plan, and the other files with the top-level one", () => {
+    const dir = folder({ '.rulesets.yaml': 'plan: enterprise\ntargets:\n  - files: "small-*.ruleset.yaml"\n    zone: small.example\n    plan: free\n', 'small-waf.ruleset.yaml': waf(6), 'big-waf.ruleset.yaml': waf(6) });
+    const run = check(dir);
+    assert.equal(run.status, 1);
+    assert.match(run.stdout, /small-waf\.ruleset\.yaml:15:5: error rule-quota this is rule 6 of the 6 enabled WAF custom rules of this ruleset, and the Free plan allows 5/);
+    assert.doesNotMatch(run.stdout, /big-waf/);
+  });
+
   it('reports a misspelt add-on as the configuration file\'s error', () => {
     const run = check(folder({ '.rulesets.yaml': 'plan: enterprise\naddons: [bot_managment]\n', 'waf.ruleset.yaml': waf(1) }));
     assert.notEqual(run.status, 0);

@@ -90,7 +90,7 @@ describe('readProjectConfig: mistakes, at their place', () => {
 
   it('wants a mapping at the top', () => {
     assert.deepEqual(problemsOf('- phase: magic_transit\n'), [
-      ['invalid-type', 'error', '- phase: magic_transit\n', '1:1', 'expected a mapping of `phase`, `plan`, `addons`, `lists`, `files`, `rules` and `terraform` in `.rulesets.yaml`, found a list'],
+      ['invalid-type', 'error', '- phase: magic_transit\n', '1:1', 'expected a mapping of `phase`, `plan`, `addons`, `lists`, `files`, `rules`, `terraform` and `targets` in `.rulesets.yaml`, found a list'],
     ]);
   });
 
@@ -338,5 +338,96 @@ describe('.rulesets.yaml terraform.var_files (issue 34)', () => {
     assert.deepEqual(readProjectConfig('terraform:\n  var_files: [prod.tfvars, envs/eu.tfvars]\n'), { config: { terraformVarFiles: ['prod.tfvars', 'envs/eu.tfvars'] }, problems: [] });
     assert.deepEqual(readProjectConfig('terraform:\n  var_file: [prod.tfvars]\n').problems.map((p) => p.code), ['unknown-key']);
     assert.deepEqual(readProjectConfig('terraform: prod.tfvars\n').problems.map((p) => p.code), ['invalid-type']);
+  });
+});
+
+describe('.rulesets.yaml targets', () => {
+  const ZONE_ID = '0123456789abcdef0123456789abcdef';
+
+  it('reads each item: files (a glob or a list), a zone (name or id) or an account, its plan and add-ons', () => {
+    const text = `targets:
+  - files: zones/example.com/*.yaml
+    zone: Example.com
+    plan: business
+    addons: [bot_management]
+  - files: [account/*.json, account/*.tf]
+    account: ${ZONE_ID}
+  - files: by-id/*.json
+    zone: ${ZONE_ID}
+`;
+    const { config, problems } = readProjectConfig(text);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(
+      config.targets!.map(({ start, end, ...rest }) => rest),
+      [
+        { files: ['zones/example.com/*.yaml'], zone: 'example.com', plan: 'business', addons: ['bot_management'] },
+        { files: ['account/*.json', 'account/*.tf'], account: ZONE_ID },
+        { files: ['by-id/*.json'], zone: ZONE_ID },
+      ],
+    );
+    assert.equal(text.slice(config.targets![1].start, config.targets![1].start + 6), 'files:', 'each item says where it is, for messages about it');
+  });
+
+  it('wants exactly one of zone and account, and files, each said at its place; an item with a mistake is left out', () => {
+    const text = `targets:
+  - files: a/*.json
+    zone: example.com
+    account: ${ZONE_ID}
+  - files: b/*.json
+  - zone: example.org
+  - files: c/*.json
+    zone: example.net
+`;
+    const { config } = readProjectConfig(text);
+    assert.deepEqual(config.targets!.map((t) => t.zone), ['example.net']);
+    assert.deepEqual(problemsOf(text), [
+      ['invalid-target', 'error', 'account', '4:5', 'a target is one zone or one account: give `zone` or `account`, not both (a second item sends other files elsewhere)'],
+      ['invalid-target', 'error', 'files: b/*.json\n', '5:5', 'this target says no place: add `zone: <name or id>` or `account: <id>`'],
+      ['invalid-target', 'error', 'zone: example.org\n', '6:5', 'this target names no files: add `files: <glob>` (relative to the folder of `.rulesets.yaml`)'],
+    ]);
+  });
+
+  it('refuses an id that is no id, and a zone that is no domain, and lowercases an id with the fix', () => {
+    const text = `targets:
+  - files: a
+    account: acme
+  - files: b
+    zone: 0123456789abcdef
+  - files: c
+    zone: production
+  - files: d
+    zone: exa_mple.com
+  - files: e
+    zone: 0123456789ABCDEF0123456789ABCDEF
+`;
+    assert.deepEqual(problemsOf(text), [
+      ['invalid-id', 'error', 'acme', '3:14', 'expected `account` to be an account id (32 hex digits), found `acme`'],
+      ['invalid-id', 'error', '0123456789abcdef', '5:11', 'expected `zone` to be a zone name, e.g. `example.com`, or its id (32 hex digits), found 16 hex digits'],
+      ['invalid-id', 'error', 'production', '7:11', 'expected `zone` to be a zone name, e.g. `example.com`, or its id (32 hex digits), found `production`'],
+      ['invalid-id', 'error', 'exa_mple.com', '9:11', '`exa_mple.com` is not a zone name: a zone is a domain like `example.com` (letters, digits, `-` and dots), or its id (32 hex digits)'],
+      ['invalid-id', 'error', '0123456789ABCDEF0123456789ABCDEF', '11:11', 'ids are written in lowercase: `0123456789abcdef0123456789abcdef`'],
+    ]);
+    const problem = readProjectConfig(text).problems.at(-1)!;
+    assert.match(fixed(text, problem), /zone: 0123456789abcdef0123456789abcdef\n$/);
+    assert.deepEqual(readProjectConfig(text).config.targets, []);
+  });
+
+  it('names the key meant by a misspelt one, with the fix, and checks plan and add-ons as at the top', () => {
+    const text = 'targets:\n  - files: a/*.json\n    zones: example.com\n    plan: buisness\n    addons: [bot-management]\n';
+    assert.deepEqual(problemsOf(text), [
+      ['unknown-key', 'error', 'zones', '3:5', 'unknown key `zones` in an item of `targets`; did you mean `zone`?'],
+      ['invalid-plan', 'error', 'buisness', '4:11', 'expected `plan` to be `free`, `pro`, `business` or `enterprise`, found `buisness`; did you mean `business`?'],
+      ['unknown-addon', 'error', 'bot-management', '5:14', 'unknown add-on `bot-management` in `addons`; did you mean `bot_management`?'],
+    ]);
+    assert.equal(fixed(text, readProjectConfig(text).problems[0]), 'targets:\n  - files: a/*.json\n    zone: example.com\n    plan: buisness\n    addons: [bot-management]\n');
+  });
+
+  it('wants a list of mappings', () => {
+    assert.deepEqual(problemsOf('targets: example.com\n'), [['invalid-type', 'error', 'example.com', '1:10', 'expected `targets` to be a list of mappings, each with `files` and a `zone` or an `account`, found a string']]);
+    assert.deepEqual(problemsOf('targets:\n  - example.com\n'), [['invalid-type', 'error', 'example.com', '2:5', 'expected an item of `targets` to be a mapping with `files` and a `zone` or an `account`, found a string']]);
+    assert.deepEqual(problemsOf('targets:\n  - files: []\n    zone: example.com\n').map((p) => p[4]), ['expected `files` to name at least one glob, e.g. `zones/example.com/*.yaml`']);
+    assert.deepEqual(problemsOf('targets:\n  - files: {a: b}\n    zone: example.com\n').map((p) => p[4]), ['expected `files` to be a glob or a list of globs, e.g. `zones/example.com/*.yaml`, found a mapping']);
+    assert.deepEqual(problemsOf('targets:\n  - files: a\n    account: 01234567890123456789012345678901\n').map((p) => p[4]), ['YAML reads this `account` as a number, which may lose digits: quote it, `account: "…"`']);
+    assert.deepEqual(problemsOf('targets:\n  - files: a\n    account: "01234567890123456789012345678901"\n'), []);
   });
 });

@@ -81,8 +81,8 @@ describe('.rulesets.yaml diagnostics', () => {
 
 describe('.rulesets.yaml completion', () => {
   it('offers the keys at the top, without those already set', () => {
-    assert.deepEqual(labels(itemsAt('|')), ['phase', 'plan', 'addons', 'lists', 'files', 'rules', 'terraform']);
-    assert.deepEqual(labels(itemsAt('phase: magic_transit\nru|')), ['plan', 'addons', 'lists', 'files', 'rules', 'terraform']);
+    assert.deepEqual(labels(itemsAt('|')), ['phase', 'plan', 'addons', 'lists', 'files', 'rules', 'terraform', 'targets']);
+    assert.deepEqual(labels(itemsAt('phase: magic_transit\nru|')), ['plan', 'addons', 'lists', 'files', 'rules', 'terraform', 'targets']);
   });
 
   it('writes the key with the start of its value', () => {
@@ -138,6 +138,20 @@ describe('.rulesets.yaml completion', () => {
     assert.deepEqual(itemsAt('lists: [|]'), []);
   });
 
+  it("offers a target's keys in an item of `targets`, and the plans and add-ons in it", () => {
+    const keys = ['files', 'zone', 'account', 'plan', 'addons'];
+    assert.deepEqual(labels(itemsAt('targets:\n  - |')), keys);
+    assert.deepEqual(labels(itemsAt('targets:\n  - files: a/*.json\n    |')), keys);
+    assert.deepEqual(labels(itemsAt('targets:\n  - files: a/*.json\n    zone: example.com\n    |')), keys, 'under a key of the item as well as under its dash');
+    assert.equal(chosen('targets:\n  - files: a/*.json\n    zo|', 'zone'), 'targets:\n  - files: a/*.json\n    zone: ');
+    assert.deepEqual(labels(itemsAt('targets:\n  - files: a/*.json\n    plan: |')), ['free', 'pro', 'business', 'enterprise']);
+    assert.deepEqual(labels(itemsAt('targets:\n  - plan: |')), ['free', 'pro', 'business', 'enterprise']);
+    assert.deepEqual(labels(itemsAt('targets:\n  - files: a/*.json\n    addons: [|]')), ['bot_management', 'advanced_rate_limiting']);
+    assert.deepEqual(labels(itemsAt('targets:\n  - files: a/*.json\n    addons:\n      - |')), ['bot_management', 'advanced_rate_limiting']);
+    assert.deepEqual(itemsAt('terraform:\n  var_files:\n    plan: |'), [], 'a `plan:` elsewhere than in a target is not one');
+    assert.equal(chosen('tar|', 'targets'), 'targets:\n  - files: \n    zone: ');
+  });
+
   it('offers nothing under a key that is not `rules`', () => {
     assert.deepEqual(itemsAt('files:\n  |'), []);
   });
@@ -150,6 +164,15 @@ describe('.rulesets.yaml hover', () => {
     const hover = projectConfigHover(model, model.positionAt(2));
     assert.match(JSON.stringify(hover?.contents), /account's list names/);
     assert.equal(textOf(text, hover!.range!), 'lists');
+  });
+
+  it("says what a target's key means", () => {
+    const text = 'targets:\n  - files: a/*.json\n    zone: example.com\n';
+    const model = configModel(text);
+    const hover = projectConfigHover(model, model.positionAt(text.indexOf('zone')));
+    assert.match(JSON.stringify(hover?.contents), /The zone these files go to: its name/);
+    assert.equal(textOf(text, hover!.range!), 'zone');
+    assert.match(JSON.stringify(projectConfigHover(model, model.positionAt(1))?.contents), /Where the ruleset files go/);
   });
 
   it('says what a code means and whether it can be changed', () => {
@@ -209,6 +232,20 @@ describe('the settings of a ruleset file under a .rulesets.yaml', () => {
     // The inner file turns nothing up: the outer one's `rules` do not reach its folder.
     for (const uri of [RULESET_URI, 'file:///work/repo/firewall/deep/edge.ruleset.yaml']) assert.deepEqual(codes(uri), [['country-code-case', DiagnosticSeverity.Warning]], uri);
     for (const uri of ['file:///work/repo/edge.ruleset.yaml', 'file:///work/repo/other/edge.ruleset.yaml']) assert.deepEqual(codes(uri), [['country-code-case', DiagnosticSeverity.Error]], uri);
+  });
+
+  it("checks a target's files with the target's plan and add-ons, the others with the file's", () => {
+    const configs = new Map([['file:///work/repo', projectConfigOf('plan: enterprise\naddons: [bot_management]\ntargets:\n  - files: firewall/*.yaml\n    zone: example.com\n    plan: free\n')]]);
+    const inTarget = settingsForDocument(RULESET_URI, settings(), configs);
+    assert.equal(inTarget.plan, 'free');
+    assert.deepEqual(inTarget.addons, ['bot_management'], 'a target without `addons` keeps the top-level ones');
+    const outside = settingsForDocument('file:///work/repo/other/edge.ruleset.yaml', settings(), configs);
+    assert.equal(outside.plan, 'enterprise');
+    // What the plan decides shows in the findings: `matches` needs Business.
+    const regex = 'name: x\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: http.host matches "^a"\n';
+    const codes = (uri: string) => diagnostics(modelOf(regex, 'yaml', uri), settingsForDocument(uri, settings(), configs)).map((d) => d.code);
+    assert.ok(codes(RULESET_URI).includes('plan-required'), JSON.stringify(codes(RULESET_URI)));
+    assert.ok(!codes('file:///work/repo/other/edge.ruleset.yaml').includes('plan-required'));
   });
 
   it('keeps the user\'s settings for the keys the file does not set', () => {

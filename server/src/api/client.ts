@@ -71,6 +71,17 @@ export interface ClientOptions {
   readonly slowAnswerMs?: number;
 }
 
+/** A zone as List Zones gives it: what a target needs of it. */
+export interface ZoneSummary {
+  readonly id: string;
+  readonly name: string;
+  readonly account?: { readonly id: string };
+}
+
+function isZoneSummary(value: unknown): value is { id: string; name: string; account?: { id?: unknown } } {
+  return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string' && typeof (value as { name?: unknown }).name === 'string';
+}
+
 export interface CallOptions {
   /** Cancels the call, including any wait before a retry. */
   readonly signal?: AbortSignal;
@@ -234,6 +245,8 @@ interface RequestSpec {
    * nothing whatever it is given: the service answers it with `"result": null` or 204.
    */
   readonly expect: 'object' | 'array' | 'none';
+  /** The path is from the base URL (`/zones`), not below the account or zone. */
+  readonly unscoped?: boolean;
 }
 
 /** More pages than this in one list: the service is answering in a circle, or the list is not one a person can use. */
@@ -316,6 +329,15 @@ export class RulesetsClient {
       }
       seen.add(cursor);
     }
+  }
+
+  /**
+   * The zones of a name these credentials can see (the API's List Zones, `GET /zones?name=`),
+   * whatever account or zone the client works on: none, one, or (a name in several accounts) more.
+   */
+  async findZones(name: string, options: CallOptions = {}): Promise<ZoneSummary[]> {
+    const answer = await this.request({ method: 'GET', path: '/zones', query: { name, per_page: '50' }, expect: 'array', unscoped: true, signal: options.signal });
+    return (answer.result as unknown[]).filter(isZoneSummary).map((z) => ({ id: z.id, name: z.name, ...(typeof z.account?.id === 'string' ? { account: { id: z.account.id } } : {}) }));
   }
 
   /** 2. The latest version of a ruleset. */
@@ -407,7 +429,7 @@ export class RulesetsClient {
   }
 
   private async request(spec: RequestSpec): Promise<Answer> {
-    const request = `${spec.method} ${this.scopePath}${spec.path}${queryString(spec)}`;
+    const request = `${spec.method} ${spec.unscoped ? '' : this.scopePath}${spec.path}${queryString(spec)}`;
     // A GET changes nothing and a dry run stores nothing: both may be sent again. A real write
     // may be repeated only if it cannot have reached the service (see `attempt`).
     const repeatable = spec.method === 'GET' || spec.dryRun === true;
@@ -458,7 +480,7 @@ export class RulesetsClient {
   }
 
   private async attempt(spec: RequestSpec, request: string, attemptsBefore: number): Promise<Outcome> {
-    const url = `${this.base.href.replace(/\/$/, '')}${this.scopePath}${spec.path}${queryString(spec)}`;
+    const url = `${this.base.href.replace(/\/$/, '')}${spec.unscoped ? '' : this.scopePath}${spec.path}${queryString(spec)}`;
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = spec.signal ? anySignal([spec.signal, timeout]) : timeout;
     const headers = spec.body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' };

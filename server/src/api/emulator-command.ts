@@ -1,23 +1,41 @@
 /**
- * `rulesets emulator [--port N] [--data FILE]`: runs the local Rulesets API emulator until
+ * `rulesets emulator [--port N] [--data FILE] [--fault N[:drop][:after]]`: runs the local Rulesets API emulator until
  * SIGINT, SIGTERM or SIGHUP, or until the process that started it ends, after printing its base URL, the credentials it accepts and the
  * environment variables that point the tools at it.
  */
 import { parseArgs } from 'node:util';
-import { EMULATOR_ACCOUNT_ID, EMULATOR_EMAIL, EMULATOR_KEY, EMULATOR_TOKEN, startEmulator, type Emulator } from './emulator';
+import { ADMIN_PREFIX, EMULATOR_ACCOUNT_ID, EMULATOR_EMAIL, EMULATOR_KEY, EMULATOR_TOKEN, startEmulator, type Emulator, type RequestFault } from './emulator';
 
-export const EMULATOR_USAGE = `Usage: rulesets emulator [--port N] [--data FILE]
+export const EMULATOR_USAGE = `Usage: rulesets emulator [--port N] [--data FILE] [--fault N[:drop][:after]]
 
 Runs a local emulator of the Rulesets API on 127.0.0.1, for trying the commands
 without an account. It stops on Ctrl+C.
 
 Options:
   --port N      the port to listen on (default 8787; 0 picks a free one)
-  --data FILE   keep the rulesets in FILE (JSON) between runs; in memory otherwise
+  --data FILE   keep the rulesets in FILE (JSON) between runs; in memory otherwise;
+                its "zones" ([{"name": "example.com"}, …]) are the zones known by name
+  --fault N     the N-th request answers 500 (:drop closes the connection instead;
+                :after stores its change first); POST ${ADMIN_PREFIX}/faults arms one later
   -h, --help    show this help`;
 
 /** What `rulesets emulator` takes; each is in EMULATOR_USAGE (test/cli/help.test.ts). */
-export const EMULATOR_OPTIONS = { port: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+export const EMULATOR_OPTIONS = { port: { type: 'string' }, data: { type: 'string' }, fault: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
+/** `--fault N[:drop][:after]` (or `:500`, another status) as a RequestFault. */
+export function parseFaultOption(text: string): RequestFault {
+  const [count, ...parts] = text.split(':');
+  if (!/^[1-9]\d*$/.test(count)) throw new Error(`--fault expects the number of the request to fail (from 1), then :drop, :after or a status, e.g. --fault 3:drop:after; found "${text}"`);
+  let respond: number | 'drop' | undefined;
+  let after = false;
+  for (const part of parts) {
+    if (part === 'drop') respond = 'drop';
+    else if (part === 'after') after = true;
+    else if (/^[45]\d\d$/.test(part)) respond = Number(part);
+    else throw new Error(`--fault: unknown "${part}" in "${text}"; after the number come :drop, :after or a status (400 to 599)`);
+  }
+  return { failRequest: Number(count), ...(respond !== undefined ? { respond } : {}), ...(after ? { after } : {}) };
+}
 
 export const DEFAULT_EMULATOR_PORT = 8787;
 
@@ -97,6 +115,7 @@ function stopSignal(io: EmulatorCommandIo): Promise<Stop> {
 export async function runEmulatorCommand(args: readonly string[], io: EmulatorCommandIo = processIo): Promise<number> {
   let port: number;
   let dataFile: string | undefined;
+  let fault: RequestFault | undefined;
   try {
     const { values } = parseArgs({
       args: [...args],
@@ -109,6 +128,7 @@ export async function runEmulatorCommand(args: readonly string[], io: EmulatorCo
     port = values.port === undefined ? DEFAULT_EMULATOR_PORT : Number(values.port);
     if (!/^\d+$/.test(values.port ?? '0') || !Number.isInteger(port) || port > 65535) throw new Error(`--port expects a number from 0 to 65535, found "${values.port}"`);
     dataFile = values.data;
+    fault = values.fault === undefined ? undefined : parseFaultOption(values.fault);
   } catch (error) {
     // One line: node's parseArgs explains some mistakes over three.
     io.err(`rulesets: ${(error as Error).message.split('\n')[0]}\n`);
@@ -117,7 +137,7 @@ export async function runEmulatorCommand(args: readonly string[], io: EmulatorCo
 
   let emulator: Emulator;
   try {
-    emulator = await startEmulator({ port, host: '127.0.0.1', dataFile });
+    emulator = await startEmulator({ port, host: '127.0.0.1', dataFile, ...(fault ? { faults: fault } : {}) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message =
@@ -139,6 +159,8 @@ export async function runEmulatorCommand(args: readonly string[], io: EmulatorCo
       `Rulesets API emulator listening on ${emulator.baseUrl}`,
       dataFile ? `Rulesets are kept in ${dataFile}.` : 'Rulesets are kept in memory and lost when it stops (--data FILE keeps them).',
       `It accepts the API token ${EMULATOR_TOKEN}, or the email ${EMULATOR_EMAIL} with the API key ${EMULATOR_KEY}, and any account or zone id.`,
+      ...(emulator.state.zones().length > 0 ? [`Zones by name: ${emulator.state.zones().length} (GET /zones?name=).`] : []),
+      ...(fault ? [`Request ${fault.failRequest} will fail (${fault.respond === 'drop' ? 'connection dropped' : (fault.respond ?? 500)}${fault.after ? ', after its change is stored' : ''}).`] : []),
       'Point the tools at it with:',
       `  export RULESETS_BASE_URL=${emulator.baseUrl}`,
       `  export RULESETS_API_TOKEN=${EMULATOR_TOKEN}`,

@@ -33,9 +33,15 @@
  *   5 minutes by default); past it, 429 with `Retry-After` until a window has passed.
  * - **Storage**: in memory, or in `dataFile` (JSON, rewritten atomically after each change and
  *   read on start).
+ * - **Zones** with names: `GET /zones?name=` answers as the API's List Zones (`result: [{id,
+ *   name, account: {id}}]`, paged by `page` and `per_page`). They come from `dataFile`'s
+ *   `zones`, `state.addZone`, or `POST /__emulator/zones` (a running emulator). Rulesets are
+ *   kept per account and zone, each with its versions, whether or not a zone has a name.
  * - **Faults** for tests: `emulator.faults.push({method, path, respond})`, consumed in order;
- *   `emulator.notices.push({method, path, message})` adds a warning to the `messages` of the
- *   next successful matching answer.
+ *   `emulator.failRequest({failRequest: n, …})` (or `POST /__emulator/faults`, or the option
+ *   `faults`) makes the n-th request from then on fail (500, or a dropped connection) before
+ *   or after its write is stored; `emulator.notices.push({method, path, message})` adds a
+ *   warning to the `messages` of the next successful matching answer.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -81,6 +87,31 @@ export interface EmulatorOptions {
   readonly pageSize?: number;
   /** Requests each credential may make in a window; past it, 429 until the window has passed. */
   readonly rateLimit?: { readonly requests: number; readonly windowMs: number };
+  /** A fault armed from the start (as `Emulator.failRequest`): the n-th request fails. */
+  readonly faults?: RequestFault;
+}
+
+/**
+ * A fault at the n-th request from when it is armed (1: the next), counting only requests that
+ * match `method` and `path`: it answers 500 (or `respond`), or drops the connection, without
+ * storing the request's change, or (`after`) once the change is stored. A test arms it at each
+ * request in turn to see that a failure anywhere leaves every ruleset whole.
+ */
+export interface RequestFault {
+  readonly failRequest: number;
+  /** `500` (the default), another status, or `'drop'`: the connection closes without an answer. */
+  readonly respond?: number | 'drop';
+  /** Store the request's change first: it reached the service, although the client saw a failure. */
+  readonly after?: boolean;
+  readonly method?: string;
+  readonly path?: RegExp;
+}
+
+/** A zone the emulator knows by name, as List Zones answers it. */
+export interface EmulatorZone {
+  readonly id: string;
+  readonly name: string;
+  readonly account: { readonly id: string };
 }
 
 /** The service's documented rate limit: 1,200 requests per 5 minutes per user. */
@@ -135,6 +166,10 @@ export interface Emulator {
   readonly notices: Notice[];
   /** Every request received, in order. */
   readonly requests: RecordedRequest[];
+  /** Arms a fault at the n-th request from now (replacing one armed before); `undefined` disarms. */
+  failRequest(fault: RequestFault | undefined): void;
+  /** The fault still armed, with the requests left before it fires. */
+  readonly armedFault: (RequestFault & { readonly remaining: number }) | undefined;
   close(): Promise<void>;
 }
 
@@ -157,6 +192,8 @@ interface StoredRuleset {
 export interface EmulatorData {
   readonly format: 1;
   readonly rulesets: readonly StoredRuleset[];
+  /** The zones known by name (optional: files written before zones had names hold none). */
+  readonly zones?: readonly EmulatorZone[];
 }
 
 /** Input of `addManagedRuleset`. */
@@ -169,13 +206,33 @@ export interface ManagedRulesetInput {
 
 export class EmulatorState {
   private rulesets = new Map<string, StoredRuleset>();
+  private zoneList = new Map<string, EmulatorZone>();
 
   constructor(data?: EmulatorData) {
     for (const stored of data?.rulesets ?? []) this.rulesets.set(stored.id, stored);
+    for (const zone of data?.zones ?? []) this.zoneList.set(zone.id, zone);
   }
 
   toJSON(): EmulatorData {
-    return { format: 1, rulesets: [...this.rulesets.values()] };
+    return { format: 1, rulesets: [...this.rulesets.values()], ...(this.zoneList.size > 0 ? { zones: [...this.zoneList.values()] } : {}) };
+  }
+
+  /**
+   * Adds a zone with a name (or renames the zone of that id), in an account (the emulator's
+   * by default); a new id when none is given. The same name may be in several accounts, as
+   * on the service.
+   */
+  addZone(input: { readonly name: string; readonly id?: string; readonly account?: string }): EmulatorZone {
+    const problem = zoneInputProblem(input);
+    if (problem) throw new Error(problem);
+    const zone: EmulatorZone = { id: input.id ?? newId(), name: input.name.toLowerCase(), account: { id: input.account ?? EMULATOR_ACCOUNT_ID } };
+    this.zoneList.set(zone.id, zone);
+    return zone;
+  }
+
+  /** Every zone with a name, in the order they were added. */
+  zones(): EmulatorZone[] {
+    return [...this.zoneList.values()];
   }
 
   /** A deep copy, which a request changes and which replaces the state only when it succeeds. */
@@ -185,6 +242,7 @@ export class EmulatorState {
 
   adopt(other: EmulatorState): void {
     this.rulesets = other.rulesets;
+    this.zoneList = other.zoneList;
   }
 
   /** The latest version of a ruleset, or undefined when there is none. */
@@ -232,6 +290,18 @@ export class EmulatorState {
   remove(id: string): void {
     this.rulesets.delete(id);
   }
+}
+
+const HEX_ID = /^[0-9a-f]{32}$/;
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** What is wrong with a zone to add, or undefined. */
+function zoneInputProblem(input: unknown): string | undefined {
+  if (!isObject(input)) return 'a zone is an object: {"name": "example.com", "id"?: "<32 hex digits>", "account"?: "<32 hex digits>"}';
+  if (typeof input.name !== 'string' || !DOMAIN.test(input.name)) return `a zone's name is a domain like "example.com", found ${JSON.stringify(input.name)}`;
+  if (input.id !== undefined && (typeof input.id !== 'string' || !HEX_ID.test(input.id))) return `a zone's id is 32 lowercase hex digits, found ${JSON.stringify(input.id)}`;
+  if (input.account !== undefined && (typeof input.account !== 'string' || !HEX_ID.test(input.account))) return `an account id is 32 lowercase hex digits, found ${JSON.stringify(input.account)}`;
+  return undefined;
 }
 
 function newId(): string {
@@ -520,6 +590,24 @@ function decodeCursor(cursor: string): number {
   return offset;
 }
 
+/**
+ * List Zones (`GET /zones`): the zones with names, filtered by `name` (the whole name, any case)
+ * and `account.id`, paged by `page` and `per_page` (5 to 50, 20 by default) as the API does.
+ */
+function listZones(state: EmulatorState, query: URLSearchParams): Reply {
+  const name = query.get('name')?.toLowerCase();
+  const account = query.get('account.id');
+  const all = state.zones().filter((z) => (name === undefined || z.name === name) && (account === null || z.account.id === account));
+  const perPageText = query.get('per_page') ?? '20';
+  const pageText = query.get('page') ?? '1';
+  if (!/^[1-9]\d*$/.test(perPageText) || Number(perPageText) < 5 || Number(perPageText) > 50) throw fail(400, CODE.invalid, `per_page must be a whole number from 5 to 50, found ${JSON.stringify(perPageText)}`);
+  if (!/^[1-9]\d*$/.test(pageText)) throw fail(400, CODE.invalid, `page must be a whole number from 1, found ${JSON.stringify(pageText)}`);
+  const perPage = Number(perPageText);
+  const page = Number(pageText);
+  const result = all.slice((page - 1) * perPage, page * perPage).map((z) => ({ id: z.id, name: z.name, status: 'active', account: { id: z.account.id, name: `account ${z.account.id.slice(0, 8)}` } }));
+  return { status: 200, result, resultInfo: { page, per_page: perPage, count: result.length, total_count: all.length, total_pages: Math.max(1, Math.ceil(all.length / perPage)) } };
+}
+
 const listRulesets: Operation = (ctx) => {
   const all = ctx.state
     .storedAll()
@@ -697,6 +785,16 @@ function matchRoute(segments: readonly string[]): { route: Route; params: Record
 // ---------------------------------------------------------------- HTTP
 
 const PREFIX = '/client/v4';
+/** The emulator's own endpoints (seeding zones, arming faults), outside the API's paths. */
+export const ADMIN_PREFIX = '/__emulator';
+
+/** What is wrong with a fault to arm, or undefined. */
+function requestFaultProblem(fault: RequestFault): string | undefined {
+  if (!Number.isInteger(fault.failRequest) || fault.failRequest < 1) return `failRequest is the number of the request to fail, from 1 (the next), found ${JSON.stringify(fault.failRequest)}`;
+  if (fault.respond !== undefined && fault.respond !== 'drop' && !(Number.isInteger(fault.respond) && fault.respond >= 400 && fault.respond <= 599)) return `respond is an HTTP status from 400 to 599, or "drop", found ${JSON.stringify(fault.respond)}`;
+  if (fault.after !== undefined && typeof fault.after !== 'boolean') return `after is true or false, found ${JSON.stringify(fault.after)}`;
+  return undefined;
+}
 const MAX_BODY = 5 * 1024 * 1024;
 
 const PROXY_PAGE =
@@ -796,6 +894,66 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const rateLimit = options.rateLimit ?? SERVICE_RATE_LIMIT;
   /** Per credential: the times of its requests in the current window, and until when it is refused. */
   const usage = new Map<string, { times: number[]; blockedUntil: number }>();
+  let armed: (RequestFault & { remaining: number }) | undefined;
+  const failRequest = (fault: RequestFault | undefined): void => {
+    const problem = fault === undefined ? undefined : requestFaultProblem(fault);
+    if (problem) throw new Error(problem);
+    armed = fault === undefined ? undefined : { ...fault, remaining: fault.failRequest };
+  };
+  failRequest(options.faults);
+
+  /** The armed fault, when this request is the one it waits for. */
+  function takeArmedFault(method: string, path: string): Fault | undefined {
+    if (!armed || !isFor(armed, method, path)) return undefined;
+    if (--armed.remaining > 0) return undefined;
+    const fault = armed;
+    armed = undefined;
+    const respond: FaultResponse = fault.respond === 'drop' ? 'drop' : { status: fault.respond ?? 500 };
+    return { respond, ...(fault.after ? { after: true } : {}) };
+  }
+
+  /** `/__emulator/…`: what a test of another process arms or seeds, with the emulator's credentials. */
+  async function admin(req: IncomingMessage, method: string, url: URL): Promise<Reply> {
+    authenticate(req, accepted);
+    const what = url.pathname.slice(ADMIN_PREFIX.length);
+    const text = await readBody(req);
+    let body: unknown;
+    try {
+      body = text.trim() === '' ? undefined : JSON.parse(text);
+    } catch (error) {
+      throw fail(400, CODE.badJson, `the request body is not valid JSON: ${(error as Error).message}`);
+    }
+    if (what === '/zones' && method === 'GET') return { status: 200, result: state.zones() };
+    if (what === '/zones' && method === 'POST') {
+      const inputs = Array.isArray(body) ? body : [body];
+      for (const input of inputs) {
+        const problem = zoneInputProblem(input);
+        if (problem) throw fail(400, CODE.invalid, problem);
+      }
+      const added = inputs.map((input) => state.addZone(input as { name: string; id?: string; account?: string }));
+      if (dataFile) saveState(dataFile, state);
+      return { status: 200, result: added };
+    }
+    if (what === '/faults' && method === 'POST') {
+      const input = isObject(body) ? body : {};
+      const fault: RequestFault = {
+        failRequest: input.failRequest as number,
+        ...(input.respond !== undefined ? { respond: input.respond as number | 'drop' } : {}),
+        ...(input.after !== undefined ? { after: input.after as boolean } : {}),
+        ...(typeof input.method === 'string' ? { method: input.method } : {}),
+        ...(typeof input.path === 'string' ? { path: new RegExp(input.path) } : {}),
+      };
+      const problem = requestFaultProblem(fault);
+      if (problem) throw fail(400, CODE.invalid, problem);
+      failRequest(fault);
+      return { status: 200, result: { failRequest: fault.failRequest } };
+    }
+    if (what === '/faults' && method === 'DELETE') {
+      failRequest(undefined);
+      return { status: 204 };
+    }
+    throw fail(404, CODE.noRoute, `No route for that URI: ${url.pathname} (the emulator's own: GET and POST ${ADMIN_PREFIX}/zones, POST and DELETE ${ADMIN_PREFIX}/faults)`);
+  }
 
   function takeNotices(method: string, path: string): WireMessage[] {
     const taken: WireMessage[] = [];
@@ -841,9 +999,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'http://emulator');
+    if (url.pathname.startsWith(`${ADMIN_PREFIX}/`)) {
+      // Not an API request: neither recorded nor counted by a fault.
+      try {
+        sendEnvelope(res, await admin(req, method, url), []);
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        sendError(res, error);
+      }
+      return;
+    }
     const path = url.pathname.startsWith(PREFIX) ? `${url.pathname.slice(PREFIX.length)}${url.search}` : `${url.pathname}${url.search}`;
     requests.push({ method, path });
-    const fault = takeFault(method, path);
+    const fault = takeFault(method, path) ?? takeArmedFault(method, path);
     if (fault && !fault.after) {
       // The body is read first, so the connection is in a clean state for what comes next.
       await readBody(req).catch(() => '');
@@ -871,6 +1039,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       throw fail(404, CODE.noRoute, `No route for that URI: ${url.pathname}`);
     }
     if (segments.at(-1) === '') segments.pop();
+    if (segments.length === 3 && segments[0] === 'client' && segments[1] === 'v4' && segments[2] === 'zones') {
+      if (method !== 'GET') throw new HttpError(405, [{ code: CODE.method, message: `method ${method} is not allowed here; allowed: GET` }], { allow: 'GET' });
+      authenticate(req, accepted);
+      throttle(req);
+      await readBody(req);
+      return listZones(state, url.searchParams);
+    }
     const [client, v4, scope, owner, rulesets, ...rest] = segments;
     const found = client === 'client' && v4 === 'v4' && (scope === 'accounts' || scope === 'zones') && !!owner && rulesets === 'rulesets' ? matchRoute(rest) : undefined;
     if (!found) throw fail(404, CODE.noRoute, `No route for that URI: ${url.pathname}`);
@@ -941,6 +1116,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults,
     notices,
     requests,
+    failRequest,
+    get armedFault() {
+      return armed;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -961,12 +1140,28 @@ function loadState(dataFile: string): EmulatorState {
     throw new Error(`${dataFile}: cannot read the emulator's data (${(error as Error).message})`);
   }
   if (!isObject(data) || data.format !== 1 || !Array.isArray(data.rulesets)) throw new Error(`${dataFile}: not an emulator data file (expected {"format": 1, "rulesets": [...]})`);
+  // Zones may be written by hand to seed the emulator: `{"name": "example.com"}` is enough (an
+  // id is made, and the account is the emulator's), `account` an id or `{"id": …}`.
+  const zones: { name: string; id?: string; account?: string }[] = [];
+  if (data.zones !== undefined) {
+    if (!Array.isArray(data.zones)) throw new Error(`${dataFile}: "zones" is a list of {"name", "id"?, "account"?}`);
+    for (const [i, zone] of data.zones.entries()) {
+      const input = isObject(zone) ? { name: zone.name, id: zone.id, account: isObject(zone.account) ? zone.account.id : zone.account } : zone;
+      const problem = zoneInputProblem(input);
+      if (problem) throw new Error(`${dataFile}: zones[${i}]: ${problem}`);
+      zones.push(input as { name: string; id?: string; account?: string });
+    }
+  }
   // Every write copies the state (structuredClone) and saves it (JSON.stringify), which recurse
   // once per level. A request nests MAX_NESTING levels at most, and the file holds a rule six
   // levels down (rulesets, a ruleset, versions, a version, rules, the rule).
   const deepest = MAX_NESTING + 6;
   if (nestsDeeperThan(data, deepest)) throw new Error(`${dataFile}: not an emulator data file (it nests deeper than ${deepest} levels)`);
-  return new EmulatorState(data as unknown as EmulatorData);
+  const state = new EmulatorState({ format: 1, rulesets: data.rulesets as StoredRuleset[] });
+  for (const zone of zones) state.addZone(zone);
+  // A zone given without its id gets one now: kept, so that it is the same the next time.
+  if (zones.some((z) => z.id === undefined)) saveState(dataFile, state);
+  return state;
 }
 
 let tempCounter = 0;

@@ -271,6 +271,8 @@ export function checkExpressionText(text: string, path: string, oneALine: boolea
 export interface LoadedProjectConfig {
   /** As the report names it: relative to the current folder. */
   readonly path: string;
+  /** Its folder, absolute: the globs of `targets:` are relative to it. */
+  readonly folder: string;
   readonly text: string;
   readonly config: ProjectConfig;
   /** The configuration's patterns of more ruleset files, anchored at its folder. */
@@ -342,6 +344,7 @@ export function loadProjectConfig(path: string): LoadedProjectConfig {
   const folder = dirname(resolve(path));
   return {
     path: relative(process.cwd(), path) || path,
+    folder,
     text,
     config,
     patterns: (config.files ?? []).map((pattern) => patternInFolder(pattern, folder)),

@@ -1,8 +1,9 @@
 import { parseCommandArgs } from './args';
 import { commandList, COMMANDS, usageBlock } from './synopsis';
 import { Progress } from './progress';
-import { closestMatches, EXPRESSION_KINDS, expressionKind, kindOutOfPhase, KNOWN_PHASES, quoteAlternatives, redact, runEmulatorCommand, unknownKindMessage } from '../core';
+import { closestMatches, EXPRESSION_KINDS, expressionKind, kindOutOfPhase, KNOWN_PHASES, quoteAlternatives, redact, runEmulatorCommand, targetOfFile, unknownKindMessage } from '../core';
 import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versions } from './api-commands';
 import { checkExpressionText, checkFiles, collectFiles, prepareReaders, ProjectConfigs, readStdin, STDIN, UsageError, type FileResult } from './check';
 import { ENV, refuseCredentialFlags } from './config';
@@ -135,8 +136,11 @@ async function check(args: string[], io: Io): Promise<number> {
   const checked = checkFiles(
     files,
     (file) => {
-      const config = configs.of(file)?.config;
-      return { phase: values.phase ?? config?.phase, plan: config?.plan, addons: config?.addons, knownLists: config?.lists, listKinds: config?.listKinds, severities: config?.rules, terraformVarFiles: config?.terraformVarFiles };
+      const loaded = configs.of(file);
+      const config = loaded?.config;
+      // A target's plan and add-ons are those of the zone its files go to: they win for them.
+      const target = loaded && file !== STDIN ? targetOfFile(loaded.config, loaded.folder, resolve(file)) : undefined;
+      return { phase: values.phase ?? config?.phase, plan: target?.plan ?? config?.plan, addons: target?.addons ?? config?.addons, knownLists: config?.lists, listKinds: config?.listKinds, severities: config?.rules, terraformVarFiles: config?.terraformVarFiles };
     },
     kept,
     progress.active ? progress : undefined,

@@ -59,7 +59,7 @@ export const COMMANDS: readonly CommandSynopsis[] = [
     summary: 'add, change, move or delete one rule in place',
   },
   { name: 'tags', usages: ['rulesets tags <ruleset-id> <version> <tag> [--format yaml|json]'], summary: "the rules of a managed ruleset's version that carry a tag" },
-  { name: 'emulator', usages: ['rulesets emulator [--port N] [--data FILE]'], summary: 'run a local emulator of the Rulesets API' },
+  { name: 'emulator', usages: ['rulesets emulator [--port N] [--data FILE] [--fault N[:drop][:after]]'], summary: 'run a local emulator of the Rulesets API' },
   {
     name: 'migrate-firewall-rules',
     usages: ['rulesets migrate-firewall-rules FILE.tf [--write]'],

@@ -37,7 +37,45 @@ export interface ProjectConfig {
   readonly rules?: Readonly<Record<string, RuleSeverity>>;
   /** `terraform: {var_files: [...]}`: the `.tfvars` files, beside the ones Terraform reads itself, that a module's values come from (as `-var-file`), relative to each module's folder. */
   readonly terraformVarFiles?: readonly string[];
+  /** `targets:`: where each set of files goes (an account or a zone), each item as written. */
+  readonly targets?: readonly TargetConfig[];
 }
+
+/**
+ * One item of `targets:`: the files (globs relative to the folder of `.rulesets.yaml`) that go
+ * to one account or zone, and that target's plan and add-ons. Exactly one of `zone` and
+ * `account` is set: a zone as a 32-hex-digit id or as its name (resolved through the API).
+ */
+export interface TargetConfig {
+  readonly files: readonly string[];
+  readonly zone?: string;
+  readonly account?: string;
+  readonly plan?: Plan;
+  readonly addons?: readonly Addon[];
+  /** Where the item is in `.rulesets.yaml` (offsets), for messages about it. */
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The keys of an item of `targets:`. */
+export const TARGET_KEYS = ['files', 'zone', 'account', 'plan', 'addons'] as const;
+
+export type TargetKey = (typeof TARGET_KEYS)[number];
+
+/** What each key of an item of `targets:` means (completion and hover). */
+export const TARGET_KEY_DESCRIPTIONS: Readonly<Record<TargetKey, { readonly type: string; readonly description: string }>> = {
+  files: { type: 'string or array of string', description: 'The files that go to this target: a glob or a list of globs, relative to the folder of `.rulesets.yaml` (`zones/example.com/*.yaml`). A file goes to one target.' },
+  zone: { type: 'string', description: "The zone these files go to: its name (`example.com`, looked up through the API when planning) or its id (32 hex digits). Give `zone` or `account`, not both." },
+  account: { type: 'string', description: 'The account these files go to: its id (32 hex digits). Give `zone` or `account`, not both.' },
+  plan: { type: 'string', description: "This zone's plan (`free`, `pro`, `business` or `enterprise`): its files are checked with it, over the top-level `plan`." },
+  addons: { type: 'array of string', description: "This zone's paid add-ons (`bot_management`, `advanced_rate_limiting`): its files are checked with them, over the top-level `addons`." },
+};
+
+/** An account or zone id: 32 lowercase hex digits. */
+export const SCOPE_ID = /^[0-9a-f]{32}$/;
+
+/** A zone's name: a domain of two labels or more (letters, digits, `-`; `xn--` for the others). */
+export const ZONE_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 export interface ProjectConfigReading {
   readonly config: ProjectConfig;
@@ -94,6 +132,13 @@ export const PROJECT_CONFIG_SCHEMA = {
       "How a Terraform module's values are read: `var_files` are the `.tfvars` files given to Terraform as `-var-file`, read after `terraform.tfvars` and `*.auto.tfvars`, in order; their values are checked where they are written.",
     example: 'terraform:\n  var_files: [prod.tfvars]',
   },
+  targets: {
+    type: 'array of {files, zone | account, plan?, addons?}',
+    values: '`files`: a glob or a list of globs, relative to the folder of `.rulesets.yaml`; `zone`: a zone id (32 hex digits) or name; `account`: an account id; `plan` and `addons` as at the top',
+    description:
+      "Where the ruleset files go: each item sends its `files` to one zone or account, with that zone's `plan` and `addons` (which then win over the top-level ones for those files). An octorules file that no item names goes to the zone of its file name (`rules/example.com.yaml`: `example.com`).",
+    example: 'targets:\n  - files: zones/example.com/*.yaml\n    zone: example.com\n    plan: business\n  - files: account/*.json\n    account: 0123456789abcdef0123456789abcdef',
+  },
 } as const;
 
 export type ProjectConfigKey = keyof typeof PROJECT_CONFIG_SCHEMA;
@@ -125,7 +170,7 @@ export function readProjectConfig(text: string): ProjectConfigReading {
     report('error', 'invalid-type', root.start, root.end, `expected a mapping of ${quoteAlternatives(PROJECT_CONFIG_KEYS).replace(' or ', ' and ')} in \`${PROJECT_CONFIG_FILE_NAME}\`, found ${describe(root)}`);
     return { config: {}, problems };
   }
-  const config: { phase?: string; plan?: Plan; addons?: Addon[]; lists?: string[]; listKinds?: Record<string, ListKind>; files?: string[]; rules?: Record<string, RuleSeverity>; terraformVarFiles?: string[] } = {};
+  const config: { phase?: string; plan?: Plan; addons?: Addon[]; lists?: string[]; listKinds?: Record<string, ListKind>; files?: string[]; rules?: Record<string, RuleSeverity>; terraformVarFiles?: string[]; targets?: TargetConfig[] } = {};
   const seen = new Set<string>();
   for (const p of root.properties) {
     if (seen.has(p.key)) {
@@ -175,6 +220,11 @@ export function readProjectConfig(text: string): ProjectConfigReading {
       case 'terraform': {
         const varFiles = readTerraformKeys(p.value, report);
         if (varFiles) config.terraformVarFiles = varFiles;
+        break;
+      }
+      case 'targets': {
+        const targets = readTargets(p.value, report);
+        if (targets) config.targets = targets;
         break;
       }
       default:
@@ -242,7 +292,142 @@ function readAddon(node: HostScalar, report: Report): Addon | undefined {
   return undefined;
 }
 
-/** The strings of an array value, each read by `read` (undefined: left out). */
+/**
+ * `targets:`: a list of mappings, each with `files` and exactly one of `zone` and `account`. An
+ * item with a mistake is left out whole (a file sent to the wrong place is worse than one sent
+ * nowhere), the others are read.
+ */
+function readTargets(node: HostNode, report: Report): TargetConfig[] | undefined {
+  if (node.kind !== 'array') {
+    report('error', 'invalid-type', node.start, node.end, `expected \`targets\` to be a list of mappings, each with \`files\` and a \`zone\` or an \`account\`, found ${describe(node)}`);
+    return undefined;
+  }
+  const targets: TargetConfig[] = [];
+  for (const item of node.items) {
+    const target = readTarget(item, report);
+    if (target) targets.push(target);
+  }
+  return targets;
+}
+
+function readTarget(item: HostNode, report: Report): TargetConfig | undefined {
+  if (item.kind !== 'object') {
+    report('error', 'invalid-type', item.start, item.end, `expected an item of \`targets\` to be a mapping with \`files\` and a \`zone\` or an \`account\`, found ${describe(item)}`);
+    return undefined;
+  }
+  let ok = true;
+  // A misspelt key is most likely the missing one: said once, by its did-you-mean.
+  let unknownKey = false;
+  const target: { files?: string[]; zone?: string; account?: string; plan?: Plan; addons?: Addon[] } = {};
+  const seen = new Set<string>();
+  for (const p of item.properties) {
+    if (seen.has(p.key)) {
+      report('error', 'duplicate-key', p.keyStart, p.keyEnd, `\`${p.key}\` appears twice in this item of \`targets\``);
+      ok = false;
+      continue;
+    }
+    seen.add(p.key);
+    if (!(TARGET_KEYS as readonly string[]).includes(p.key)) {
+      const meant = closestMatches(p.key, TARGET_KEYS).filter((k) => !item.properties.some((other) => other.key === k));
+      const hint = meant.length > 0 ? `; did you mean ${quoteAlternatives(meant)}?` : `; the keys of a target are ${quoteAlternatives(TARGET_KEYS).replace(' or ', ' and ')}`;
+      report('error', 'unknown-key', p.keyStart, p.keyEnd, `unknown key \`${p.key}\` in an item of \`targets\`${hint}`, meant.map((k) => ({ title: `Change to \`${k}\``, edits: [renameKeyEdit(p, k)] })));
+      ok = false;
+      unknownKey = true;
+      continue;
+    }
+    const value = p.value;
+    if (!value || value.kind === 'null') {
+      if (p.key === 'files' || p.key === 'zone' || p.key === 'account') {
+        report('error', 'invalid-type', p.keyStart, p.keyEnd, `\`${p.key}\` has no value`);
+        ok = false;
+      }
+      continue;
+    }
+    switch (p.key) {
+      case 'files': {
+        if (value.kind !== 'string' && value.kind !== 'array') {
+          report('error', 'invalid-type', value.start, value.end, `expected \`files\` to be a glob or a list of globs, e.g. \`zones/example.com/*.yaml\`, found ${describe(value)}`);
+          ok = false;
+          break;
+        }
+        const files = value.kind === 'string' ? [value.value as string] : readStrings(p, report, (node) => node.value as string);
+        if (files && files.length > 0) target.files = files;
+        else {
+          if (files) report('error', 'invalid-type', value.start, value.end, 'expected `files` to name at least one glob, e.g. `zones/example.com/*.yaml`');
+          ok = false;
+        }
+        break;
+      }
+      case 'zone':
+      case 'account': {
+        const id = readScope(p.key, value, report);
+        if (id === undefined) ok = false;
+        else target[p.key] = id;
+        break;
+      }
+      case 'plan': {
+        const plan = readPlan(value, report);
+        if (plan === undefined) ok = false;
+        else target.plan = plan;
+        break;
+      }
+      case 'addons': {
+        const addons = readStrings(p, report, (node) => readAddon(node, report));
+        if (addons) target.addons = [...new Set(addons)] as Addon[];
+        else ok = false;
+        break;
+      }
+    }
+  }
+  if (target.zone !== undefined && target.account !== undefined) {
+    const second = item.properties.filter((p) => p.key === 'zone' || p.key === 'account')[1];
+    report('error', 'invalid-target', second.keyStart, second.keyEnd, 'a target is one zone or one account: give `zone` or `account`, not both (a second item sends other files elsewhere)');
+    return undefined;
+  }
+  if (unknownKey) return undefined;
+  if (!seen.has('zone') && !seen.has('account')) {
+    report('error', 'invalid-target', item.start, item.end, 'this target says no place: add `zone: <name or id>` or `account: <id>`');
+    return undefined;
+  }
+  if (!seen.has('files')) {
+    report('error', 'invalid-target', item.start, item.end, 'this target names no files: add `files: <glob>` (relative to the folder of `.rulesets.yaml`)');
+    return undefined;
+  }
+  if (!ok || !target.files) return undefined;
+  return { files: target.files, ...(target.zone !== undefined ? { zone: target.zone } : { account: target.account! }), ...(target.plan ? { plan: target.plan } : {}), ...(target.addons ? { addons: target.addons } : {}), start: item.start, end: item.end };
+}
+
+/** A zone (an id or a name) or an account (an id): a mistake here would send rules elsewhere, so each is an error. */
+function readScope(key: 'zone' | 'account', node: HostNode, report: Report): string | undefined {
+  const example = key === 'zone' ? 'a zone name, e.g. `example.com`, or its id (32 hex digits)' : 'an account id (32 hex digits)';
+  if (node.kind === 'number') {
+    // An id of decimal digits only (or with one `e`) is a number to YAML, which may not keep every digit.
+    report('error', 'invalid-type', node.start, node.end, `YAML reads this \`${key}\` as a number, which may lose digits: quote it, \`${key}: "…"\``);
+    return undefined;
+  }
+  if (node.kind !== 'string') {
+    report('error', 'invalid-type', node.start, node.end, `expected \`${key}\` to be ${example}, found ${describe(node)}`);
+    return undefined;
+  }
+  const written = node.value as string;
+  if (SCOPE_ID.test(written)) return written;
+  if (/^[0-9a-fA-F]{32}$/.test(written)) {
+    report('error', 'invalid-id', node.start, node.end, `ids are written in lowercase: \`${written.toLowerCase()}\``, node.kind === 'string' ? [replaceFix(node as HostScalar, written.toLowerCase())] : []);
+    return undefined;
+  }
+  // Only hex digits, or no dot at all: an id with digits missing or too many, not a name.
+  if (/^[0-9a-fA-F]+$/.test(written) || key === 'account' || !written.includes('.')) {
+    const what = /^[0-9a-fA-F]+$/.test(written) ? `${written.length} hex digit${written.length === 1 ? '' : 's'}` : `\`${written}\``;
+    report('error', 'invalid-id', node.start, node.end, `expected \`${key}\` to be ${example}, found ${what}`);
+    return undefined;
+  }
+  if (!ZONE_NAME.test(written)) {
+    report('error', 'invalid-id', node.start, node.end, `\`${written}\` is not a zone name: a zone is a domain like \`example.com\` (letters, digits, \`-\` and dots), or its id (32 hex digits)`);
+    return undefined;
+  }
+  return written.toLowerCase();
+}
+
 /** `terraform:`'s mapping: its `var_files`. */
 function readTerraformKeys(node: HostNode, report: Report): string[] | undefined {
   if (node.kind !== 'object') {
@@ -260,6 +445,7 @@ function readTerraformKeys(node: HostNode, report: Report): string[] | undefined
   return varFiles;
 }
 
+/** The strings of an array value, each read by `read` (undefined: left out). */
 function readStrings(p: HostProperty, report: Report, read: (node: HostScalar) => string | undefined): string[] | undefined {
   const node = p.value!;
   if (node.kind !== 'array') {

@@ -3,10 +3,10 @@
  * them: one reader, so that the server's diagnostics and the extension's Test a packet see the
  * same files as rulesets, the same default phase and the same lists.
  */
-import { escape } from 'minimatch';
+import { escape, minimatch, type Minimatch } from 'minimatch';
 import { isListKind, type ListKind } from '../language/catalogue/lists';
 import { isPlan, type Addon, type Plan } from '../language/catalogue/plans';
-import type { ProjectConfig, RuleSeverity } from './project-config';
+import type { ProjectConfig, RuleSeverity, TargetConfig } from './project-config';
 
 /** The server's settings (`rulesets.*` in the editor's configuration). */
 export interface Settings {
@@ -63,12 +63,16 @@ function terraformEnabled(value: unknown): boolean {
  * file is in the repository, shared by everyone who checks it and by `rulesets check` in CI;
  * a personal setting that overrode it would show one person findings that CI does not.
  */
-export function withProjectConfig(settings: Settings, config: ProjectConfig, folder: string): Settings {
+export function withProjectConfig(settings: Settings, config: ProjectConfig, folder: string, file?: string): Settings {
+  // The plan of the zone a file goes to is the one its checks need: a target's wins for its files.
+  const target = file !== undefined ? targetOfFile(config, folder, file) : undefined;
+  const plan = target?.plan ?? config.plan;
+  const addons = target?.addons ?? config.addons;
   return {
     ...settings,
     ...(config.phase !== undefined ? { defaultPhase: config.phase } : {}),
-    ...(config.plan !== undefined ? { plan: config.plan } : {}),
-    ...(config.addons !== undefined ? { addons: config.addons } : {}),
+    ...(plan !== undefined ? { plan } : {}),
+    ...(addons !== undefined ? { addons } : {}),
     // The file's lists replace the settings', kinds and all.
     ...(config.lists !== undefined ? { knownLists: config.lists, listKinds: config.listKinds } : {}),
     ...(config.files !== undefined ? { files: config.files.map((pattern) => patternInFolder(pattern, folder)) } : {}),
@@ -99,6 +103,36 @@ function readLists(value: unknown): { names: string[]; kinds?: Record<string, Li
  * with a `/` is relative to the file's folder (as in `.gitignore` and ESLint), one without
  * matches the file name in any folder, as `rulesets.files` does.
  */
+/**
+ * A glob of `targets:` as a matcher of absolute paths: relative to the folder of
+ * `.rulesets.yaml` (a bare name too: `waf.yaml` is the one beside it, none below).
+ */
+export function targetGlob(pattern: string, folder: string): (path: string) => boolean {
+  const glob: Minimatch = new minimatch.Minimatch(`${escape(folder.replace(/\\/g, '/').replace(/\/+$/, ''))}/${pattern.replace(/\\/g, '/').replace(/^\.?\//, '')}`, { dot: true });
+  // The glob's one regular expression, tried on the whole path: `match` splits the path again
+  // for every try, and a repository's files are tried against every target. A negated glob
+  // (`!…`) has no such expression of its own: `match` says.
+  const re = glob.makeRe();
+  return re && !glob.negate ? (path) => re.test(path.replace(/\\/g, '/')) : (path) => glob.match(path.replace(/\\/g, '/'));
+}
+
+/** Each configuration's targets' matchers, made once per configuration read (and folder). */
+const targetMatchers = new WeakMap<ProjectConfig, { folder: string; matchers: (readonly ((path: string) => boolean)[])[] }>();
+
+/** The first item of `targets:` whose `files` match a file (an absolute path), if any. */
+export function targetOfFile(config: ProjectConfig, folder: string, file: string): TargetConfig | undefined {
+  const targets = config.targets;
+  if (!targets || targets.length === 0) return undefined;
+  let known = targetMatchers.get(config);
+  if (!known || known.folder !== folder) {
+    known = { folder, matchers: targets.map((t) => t.files.map((pattern) => targetGlob(pattern, folder))) };
+    targetMatchers.set(config, known);
+  }
+  const path = file.replace(/\\/g, '/');
+  const index = known.matchers.findIndex((globs) => globs.some((matches) => matches(path)));
+  return index === -1 ? undefined : targets[index];
+}
+
 export function patternInFolder(pattern: string, folder: string): string {
   if (!pattern.includes('/')) return pattern;
   return `${escape(folder.replace(/\\/g, '/').replace(/\/+$/, ''))}/${pattern.replace(/^\.?\//, '')}`;

@@ -22,7 +22,7 @@ import { PROBLEM_CODES, type ProblemCodeInfo } from '../language/problem-codes';
 import type { HostNode } from '../documents/host';
 import { eolOf } from '../documents/host-edits';
 import { isProjectConfigPath } from '../documents/classify';
-import { PROJECT_CONFIG_KEYS, PROJECT_CONFIG_SCHEMA, readProjectConfig, RULE_SEVERITIES, type ProjectConfigKey } from '../documents/project-config';
+import { PROJECT_CONFIG_KEYS, PROJECT_CONFIG_SCHEMA, readProjectConfig, RULE_SEVERITIES, TARGET_KEY_DESCRIPTIONS, TARGET_KEYS, type ProjectConfigKey, type TargetKey } from '../documents/project-config';
 import { fixActions } from './code-actions';
 import { toDiagnostic } from './diagnostics';
 import { pathOfUri, type DocumentModel } from './model';
@@ -62,7 +62,9 @@ type Place =
   | { readonly kind: 'phase' }
   | { readonly kind: 'plan' }
   | { readonly kind: 'addon' }
-  | { readonly kind: 'severity'; readonly code: string };
+  | { readonly kind: 'severity'; readonly code: string }
+  /** A key of an item of `targets:`. */
+  | { readonly kind: 'target-key' };
 
 const WORD = /[A-Za-z0-9_.$-]*$/;
 const KEY_LINE = /^([ \t]*)([A-Za-z0-9_-]+)[ \t]*:[ \t]*(?:#.*)?$/;
@@ -74,16 +76,47 @@ function placeAt(text: string, offset: number): Place | undefined {
   if (key) {
     const indent = key[1].length;
     if (indent === 0) return { kind: 'top-key' };
+    if (inTargetItem(text, lineStart, indent)) return { kind: 'target-key' };
     return parentKey(text, lineStart, indent) === 'rules' ? { kind: 'code' } : undefined;
   }
-  // `addons: [bot_management, |` and `addons:` with `  - |` under it.
-  if (/^addons[ \t]*:[ \t]*\[(?:[^\]#]*,)?[ \t]*[A-Za-z0-9_]*$/.test(before)) return { kind: 'addon' };
+  // `addons: [bot_management, |` and `addons:` with `  - |` under it (at the top, or in a target).
+  const addons = /^([ \t]*)(-[ \t]+)?addons[ \t]*:[ \t]*\[(?:[^\]#]*,)?[ \t]*[A-Za-z0-9_]*$/.exec(before);
+  if (addons) {
+    const [, lead, dash] = addons;
+    const inTarget = dash ? parentKey(text, lineStart, lead.length) === 'targets' : inTargetItem(text, lineStart, lead.length);
+    return (lead.length === 0 && !dash) || inTarget ? { kind: 'addon' } : undefined;
+  }
   const item = /^([ \t]+)-[ \t]+[A-Za-z0-9_]*$/.exec(before);
-  if (item) return parentKey(text, lineStart, item[1].length) === 'addons' ? { kind: 'addon' } : undefined;
-  const value = /^([ \t]*)([A-Za-z0-9_-]+)[ \t]*:[ \t]+[A-Za-z0-9_]*$/.exec(before);
+  if (item) {
+    const parent = parentKey(text, lineStart, item[1].length);
+    return parent === 'addons' ? { kind: 'addon' } : parent === 'targets' ? { kind: 'target-key' } : undefined;
+  }
+  const value = /^([ \t]*)(-[ \t]+)?([A-Za-z0-9_-]+)[ \t]*:[ \t]+[A-Za-z0-9_]*$/.exec(before);
   if (!value) return undefined;
-  if (value[1].length === 0) return value[2] === 'phase' ? { kind: 'phase' } : value[2] === 'plan' ? { kind: 'plan' } : undefined;
-  return parentKey(text, lineStart, value[1].length) === 'rules' ? { kind: 'severity', code: value[2] } : undefined;
+  const [, lead, dash, name] = value;
+  if (lead.length === 0 && !dash) return name === 'phase' ? { kind: 'phase' } : name === 'plan' ? { kind: 'plan' } : undefined;
+  if (name === 'plan' && (dash ? parentKey(text, lineStart, lead.length) === 'targets' : inTargetItem(text, lineStart, lead.length))) return { kind: 'plan' };
+  if (dash) return undefined;
+  return parentKey(text, lineStart, lead.length) === 'rules' ? { kind: 'severity', code: name } : undefined;
+}
+
+/**
+ * Whether a line indented by `indent` is inside an item of `targets:`: the nearest line above
+ * indented less is an item's `- …` line whose parent key is `targets`.
+ */
+function inTargetItem(text: string, lineStart: number, indent: number): boolean {
+  let end = lineStart;
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 2) + 1;
+    const line = text.slice(start, end).replace(/\r?\n$/, '');
+    end = start;
+    if (/^\s*(#.*)?$/.test(line)) continue;
+    const lead = /^[ \t]*/.exec(line)![0].length;
+    if (lead >= indent) continue;
+    if (!/^[ \t]*-[ \t]/.test(line)) return false;
+    return lead === 0 ? false : parentKey(text, start, lead) === 'targets';
+  }
+  return false;
 }
 
 /** The key of the nearest line above `lineStart` indented less than `indent`, when it opens a block (`rules:`). */
@@ -118,7 +151,7 @@ export function projectConfigCompletion(model: DocumentModel, position: Position
           documentation: keyDocumentation(key),
           sortText: String(i).padStart(2, '0'),
           insertTextFormat: InsertTextFormat.Snippet,
-          textEdit: { range, newText: KEY_SNIPPETS[key].replace('\n', eol) },
+          textEdit: { range, newText: KEY_SNIPPETS[key].replaceAll('\n', eol) },
         })),
       );
     }
@@ -141,6 +174,20 @@ export function projectConfigCompletion(model: DocumentModel, position: Position
       return list(PLANS.map((plan, i) => ({ label: plan, kind: CompletionItemKind.EnumMember, detail: planName(plan), sortText: String(i), textEdit: { range, newText: plan } })));
     case 'addon':
       return list(ADDONS.map((addon, i) => ({ label: addon, kind: CompletionItemKind.EnumMember, detail: addonName(addon), sortText: String(i), textEdit: { range, newText: addon } })));
+    case 'target-key': {
+      const eol = eolOf(text);
+      return list(
+        TARGET_KEYS.map((key, i) => ({
+          label: key,
+          kind: CompletionItemKind.Property,
+          detail: TARGET_KEY_DESCRIPTIONS[key].type,
+          documentation: { kind: MarkupKind.Markdown, value: TARGET_KEY_DESCRIPTIONS[key].description },
+          sortText: String(i),
+          insertTextFormat: InsertTextFormat.Snippet,
+          textEdit: { range, newText: TARGET_KEY_SNIPPETS[key].replaceAll('\n', eol) },
+        })),
+      );
+    }
     case 'severity': {
       const info = PROBLEM_CODES.get(place.code);
       const allowed = info?.severity === 'error' ? ['error'] : RULE_SEVERITIES;
@@ -157,6 +204,15 @@ const KEY_SNIPPETS: Record<ProjectConfigKey, string> = {
   files: 'files: ["$0"]',
   rules: 'rules:\n  $0',
   terraform: 'terraform:\n  var_files: [$0]',
+  targets: 'targets:\n  - files: $1\n    zone: $0',
+};
+
+const TARGET_KEY_SNIPPETS: Record<TargetKey, string> = {
+  files: 'files: $0',
+  zone: 'zone: $0',
+  account: 'account: $0',
+  plan: 'plan: $0',
+  addons: 'addons: [$0]',
 };
 
 const SEVERITY_DETAIL: Record<string, string> = {
@@ -204,6 +260,17 @@ export function projectConfigHover(model: DocumentModel, position: Position): Ho
   for (const p of root.properties) {
     if (offset >= p.keyStart && offset <= p.keyEnd && Object.hasOwn(PROJECT_CONFIG_SCHEMA, p.key)) {
       return { contents: keyDocumentation(p.key as ProjectConfigKey), range: model.range(p.keyStart, p.keyEnd) };
+    }
+    if (p.key === 'targets' && p.value?.kind === 'array') {
+      for (const item of p.value.items) {
+        if (item.kind !== 'object') continue;
+        for (const q of item.properties) {
+          if (offset >= q.keyStart && offset <= q.keyEnd && Object.hasOwn(TARGET_KEY_DESCRIPTIONS, q.key)) {
+            const { description } = TARGET_KEY_DESCRIPTIONS[q.key as TargetKey];
+            return { contents: { kind: MarkupKind.Markdown, value: `**\`${q.key}\`** (in a target) — ${description}` }, range: model.range(q.keyStart, q.keyEnd) };
+          }
+        }
+      }
     }
     if (p.key !== 'rules' || p.value?.kind !== 'object') continue;
     for (const rule of p.value.properties) {

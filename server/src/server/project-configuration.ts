@@ -41,7 +41,7 @@ export function settingsForDocument(uri: string, settings: Settings, configs: { 
     isRoot: (folder) => top !== undefined && folder.length <= top.length,
     parentOf: parentOfFolderUri,
   });
-  return nearest ? withProjectConfig(settings, nearest.config, pathOfUri(nearest.folder)) : settings;
+  return nearest ? withProjectConfig(settings, nearest.config, pathOfUri(nearest.folder), pathOfUri(uri)) : settings;
 }
 
 /** The user's settings, the workspace folders and their `.rulesets.yaml` files: what a document is checked with. */
