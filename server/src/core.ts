@@ -5,15 +5,15 @@
  */
 
 // ---------------------------------------------------------------- documents
-export { parseHost, property, type HostFormat, type HostNode } from './documents/host';
-export { eolOf } from './documents/host-edits';
+export { parseHost, property, type HostFormat, type HostNode } from './documents/host/index';
+export { eolOf } from './documents/host/index';
 export { classifyFile, declaresTerraformRuleset, formatOfDocument, formatOfPath, isProjectConfigPath, isRulesetFileName, isRulesetTestFileName, isTestFileName, looksLikeRuleset, PROJECT_CONFIG_FILE_NAME, rulesetFormatOfPath, rulesetPathsBesideTest, RULESET_EXTENSIONS_TEXT, type FileRole, type RulesetEvidence } from './documents/classify';
 export { ExpressionCache } from './documents/expression-cache';
 export { lineAndCharacter, linePosition, positionsIn, toPositions, type PositionedProblem } from './documents/positions';
 export { checkBareExpression, EXPRESSION_KINDS, expressionKind, kindOutOfPhase, unknownKindMessage, type BareExpressionOptions, type ExpressionKindInfo } from './documents/bare-expression';
 export type { DocumentProblem } from './documents/parsed-ruleset';
 export { checkDocument, checkRuleset } from './documents/ruleset';
-export { MAX_NESTING, nestsDeeperThan } from './documents/nesting';
+export { MAX_NESTING, nestsDeeperThan } from './documents/host/index';
 export { parseRuleset, type ParsedRuleset } from './documents/parsed-ruleset';
 export { parseDocument, rulesetAt, type ParsedDocument } from './documents/parsed-document';
 export { diskModuleReader, includeReader, providerVersionInputsOf } from './documents/include-files';

@@ -7,8 +7,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import * as jsonc from 'jsonc-parser';
-import { parseHost, type HostNode, type HostProperty } from '../../server/src/documents/host';
-import { readStrictJson } from '../../server/src/documents/strict-json';
+import { parseHost, type HostNode, type HostProperty } from '../../server/src/documents/host/host';
+import { readStrictJson } from '../../server/src/documents/host/strict-json';
 
 /** The host tree from jsonc-parser's tree, as the data the checks read. */
 function fromTree(node: jsonc.Node): unknown {

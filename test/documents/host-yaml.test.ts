@@ -10,8 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import * as YAML from 'yaml';
-import { readBlockYaml } from '../../server/src/documents/block-yaml';
-import { parseHost, parseYamlWithLibrary, type HostNode } from '../../server/src/documents/host';
+import { readBlockYaml } from '../../server/src/documents/host/block-yaml';
+import { parseHost, parseYamlWithLibrary, type HostNode } from '../../server/src/documents/host/host';
 import { expression, rulesetObject } from '../../bench/inputs';
 
 /** The tree as data: what every check reads, decoded strings and their offset maps included. */

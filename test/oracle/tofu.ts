@@ -22,7 +22,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 
-import { hclParser, loadTerraformParser, type HclNode, type HclTree } from '../../server/src/documents/hcl-parser';
+import { hclParser, loadTerraformParser, type HclNode, type HclTree } from '../../server/src/documents/host/hcl-parser';
 
 /** What tofu says of one local or variable. */
 export type TofuValue =
