@@ -14,9 +14,9 @@ import { existsSync } from 'node:fs';
 
 import ts from 'typescript';
 
-import { RULE_OBJECT_KEYS, type ActionSchema, type ObjectParameterType, type ParameterKey, type ParameterType, type RuleObjectKey } from '../server/src/language/catalogue/action-schema';
-import { mergeObjectTypes, sameType } from '../server/src/language/catalogue/parameter-types';
-import { source } from './typescript-source';
+import { RULE_OBJECT_KEYS, type ActionSchema, type ObjectParameterType, type ParameterKey, type ParameterType, type RuleObjectKey } from '../../server/src/language/catalogue/action-schema';
+import { mergeObjectTypes, sameType } from '../../server/src/language/catalogue/parameter-types';
+import { source } from '../typescript-source';
 
 export const ACTIONS_SOURCE = {
   repository: 'cloudflare/cloudflare-typescript',

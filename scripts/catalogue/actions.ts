@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ACTIONS_OUTPUT, generateActionParameters, mirrorReader } from './catalogue-actions-generate';
+import { ACTIONS_OUTPUT, generateActionParameters, mirrorReader } from './actions-generate';
 
 try {
   const read = mirrorReader();
@@ -12,7 +12,7 @@ try {
     console.error(`catalogue:actions: ${read}`);
     process.exitCode = 1;
   } else {
-    writeFileSync(join(__dirname, '..', ACTIONS_OUTPUT), generateActionParameters(read));
+    writeFileSync(join(__dirname, '..', '..', ACTIONS_OUTPUT), generateActionParameters(read));
     console.log(`wrote ${ACTIONS_OUTPUT}`);
   }
 } catch (error) {

@@ -6,8 +6,8 @@
  * decisions (catalogue/overlay.ts). The same engine and inputs give the same files, byte for byte:
  * the oracle's catalogue test reruns this and compares.
  */
-import docsFacts from './catalogue/docs-facts.json';
-import { FUNCTION_PROSE, HTTP_FIELD_PROSE, MAGIC_FIELD_PROSE } from './catalogue/prose';
+import docsFacts from './docs-facts.json';
+import { FUNCTION_PROSE, HTTP_FIELD_PROSE, MAGIC_FIELD_PROSE } from './prose';
 import {
   CATEGORY_GROUPS,
   FORM_VALUES,
@@ -21,7 +21,7 @@ import {
   RESPONSE_GROUP,
   UNTYPED_FIELDS,
   type ParameterDecision,
-} from './catalogue/overlay';
+} from './overlay';
 import {
   ENGINE_PACKAGE,
   ENGINE_SCHEME_NAME,
@@ -32,11 +32,11 @@ import {
   type Engine,
   type EngineScheme,
   type ProbedFunction,
-} from './catalogue-engine';
-import type { ValueType } from '../server/src/language/ast';
-import type { ExpressionKind, FieldInfo, FunctionInfo, ParameterInfo, Plan } from '../server/src/language/catalogue/entries';
-import { arrayOf, describeValueType, mapOf } from '../server/src/language/types';
-import { source } from './typescript-source';
+} from './engine';
+import type { ValueType } from '../../server/src/language/ast';
+import type { ExpressionKind, FieldInfo, FunctionInfo, ParameterInfo, Plan } from '../../server/src/language/catalogue/entries';
+import { arrayOf, describeValueType, mapOf } from '../../server/src/language/types';
+import { source } from '../typescript-source';
 
 /** The engine the catalogue is generated from; another version must be a reviewed change of this pin. */
 export const ENGINE_VERSION = '0.7.0';

@@ -11,8 +11,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import type { ScalarType, ValueType } from '../server/src/language/ast';
-import { arrayOf, elementType, isArrayType, mapOf, typeFromEngineName } from '../server/src/language/types';
+import type { ScalarType, ValueType } from '../../server/src/language/ast';
+import { arrayOf, elementType, isArrayType, mapOf, typeFromEngineName } from '../../server/src/language/types';
 
 /** The engine's two schemes: the default (HTTP) one and `magic_firewall`. */
 export type EngineScheme = 'http' | 'magic';
@@ -60,7 +60,7 @@ export class Engine {
     const python = process.env.ORACLE_PYTHON ?? 'python3';
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn(python, [join(__dirname, 'catalogue-engine.py')], { stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawn(python, [join(__dirname, 'engine.py')], { stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
       return { missing: `cannot start ${python}: ${String(error)}` };
     }

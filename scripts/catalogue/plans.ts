@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { generatePlansLimits, PLANS_OUTPUT, plansSourceReader } from './catalogue-plans-generate';
+import { generatePlansLimits, PLANS_OUTPUT, plansSourceReader } from './plans-generate';
 
 try {
   const read = plansSourceReader();
@@ -12,7 +12,7 @@ try {
     console.error(`catalogue:plans: ${read}`);
     process.exitCode = 1;
   } else {
-    writeFileSync(join(__dirname, '..', PLANS_OUTPUT), generatePlansLimits(read()));
+    writeFileSync(join(__dirname, '..', '..', PLANS_OUTPUT), generatePlansLimits(read()));
     console.log(`wrote ${PLANS_OUTPUT}`);
   }
 } catch (error) {

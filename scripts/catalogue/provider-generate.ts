@@ -12,7 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-import type { ProviderAttribute, ProviderSchema } from '../server/src/language/catalogue/provider-schema';
+import type { ProviderAttribute, ProviderSchema } from '../../server/src/language/catalogue/provider-schema';
 
 export const PROVIDER_REPOSITORY = 'cloudflare/terraform-provider-cloudflare';
 

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { generateProviderSchema, PROVIDER_OUTPUT, providerMirrorReader } from './catalogue-provider-generate';
+import { generateProviderSchema, PROVIDER_OUTPUT, providerMirrorReader } from './provider-generate';
 
 try {
   const read = providerMirrorReader();
@@ -13,7 +13,7 @@ try {
     console.error(`catalogue:provider: ${read}`);
     process.exitCode = 1;
   } else {
-    writeFileSync(join(__dirname, '..', PROVIDER_OUTPUT), generateProviderSchema(read));
+    writeFileSync(join(__dirname, '..', '..', PROVIDER_OUTPUT), generateProviderSchema(read));
     console.log(`wrote ${PROVIDER_OUTPUT}`);
   }
 } catch (error) {

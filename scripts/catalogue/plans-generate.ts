@@ -12,8 +12,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
-import { PLANS, type Addon, type Plan, type PlanGate, type RuleQuota } from '../server/src/language/catalogue/plans';
-import { source } from './typescript-source';
+import { PLANS, type Addon, type Plan, type PlanGate, type RuleQuota } from '../../server/src/language/catalogue/plans';
+import { source } from '../typescript-source';
 
 export const PLANS_SOURCE = {
   repository: 'cloudflare/cloudflare-docs',

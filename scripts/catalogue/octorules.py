@@ -115,7 +115,7 @@ def main():
     if "--print" in sys.argv:
         sys.stdout.write(text)
         return
-    with open(os.path.join(os.path.dirname(__file__), "..", OUTPUT), "w", encoding="utf-8") as out:
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", OUTPUT), "w", encoding="utf-8") as out:
         out.write(text)
     print(f"wrote {OUTPUT}")
 
