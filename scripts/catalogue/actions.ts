@@ -1,5 +1,5 @@
 // Writes server/src/language/catalogue/generated/action-parameters.ts from the API's types at the
-// pinned commit (see catalogue-actions-generate.ts): `npm run catalogue:actions`. Needs the git
+// pinned commit (see actions-generate.ts): `npm run catalogue:actions`. Needs the git
 // mirror of cloudflare/cloudflare-typescript (the fetch tool's `github:cloudflare/cloudflare-typescript`).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The reference engine for the catalogue generator (scripts/catalogue-engine.ts).
+"""The reference engine for the catalogue generator (scripts/catalogue/engine.ts).
 
 A long-lived process speaking JSON lines. On start it writes
     {"ready": true, "package": "octorules-wirefilter", "version": "0.7.0"}

@@ -2,7 +2,7 @@
  * What the reference engine says about fields and functions, learnt by asking it: its schema
  * (`get_schema_info`) and, for what the schema does not tell (the types of fields it does not
  * list, function signatures), by probing `parse_expression` with expressions of every shape.
- * Used by the catalogue generator (scripts/catalogue.ts) and by the oracle's catalogue test.
+ * Used by the catalogue generator (scripts/catalogue/fields.ts) and by the oracle's catalogue test.
  *
  * Nothing here knows a field or function by name: everything comes back from the engine, so
  * that a new engine version regenerates the catalogue instead of silently disagreeing with it.
@@ -39,7 +39,7 @@ interface Reply {
   readonly error?: string;
 }
 
-/** One `python3 scripts/catalogue-engine.py` process; requests are answered in order. */
+/** One `python3 scripts/catalogue/engine.py` process; requests are answered in order. */
 export class Engine {
   private readonly waiting: { resolve: (reply: Reply) => void; reject: (error: Error) => void }[] = [];
   private ended = false;

@@ -1,5 +1,5 @@
 // Writes server/src/language/catalogue/generated/plans-limits.ts from cloudflare-docs' plans table
-// at the pinned commit (see catalogue-plans-generate.ts): `npm run catalogue:plans`. Needs the
+// at the pinned commit (see plans-generate.ts): `npm run catalogue:plans`. Needs the
 // table's text: PLANS_JSON=path/to/index.json (a copy of the file at that commit), or a git mirror.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 // Writes server/src/language/catalogue/generated/provider-schema.ts from the Cloudflare provider's
-// Go schema at the pinned tags (see catalogue-provider-generate.ts): `npm run catalogue:provider`.
+// Go schema at the pinned tags (see provider-generate.ts): `npm run catalogue:provider`.
 // Needs the git mirror of cloudflare/terraform-provider-cloudflare (the fetch tool's
 // `github:cloudflare/terraform-provider-cloudflare`).
 import { writeFileSync } from 'node:fs';
