@@ -1,5 +1,5 @@
 /**
- * The JSON host tree is built as jsonc-parser's visitor reads the text (documents/host.ts), not
+ * The JSON host tree is built as jsonc-parser's visitor reads the text (documents/host/host.ts), not
  * from its `parseTree`: for any text, well-formed or not, it is the tree `parseTree` gives,
  * converted node for node (the conversion below is how host.ts read that tree before).
  */

@@ -1,5 +1,5 @@
 /**
- * YAML rulesets written in block style are read by documents/block-yaml.ts, without the
+ * YAML rulesets written in block style are read by documents/host/block-yaml.ts, without the
  * `yaml` library. For every text it accepts, its tree must be the library's, node for node:
  * keys, values, styles, offsets, and every decoded string with its offset map; and it may
  * accept only texts the library reads without an error. Everything else goes to the library.
