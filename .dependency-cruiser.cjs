@@ -3,6 +3,9 @@
  *
  *   language → documents → evaluation, api → core.ts → features → server; cli; client
  *
+ * Inside documents/, host/ (the JSON, YAML and HCL readers) is a room of its own, entered
+ * through host/index.ts.
+ *
  * Each may import what stands left of it and nothing to its right; the extension (client/)
  * and the CLI reach the core through its entry module, server/src/core.ts.
  */
@@ -37,6 +40,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/src/documents/' },
       to: { path: '^server/src/', pathNot: '^server/src/(language|documents)/' },
+    },
+    {
+      name: 'host-formats-stand-alone',
+      severity: 'error',
+      comment: 'documents/host/ reads JSON, YAML and HCL text into host trees; it knows nothing of rulesets, so it imports nothing of ours outside its own folder.',
+      from: { path: '^server/src/documents/host/' },
+      to: { path: '^server/src/', pathNot: '^server/src/documents/host/' },
+    },
+    {
+      name: 'host-formats-through-their-index',
+      severity: 'error',
+      comment: 'The rest of the code reaches documents/host/ through its entry, documents/host/index.ts, so that its readers can change behind it.',
+      from: { path: '^(server|client)/src/', pathNot: '^server/src/documents/host/' },
+      to: { path: '^server/src/documents/host/', pathNot: '^server/src/documents/host/index\\.ts$' },
     },
     {
       name: 'evaluation-above-documents',

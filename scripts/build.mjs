@@ -50,7 +50,7 @@ writeFileSync('dist/library.d.ts', libraryDeclarations('server/src/library.ts'))
 // when the recipe was made from that grammar.
 copyFileSync('server/src/language/expression.ohm', 'dist/expression.ohm');
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/grammar-recipe.ts', 'dist'], { stdio: 'inherit' });
-// The HCL parser (server/src/documents/hcl-parser.ts) reads its WebAssembly from beside the bundle.
+// The HCL parser (server/src/documents/host/hcl-parser.ts) reads its WebAssembly from beside the bundle.
 copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), 'dist/tree-sitter.wasm');
 copyFileSync(require.resolve('@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-hcl.wasm'), 'dist/tree-sitter-hcl.wasm');
 chmodSync('dist/cli.js', 0o755);

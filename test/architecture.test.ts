@@ -52,6 +52,8 @@ describe('the layers', () => {
     ['an editor package in the core', { 'server/src/documents/a.ts': "import { TextDocument } from 'vscode-languageserver-textdocument';\nexport const a = TextDocument;\n" }, /error core-without-editors: server\/src\/documents\/a\.ts → \S*node_modules\/vscode-languageserver-textdocument/],
     ['the extension past the core entry module', { 'client/src/a.ts': "import { b } from '../../server/src/api/b';\nexport const a = b;\n", 'server/src/api/b.ts': 'export const b = 1;\n', 'server/src/core.ts': "export { b } from './api/b';\n" }, /error extension-through-the-core-entry: client\/src\/a\.ts → server\/src\/api\/b\.ts/],
     ['the CLI past the core entry module', { 'server/src/cli/a.ts': "import { b } from '../language/b';\nexport const a = b;\n", 'server/src/language/b.ts': 'export const b = 1;\n' }, /error cli-through-the-core-entry: server\/src\/cli\/a\.ts → server\/src\/language\/b\.ts/],
+    ['the host-format readers importing a ruleset module', { 'server/src/documents/host/a.ts': "import { b } from '../b';\nexport const a = b;\n", 'server/src/documents/b.ts': 'export const b = 1;\n' }, /error host-formats-stand-alone: server\/src\/documents\/host\/a\.ts → server\/src\/documents\/b\.ts/],
+    ['a ruleset module past the host-format entry', { 'server/src/documents/a.ts': "import { b } from './host/b';\nexport const a = b;\n", 'server/src/documents/host/b.ts': 'export const b = 1;\n', 'server/src/documents/host/index.ts': "export { b } from './b';\n" }, /error host-formats-through-their-index: server\/src\/documents\/a\.ts → server\/src\/documents\/host\/b\.ts/],
   ];
   for (const [what, files, expected] of planted) {
     it(`fail on ${what}`, () => {

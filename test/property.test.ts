@@ -11,7 +11,7 @@ import { ExpressionCache } from '../server/src/documents/expression-cache';
 import { toPositions } from '../server/src/documents/positions';
 import { checkRuleset } from '../server/src/documents/ruleset';
 import { parseRuleset, type DocumentProblem } from '../server/src/documents/parsed-ruleset';
-import type { HostFormat } from '../server/src/documents/host';
+import type { HostFormat } from '../server/src/documents/host/host';
 import type { DocumentSymbol, Range } from 'vscode-languageserver';
 import { documentSymbols } from '../server/src/features/symbols';
 import { modelOf, settings } from './features/harness';

@@ -1,6 +1,6 @@
 /**
  * Our decisions, each with its reason: what the catalogue adds to, or takes differently from, the
- * engine's and the docs' facts. The generator (scripts/catalogue.ts) applies them; the oracle's
+ * engine's and the docs' facts. The generator (scripts/catalogue/fields.ts) applies them; the oracle's
  * catalogue test (test/oracle/catalogue.test.ts) holds every difference it finds between the
  * catalogue and the engine to DECIDED_DIFFERENCES, which are the rows of docs/engine.md.
  */

@@ -1,7 +1,7 @@
 /**
  * Our own words for every field and function of the catalogue: a one-line doc and an example
  * expression that uses it. Written for this project (paraphrase, never the docs' sentences);
- * the generator (scripts/catalogue.ts) merges them with the engine's and the docs' facts.
+ * the generator (scripts/catalogue/fields.ts) merges them with the engine's and the docs' facts.
  *
  * An example is a filter the engine accepts (the oracle's catalogue test parses each one),
  * except for what the docs allow only in value expressions: there the example is a value

@@ -3,7 +3,7 @@
  * the VS Code extension uses it for its language status item and "Check Workspace".
  */
 import type { RulesetEvidence } from './documents/classify';
-import type { HostFormat } from './documents/host';
+import type { HostFormat } from './documents/host/index';
 import type { RulesetLayout } from './documents/parsed-ruleset';
 
 /** The `source` of every diagnostic the server publishes: what the editor filters and counts by. */

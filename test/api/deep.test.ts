@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLocalRuleset, WorkflowError } from '../../server/src/api/local-ruleset';
 import { startEmulator, type Emulator } from '../../server/src/api/emulator';
-import { MAX_NESTING } from '../../server/src/documents/nesting';
+import { MAX_NESTING } from '../../server/src/documents/host/nesting';
 import { failure, makeClient, SECRETS, startTestEmulator } from './harness';
 
 const deepValue = (n: number) => '['.repeat(n) + '1' + ']'.repeat(n);

@@ -4,7 +4,7 @@ import * as YAML from 'yaml';
 import type { CreateRulesetBody } from '../../server/src/api/client';
 import type { Emulator } from '../../server/src/api/emulator';
 import { indexOfLineColumn, lineColumnOf, messageLocation, pointerToRange, type PointerRange } from '../../server/src/api/pointer';
-import type { HostFormat } from '../../server/src/documents/host';
+import type { HostFormat } from '../../server/src/documents/host/host';
 import { assertNoSecrets, failure, makeClient, startTestEmulator } from './harness';
 
 const JSON_FILE = `{

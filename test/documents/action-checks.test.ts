@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import type { HostFormat } from '../../server/src/documents/host';
+import type { HostFormat } from '../../server/src/documents/host/host';
 import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import { sitePointer } from '../../server/src/api/pointer';
 import { applyDocumentEdits, at, check, checkProblems, type At } from './check-helpers';

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
-import type { DocumentEdit } from '../../server/src/documents/host-edits';
-import type { HostFormat } from '../../server/src/documents/host';
+import type { DocumentEdit } from '../../server/src/documents/host/host-edits';
+import type { HostFormat } from '../../server/src/documents/host/host';
 import type { DocumentProblem } from '../../server/src/documents/parsed-ruleset';
 import { toPositions, type PositionedProblem } from '../../server/src/documents/positions';
 import { checkRuleset, type RulesetCheckOptions } from '../../server/src/documents/ruleset';

@@ -9,8 +9,8 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-import { decodeHclTemplate, holeFiller, plainQuotedValue, type Range } from '../../server/src/documents/decode-hcl';
-import { encodeForScalar } from '../../server/src/documents/host';
+import { decodeHclTemplate, holeFiller, plainQuotedValue, type Range } from '../../server/src/documents/host/decode-hcl';
+import { encodeForScalar } from '../../server/src/documents/host/host';
 import { parseDocument } from '../../server/src/documents/parsed-document';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
 

@@ -5,9 +5,9 @@ import * as yaml from 'yaml';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
-import { decodeJsonString } from '../../server/src/documents/decode-json';
-import { decodeYamlScalar, decodeYamlScalarExact, YamlDecodedString } from '../../server/src/documents/decode-yaml';
-import { DecodedString, mapRange, unmapOffset } from '../../server/src/documents/offset-map';
+import { decodeJsonString } from '../../server/src/documents/host/decode-json';
+import { decodeYamlScalar, decodeYamlScalarExact, YamlDecodedString } from '../../server/src/documents/host/decode-yaml';
+import { DecodedString, mapRange, unmapOffset } from '../../server/src/documents/host/offset-map';
 
 // Expected offsets and positions in this file are counted by hand from the literal documents.
 

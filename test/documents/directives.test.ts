@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as YAML from 'yaml';
 
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
-import type { DocumentEdit } from '../../server/src/documents/host-edits';
+import type { DocumentEdit } from '../../server/src/documents/host/host-edits';
 import { parseRuleset, type DocumentProblem } from '../../server/src/documents/parsed-ruleset';
 import { reparseAfterEdit } from '../../server/src/documents/reparse';
 import { checkParsedRuleset, checkRuleset, type RulesetCheckOptions } from '../../server/src/documents/ruleset';

@@ -8,7 +8,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
-import type { DocumentEdit } from '../../server/src/documents/host-edits';
+import type { DocumentEdit } from '../../server/src/documents/host/host-edits';
 import type { DocumentProblem } from '../../server/src/documents/parsed-ruleset';
 import { checkRuleset } from '../../server/src/documents/ruleset';
 import { parseDocument } from '../../server/src/documents/parsed-document';

@@ -10,7 +10,7 @@ import * as YAML from 'yaml';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
 import { checkRuleset, expressionEdit } from '../../server/src/documents/ruleset';
 import { parseRuleset, type DocumentProblem } from '../../server/src/documents/parsed-ruleset';
-import type { HostFormat } from '../../server/src/documents/host';
+import type { HostFormat } from '../../server/src/documents/host/host';
 import { applyDocumentEdits, fixed } from './check-helpers';
 
 function check(text: string, format: HostFormat): DocumentProblem[] {

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 
-import { readHclSubset } from '../../server/src/documents/hcl-subset';
+import { readHclSubset } from '../../server/src/documents/host/hcl-subset';
 import type { ParsedDocument } from '../../server/src/documents/parsed-ruleset';
 import { loadTerraformParser, readTerraform, readTerraformWithTreeSitter } from '../../server/src/documents/terraform';
 import { httpRulesetObject, terraformOfObject, withMistakes } from '../../bench/inputs';

@@ -1,5 +1,5 @@
 /**
- * The JSON host tree is built as jsonc-parser's visitor reads the text (documents/host.ts), not
+ * The JSON host tree is built as jsonc-parser's visitor reads the text (documents/host/host.ts), not
  * from its `parseTree`: for any text, well-formed or not, it is the tree `parseTree` gives,
  * converted node for node (the conversion below is how host.ts read that tree before).
  */
@@ -7,8 +7,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import * as jsonc from 'jsonc-parser';
-import { parseHost, type HostNode, type HostProperty } from '../../server/src/documents/host';
-import { readStrictJson } from '../../server/src/documents/strict-json';
+import { parseHost, type HostNode, type HostProperty } from '../../server/src/documents/host/host';
+import { readStrictJson } from '../../server/src/documents/host/strict-json';
 
 /** The host tree from jsonc-parser's tree, as the data the checks read. */
 function fromTree(node: jsonc.Node): unknown {

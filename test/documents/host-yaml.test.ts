@@ -1,5 +1,5 @@
 /**
- * YAML rulesets written in block style are read by documents/block-yaml.ts, without the
+ * YAML rulesets written in block style are read by documents/host/block-yaml.ts, without the
  * `yaml` library. For every text it accepts, its tree must be the library's, node for node:
  * keys, values, styles, offsets, and every decoded string with its offset map; and it may
  * accept only texts the library reads without an error. Everything else goes to the library.
@@ -10,8 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import * as YAML from 'yaml';
-import { readBlockYaml } from '../../server/src/documents/block-yaml';
-import { parseHost, parseYamlWithLibrary, type HostNode } from '../../server/src/documents/host';
+import { readBlockYaml } from '../../server/src/documents/host/block-yaml';
+import { parseHost, parseYamlWithLibrary, type HostNode } from '../../server/src/documents/host/host';
 import { expression, rulesetObject } from '../../bench/inputs';
 
 /** The tree as data: what every check reads, decoded strings and their offset maps included. */

@@ -9,8 +9,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
-import { parseHost, parseYamlWithLibrary, type HostFormat, type HostNode } from '../../server/src/documents/host';
-import { MAX_NESTING, nestsDeeperThan } from '../../server/src/documents/nesting';
+import { parseHost, parseYamlWithLibrary, type HostFormat, type HostNode } from '../../server/src/documents/host/host';
+import { MAX_NESTING, nestsDeeperThan } from '../../server/src/documents/host/nesting';
 import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import { reparseAfterEdit } from '../../server/src/documents/reparse';
 import { checkParsedRuleset, checkRuleset } from '../../server/src/documents/ruleset';

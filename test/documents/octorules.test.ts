@@ -10,7 +10,7 @@ import fc from 'fast-check';
 
 import { classifyFile } from '../../server/src/documents/classify';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
-import { parseHost } from '../../server/src/documents/host';
+import { parseHost } from '../../server/src/documents/host/host';
 import { isOctorulesDocument } from '../../server/src/documents/octorules';
 import { parseDocument, rulesetAt } from '../../server/src/documents/parsed-document';
 import type { DocumentProblem } from '../../server/src/documents/parsed-ruleset';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 
 import type { DocumentProblem } from '../../server/src/documents/parsed-ruleset';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
-import type { HostFormat } from '../../server/src/documents/host';
+import type { HostFormat } from '../../server/src/documents/host/host';
 import { RULE_QUOTAS } from '../../server/src/language/catalogue/plan-quotas';
 import { PLANS, type Addon, type Plan } from '../../server/src/language/catalogue/plans';
 import { checkProblems } from './check-helpers';

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
-import type { DocumentEdit } from '../../server/src/documents/host-edits';
+import type { DocumentEdit } from '../../server/src/documents/host/host-edits';
 import { v5RewriteAt } from '../../server/src/documents/provider-shape';
 import { checkRuleset } from '../../server/src/documents/ruleset';
 import { loadTerraformParser, readTerraform } from '../../server/src/documents/terraform';

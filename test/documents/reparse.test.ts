@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import * as YAML from 'yaml';
 
-import type { HostFormat, HostNode } from '../../server/src/documents/host';
+import type { HostFormat, HostNode } from '../../server/src/documents/host/host';
 import { parseRuleset, type ParsedRuleset } from '../../server/src/documents/parsed-ruleset';
 import { reparseAfterEdit } from '../../server/src/documents/reparse';
 

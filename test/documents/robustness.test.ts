@@ -7,9 +7,9 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { FillerContext } from '../../server/src/documents/decode-hcl';
+import { FillerContext } from '../../server/src/documents/host/decode-hcl';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
-import type { HostFormat } from '../../server/src/documents/host';
+import type { HostFormat } from '../../server/src/documents/host/host';
 import { checkRuleset } from '../../server/src/documents/ruleset';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
 

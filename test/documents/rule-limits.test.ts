@@ -8,7 +8,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import type { HostFormat } from '../../server/src/documents/host';
+import type { HostFormat } from '../../server/src/documents/host/host';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
 import { applyDocumentEdits, at, check, checkProblems, type At } from './check-helpers';
 

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
 import { parseDocument, rulesetAt } from '../../server/src/documents/parsed-document';
-import type { DocumentEdit } from '../../server/src/documents/host-edits';
-import { MAX_NESTING } from '../../server/src/documents/nesting';
+import type { DocumentEdit } from '../../server/src/documents/host/host-edits';
+import { MAX_NESTING } from '../../server/src/documents/host/nesting';
 import type { DocumentProblem } from '../../server/src/documents/parsed-ruleset';
 import { checkRuleset, expressionEdit, siteAt } from '../../server/src/documents/ruleset';
 import { loadTerraformParser, readTerraform } from '../../server/src/documents/terraform';

@@ -14,7 +14,7 @@ import { MISSING } from '../../server/src/evaluation/value';
 import { checkValueExpression } from '../../server/src/language/checker';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseHost, type HostNode } from '../../server/src/documents/host';
+import { parseHost, type HostNode } from '../../server/src/documents/host/host';
 import { HTTP_SCHEME, missingOracle, startOracle } from '../oracle/engine';
 
 const PHASE = 'http_request_transform';

@@ -9,7 +9,7 @@ import { completeAt, completion, COMPLETION_TRIGGER_CHARACTERS } from '../../ser
 import type { DocumentModel } from '../../server/src/features/model';
 import { completionContext } from '../../server/src/language/completion-context';
 import { KNOWN_PHASES } from '../../server/src/language/catalogue/phases';
-import { property } from '../../server/src/documents/host';
+import { property } from '../../server/src/documents/host/host';
 import { applyEdits, assertInside, at, formatOf, HOSTS, modelOf, settings, takeCursor, textOf, type Host } from './harness';
 import { OCTORULES_OTHER_FILES } from '../fixtures/octorules';
 

@@ -8,7 +8,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Diagnostic, Position } from 'vscode-languageserver';
-import { MAX_NESTING } from '../../server/src/documents/nesting';
+import { MAX_NESTING } from '../../server/src/documents/host/nesting';
 import { codeActions } from '../../server/src/features/code-actions';
 import { completion } from '../../server/src/features/completion';
 import { diagnostics } from '../../server/src/features/diagnostics';

@@ -9,7 +9,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_SETTINGS, type Settings } from '../../server/src/documents/settings';
 import { ExpressionCache } from '../../server/src/documents/expression-cache';
 import { DocumentModel } from '../../server/src/features/model';
-import type { HostFormat } from '../../server/src/documents/host';
+import type { HostFormat } from '../../server/src/documents/host/host';
 
 export type Host = 'json' | 'yaml-plain' | 'yaml-single' | 'yaml-double' | 'yaml-literal' | 'yaml-folded';
 export const HOSTS: readonly Host[] = ['json', 'yaml-plain', 'yaml-single', 'yaml-double', 'yaml-literal', 'yaml-folded'];

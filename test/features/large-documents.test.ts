@@ -6,7 +6,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import type { DocumentEdit } from '../../server/src/documents/host-edits';
+import type { DocumentEdit } from '../../server/src/documents/host/host-edits';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
 import { codeActions } from '../../server/src/features/code-actions';
 import { modelOf, settings } from './harness';

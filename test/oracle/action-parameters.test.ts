@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ACTIONS_OUTPUT, ACTIONS_SOURCE, generateActionParameters, mirrorReader, readActionParameters } from '../../scripts/catalogue-actions-generate';
+import { ACTIONS_OUTPUT, ACTIONS_SOURCE, generateActionParameters, mirrorReader, readActionParameters } from '../../scripts/catalogue/actions-generate';
 import { RULE_OBJECT_KEYS, type ParameterType } from '../../server/src/language/catalogue/action-schema';
 import {
   ACTION_SOURCES,

@@ -23,8 +23,8 @@ import {
   probeTypes,
   type EngineScheme,
   type ProbedFunction,
-} from '../../scripts/catalogue-engine';
-import { generateCatalogue } from '../../scripts/catalogue-generate';
+} from '../../scripts/catalogue/engine';
+import { generateCatalogue } from '../../scripts/catalogue/fields-generate';
 import { DECIDED_DIFFERENCES } from '../../scripts/catalogue/overlay';
 import { catalogueFor, phaseFamily, type Catalogue, type FunctionInfo, type PhaseFamily } from '../../server/src/language/catalogue/catalogues';
 import type { ValueType } from '../../server/src/language/ast';

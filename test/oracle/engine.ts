@@ -1,6 +1,7 @@
 /**
  * Node's side of the reference-engine oracle (oracle.py): starts one long-lived `python3`
- * process and sends it batches of expressions as JSON lines.
+ * process and sends it batches of expressions as JSON lines. The one bridge to the engine: the
+ * tests ask it, and so does the catalogue generator (scripts/catalogue/engine.ts).
  *
  * `startOracle()` resolves to `undefined` (with the reason) when the engine is not installed,
  * so that a test can skip; `requireOracleUnlessCi` turns that into a failure on CI.

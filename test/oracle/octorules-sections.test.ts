@@ -33,7 +33,7 @@ describe('octorules sections (generated from octorules-cloudflare)', () => {
     const missing = wheels();
     // Without the wheels (no network), only this comparison is skipped; the facts below still hold the committed data.
     if (missing) return t.skip(`${missing} (only this re-run check is skipped)`);
-    const run = spawnSync('python3', [join(root, 'scripts', 'catalogue-octorules.py'), '--print'], { encoding: 'utf8', env: { ...process.env, OCTORULES_WHEELS: WHEELS } });
+    const run = spawnSync('python3', [join(root, 'scripts', 'catalogue', 'octorules.py'), '--print'], { encoding: 'utf8', env: { ...process.env, OCTORULES_WHEELS: WHEELS } });
     assert.equal(run.status, 0, run.stderr);
     assert.equal(readFileSync(join(root, OUTPUT), 'utf8'), run.stdout, `${OUTPUT} differs from the generator's output: run \`npm run catalogue:octorules\` and review the diff`);
   });

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { generatePlansLimits, PLANS_OUTPUT, PLANS_SOURCE, plansSourceReader, readPlansTable } from '../../scripts/catalogue-plans-generate';
+import { generatePlansLimits, PLANS_OUTPUT, PLANS_SOURCE, plansSourceReader, readPlansTable } from '../../scripts/catalogue/plans-generate';
 import { HTTP_FIELDS } from '../../server/src/language/catalogue/generated/http';
 import { OPERATOR_PLANS } from '../../server/src/language/catalogue/catalogues';
 import { fieldAddon, PLAN_GATES, RULE_QUOTAS, ZONE_CUSTOM_RULESETS } from '../../server/src/language/catalogue/plan-quotas';

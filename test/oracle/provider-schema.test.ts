@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { generateProviderSchema, PROVIDER_OUTPUT, PROVIDER_SOURCES, providerMirrorReader } from '../../scripts/catalogue-provider-generate';
+import { generateProviderSchema, PROVIDER_OUTPUT, PROVIDER_SOURCES, providerMirrorReader } from '../../scripts/catalogue/provider-generate';
 import { ACTION_PARAMETERS } from '../../server/src/language/catalogue/generated/action-parameters';
 import { PROVIDER_V4, PROVIDER_V5 } from '../../server/src/language/catalogue/generated/provider-schema';
 import { providerAttribute, type ProviderAttribute } from '../../server/src/language/catalogue/provider-schema';

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 import { checkRuleset } from '../../server/src/core';
-import { loadTerraformParser } from '../../server/src/documents/hcl-parser';
+import { loadTerraformParser } from '../../server/src/documents/host/hcl-parser';
 import { findTofu, missingTofu, tofuValues, type TofuResult, type TofuValue } from './tofu';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'terraform-modules');

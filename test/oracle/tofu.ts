@@ -7,7 +7,7 @@
  * `.tf` file every top-level block other than `variable`, `locals` and a `module` whose `source` is
  * a local folder (`./…`, `../…`): `terraform`, `provider`, `resource`, `data`, `output`, `check`,
  * `import`, `moved`, `removed`, remote modules. The cut is made on the tree-sitter tree the project
- * parses `.tf` files with (server/src/documents/hcl-parser.ts), so braces inside strings and
+ * parses `.tf` files with (server/src/documents/host/hcl-parser.ts), so braces inside strings and
  * heredocs cannot mislead it. A local whose value refers to something cut (a resource, a data
  * source, a remote module's output) becomes an unknown value in the copy, as it is for Terraform
  * before apply. A local module's locals and variables come out through outputs added to its copy.
@@ -22,7 +22,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 
-import { hclParser, loadTerraformParser, type HclNode, type HclTree } from '../../server/src/documents/hcl-parser';
+import { hclParser, loadTerraformParser, type HclNode, type HclTree } from '../../server/src/documents/host/hcl-parser';
 
 /** What tofu says of one local or variable. */
 export type TofuValue =

@@ -10,7 +10,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { version as toolVersion } from '../version';
-import { MAX_NESTING, nestsDeeperThan } from '../documents/nesting';
+import { MAX_NESTING, nestsDeeperThan } from '../documents/host/index';
 import type {
   ApiMessage,
   CreateRulesetBody,

@@ -46,11 +46,11 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { unmapOffset } from '../documents/offset-map';
+import { unmapOffset } from '../documents/host/index';
 import { ExpressionCache } from '../documents/expression-cache';
 import { checkParsedRuleset } from '../documents/ruleset';
 import { parseRuleset } from '../documents/parsed-ruleset';
-import { MAX_NESTING, nestsDeeperThan } from '../documents/nesting';
+import { MAX_NESTING, nestsDeeperThan } from '../documents/host/index';
 import { lineColumnOf, pointerAtOffset, sitePointer } from './pointer';
 import { SERVICE_SET_RULE_FIELDS, type ApiMessage, type Rule, type Ruleset, type RulesetKind, type RulesetSummary, type WireMessage } from './types';
 

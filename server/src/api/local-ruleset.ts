@@ -4,9 +4,9 @@
  * names the file, the place and the fix.
  */
 import * as YAML from 'yaml';
-import { isTerraformTemplate, plain, type HostFormat, type HostNode } from '../documents/host';
+import { isTerraformTemplate, plain, type HostFormat, type HostNode } from '../documents/host/index';
 import { rulesetFormatOfPath } from '../documents/classify';
-import { MAX_NESTING, nestsDeeperThan } from '../documents/nesting';
+import { MAX_NESTING, nestsDeeperThan } from '../documents/host/index';
 import type { IncludeReader } from '../documents/octorules';
 import { parseDocument } from '../documents/parsed-document';
 import { linePosition } from '../documents/positions';

@@ -4,8 +4,8 @@
  * part in the file's text, and, when the message says `Filter parsing error (1:15)`, the very
  * character inside the expression, through JSON escapes and every YAML style.
  */
-import type { HostFormat, HostNode } from '../documents/host';
-import { mapRange, type DecodedString } from '../documents/offset-map';
+import type { HostFormat, HostNode } from '../documents/host/index';
+import { mapRange, type DecodedString } from '../documents/host/index';
 import { parseRuleset, type ExpressionSite, type ParsedRuleset } from '../documents/parsed-ruleset';
 
 export interface PointerRange {

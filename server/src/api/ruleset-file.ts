@@ -4,8 +4,8 @@
  * its comments, quoting and layout.
  */
 import * as YAML from 'yaml';
-import type { HostFormat } from '../documents/host';
-import { setValues, type ValueEdit } from '../documents/host-edits';
+import type { HostFormat } from '../documents/host/index';
+import { setValues, type ValueEdit } from '../documents/host/index';
 import { readLocalRuleset, type LocalRuleset, type RulesetBody } from './local-ruleset';
 import { SERVICE_SET_RULE_FIELDS, type Ruleset } from './types';
 

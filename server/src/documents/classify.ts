@@ -4,7 +4,7 @@
  * here, so that a file is the same thing to each of them.
  */
 import { minimatch } from 'minimatch';
-import { property, type HostFormat, type HostNode } from './host';
+import { property, type HostFormat, type HostNode } from './host/index';
 import { isOctorulesDocument } from './octorules';
 
 /**

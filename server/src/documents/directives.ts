@@ -41,9 +41,9 @@
  */
 import { PROBLEM_CODES } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import type { HostNode, HostScalar } from './host';
-import { isBlockScalar, lastStartingBy } from './host';
-import { eolOf, lineIndent, type DocumentEdit } from './host-edits';
+import type { HostNode, HostScalar } from './host/index';
+import { isBlockScalar, lastStartingBy } from './host/index';
+import { eolOf, lineIndent, type DocumentEdit } from './host/index';
 import type { DocumentFix, DocumentProblem, ParsedRuleset } from './parsed-ruleset';
 
 /** What directives are read from: a file's text, its format and its host tree (a ruleset's, or a whole octorules file's). */

@@ -1,4 +1,4 @@
-import { detached } from './host';
+import { detached } from './host/index';
 import { checkExpression, checkValueExpression, type CheckOptions, type CheckResult, type ValueCheckOptions, type ValueCheckResult } from '../language/checker';
 import { printExpression } from '../language/format';
 import { hasError } from '../language/problem';

@@ -19,8 +19,8 @@
  *   first, rules without one after those with one), `products` (what `bypass` bypasses),
  *   `paused` and `description`.
  */
-import { property } from './host';
-import type { DocumentEdit } from './host-edits';
+import { property } from './host/index';
+import type { DocumentEdit } from './host/index';
 import type { DocumentProblem, ParsedRuleset } from './parsed-ruleset';
 
 export const FILTER_TYPE = 'cloudflare_filter';

@@ -22,8 +22,8 @@
 import { OCTORULES_NAMESPACE, OCTORULES_NAMESPACE_KEYS, OCTORULES_REMOVED_SECTIONS, OCTORULES_SECTIONS, OCTORULES_VERSIONS, type OctorulesSection } from '../language/catalogue/generated/octorules-sections';
 import { RULESET_ID } from '../language/catalogue/actions';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import { parseHost, property, type HostArray, type HostDocument, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
-import { renameKeyEdit, replaceScalarEdit } from './host-edits';
+import { parseHost, property, type HostArray, type HostDocument, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host/index';
+import { renameKeyEdit, replaceScalarEdit } from './host/index';
 import { hostSyntaxProblems, rulesetOfRoot, type DocumentProblem, type IncludedFile, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 import { lineNumber, linePosition } from './positions';
 

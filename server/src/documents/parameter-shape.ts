@@ -6,8 +6,8 @@
 import type { ParameterType } from '../language/catalogue/action-schema';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import { isTerraformTemplate, type HostNode, type HostObject, type HostScalar } from './host';
-import { renameKeyEdit, replaceScalarEdit } from './host-edits';
+import { isTerraformTemplate, type HostNode, type HostObject, type HostScalar } from './host/index';
+import { renameKeyEdit, replaceScalarEdit } from './host/index';
 import type { DocumentFix } from './parsed-ruleset';
 import { convertPrimitive, inappropriateValue, terraformTypeName, terraformTypeOf } from './terraform-types';
 

@@ -4,7 +4,7 @@
  */
 import type { ParameterExpressionKind, ParameterType, RuleObjectKey } from '../language/catalogue/action-schema';
 import { ruleObjectScope } from '../language/catalogue/actions';
-import type { HostNode, HostScalar } from './host';
+import type { HostNode, HostScalar } from './host/index';
 
 /** A string the schema marks as an expression, found in a rule's parameters. */
 export interface ExpressionString {

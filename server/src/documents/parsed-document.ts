@@ -4,7 +4,7 @@
  * octorules rules file. Every check and feature works on the rulesets; this module only says
  * which there are and where.
  */
-import { parseHost, type HostFormat } from './host';
+import { parseHost, type HostFormat } from './host/index';
 import { readOctorules, readsAsOctorules, type IncludeReader } from './octorules';
 import { rulesetOfHost, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 

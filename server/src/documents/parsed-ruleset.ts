@@ -2,9 +2,9 @@
  * A ruleset document as every check and feature reads it: the host tree of its JSON or YAML,
  * its phase, its rules and the places of their expression strings, parsed once.
  */
-import { detached, isTerraformTemplate, parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
-import type { DocumentEdit } from './host-edits';
-import { coarseDecodedString, VerbatimDecodedString, type DecodedString } from './offset-map';
+import { detached, isTerraformTemplate, parseHost, property, type HostDocument, type HostFormat, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host/index';
+import type { DocumentEdit } from './host/index';
+import { coarseDecodedString, VerbatimDecodedString, type DecodedString } from './host/index';
 import { convertPrimitive } from './terraform-types';
 import { expressionStrings, ruleObjectInPhase, type ExpressionString } from './parameter-sites';
 import type { ValueType } from '../language/ast';

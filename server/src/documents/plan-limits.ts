@@ -12,7 +12,7 @@ import { phaseFamily } from '../language/catalogue/families';
 import { OCTORULES_SECTIONS } from '../language/catalogue/generated/octorules-sections';
 import { PLAN_GATES, planWithMore, quotaOn, ruleQuota, ZONE_CUSTOM_RULESETS } from '../language/catalogue/plan-quotas';
 import { addonName, describePlan, PLANS, planIncludes, planName, type Addon, type Plan } from '../language/catalogue/plans';
-import { isTerraformTemplate, property, type HostNode } from './host';
+import { isTerraformTemplate, property, type HostNode } from './host/index';
 import { actionOfRule, type DocumentProblem, type ParsedRuleset } from './parsed-ruleset';
 
 export interface PlanLimitOptions {

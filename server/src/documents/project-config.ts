@@ -12,8 +12,8 @@ import { PROBLEM_CODES } from '../language/problem-codes';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import { PROJECT_CONFIG_FILE_NAME } from './classify';
-import { parseHost, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
-import { renameKeyEdit, replaceScalarEdit } from './host-edits';
+import { parseHost, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host/index';
+import { renameKeyEdit, replaceScalarEdit } from './host/index';
 import type { DocumentFix, DocumentProblem } from './parsed-ruleset';
 
 /** What a code can be set to under `rules`: `off` drops its findings. */

@@ -21,8 +21,8 @@
  */
 import { PROVIDER_V4, PROVIDER_V5 } from '../language/catalogue/generated/provider-schema';
 import { providerAttribute, type ProviderAttribute } from '../language/catalogue/provider-schema';
-import { eolOf, lineIndent, type DocumentEdit } from './host-edits';
-import { hclParser, type HclNode } from './hcl-parser';
+import { eolOf, lineIndent, type DocumentEdit } from './host/index';
+import { hclParser, type HclNode } from './host/index';
 import type { DocumentFix, DocumentProblem } from './parsed-ruleset';
 import type { ProviderMajor } from './provider-version';
 

@@ -11,7 +11,7 @@
  * `~> 4.2.1` up to the next minor; a version with fewer parts is zero-filled (`>= 5` is `>= 5.0.0`);
  * no operator is `=`.
  */
-import { hclParser, type HclNode } from './hcl-parser';
+import { hclParser, type HclNode } from './host/index';
 
 /** The major versions whose `cloudflare_ruleset` shapes differ: 4 (blocks; earlier ones too) and 5 (a list). */
 export type ProviderMajor = 4 | 5;

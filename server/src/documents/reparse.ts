@@ -13,7 +13,7 @@
  */
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
-import { detached, lastStartingBy, shiftedNode, stringScalar, YAML_STYLES, type HostNode, type HostProperty, type HostScalar } from './host';
+import { detached, lastStartingBy, shiftedNode, stringScalar, YAML_STYLES, type HostNode, type HostProperty, type HostScalar } from './host/index';
 import { rulesetOfHost, type ParsedRuleset } from './parsed-ruleset';
 
 interface Edit {

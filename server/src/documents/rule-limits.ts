@@ -12,8 +12,8 @@ import { walkExpression, type Argument, type Expression } from '../language/ast'
 import { ACCOUNT_EXECUTE_LIMIT, HEADER_NAME_LIMITS, RATE_LIMIT_CHARACTERISTICS, REQUEST_HEADER_LIMITS } from '../language/catalogue/actions';
 import { catalogueFor } from '../language/catalogue/catalogues';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import { isTerraformTemplate, property, type HostObject, type HostScalar } from './host';
-import { replaceScalarEdit, type DocumentEdit } from './host-edits';
+import { isTerraformTemplate, property, type HostObject, type HostScalar } from './host/index';
+import { replaceScalarEdit, type DocumentEdit } from './host/index';
 import type { Report } from './parameter-shape';
 import type { DocumentProblem, FilterSite, ParsedRuleset } from './parsed-ruleset';
 

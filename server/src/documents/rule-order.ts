@@ -7,7 +7,7 @@ import { findShadowedRules, modelOfFamily, type Model, type RuleForAnalysis } fr
 import { hasError } from '../language/problem';
 import { phaseFamily } from '../language/catalogue/families';
 import type { ExpressionCache } from './expression-cache';
-import { isTerraformTemplate, property, type HostNode, type HostObject, type HostProperty } from './host';
+import { isTerraformTemplate, property, type HostNode, type HostObject, type HostProperty } from './host/index';
 import type { DocumentProblem, FilterSite, ParsedRuleset } from './parsed-ruleset';
 
 /**

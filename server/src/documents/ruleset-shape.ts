@@ -10,14 +10,14 @@ import { PROVIDER_V5 } from '../language/catalogue/generated/provider-schema';
 import { providerNamesOf, withProviderNames } from '../language/catalogue/provider-schema';
 import type { Severity } from '../language/problem';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
-import { isTerraformTemplate, property, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host';
-import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host-edits';
+import { isTerraformTemplate, property, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host/index';
+import { addPropertyEdit, renameKeyEdit, replaceScalarEdit } from './host/index';
 import { checkParameterValue, describe, hidesCheck, type Report } from './parameter-shape';
 import { ruleObjectInPhase } from './parameter-sites';
 import { checkRuleLimits } from './rule-limits';
 import { actionOfRule, type DocumentProblem, type ParsedRuleset } from './parsed-ruleset';
 import { convertPrimitive, inappropriateValue, terraformTypeName } from './terraform-types';
-import { onWholeCharacters } from './whole-characters';
+import { onWholeCharacters } from './host/index';
 
 /** Keys known to a ruleset and to a rule: their names in order, for messages, and as a set to look them up. */
 interface KnownKeys {

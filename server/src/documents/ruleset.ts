@@ -9,9 +9,9 @@ import type { Addon, Plan } from '../language/catalogue/plans';
 import { PROBLEM_CODES } from '../language/problem-codes';
 import { applyDisableDirectives } from './directives';
 import { ExpressionCache } from './expression-cache';
-import { encodeForScalar, isBlockScalar, type HostFormat } from './host';
-import { lineIndent, type DocumentEdit } from './host-edits';
-import { mapRange, unmapOffset, type DecodedString } from './offset-map';
+import { encodeForScalar, isBlockScalar, type HostFormat } from './host/index';
+import { lineIndent, type DocumentEdit } from './host/index';
+import { mapRange, unmapOffset, type DecodedString } from './host/index';
 import { ruleOrderCheck } from './rule-order';
 import { accountExecuteProblems } from './rule-limits';
 import { parseDocument, type ParseDocumentOptions, type ParsedDocument } from './parsed-document';
@@ -21,7 +21,7 @@ import { applyRuleSeverities, type RuleSeverity } from './project-config';
 import { checkCustomRulesets, checkPlanLimits } from './plan-limits';
 import { checkShape } from './ruleset-shape';
 import { unescapedQuotes } from './unescaped-quotes';
-import { onWholeCharacters } from './whole-characters';
+import { onWholeCharacters } from './host/index';
 
 export interface RulesetCheckOptions {
   /** Phase to assume when the file names none. */

@@ -8,7 +8,7 @@
  * What this cannot do exactly (unifying the element types of `list(any)`, the order of a set
  * of objects) is unknown, never guessed.
  */
-import type { HclNode } from './hcl-parser';
+import type { HclNode } from './host/index';
 import { isUnsure, list, NULL, num, numberText, object, produced, UNKNOWN, ERROR, valuesEqual, type Place, type StringValue, type Value } from './terraform-values';
 
 /** A type constraint as `type = …` writes it. */

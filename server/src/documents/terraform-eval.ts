@@ -10,8 +10,8 @@
  * function not here) is `unknown`, and unknown is contagious; nothing is guessed and nothing is
  * an error to the user. The work is bounded (depth, steps, sizes): past the bounds, unknown.
  */
-import { decodeHclTemplate, type Range } from './decode-hcl';
-import type { HclNode } from './hcl-parser';
+import { decodeHclTemplate, type Range } from './host/index';
+import type { HclNode } from './host/index';
 import { callFunction, stringOf } from './terraform-functions';
 import {
   bool,

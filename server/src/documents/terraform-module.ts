@@ -11,8 +11,8 @@
  * its open documents first), so this module reads nothing itself.
  */
 import { dirname, join, relative, resolve } from 'node:path';
-import { hclParser, type HclNode, type HclTree } from './hcl-parser';
-import { parseHost, type HostNode } from './host';
+import { hclParser, type HclNode, type HclTree } from './host/index';
+import { parseHost, type HostNode } from './host/index';
 import { lineNumber } from './positions';
 import { convertValue, typeConstraint } from './terraform-constraints';
 import { Budget, Evaluator, iterate, type EvalFile, type ModuleContext, type Scope } from './terraform-eval';

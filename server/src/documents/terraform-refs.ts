@@ -6,8 +6,8 @@
  * internal/framework/service/rulesets/resource.go, ModifyPlan): without one, a rule moved,
  * inserted or removed before others gives them new ids on the next apply.
  */
-import { property, type HostNode, type HostObject } from './host';
-import type { DocumentEdit } from './host-edits';
+import { property, type HostNode, type HostObject } from './host/index';
+import type { DocumentEdit } from './host/index';
 import type { DocumentFix, DocumentProblem, ParsedRuleset } from './parsed-ruleset';
 
 /** The hint for a resource whose rules (those written out) lack a `ref`, at `header`; undefined when every rule has one. */

@@ -8,8 +8,8 @@
  * where they are written, those a `${…}` of this file brings in from another map to that
  * `${…}`, and those written only in another file are that file's to report ("elsewhere").
  */
-import type { HostArray, HostNode, HostObject, HostProperty, HostScalar } from './host-node';
-import type { DecodedString } from './offset-map';
+import type { HostArray, HostNode, HostObject, HostProperty, HostScalar } from './host/index';
+import type { DecodedString } from './host/index';
 import { isRuleExpression, rulesetOfRoot, type ExpressionSite, type FilterSite, type ParsedRuleset } from './parsed-ruleset';
 import { plainValue, shownPath, type ModuleValues, type UsingResource } from './terraform-module';
 import type { StringValue, Value } from './terraform-values';

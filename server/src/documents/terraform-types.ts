@@ -13,7 +13,7 @@
  * "NAME": MESSAGE.` (hashicorp/hcl, hcldec/spec.go, AttrSpec.decode).
  */
 import type { ParameterType } from '../language/catalogue/action-schema';
-import type { HostNode, HostScalar } from './host-node';
+import type { HostNode, HostScalar } from './host/index';
 
 /** A value's type as Terraform names it: an HCL `[…]` is a tuple, `{…}` (or a block) an object. */
 export function terraformTypeName(node: HostNode): string {

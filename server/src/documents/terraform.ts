@@ -10,22 +10,22 @@
  * unknown of the attribute's type, there, so nothing calls it missing, and no check looks into
  * what it cannot know (ruleset-shape.ts names it where it hides a check).
  */
-import { decodeHclTemplate, plainQuotedValue, type HclStringStyle, type Range } from './decode-hcl';
-import { hclParser, type HclNode } from './hcl-parser';
-import { readHclSubset, type HclSyntaxNode } from './hcl-subset';
-import { isTerraformTemplate, stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host-node';
-import { MAX_NESTING, NESTED_TOO_DEEPLY } from './nesting';
+import { decodeHclTemplate, plainQuotedValue, type HclStringStyle, type Range } from './host/index';
+import { hclParser, type HclNode } from './host/index';
+import { readHclSubset, type HclSyntaxNode } from './host/index';
+import { isTerraformTemplate, stringScalar, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from './host/index';
+import { MAX_NESTING, NESTED_TOO_DEEPLY } from './host/index';
 import { providerShapeProblems } from './provider-shape';
 import { providerMajor, type ModuleVersionInputs, type ProviderMajor } from './provider-version';
 import { resolve } from 'node:path';
 import { evaluateModule, type TerraformModule } from './terraform-module';
 import { evaluatedPhases, knownFilledIn, moduleRulesets } from './terraform-sites';
-import { onWholeCharacters } from './whole-characters';
+import { onWholeCharacters } from './host/index';
 import { rulesetOfRoot, type DocumentProblem, type ExpressionSite, type ParsedDocument, type ParsedRuleset } from './parsed-ruleset';
 import { CUSTOM_RULES_PHASE, FILTER_TYPE, FIREWALL_RULE_TYPE, firewallRulesMigration, firewallRulesProblems, type FirewallRulesMigration, type LegacyAttribute, type LegacyResource } from './firewall-rules';
 import { rulesWithoutRefProblem } from './terraform-refs';
 
-export { loadTerraformParser } from './hcl-parser';
+export { loadTerraformParser } from './host/index';
 
 const RESOURCE_TYPE = 'cloudflare_ruleset';
 /** The ruleset's own attributes read from a resource: string literals only. */

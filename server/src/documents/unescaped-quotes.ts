@@ -5,7 +5,7 @@
  * strings (in YAML, putting the expression in single quotes) makes the whole file parse, that
  * is what the file meant: one problem per string, with that fix, stands for the parser's errors.
  */
-import { parseHost, type HostFormat } from './host';
+import { parseHost, type HostFormat } from './host/index';
 import type { DocumentProblem, ParsedRuleset } from './parsed-ruleset';
 import { readTerraform } from './terraform';
 

@@ -33,7 +33,7 @@
  *   joins a target that has one of its own is not said: not evaluated. A redirect `from_list`
  *   looks the request up in a bulk redirect list that the ruleset file does not hold: not evaluated.
  */
-import { isTerraformTemplate, property, type HostNode, type HostProperty } from '../documents/host';
+import { isTerraformTemplate, property, type HostNode, type HostProperty } from '../documents/host/index';
 import { checkValueExpression } from '../language/checker';
 import { EvaluationError, evaluateValuePartial, explainMissing, type Subject } from './evaluate';
 import type { Lists } from './packet';

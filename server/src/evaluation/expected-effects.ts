@@ -14,7 +14,7 @@
  * Only what the case names is compared: a case that names `path` says nothing of the query,
  * one that names `edge_ttl` nothing of other cache settings.
  */
-import type { HostNode } from '../documents/host';
+import type { HostNode } from '../documents/host/index';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 import type { Effects, Given, Outcome } from './effects';
 import { describeRule, plain, type RuleInfo } from './ruleset-eval';

@@ -13,10 +13,10 @@
  * A rule whose result depends on a field, list or call the test case does not give stops the
  * evaluation with a RuleEvaluationError naming the rule and the values.
  */
-import { isTerraformTemplate, plain, property, type HostNode, type HostProperty } from '../documents/host';
+import { isTerraformTemplate, plain, property, type HostNode, type HostProperty } from '../documents/host/index';
 
 export { plain };
-import { mapRange } from '../documents/offset-map';
+import { mapRange } from '../documents/host/index';
 import { checkSite, type RulesetCheckOptions } from '../documents/ruleset';
 import type { ExpressionSite, ParsedRuleset } from '../documents/parsed-ruleset';
 import { convertPrimitive } from '../documents/terraform-types';

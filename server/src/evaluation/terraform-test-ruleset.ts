@@ -12,8 +12,8 @@
  * whose unknown parts are properties Terraform fills in, at the rule's place.
  */
 import { dirname, resolve } from 'node:path';
-import { property, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from '../documents/host';
-import type { DecodedString } from '../documents/offset-map';
+import { property, type HostArray, type HostNode, type HostObject, type HostProperty, type HostScalar } from '../documents/host/index';
+import type { DecodedString } from '../documents/host/index';
 import { rulesetOfRoot, type ParsedRuleset } from '../documents/parsed-ruleset';
 import { linePosition } from '../documents/positions';
 import { mayUseModuleValues } from '../documents/terraform';

@@ -35,7 +35,7 @@
  *     redirect: {url: "https://example.com/news/", status: 301}
  */
 import { RULESET_EXTENSIONS_TEXT, rulesetFormatOfPath, rulesetPathsBesideTest } from '../documents/classify';
-import { parseHost, property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
+import { parseHost, property, type HostFormat, type HostNode, type HostProperty } from '../documents/host/index';
 import type { IncludeReader } from '../documents/octorules';
 import { parseDocument } from '../documents/parsed-document';
 import { linePosition } from '../documents/positions';

@@ -8,7 +8,7 @@
  * already escaped for that string.
  */
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
-import type { DocumentEdit } from '../documents/host-edits';
+import type { DocumentEdit } from '../documents/host/index';
 import { silenceFix } from '../documents/directives';
 import { v5RewriteAt, v5RewriteTitle } from '../documents/provider-shape';
 import { expressionEdit } from '../documents/ruleset';

@@ -2,7 +2,7 @@ import type { Position, Range } from 'vscode-languageserver';
 import type { RulesetEvidence } from '../documents/classify';
 import type { CheckResult, ValueCheckResult } from '../language/checker';
 import { classifyFile, isRulesetTestFileName } from '../documents/classify';
-import type { HostFormat, HostNode } from '../documents/host';
+import type { HostFormat, HostNode } from '../documents/host/index';
 import type { Settings } from '../documents/settings';
 import { ExpressionCache } from '../documents/expression-cache';
 import { checkDocument, siteAt, SiteChecker, type RulesetCheckOptions, type SiteResult } from '../documents/ruleset';

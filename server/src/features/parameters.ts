@@ -6,7 +6,7 @@
  */
 import { RULE_OBJECT_KEYS, type ParameterKey, type ParameterType, type RuleObjectKey } from '../language/catalogue/action-schema';
 import { actionSchema, actionsOfPhase, parameterAt, parameterNote, PHASE_ACTIONS, ruleObjectSchema } from '../language/catalogue/actions';
-import { property, type HostNode } from '../documents/host';
+import { property, type HostNode } from '../documents/host/index';
 
 /** A step from a rule into its objects: a key, or an array index. */
 export type Step = string | number;

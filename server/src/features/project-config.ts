@@ -19,8 +19,8 @@ import {
 import { KNOWN_PHASES } from '../language/catalogue/phases';
 import { addonName, ADDONS, PLANS, planName } from '../language/catalogue/plans';
 import { PROBLEM_CODES, type ProblemCodeInfo } from '../language/problem-codes';
-import type { HostNode } from '../documents/host';
-import { eolOf } from '../documents/host-edits';
+import type { HostNode } from '../documents/host/index';
+import { eolOf } from '../documents/host/index';
 import { isProjectConfigPath } from '../documents/classify';
 import { PROJECT_CONFIG_KEYS, PROJECT_CONFIG_SCHEMA, readProjectConfig, RULE_SEVERITIES, TARGET_KEY_DESCRIPTIONS, TARGET_KEYS, type ProjectConfigKey, type TargetKey } from '../documents/project-config';
 import { fixActions } from './code-actions';

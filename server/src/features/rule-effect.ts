@@ -5,7 +5,7 @@
  * report it). The shapes are the API's types (cloudflare-typescript src/resources/rulesets/
  * rules.ts at faaaf89e: RedirectRule, RewriteRule, RouteRule, SkipRule, …).
  */
-import { property, type HostNode } from '../documents/host';
+import { property, type HostNode } from '../documents/host/index';
 
 /** Longest value (a target URL, an expression) quoted in an effect; the full text is in the document. */
 export const MAX_EFFECT_VALUE_LENGTH = 32;

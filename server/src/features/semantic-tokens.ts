@@ -6,7 +6,7 @@ import { MANAGED_LIST_NAMESPACE } from '../language/catalogue/lists';
 import { COMPARISON_OPERATORS, comparisonOperatorOf, LOGICAL_OPERATOR_BY_SPELLING } from '../language/catalogue/operators';
 import { isSpace, KEYWORDS, scanTokens } from '../language/lex';
 import { readBareValue } from '../language/literals';
-import type { DecodedString } from '../documents/offset-map';
+import type { DecodedString } from '../documents/host/index';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';
 import { phaseScope } from './catalogue-text';

@@ -1,5 +1,5 @@
 import { SymbolKind, type DocumentSymbol, type Range } from 'vscode-languageserver';
-import { property, type HostNode, type HostObject } from '../documents/host';
+import { property, type HostNode, type HostObject } from '../documents/host/index';
 import type { ParsedRuleset } from '../documents/parsed-ruleset';
 import type { Settings } from '../documents/settings';
 import type { DocumentModel } from './model';

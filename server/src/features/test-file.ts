@@ -9,7 +9,7 @@
  */
 import { CompletionItemKind, DiagnosticSeverity, type CompletionItem, type CompletionList, type Diagnostic, type Position } from 'vscode-languageserver';
 import { rulesetPathsBesideTest } from '../documents/classify';
-import { property, type HostFormat, type HostNode, type HostProperty } from '../documents/host';
+import { property, type HostFormat, type HostNode, type HostProperty } from '../documents/host/index';
 import { parseRuleset } from '../documents/parsed-ruleset';
 import { LISTS_KEY, PacketError, parsePacket } from '../evaluation/packet';
 import { MissingValuesError, type Subject } from '../evaluation/evaluate';

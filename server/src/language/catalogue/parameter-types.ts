@@ -1,5 +1,5 @@
 /**
- * Operations on parameter types shared by the generator (scripts/catalogue-actions-generate.ts)
+ * Operations on parameter types shared by the generator (scripts/catalogue/actions-generate.ts)
  * and the facts applied over its output (actions.ts): one way to merge object types.
  */
 import type { ObjectParameterType, ParameterKey, ParameterType } from './action-schema';

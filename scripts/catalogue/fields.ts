@@ -4,8 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-import { Engine } from './catalogue-engine';
-import { generateCatalogue } from './catalogue-generate';
+import { Engine } from './engine';
+import { generateCatalogue } from './fields-generate';
 
 async function main(): Promise<void> {
   const started = await Engine.start();
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const root = join(__dirname, '..');
+    const root = join(__dirname, '..', '..');
     for (const [path, text] of await generateCatalogue(started.engine)) {
       mkdirSync(dirname(join(root, path)), { recursive: true });
       writeFileSync(join(root, path), text);

@@ -2,23 +2,20 @@
  * What the reference engine says about fields and functions, learnt by asking it: its schema
  * (`get_schema_info`) and, for what the schema does not tell (the types of fields it does not
  * list, function signatures), by probing `parse_expression` with expressions of every shape.
- * Used by the catalogue generator (scripts/catalogue.ts) and by the oracle's catalogue test.
+ * Used by the catalogue generator (scripts/catalogue/fields.ts) and by the oracle's catalogue test.
  *
  * Nothing here knows a field or function by name: everything comes back from the engine, so
  * that a new engine version regenerates the catalogue instead of silently disagreeing with it.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-
-import type { ScalarType, ValueType } from '../server/src/language/ast';
-import { arrayOf, elementType, isArrayType, mapOf, typeFromEngineName } from '../server/src/language/types';
+import { ORACLE_PACKAGE, startOracle, type EngineScheme as OracleScheme, type Oracle, type OracleResult, type SchemaInfo } from '../../test/oracle/engine';
+import type { ScalarType, ValueType } from '../../server/src/language/ast';
+import { arrayOf, elementType, isArrayType, mapOf, typeFromEngineName } from '../../server/src/language/types';
 
 /** The engine's two schemes: the default (HTTP) one and `magic_firewall`. */
 export type EngineScheme = 'http' | 'magic';
 export const ENGINE_SCHEME_NAME: Record<EngineScheme, string | null> = { http: null, magic: 'magic_firewall' };
 
-export const ENGINE_PACKAGE = 'octorules-wirefilter';
+export const ENGINE_PACKAGE = ORACLE_PACKAGE;
 
 export interface Verdict {
   /** The text after the engine's caret line, e.g. `invalid number of arguments`. */
@@ -28,93 +25,52 @@ export interface Verdict {
   readonly length: number;
 }
 
-export interface EngineSchema {
-  readonly fields: readonly { readonly name: string; readonly type: string }[];
-  readonly functions: readonly string[];
-}
+/** The engine's schema: its fields with their types, and its functions. */
+export type EngineSchema = SchemaInfo;
 
-interface Reply {
-  readonly results?: (Verdict | null)[];
-  readonly schema?: EngineSchema;
-  readonly error?: string;
-}
+/** The oracle's name for each scheme. */
+const ORACLE_SCHEME: Record<EngineScheme, OracleScheme> = { http: 'http', magic: 'magic_firewall' };
 
-/** One `python3 scripts/catalogue-engine.py` process; requests are answered in order. */
+/**
+ * The reference engine as the generator asks it. The process and its protocol are the oracle's
+ * (test/oracle/engine.ts with oracle.py), the one bridge to the engine that the tests use too;
+ * this reads its verdicts as the probes below want them.
+ */
 export class Engine {
-  private readonly waiting: { resolve: (reply: Reply) => void; reject: (error: Error) => void }[] = [];
-  private ended = false;
+  private constructor(private readonly oracle: Oracle) {}
 
-  private constructor(
-    private readonly child: ChildProcessWithoutNullStreams,
-    lines: AsyncIterableIterator<string>,
-    readonly version: string,
-  ) {
-    void (async () => {
-      for await (const line of lines) this.waiting.shift()?.resolve(JSON.parse(line) as Reply);
-      this.fail(new Error('the engine process ended'));
-    })().catch((error: unknown) => this.fail(error instanceof Error ? error : new Error(String(error))));
+  /** The engine package's version, as the engine process reports it. */
+  get version(): string {
+    return this.oracle.version;
   }
 
   /** Starts the engine with `python3` (or `$ORACLE_PYTHON`, as the oracle tests do). */
   static async start(): Promise<{ readonly engine: Engine } | { readonly missing: string }> {
-    const python = process.env.ORACLE_PYTHON ?? 'python3';
-    let child: ChildProcessWithoutNullStreams;
-    try {
-      child = spawn(python, [join(__dirname, 'catalogue-engine.py')], { stdio: ['pipe', 'pipe', 'pipe'] });
-    } catch (error) {
-      return { missing: `cannot start ${python}: ${String(error)}` };
-    }
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => (stderr += chunk));
-    const failedToStart = new Promise<string>((resolve) => child.once('error', (error) => resolve(`cannot start ${python}: ${error.message}`)));
-    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity })[Symbol.asyncIterator]();
-    const first = await Promise.race([lines.next().then((r) => (r.done ? `${python} ended: ${stderr.trim()}` : r.value)), failedToStart]);
-    let hello: { ready?: boolean; version?: string; error?: string };
-    try {
-      hello = JSON.parse(first) as typeof hello;
-    } catch {
-      child.kill();
-      return { missing: first };
-    }
-    if (!hello.ready || hello.version === undefined) {
-      child.kill();
-      return { missing: `${ENGINE_PACKAGE} is not installed for ${python} (${hello.error ?? 'no version'})` };
-    }
-    child.unref();
-    return { engine: new Engine(child, lines, hello.version) };
-  }
-
-  private fail(error: Error): void {
-    this.ended = true;
-    for (const waiter of this.waiting.splice(0)) waiter.reject(error);
-  }
-
-  private request(body: object): Promise<Reply> {
-    if (this.ended) return Promise.reject(new Error('the engine process has ended'));
-    return new Promise<Reply>((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      this.child.stdin.write(`${JSON.stringify(body)}\n`);
-    }).then((reply) => {
-      if (reply.error) throw new Error(`engine: ${reply.error}`);
-      return reply;
-    });
+    const started = await startOracle();
+    return started.oracle ? { engine: new Engine(started.oracle) } : { missing: started.missing };
   }
 
   /** The engine's verdict on each expression, in order: null = accepted. */
   async check(scheme: EngineScheme, exprs: readonly string[]): Promise<(Verdict | null)[]> {
     if (exprs.length === 0) return [];
-    return (await this.request({ scheme: ENGINE_SCHEME_NAME[scheme], exprs })).results!;
+    return (await this.oracle.check(exprs, ORACLE_SCHEME[scheme])).map(verdictOf);
   }
 
   async schema(scheme: EngineScheme): Promise<EngineSchema> {
-    return (await this.request({ schema: ENGINE_SCHEME_NAME[scheme] })).schema!;
+    return this.oracle.schema(ORACLE_SCHEME[scheme]);
   }
 
   close(): void {
-    this.ended = true;
-    this.child.stdin.end();
+    this.oracle.close();
   }
+}
+
+/** A verdict of the oracle as a probe reads it; the bindings throwing is no verdict on the expression. */
+function verdictOf(result: OracleResult): Verdict | null {
+  if (result.ok) return null;
+  if (result.exception) throw new Error(`engine: ${result.message}`);
+  if (result.start === undefined) return { message: result.message, start: -1, length: 0 };
+  return { message: result.message, start: result.start, length: (result.end ?? result.start) - result.start };
 }
 
 /** The type an engine type name stands for; throws on a name we cannot read (a new engine type). */

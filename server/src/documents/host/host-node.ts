@@ -77,7 +77,7 @@ export interface ScalarSource {
   readonly shift: number;
   /** The YAML library's node of the scalar, in `text`; undefined for JSON. */
   readonly yaml?: YAML.Scalar;
-  /** A YAML scalar read without the library (documents/block-yaml.ts): its style, or where its block (`|`, `>`) stands. */
+  /** A YAML scalar read without the library (documents/host/block-yaml.ts): its style, or where its block (`|`, `>`) stands. */
   readonly flow?: FlowScalarStyle;
   readonly block?: BlockScalarLayout;
   /** An HCL string template: its `${…}` and `%{…}` parts, as ranges of `text`. */

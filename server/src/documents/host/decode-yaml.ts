@@ -328,7 +328,7 @@ function parseBlockHeader(token: CST.BlockScalar): BlockHeader | undefined {
   return { folded: source[0] === '>', indent, chomp, length };
 }
 
-/** A block scalar read without the library (documents/block-yaml.ts), decoded as the library decodes it. */
+/** A block scalar read without the library (documents/host/block-yaml.ts), decoded as the library decodes it. */
 export function decodeBlockScalarExact(text: string, layout: BlockScalarLayout): YamlDecodedString | undefined {
   const decoded = decodeBlockScalarAt(text, layout);
   return decoded && { ...decoded, exact: true };
