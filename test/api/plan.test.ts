@@ -88,6 +88,13 @@ describe('the plan of one ruleset', () => {
     assert.deepEqual(diff.written.map((r) => r.id), ['a', 'b', 'c', 'd']);
   });
 
+  it('an unmanaged rule stays by the rules that keep their order, not by one that moved away', () => {
+    // d follows c live; c moves to the front, d stays after b.
+    const diff = diffRuleset({ rules: [asLocal(C), asLocal(A), asLocal(B)] }, live([A, B, C, D]));
+    assert.deepEqual(actions(diff), ['move c', 'unchanged a', 'unchanged b', 'unmanaged d']);
+    assert.deepEqual(diff.written.map((r) => r.id), ['c', 'a', 'b', 'd']);
+  });
+
   it('in an owned phase, they are removed', () => {
     const diff = diffRuleset({ rules: [asLocal(A), asLocal(C)] }, live([A, B, C, D]), { owned: true });
     assert.deepEqual(actions(diff), ['unchanged a', 'remove b', 'unchanged c', 'remove d']);

@@ -95,7 +95,7 @@ export function diffRuleset(local: LocalSide, live: Ruleset | undefined, options
   const liveRules = live?.rules ?? [];
   const match = matchRules(local.rules, liveRules);
   const moved = movedRules(match.liveOf);
-  // The result: local rules in order, each unmatched live rule after the live rule it followed.
+  // The result: local rules in order, each unmatched live rule after the unmoved live rule it followed.
   const unmatchedLive: number[] = [];
   const matchedLive = new Set(match.liveOf.filter((i): i is number => i !== undefined));
   for (let j = 0; j < liveRules.length; j++) if (!matchedLive.has(j)) unmatchedLive.push(j);
@@ -106,7 +106,8 @@ export function diffRuleset(local: LocalSide, live: Ruleset | undefined, options
     let anchor = -1;
     for (let k = j - 1; k >= 0; k--) {
       const i = localOfLive.get(k);
-      if (i !== undefined) {
+      // A moved rule is no landmark: the rule stays by those that keep their order.
+      if (i !== undefined && !moved.has(i)) {
         anchor = i;
         break;
       }
@@ -384,6 +385,8 @@ export interface PlanOptions {
   readonly read: (path: string) => string;
   /** A client for a target's account or zone. */
   readonly clientFor: (scope: Scope) => RulesetsClient;
+  /** How a file's path is shown in messages (default: as the target has it, absolute). */
+  readonly shownPath?: (path: string) => string;
   /** How many rulesets are read at once (default 8): requests are the slow part. */
   readonly concurrency?: number;
   readonly signal?: AbortSignal;
@@ -397,8 +400,9 @@ export async function planTargets(targets: readonly Target[], options: PlanOptio
     const out = results[t];
     const client = options.clientFor(target.scope);
     const seen = new Map<string, string>();
-    for (const file of target.files) {
-      for (const item of localRulesetsOf(file, target.scope, options.read)) {
+    for (const absolute of target.files) {
+      const file = options.shownPath?.(absolute) ?? absolute;
+      for (const item of localRulesetsOf(absolute, file, target.scope, options.read)) {
         if ('skip' in item) out.skipped.push(item.skip);
         else if ('error' in item) out.errors.push(item.error);
         else {
@@ -475,16 +479,16 @@ type LocalItem = { local: LocalRuleset } | { error: PlanError } | { skip: PlanSk
  * of a Terraform file, each section of an octorules file. A Terraform resource whose values
  * only Terraform knows is skipped, with why.
  */
-function localRulesetsOf(file: string, scope: Scope, read: (path: string) => string): LocalItem[] {
+function localRulesetsOf(absolute: string, file: string, scope: Scope, read: (path: string) => string): LocalItem[] {
   let text: string;
   try {
-    text = read(file);
+    text = read(absolute);
   } catch (error) {
     return [{ error: { file, message: `${file}: cannot be read: ${(error as Error).message}` } }];
   }
   const format = rulesetFormatOfPath(file);
   if (!format) return [{ error: { file, message: `${file}: not a ruleset file; name it *.json, *.yaml, *.yml or, for Terraform, *.tf` } }];
-  const include = includeReader(file);
+  const include = includeReader(absolute);
   const readOne = (choice: { resource?: string; section?: string }): LocalItem => {
     try {
       return { local: readLocalRuleset(file, text, { ...choice, include, scope: scope.kind }) };

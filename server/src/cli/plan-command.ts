@@ -3,7 +3,7 @@
  * rule by rule, against what is live; read-only. The engine is `../api/plan.ts`; this is its
  * command-line face: the targets, the flags, the output and the exit status.
  */
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { parseCommandArgs } from './args';
 import { usageBlock } from './synopsis';
 import { planJson, planMarkdown, planTargets, planText, RulesetsClient, type EstatePlan, type Scope, type Target } from '../core';
@@ -101,9 +101,13 @@ async function planCommand(args: string[], io: Io): Promise<number> {
     if (!client) clients.set(key, (client = new RulesetsClient({ ...base, scope })));
     return client;
   };
-  const result = await planTargets(targets, { ownedPhases: owned, clientFor, read: (path) => readTextFile(path).text });
-  reportProblems(result, io);
   const relativeTo = process.cwd();
+  const shownPath = (path: string) => {
+    const shown = relative(relativeTo, path);
+    return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
+  };
+  const result = await planTargets(targets, { ownedPhases: owned, clientFor, shownPath, read: (path) => readTextFile(path).text });
+  reportProblems(result, io);
   if (format === 'json') io.out(planJson(result, { relativeTo }));
   else if (format === 'markdown') io.out(planMarkdown(result, { relativeTo }));
   else io.out(planText(result, { relativeTo, colour: wantsColour(io.outIsTerminal, io.env) }));
