@@ -45,9 +45,9 @@ Options:
                                 errors too)
 
 Exit status: 0 planned (with --detailed-exitcode: nothing to do); 1 a ruleset could not
-be planned (errors in its file, the service refused); 2 a usage or file problem (with
---detailed-exitcode: 1), or changes to make with --detailed-exitcode; 3 the service
-failed or could not be reached (with --detailed-exitcode: 1).`;
+be planned (errors in its file, the service refused, failed or could not be reached);
+2 a usage or configuration problem (with --detailed-exitcode: 1), or, with
+--detailed-exitcode only, changes to make.`;
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
