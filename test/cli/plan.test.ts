@@ -211,6 +211,39 @@ Plan: 1 to add, 1 to change, 1 to move, 0 to remove; 1 unmanaged kept.
     assert.match(result.stdout, /^Plan: 2 to add, 0 to change, 0 to move, 0 to remove; 0 unmanaged kept\.$/m);
   });
 
+  it('a Terraform resource whose values are written out is planned against what it deployed, rule by rule', async () => {
+    const zoneId = zone();
+    const dir = folder();
+    const resource = (expression: string) =>
+      `resource "cloudflare_ruleset" "waf" {\n  zone_id = var.zone_id\n  name    = "default"\n  kind    = "zone"\n  phase   = "${PHASE}"\n  rules = [\n    {\n      ref        = "office"\n      action     = "block"\n      expression = "${expression}"\n    },\n    {\n      ref        = "bots"\n      action     = "block"\n      expression = "http.user_agent contains \\"BadBot\\""\n    },\n  ]\n}\n`;
+    writeFileSync(join(dir, 'variables.tf'), 'variable "zone_id" {\n  type = string\n}\n');
+    writeFileSync(join(dir, 'main.tf'), resource('not ip.src in {203.0.113.0/24}'));
+    const deploy = await run(['deploy', 'main.tf', '--yes'], dir, zoneId);
+    assert.equal(deploy.status, 0, deploy.stderr);
+    assert.equal((await run(['plan', '--detailed-exitcode'], dir, zoneId)).status, 0);
+    writeFileSync(join(dir, 'main.tf'), resource('not ip.src in {203.0.113.0/24 198.51.100.0/24}'));
+    const result = await run(['plan', '--detailed-exitcode'], dir, zoneId);
+    assert.equal(result.status, 2, result.stdout + result.stderr);
+    assert.equal(
+      result.stdout,
+      `main.tf (cloudflare_ruleset.waf) → zone ${zoneId}, the ${PHASE} entry point (version 1)
+  ~ office, at 1
+        ~ expression: "not ip.src in {203.0.113.0/24}" → "not ip.src in {203.0.113.0/24 198.51.100.0/24}"
+    (1 unchanged rule not shown)
+
+Plan: 0 to add, 1 to change, 0 to move, 0 to remove; 0 unmanaged kept.
+`,
+    );
+  });
+
+  it('a misspelt --owns-phase is a usage error with the phase meant: it would keep the rules it was meant to remove', async () => {
+    const zoneId = zone();
+    const { dir } = await pulled(zoneId);
+    const result = await run(['plan', '--owns-phase', 'http_request_firewal_custom'], dir, zoneId);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /unknown phase `http_request_firewal_custom` for --owns-phase; did you mean `http_request_firewall_custom`/);
+  });
+
   it('--help says what it takes', async () => {
     const help = await run(['plan', '--help'], ROOT, zone());
     assert.equal(help.status, 0);

@@ -100,7 +100,9 @@ export function planText(plan: EstatePlan, options: PlanOutputOptions = {}): str
     for (const e of t.errors) out.push(paint('remove', `error: ${e.message}`), '');
   }
   if (unchanged > 0) out.push(`${unchanged} ruleset${unchanged === 1 ? ' is' : 's are'} as ${unchanged === 1 ? 'its file says' : 'their files say'}.`);
-  if (!plan.changes && plan.errors === 0) out.push('No changes: what is live is what the files say.');
+  const planned = plan.targets.reduce((n, t) => n + t.rulesets.length, 0);
+  if (planned === 0 && plan.errors === 0) out.push('No ruleset to plan.');
+  else if (!plan.changes && plan.errors === 0) out.push('No changes: what is live is what the files say.');
   out.push(paint('bold', summaryLine(plan)));
   return `${out.join('\n')}\n`;
 }

@@ -343,6 +343,8 @@ export interface RulesetPlan extends RulesetDiff {
   readonly owned: boolean;
   /** Warnings of our check, which do not stop the plan. */
   readonly warnings: readonly PositionedProblem[];
+  /** The file's text, for placing `warnings` (set when there are some). */
+  readonly text?: string;
 }
 
 /** A ruleset that could not be planned: its file's errors, a live ruleset that is gone, a failed request. */
@@ -413,7 +415,7 @@ export async function planTargets(targets: readonly Target[], options: PlanOptio
             destination = destinationOf(local);
           } catch (error) {
             if (!(error instanceof WorkflowError)) throw error;
-            if (local.layout === 'terraform') out.skipped.push({ file, ...labelOf(local), reason: error.message.replace(`${file}: `, '') });
+            if (local.layout === 'terraform') out.skipped.push({ file, ...labelOf(local), reason: skipReason(error.message, file) });
             else out.errors.push({ file, ...labelOf(local), message: error.message });
             continue;
           }
@@ -472,6 +474,11 @@ function where(local: LocalRuleset): string {
   return local.label !== undefined && local.layout !== 'api' ? `${local.path} (${local.label})` : local.path;
 }
 
+/** Why a Terraform resource is skipped: deploy's message, without the file's name before it (the plan names it) or deploy's "nothing was sent". */
+function skipReason(message: string, file: string): string {
+  return message.replace(`${file}: `, '').replace(/; nothing was sent$/, '');
+}
+
 type LocalItem = { local: LocalRuleset } | { error: PlanError } | { skip: PlanSkip };
 
 /**
@@ -495,7 +502,7 @@ function localRulesetsOf(absolute: string, file: string, scope: Scope, read: (pa
     } catch (error) {
       if (!(error instanceof WorkflowError)) throw error;
       const label = choice.resource ?? choice.section;
-      if (format === 'hcl') return { skip: { file, ...(label ? { label } : {}), reason: error.message.replace(/^[^ ]*: /, '') } };
+      if (format === 'hcl') return { skip: { file, ...(label ? { label } : {}), reason: skipReason(error.message, file) } };
       return { error: { file, ...(label ? { label } : {}), message: error.message } };
     }
   };
@@ -504,7 +511,9 @@ function localRulesetsOf(absolute: string, file: string, scope: Scope, read: (pa
   const document = parseDocument(text, format, { include });
   if (document.layout === 'api') return [readOne({})];
   const labels = document.rulesets.filter((r) => !r.legacyFilter).map((r) => r.label);
-  if (labels.length === 0) return [{ error: { file, message: `${file}: no ${document.layout === 'terraform' ? '`cloudflare_ruleset` resource' : 'rules section'} in the file` } }];
+  // A Terraform module's other files (variables, providers) have nothing to plan.
+  if (labels.length === 0 && format === 'hcl') return [];
+  if (labels.length === 0) return [{ error: { file, message: `${file}: no rules section in the file` } }];
   return labels.map((label) => readOne(document.layout === 'terraform' ? { resource: label } : { section: label }));
 }
 
@@ -525,6 +534,7 @@ async function planRuleset(client: RulesetsClient, local: LocalRuleset, destinat
     ...(live ? { liveVersion: live.version } : {}),
     owned,
     warnings: problems,
+    ...(problems.length > 0 ? { text: local.text } : {}),
     ...diff,
   };
 }

@@ -6,7 +6,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseCommandArgs } from './args';
 import { usageBlock } from './synopsis';
-import { planJson, planMarkdown, planTargets, planText, RulesetsClient, type EstatePlan, type Scope, type Target } from '../core';
+import { closestMatches, KNOWN_PHASES, planJson, planMarkdown, planTargets, planText, quoteAlternatives, RulesetsClient, type EstatePlan, type Scope, type Target } from '../core';
 import { collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptions, refuseCredentialFlags, type ConnectionFlags } from './config';
 import { readTextFile, type Io } from './io';
@@ -88,7 +88,7 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   const format = values.format as (typeof FORMATS)[number];
   if (!FORMATS.includes(format)) throw new UsageError(`unknown --format "${values.format}": expected text, json or markdown`);
   const owned = values['owns-phase'] ?? [];
-  for (const phase of owned) if (phase.trim() === '') throw new UsageError('--owns-phase needs a phase, such as http_request_firewall_custom');
+  for (const phase of owned) checkOwnedPhase(phase, io);
   const targets = targetsForPlan(positionals.length > 0 ? positionals : ['.'], values, io.env);
   await prepareReaders(targets.flatMap((t) => t.files));
   const log = values.verbose ? (line: string) => io.err(`${line}\n`) : undefined;
@@ -115,11 +115,30 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   return values['detailed-exitcode'] && result.changes ? 2 : 0;
 }
 
-/** Our check's findings in the rulesets it stopped, as `rulesets check` writes them, on stderr. */
+/**
+ * A phase of --owns-phase: a misspelt one would silently keep the rules it was meant to remove,
+ * so it is a usage error with the phase meant; one merely unknown here (newer than this
+ * version) is taken, with a word on stderr.
+ */
+function checkOwnedPhase(phase: string, io: Io): void {
+  if (phase.trim() === '') throw new UsageError('--owns-phase needs a phase, such as http_request_firewall_custom');
+  if (KNOWN_PHASES.includes(phase)) return;
+  const meant = closestMatches(phase, KNOWN_PHASES);
+  if (meant.length > 0) throw new UsageError(`unknown phase \`${phase}\` for --owns-phase; did you mean ${quoteAlternatives(meant)}?`);
+  io.err(`rulesets: --owns-phase ${phase} is not a phase this version knows; taking it as given\n`);
+}
+
+/**
+ * Our check's findings, as `rulesets check` writes them, on stderr: the errors that stopped a
+ * ruleset, and the warnings of those planned (as deploy shows them).
+ */
 function reportProblems(result: EstatePlan, io: Io): void {
   for (const t of result.targets) {
     for (const e of t.errors) {
       if (e.problems && e.text !== undefined) io.err(textReport([{ path: e.file, text: e.text, diagnostics: [...e.problems] }]));
+    }
+    for (const r of t.rulesets) {
+      if (r.warnings.length > 0 && r.text !== undefined) io.err(textReport([{ path: r.file, text: r.text, diagnostics: [...r.warnings] }]));
     }
   }
 }
