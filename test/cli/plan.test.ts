@@ -185,6 +185,7 @@ Plan: 1 to add, 1 to change, 1 to move, 0 to remove; 1 unmanaged kept.
     assert.match(usage.stderr, /unknown --format "yaml": expected text, json or markdown/);
     assert.equal((await run(['plan', '--format', 'yaml', '--detailed-exitcode'], dir, zoneId)).status, 1);
     assert.equal((await run(['plan', '--detailed-exitcode', '--token=x'], dir, zoneId)).status, 1);
+    assert.equal((await run(['plan', '--detailed-exitcode=yes'], dir, zoneId)).status, 1);
     assert.equal((await run(['plan', '--detailed-exitcode', 'missing-folder'], dir, zoneId)).status, 1);
     // The service unreachable: 3, and 1 with --detailed-exitcode.
     const offline = { RULESETS_BASE_URL: 'http://127.0.0.1:9/client/v4', RULESETS_TIMEOUT_MS: '2000' };

@@ -67,7 +67,8 @@ export function targetsForPlan(paths: readonly string[], flags: ConnectionFlags,
 
 export async function plan(args: string[], io: Io): Promise<number> {
   // With --detailed-exitcode, 2 means changes and nothing else: every failure is 1.
-  const detailed = args.includes('--detailed-exitcode');
+  const options = args.indexOf('--') === -1 ? args : args.slice(0, args.indexOf('--'));
+  const detailed = options.some((arg) => arg === '--detailed-exitcode' || arg.startsWith('--detailed-exitcode='));
   try {
     return await planCommand(args, io);
   } catch (error) {
