@@ -3,10 +3,16 @@
  * of change must be told for what it is — a reorder as moves of the fewest rules, never a
  * removal and an addition; a live rule no file holds kept unless the phase is owned.
  */
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { diffHasChanges, diffRuleset } from '../../server/src/api/plan';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Scope } from '../../server/src/api/client';
+import type { Emulator } from '../../server/src/api/emulator';
+import { diffHasChanges, diffRuleset, planTargets } from '../../server/src/api/plan';
 import type { Rule, RuleInput, Ruleset } from '../../server/src/api/types';
+import { makeClient, startTestEmulator } from './harness';
 
 function liveRule(id: string, fields: Partial<Rule> = {}): Rule {
   return { id, version: '1', ref: id, action: 'block', expression: `http.host eq "${id}.example"`, description: id, enabled: true, last_updated: '2026-01-01T00:00:00Z', ...fields };
@@ -154,5 +160,61 @@ describe('the plan of one ruleset', () => {
     const diff = diffRuleset({ rules: local }, live(rules));
     assert.equal(diff.counts.move, 19_999);
     assert.ok(performance.now() - started < 3000, `took ${performance.now() - started} ms`);
+  });
+});
+
+describe('the plan of several targets', () => {
+  let emulator: Emulator;
+  let dir: string;
+  before(async () => {
+    emulator = await startTestEmulator();
+    dir = mkdtempSync(join(tmpdir(), 'rulesets-plan-api-'));
+  });
+  after(async () => {
+    await emulator.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const waf = (rules: string) => `name: default\nkind: zone\nphase: http_request_firewall_custom\nrules:\n${rules}`;
+  const clientFor = (scope: Scope) => makeClient(emulator.baseUrl, { scope });
+  const read = (path: string) => readFileSync(path, 'utf8');
+
+  it('plans each target against its own zone, in the order of the targets and their files, and writes nothing', async () => {
+    const zoneA: Scope = { kind: 'zone', id: 'aaaa0000aaaa0000aaaa0000aaaa0000' };
+    const zoneB: Scope = { kind: 'zone', id: 'bbbb0000bbbb0000bbbb0000bbbb0000' };
+    await clientFor(zoneA).updateRuleset({ phase: 'http_request_firewall_custom' }, { rules: [{ ref: 'one', action: 'block', expression: 'ip.src eq 192.0.2.1' }] });
+    const a = file('a.yaml', waf('  - ref: one\n    action: block\n    expression: ip.src eq 192.0.2.1\n'));
+    const b = file('b.yaml', waf('  - ref: one\n    action: block\n    expression: ip.src eq 192.0.2.2\n'));
+    const before = emulator.requests.length;
+    const plan = await planTargets(
+      [
+        { scope: zoneA, label: 'a.example', files: [a] },
+        { scope: zoneB, label: 'b.example', files: [b] },
+      ],
+      { clientFor, read },
+    );
+    assert.deepEqual(plan.targets.map((t) => [t.target.label, t.rulesets.map((r) => [r.file, r.liveVersion, r.counts.unchanged, r.counts.add])]), [
+      ['a.example', [[a, '1', 1, 0]]],
+      ['b.example', [[b, undefined, 0, 1]]],
+    ]);
+    assert.equal(plan.changes, true);
+    assert.deepEqual(emulator.requests.slice(before).filter((r) => r.method !== 'GET'), []);
+  });
+
+  it('two files of one destination are an error on the second; a missing ruleset of a file\'s id is an error; the others are still planned', async () => {
+    const zone: Scope = { kind: 'zone', id: 'cccc0000cccc0000cccc0000cccc0000' };
+    const first = file('first.yaml', waf('  - ref: x\n    action: block\n    expression: ip.src eq 192.0.2.3\n'));
+    const second = file('second.yaml', waf('  - ref: y\n    action: block\n    expression: ip.src eq 192.0.2.4\n'));
+    const gone = file('gone.yaml', 'id: 0123456789abcdef0123456789abcdef\nname: edge\nkind: custom\nphase: http_request_firewall_custom\nrules: []\n');
+    const plan = await planTargets([{ scope: zone, label: 'c.example', files: [first, second, gone] }], { clientFor, read });
+    assert.deepEqual(plan.targets[0].rulesets.map((r) => r.file), [first]);
+    assert.equal(plan.errors, 2);
+    assert.match(plan.targets[0].errors[0].message, /second\.yaml deploys to the http_request_firewall_custom entry point of zone c\.example, as .*first\.yaml does/);
+    assert.match(plan.targets[0].errors[1].message, /gone\.yaml: ruleset 0123456789abcdef0123456789abcdef \(the file's `id`\) was not found/);
   });
 });
