@@ -149,12 +149,31 @@ Plan: 1 to add, 1 to change, 1 to move, 0 to remove; 1 unmanaged kept. 1 ruleset
     assert.deepEqual(target.errors[0].problems, []);
   });
 
+  it('as Markdown, within what a comment holds: the rulesets past it counted, many without changes in one collapsed list', () => {
+    const one = planOf(false);
+    const target = one.targets[0];
+    const many: EstatePlan = {
+      ...one,
+      targets: [{ ...target, rulesets: Array.from({ length: 30 }, (_, i) => ({ ...target.rulesets[i % 2], file: `zone${i}.yaml` })), errors: [], skipped: [] }],
+    };
+    const markdown = planMarkdown(many, { limit: 3000 });
+    assert.ok(markdown.length <= 3000, `${markdown.length} characters`);
+    const shown = (markdown.match(/<details open>/g) ?? []).length;
+    assert.ok(shown >= 1 && shown < 15, `${shown} shown`);
+    assert.ok(markdown.includes(`${15 - shown} more rulesets with changes are not shown here, for a comment holds 3,000 characters at most: \`rulesets plan\` shows them.`), markdown.slice(-800));
+    assert.match(markdown, /<details><summary>15 rulesets without changes, or skipped<\/summary>\n\n(- zone\d+\.yaml → .*\n)+- and \d+ more\n/);
+    // With room, every one is listed.
+    assert.equal((planMarkdown(many).match(/: no changes$/gm) ?? []).length, 15);
+  });
+
   it('as Markdown: the summary in bold, each ruleset with changes in a diff block, old and new on - and + lines', () => {
     assert.equal(
       planMarkdown(planOf(false)),
       `### rulesets plan
 
 **Plan: 1 to add, 1 to change, 1 to move, 0 to remove; 1 unmanaged kept. 1 ruleset could not be planned.**
+
+- **error**: zones/example.com/broken.yaml: not planned: the check found 1 error; fix it first (\\\`rulesets check zones/example.com/broken.yaml\\\`)
 
 <details open><summary>zones/example.com/waf.yaml → zone example.com, the http\\_request\\_firewall\\_custom entry point (version 7): 1 to add, 1 to change, 1 to move, 0 to remove; 1 unmanaged kept</summary>
 
@@ -178,7 +197,6 @@ Plan: 1 to add, 1 to change, 1 to move, 0 to remove; 1 unmanaged kept. 1 ruleset
 
 - zones/example.com/redirects.yaml → zone example.com, the http\\_request\\_dynamic\\_redirect entry point (version 2): no changes
 - skipped: main.tf (cloudflare\\_ruleset.waf): this expression has a \\\`\${…}\\\` that Terraform fills in, so only Terraform can deploy it; nothing was sent
-- **error**: zones/example.com/broken.yaml: not planned: the check found 1 error; fix it first (\\\`rulesets check zones/example.com/broken.yaml\\\`)
 `,
     );
   });

@@ -107,11 +107,27 @@ export function planText(plan: EstatePlan, options: PlanOutputOptions = {}): str
   return `${out.join('\n')}\n`;
 }
 
-/** The plan as Markdown for a pull request's comment: the summary, then each ruleset with changes in a collapsed `diff` block. */
-export function planMarkdown(plan: EstatePlan, options: PlanOutputOptions = {}): string {
+/** What a pull request's comment holds at most (GitHub: 65,536 characters), with some to spare. */
+export const MARKDOWN_LIMIT = 65_000;
+/** Kept free for the lines that count what did not fit. */
+const COUNT_LINES = 400;
+/** Past this many rulesets without changes, they are one collapsed list. */
+const QUIET_OPEN = 10;
+
+/**
+ * The plan as Markdown for a pull request's comment: the summary, the errors, each ruleset with
+ * changes in a `diff` block (as many as fit in a comment; the rest counted), then those without
+ * changes and those skipped.
+ */
+export function planMarkdown(plan: EstatePlan, options: PlanOutputOptions & { readonly limit?: number } = {}): string {
   const paint = (_kind: keyof typeof COLOURS, text: string) => text;
+  const limit = options.limit ?? MARKDOWN_LIMIT;
   const out: string[] = ['### rulesets plan', '', `**${summaryLine(plan)}**`, ''];
+  const errors = plan.targets.flatMap((t) => t.errors.map((e) => `- **error**: ${escapeMarkdown(e.message)}`));
+  if (errors.length > 0) out.push(...errors, '');
   const quiet: string[] = [];
+  let size = out.join('\n').length;
+  let untold = 0;
   for (const t of plan.targets) {
     for (const r of t.rulesets) {
       const heading = escapeMarkdown(rulesetHeading(t, r, options));
@@ -121,14 +137,35 @@ export function planMarkdown(plan: EstatePlan, options: PlanOutputOptions = {}):
         continue;
       }
       const c = r.counts;
-      out.push(`<details open><summary>${heading}: ${c.add} to add, ${c.change + r.settings.length} to change, ${c.move} to move, ${c.remove} to remove; ${c.unmanaged} unmanaged kept</summary>`, '', '```diff');
-      out.push(...rulesetBody(r, paint, true).map((line) => line.replace(/```/g, '`\u200b``')));
-      out.push('```', '', '</details>', '');
+      const block = [
+        `<details open><summary>${heading}: ${c.add} to add, ${c.change + r.settings.length} to change, ${c.move} to move, ${c.remove} to remove; ${c.unmanaged} unmanaged kept</summary>`,
+        '',
+        '```diff',
+        ...rulesetBody(r, paint, true).map((line) => line.replace(/```/g, '`\u200b``')),
+        '```',
+        '',
+        '</details>',
+        '',
+      ];
+      const length = block.join('\n').length + 1;
+      if (untold > 0 || size + length > limit - COUNT_LINES) {
+        untold++;
+        continue;
+      }
+      out.push(...block);
+      size += length;
     }
     for (const s of t.skipped) quiet.push(`- skipped: ${escapeMarkdown(`${where(s, options)}: ${s.reason}`)}`);
-    for (const e of t.errors) quiet.push(`- **error**: ${escapeMarkdown(e.message)}`);
   }
-  if (quiet.length > 0) out.push(...quiet, '');
+  if (untold > 0) out.push(`${untold} more ruleset${untold === 1 ? '' : 's'} with changes ${untold === 1 ? 'is' : 'are'} not shown here, for a comment holds ${limit.toLocaleString('en-US')} characters at most: \`rulesets plan\` shows ${untold === 1 ? 'it' : 'them'}.`, '');
+  // Those without changes fill what room is left; the rest are counted.
+  const room = limit - COUNT_LINES - size - 200;
+  let listed = 0;
+  for (let used = 0; listed < quiet.length && used + quiet[listed].length + 1 <= room; listed++) used += quiet[listed].length + 1;
+  const unlisted = quiet.length - listed;
+  const rest = unlisted > 0 ? [`- and ${unlisted} more`] : [];
+  if (quiet.length > QUIET_OPEN) out.push(`<details><summary>${quiet.length} rulesets without changes, or skipped</summary>`, '', ...quiet.slice(0, listed), ...rest, '', '</details>', '');
+  else if (quiet.length > 0) out.push(...quiet.slice(0, listed), ...rest, '');
   return `${out.join('\n')}`;
 }
 
