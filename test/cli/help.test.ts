@@ -12,6 +12,7 @@ import { API_OPTIONS } from '../../server/src/cli/api-commands';
 import { TEST_OPTIONS } from '../../server/src/cli/test-command';
 import { MIGRATE_OPTIONS } from '../../server/src/cli/migrate-command';
 import { EMULATOR_OPTIONS } from '../../server/src/api/emulator-command';
+import { PLAN_OPTIONS } from '../../server/src/cli/plan-command';
 import { COMMANDS, usageBlock } from '../../server/src/cli/synopsis';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -56,6 +57,7 @@ const PARSERS: readonly (readonly [readonly string[], object])[] = [
   [['test'], TEST_OPTIONS],
   [['migrate-firewall-rules'], MIGRATE_OPTIONS],
   [['emulator'], EMULATOR_OPTIONS],
+  [['plan'], PLAN_OPTIONS],
   ...Object.entries(API_OPTIONS).map(([command, options]) => [command.split(' '), options] as const),
 ];
 

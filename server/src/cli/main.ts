@@ -11,6 +11,7 @@ import { processIo, type Io } from './io';
 import { DEFAULT_CACHE_LOCATION, ResultCache } from './result-cache';
 import { findingLines, jsonReport, sarifReport, splitLines, wantsColour, writeTextReport, type ReportFormat } from './report';
 import { test } from './test-command';
+import { plan } from './plan-command';
 import { migrateFirewallRulesCommand } from './migrate-command';
 import { version } from '../version';
 import { optimiseOnlyWhatRunsLong } from '../launch/tiering';
@@ -279,6 +280,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         return await test(rest, io);
       case 'migrate-firewall-rules':
         return await migrateFirewallRulesCommand(rest, io);
+      case 'plan':
+        // Its own credential check: with --detailed-exitcode a usage error exits 1, not 2.
+        return await plan(rest, io);
       case 'emulator':
         return await runEmulatorCommand(rest, { out: io.out, err: io.err });
       case '-v':

@@ -43,6 +43,11 @@ export const COMMANDS: readonly CommandSynopsis[] = [
     usages: ['rulesets deploy FILE [--resource NAME | --section NAME] [--dry-run] [--force] [--yes]'],
     summary: 'check, dry-run and diff a file against what is live, confirm, deploy',
   },
+  {
+    name: 'plan',
+    usages: ['rulesets plan [PATH...] [--format text|json|markdown] [--owns-phase PHASE] [--detailed-exitcode]'],
+    summary: 'what deploying every ruleset file would change, rule by rule (writes nothing)',
+  },
   { name: 'create', usages: ['rulesets create FILE [--dry-run] [--yes]'], summary: 'create a new ruleset from a file' },
   { name: 'list', usages: ['rulesets list [--format text|json]'], summary: 'list the rulesets of the account or zone' },
   { name: 'versions', usages: ['rulesets versions <ruleset-id> | --phase NAME [--format text|json]'], summary: "list a ruleset's versions" },

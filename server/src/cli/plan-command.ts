@@ -1,0 +1,145 @@
+/**
+ * `rulesets plan [PATH…]`: what deploying every ruleset file under the paths would change,
+ * rule by rule, against what is live; read-only. The engine is `../api/plan.ts`; this is its
+ * command-line face: the targets, the flags, the output and the exit status.
+ */
+import { isAbsolute, relative, resolve } from 'node:path';
+import { parseCommandArgs } from './args';
+import { usageBlock } from './synopsis';
+import { closestMatches, KNOWN_PHASES, planJson, planMarkdown, planTargets, planText, quoteAlternatives, RulesetsClient, type EstatePlan, type Scope, type Target } from '../core';
+import { collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError } from './check';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptions, refuseCredentialFlags, type ConnectionFlags } from './config';
+import { readTextFile, type Io } from './io';
+import { textReport, wantsColour } from './report';
+import { exitStatus } from './api-commands';
+
+/** What `rulesets plan` takes; each is in its help (test/cli/help.test.ts). */
+export const PLAN_OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  format: { type: 'string', default: 'text' },
+  'detailed-exitcode': { type: 'boolean' },
+  'owns-phase': { type: 'string', multiple: true },
+} as const;
+
+export const PLAN_USAGE = `${usageBlock(['plan'])}
+
+Shows what deploying every ruleset file under the PATHs (default: the current folder;
+found as \`rulesets check\` finds them) would change, rule by rule, against what is live;
+writes nothing. Each rule of a file is matched to a live rule by its \`ref\`, else its id,
+else its content, and is shown as added (+), removed (-), changed (~, field by field, old
+and new) or moved (↕); a reorder is moves of the fewest rules, never a removal and an
+addition. A file with several rulesets (Terraform resources, octorules sections) is
+planned ruleset by ruleset. Each is checked first, as deploy does: a ruleset with errors
+is not planned. A Terraform resource whose values only Terraform knows is skipped, with why.
+
+Live rules that no file holds are unmanaged: kept where they are and listed, unless the
+repository owns their phase (--owns-phase), where they are removed.
+
+Options:
+  --format text|json|markdown   text like \`terraform plan\` (default; coloured on a
+                                terminal, NO_COLOR=1 off, FORCE_COLOR=1 on), JSON (its
+                                shape is in docs/api.md), or Markdown for a pull request
+  --owns-phase PHASE            the files hold every rule of PHASE: live rules no file
+                                holds are removed (repeat for several phases)
+  --detailed-exitcode           0 nothing to do, 2 changes to make, 1 any error (usage
+                                errors too)
+
+Exit status: 0 planned (with --detailed-exitcode: nothing to do); 1 a ruleset could not
+be planned (errors in its file, the service refused, failed or could not be reached);
+2 a usage or configuration problem (with --detailed-exitcode: 1), or, with
+--detailed-exitcode only, changes to make.`;
+
+const FORMATS = ['text', 'json', 'markdown'] as const;
+
+/**
+ * The targets of a plan. For now, as `deploy` has it: the account or zone of --account/--zone
+ * (or RULESETS_ACCOUNT_ID/RULESETS_ZONE_ID), holding every ruleset file under the paths; the
+ * `targets:` of `.rulesets.yaml` take its place when they come.
+ */
+export function targetsForPlan(paths: readonly string[], flags: ConnectionFlags, env: NodeJS.ProcessEnv): Target[] {
+  const scope = clientOptions(flags, env).scope;
+  if (paths.includes(STDIN)) throw new UsageError('plan reads ruleset files, not standard input: name the files or folders');
+  const configs = new ProjectConfigs({});
+  const files = collectFiles(paths, (path) => configs.of(path)?.patterns ?? []);
+  if (files.length === 0) throw new UsageError(`no ruleset files found in ${paths.join(', ')}`);
+  return [{ scope, label: scope.id, files: files.map((f) => resolve(f)) }];
+}
+
+export async function plan(args: string[], io: Io): Promise<number> {
+  // With --detailed-exitcode, 2 means changes and nothing else: every failure is 1.
+  const options = args.indexOf('--') === -1 ? args : args.slice(0, args.indexOf('--'));
+  const detailed = options.some((arg) => arg === '--detailed-exitcode' || arg.startsWith('--detailed-exitcode='));
+  try {
+    return await planCommand(args, io);
+  } catch (error) {
+    const status = exitStatus(error);
+    if (!detailed || !status) throw error;
+    if (status.message) io.err(`rulesets: ${status.message}\n`);
+    return status.code === 0 ? 0 : 1;
+  }
+}
+
+async function planCommand(args: string[], io: Io): Promise<number> {
+  refuseCredentialFlags(args);
+  const { values, positionals } = parseCommandArgs('plan', { args, allowPositionals: true, options: PLAN_OPTIONS });
+  if (values.help) {
+    io.out(`${PLAN_USAGE}\n\n${CONNECTION_HELP}\n`);
+    return 0;
+  }
+  const format = values.format as (typeof FORMATS)[number];
+  if (!FORMATS.includes(format)) throw new UsageError(`unknown --format "${values.format}": expected text, json or markdown`);
+  const owned = values['owns-phase'] ?? [];
+  for (const phase of owned) checkOwnedPhase(phase, io);
+  const targets = targetsForPlan(positionals.length > 0 ? positionals : ['.'], values, io.env);
+  await prepareReaders(targets.flatMap((t) => t.files));
+  const log = values.verbose ? (line: string) => io.err(`${line}\n`) : undefined;
+  const onWait = io.watched || values.verbose ? (line: string) => io.err(`rulesets: ${line}\n`) : undefined;
+  const base = clientOptions(values, io.env, { log, onWait });
+  const clients = new Map<string, RulesetsClient>();
+  const clientFor = (scope: Scope) => {
+    const key = `${scope.kind}:${scope.id}`;
+    let client = clients.get(key);
+    if (!client) clients.set(key, (client = new RulesetsClient({ ...base, scope })));
+    return client;
+  };
+  const relativeTo = process.cwd();
+  const shownPath = (path: string) => {
+    const shown = relative(relativeTo, path);
+    return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
+  };
+  const result = await planTargets(targets, { ownedPhases: owned, clientFor, shownPath, read: (path) => readTextFile(path).text });
+  reportProblems(result, io);
+  if (format === 'json') io.out(planJson(result, { relativeTo }));
+  else if (format === 'markdown') io.out(planMarkdown(result, { relativeTo }));
+  else io.out(planText(result, { relativeTo, colour: wantsColour(io.outIsTerminal, io.env) }));
+  if (result.errors > 0) return 1;
+  return values['detailed-exitcode'] && result.changes ? 2 : 0;
+}
+
+/**
+ * A phase of --owns-phase: a misspelt one would silently keep the rules it was meant to remove,
+ * so it is a usage error with the phase meant; one merely unknown here (newer than this
+ * version) is taken, with a word on stderr.
+ */
+function checkOwnedPhase(phase: string, io: Io): void {
+  if (phase.trim() === '') throw new UsageError('--owns-phase needs a phase, such as http_request_firewall_custom');
+  if (KNOWN_PHASES.includes(phase)) return;
+  const meant = closestMatches(phase, KNOWN_PHASES);
+  if (meant.length > 0) throw new UsageError(`unknown phase \`${phase}\` for --owns-phase; did you mean ${quoteAlternatives(meant)}?`);
+  io.err(`rulesets: --owns-phase ${phase} is not a phase this version knows; taking it as given\n`);
+}
+
+/**
+ * Our check's findings, as `rulesets check` writes them, on stderr: the errors that stopped a
+ * ruleset, and the warnings of those planned (as deploy shows them).
+ */
+function reportProblems(result: EstatePlan, io: Io): void {
+  for (const t of result.targets) {
+    for (const e of t.errors) {
+      if (e.problems && e.text !== undefined) io.err(textReport([{ path: e.file, text: e.text, diagnostics: [...e.problems] }]));
+    }
+    for (const r of t.rulesets) {
+      if (r.warnings.length > 0 && r.text !== undefined) io.err(textReport([{ path: r.file, text: r.text, diagnostics: [...r.warnings] }]));
+    }
+  }
+}
