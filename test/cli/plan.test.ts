@@ -7,7 +7,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Emulator } from '../../server/src/api/emulator';
@@ -250,5 +251,51 @@ Plan: 0 to add, 1 to change, 0 to move, 0 to remove; 0 unmanaged kept.
     assert.equal(help.status, 0);
     assert.match(help.stdout, /^Usage: rulesets plan \[PATH\.\.\.\]/);
     for (const option of ['--format', '--owns-phase', '--detailed-exitcode']) assert.ok(help.stdout.includes(option), option);
+  });
+});
+
+/** A zone id as `targets:` takes one: 32 lowercase hex digits. */
+function hexZone(): string {
+  return randomBytes(16).toString('hex');
+}
+
+describe('rulesets plan with targets: in .rulesets.yaml', () => {
+  it('plans each file where its target says: a zone by name, a zone by id, an octorules file by its name; no zone from the environment needed', async () => {
+    const alpha = hexZone();
+    const beta = hexZone();
+    const gamma = hexZone();
+    emulator.state.addZone({ name: `alpha${process.pid}.example`, id: alpha });
+    emulator.state.addZone({ name: `gamma${process.pid}.example`, id: gamma });
+    const dir = folder();
+    writeFileSync(join(dir, '.rulesets.yaml'), `targets:\n  - files: waf/alpha.yaml\n    zone: alpha${process.pid}.example\n  - files: [waf/beta.yaml]\n    zone: "${beta}"\n`);
+    const ruleset = (ref: string) => `name: default\nkind: zone\nphase: ${PHASE}\nrules:\n  - ref: ${ref}\n    action: block\n    expression: http.request.uri.path eq "/${ref}"\n`;
+    mkdirSync(join(dir, 'waf'));
+    writeFileSync(join(dir, 'waf', 'alpha.yaml'), ruleset('alpha'));
+    writeFileSync(join(dir, 'waf', 'beta.yaml'), ruleset('beta'));
+    writeFileSync(join(dir, `gamma${process.pid}.example.yaml`), `cloudflare:\n  waf_custom_rules:\n    - ref: gamma\n      action: block\n      expression: http.request.uri.path eq "/gamma"\n`);
+    const since = emulator.requests.length;
+    const result = await run(['plan', '--format', 'json', '--detailed-exitcode'], dir, '', { RULESETS_ZONE_ID: '' });
+    assert.equal(result.status, 2, result.stderr);
+    const plan = JSON.parse(result.stdout) as { targets: { scope: { kind: string; id: string }; label: string; rulesets: { file: string; summary: { add: number } }[] }[] };
+    const byZone = Object.fromEntries(plan.targets.map((t) => [t.scope.id, { label: t.label, files: t.rulesets.map((r) => r.file), add: t.rulesets.reduce((n, r) => n + r.summary.add, 0) }]));
+    assert.deepEqual(byZone, {
+      [alpha]: { label: `alpha${process.pid}.example`, files: [join('waf', 'alpha.yaml')], add: 1 },
+      [beta]: { label: beta, files: [join('waf', 'beta.yaml')], add: 1 },
+      [gamma]: { label: `gamma${process.pid}.example`, files: [`gamma${process.pid}.example.yaml`], add: 1 },
+    });
+    assert.deepEqual(writesSince(since), []);
+  });
+
+  it('a file two targets name, or a zone name no zone has, is a usage error before anything is planned', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'a.ruleset.yaml'), `name: default\nkind: zone\nphase: ${PHASE}\nrules: []\n`);
+    writeFileSync(join(dir, '.rulesets.yaml'), `targets:\n  - files: a.ruleset.yaml\n    zone: nowhere${process.pid}.example\n`);
+    const missing = await run(['plan', '--detailed-exitcode'], dir, '', { RULESETS_ZONE_ID: '' });
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, new RegExp(`nowhere${process.pid}\\.example.*give the zone's id in targets: instead`));
+    writeFileSync(join(dir, '.rulesets.yaml'), `targets:\n  - files: a.ruleset.yaml\n    zone: "${hexZone()}"\n  - files: "*.yaml"\n    zone: "${hexZone()}"\n`);
+    const twice = await run(['plan'], dir, '', { RULESETS_ZONE_ID: '' });
+    assert.equal(twice.status, 2, twice.stdout);
+    assert.match(twice.stderr, /a\.ruleset\.yaml/);
   });
 });

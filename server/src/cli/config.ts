@@ -65,10 +65,15 @@ export function refuseCredentialFlags(args: readonly string[]): void {
 export type ClientReporting = Pick<ClientOptions, 'log' | 'onWait' | 'onMessages'>;
 
 export function clientOptions(flags: ConnectionFlags, env: NodeJS.ProcessEnv, reporting: ClientReporting = {}): ClientOptions {
+  return { ...connectionOptions(flags, env, reporting), scope: scope(flags, env) };
+}
+
+/** The client's options but its account or zone: the base URL, the credentials, the timeout and the reporting. */
+export function connectionOptions(flags: ConnectionFlags, env: NodeJS.ProcessEnv, reporting: ClientReporting = {}): Omit<ClientOptions, 'scope'> {
   const baseUrl = flags['base-url'] ?? nonEmpty(env[ENV.baseUrl]);
   if (!baseUrl) throw new ConfigError(`no API base URL: set ${ENV.baseUrl} (or pass --base-url URL), e.g. https://api.example.com/client/v4; \`rulesets emulator\` runs a local one`);
   const defined = Object.fromEntries(Object.entries(reporting).filter(([, value]) => value !== undefined));
-  return { baseUrl, credentials: credentials(env), scope: scope(flags, env), ...timeout(env), ...defined };
+  return { baseUrl, credentials: credentials(env), ...timeout(env), ...defined };
 }
 
 export function makeClient(flags: ConnectionFlags, env: NodeJS.ProcessEnv, reporting: ClientReporting = {}): RulesetsClient {

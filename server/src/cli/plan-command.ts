@@ -6,9 +6,9 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseCommandArgs } from './args';
 import { usageBlock } from './synopsis';
-import { closestMatches, KNOWN_PHASES, planJson, planMarkdown, planTargets, planText, quoteAlternatives, RulesetsClient, type EstatePlan, type Scope, type Target } from '../core';
-import { collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError } from './check';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptions, refuseCredentialFlags, type ConnectionFlags } from './config';
+import { closestMatches, KNOWN_PHASES, parseDocument, planJson, planMarkdown, planTargets, planText, quoteAlternatives, resolveTargets, RulesetsClient, TargetResolutionError, targetsOf, type ClientOptions, type EstatePlan, type Scope, type Target, type UnresolvedTarget } from '../core';
+import { collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError, type LoadedProjectConfig } from './check';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptions, connectionOptions, refuseCredentialFlags, type ConnectionFlags } from './config';
 import { readTextFile, type Io } from './io';
 import { textReport, wantsColour } from './report';
 import { exitStatus } from './api-commands';
@@ -52,17 +52,59 @@ be planned (errors in its file, the service refused, failed or could not be reac
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
 /**
- * The targets of a plan. For now, as `deploy` has it: the account or zone of --account/--zone
- * (or RULESETS_ACCOUNT_ID/RULESETS_ZONE_ID), holding every ruleset file under the paths; the
- * `targets:` of `.rulesets.yaml` take its place when they come.
+ * Where each file found under `paths` goes. A file under a `.rulesets.yaml` with `targets:` goes
+ * where that says (targetsOf; zone names looked up through the API, resolveTargets); an
+ * octorules file no target names goes to the zone of its name, as octorules has it. The other
+ * files go to the account or zone of the environment or the flags, as `deploy`'s do. A mistake of
+ * `targets:` (a file in two targets, a target with no file) is a usage error before any request.
  */
-export function targetsForPlan(paths: readonly string[], flags: ConnectionFlags, env: NodeJS.ProcessEnv): Target[] {
-  const scope = clientOptions(flags, env).scope;
+export async function targetsForPlan(paths: readonly string[], flags: ConnectionFlags, env: NodeJS.ProcessEnv, io: Io): Promise<Target[]> {
   if (paths.includes(STDIN)) throw new UsageError('plan reads ruleset files, not standard input: name the files or folders');
   const configs = new ProjectConfigs({});
-  const files = collectFiles(paths, (path) => configs.of(path)?.patterns ?? []);
+  const files = collectFiles(paths, (path) => configs.of(path)?.patterns ?? []).map((f) => resolve(f));
   if (files.length === 0) throw new UsageError(`no ruleset files found in ${paths.join(', ')}`);
-  return [{ scope, label: scope.id, files: files.map((f) => resolve(f)) }];
+  const byConfig = new Map<LoadedProjectConfig, string[]>();
+  const rest: string[] = [];
+  for (const file of files) {
+    const loaded = configs.of(file);
+    if (loaded && (loaded.config.targets?.length ?? 0) > 0) byConfig.set(loaded, [...(byConfig.get(loaded) ?? []), file]);
+    else rest.push(file);
+  }
+  const unresolved: UnresolvedTarget[] = [];
+  const problems: string[] = [];
+  for (const [loaded, group] of byConfig) {
+    const grouping = targetsOf(loaded.config, loaded.folder, group.map((path) => ({ path, octorules: isOctorulesFile(path) })));
+    for (const problem of grouping.problems) problems.push(`${loaded.path}: ${problem.file ? `${relative(process.cwd(), problem.file)}: ` : ''}${problem.message}`);
+    unresolved.push(...grouping.targets);
+    for (const file of grouping.unplaced) io.err(`rulesets: ${relative(process.cwd(), file)}: no target of ${loaded.path} names it, so it is not planned\n`);
+  }
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  const targets: Target[] = [];
+  if (unresolved.length > 0) {
+    // List Zones is asked of no account or zone: the client's own scope is not used by it.
+    const lookup = new RulesetsClient({ ...connectionOptions(flags, env), scope: unresolved.find((t) => 'id' in t.scope)?.scope ?? { kind: 'zone', id: 'zone-lookup' } } as ClientOptions);
+    try {
+      targets.push(...(await resolveTargets(lookup, unresolved)));
+    } catch (error) {
+      if (error instanceof TargetResolutionError) throw new UsageError(`${error.message}: give the zone's id in targets: instead`);
+      throw error;
+    }
+  }
+  if (rest.length > 0) {
+    const scope = clientOptions(flags, env).scope;
+    targets.push({ scope, label: scope.id, files: rest });
+  }
+  return targets;
+}
+
+/** Whether a YAML file is an octorules rules file (its zone is then its name, where no target names it). */
+function isOctorulesFile(path: string): boolean {
+  if (!/\.ya?ml$/i.test(path)) return false;
+  try {
+    return parseDocument(readTextFile(path).text, 'yaml').rulesets.some((r) => r.layout === 'octorules');
+  } catch {
+    return false;
+  }
 }
 
 export async function plan(args: string[], io: Io): Promise<number> {
@@ -90,11 +132,11 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   if (!FORMATS.includes(format)) throw new UsageError(`unknown --format "${values.format}": expected text, json or markdown`);
   const owned = values['owns-phase'] ?? [];
   for (const phase of owned) checkOwnedPhase(phase, io);
-  const targets = targetsForPlan(positionals.length > 0 ? positionals : ['.'], values, io.env);
+  const targets = await targetsForPlan(positionals.length > 0 ? positionals : ['.'], values, io.env, io);
   await prepareReaders(targets.flatMap((t) => t.files));
   const log = values.verbose ? (line: string) => io.err(`${line}\n`) : undefined;
   const onWait = io.watched || values.verbose ? (line: string) => io.err(`rulesets: ${line}\n`) : undefined;
-  const base = clientOptions(values, io.env, { log, onWait });
+  const base = connectionOptions(values, io.env, { log, onWait });
   const clients = new Map<string, RulesetsClient>();
   const clientFor = (scope: Scope) => {
     const key = `${scope.kind}:${scope.id}`;
