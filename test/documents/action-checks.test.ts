@@ -9,22 +9,7 @@ import assert from 'node:assert/strict';
 import type { HostFormat } from '../../server/src/documents/host/host';
 import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import { sitePointer } from '../../server/src/api/pointer';
-import { applyDocumentEdits, at, check, checkProblems, type At } from './check-helpers';
-
-/** The range of the `occurrence`-th `needle` in the text, as [line, character, endLine, endCharacter]. */
-function where(text: string, needle: string, occurrence = 1): At {
-  let index = -1;
-  for (let i = 0; i < occurrence; i++) {
-    index = text.indexOf(needle, index + 1);
-    assert.ok(index >= 0, `${JSON.stringify(needle)} (${occurrence}) in the text`);
-  }
-  const position = (offset: number): [number, number] => {
-    const before = text.slice(0, offset);
-    const line = before.split('\n').length - 1;
-    return [line, offset - (before.lastIndexOf('\n') + 1)];
-  };
-  return [...position(index), ...position(index + needle.length)];
-}
+import { at, check, checkProblems, fixedClean, jsonRuleset, where, yamlRuleset, type At } from './check-helpers';
 
 /** The first character of the `occurrence`-th `needle`: where a missing key is reported, on its object's `{`. */
 function firstOf(text: string, needle: string, occurrence = 1): At {
@@ -32,31 +17,11 @@ function firstOf(text: string, needle: string, occurrence = 1): At {
   return [line, character, line, character + 1];
 }
 
-function jsonRuleset(phase: string, rules: readonly object[]): string {
-  return JSON.stringify({ name: 'x', kind: 'zone', phase, rules }, null, 2);
-}
-
-/** A YAML ruleset of the phase; `rules` are the lines after `rules:`, as written. */
-function yamlRuleset(phase: string, rules: string): string {
-  return `name: x\nkind: zone\nphase: ${phase}\nrules:\n${rules}`;
-}
-
 /** The one problem of the document (a test names the one mistake it is about). */
 function only(text: string, format: HostFormat) {
   const problems = check(text, format);
   assert.equal(problems.length, 1, JSON.stringify(problems, null, 1));
   return problems[0];
-}
-
-/** The document after the fix titled `title` of its one problem; it then checks clean. */
-function fixedClean(text: string, format: HostFormat, title: string): string {
-  const problems = checkProblems(text, format);
-  assert.equal(problems.length, 1, JSON.stringify(problems, null, 1));
-  const fix = problems[0].fixes?.find((f) => f.title === title);
-  assert.ok(fix, `a fix "${title}" among ${JSON.stringify(problems[0].fixes?.map((f) => f.title))}`);
-  const after = applyDocumentEdits(text, fix.edits);
-  assert.deepEqual(check(after, format), [], after);
-  return after;
 }
 
 // ------------------------------------------------------------------ actions per phase

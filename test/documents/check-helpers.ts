@@ -59,3 +59,39 @@ export function fixed(text: string, format: HostFormat, code: string, fixIndex =
   assert.ok(fix, `${code} has a fix`);
   return applyDocumentEdits(text, fix.edits);
 }
+
+/** The range of the `occurrence`-th `needle` in the text, as [line, character, endLine, endCharacter]. */
+export function where(text: string, needle: string, occurrence = 1): At {
+  let index = -1;
+  for (let i = 0; i < occurrence; i++) {
+    index = text.indexOf(needle, index + 1);
+    assert.ok(index >= 0, `${JSON.stringify(needle)} (${occurrence}) in the text`);
+  }
+  const position = (offset: number): [number, number] => {
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length - 1;
+    return [line, offset - (before.lastIndexOf('\n') + 1)];
+  };
+  return [...position(index), ...position(index + needle.length)];
+}
+
+/** A JSON ruleset of the phase (a zone's, unless `kind` says otherwise) holding `rules`. */
+export function jsonRuleset(phase: string, rules: readonly object[], kind = 'zone'): string {
+  return JSON.stringify({ name: 'x', kind, phase, rules }, null, 2);
+}
+
+/** A YAML ruleset of the phase; `rules` are the lines after `rules:`, as written. */
+export function yamlRuleset(phase: string, rules: string, kind = 'zone'): string {
+  return `name: x\nkind: ${kind}\nphase: ${phase}\nrules:\n${rules}`;
+}
+
+/** The document after the fix titled `title` of its one problem; it then checks clean. */
+export function fixedClean(text: string, format: HostFormat, title: string): string {
+  const problems = checkProblems(text, format);
+  assert.equal(problems.length, 1, JSON.stringify(problems, null, 1));
+  const fix = problems[0].fixes?.find((f) => f.title === title);
+  assert.ok(fix, `a fix "${title}" among ${JSON.stringify(problems[0].fixes?.map((f) => f.title))}`);
+  const after = applyDocumentEdits(text, fix.edits);
+  assert.deepEqual(check(after, format), [], after);
+  return after;
+}

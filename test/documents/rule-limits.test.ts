@@ -10,31 +10,7 @@ import assert from 'node:assert/strict';
 
 import type { HostFormat } from '../../server/src/documents/host/host';
 import { loadTerraformParser } from '../../server/src/documents/terraform';
-import { applyDocumentEdits, at, check, checkProblems, type At } from './check-helpers';
-
-/** The range of the `occurrence`-th `needle` in the text, as [line, character, endLine, endCharacter]. */
-function where(text: string, needle: string, occurrence = 1): At {
-  let index = -1;
-  for (let i = 0; i < occurrence; i++) {
-    index = text.indexOf(needle, index + 1);
-    assert.ok(index >= 0, `${JSON.stringify(needle)} (${occurrence}) in the text`);
-  }
-  const position = (offset: number): [number, number] => {
-    const before = text.slice(0, offset);
-    const line = before.split('\n').length - 1;
-    return [line, offset - (before.lastIndexOf('\n') + 1)];
-  };
-  return [...position(index), ...position(index + needle.length)];
-}
-
-function jsonRuleset(phase: string, rules: readonly object[], kind = 'zone'): string {
-  return JSON.stringify({ name: 'x', kind, phase, rules }, null, 2);
-}
-
-/** A YAML ruleset of the phase; `rules` are the lines after `rules:`, as written. */
-function yamlRuleset(phase: string, rules: string, kind = 'zone'): string {
-  return `name: x\nkind: ${kind}\nphase: ${phase}\nrules:\n${rules}`;
-}
+import { at, check, fixedClean, jsonRuleset, where, yamlRuleset } from './check-helpers';
 
 /** Each problem as [code, severity, the text it is on]. */
 function found(text: string, format: HostFormat): [string, string, string][] {
@@ -49,17 +25,6 @@ function found(text: string, format: HostFormat): [string, string, string][] {
 /** A Terraform file's problems as [code, severity, text], without the note on rules without a `ref`. */
 function tfFound(text: string): [string, string, string][] {
   return found(text, 'hcl').filter(([code]) => code !== 'terraform-rules-without-ref');
-}
-
-/** The document after the fix titled `title` of its one problem; it then checks clean. */
-function fixedClean(text: string, format: HostFormat, title: string): string {
-  const problems = checkProblems(text, format);
-  assert.equal(problems.length, 1, JSON.stringify(problems, null, 1));
-  const fix = problems[0].fixes?.find((f) => f.title === title);
-  assert.ok(fix, `a fix "${title}" among ${JSON.stringify(problems[0].fixes?.map((f) => f.title))}`);
-  const after = applyDocumentEdits(text, fix.edits);
-  assert.deepEqual(check(after, format), [], after);
-  return after;
 }
 
 // ------------------------------------------------------------------ actions
