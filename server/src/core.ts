@@ -16,6 +16,7 @@ export { checkDocument, checkRuleset } from './documents/ruleset';
 export { MAX_NESTING, nestsDeeperThan } from './documents/host/index';
 export { parseRuleset } from './documents/parsed-ruleset';
 export { parseDocument, rulesetAt } from './documents/parsed-document';
+export { entryPointProblems, type EntryPointSource } from './documents/entry-point';
 export { diskModuleReader, includeReader, providerVersionInputsOf } from './documents/include-files';
 export { badBytesMessage, decodeFileBytes, type DecodedFile } from './documents/file-bytes';
 export type { TerraformModuleReader } from './documents/terraform-module';

@@ -10,6 +10,7 @@ import { MAX_NESTING, nestsDeeperThan } from '../documents/host/index';
 import type { IncludeReader } from '../documents/octorules';
 import { parseDocument } from '../documents/parsed-document';
 import { linePosition } from '../documents/positions';
+import { RULE_ORDER_KEYS } from '../documents/entry-point';
 import { parseRuleset, type ParsedRuleset, type RulesetLayout } from '../documents/parsed-ruleset';
 import { selectRuleset, type RulesetChoice } from '../documents/select-ruleset';
 import { SERVICE_SET_RULE_FIELDS, type RuleInput, type RulesetKind } from './types';
@@ -62,6 +63,7 @@ export interface ReadLocalOptions extends RulesetChoice {
 
 /** Keys of a rule that the service sets and that are never sent back. */
 const SERVER_RULE_KEYS = new Set(SERVICE_SET_RULE_FIELDS);
+const ORDER_KEYS = new Set<string>(RULE_ORDER_KEYS.map((k) => k.key));
 
 /**
  * A local ruleset file as the body the API takes. The format comes from the extension
@@ -243,7 +245,8 @@ function scalarText(value: unknown): string | undefined {
 function ruleBody(rule: Readonly<Record<string, unknown>>): RuleInput {
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rule)) {
-    if (SERVER_RULE_KEYS.has(key) || value === undefined) continue;
+    // `before`/`after` are ours (entry-point.ts places the rule by them); the API never sees them.
+    if (SERVER_RULE_KEYS.has(key) || ORDER_KEYS.has(key) || value === undefined) continue;
     body[key] = value;
   }
   // A `ref` equal to the id is the service's default, which pull leaves out.

@@ -7,7 +7,7 @@
  * the rules but for the heap of the order (n log n).
  */
 import type { HostNode } from './host/index';
-import type { ParsedRuleset } from './parsed-ruleset';
+import type { DocumentProblem, ParsedDocument, ParsedRuleset } from './parsed-ruleset';
 import { lineNumber } from './positions';
 import { closestMatches, quoteAlternatives } from '../language/suggest';
 
@@ -328,4 +328,57 @@ class MinHeap {
     }
     return top;
   }
+}
+
+/** A file whose rulesets may give rules to an entry point shared with other files. */
+export interface EntryPointSource {
+  /** How messages name it. */
+  readonly file: string;
+  readonly document: ParsedDocument;
+  /**
+   * The place its rulesets go, when the project says (an item of `targets:`): files of one
+   * place and phase give one entry point its rules. Absent: the file is an entry point of its own.
+   */
+  readonly target?: string;
+}
+
+/**
+ * The problems of merging each entry point's rules, for each source (by index): files of one
+ * target whose rulesets are the entry point (kind `zone` or `root`, no `id`) of one phase, and
+ * any file alone whose rules say where they go. A Terraform resource is one resource: left out.
+ */
+export function entryPointProblems(sources: readonly EntryPointSource[]): DocumentProblem[][] {
+  const out: DocumentProblem[][] = sources.map(() => []);
+  const groups = new Map<string, { source: number; ruleset: ParsedRuleset }[]>();
+  sources.forEach((source, index) => {
+    if (source.document.layout === 'terraform') return;
+    for (const ruleset of source.document.rulesets) {
+      const phase = ruleset.phase;
+      if (phase === undefined || ruleset.legacyFilter || !isEntryPoint(ruleset)) continue;
+      const key = source.target !== undefined ? `${source.target}\0${phase}` : `\0${index}\0${phase}`;
+      const group = groups.get(key);
+      if (group) group.push({ source: index, ruleset });
+      else groups.set(key, [{ source: index, ruleset }]);
+    }
+  });
+  for (const group of groups.values()) {
+    if (group.length === 1 && !placesRules(group[0].ruleset)) continue;
+    // In the order plan merges them: by path.
+    const sorted = [...group].sort((a, b) => (sources[a.source].file < sources[b.source].file ? -1 : sources[a.source].file > sources[b.source].file ? 1 : 0));
+    const merged = mergeContributions(sorted.map((g) => contributionOf(sources[g.source].file, g.ruleset)));
+    for (const p of merged.problems) out[sorted[p.contribution].source].push({ code: p.code, severity: 'error', start: p.start, end: p.end, message: p.message });
+  }
+  return out;
+}
+
+/** A phase's entry point: kind `zone` or `root` (an octorules section is one), and no `id` of a ruleset of its own. */
+function isEntryPoint(ruleset: ParsedRuleset): boolean {
+  if (ruleset.layout === 'octorules') return true;
+  const root = ruleset.root;
+  if (root?.kind !== 'object') return false;
+  const value = (key: string) => root.properties.find((p) => p.key === key)?.value;
+  const kind = value('kind');
+  if (kind?.kind !== 'string' || (kind.value !== 'zone' && kind.value !== 'root')) return false;
+  const id = value('id');
+  return !(id?.kind === 'string' && id.value !== '');
 }
