@@ -574,7 +574,7 @@ async function planEntryPoint(client: RulesetsClient, given: readonly LocalRules
     return locals.flatMap((local, i) => {
       const own = merged.problems.filter((p) => p.contribution === i);
       if (own.length === 0) return [];
-      const problems = toPositions(local.text, own.map((p) => ({ ...p, severity: 'error' as const })));
+      const problems = toPositions(local.text, own.map((p) => ({ ...p, severity: 'error' as const })).sort((a, b) => a.start - b.start));
       const count = own.length;
       return [{ file: local.path, ...labelOf(local), message: `${where(local)}: not planned: ${count === 1 ? 'a rule' : `${count} rules`} of ${describeDestination(destination)} cannot be put in order with the other file${locals.length === 2 ? '' : 's'} of it`, problems, text: local.text }];
     });
