@@ -21,7 +21,7 @@ export { diskModuleReader, includeReader, providerVersionInputsOf } from './docu
 export { badBytesMessage, decodeFileBytes, type DecodedFile } from './documents/file-bytes';
 export type { TerraformModuleReader } from './documents/terraform-module';
 export { loadTerraformParser, mayUseModuleValues, migrateFirewallRules } from './documents/terraform';
-export { DEFAULT_SETTINGS, patternInFolder, readSettings, targetOfFile, withProjectConfig, type Settings } from './documents/settings';
+export { DEFAULT_SETTINGS, patternInFolder, readSettings, targetGlob, targetOfFile, withProjectConfig, type Settings } from './documents/settings';
 export { readProjectConfig, type ProjectConfig, type RuleSeverity, type TargetConfig } from './documents/project-config';
 export { nearestConfig, parentOfFolderUri, type FolderReader } from './documents/nearest-config';
 

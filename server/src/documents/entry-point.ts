@@ -368,6 +368,7 @@ export function entryPointProblems(sources: readonly EntryPointSource[]): Docume
     const merged = mergeContributions(sorted.map((g) => contributionOf(sources[g.source].file, g.ruleset)));
     for (const p of merged.problems) out[sorted[p.contribution].source].push({ code: p.code, severity: 'error', start: p.start, end: p.end, message: p.message });
   }
+  for (const problems of out) problems.sort((a, b) => a.start - b.start);
   return out;
 }
 

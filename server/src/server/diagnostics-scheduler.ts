@@ -41,6 +41,8 @@ export interface DiagnosticsSources {
   readonly settingsOf: (uri: string) => Settings;
   /** A test file's ruleset, open or on disk. */
   readonly readRuleset: RulesetReader;
+  /** The conflicts of the entry point the document gives rules to, with the other files that give it theirs (entry-point-files.ts). */
+  readonly entryPoints?: (model: DocumentModel) => Diagnostic[];
 }
 
 export class DiagnosticsScheduler {
@@ -138,7 +140,8 @@ export class DiagnosticsScheduler {
         sliceStart = Date.now();
       }
     }
-    return diagnostics(model, settings);
+    const entryPoint = this.sources.entryPoints?.(model) ?? [];
+    return entryPoint.length > 0 ? [...diagnostics(model, settings), ...entryPoint] : diagnostics(model, settings);
   }
 
   private isTerraform(uri: string): boolean {
