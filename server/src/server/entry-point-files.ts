@@ -32,14 +32,16 @@ export function entryPointDiagnostics(model: DocumentModel, context: EntryPointC
   const target = nearest ? targetOfFile(nearest.config, nearest.folder, path) : undefined;
   if (!target && !ORDER_WORDS.test(model.text)) return [];
   const shown = (file: string) => (nearest ? relative(nearest.folder, file) : file.slice(file.lastIndexOf('/') + 1)).replace(/\\/g, '/');
-  const key = target ? (target.zone ?? target.account ?? '').toLowerCase() : undefined;
+  const key = target ? placeOf(target) : undefined;
   const sources: EntryPointSource[] = [{ file: shown(path), document: model.parsedDocument, ...(key !== undefined ? { target: key } : {}) }];
   if (target && nearest) {
-    const globs = target.files.map((pattern) => targetGlob(pattern, nearest.folder));
+    // Items of `targets:` for the same place split its files between them: all of them count.
+    const globs = (nearest.config.targets ?? []).filter((t) => placeOf(t) === key).flatMap((t) => t.files.map((pattern) => targetGlob(pattern, nearest.folder)));
     for (const file of filesUnder(nearest.folder)) {
       if (file === path || !globs.some((matches) => matches(file.replace(/\\/g, '/')))) continue;
-      // A file also named by an earlier item of `targets:` goes there (targetOfFile): not here.
-      if (targetOfFile(nearest.config, nearest.folder, file) !== target) continue;
+      // A file also named by an earlier item of `targets:` goes there (targetOfFile).
+      const its = targetOfFile(nearest.config, nearest.folder, file);
+      if (!its || placeOf(its) !== key) continue;
       const format = rulesetFormatOfPath(file);
       if (!format || format === 'hcl') continue;
       let text = context.openText(pathToFileURL(file).href);
@@ -52,6 +54,11 @@ export function entryPointDiagnostics(model: DocumentModel, context: EntryPointC
     }
   }
   return entryPointProblems(sources)[0].map((p) => toDiagnostic(model, p));
+}
+
+/** The place an item of `targets:` names, as `rulesets check` keys it: its zone or account, as written, in lowercase. */
+function placeOf(target: { readonly zone?: string; readonly account?: string }): string {
+  return (target.zone ?? target.account ?? '').toLowerCase();
 }
 
 /** The files under a folder, hidden folders and node_modules skipped, at most MAX_FILES looked at. */
