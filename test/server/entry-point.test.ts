@@ -71,4 +71,22 @@ describe('server: several files giving one entry point its rules', () => {
     assert.match(diagnostics[0].message, /did you mean .admin./);
   });
 
+
+  it('checks the other open files of the target again when one of them is edited', async () => {
+    const a = uriOf('waf/a.yaml');
+    const g = uriOf('waf/g.yaml');
+    const first = client.nextDiagnostics(g, 1);
+    client.open(g, 'yaml', rulesetOf(['gate before: login']));
+    assert.deepEqual(shown((await first).diagnostics), []);
+    const opened = client.nextDiagnostics(a, 1);
+    // Opening a peer checks g.yaml again too.
+    const rechecked = client.nextDiagnostics(g);
+    client.open(a, 'yaml', rulesetOf(['admin', 'login after: bots']));
+    await opened;
+    assert.deepEqual(shown((await rechecked).diagnostics), []);
+    // The rule g.yaml places itself by is renamed, unsaved: g.yaml's `before` names no rule now.
+    const again = client.nextDiagnostics(g);
+    client.change(a, 2, [{ text: rulesetOf(['admin', 'signin after: bots']) }]);
+    assert.deepEqual(shown((await again).diagnostics), ['8 unknown-rule-ref']);
+  });
 });

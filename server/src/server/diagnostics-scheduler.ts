@@ -43,6 +43,8 @@ export interface DiagnosticsSources {
   readonly readRuleset: RulesetReader;
   /** The conflicts of the entry point the document gives rules to, with the other files that give it theirs (entry-point-files.ts). */
   readonly entryPoints?: (model: DocumentModel) => Diagnostic[];
+  /** The other open documents that give rules to the entry points of this one (the same item of `targets:`): checked again when it changes. */
+  readonly entryPointPeers?: (uri: string) => string[];
 }
 
 export class DiagnosticsScheduler {
@@ -88,6 +90,8 @@ export class DiagnosticsScheduler {
     if (!this.pull) this.schedulePush(uri);
     this.recheckTestsOf(uri);
     this.recheckModuleOf(uri);
+    const peers = this.sources.entryPointPeers?.(uri) ?? [];
+    if (peers.length > 0) this.recheckOthers(peers);
   }
 
   /** A document was closed: nothing is pending for it; `keepsDiagnostics` when "Check Workspace" holds its file's. */

@@ -84,3 +84,16 @@ function filesUnder(folder: string): string[] {
   }
   return out.sort();
 }
+
+/** The other open documents of the same place of `targets:` as `uri` (none when no target names it). */
+export function entryPointPeers(uri: string, open: readonly string[], nearestOf: (uri: string) => EntryPointContext['nearest']): string[] {
+  const placeOfUri = (u: string): string | undefined => {
+    if (!u.startsWith('file:')) return undefined;
+    const format = rulesetFormatOfPath(pathOfUri(u));
+    const nearest = format && format !== 'hcl' ? nearestOf(u) : undefined;
+    const target = nearest ? targetOfFile(nearest.config, nearest.folder, pathOfUri(u)) : undefined;
+    return target && nearest ? `${nearest.folder}\0${placeOf(target)}` : undefined;
+  };
+  const mine = placeOfUri(uri);
+  return mine === undefined ? [] : open.filter((other) => other !== uri && placeOfUri(other) === mine);
+}
