@@ -44,3 +44,13 @@ describe('before: and after: on a rule', () => {
     assert.ok(codes(text, 'hcl').includes('unknown-key'), codes(text, 'hcl').join(', '));
   });
 });
+
+describe('the order checks of a file whose rules say where they go', () => {
+  it('say nothing of which rule runs first, as the written order is not the one deployed', () => {
+    const repeat = (place: string) => `name: t\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - ref: a\n    action: block\n    expression: ip.src eq 1.1.1.1\n  - ref: b\n    action: block\n    expression: ip.src eq 1.1.1.1\n${place}`;
+    // The same rule twice: the second repeats the first as written…
+    assert.ok(codes(repeat(''), 'yaml').length > 0);
+    // …but placed before it, the written order is not the deployed one.
+    assert.deepEqual(codes(repeat('    before: a\n'), 'yaml'), []);
+  });
+});
