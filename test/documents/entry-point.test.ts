@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { contributionOf, mergeContributions, type Contribution } from '../../server/src/documents/entry-point';
+import { contributionOf, entryPointProblems, mergeContributions, type Contribution } from '../../server/src/documents/entry-point';
+import { parseDocument } from '../../server/src/documents/parsed-document';
 import { parseRuleset } from '../../server/src/documents/parsed-ruleset';
 import { lineNumber } from '../../server/src/documents/positions';
 
@@ -94,5 +95,27 @@ describe('several files, one entry point', () => {
     assert.equal(order[0], 'r0');
     assert.equal(order[n - 1], `r${n - 1}`);
     assert.ok(performance.now() - started < 5000);
+  });
+});
+
+describe('which files give one entry point its rules', () => {
+  const ruleset = (kind: string, refs: string, phase = 'http_request_firewall_custom') => `name: t\nkind: ${kind}\nphase: ${phase}\nrules:\n${refs.split(' ').map((r) => `  - ref: ${r}\n    action: block\n    expression: "true"\n`).join('')}`;
+  const source = (file: string, text: string, target?: string) => ({ file, document: parseDocument(text, 'yaml'), ...(target ? { target } : {}) });
+  const codesOf = (sources: ReturnType<typeof source>[]) => entryPointProblems(sources).map((ps) => ps.map((p) => p.code));
+
+  it('files of one target and phase: a ref in both is a conflict, on the second by path', () => {
+    assert.deepEqual(codesOf([source('b.yaml', ruleset('zone', 'x'), 'z1'), source('a.yaml', ruleset('zone', 'x'), 'z1')]), [['ref-shared'], []]);
+  });
+
+  it('no conflict between files of different targets, different phases, no target, or custom rulesets', () => {
+    assert.deepEqual(codesOf([source('a.yaml', ruleset('zone', 'x'), 'z1'), source('b.yaml', ruleset('zone', 'x'), 'z2')]), [[], []]);
+    assert.deepEqual(codesOf([source('a.yaml', ruleset('zone', 'x'), 'z1'), source('b.yaml', ruleset('zone', 'x', 'http_request_redirect'), 'z1')]), [[], []]);
+    assert.deepEqual(codesOf([source('a.yaml', ruleset('zone', 'x')), source('b.yaml', ruleset('zone', 'x'))]), [[], []]);
+    assert.deepEqual(codesOf([source('a.yaml', ruleset('custom', 'x'), 'z1'), source('b.yaml', ruleset('custom', 'x'), 'z1')]), [[], []]);
+  });
+
+  it('an octorules section gives its phase\'s entry point rules beside a ruleset file of the target', () => {
+    const octorules = 'waf_custom_rules:\n  - ref: x\n    action: block\n    expression: "true"\n';
+    assert.deepEqual(codesOf([source('a.yaml', ruleset('zone', 'x'), 'z1'), source('z1.yaml', octorules, 'z1')]), [[], ['ref-shared']]);
   });
 });
