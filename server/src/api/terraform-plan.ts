@@ -234,6 +234,7 @@ function matchUnnamedByContent(local: { rule: RuleInput; unknown: string[] }[], 
   const ids = new Set(local.map((r) => r.rule.id).filter((id) => id !== undefined));
   const free = live.filter((r) => !named.has(r.ref ?? r.id) && !ids.has(r.id));
   const bySignature = new Map<string, Map<string, Rule[]>>();
+  const taken = new Set<Rule>();
   for (const item of local) {
     if (item.rule.ref !== undefined || item.rule.id !== undefined) continue;
     const skipped = new Set(item.unknown.map((p) => p.split('.')[0]));
@@ -247,10 +248,12 @@ function matchUnnamedByContent(local: { rule: RuleInput; unknown: string[] }[], 
       }
       bySignature.set(signature, index);
     }
-    const candidates = index.get(contentKey(item.rule as unknown as Json, skipped));
-    const found = candidates?.shift();
+    const candidates = index.get(contentKey(item.rule as unknown as Json, skipped)) ?? [];
+    // A rule taken through another signature's index is passed over: linear overall, not a search of every list.
+    while (candidates.length > 0 && taken.has(candidates[0])) candidates.shift();
+    const found = candidates.shift();
     if (!found) continue;
-    for (const other of bySignature.values()) for (const list of other.values()) if (list.includes(found)) list.splice(list.indexOf(found), 1);
+    taken.add(found);
     (item.rule as { ref?: string }).ref = found.ref ?? found.id;
     matchedByContent.add(item.rule);
   }
