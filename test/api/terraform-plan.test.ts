@@ -111,6 +111,24 @@ describe('a Terraform plan, rule by rule', () => {
     assert.match(planJson(plan), /"note": "replaced/);
   });
 
+  it('says why from action_reason where replace_paths is silent, and names a deposed object', () => {
+    const rules = [stateRule('a'.repeat(32), 'true', 'r')];
+    const text = JSON.stringify({
+      format_version: '1.2',
+      resource_changes: [
+        { address: 'cloudflare_ruleset.tainted', mode: 'managed', type: 'cloudflare_ruleset', action_reason: 'replace_because_tainted', change: { actions: ['delete', 'create'], before: ruleset(rules), after: ruleset(rules, { id: null }), after_unknown: { id: true, rules: [{ id: true }] } } },
+        { address: 'cloudflare_ruleset.old', mode: 'managed', type: 'cloudflare_ruleset', deposed: '00000001', action_reason: 'delete_because_no_resource_config', change: { actions: ['delete'], before: ruleset(rules, { phase: 'http_request_origin' }), after: null } },
+        { address: 'cloudflare_ruleset.other', mode: 'managed', type: 'cloudflare_ruleset', action_reason: 'some_future_reason', change: { actions: ['delete', 'create'], before: ruleset(rules, { phase: 'http_ratelimit' }), after: ruleset(rules, { phase: 'http_ratelimit' }) } },
+      ],
+    });
+    const notes = terraformPlanOf(text, 'plan.json').targets.flatMap((t) => t.rulesets.map((r) => [r.label, r.note]));
+    assert.deepEqual(notes, [
+      ['cloudflare_ruleset.tainted', 'replaced (the ruleset is destroyed, then created anew, because it is tainted): every rule gets a new id'],
+      ['cloudflare_ruleset.old (deposed object 00000001)', 'destroyed because the configuration no longer has it: every rule of http_request_origin goes'],
+      ['cloudflare_ruleset.other', 'replaced (the ruleset is destroyed, then created anew): every rule gets a new id'],
+    ]);
+  });
+
   it('shows a created ruleset as every rule added, a destroyed one as every rule removed, and counts one left as it is', () => {
     const plan = fixture('mixed-v5.json');
     const byLabel = new Map(plan.targets.flatMap((t) => t.rulesets).map((r) => [r.label, r]));

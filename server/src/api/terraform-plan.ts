@@ -63,7 +63,8 @@ export function terraformPlanOf(text: string, file: string): EstatePlan {
   };
   for (const change of changes) {
     if (!isObject(change) || change.type !== RESOURCE_TYPE || change.mode === 'data' || !isObject(change.change)) continue;
-    const address = typeof change.address === 'string' ? change.address : RESOURCE_TYPE;
+    // A deposed object (left by a create-before-destroy that failed) has the address of the resource it was.
+    const address = `${typeof change.address === 'string' ? change.address : RESOURCE_TYPE}${typeof change.deposed === 'string' ? ` (deposed object ${change.deposed})` : ''}`;
     const c = change.change;
     const actions = Array.isArray(c.actions) ? c.actions.filter((a): a is string => typeof a === 'string') : [];
     const before = isObject(c.before) ? c.before : undefined;
@@ -94,7 +95,7 @@ export function terraformPlanOf(text: string, file: string): EstatePlan {
     if (live && after && !deletes && typeof after.name === 'string' && after.name !== before?.name) settings.push({ path: 'name', old: before?.name, new: after.name });
     if (live && after && unknown.description === true) settings.splice(settings.findIndex((s) => s.path === 'description') >>> 0, 1, { path: 'description', old: live.description ?? '', unknown: true });
     const destination: Destination = before?.kind === 'custom' || after?.kind === 'custom' ? { kind: 'ruleset', id: typeof before?.id === 'string' && !replaced ? before.id : '(known after apply)' } : { kind: 'entrypoint', phase };
-    const note = noteOf(actions, c.replace_paths, phase);
+    const note = noteOf(actions, c.replace_paths, typeof change.action_reason === 'string' ? change.action_reason : undefined, phase);
     t.rulesets.push({
       file,
       label: address,
@@ -133,16 +134,31 @@ function scopeOf(values: Json, unknown: Json): { scope: Scope; label: string } {
   return { scope: { kind: 'zone', id: '(unknown)' }, label: '(no zone_id or account_id in the plan)' };
 }
 
+/**
+ * Terraform's `action_reason` values (its JSON Output Format) worth a word, as a clause; those
+ * not named here (new ones may come) say nothing rather than a guess.
+ */
+const ACTION_REASONS: Readonly<Record<string, string>> = {
+  replace_because_tainted: 'because it is tainted',
+  replace_by_request: 'because `-replace` asked for it',
+  delete_because_no_resource_config: 'because the configuration no longer has it',
+  delete_because_no_module: 'because the configuration no longer has its module',
+  delete_because_count_index: 'because its `count` index is gone',
+  delete_because_each_key: 'because its `for_each` key is gone',
+};
+
 /** Why a resource is replaced, or what creating or destroying it does to its rules; undefined for an update. */
-function noteOf(actions: readonly string[], replacePaths: unknown, phase: string): string | undefined {
+function noteOf(actions: readonly string[], replacePaths: unknown, reason: string | undefined, phase: string): string | undefined {
   const creates = actions.includes('create');
   const deletes = actions.includes('delete');
+  const because = reason !== undefined ? ACTION_REASONS[reason] : undefined;
   if (creates && deletes) {
     const paths = arrayOf(replacePaths).map((p) => (Array.isArray(p) ? p.map(String).join('.') : String(p))).filter((p) => p !== '');
     const order = actions[0] === 'create' ? 'a new ruleset is created, then the old one destroyed' : 'the ruleset is destroyed, then created anew';
-    return `replaced (${order}${paths.length > 0 ? `, because ${paths.map((p) => `\`${p}\``).join(', ')} changes` : ''}): every rule gets a new id`;
+    const why = paths.length > 0 ? `because ${paths.map((p) => `\`${p}\``).join(', ')} ${paths.length === 1 ? 'changes' : 'change'}` : because;
+    return `replaced (${order}${why ? `, ${why}` : ''}): every rule gets a new id`;
   }
-  if (deletes) return `destroyed: every rule of ${phase || 'the ruleset'} goes`;
+  if (deletes) return `destroyed${because ? ` ${because}` : ''}: every rule of ${phase || 'the ruleset'} goes`;
   if (creates) return 'created';
   return undefined;
 }
