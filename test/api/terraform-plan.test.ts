@@ -96,6 +96,15 @@ describe('a Terraform plan, rule by rule', () => {
     assert.deepEqual(json.targets[0].rulesets[0].rules[0].fields, [{ path: 'expression', old: 'ip.src eq 192.0.2.1', unknown: true }]);
   });
 
+  it('shows an added rule’s value known only after apply as such', () => {
+    const a = stateRule('a'.repeat(32), 'true', 'kept');
+    const added = { ...stateRule('', 'x', 'allowlist'), id: null, expression: null };
+    const plan = terraformPlanOf(planOf([{ actions: ['update'], before: ruleset([a]), after: ruleset([a, added]), after_unknown: { rules: [{}, { id: true, expression: true }] } }]), 'plan.json');
+    const rule = onlyRuleset(plan).rules.find((r) => r.action === 'add');
+    assert.deepEqual(rule?.fields.find((f) => f.path === 'expression'), { path: 'expression', unknown: true });
+    assert.match(planText(plan), /^ {8}expression: \(known after apply\)$/m);
+  });
+
   it('skips a resource whose rules as a whole are known only after apply, with why', () => {
     const plan = terraformPlanOf(planOf([{ actions: ['update'], before: ruleset([stateRule('a'.repeat(32), 'true')]), after: ruleset([], { rules: null }), after_unknown: { rules: true } }]), 'plan.json');
     assert.equal(plan.targets[0].rulesets.length, 0);

@@ -51,7 +51,7 @@ function ruleLines(rule: RulePlan, paint: (kind: keyof typeof COLOURS, text: str
   const named = `${rule.name}${rule.description && rule.description !== rule.name && JSON.stringify(rule.description) !== rule.name ? ` (${rule.description})` : ''}`;
   switch (rule.action) {
     case 'add':
-      return [paint('add', `+ ${named}, at ${rule.to}`), ...rule.fields.map((f) => paint('add', `${markdown ? '+' : ' '}     ${f.path}: ${value(f.new)}`))];
+      return [paint('add', `+ ${named}, at ${rule.to}`), ...rule.fields.map((f) => paint('add', `${markdown ? '+' : ' '}     ${f.path}: ${f.unknown ? '(known after apply)' : value(f.new)}`))];
     case 'remove':
       return [paint('remove', `- ${named}, was at ${rule.from}`), ...rule.fields.map((f) => paint('remove', `${markdown ? '-' : ' '}     ${f.path}: ${value(f.old)}`))];
     case 'move':

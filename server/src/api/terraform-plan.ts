@@ -303,7 +303,8 @@ function withUnknowns(rules: readonly RulePlan[], local: readonly { rule: RuleIn
   return rules.map((plan) => {
     if (plan.action === 'remove' || plan.action === 'unmanaged') return plan;
     const item = local[i++];
-    if (plan.action === 'add') return plan;
+    // An added rule's unknown values are shown as such, not left out as if unset.
+    if (plan.action === 'add') return { ...plan, fields: [...plan.fields, ...item.unknown.filter((p) => p !== 'ref' && p !== 'id').map((p) => ({ path: p, unknown: true as const }))] };
     const liveRule = plan.from !== undefined ? (live[plan.from - 1] as unknown as Json) : undefined;
     const paths = item.unknown.filter((p) => p !== 'ref' && p !== 'id' && !p.startsWith('ref.'));
     const extra: FieldChange[] = paths.map((p) => ({ path: p, ...(valueAt(liveRule, p) !== undefined ? { old: valueAt(liveRule, p) } : {}), unknown: true }));
