@@ -105,6 +105,13 @@ describe('a Terraform plan, rule by rule', () => {
     assert.match(planText(plan), /^ {8}expression: \(known after apply\)$/m);
   });
 
+  it('shows a ruleset description known only after apply as such, not as cleared', () => {
+    const rules = [stateRule('a'.repeat(32), 'true', 'kept')];
+    const plan = terraformPlanOf(planOf([{ actions: ['update'], before: ruleset(rules, { description: 'old words' }), after: ruleset(rules, { description: null }), after_unknown: { description: true } }]), 'plan.json');
+    assert.deepEqual(onlyRuleset(plan).settings, [{ path: 'description', old: 'old words', unknown: true }]);
+    assert.match(planText(plan), /~ ruleset description: "old words" → \(known after apply\)/);
+  });
+
   it('skips a resource whose rules as a whole are known only after apply, with why', () => {
     const plan = terraformPlanOf(planOf([{ actions: ['update'], before: ruleset([stateRule('a'.repeat(32), 'true')]), after: ruleset([], { rules: null }), after_unknown: { rules: true } }]), 'plan.json');
     assert.equal(plan.targets[0].rulesets.length, 0);

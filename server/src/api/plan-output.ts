@@ -77,7 +77,7 @@ function fieldLines(f: FieldChange, paint: (kind: keyof typeof COLOURS, text: st
 
 function rulesetBody(r: RulesetPlan, paint: (kind: keyof typeof COLOURS, text: string) => string, markdown: boolean): string[] {
   const lines: string[] = [];
-  for (const s of r.settings) lines.push(...(markdown ? fieldLines(s, paint, true) : [paint('change', `~ ruleset ${s.path}: ${value(s.old)} → ${value(s.new)}`)]));
+  for (const s of r.settings) lines.push(...(markdown ? fieldLines(s, paint, true) : [paint('change', `~ ruleset ${s.path}: ${value(s.old)} → ${s.unknown ? '(known after apply)' : value(s.new)}`)]));
   for (const rule of r.rules) lines.push(...ruleLines(rule, paint, markdown));
   if (r.counts.unchanged > 0) lines.push(`  (${r.counts.unchanged} unchanged rule${r.counts.unchanged === 1 ? '' : 's'} not shown)`);
   return lines;

@@ -93,7 +93,13 @@ export function terraformPlanOf(text: string, file: string): EstatePlan {
     const rules = withUnknowns(diff.rules, localRules, liveRules ?? [], replaced);
     const settings: FieldChange[] = [...diff.settings];
     if (live && after && !deletes && typeof after.name === 'string' && after.name !== before?.name) settings.push({ path: 'name', old: before?.name, new: after.name });
-    if (live && after && unknown.description === true) settings.splice(settings.findIndex((s) => s.path === 'description') >>> 0, 1, { path: 'description', old: live.description ?? '', unknown: true });
+    if (live && after && unknown.description === true) {
+      // Left out of the planned side, the description would read as cleared: it is unknown instead.
+      const at = settings.findIndex((s) => s.path === 'description');
+      const known = { path: 'description', old: live.description ?? '', unknown: true as const };
+      if (at === -1) settings.push(known);
+      else settings[at] = known;
+    }
     const destination: Destination = before?.kind === 'custom' || after?.kind === 'custom' ? { kind: 'ruleset', id: typeof before?.id === 'string' && !replaced ? before.id : '(known after apply)' } : { kind: 'entrypoint', phase };
     const note = noteOf(actions, c.replace_paths, typeof change.action_reason === 'string' ? change.action_reason : undefined, phase);
     t.rulesets.push({
