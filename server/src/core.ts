@@ -52,6 +52,7 @@ export { applyCreate, planCreate } from './api/create';
 export { applyDeploy, conflictMessage, DeployOutcomeUnknownError, destinationOf, describeDestination, hasErrors, mapServiceProblems, planDeploy, type DeployPlan, type Destination, type ServiceProblem } from './api/deploy';
 export { unifiedDiff } from './api/diff';
 export { diffRuleset, planTargets, type EstatePlan, type PlanOptions, type RulesetPlan } from './api/plan';
+export { terraformPlanOf, TerraformPlanError } from './api/terraform-plan';
 export { planJson, planMarkdown, planText, summaryLine } from './api/plan-output';
 export { readLocalRuleset, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';
 export { pointerToRange } from './api/pointer';

@@ -44,6 +44,7 @@ function where(r: Pick<RulesetPlan, 'file' | 'label' | 'files'>, options: PlanOu
 
 function rulesetHeading(t: TargetPlan, r: RulesetPlan, options: PlanOutputOptions): string {
   const live = r.liveVersion !== undefined ? `version ${r.liveVersion}` : 'does not exist yet: it would be created';
+  if (r.note !== undefined) return `${where(r, options)} → ${t.target.scope.kind} ${t.target.label}, ${describeDestination(r.destination)}: ${r.note}`;
   return `${where(r, options)} → ${t.target.scope.kind} ${t.target.label}, ${describeDestination(r.destination)} (${live})${r.owned ? ', phase owned' : ''}`;
 }
 
@@ -52,7 +53,7 @@ function ruleLines(rule: RulePlan, paint: (kind: keyof typeof COLOURS, text: str
   const named = `${rule.name}${rule.description && rule.description !== rule.name && JSON.stringify(rule.description) !== rule.name ? ` (${rule.description})` : ''}`;
   switch (rule.action) {
     case 'add':
-      return [paint('add', `+ ${named}, at ${rule.to}`), ...rule.fields.map((f) => paint('add', `${markdown ? '+' : ' '}     ${f.path}: ${value(f.new)}`))];
+      return [paint('add', `+ ${named}, at ${rule.to}`), ...rule.fields.map((f) => paint('add', `${markdown ? '+' : ' '}     ${f.path}: ${f.unknown ? '(known after apply)' : value(f.new)}`))];
     case 'remove':
       return [paint('remove', `- ${named}, was at ${rule.from}`), ...rule.fields.map((f) => paint('remove', `${markdown ? '-' : ' '}     ${f.path}: ${value(f.old)}`))];
     case 'move':
@@ -69,6 +70,7 @@ function ruleLines(rule: RulePlan, paint: (kind: keyof typeof COLOURS, text: str
 }
 
 function fieldLines(f: FieldChange, paint: (kind: keyof typeof COLOURS, text: string) => string, markdown: boolean): string[] {
+  if (f.unknown) return markdown ? [...('old' in f ? [`-     ${f.path}: ${value(f.old)}`] : []), `+     ${f.path}: (known after apply)`] : [paint('change', `      ~ ${f.path}: ${'old' in f ? `${value(f.old)} → ` : ''}(known after apply)`)];
   if (markdown) return [...('old' in f ? [`-     ${f.path}: ${value(f.old)}`] : []), ...('new' in f ? [`+     ${f.path}: ${value(f.new)}`] : [])];
   if (!('old' in f)) return [paint('add', `      + ${f.path}: ${value(f.new)}`)];
   if (!('new' in f)) return [paint('remove', `      - ${f.path}: ${value(f.old)}`)];
@@ -77,7 +79,7 @@ function fieldLines(f: FieldChange, paint: (kind: keyof typeof COLOURS, text: st
 
 function rulesetBody(r: RulesetPlan, paint: (kind: keyof typeof COLOURS, text: string) => string, markdown: boolean): string[] {
   const lines: string[] = [];
-  for (const s of r.settings) lines.push(...(markdown ? fieldLines(s, paint, true) : [paint('change', `~ ruleset ${s.path}: ${value(s.old)} → ${value(s.new)}`)]));
+  for (const s of r.settings) lines.push(...(markdown ? fieldLines(s, paint, true) : [paint('change', `~ ruleset ${s.path}: ${value(s.old)} → ${s.unknown ? '(known after apply)' : value(s.new)}`)]));
   for (const rule of r.rules) lines.push(...ruleLines(rule, paint, markdown));
   if (r.counts.unchanged > 0) lines.push(`  (${r.counts.unchanged} unchanged rule${r.counts.unchanged === 1 ? '' : 's'} not shown)`);
   return lines;
@@ -90,7 +92,7 @@ export function planText(plan: EstatePlan, options: PlanOutputOptions = {}): str
   let unchanged = 0;
   for (const t of plan.targets) {
     for (const r of t.rulesets) {
-      const hasLines = r.settings.length > 0 || r.rules.some((rule) => rule.action !== 'unchanged');
+      const hasLines = r.note !== undefined || r.settings.length > 0 || r.rules.some((rule) => rule.action !== 'unchanged');
       if (!hasLines) {
         unchanged++;
         continue;
@@ -133,7 +135,7 @@ export function planMarkdown(plan: EstatePlan, options: PlanOutputOptions & { re
   for (const t of plan.targets) {
     for (const r of t.rulesets) {
       const heading = escapeMarkdown(rulesetHeading(t, r, options));
-      const hasLines = r.settings.length > 0 || r.rules.some((rule) => rule.action !== 'unchanged');
+      const hasLines = r.note !== undefined || r.settings.length > 0 || r.rules.some((rule) => rule.action !== 'unchanged');
       if (!hasLines) {
         quiet.push(`- ${heading}: no changes`);
         continue;
@@ -205,6 +207,7 @@ export function planJson(plan: EstatePlan, options: PlanOutputOptions = {}): str
         destination: r.destination.kind === 'ruleset' ? { kind: 'ruleset', id: r.destination.id } : { kind: 'entrypoint', phase: r.destination.phase },
         live_version: r.liveVersion ?? null,
         owned: r.owned,
+        ...(r.note !== undefined ? { note: r.note } : {}),
         summary: counts(r.counts),
         settings: r.settings,
         rules: r.rules.map(rule),

@@ -25,6 +25,8 @@ export interface FieldChange {
   readonly path: string;
   readonly old?: unknown;
   readonly new?: unknown;
+  /** The new value is known only after apply (a Terraform plan's `after_unknown`). */
+  readonly unknown?: true;
 }
 
 /**
@@ -349,6 +351,8 @@ export interface RulesetPlan extends RulesetDiff {
   readonly warnings: readonly PositionedProblem[];
   /** The file's text, for placing `warnings` (set when there are some). */
   readonly text?: string;
+  /** What happens to the ruleset as a whole, where not an update (a Terraform plan's replacement, creation, destruction). */
+  readonly note?: string;
 }
 
 /** A ruleset that could not be planned: its file's errors, a live ruleset that is gone, a failed request. */

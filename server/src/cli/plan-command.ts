@@ -6,7 +6,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseCommandArgs } from './args';
 import { usageBlock } from './synopsis';
-import { closestMatches, KNOWN_PHASES, parseDocument, planJson, planMarkdown, planTargets, planText, quoteAlternatives, resolveTargets, RulesetsClient, TargetResolutionError, targetsOf, type ClientOptions, type EstatePlan, type Scope, type Target, type UnresolvedTarget } from '../core';
+import { closestMatches, KNOWN_PHASES, parseDocument, planJson, planMarkdown, planTargets, planText, quoteAlternatives, resolveTargets, RulesetsClient, TargetResolutionError, targetsOf, terraformPlanOf, TerraformPlanError, type ClientOptions, type EstatePlan, type Scope, type Target, type UnresolvedTarget } from '../core';
 import { collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError, type LoadedProjectConfig } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptions, connectionOptions, refuseCredentialFlags, type ConnectionFlags } from './config';
 import { readTextFile, type Io } from './io';
@@ -19,6 +19,7 @@ export const PLAN_OPTIONS = {
   format: { type: 'string', default: 'text' },
   'detailed-exitcode': { type: 'boolean' },
   'owns-phase': { type: 'string', multiple: true },
+  'terraform-plan': { type: 'string' },
 } as const;
 
 export const PLAN_USAGE = `${usageBlock(['plan'])}
@@ -32,6 +33,11 @@ addition. A file with several rulesets (Terraform resources, octorules sections)
 planned ruleset by ruleset. Each is checked first, as deploy does: a ruleset with errors
 is not planned. A Terraform resource whose values only Terraform knows is skipped, with why.
 
+With --terraform-plan FILE, reads Terraform's own plan instead (\`terraform show -json
+PLANFILE > FILE\`, or \`tofu show -json\`) and shows each \`cloudflare_ruleset\` change
+rule by rule the same way: what really changes, what only moves, which rules the provider
+gives a new id, and values known only after apply; no request is made.
+
 Live rules that no file holds are unmanaged: kept where they are and listed, unless the
 repository owns their phase (--owns-phase), where they are removed.
 
@@ -41,6 +47,7 @@ Options:
                                 shape is in docs/api.md), or Markdown for a pull request
   --owns-phase PHASE            the files hold every rule of PHASE: live rules no file
                                 holds are removed (repeat for several phases)
+  --terraform-plan FILE         read \`terraform show -json\` output, not ruleset files
   --detailed-exitcode           0 nothing to do, 2 changes to make, 1 any error (usage
                                 errors too)
 
@@ -131,6 +138,7 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   const format = values.format as (typeof FORMATS)[number];
   if (!FORMATS.includes(format)) throw new UsageError(`unknown --format "${values.format}": expected text, json or markdown`);
   const owned = values['owns-phase'] ?? [];
+  if (values['terraform-plan'] !== undefined) return terraformPlanCommand(values['terraform-plan'], positionals, owned, format, values['detailed-exitcode'] === true, io);
   for (const phase of owned) checkOwnedPhase(phase, io);
   const targets = await targetsForPlan(positionals.length > 0 ? positionals : ['.'], values, io.env, io);
   await prepareReaders(targets.flatMap((t) => t.files));
@@ -156,6 +164,30 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   else io.out(planText(result, { relativeTo, colour: wantsColour(io.outIsTerminal, io.env) }));
   if (result.errors > 0) return 1;
   return values['detailed-exitcode'] && result.changes ? 2 : 0;
+}
+
+/** `plan --terraform-plan FILE`: Terraform's plan of its rulesets, read rule by rule; no request, so no credentials. */
+function terraformPlanCommand(file: string, positionals: readonly string[], owned: readonly string[], format: (typeof FORMATS)[number], detailed: boolean, io: Io): number {
+  if (positionals.length > 0) throw new UsageError(`--terraform-plan reads Terraform's plan, not ruleset files: leave out ${positionals.join(', ')}, or plan them without --terraform-plan`);
+  if (owned.length > 0) throw new UsageError('--owns-phase does not apply to --terraform-plan: a Terraform resource already holds every rule of its ruleset');
+  if (file === '' || file === STDIN) throw new UsageError('--terraform-plan needs a file: `terraform show -json PLANFILE > plan.json`, then `rulesets plan --terraform-plan plan.json`');
+  let text: string;
+  try {
+    text = readTextFile(file).text;
+  } catch (error) {
+    throw new UsageError(`${file}: cannot be read: ${(error as Error).message}`);
+  }
+  let result: EstatePlan;
+  try {
+    result = terraformPlanOf(text, file);
+  } catch (error) {
+    if (error instanceof TerraformPlanError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (format === 'json') io.out(planJson(result));
+  else if (format === 'markdown') io.out(planMarkdown(result));
+  else io.out(planText(result, { colour: wantsColour(io.outIsTerminal, io.env) }));
+  return detailed && result.changes ? 2 : 0;
 }
 
 /**

@@ -45,7 +45,7 @@ export const COMMANDS: readonly CommandSynopsis[] = [
   },
   {
     name: 'plan',
-    usages: ['rulesets plan [PATH...] [--format text|json|markdown] [--owns-phase PHASE] [--detailed-exitcode]'],
+    usages: ['rulesets plan [PATH...] [--format text|json|markdown] [--owns-phase PHASE] [--terraform-plan FILE] [--detailed-exitcode]'],
     summary: 'what deploying every ruleset file would change, rule by rule (writes nothing)',
   },
   { name: 'create', usages: ['rulesets create FILE [--dry-run] [--yes]'], summary: 'create a new ruleset from a file' },
