@@ -16,11 +16,12 @@ export { checkDocument, checkRuleset } from './documents/ruleset';
 export { MAX_NESTING, nestsDeeperThan } from './documents/host/index';
 export { parseRuleset } from './documents/parsed-ruleset';
 export { parseDocument, rulesetAt } from './documents/parsed-document';
+export { entryPointProblems, type EntryPointSource } from './documents/entry-point';
 export { diskModuleReader, includeReader, providerVersionInputsOf } from './documents/include-files';
 export { badBytesMessage, decodeFileBytes, type DecodedFile } from './documents/file-bytes';
 export type { TerraformModuleReader } from './documents/terraform-module';
 export { loadTerraformParser, mayUseModuleValues, migrateFirewallRules } from './documents/terraform';
-export { DEFAULT_SETTINGS, patternInFolder, readSettings, targetOfFile, withProjectConfig, type Settings } from './documents/settings';
+export { DEFAULT_SETTINGS, patternInFolder, readSettings, targetGlob, targetOfFile, withProjectConfig, type Settings } from './documents/settings';
 export { readProjectConfig, type ProjectConfig, type RuleSeverity, type TargetConfig } from './documents/project-config';
 export { nearestConfig, parentOfFolderUri, type FolderReader } from './documents/nearest-config';
 

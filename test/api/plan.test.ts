@@ -13,6 +13,7 @@ import type { Emulator } from '../../server/src/api/emulator';
 import { diffHasChanges, diffRuleset, planTargets } from '../../server/src/api/plan';
 import type { Rule, RuleInput, Ruleset } from '../../server/src/api/types';
 import { makeClient, startTestEmulator } from './harness';
+import { loadTerraformParser } from '../../server/src/documents/terraform';
 
 function liveRule(id: string, fields: Partial<Rule> = {}): Rule {
   return { id, version: '1', ref: id, action: 'block', expression: `http.host eq "${id}.example"`, description: id, enabled: true, last_updated: '2026-01-01T00:00:00Z', ...fields };
@@ -206,15 +207,27 @@ describe('the plan of several targets', () => {
     assert.deepEqual(emulator.requests.slice(before).filter((r) => r.method !== 'GET'), []);
   });
 
-  it('two files of one destination are an error on the second; a missing ruleset of a file\'s id is an error; the others are still planned', async () => {
+  it('two files of one destination are merged into one ruleset, in the order of their paths; a missing ruleset of a file\'s id is an error; the others are still planned', async () => {
     const zone: Scope = { kind: 'zone', id: 'cccc0000cccc0000cccc0000cccc0000' };
     const first = file('first.yaml', waf('  - ref: x\n    action: block\n    expression: ip.src eq 192.0.2.3\n'));
-    const second = file('second.yaml', waf('  - ref: y\n    action: block\n    expression: ip.src eq 192.0.2.4\n'));
+    const second = file('second.yaml', waf('  - ref: y\n    action: block\n    expression: ip.src eq 192.0.2.4\n    before: x\n'));
     const gone = file('gone.yaml', 'id: 0123456789abcdef0123456789abcdef\nname: edge\nkind: custom\nphase: http_request_firewall_custom\nrules: []\n');
-    const plan = await planTargets([{ scope: zone, label: 'c.example', files: [first, second, gone] }], { clientFor, read });
-    assert.deepEqual(plan.targets[0].rulesets.map((r) => r.file), [first]);
-    assert.equal(plan.errors, 2);
-    assert.match(plan.targets[0].errors[0].message, /second\.yaml deploys to the http_request_firewall_custom entry point of zone c\.example, as .*first\.yaml does/);
-    assert.match(plan.targets[0].errors[1].message, /gone\.yaml: ruleset 0123456789abcdef0123456789abcdef \(the file's `id`\) was not found/);
+    const plan = await planTargets([{ scope: zone, label: 'c.example', files: [second, gone, first] }], { clientFor, read });
+    assert.deepEqual(plan.targets[0].rulesets.map((r) => [r.file, r.files]), [[first, [first, second]]]);
+    assert.deepEqual(plan.targets[0].rulesets[0].rules.map((r) => `${r.action} ${r.name}`), ['add y', 'add x']);
+    // Our key is not sent.
+    assert.deepEqual(plan.targets[0].rulesets[0].written.map((r) => Object.keys(r).sort().join(',')), ['action,expression,ref', 'action,expression,ref']);
+    assert.equal(plan.errors, 1);
+    assert.match(plan.targets[0].errors[0].message, /gone\.yaml: ruleset 0123456789abcdef0123456789abcdef \(the file's `id`\) was not found/);
+  });
+
+  it('a Terraform resource shares its entry point with no other file: an error on the other', async () => {
+    await loadTerraformParser();
+    const zone: Scope = { kind: 'zone', id: 'cccc0000cccc0000cccc0000cccc0001' };
+    const yaml = file('rules.yaml', waf('  - ref: x\n    action: block\n    expression: ip.src eq 192.0.2.3\n'));
+    const tf = file('main.tf', 'resource "cloudflare_ruleset" "waf" {\n  zone_id = "cccc0000cccc0000cccc0000cccc0001"\n  name    = "default"\n  kind    = "zone"\n  phase   = "http_request_firewall_custom"\n  rules = [{\n    ref        = "t"\n    action     = "block"\n    expression = "ip.src eq 192.0.2.9"\n  }]\n}\n');
+    const plan = await planTargets([{ scope: zone, label: 'c.example', files: [yaml, tf] }], { clientFor, read });
+    assert.deepEqual(plan.targets[0].rulesets, []);
+    assert.match(plan.targets[0].errors.map((e) => e.message).join('\n'), /rules\.yaml deploys to the http_request_firewall_custom entry point, as .*main\.tf \(cloudflare_ruleset\.waf\) does, a Terraform resource that is the whole entry point/);
   });
 });

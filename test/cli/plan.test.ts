@@ -299,3 +299,50 @@ describe('rulesets plan with targets: in .rulesets.yaml', () => {
     assert.match(twice.stderr, /a\.ruleset\.yaml/);
   });
 });
+
+describe('rulesets plan of several files giving one entry point its rules', () => {
+  /** A zone ruleset file of the WAF phase with these rules (`ref`, and what places it). */
+  const rulesetOf = (rules: readonly string[]) => `name: default\nkind: zone\nphase: ${PHASE}\nrules:\n${rules.map((r) => `  - ref: ${r.split(' ')[0]}\n    action: block\n    expression: http.request.uri.path eq "/${r.split(' ')[0]}"\n${r.includes(' ') ? `    ${r.split(' ').slice(1).join(' ')}\n` : ''}`).join('')}`;
+
+  it('merges the files of one target in the order of their paths and their before:/after:, sending neither key', async () => {
+    const zoneId = hexZone();
+    const dir = folder();
+    writeFileSync(join(dir, '.rulesets.yaml'), `targets:\n  - files: "waf/*.yaml"\n    zone: "${zoneId}"\n`);
+    mkdirSync(join(dir, 'waf'));
+    writeFileSync(join(dir, 'waf', 'b-team.yaml'), rulesetOf(['b1', 'b2 after: a1', 'b3 before: a3']));
+    writeFileSync(join(dir, 'waf', 'a-team.yaml'), rulesetOf(['a1', 'a2', 'a3']));
+    const since = emulator.requests.length;
+    const result = await run(['plan', '--format', 'json', '--detailed-exitcode'], dir, '', { RULESETS_ZONE_ID: '' });
+    assert.equal(result.status, 2, result.stdout + result.stderr);
+    const plan = JSON.parse(result.stdout) as { targets: { rulesets: { file: string; files: string[]; rules: { action: string; name: string; fields: { path: string }[] }[] }[]; errors: unknown[] }[] };
+    const [ruleset] = plan.targets[0].rulesets;
+    assert.deepEqual(plan.targets[0].errors, []);
+    assert.deepEqual(ruleset.files, [join('waf', 'a-team.yaml'), join('waf', 'b-team.yaml')]);
+    assert.deepEqual(ruleset.rules.map((r) => `${r.action} ${r.name}`), ['add a1', 'add b2', 'add a2', 'add b3', 'add a3', 'add b1']);
+    assert.ok(ruleset.rules.every((r) => r.fields.every((f) => !/^(before|after)/.test(f.path))));
+    assert.deepEqual(writesSince(since), []);
+    // The text names every file of the entry point.
+    const text = await run(['plan'], dir, '', { RULESETS_ZONE_ID: '', NO_COLOR: '1' });
+    assert.match(text.stdout, /waf\/a-team\.yaml \+ waf\/b-team\.yaml → zone/);
+  });
+
+  it('says each conflict on its line, in the file that has it, and plans nothing of that entry point (exit 1)', async () => {
+    const zoneId = hexZone();
+    const dir = folder();
+    writeFileSync(join(dir, '.rulesets.yaml'), `targets:\n  - files: "waf/*.yaml"\n    zone: "${zoneId}"\n`);
+    mkdirSync(join(dir, 'waf'));
+    writeFileSync(join(dir, 'waf', 'a.yaml'), rulesetOf(['a1', 'a2 after: b2', 'a3']));
+    writeFileSync(join(dir, 'waf', 'b.yaml'), rulesetOf(['a3', 'b2 after: a2', 'b3 before: a11']));
+    const result = await run(['plan', '--detailed-exitcode'], dir, '', { RULESETS_ZONE_ID: '', NO_COLOR: '1' });
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    const findings = result.stderr.split('\n').filter((l) => /^waf\//.test(l)).map((l) => l.replace(/ `.*$| .*? (?=[a-z-]+ )/, ' ').split(' ').slice(0, 2).join(' '));
+    assert.deepEqual(findings, ['waf/a.yaml:11:12: rule-order-cycle', 'waf/b.yaml:5:10: ref-shared', 'waf/b.yaml:11:12: rule-order-cycle', 'waf/b.yaml:15:13: unknown-rule-ref']);
+    assert.match(result.stderr, /a2 → b2 → a2|b2 → a2 → b2/);
+    assert.match(result.stderr, /already the ref of a rule at waf\/a\.yaml:12/);
+    assert.match(result.stderr, /did you mean `a1`/);
+    // `rulesets check` of the folder says the same, on the same lines.
+    const check = spawnSync(process.execPath, [CLI, 'check', '.'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    assert.equal(check.status, 1);
+    assert.deepEqual(check.stdout.split('\n').filter((l) => /^waf\//.test(l)).map((l) => l.split(' ').slice(0, 3).join(' ')), ['waf/a.yaml:11:12: error rule-order-cycle', 'waf/b.yaml:5:10: error ref-shared', 'waf/b.yaml:11:12: error rule-order-cycle', 'waf/b.yaml:15:13: error unknown-rule-ref']);
+  });
+});

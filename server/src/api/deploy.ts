@@ -10,7 +10,7 @@ import { checkRuleset } from '../documents/ruleset';
 import { parseRuleset } from '../documents/parsed-ruleset';
 import { ApiError, type RulesetsClient, type Scope } from './client';
 import { unifiedDiff } from './diff';
-import { WorkflowError, type LocalRuleset } from './local-ruleset';
+import { placeOwnRules, WorkflowError, type LocalRuleset } from './local-ruleset';
 import { pointerToRange } from './pointer';
 import { localAsDeployed, recordDeployed, serializeRuleset } from './ruleset-file';
 import type { Ruleset, UpdateRulesetBody } from './types';
@@ -121,10 +121,13 @@ export function hasErrors(problems: readonly PositionedProblem[]): boolean {
  * error, nothing is asked of the service), what is live (a missing entry point is new), a
  * version conflict, the service's dry run, and the diff.
  */
-export async function planDeploy(client: RulesetsClient, given: LocalRuleset, options: CallOptions = {}): Promise<DeployPlan> {
+export async function planDeploy(client: RulesetsClient, file: LocalRuleset, options: CallOptions = {}): Promise<DeployPlan> {
+  // A file deployed alone is its entry point's only file: its `before:`/`after:` order its rules.
+  const placed = placeOwnRules(file);
+  const given = placed.local;
   const destination = destinationOf(given);
   refuseOtherLevel(given, client.scope);
-  const localProblems = checkLocal(given);
+  const localProblems = [...checkLocal(given), ...toPositions(given.text, placed.problems)];
   const baseVersion = given.version;
   if (hasErrors(localProblems)) return { destination, localProblems, baseVersion, diff: '', serviceProblems: [] };
   const deployed = await readDeployed(client, given, destination, options.signal);
@@ -188,7 +191,8 @@ export async function applyDeploy(
     const now = before ? `version ${before.version}` : 'nothing';
     throw new WorkflowError(`${local.path}: not deployed: ${describeDestination(destination)} changed since the plan (${was} then, ${now} now); plan again to see what deploying would change`);
   }
-  const sent = asDeployedOver(local, before);
+  // Sent in the order its `before:`/`after:` give, as planned.
+  const sent = asDeployedOver(placeOwnRules(local).local, before);
   if (before) refuseIdentityChange(sent, before, destination);
   let ruleset: Ruleset;
   try {

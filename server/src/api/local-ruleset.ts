@@ -10,7 +10,8 @@ import { MAX_NESTING, nestsDeeperThan } from '../documents/host/index';
 import type { IncludeReader } from '../documents/octorules';
 import { parseDocument } from '../documents/parsed-document';
 import { linePosition } from '../documents/positions';
-import { parseRuleset, type ParsedRuleset, type RulesetLayout } from '../documents/parsed-ruleset';
+import { contributionOf, mergeContributions, placesRules, RULE_ORDER_KEYS } from '../documents/entry-point';
+import { parseRuleset, type DocumentProblem, type ParsedRuleset, type RulesetLayout } from '../documents/parsed-ruleset';
 import { selectRuleset, type RulesetChoice } from '../documents/select-ruleset';
 import { SERVICE_SET_RULE_FIELDS, type RuleInput, type RulesetKind } from './types';
 
@@ -62,6 +63,7 @@ export interface ReadLocalOptions extends RulesetChoice {
 
 /** Keys of a rule that the service sets and that are never sent back. */
 const SERVER_RULE_KEYS = new Set(SERVICE_SET_RULE_FIELDS);
+const ORDER_KEYS = new Set<string>(RULE_ORDER_KEYS.map((k) => k.key));
 
 /**
  * A local ruleset file as the body the API takes. The format comes from the extension
@@ -115,6 +117,21 @@ export function readLocalRuleset(path: string, text: string, options: ReadLocalO
   const id = typeof value.id === 'string' && value.id !== '' ? value.id : undefined;
   const version = scalarText(value.version);
   return { path, text, format, body, ...(id !== undefined ? { id } : {}), ...(version !== undefined ? { version } : {}) };
+}
+
+/**
+ * A ruleset deployed alone whose rules say where they go (`before:`/`after:`, entry-point.ts):
+ * its rules in that order, or, when they cannot be put in one (a ref named by no rule of the
+ * file, a cycle), the file as it is and the problems, errors on their lines. Any other ruleset
+ * is returned as it is.
+ */
+export function placeOwnRules(local: LocalRuleset): { readonly local: LocalRuleset; readonly problems: readonly DocumentProblem[] } {
+  if (local.layout === 'terraform' || !/\b(?:before|after)\b/.test(local.text)) return { local, problems: [] };
+  const parsed = local.ruleset ?? parseRuleset(local.text, local.format);
+  if (!placesRules(parsed)) return { local, problems: [] };
+  const merged = mergeContributions([contributionOf(local.path, parsed)]);
+  if (merged.problems.length > 0) return { local, problems: merged.problems.map((p) => ({ code: p.code, severity: 'error', start: p.start, end: p.end, message: p.message })) };
+  return { local: { ...local, body: { ...local.body, rules: merged.order.map((p) => local.body.rules[p.rule]) } }, problems: [] };
 }
 
 /** How the CLI names a ruleset among its file's others. */
@@ -243,7 +260,8 @@ function scalarText(value: unknown): string | undefined {
 function ruleBody(rule: Readonly<Record<string, unknown>>): RuleInput {
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rule)) {
-    if (SERVER_RULE_KEYS.has(key) || value === undefined) continue;
+    // `before`/`after` are ours (entry-point.ts places the rule by them); the API never sees them.
+    if (SERVER_RULE_KEYS.has(key) || ORDER_KEYS.has(key) || value === undefined) continue;
     body[key] = value;
   }
   // A `ref` equal to the id is the service's default, which pull leaves out.

@@ -36,7 +36,9 @@ function value(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-function where(r: Pick<RulesetPlan, 'file' | 'label'>, options: PlanOutputOptions): string {
+function where(r: Pick<RulesetPlan, 'file' | 'label' | 'files'>, options: PlanOutputOptions): string {
+  // An entry point several files give rules to is named by all of them.
+  if (r.files) return r.files.map((f) => shownPath(f, options)).join(' + ');
   return `${shownPath(r.file, options)}${r.label !== undefined ? ` (${r.label})` : ''}`;
 }
 
@@ -199,6 +201,7 @@ export function planJson(plan: EstatePlan, options: PlanOutputOptions = {}): str
       label: t.target.label,
       rulesets: t.rulesets.map((r) => ({
         file: shownPath(r.file, options),
+        ...(r.files ? { files: r.files.map((f) => shownPath(f, options)) } : {}),
         label: r.label ?? null,
         phase: r.phase,
         destination: r.destination.kind === 'ruleset' ? { kind: 'ruleset', id: r.destination.id } : { kind: 'entrypoint', phase: r.destination.phase },

@@ -10,7 +10,9 @@
 import { parseDocument } from '../documents/parsed-document';
 import { rulesetFormatOfPath } from '../documents/classify';
 import { includeReader } from '../documents/include-files';
-import type { PositionedProblem } from '../documents/positions';
+import { toPositions, type PositionedProblem } from '../documents/positions';
+import { contributionOf, mergeContributions, placesRules } from '../documents/entry-point';
+import { parseRuleset, type ParsedRuleset } from '../documents/parsed-ruleset';
 import { ApiError, type RulesetsClient, type Scope } from './client';
 import { checkLocal, describeDestination, destinationOf, hasErrors, refuseOtherLevel, type Destination } from './deploy';
 import { readLocalRuleset, WorkflowError, type LocalRuleset } from './local-ruleset';
@@ -337,6 +339,8 @@ export interface RulesetPlan extends RulesetDiff {
   readonly file: string;
   /** The Terraform resource or octorules section, for a file with rulesets of its own. */
   readonly label?: string;
+  /** Every file that gives the entry point its rules, when there are several, `file` first. */
+  readonly files?: readonly string[];
   readonly destination: Destination;
   readonly phase: string;
   /** The live version; absent when the entry point does not exist yet (it would be created). */
@@ -405,7 +409,8 @@ export async function planTargets(targets: readonly Target[], options: PlanOptio
   targets.forEach((target, t) => {
     const out = results[t];
     const client = options.clientFor(target.scope);
-    const seen = new Map<string, string>();
+    // The rulesets of one destination: several files may give one entry point its rules (entry-point.ts).
+    const groups = new Map<string, { destination: Destination; locals: LocalRuleset[] }>();
     for (const absolute of target.files) {
       const file = options.shownPath?.(absolute) ?? absolute;
       for (const item of localRulesetsOf(absolute, file, target.scope, options.read)) {
@@ -424,26 +429,27 @@ export async function planTargets(targets: readonly Target[], options: PlanOptio
             continue;
           }
           const key = describeDestination(destination);
-          const other = seen.get(key);
-          if (other !== undefined) {
-            out.errors.push({ file, ...labelOf(local), message: `${where(local)} deploys to ${key} of ${target.scope.kind} ${target.label}, as ${other} does: one ruleset has one file here; keep its rules in one of them` });
-            continue;
-          }
-          seen.set(key, where(local));
-          const index = out.rulesets.length;
-          out.rulesets.push(undefined as unknown as RulesetPlan); // its place, filled in when read
-          jobs.push(async () => {
-            try {
-              const planned = await planRuleset(client, local, destination, (options.ownedPhases ?? []).includes(local.body.phase), options.signal);
-              if ('message' in planned) out.errors.push(planned);
-              else out.rulesets[index] = planned;
-            } catch (error) {
-              if (!(error instanceof WorkflowError) && !(error instanceof ApiError)) throw error;
-              out.errors.push({ file, ...labelOf(local), message: error.message });
-            }
-          });
+          const group = groups.get(key);
+          if (group) group.locals.push(local);
+          else groups.set(key, { destination, locals: [local] });
         }
       }
+    }
+    for (const { destination, locals } of groups.values()) {
+      const index = out.rulesets.length;
+      out.rulesets.push(undefined as unknown as RulesetPlan); // its place, filled in when read
+      const owned = (options.ownedPhases ?? []).includes(locals[0].body.phase);
+      jobs.push(async () => {
+        try {
+          const planned = locals.length === 1 && !mayPlaceRules(locals[0]) ? await planRuleset(client, locals[0], destination, owned, options.signal) : await planEntryPoint(client, locals, destination, owned, options.signal);
+          if (Array.isArray(planned)) out.errors.push(...planned);
+          else if ('message' in planned) out.errors.push(planned);
+          else out.rulesets[index] = planned;
+        } catch (error) {
+          if (!(error instanceof WorkflowError) && !(error instanceof ApiError)) throw error;
+          out.errors.push({ file: locals[0].path, ...labelOf(locals[0]), message: error.message });
+        }
+      });
     }
   });
   await runAll(jobs, options.concurrency ?? 8);
@@ -541,6 +547,68 @@ async function planRuleset(client: RulesetsClient, local: LocalRuleset, destinat
     ...(problems.length > 0 ? { text: local.text } : {}),
     ...diff,
   };
+}
+
+/**
+ * Several rulesets for one entry point (or one file whose rules say where they go): merged in
+ * the order of their files' paths, each file's rules in theirs, then placed by their
+ * `before:`/`after:` (entry-point.ts). The first file's name and description are the entry
+ * point's. Each file's check errors, and each conflict of the merge, stop it, on their lines.
+ */
+async function planEntryPoint(client: RulesetsClient, given: readonly LocalRuleset[], destination: Destination, owned: boolean, signal?: AbortSignal): Promise<RulesetPlan | PlanError[]> {
+  const locals = [...given].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const first = locals[0];
+  const terraform = locals.find((l) => l.layout === 'terraform');
+  if (terraform) {
+    // A `cloudflare_ruleset` is the whole entry point: Terraform would replace the others' rules.
+    return locals.filter((l) => l !== terraform).map((l) => ({ file: l.path, ...labelOf(l), message: `${where(l)} deploys to ${describeDestination(destination)}, as ${where(terraform)} does, a Terraform resource that is the whole entry point: keep these rules in one of them` }));
+  }
+  const errors: PlanError[] = [];
+  const warnings: PositionedProblem[] = [];
+  for (const local of locals) {
+    const problems = problemsOfRuleset(local);
+    if (hasErrors(problems)) {
+      const count = problems.filter((p) => p.severity === 'error').length;
+      errors.push({ file: local.path, ...labelOf(local), message: `${where(local)}: not planned: the check found ${count} error${count === 1 ? '' : 's'}; fix ${count === 1 ? 'it' : 'them'} first (\`rulesets check ${local.path}\`)`, problems, text: local.text });
+    } else if (local === first) warnings.push(...problems);
+  }
+  if (errors.length > 0) return errors;
+  const merged = mergeContributions(locals.map((l) => contributionOf(l.path, parsedOf(l))));
+  if (merged.problems.length > 0) {
+    return locals.flatMap((local, i) => {
+      const own = merged.problems.filter((p) => p.contribution === i);
+      if (own.length === 0) return [];
+      const problems = toPositions(local.text, own.map((p) => ({ ...p, severity: 'error' as const })).sort((a, b) => a.start - b.start));
+      const count = own.length;
+      return [{ file: local.path, ...labelOf(local), message: `${where(local)}: not planned: ${count === 1 ? 'a rule' : `${count} rules`} of ${describeDestination(destination)} cannot be put in order with the other file${locals.length === 2 ? '' : 's'} of it`, problems, text: local.text }];
+    });
+  }
+  const body = { ...first.body, rules: merged.order.map((p) => locals[p.contribution].body.rules[p.rule]) };
+  const live = await readLive(client, first, destination, signal);
+  const diff = diffRuleset(body, live, { owned, rulesOnly: first.rulesOnly });
+  return {
+    file: first.path,
+    ...labelOf(first),
+    ...(locals.length > 1 ? { files: locals.map((l) => l.path) } : {}),
+    destination,
+    phase: first.body.phase,
+    ...(live ? { liveVersion: live.version } : {}),
+    owned,
+    warnings,
+    ...(warnings.length > 0 ? { text: first.text } : {}),
+    ...diff,
+  };
+}
+
+/** Whether a rule of the file says where it goes (the words first: most files have neither, and are not parsed again). */
+function mayPlaceRules(local: LocalRuleset): boolean {
+  return local.layout !== 'terraform' && /\b(?:before|after)\b/.test(local.text) && placesRules(parsedOf(local));
+}
+
+/** A ruleset's rules as read, with where each is (a ruleset file's one ruleset is parsed again here). */
+function parsedOf(local: LocalRuleset): Pick<ParsedRuleset, 'text' | 'rules'> {
+  if (local.layout === 'terraform') return { text: local.text, rules: [] };
+  return local.ruleset ?? parseRuleset(local.text, local.format);
 }
 
 /** Our check's problems of this ruleset: in a file of several, those within its resource or section (and the file's own). */

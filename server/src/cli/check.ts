@@ -11,6 +11,7 @@ import {
   diskModuleReader,
   mayUseModuleValues,
   parseDocument,
+  entryPointProblems,
   ExpressionCache,
   loadTerraformParser,
   nearestConfig,
@@ -24,6 +25,7 @@ import {
   toPositions,
   type BareExpressionOptions,
   type DocumentProblem,
+  type EntryPointSource,
   type HostFormat,
   type ListKind,
   type Plan,
@@ -239,6 +241,40 @@ export function checkFiles(files: readonly string[], optionsOf: (path: string) =
 }
 
 const INCLUDE = /!include\b/;
+
+/**
+ * The checked files with the problems of the entry points they give rules to (entry-point.ts):
+ * the files of one place of `targets:` (`targetOf` names it) whose rulesets are one phase's
+ * entry point, merged as `rulesets plan` merges them, and any file alone whose rules say where
+ * they go. A file neither in `targets:` nor writing `before:`/`after:` is not read again.
+ */
+export function withEntryPointProblems(files: readonly string[], results: readonly FileResult[], targetOf: (path: string) => string | undefined): FileResult[] {
+  const byShown = new Map(results.map((r, i) => [r.path, i]));
+  const sources: EntryPointSource[] = [];
+  const resultOf: number[] = [];
+  for (const path of files) {
+    if (path === STDIN) continue;
+    const shown = relative(process.cwd(), path) || path;
+    const index = byShown.get(shown);
+    const format = rulesetFormatOfPath(path);
+    if (index === undefined || format === undefined || format === 'hcl') continue;
+    const { text } = results[index];
+    const target = targetOf(path);
+    if (target === undefined && !ORDER_WORDS.test(text)) continue;
+    sources.push({ file: shown, document: parseDocument(text, format, { include: includeReader(path) }), ...(target !== undefined ? { target } : {}) });
+    resultOf.push(index);
+  }
+  if (sources.length === 0) return [...results];
+  const out = [...results];
+  entryPointProblems(sources).forEach((problems, i) => {
+    if (problems.length === 0) return;
+    const r = out[resultOf[i]];
+    out[resultOf[i]] = { ...r, diagnostics: [...r.diagnostics, ...toPositions(r.text, problems)].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character) };
+  });
+  return out;
+}
+
+const ORDER_WORDS = /\b(?:before|after)\b/;
 
 /**
  * Bare expressions, outside any file: `--expression`'s one (the whole text, line breaks and

@@ -5,7 +5,7 @@ import { closestMatches, EXPRESSION_KINDS, expressionKind, kindOutOfPhase, KNOWN
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { create, deploy, exitStatus, list, pull, remove, rule, show, tags, versions } from './api-commands';
-import { checkExpressionText, checkFiles, collectFiles, prepareReaders, ProjectConfigs, readStdin, STDIN, UsageError, type FileResult } from './check';
+import { withEntryPointProblems, checkExpressionText, checkFiles, collectFiles, prepareReaders, ProjectConfigs, readStdin, STDIN, UsageError, type FileResult } from './check';
 import { ENV, refuseCredentialFlags } from './config';
 import { processIo, type Io } from './io';
 import { DEFAULT_CACHE_LOCATION, ResultCache } from './result-cache';
@@ -149,7 +149,13 @@ async function check(args: string[], io: Io): Promise<number> {
   progress.end();
   const unsaved = kept?.save();
   if (unsaved) io.err(`rulesets: ${unsaved}\n`);
-  return writeReport(checked, reportOptions, io);
+  // Files of one target's phase give one entry point its rules: their conflicts are said on their lines.
+  const merged = withEntryPointProblems(files, checked, (file) => {
+    const loaded = configs.of(file);
+    const target = loaded ? targetOfFile(loaded.config, loaded.folder, resolve(file)) : undefined;
+    return target && loaded ? `${loaded.folder}\0${(target.zone ?? target.account ?? '').toLowerCase()}` : undefined;
+  });
+  return writeReport(merged, reportOptions, io);
 }
 
 interface ReportOptions {

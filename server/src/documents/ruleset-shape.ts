@@ -5,6 +5,7 @@
 import { phaseFamily } from '../language/catalogue/families';
 import { RULE_OBJECT_KEYS, type ObjectParameterType, type ParameterType, type RuleObjectKey } from '../language/catalogue/action-schema';
 import { actionSchema, actionsOfPhase, ruleObjectSchema } from '../language/catalogue/actions';
+import { RULE_ORDER_KEYS } from './entry-point';
 import { KNOWN_ACTIONS, KNOWN_PHASES, RULE_KEYS, RULE_LIMITS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import { PROVIDER_V5 } from '../language/catalogue/generated/provider-schema';
 import { providerNamesOf, withProviderNames } from '../language/catalogue/provider-schema';
@@ -32,6 +33,8 @@ function knownKeys(names: readonly string[]): KnownKeys {
 const RULESET_KEYS_KNOWN = knownKeys(RULESET_KEYS.map((k) => k.key));
 const RULE_KEY_NAMES = RULE_KEYS.map((k) => k.key);
 const RULE_KEYS_KNOWN = knownKeys(RULE_KEY_NAMES);
+/** A ruleset file's and an octorules section's rule may also say where it goes among the entry point's (entry-point.ts); a Terraform resource is one resource, ordered as written. */
+const ORDERED_RULE_KEYS_KNOWN = knownKeys([...RULE_KEY_NAMES, ...RULE_ORDER_KEYS.map((k) => k.key)]);
 
 /**
  * The v5 provider's names for the API keys it names otherwise (`stale_if_error` for
@@ -49,7 +52,7 @@ type ValueKind = 'string' | 'array' | 'object' | 'boolean';
 
 /** The types of a rule's values, where the API says them. */
 const RULE_KEY_TYPES: ReadonlyMap<string, ValueKind> = new Map([
-  ...['id', 'version', 'ref', 'action', 'description', 'last_updated'].map((key) => [key, 'string'] as const),
+  ...['id', 'version', 'ref', 'action', 'description', 'last_updated', 'before', 'after'].map((key) => [key, 'string'] as const),
   ['action_parameters', 'object'],
   ['enabled', 'boolean'],
   ['logging', 'object'],
@@ -143,7 +146,7 @@ function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefin
     report('invalid-type', 'error', rule.start, rule.end, terraform ? 'expected a rule: an object such as `{ action = "block", expression = "…" }`' : 'expected a rule object with `action` and `expression`');
     return;
   }
-  const repeatsKeys = checkKeys(rule, model.layout === 'octorules' ? OCTORULES_RULE_KEYS : RULE_KEYS_KNOWN, 'rule', report);
+  const repeatsKeys = checkKeys(rule, model.layout === 'octorules' ? OCTORULES_RULE_KEYS : model.layout === 'terraform' ? RULE_KEYS_KNOWN : ORDERED_RULE_KEYS_KNOWN, 'rule', report);
   requireKeys(rule, requiredRuleKeys(model), 'rule', report);
   expectTypes(rule, RULE_KEY_TYPES, repeatsKeys, report, terraform);
   const expression = property(rule, 'expression')?.value;
@@ -319,7 +322,7 @@ const REQUIRED_PARAMETERS = new WeakMap<ObjectParameterType, string>();
 type Place = { readonly start: number; readonly end: number };
 
 /** octorules' own key of a rule (its per-rule settings), which it removes before the API sees the rule. */
-const OCTORULES_RULE_KEYS = knownKeys([...RULE_KEY_NAMES, 'octorules']);
+const OCTORULES_RULE_KEYS = knownKeys([...RULE_KEY_NAMES, ...RULE_ORDER_KEYS.map((k) => k.key), 'octorules']);
 
 /**
  * What a rule must have where it is written: in a ruleset file, what the API requires; in

@@ -6,6 +6,7 @@
 import * as jsonc from 'jsonc-parser';
 import { CompletionItemKind, InsertTextMode, TextEdit, type CompletionItem } from 'vscode-languageserver';
 import { phaseFamily } from '../language/catalogue/catalogues';
+import { RULE_ORDER_KEYS } from '../documents/entry-point';
 import { ACTION_SUMMARIES, KNOWN_ACTIONS, KNOWN_PHASES, PACKET_PHASE_ACTIONS, RULE_KEYS, RULESET_KEYS, RULESET_KINDS } from '../language/catalogue/phases';
 import { property, type HostArray, type HostFormat, type HostNode, type HostObject } from '../documents/host/index';
 import { columnOf, eolOf, lineIndent } from '../documents/host/index';
@@ -215,7 +216,9 @@ function keyItems(model: DocumentModel, object: HostNode | undefined, what: 'rul
   const present = new Set(object?.kind === 'object' ? object.properties.map((p) => p.key) : []);
   present.delete(typed);
   const action = what === 'rule' ? actionOf(object) : undefined;
-  const keys = (what === 'ruleset' ? RULESET_KEYS : RULE_KEYS).filter(
+  // Our `before`/`after` place a rule among its entry point's; a Terraform resource's rules are ordered as written.
+  const ruleKeys: readonly { key: string; doc: string }[] = model.ruleset.layout === 'terraform' ? RULE_KEYS : [...RULE_KEYS, ...RULE_ORDER_KEYS];
+  const keys = (what === 'ruleset' ? RULESET_KEYS : ruleKeys).filter(
     (k) => !present.has(k.key) && !(k.key === 'logging' && action !== undefined && action !== 'skip') && !(k.key === 'action_parameters' && takesNoParameters(action)),
   );
   const format = model.format;

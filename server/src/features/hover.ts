@@ -17,6 +17,7 @@ import { locate, locateInText, type CallContext, type ComparisonContext, type Ta
 import type { Problem } from '../language/problem';
 import { describeExpression } from '../language/describe';
 import { property, type HostNode } from '../documents/host/index';
+import { RULE_ORDER_KEYS } from '../documents/entry-point';
 import { mapRange } from '../documents/host/index';
 import type { ExpressionSite } from '../documents/parsed-ruleset';
 import type { Settings } from '../documents/settings';
@@ -718,6 +719,8 @@ function parameterKeyHover(model: DocumentModel, nodes: readonly HostNode[], off
   const rule = ruleAsRead(ruleset.rules[steps[1]], ruleset.defaultAction);
   const path = steps.slice(2);
   if (path.length === 0) {
+    const order = ruleset.layout === 'terraform' ? undefined : RULE_ORDER_KEYS.find((k) => k.key === key.key);
+    if (order) return markdown(model, [header('rule key', key.key), order.doc], key.keyStart, key.keyEnd);
     if (!isRuleObjectKey(key.key)) return null;
     const keys = objectKeys(ruleParameterType(rule, [key.key])).map((k) => `${code(k.key)}${k.required ? ' (required)' : ''}`);
     return markdown(model, [header('rule key', key.key), `Keys: ${keys.join(', ')}.`, ruleObjectScopeText(key.key)], key.keyStart, key.keyEnd);

@@ -41,6 +41,10 @@ export interface DiagnosticsSources {
   readonly settingsOf: (uri: string) => Settings;
   /** A test file's ruleset, open or on disk. */
   readonly readRuleset: RulesetReader;
+  /** The conflicts of the entry point the document gives rules to, with the other files that give it theirs (entry-point-files.ts). */
+  readonly entryPoints?: (model: DocumentModel) => Diagnostic[];
+  /** The other open documents that give rules to the entry points of this one (the same item of `targets:`): checked again when it changes. */
+  readonly entryPointPeers?: (uri: string) => string[];
 }
 
 export class DiagnosticsScheduler {
@@ -86,6 +90,8 @@ export class DiagnosticsScheduler {
     if (!this.pull) this.schedulePush(uri);
     this.recheckTestsOf(uri);
     this.recheckModuleOf(uri);
+    const peers = this.sources.entryPointPeers?.(uri) ?? [];
+    if (peers.length > 0) this.recheckOthers(peers);
   }
 
   /** A document was closed: nothing is pending for it; `keepsDiagnostics` when "Check Workspace" holds its file's. */
@@ -138,7 +144,8 @@ export class DiagnosticsScheduler {
         sliceStart = Date.now();
       }
     }
-    return diagnostics(model, settings);
+    const entryPoint = this.sources.entryPoints?.(model) ?? [];
+    return entryPoint.length > 0 ? [...diagnostics(model, settings), ...entryPoint] : diagnostics(model, settings);
   }
 
   private isTerraform(uri: string): boolean {

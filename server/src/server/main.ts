@@ -20,6 +20,7 @@ import { itemDefaultsSupport, withItemDefaults, type ItemDefaultsSupport } from 
 import { hover } from '../features/hover';
 import { decodeFileBytes, diskModuleReader, ExpressionCache, formatOfDocument, includeReader, type TerraformModuleReader } from '../core';
 import { DocumentModel } from '../features/model';
+import { entryPointDiagnostics, entryPointPeers } from './entry-point-files';
 import { isProjectConfigDocument, projectConfigCodeActions, projectConfigCompletion, projectConfigHover } from '../features/project-config';
 import { semanticTokens, SEMANTIC_TOKENS_LEGEND } from '../features/semantic-tokens';
 import { signatureHelp } from '../features/signature-help';
@@ -57,7 +58,9 @@ export function startServer(connection: Connection): void {
   });
   const settingsOf = (uri: string) => configuration.settingsOf(uri);
   const terraformParser = new TerraformParser((message) => connection.console.error(message));
-  const scheduler = new DiagnosticsScheduler({ connection, documents, cache: expressionCache, terraformParser, modelOf, settingsOf, readRuleset: (uri) => readRuleset(uri) });
+  const scheduler = new DiagnosticsScheduler({ connection, documents, cache: expressionCache, terraformParser, modelOf, settingsOf, readRuleset: (uri) => readRuleset(uri), entryPoints: (model) => entryPointDiagnostics(model, { nearest: configuration.nearestOf(model.uri), openText: (uri) => documents.get(uri)?.getText() }),
+    entryPointPeers: (uri) => entryPointPeers(uri, documents.all().map((d) => d.uri), (other) => configuration.nearestOf(other)),
+  });
   /** "Check Workspace": files checked from disk, whose diagnostics outlive their documents. */
   const workspaceCheck = new WorkspaceCheck({
     connection,

@@ -79,6 +79,18 @@ export class ProjectConfiguration {
     return this.folderChanges;
   }
 
+  /** The nearest `.rulesets.yaml` of a document and its folder (a path), if any: where its `targets:` globs start. */
+  nearestOf(uri: string): { readonly config: ProjectConfig; readonly folder: string } | undefined {
+    const root = folderOf(uri, this.workspaceFolders)?.replace(/\/+$/, '');
+    if (root === undefined) return undefined;
+    const nearest = nearestConfig(uri.slice(0, uri.lastIndexOf('/')), {
+      configIn: (folder) => this.configIn(folder),
+      isRoot: (folder) => folder.length <= root.length,
+      parentOf: parentOfFolderUri,
+    });
+    return nearest ? { config: nearest.config, folder: pathOfUri(nearest.folder) } : undefined;
+  }
+
   /** The settings a document is checked with: the user's, and the nearest `.rulesets.yaml` over them. */
   settingsOf(uri: string): Settings {
     const root = folderOf(uri, this.workspaceFolders);
