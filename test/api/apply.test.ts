@@ -25,7 +25,6 @@ after(() => {
 const WAF = 'http_request_firewall_custom';
 const TRANSFORM = 'http_request_late_transform';
 const REDIRECT = 'http_request_dynamic_redirect';
-const PHASES = [WAF, TRANSFORM, REDIRECT];
 /** No rate limit in the way: these tests count requests, not time. */
 const UNLIMITED = { requests: 1_000_000, windowMs: 60_000 };
 
