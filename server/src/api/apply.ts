@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import type { ApplyConfig } from "../documents/project-config";
 import { ApiError, type RulesetsClient, type Scope } from "./client";
 import { describeDestination, type Destination } from "./deploy";
 import { WorkflowError } from "./local-ruleset";
@@ -199,6 +200,18 @@ export const DEFAULT_APPLY_LIMITS: ApplyLimits = {
   maxChangedTotal: 1000,
   maxRemovedPercent: 50,
 };
+
+/** The thresholds of `apply:` in `.rulesets.yaml`, the defaults where it says nothing. */
+export function applyLimitsOf(config: ApplyConfig | undefined): ApplyLimits {
+  const d = DEFAULT_APPLY_LIMITS;
+  return {
+    maxRemoved: config?.max_removed ?? d.maxRemoved,
+    maxChanged: config?.max_changed ?? d.maxChanged,
+    maxRemovedTotal: config?.max_removed_total ?? d.maxRemovedTotal,
+    maxChangedTotal: config?.max_changed_total ?? d.maxChangedTotal,
+    maxRemovedPercent: config?.max_removed_percent ?? d.maxRemovedPercent,
+  };
+}
 
 /** A removal of a couple of rules is no mass deletion, whatever share of a small ruleset it is. */
 const SHARE_FLOOR = 3;
@@ -524,7 +537,10 @@ async function writeOne(
 }
 
 /** Whether the live ruleset is already as the plan leaves it (rules, their order and content, and the description). */
-export function atPlannedContent(live: Ruleset, ruleset: SavedRuleset): boolean {
+export function atPlannedContent(
+  live: Ruleset,
+  ruleset: SavedRuleset,
+): boolean {
   const diff = diffRuleset(
     {
       ...(ruleset.body.description !== undefined

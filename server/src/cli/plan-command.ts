@@ -3,10 +3,11 @@
  * rule by rule, against what is live; read-only. The engine is `../api/plan.ts`; this is its
  * command-line face: the targets, the flags, the output and the exit status.
  */
+import { writeFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseCommandArgs } from './args';
 import { usageBlock } from './synopsis';
-import { closestMatches, KNOWN_PHASES, parseDocument, planJson, planMarkdown, planTargets, planText, quoteAlternatives, resolveTargets, RulesetsClient, TargetResolutionError, targetsOf, type ClientOptions, type EstatePlan, type Scope, type Target, type UnresolvedTarget } from '../core';
+import { closestMatches, KNOWN_PHASES, parseDocument, planJson, planFileText, planMarkdown, planTargets, planText, savedPlanOf, quoteAlternatives, resolveTargets, RulesetsClient, TargetResolutionError, targetsOf, type ClientOptions, type EstatePlan, type Scope, type Target, type UnresolvedTarget } from '../core';
 import { collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError, type LoadedProjectConfig } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptions, connectionOptions, refuseCredentialFlags, type ConnectionFlags } from './config';
 import { readTextFile, type Io } from './io';
@@ -19,6 +20,7 @@ export const PLAN_OPTIONS = {
   format: { type: 'string', default: 'text' },
   'detailed-exitcode': { type: 'boolean' },
   'owns-phase': { type: 'string', multiple: true },
+  output: { type: 'string', short: 'o' },
 } as const;
 
 export const PLAN_USAGE = `${usageBlock(['plan'])}
@@ -43,6 +45,8 @@ Options:
                                 holds are removed (repeat for several phases)
   --detailed-exitcode           0 nothing to do, 2 changes to make, 1 any error (usage
                                 errors too)
+  -o, --output PLAN             also save the plan to the file PLAN (JSON, checksummed,
+                                no credentials), for \`rulesets apply PLAN\`
 
 Exit status: 0 planned (with --detailed-exitcode: nothing to do); 1 a ruleset could not
 be planned (errors in its file, the service refused, failed or could not be reached);
@@ -151,11 +155,22 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   };
   const result = await planTargets(targets, { ownedPhases: owned, clientFor, shownPath, read: (path) => readTextFile(path).text });
   reportProblems(result, io);
+  if (values.output !== undefined) savePlan(result, values.output, io);
   if (format === 'json') io.out(planJson(result, { relativeTo }));
   else if (format === 'markdown') io.out(planMarkdown(result, { relativeTo }));
   else io.out(planText(result, { relativeTo, colour: wantsColour(io.outIsTerminal, io.env) }));
   if (result.errors > 0) return 1;
   return values['detailed-exitcode'] && result.changes ? 2 : 0;
+}
+
+/** `-o PLAN`: the plan as `rulesets apply` takes it; a plan with errors is not saved (applying it would leave rulesets out). */
+function savePlan(result: EstatePlan, path: string, io: Io): void {
+  if (result.errors > 0) {
+    io.err(`rulesets: the plan has errors, so it is not saved to ${path}\n`);
+    return;
+  }
+  writeFileSync(path, planFileText(savedPlanOf(result)));
+  io.err(`rulesets: plan saved to ${path}; apply exactly it with \`rulesets apply ${path}\`\n`);
 }
 
 /**
