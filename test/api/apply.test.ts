@@ -129,7 +129,7 @@ describe('rulesets apply of a saved plan', () => {
       const since = emulator.requests.length;
       await assert.rejects(
         applyPlan(plan, { clientFor: (scope) => makeClient(emulator.baseUrl, { scope }) }),
-        (error: unknown) => error instanceof ApplyRefusedError && /z1\.example: the http_request_firewall_custom entry point \(.*waf\.json\) was at version 1 when planned, version 2 now.*plan again/.test(error.message),
+        (error: unknown) => error instanceof ApplyRefusedError && /zone z1\.example: the http_request_firewall_custom entry point \(.*waf\.json\) was at version 1 when planned, version 2 now.*plan again/.test(error.message),
       );
       assert.equal(writes(emulator, since), 0);
     } finally {
@@ -148,7 +148,7 @@ describe('rulesets apply of a saved plan', () => {
       const file = join(dir, 'waf.yaml');
       writeFileSync(file, `name: default\nkind: zone\nphase: ${WAF}\nrules:\n  - ref: r0\n    action: block\n    expression: ip.src eq 192.0.2.0\n`);
       const plan = await planOf(emulator, [{ scope, label: 'c.example', files: [file] }], [WAF]);
-      assert.deepEqual(massChanges(plan), [`c.example: the ${WAF} entry point (${file}) would lose 11 of its 12 rules (92%, more than max_removed_percent 50%)`, 'c.example: 11 rules would be removed (more than max_removed 10)']);
+      assert.deepEqual(massChanges(plan), [`zone c.example: the ${WAF} entry point (${file}) would lose 11 of its 12 rules (92%, more than max_removed_percent 50%)`, 'zone c.example: 11 rules would be removed (more than max_removed 10)']);
       const since = emulator.requests.length;
       await assert.rejects(applyPlan(plan, { clientFor: () => client }), /not applied: the plan passes the mass-change thresholds.*--allow-mass-change/);
       assert.equal(emulator.requests.length, since, 'not even a read');

@@ -121,7 +121,7 @@ describe('rulesets apply', () => {
     await makeClient(emulator.baseUrl, { scope: { kind: 'zone', id: zoneId } }).updateRuleset({ phase: PHASE }, { rules: [{ ref: 'office', action: 'log', expression: 'true' }] });
     const moved = await run(['apply', 'plan.json'], dir, zoneId);
     assert.equal(moved.status, 1);
-    assert.match(moved.stderr, new RegExp(`live rulesets changed since the plan \\(a dashboard edit or another apply\\): ${zoneId}: the ${PHASE} entry point \\(waf\\.ruleset\\.yaml\\) was at version 1 when planned, version 2 now; plan again`));
+    assert.match(moved.stderr, new RegExp(`live rulesets changed since the plan \\(a dashboard edit or another apply\\): zone ${zoneId}: the ${PHASE} entry point \\(waf\\.ruleset\\.yaml\\) was at version 1 when planned, version 2 now; plan again`));
     assert.deepEqual(writesSince(since), [`PUT /zones/${zoneId}/rulesets/phases/${PHASE}/entrypoint`], 'only the dashboard edit');
     assert.equal(existsSync(join(dir, '.rulesets', 'audit.log')), false);
   });
@@ -134,7 +134,7 @@ describe('rulesets apply', () => {
     const since = emulator.requests.length;
     const refused = await run(['apply', 'plan.json'], dir, zoneId);
     assert.equal(refused.status, 1);
-    assert.match(refused.stderr, new RegExp(`the plan passes the mass-change thresholds .*: ${zoneId}: the ${PHASE} entry point \\(waf\\.ruleset\\.yaml\\) would lose 5 of its 6 rules \\(83%, more than max_removed_percent 50%\\); ${zoneId}: 5 rules would be removed \\(more than max_removed 3\\); .*--allow-mass-change`));
+    assert.match(refused.stderr, new RegExp(`the plan passes the mass-change thresholds .*: zone ${zoneId}: the ${PHASE} entry point \\(waf\\.ruleset\\.yaml\\) would lose 5 of its 6 rules \\(83%, more than max_removed_percent 50%\\); zone ${zoneId}: 5 rules would be removed \\(more than max_removed 3\\); .*--allow-mass-change`));
     assert.deepEqual(writesSince(since), []);
     const allowed = await run(['apply', 'plan.json', '--allow-mass-change'], dir, zoneId);
     assert.equal(allowed.status, 0, allowed.stderr);

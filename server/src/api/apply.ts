@@ -233,17 +233,17 @@ export function massChanges(
       const share = r.liveRules > 0 ? (100 * r.counts.remove) / r.liveRules : 0;
       if (r.counts.remove >= SHARE_FLOOR && share > limits.maxRemovedPercent) {
         out.push(
-          `${target.label}: ${rulesetName(r)} would lose ${r.counts.remove} of its ${r.liveRules} rules (${Math.round(share)}%, more than max_removed_percent ${limits.maxRemovedPercent}%)`,
+          `${target.scope.kind} ${target.label}: ${rulesetName(r)} would lose ${r.counts.remove} of its ${r.liveRules} rules (${Math.round(share)}%, more than max_removed_percent ${limits.maxRemovedPercent}%)`,
         );
       }
     }
     if (removed > limits.maxRemoved)
       out.push(
-        `${target.label}: ${removed} rules would be removed (more than max_removed ${limits.maxRemoved})`,
+        `${target.scope.kind} ${target.label}: ${removed} rules would be removed (more than max_removed ${limits.maxRemoved})`,
       );
     if (changed > limits.maxChanged)
       out.push(
-        `${target.label}: ${changed} rules would be changed (more than max_changed ${limits.maxChanged})`,
+        `${target.scope.kind} ${target.label}: ${changed} rules would be changed (more than max_changed ${limits.maxChanged})`,
       );
     removedAll += removed;
     changedAll += changed;
@@ -383,7 +383,7 @@ export async function applyPlan(
         outcomes.set(ruleset, { state: "done", version: live.version });
       else
         moved.push(
-          `${target.label}: ${rulesetName(ruleset)} was at ${versionText(ruleset.liveVersion)} when planned, ${versionText(live?.version)} now`,
+          `${target.scope.kind} ${target.label}: ${rulesetName(ruleset)} was at ${versionText(ruleset.liveVersion)} when planned, ${versionText(live?.version)} now`,
         );
     }),
     options.concurrency ?? 4,

@@ -143,7 +143,8 @@ export async function apply(args: string[], io: Io): Promise<number> {
     allowMassChange: values["allow-mass-change"],
     audit: auditLogWriter(auditPath),
     who: whoApplies(io.env),
-    onOutcome: (applied) => io.out(`${outcomeLine(applied)}\n`),
+    // A ruleset the plan leaves as it is would only be noise in an estate of hundreds: it is counted below.
+    onOutcome: (applied) => applied.outcome.state !== 'unchanged' && io.out(`${outcomeLine(applied)}\n`),
   });
   const count = (state: string) =>
     result.rulesets.filter((r) => r.outcome.state === state).length;
