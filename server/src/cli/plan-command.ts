@@ -155,10 +155,10 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   };
   const result = await planTargets(targets, { ownedPhases: owned, clientFor, shownPath, read: (path) => readTextFile(path).text });
   reportProblems(result, io);
-  if (values.output !== undefined) savePlan(result, values.output, io);
   if (format === 'json') io.out(planJson(result, { relativeTo }));
   else if (format === 'markdown') io.out(planMarkdown(result, { relativeTo }));
   else io.out(planText(result, { relativeTo, colour: wantsColour(io.outIsTerminal, io.env) }));
+  if (values.output !== undefined) savePlan(result, values.output, io);
   if (result.errors > 0) return 1;
   return values['detailed-exitcode'] && result.changes ? 2 : 0;
 }
