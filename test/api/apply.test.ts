@@ -177,6 +177,31 @@ describe('rulesets apply of a saved plan', () => {
     }
   });
 
+  it('writes a custom ruleset before the entry point that executes it, whatever the order of the files', async () => {
+    const emulator = await startTestEmulator({ rateLimit: UNLIMITED });
+    try {
+      const scope: Scope = { kind: 'account', id: 'f00d'.padEnd(32, '0') };
+      const client = makeClient(emulator.baseUrl, { scope });
+      const custom = await client.createRuleset({ name: 'shared', kind: 'custom', phase: WAF, rules: [{ ref: 'one', action: 'block', expression: 'ip.src eq 192.0.2.1' }] });
+      const dir = mkdtempSync(join(tmpdir(), 'rulesets-apply-'));
+      temps.push(dir);
+      const entry = join(dir, 'entry.yaml');
+      writeFileSync(entry, `name: root\nkind: root\nphase: ${WAF}\nrules:\n  - ref: run-shared\n    action: execute\n    expression: cf.zone.plan eq \"ENT\"\n    action_parameters:\n      id: ${custom.id}\n`);
+      const shared = join(dir, 'shared.yaml');
+      writeFileSync(shared, `id: ${custom.id}\nname: shared\nkind: custom\nphase: ${WAF}\nrules:\n  - ref: one\n    action: block\n    expression: ip.src eq 192.0.2.2\n`);
+      const plan = await planOf(emulator, [{ scope, label: 'the account', files: [entry, shared] }]);
+      const since = emulator.requests.length;
+      const result = await applyPlan(plan, { clientFor: () => client });
+      assert.equal(result.complete, true);
+      assert.deepEqual(
+        emulator.requests.slice(since).filter((r) => r.method === 'PUT').map((r) => r.path),
+        [`/accounts/${scope.id}/rulesets/${custom.id}`, `/accounts/${scope.id}/rulesets/phases/${WAF}/entrypoint`],
+      );
+    } finally {
+      await emulator.close();
+    }
+  });
+
   it('a fault at each request in turn leaves every ruleset at its old or its new version, the outcome told right; a second apply completes', async () => {
     const emulator = await startTestEmulator({ rateLimit: UNLIMITED });
     try {
