@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, type Scope } from '../../server/src/api/client';
 import type { Emulator } from '../../server/src/api/emulator';
-import { applyPlan, ApplyRefusedError, atPlannedContent, massChanges, planFileText, PlanFileError, readSavedPlan, savedPlanOf, type AuditEntry, type SavedPlan } from '../../server/src/api/apply';
+import { createHash } from 'node:crypto';
+import { applyPlan, ApplyRefusedError, atPlannedContent, massChanges, planFileText, PlanFileError, readSavedPlan, savedPlanOf, serviceOf, type AuditEntry, type SavedPlan } from '../../server/src/api/apply';
 import { planTargets } from '../../server/src/api/plan';
 import type { Target } from '../../server/src/api/targets';
 import { makeClient, startTestEmulator } from './harness';
@@ -77,6 +78,17 @@ async function planOf(emulator: Emulator, targets: Target[], ownedPhases: string
   assert.equal(plan.errors, 0, JSON.stringify(plan.targets.flatMap((t) => t.errors.map((e) => e.message))));
   // Through its file, as `plan -o` writes it and `apply` reads it.
   return readSavedPlan(planFileText(savedPlanOf(plan)), 'plan.json');
+}
+
+/** The checksum as the plan file's documentation states it: sha256 of the JSON with keys sorted. */
+function checksumFor(content: object): string {
+  const canonical = (value: unknown): string =>
+    Array.isArray(value)
+      ? `[${value.map(canonical).join(',')}]`
+      : value !== null && typeof value === 'object'
+        ? `{${Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`
+        : JSON.stringify(value);
+  return `sha256:${createHash('sha256').update(canonical(content)).digest('hex')}`;
 }
 
 function writes(emulator: Emulator, since: number): number {
@@ -172,6 +184,14 @@ describe('rulesets apply of a saved plan', () => {
       assert.throws(() => readSavedPlan(altered, 'plan.json'), (e: unknown) => e instanceof PlanFileError && /plan\.json: the plan was altered since it was written \(its checksum does not match its content\); nothing was applied/.test((e as Error).message));
       assert.throws(() => readSavedPlan(text.replace('"version": 1', '"version": 2'), 'plan.json'), /a plan file of version 2/);
       assert.throws(() => readSavedPlan('{"name": "default", "rules": []}', 'waf.json'), /not a plan file/);
+      // A plan made by hand, its checksum made to match: its shape is still checked.
+      const plan = JSON.parse(text) as SavedPlan;
+      const { checksum: _c, ...rest } = { ...plan, targets: [{ ...plan.targets[0], rulesets: [{ ...plan.targets[0].rulesets[0], body: {} }] }] };
+      const { checksum, ...content } = plan;
+      assert.equal(checksumFor(content), checksum, 'the checksum is as documented: sha256 of the JSON with keys sorted');
+      const withChecksum = (forged: object) => JSON.stringify({ ...forged, checksum: checksumFor(forged) });
+      assert.throws(() => readSavedPlan(withChecksum(rest), 'plan.json'), /plan\.json: not a plan this version can apply: targets\[0\]\.rulesets\[0\] has no `body` with `rules`/);
+      assert.equal(serviceOf('https://user:secret@api.example.com/client/v4/?x=1'), 'https://api.example.com/client/v4');
     } finally {
       await emulator.close();
     }

@@ -32,10 +32,10 @@ interface Run {
   readonly stderr: string;
 }
 
-function run(args: readonly string[], cwd: string, zoneId: string): Promise<Run> {
+function run(args: readonly string[], cwd: string, zoneId: string, extra: Record<string, string> = {}): Promise<Run> {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RULESETS_') && key !== 'FORCE_COLOR' && key !== 'NO_COLOR') env[key] = value;
-  Object.assign(env, { RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ZONE_ID: zoneId, USER: 'alice' });
+  Object.assign(env, { RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ZONE_ID: zoneId, USER: 'alice', ...extra });
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -118,6 +118,9 @@ describe('rulesets apply', () => {
     const altered = await run(['apply', 'altered.json'], dir, zoneId);
     assert.equal(altered.status, 1);
     assert.match(altered.stderr, /altered\.json: the plan was altered since it was written \(its checksum does not match its content\); nothing was applied/);
+    const elsewhere = await run(['apply', 'plan.json'], dir, zoneId, { RULESETS_BASE_URL: 'https://api.example.com/client/v4' });
+    assert.equal(elsewhere.status, 1);
+    assert.match(elsewhere.stderr, new RegExp(`plan\\.json was planned against ${emulator.baseUrl.replace(/[.]/g, '\\.')}, but the API now is https://api\\.example\\.com/client/v4 .*nothing was applied`));
     await makeClient(emulator.baseUrl, { scope: { kind: 'zone', id: zoneId } }).updateRuleset({ phase: PHASE }, { rules: [{ ref: 'office', action: 'log', expression: 'true' }] });
     const moved = await run(['apply', 'plan.json'], dir, zoneId);
     assert.equal(moved.status, 1);

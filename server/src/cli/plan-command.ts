@@ -158,18 +158,18 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   if (format === 'json') io.out(planJson(result, { relativeTo }));
   else if (format === 'markdown') io.out(planMarkdown(result, { relativeTo }));
   else io.out(planText(result, { relativeTo, colour: wantsColour(io.outIsTerminal, io.env) }));
-  if (values.output !== undefined) savePlan(result, values.output, io);
+  if (values.output !== undefined) savePlan(result, values.output, base.baseUrl, io);
   if (result.errors > 0) return 1;
   return values['detailed-exitcode'] && result.changes ? 2 : 0;
 }
 
 /** `-o PLAN`: the plan as `rulesets apply` takes it; a plan with errors is not saved (applying it would leave rulesets out). */
-function savePlan(result: EstatePlan, path: string, io: Io): void {
+function savePlan(result: EstatePlan, path: string, baseUrl: string, io: Io): void {
   if (result.errors > 0) {
     io.err(`rulesets: the plan has errors, so it is not saved to ${path}\n`);
     return;
   }
-  writeFileSync(path, planFileText(savedPlanOf(result)));
+  writeFileSync(path, planFileText(savedPlanOf(result, { baseUrl })));
   io.err(`rulesets: plan saved to ${path}; apply exactly it with \`rulesets apply ${path}\`\n`);
 }
 
