@@ -239,7 +239,8 @@ describe('rulesets apply of a saved plan', () => {
             first = await applyPlan(plan, { clientFor });
           } catch (error) {
             // A read before any write failed for good: nothing was written.
-            assert.ok(error instanceof ApiError, String(error));
+            assert.match(String(error), /not applied: 1 live ruleset could not be read, so nothing was written: zone z\d\.example: the \w+ entry point .*; apply again/);
+            assert.ok((error as Error).cause instanceof ApiError);
           }
           const fired = emulator.armedFault === undefined;
           emulator.failRequest(undefined);

@@ -349,9 +349,17 @@ export async function applyPlan(plan: SavedPlan, options: ApplyOptions): Promise
   const pending: { target: SavedTarget; ruleset: SavedRuleset }[] = [];
   const moved: string[] = [];
   const toRead = items.filter((i) => i.ruleset.changes);
+  const unreadable: { what: string; error: ApiError }[] = [];
   await runPool(
     toRead.map(({ target, ruleset }) => async () => {
-      const live = await readLive(options.clientFor(target.scope), ruleset.destination, options.signal);
+      let live: Ruleset | undefined;
+      try {
+        live = await readLive(options.clientFor(target.scope), ruleset.destination, options.signal);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        unreadable.push({ what: `${target.scope.kind} ${target.label}: ${rulesetName(ruleset)}`, error });
+        return;
+      }
       if (live?.version === ruleset.liveVersion) pending.push({ target, ruleset });
       else if (live && atPlannedContent(live, ruleset)) outcomes.set(ruleset, { state: 'done', version: live.version });
       else moved.push(`${target.scope.kind} ${target.label}: ${rulesetName(ruleset)} was at ${versionText(ruleset.liveVersion)} when planned, ${versionText(live?.version)} now`);
@@ -359,6 +367,11 @@ export async function applyPlan(plan: SavedPlan, options: ApplyOptions): Promise
     options.concurrency ?? 4,
     () => false,
   );
+  if (unreadable.length > 0) {
+    // Before any write: the plan cannot be checked against what is live, so nothing is sent.
+    const first = unreadable[0];
+    throw new WorkflowError(`not applied: ${unreadable.length} live ruleset${unreadable.length === 1 ? '' : 's'} could not be read, so nothing was written: ${first.what}: ${first.error.message}${unreadable.length > 1 ? ` (and ${unreadable.length - 1} more)` : ''}; apply again`, { cause: first.error });
+  }
   if (moved.length > 0) {
     moved.sort();
     throw new ApplyRefusedError(`not applied: live rulesets changed since the plan (a dashboard edit or another apply): ${moved.join('; ')}; plan again`, moved);
