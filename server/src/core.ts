@@ -54,6 +54,7 @@ export { unifiedDiff } from './api/diff';
 export { diffRuleset, planTargets, type EstatePlan, type PlanOptions, type RulesetPlan } from './api/plan';
 export { terraformPlanOf, TerraformPlanError } from './api/terraform-plan';
 export { planJson, planMarkdown, planText, summaryLine } from './api/plan-output';
+export { applyLimitsOf, applyPlan, auditLogWriter, isPlanFileText, planFileText, readSavedPlan, rulesetName, savedPlanOf, serviceOf, type AppliedRuleset, type SavedPlan } from './api/apply';
 export { readLocalRuleset, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';
 export { pointerToRange } from './api/pointer';
 export { recordDeployed, rulesetToBody, serializeRuleset, withVersion } from './api/ruleset-file';

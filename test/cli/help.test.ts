@@ -13,6 +13,7 @@ import { TEST_OPTIONS } from '../../server/src/cli/test-command';
 import { MIGRATE_OPTIONS } from '../../server/src/cli/migrate-command';
 import { EMULATOR_OPTIONS } from '../../server/src/api/emulator-command';
 import { PLAN_OPTIONS } from '../../server/src/cli/plan-command';
+import { APPLY_OPTIONS } from '../../server/src/cli/apply-command';
 import { COMMANDS, usageBlock } from '../../server/src/cli/synopsis';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -58,6 +59,7 @@ const PARSERS: readonly (readonly [readonly string[], object])[] = [
   [['migrate-firewall-rules'], MIGRATE_OPTIONS],
   [['emulator'], EMULATOR_OPTIONS],
   [['plan'], PLAN_OPTIONS],
+  [['apply'], APPLY_OPTIONS],
   ...Object.entries(API_OPTIONS).map(([command, options]) => [command.split(' '), options] as const),
 ];
 

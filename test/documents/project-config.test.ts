@@ -90,8 +90,19 @@ describe('readProjectConfig: mistakes, at their place', () => {
 
   it('wants a mapping at the top', () => {
     assert.deepEqual(problemsOf('- phase: magic_transit\n'), [
-      ['invalid-type', 'error', '- phase: magic_transit\n', '1:1', 'expected a mapping of `phase`, `plan`, `addons`, `lists`, `files`, `rules`, `terraform` and `targets` in `.rulesets.yaml`, found a list'],
+      ['invalid-type', 'error', '- phase: magic_transit\n', '1:1', 'expected a mapping of `phase`, `plan`, `addons`, `lists`, `files`, `rules`, `terraform`, `targets` and `apply` in `.rulesets.yaml`, found a list'],
     ]);
+  });
+
+  it('reads `apply:`, the thresholds and the audit log of `rulesets apply`, and says what is wrong in it at its place', () => {
+    assert.deepEqual(readProjectConfig('apply:\n  max_removed: 3\n  max_removed_percent: 30\n  audit_log: logs/apply.log\n').config, { apply: { max_removed: 3, max_removed_percent: 30, audit_log: 'logs/apply.log' } });
+    assert.deepEqual(problemsOf('apply:\n  max_remove: 3\n  max_changed: -1\n  max_removed_percent: 150\n  audit_log: [x]\n'), [
+      ['unknown-key', 'error', 'max_remove', '2:3', 'unknown key `max_remove` in `apply`; did you mean `max_removed`?'],
+      ['invalid-type', 'error', '-1', '3:16', 'expected `max_changed` to be a whole number from 0, found `-1`'],
+      ['invalid-type', 'error', '150', '4:24', 'expected `max_removed_percent` to be a whole number from 0 to 100, found `150`'],
+      ['invalid-type', 'error', '[x]', '5:14', 'expected `audit_log` to be a file path, e.g. `.rulesets/audit.log`, found a list'],
+    ]);
+    assert.deepEqual(readProjectConfig('apply:\n  max_changed: -1\n').config, { apply: {} }, 'a wrong threshold is left at its default');
   });
 
   it('says which key was meant by a misspelt one, with the fix, and reads the others', () => {

@@ -81,8 +81,8 @@ describe('.rulesets.yaml diagnostics', () => {
 
 describe('.rulesets.yaml completion', () => {
   it('offers the keys at the top, without those already set', () => {
-    assert.deepEqual(labels(itemsAt('|')), ['phase', 'plan', 'addons', 'lists', 'files', 'rules', 'terraform', 'targets']);
-    assert.deepEqual(labels(itemsAt('phase: magic_transit\nru|')), ['plan', 'addons', 'lists', 'files', 'rules', 'terraform', 'targets']);
+    assert.deepEqual(labels(itemsAt('|')), ['phase', 'plan', 'addons', 'lists', 'files', 'rules', 'terraform', 'targets', 'apply']);
+    assert.deepEqual(labels(itemsAt('phase: magic_transit\nru|')), ['plan', 'addons', 'lists', 'files', 'rules', 'terraform', 'targets', 'apply']);
   });
 
   it('writes the key with the start of its value', () => {

@@ -17,7 +17,7 @@ import { ApiError, type RulesetsClient, type Scope } from './client';
 import { checkLocal, describeDestination, destinationOf, hasErrors, refuseOtherLevel, type Destination } from './deploy';
 import { readLocalRuleset, WorkflowError, type LocalRuleset } from './local-ruleset';
 import type { Target } from './targets';
-import type { Rule, RuleInput, Ruleset } from './types';
+import type { Rule, RuleInput, Ruleset, UpdateRulesetBody } from './types';
 
 /** One field of a rule (or of the ruleset) that differs: a dotted path, and each side's value (absent: not set). */
 export interface FieldChange {
@@ -353,6 +353,10 @@ export interface RulesetPlan extends RulesetDiff {
   readonly text?: string;
   /** What happens to the ruleset as a whole, where not an update (a Terraform plan's replacement, creation, destruction). */
   readonly note?: string;
+  /** The file gives only rules (an octorules section): the live description stays. */
+  readonly rulesOnly?: boolean;
+  /** The exact body an apply writes (PUT): `written` with the description; name, kind and phase only where the PUT creates the entry point. */
+  readonly body?: UpdateRulesetBody;
 }
 
 /** A ruleset that could not be planned: its file's errors, a live ruleset that is gone, a failed request. */
@@ -536,6 +540,9 @@ async function planRuleset(client: RulesetsClient, local: LocalRuleset, destinat
   }
   const live = await readLive(client, local, destination, signal);
   const diff = diffRuleset(local.body, live, { owned, rulesOnly: local.rulesOnly });
+  const { name, kind, phase, description, rules: _rules } = local.body;
+  // As deploy's updateBody: name, kind and phase cannot change, so they go only where the PUT creates the ruleset.
+  const body: UpdateRulesetBody = live ? { ...(description !== undefined ? { description } : {}), rules: diff.written } : { ...(local.rulesOnly ? {} : { name }), kind, phase, ...(description !== undefined ? { description } : {}), rules: diff.written };
   return {
     file: local.path,
     ...labelOf(local),
@@ -545,6 +552,8 @@ async function planRuleset(client: RulesetsClient, local: LocalRuleset, destinat
     owned,
     warnings: problems,
     ...(problems.length > 0 ? { text: local.text } : {}),
+    rulesOnly: local.rulesOnly === true,
+    body,
     ...diff,
   };
 }

@@ -12,6 +12,7 @@ import { DEFAULT_CACHE_LOCATION, ResultCache } from './result-cache';
 import { findingLines, jsonReport, sarifReport, splitLines, wantsColour, writeTextReport, type ReportFormat } from './report';
 import { test } from './test-command';
 import { plan } from './plan-command';
+import { apply } from './apply-command';
 import { migrateFirewallRulesCommand } from './migrate-command';
 import { version } from '../version';
 import { optimiseOnlyWhatRunsLong } from '../launch/tiering';
@@ -289,6 +290,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       case 'plan':
         // Its own credential check: with --detailed-exitcode a usage error exits 1, not 2.
         return await plan(rest, io);
+      case 'apply':
+        return await apply(rest, io);
       case 'emulator':
         return await runEmulatorCommand(rest, { out: io.out, err: io.err });
       case '-v':

@@ -3,10 +3,11 @@
  * rule by rule, against what is live; read-only. The engine is `../api/plan.ts`; this is its
  * command-line face: the targets, the flags, the output and the exit status.
  */
+import { writeFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseCommandArgs } from './args';
 import { usageBlock } from './synopsis';
-import { closestMatches, KNOWN_PHASES, parseDocument, planJson, planMarkdown, planTargets, planText, quoteAlternatives, resolveTargets, RulesetsClient, TargetResolutionError, targetsOf, terraformPlanOf, TerraformPlanError, type ClientOptions, type EstatePlan, type Scope, type Target, type UnresolvedTarget } from '../core';
+import { closestMatches, KNOWN_PHASES, parseDocument, planFileText, planJson, planMarkdown, planTargets, planText, quoteAlternatives, resolveTargets, RulesetsClient, savedPlanOf, TargetResolutionError, targetsOf, TerraformPlanError, terraformPlanOf, type ClientOptions, type EstatePlan, type Scope, type Target, type UnresolvedTarget } from '../core';
 import { collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError, type LoadedProjectConfig } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptions, connectionOptions, refuseCredentialFlags, type ConnectionFlags } from './config';
 import { readTextFile, type Io } from './io';
@@ -20,6 +21,7 @@ export const PLAN_OPTIONS = {
   'detailed-exitcode': { type: 'boolean' },
   'owns-phase': { type: 'string', multiple: true },
   'terraform-plan': { type: 'string' },
+  output: { type: 'string', short: 'o' },
 } as const;
 
 export const PLAN_USAGE = `${usageBlock(['plan'])}
@@ -50,6 +52,8 @@ Options:
   --terraform-plan FILE         read \`terraform show -json\` output, not ruleset files
   --detailed-exitcode           0 nothing to do, 2 changes to make, 1 any error (usage
                                 errors too)
+  -o, --output PLAN             also save the plan to the file PLAN (JSON, checksummed,
+                                no credentials), for \`rulesets apply PLAN\`
 
 Exit status: 0 planned (with --detailed-exitcode: nothing to do); 1 a ruleset could not
 be planned (errors in its file, the service refused, failed or could not be reached);
@@ -138,6 +142,7 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   const format = values.format as (typeof FORMATS)[number];
   if (!FORMATS.includes(format)) throw new UsageError(`unknown --format "${values.format}": expected text, json or markdown`);
   const owned = values['owns-phase'] ?? [];
+  if (values['terraform-plan'] !== undefined && values.output !== undefined) throw new UsageError('-o saves a plan for `rulesets apply`; Terraform applies its own plan (`terraform apply PLANFILE`): leave out -o with --terraform-plan');
   if (values['terraform-plan'] !== undefined) return terraformPlanCommand(values['terraform-plan'], positionals, owned, format, values['detailed-exitcode'] === true, io);
   for (const phase of owned) checkOwnedPhase(phase, io);
   const targets = await targetsForPlan(positionals.length > 0 ? positionals : ['.'], values, io.env, io);
@@ -162,6 +167,7 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   if (format === 'json') io.out(planJson(result, { relativeTo }));
   else if (format === 'markdown') io.out(planMarkdown(result, { relativeTo }));
   else io.out(planText(result, { relativeTo, colour: wantsColour(io.outIsTerminal, io.env) }));
+  if (values.output !== undefined) savePlan(result, values.output, base.baseUrl, io);
   if (result.errors > 0) return 1;
   return values['detailed-exitcode'] && result.changes ? 2 : 0;
 }
@@ -188,6 +194,16 @@ function terraformPlanCommand(file: string, positionals: readonly string[], owne
   else if (format === 'markdown') io.out(planMarkdown(result));
   else io.out(planText(result, { colour: wantsColour(io.outIsTerminal, io.env) }));
   return detailed && result.changes ? 2 : 0;
+}
+
+/** `-o PLAN`: the plan as `rulesets apply` takes it; a plan with errors is not saved (applying it would leave rulesets out). */
+function savePlan(result: EstatePlan, path: string, baseUrl: string, io: Io): void {
+  if (result.errors > 0) {
+    io.err(`rulesets: the plan has errors, so it is not saved to ${path}\n`);
+    return;
+  }
+  writeFileSync(path, planFileText(savedPlanOf(result, { baseUrl })));
+  io.err(`rulesets: plan saved to ${path}; apply exactly it with \`rulesets apply ${path}\`\n`);
 }
 
 /**

@@ -45,8 +45,13 @@ export const COMMANDS: readonly CommandSynopsis[] = [
   },
   {
     name: 'plan',
-    usages: ['rulesets plan [PATH...] [--format text|json|markdown] [--owns-phase PHASE] [--terraform-plan FILE] [--detailed-exitcode]'],
+    usages: ['rulesets plan [PATH...] [--format text|json|markdown] [--owns-phase PHASE] [--terraform-plan FILE] [--detailed-exitcode] [-o PLAN]'],
     summary: 'what deploying every ruleset file would change, rule by rule (writes nothing)',
+  },
+  {
+    name: 'apply',
+    usages: ['rulesets apply PLAN | [PATH...] [--owns-phase PHASE] [--yes] [--allow-mass-change]'],
+    summary: 'apply a saved plan exactly (or plan, confirm and apply), with an audit log',
   },
   { name: 'create', usages: ['rulesets create FILE [--dry-run] [--yes]'], summary: 'create a new ruleset from a file' },
   { name: 'list', usages: ['rulesets list [--format text|json]'], summary: 'list the rulesets of the account or zone' },

@@ -39,7 +39,22 @@ export interface ProjectConfig {
   readonly terraformVarFiles?: readonly string[];
   /** `targets:`: where each set of files goes (an account or a zone), each item as written. */
   readonly targets?: readonly TargetConfig[];
+  /** `apply:`: the mass-change thresholds of `rulesets apply` and where its audit log goes, as written. */
+  readonly apply?: ApplyConfig;
 }
+
+/** `apply:` as written: each threshold a count (a percent for `max_removed_percent`); `audit_log` relative to the folder of `.rulesets.yaml`. */
+export interface ApplyConfig {
+  readonly max_removed?: number;
+  readonly max_changed?: number;
+  readonly max_removed_total?: number;
+  readonly max_changed_total?: number;
+  readonly max_removed_percent?: number;
+  readonly audit_log?: string;
+}
+
+/** The keys of `apply:`. */
+export const APPLY_KEYS = ['max_removed', 'max_changed', 'max_removed_total', 'max_changed_total', 'max_removed_percent', 'audit_log'] as const;
 
 /**
  * One item of `targets:`: the files (globs relative to the folder of `.rulesets.yaml`) that go
@@ -139,6 +154,12 @@ export const PROJECT_CONFIG_SCHEMA = {
       "Where the ruleset files go: each item sends its `files` to one zone or account, with that zone's `plan` and `addons` (which then win over the top-level ones for those files). An octorules file that no item names goes to the zone of its file name (`rules/example.com.yaml`: `example.com`).",
     example: 'targets:\n  - files: zones/example.com/*.yaml\n    zone: example.com\n    plan: business\n  - files: account/*.json\n    account: 0123456789abcdef0123456789abcdef',
   },
+  apply: {
+    type: 'object of max_removed, max_changed, max_removed_total, max_changed_total, max_removed_percent: number; audit_log: string',
+    values: '`max_removed` (default 10) and `max_changed` (100): most rules per target; `max_removed_total` (50) and `max_changed_total` (1000): in all; `max_removed_percent` (50): most of one ruleset\'s rules removed, where it loses 3 or more; `audit_log`: a path (default `.rulesets/audit.log`)',
+    description: '`rulesets apply` refuses a plan past a threshold unless given `--allow-mass-change`, and appends one line per write to the audit log, relative to the folder of `.rulesets.yaml`.',
+    example: 'apply:\n  max_removed: 5\n  audit_log: .rulesets/audit.log',
+  },
 } as const;
 
 export type ProjectConfigKey = keyof typeof PROJECT_CONFIG_SCHEMA;
@@ -170,7 +191,7 @@ export function readProjectConfig(text: string): ProjectConfigReading {
     report('error', 'invalid-type', root.start, root.end, `expected a mapping of ${quoteAlternatives(PROJECT_CONFIG_KEYS).replace(' or ', ' and ')} in \`${PROJECT_CONFIG_FILE_NAME}\`, found ${describe(root)}`);
     return { config: {}, problems };
   }
-  const config: { phase?: string; plan?: Plan; addons?: Addon[]; lists?: string[]; listKinds?: Record<string, ListKind>; files?: string[]; rules?: Record<string, RuleSeverity>; terraformVarFiles?: string[]; targets?: TargetConfig[] } = {};
+  const config: { phase?: string; plan?: Plan; addons?: Addon[]; lists?: string[]; listKinds?: Record<string, ListKind>; files?: string[]; rules?: Record<string, RuleSeverity>; terraformVarFiles?: string[]; targets?: TargetConfig[]; apply?: ApplyConfig } = {};
   const seen = new Set<string>();
   for (const p of root.properties) {
     if (seen.has(p.key)) {
@@ -225,6 +246,11 @@ export function readProjectConfig(text: string): ProjectConfigReading {
       case 'targets': {
         const targets = readTargets(p.value, report);
         if (targets) config.targets = targets;
+        break;
+      }
+      case 'apply': {
+        const apply = readApplyKeys(p.value, report);
+        if (apply) config.apply = apply;
         break;
       }
       default:
@@ -443,6 +469,34 @@ function readTerraformKeys(node: HostNode, report: Report): string[] | undefined
     if (p.value && p.value.kind !== 'null') varFiles = readStrings(p, report, (item) => item.value as string);
   }
   return varFiles;
+}
+
+/** `apply:`: whole numbers from 0 (a percent up to 100) and a path; a mistake is reported and its key left at its default. */
+function readApplyKeys(node: HostNode, report: Report): ApplyConfig | undefined {
+  if (node.kind !== 'object') {
+    report('error', 'invalid-type', node.start, node.end, `expected \`apply\` to be a mapping of ${quoteAlternatives([...APPLY_KEYS]).replace(' or ', ' and ')}, found ${describe(node)}`);
+    return undefined;
+  }
+  const out: Record<string, number | string> = {};
+  for (const p of node.properties) {
+    const key = APPLY_KEYS.find((k) => k === p.key);
+    if (!key) {
+      const meant = closestMatches(p.key, APPLY_KEYS);
+      report('error', 'unknown-key', p.keyStart, p.keyEnd, `unknown key \`${p.key}\` in \`apply\`; ${meant.length > 0 ? `did you mean ${quoteAlternatives(meant)}?` : `the keys are ${quoteAlternatives([...APPLY_KEYS]).replace(' or ', ' and ')}`}`);
+      continue;
+    }
+    const value = p.value;
+    if (!value || value.kind === 'null') continue;
+    if (key === 'audit_log') {
+      if (value.kind === 'string' && value.value !== '') out[key] = value.value as string;
+      else report('error', 'invalid-type', value.start, value.end, `expected \`audit_log\` to be a file path, e.g. \`.rulesets/audit.log\`, found ${describe(value)}`);
+      continue;
+    }
+    const ceiling = key === 'max_removed_percent' ? 100 : Number.MAX_SAFE_INTEGER;
+    if (value.kind === 'number' && Number.isInteger(value.value) && (value.value as number) >= 0 && (value.value as number) <= ceiling) out[key] = value.value as number;
+    else report('error', 'invalid-type', value.start, value.end, `expected \`${key}\` to be a whole number${key === 'max_removed_percent' ? ' from 0 to 100' : ' from 0'}, found ${describe(value)}`);
+  }
+  return out as ApplyConfig;
 }
 
 /** The strings of an array value, each read by `read` (undefined: left out). */

@@ -205,6 +205,7 @@ const KEY_SNIPPETS: Record<ProjectConfigKey, string> = {
   rules: 'rules:\n  $0',
   terraform: 'terraform:\n  var_files: [$0]',
   targets: 'targets:\n  - files: $1\n    zone: $0',
+  apply: 'apply:\n  max_removed: $0',
 };
 
 const TARGET_KEY_SNIPPETS: Record<TargetKey, string> = {
