@@ -39,6 +39,8 @@ export interface SavedRuleset {
   readonly changes: boolean;
   /** The exact body of the PUT. */
   readonly body: UpdateRulesetBody;
+  /** The digest of what the files asked (plan.ts localDigest), which the lock file records. */
+  readonly localDigest?: string;
 }
 
 export interface SavedTarget {
@@ -92,6 +94,7 @@ export function savedPlanOf(plan: EstatePlan, options: { readonly created?: Date
         counts: r.counts,
         changes: diffHasChanges(r),
         body: r.body,
+        ...(r.localDigest !== undefined ? { localDigest: r.localDigest } : {}),
       };
     }),
   }));
@@ -319,6 +322,8 @@ export interface ApplyOptions {
   /** Called once per write sent, when its outcome is known. */
   readonly audit?: (entry: AuditEntry) => void;
   readonly who?: string;
+  /** Called with the ruleset as the service holds it once the plan's write has landed (or had landed before): for the lock file. */
+  readonly onLanded?: (target: SavedTarget, ruleset: SavedRuleset, live: Ruleset) => void;
   /** Called as each ruleset's outcome is known. */
   readonly onOutcome?: (applied: AppliedRuleset) => void;
   readonly signal?: AbortSignal;
@@ -361,7 +366,10 @@ export async function applyPlan(plan: SavedPlan, options: ApplyOptions): Promise
         return;
       }
       if (live?.version === ruleset.liveVersion) pending.push({ target, ruleset });
-      else if (live && atPlannedContent(live, ruleset)) outcomes.set(ruleset, { state: 'done', version: live.version });
+      else if (live && atPlannedContent(live, ruleset)) {
+        outcomes.set(ruleset, { state: 'done', version: live.version });
+        options.onLanded?.(target, ruleset, live);
+      }
       else moved.push(`${target.scope.kind} ${target.label}: ${rulesetName(ruleset)} was at ${versionText(ruleset.liveVersion)} when planned, ${versionText(live?.version)} now`);
     }),
     options.concurrency ?? 4,
@@ -408,7 +416,8 @@ export async function applyPlan(plan: SavedPlan, options: ApplyOptions): Promise
   for (const wave of waves) {
     await runPool(
       wave.map(({ target, ruleset }) => async () => {
-        const outcome = await writeOne(options.clientFor(target.scope), ruleset, options.signal);
+        const { outcome, live } = await writeOne(options.clientFor(target.scope), ruleset, options.signal);
+        if (live) options.onLanded?.(target, ruleset, live);
         if (outcome.state !== 'applied') stopped = true;
         audit(target, ruleset, outcome.state === 'applied' ? 'applied' : outcome.state === 'unknown' ? 'unknown' : 'failed', outcome.state === 'applied' ? outcome.to : undefined);
         settle(target, ruleset, outcome);
@@ -435,38 +444,23 @@ export async function applyPlan(plan: SavedPlan, options: ApplyOptions): Promise
   };
 }
 
-/** One PUT; after a failure, what is live says whether it landed. */
-async function writeOne(client: RulesetsClient, ruleset: SavedRuleset, signal?: AbortSignal): Promise<ApplyOutcome> {
+/** One PUT; after a failure, what is live says whether it landed. `live`: the ruleset as the service holds it, when it landed. */
+async function writeOne(client: RulesetsClient, ruleset: SavedRuleset, signal?: AbortSignal): Promise<{ outcome: ApplyOutcome; live?: Ruleset }> {
   const ref = ruleset.destination.kind === 'ruleset' ? ruleset.destination.id : { phase: ruleset.destination.phase };
   try {
     const written = await client.updateRuleset(ref, ruleset.body, { signal });
-    return {
-      state: 'applied',
-      ...(ruleset.liveVersion !== undefined ? { from: ruleset.liveVersion } : {}),
-      to: written.version,
-    };
+    return { outcome: { state: 'applied', ...(ruleset.liveVersion !== undefined ? { from: ruleset.liveVersion } : {}), to: written.version }, live: written };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     let live: Ruleset | undefined;
     try {
       live = await readLive(client, ruleset.destination, signal);
     } catch (readError) {
-      return {
-        state: 'unknown',
-        reason: `${error.message}; reading it back failed too (${(readError as Error).message}): check with \`rulesets versions\`, then apply the plan again`,
-      };
+      return { outcome: { state: 'unknown', reason: `${error.message}; reading it back failed too (${(readError as Error).message}): check with \`rulesets versions\`, then apply the plan again` } };
     }
-    if (live && live.version !== ruleset.liveVersion && atPlannedContent(live, ruleset))
-      return {
-        state: 'applied',
-        ...(ruleset.liveVersion !== undefined ? { from: ruleset.liveVersion } : {}),
-        to: live.version,
-      };
-    if (live?.version === ruleset.liveVersion) return { state: 'not-applied', reason: error.message };
-    return {
-      state: 'unknown',
-      reason: `${error.message}; ${versionText(live?.version)} is live, neither the plan's starting point nor its result`,
-    };
+    if (live && live.version !== ruleset.liveVersion && atPlannedContent(live, ruleset)) return { outcome: { state: 'applied', ...(ruleset.liveVersion !== undefined ? { from: ruleset.liveVersion } : {}), to: live.version }, live };
+    if (live?.version === ruleset.liveVersion) return { outcome: { state: 'not-applied', reason: error.message } };
+    return { outcome: { state: 'unknown', reason: `${error.message}; ${versionText(live?.version)} is live, neither the plan's starting point nor its result` } };
   }
 }
 
