@@ -70,23 +70,24 @@ function driftMarker(rule: RulePlan): string {
 
 /** The lines of one rule, each with the sign that starts it; `paint` colours a sign's line. */
 function ruleLines(rule: RulePlan, paint: (kind: keyof typeof COLOURS, text: string) => string, markdown: boolean): string[] {
-  const named = `${rule.name}${rule.description && rule.description !== rule.name && JSON.stringify(rule.description) !== rule.name ? ` (${rule.description})` : ''}${driftMarker(rule)}`;
+  const named = `${rule.name}${rule.description && rule.description !== rule.name && JSON.stringify(rule.description) !== rule.name ? ` (${rule.description})` : ''}`;
+  const mark = driftMarker(rule);
   switch (rule.action) {
     case 'add':
-      return [paint('add', `+ ${named}, at ${rule.to}`), ...rule.fields.map((f) => paint('add', `${markdown ? '+' : ' '}     ${f.path}: ${f.unknown ? '(known after apply)' : value(f.new)}`))];
+      return [paint('add', `+ ${named}, at ${rule.to}${mark}`), ...rule.fields.map((f) => paint('add', `${markdown ? '+' : ' '}     ${f.path}: ${f.unknown ? '(known after apply)' : value(f.new)}`))];
     case 'remove':
-      return [paint('remove', `- ${named}, was at ${rule.from}`), ...rule.fields.map((f) => paint('remove', `${markdown ? '-' : ' '}     ${f.path}: ${value(f.old)}`))];
+      return [paint('remove', `- ${named}, was at ${rule.from}${mark}`), ...rule.fields.map((f) => paint('remove', `${markdown ? '-' : ' '}     ${f.path}: ${value(f.old)}`))];
     case 'move':
-      return [paint('move', `↕ ${named}, moved ${rule.from} → ${rule.to}`)];
+      return [paint('move', `↕ ${named}, moved ${rule.from} → ${rule.to}${mark}`)];
     case 'change': {
       const moved = rule.moved ? `, moved ${rule.from} → ${rule.to}` : `, at ${rule.to}`;
-      return [paint('change', `~ ${named}${moved}`), ...rule.fields.flatMap((f) => fieldLines(f, paint, markdown))];
+      return [paint('change', `~ ${named}${moved}${mark}`), ...rule.fields.flatMap((f) => fieldLines(f, paint, markdown))];
     }
     case 'unmanaged':
-      return [paint('dim', `  ${named}, at ${rule.to}: unmanaged (in no file), kept`)];
+      return [paint('dim', `  ${named}, at ${rule.to}: unmanaged (in no file), kept${mark}`)];
     default:
       // An unchanged rule is shown only where the files took up a live edit.
-      return rule.drift ? [`  ${named}, at ${rule.to}: unchanged`] : [];
+      return rule.drift ? [`  ${named}, at ${rule.to}: unchanged${mark}`] : [];
   }
 }
 
