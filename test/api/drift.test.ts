@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Scope } from '../../server/src/api/client';
 import type { Emulator } from '../../server/src/api/emulator';
 import { applyPlan, planFileText, readSavedPlan, savedPlanOf, type SavedPlan } from '../../server/src/api/apply';
-import { emptyLock, lockEntryOf, lockFileText, lockKey, readLockFile, withDrift, withLockEntry, type LockFile } from '../../server/src/api/lock';
+import { emptyLock, lockFileText, lockKey, readLockFile, withDrift, withLockEntry, type LockFile } from '../../server/src/api/lock';
 import { planTargets, type EstatePlan } from '../../server/src/api/plan';
 import { planJson, planMarkdown, planText } from '../../server/src/api/plan-output';
 import type { Target } from '../../server/src/api/targets';
@@ -56,8 +56,8 @@ async function applyWithLock(emulator: Emulator, plan: EstatePlan, lock: LockFil
   const result = await applyPlan(saved, {
     clientFor: (scope) => makeClient(emulator.baseUrl, { scope }),
     ...(concurrency !== undefined ? { concurrency } : {}),
-    onLanded: (target, ruleset, live) => {
-      current = readLockFile(lockFileText(withLockEntry(current, lockKey(target.scope, ruleset.destination), lockEntryOf(live, ruleset.localDigest))), 'lock.json');
+    onLocked: (target, ruleset, entry) => {
+      current = readLockFile(lockFileText(withLockEntry(current, lockKey(target.scope, ruleset.destination), entry)), 'lock.json');
     },
   });
   return { lock: current, complete: result.complete };
@@ -118,6 +118,10 @@ describe('drift against the lock file', () => {
       assert.deepEqual(taken.targets[0].rulesets[0].drift, { lockedVersion: applied.version, changedHere: true, changedLive: true, undone: [], removedLive: [] });
       assert.match(planText(taken), /drift: changed here since the last apply; changed live since the last apply .*; apply undoes no live edit/);
       assert.match(planText(taken), /bots, at 2: unchanged \[edited live since the last apply\]/);
+      // Applying that writes nothing, yet records the live ruleset the files now agree with: no drift after it.
+      const accepted = await applyWithLock(emulator, taken, lock);
+      assert.equal(accepted.lock.rulesets[key].version, edited.version);
+      assert.deepEqual(withDrift(await planOf(emulator, targets), accepted.lock).targets[0].rulesets[0].drift, { lockedVersion: edited.version, changedHere: false, changedLive: false, undone: [], removedLive: [] });
       // …or changes it another way, which undoes the live edit.
       writeFileSync(targets[0].files[0], JSON.stringify({ name: 'default', kind: 'zone', phase: WAF, rules: [RULES[0], { ...RULES[1], action: 'managed_challenge' }] }));
       const both = withDrift(await planOf(emulator, targets), lock);

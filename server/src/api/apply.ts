@@ -15,6 +15,7 @@ import type { ApplyConfig } from '../documents/project-config';
 import { ApiError, type RulesetsClient, type Scope } from './client';
 import { describeDestination, type Destination } from './deploy';
 import { WorkflowError } from './local-ruleset';
+import { lockEntryOf, type LockedRule, type LockEntry } from './lock';
 import { diffHasChanges, diffRuleset, type EstatePlan, type RuleCounts } from './plan';
 import type { Ruleset, UpdateRulesetBody } from './types';
 
@@ -41,6 +42,8 @@ export interface SavedRuleset {
   readonly body: UpdateRulesetBody;
   /** The digest of what the files asked (plan.ts localDigest), which the lock file records. */
   readonly localDigest?: string;
+  /** Where the plan changes nothing: the live ruleset's digest and rules as planned, for the lock file (apply writes nothing to learn them). */
+  readonly live?: { readonly digest: string; readonly rules: readonly LockedRule[] };
 }
 
 export interface SavedTarget {
@@ -95,6 +98,7 @@ export function savedPlanOf(plan: EstatePlan, options: { readonly created?: Date
         changes: diffHasChanges(r),
         body: r.body,
         ...(r.localDigest !== undefined ? { localDigest: r.localDigest } : {}),
+        ...(!diffHasChanges(r) && r.liveDigest !== undefined ? { live: { digest: r.liveDigest, rules: r.rules.flatMap((rule) => (rule.id !== undefined && rule.liveDigest !== undefined ? [{ id: rule.id, ...(rule.ref !== undefined ? { ref: rule.ref } : {}), digest: rule.liveDigest }] : [])) } } : {}),
       };
     }),
   }));
@@ -322,8 +326,12 @@ export interface ApplyOptions {
   /** Called once per write sent, when its outcome is known. */
   readonly audit?: (entry: AuditEntry) => void;
   readonly who?: string;
-  /** Called with the ruleset as the service holds it once the plan's write has landed (or had landed before): for the lock file. */
-  readonly onLanded?: (target: SavedTarget, ruleset: SavedRuleset, live: Ruleset) => void;
+  /**
+   * Called with the lock file's entry of each ruleset as this apply leaves it: as the service
+   * returned it once its write landed (or had landed before), or, where the plan changes
+   * nothing, as planned. Not called for a ruleset not applied or unknown.
+   */
+  readonly onLocked?: (target: SavedTarget, ruleset: SavedRuleset, entry: LockEntry) => void;
   /** Called as each ruleset's outcome is known. */
   readonly onOutcome?: (applied: AppliedRuleset) => void;
   readonly signal?: AbortSignal;
@@ -368,7 +376,7 @@ export async function applyPlan(plan: SavedPlan, options: ApplyOptions): Promise
       if (live?.version === ruleset.liveVersion) pending.push({ target, ruleset });
       else if (live && atPlannedContent(live, ruleset)) {
         outcomes.set(ruleset, { state: 'done', version: live.version });
-        options.onLanded?.(target, ruleset, live);
+        options.onLocked?.(target, ruleset, lockEntryOf(live, ruleset.localDigest));
       }
       else moved.push(`${target.scope.kind} ${target.label}: ${rulesetName(ruleset)} was at ${versionText(ruleset.liveVersion)} when planned, ${versionText(live?.version)} now`);
     }),
@@ -385,7 +393,11 @@ export async function applyPlan(plan: SavedPlan, options: ApplyOptions): Promise
     throw new ApplyRefusedError(`not applied: live rulesets changed since the plan (a dashboard edit or another apply): ${moved.join('; ')}; plan again`, moved);
   }
   for (const { target, ruleset } of items) {
-    if (!ruleset.changes) settle(target, ruleset, { state: 'unchanged' });
+    if (!ruleset.changes) {
+      settle(target, ruleset, { state: 'unchanged' });
+      if (ruleset.live && ruleset.liveVersion !== undefined)
+        options.onLocked?.(target, ruleset, { version: ruleset.liveVersion, digest: ruleset.live.digest, ...(ruleset.localDigest !== undefined ? { file_digest: ruleset.localDigest } : {}), rules: ruleset.live.rules });
+    }
     else if (outcomes.has(ruleset)) settle(target, ruleset, outcomes.get(ruleset)!);
   }
   // Custom rulesets first: an entry point may execute them.
@@ -417,7 +429,7 @@ export async function applyPlan(plan: SavedPlan, options: ApplyOptions): Promise
     await runPool(
       wave.map(({ target, ruleset }) => async () => {
         const { outcome, live } = await writeOne(options.clientFor(target.scope), ruleset, options.signal);
-        if (live) options.onLanded?.(target, ruleset, live);
+        if (live) options.onLocked?.(target, ruleset, lockEntryOf(live, ruleset.localDigest));
         if (outcome.state !== 'applied') stopped = true;
         audit(target, ruleset, outcome.state === 'applied' ? 'applied' : outcome.state === 'unknown' ? 'unknown' : 'failed', outcome.state === 'applied' ? outcome.to : undefined);
         settle(target, ruleset, outcome);

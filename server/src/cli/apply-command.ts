@@ -113,14 +113,14 @@ export async function apply(args: string[], io: Io): Promise<number> {
   }
   const loaded = new ProjectConfigs({}).of(STDIN);
   const auditPath = resolve(loaded?.folder ?? process.cwd(), loaded?.config.apply?.audit_log ?? '.rulesets/audit.log');
-  const recordLanded = lockRecorder(lockPath());
+  const recordLocked = lockRecorder(lockPath());
   const result = await applyPlan(plan, {
     clientFor,
     limits: applyLimitsOf(loaded?.config.apply),
     allowMassChange: values['allow-mass-change'],
     audit: auditLogWriter(auditPath),
     who: whoApplies(io.env),
-    onLanded: (target, ruleset, live) => recordLanded(target.scope, ruleset.destination, live, ruleset.localDigest),
+    onLocked: (target, ruleset, entry) => recordLocked(target.scope, ruleset.destination, entry),
     // A ruleset the plan leaves as it is would only be noise in an estate of hundreds: it is counted below.
     onOutcome: (applied) => applied.outcome.state !== 'unchanged' && io.out(`${outcomeLine(applied)}\n`),
   });

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { emptyLock, lockEntryOf, lockFileText, lockKey, readLockFile, withLockEntry, type Destination, type LockFile, type Ruleset, type Scope } from '../core';
+import { emptyLock, lockFileText, lockKey, readLockFile, withLockEntry, type Destination, type LockEntry, type LockFile, type Scope } from '../core';
 import { ProjectConfigs, STDIN, UsageError } from './check';
 import { readTextFile } from './io';
 import { replaceFile } from './files';
@@ -26,12 +26,13 @@ export function loadLock(path: string): LockFile | undefined {
   }
 }
 
-/** Records each ruleset that lands in the lock file, rewriting it whole each time (so an apply stopped part-way keeps what landed). */
-export function lockRecorder(path: string): (scope: Scope, destination: Destination, live: Ruleset, fileDigest: string | undefined) => void {
+/** Records each ruleset's entry in the lock file, rewriting it whole each time (so an apply stopped part-way keeps what landed). */
+export function lockRecorder(path: string): (scope: Scope, destination: Destination, entry: LockEntry) => void {
   let lock = loadLock(path) ?? emptyLock();
   let made = false;
-  return (scope, destination, live, fileDigest) => {
-    lock = withLockEntry(lock, lockKey(scope, destination), lockEntryOf(live, fileDigest));
+  return (scope, destination, entry) => {
+    if (JSON.stringify(lock.rulesets[lockKey(scope, destination)]) === JSON.stringify(entry)) return;
+    lock = withLockEntry(lock, lockKey(scope, destination), entry);
     if (!made) {
       mkdirSync(dirname(path), { recursive: true });
       made = true;
