@@ -8,7 +8,6 @@
  * outcome is then known (read back when the answer was lost). Applying the same plan again
  * finishes the rest: a ruleset already as the plan leaves it counts as done.
  */
-import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ApplyConfig } from '../documents/project-config';
@@ -18,6 +17,9 @@ import { WorkflowError } from './local-ruleset';
 import { lockEntryOf, type LockedRule, type LockEntry } from './lock';
 import { diffHasChanges, diffRuleset, type EstatePlan, type RuleCounts } from './plan';
 import type { Ruleset, UpdateRulesetBody } from './types';
+
+/** A SHA-256 hash; node:crypto is loaded on the first, as a check of files (which never hashes) should not pay for it at start. */
+const createHash = (algorithm: 'sha256') => (require('node:crypto') as typeof import('node:crypto')).createHash(algorithm);
 
 /** What a plan file says it is; another document (a ruleset file) is not taken for one. */
 export const PLAN_FILE_FORMAT = 'rulesets-plan';

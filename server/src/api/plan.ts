@@ -7,7 +7,6 @@
  * addition. Live rules no file holds are unmanaged: kept where they are, and removed only in a
  * phase the repository owns. Read-only: nothing here writes.
  */
-import { createHash } from 'node:crypto';
 import { parseDocument } from '../documents/parsed-document';
 import { rulesetFormatOfPath } from '../documents/classify';
 import { includeReader } from '../documents/include-files';
@@ -19,6 +18,9 @@ import { checkLocal, describeDestination, destinationOf, hasErrors, refuseOtherL
 import { readLocalRuleset, WorkflowError, type LocalRuleset } from './local-ruleset';
 import type { Target } from './targets';
 import type { Rule, RuleInput, Ruleset, UpdateRulesetBody } from './types';
+
+/** A SHA-256 hash; node:crypto is loaded on the first, as a check of files (which never hashes) should not pay for it at start. */
+const createHash = (algorithm: 'sha256') => (require('node:crypto') as typeof import('node:crypto')).createHash(algorithm);
 
 /** One field of a rule (or of the ruleset) that differs: a dotted path, and each side's value (absent: not set). */
 export interface FieldChange {
