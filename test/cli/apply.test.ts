@@ -108,6 +108,20 @@ describe('rulesets apply', () => {
     assert.equal(readFileSync(join(dir, '.rulesets', 'audit.log'), 'utf8').trimEnd().split('\n').length, 2, 'no write, no line');
   });
 
+  it('applies a plan whose entry point two files give rules: the merged order lands, before:/after: are not sent', async () => {
+    const zoneId = zone();
+    const dir = await project(zoneId);
+    rmSync(join(dir, 'redirect.ruleset.yaml'));
+    writeFileSync(join(dir, 'extra.ruleset.yaml'), `name: default\nkind: zone\nphase: ${PHASE}\nrules:\n  - ref: first\n    action: block\n    expression: http.request.uri.path eq "/first"\n    before: office\n`);
+    const planned = await run(['plan', '-o', 'plan.json'], dir, zoneId);
+    assert.equal(planned.status, 0, planned.stderr);
+    const applied = await run(['apply', 'plan.json'], dir, zoneId);
+    assert.equal(applied.status, 0, applied.stdout + applied.stderr);
+    const live = await makeClient(emulator.baseUrl, { scope: { kind: 'zone', id: zoneId } }).getEntryPoint(PHASE);
+    assert.deepEqual(live.rules.map((r) => r.ref), ['first', 'office', 'bots']);
+    assert.ok(live.rules.every((r) => !('before' in r) && !('after' in r)));
+  });
+
   it('refuses an altered plan file, and a live change since the plan, naming the target and both versions; nothing is written', async () => {
     const zoneId = zone();
     const dir = await project(zoneId);

@@ -584,9 +584,7 @@ async function planRuleset(client: RulesetsClient, local: LocalRuleset, destinat
   }
   const live = await readLive(client, local, destination, signal);
   const diff = diffRuleset(local.body, live, { owned, rulesOnly: local.rulesOnly });
-  const { name, kind, phase, description, rules: _rules } = local.body;
-  // As deploy's updateBody: name, kind and phase cannot change, so they go only where the PUT creates the ruleset.
-  const body: UpdateRulesetBody = live ? { ...(description !== undefined ? { description } : {}), rules: diff.written } : { ...(local.rulesOnly ? {} : { name }), kind, phase, ...(description !== undefined ? { description } : {}), rules: diff.written };
+  const body = putBody(local.body, live, diff.written, local.rulesOnly === true);
   return {
     file: local.path,
     ...labelOf(local),
@@ -602,6 +600,13 @@ async function planRuleset(client: RulesetsClient, local: LocalRuleset, destinat
     localDigest: localDigest(local.body, local.rulesOnly === true),
     ...diff,
   };
+}
+
+/** What an apply writes (PUT), as deploy's updateBody: name, kind and phase cannot change, so they go only where the PUT creates the ruleset. */
+function putBody(local: LocalRuleset['body'], live: Ruleset | undefined, written: RulesetDiff['written'], rulesOnly: boolean): UpdateRulesetBody {
+  const { name, kind, phase, description } = local;
+  if (live) return { ...(description !== undefined ? { description } : {}), rules: written };
+  return { ...(rulesOnly ? {} : { name }), kind, phase, ...(description !== undefined ? { description } : {}), rules: written };
 }
 
 /**
@@ -645,6 +650,8 @@ async function planEntryPoint(client: RulesetsClient, given: readonly LocalRules
     file: first.path,
     ...labelOf(first),
     ...(locals.length > 1 ? { files: locals.map((l) => l.path) } : {}),
+    rulesOnly: first.rulesOnly === true,
+    body: putBody(body, live, diff.written, first.rulesOnly === true),
     destination,
     phase: first.body.phase,
     ...(live ? { liveVersion: live.version } : {}),
