@@ -4,6 +4,7 @@
  * log line or an error message.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { ApiError, RulesetsClient, type ClientOptions, type Credentials, type Scope } from '../../server/src/api/client';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../server/src/api/emulator';
 
@@ -78,4 +79,31 @@ export function assertNoSecrets(): void {
   for (const text of [...seen.lines, ...seen.messages]) {
     for (const form of forms) assert.ok(!text.includes(form), `a credential appears in: ${text}`);
   }
+}
+
+/** What the built CLI did: its exit status and its two outputs. */
+export interface CliRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * The built CLI (`dist/cli.js`, `npm run build` first) run in `cwd` against the emulator at
+ * `baseUrl` with the test token and `env` (the zone, …): none of the caller's own `RULESETS_*`
+ * or colour settings leak in.
+ */
+export function runCli(cli: string, args: readonly string[], cwd: string, baseUrl: string, env: Record<string, string> = {}): Promise<CliRun> {
+  const childEnv: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RULESETS_') && key !== 'FORCE_COLOR' && key !== 'NO_COLOR') childEnv[key] = value;
+  Object.assign(childEnv, { RULESETS_BASE_URL: baseUrl, RULESETS_API_TOKEN: SECRETS.token, ...env });
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
 }

@@ -6,12 +6,12 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Emulator } from '../../server/src/api/emulator';
-import { makeClient, SECRETS, startTestEmulator } from '../api/harness';
+import { makeClient, SECRETS, startTestEmulator, runCli, type CliRun } from '../api/harness';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -26,25 +26,8 @@ function zone(): string {
   return `apply${process.pid}z${++zones}`.padEnd(32, '0');
 }
 
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function run(args: readonly string[], cwd: string, zoneId: string, extra: Record<string, string> = {}): Promise<Run> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RULESETS_') && key !== 'FORCE_COLOR' && key !== 'NO_COLOR') env[key] = value;
-  Object.assign(env, { RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, RULESETS_ZONE_ID: zoneId, USER: 'alice', ...extra });
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
+function run(args: readonly string[], cwd: string, zoneId: string, extra: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(CLI, args, cwd, emulator.baseUrl, { RULESETS_ZONE_ID: zoneId, USER: 'alice', ...extra });
 }
 
 function writesSince(since: number): string[] {

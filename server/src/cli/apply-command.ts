@@ -27,7 +27,7 @@ import {
   withDrift,
 } from '../core';
 import { prepareReaders, ProjectConfigs, STDIN, UsageError } from './check';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, connectionOptions, refuseCredentialFlags } from './config';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, clientsByScope, refuseCredentialFlags } from './config';
 import { readTextFile, type Io } from './io';
 import { wantsColour } from './report';
 import { CommandFailure } from './api-commands';
@@ -83,16 +83,7 @@ export async function apply(args: string[], io: Io): Promise<number> {
     return 0;
   }
   if (positionals.includes(STDIN)) throw new UsageError('apply reads a plan file or ruleset files, not standard input');
-  const log = values.verbose ? (line: string) => io.err(`${line}\n`) : undefined;
-  const onWait = io.watched || values.verbose ? (line: string) => io.err(`rulesets: ${line}\n`) : undefined;
-  const base = connectionOptions(values, io.env, { log, onWait });
-  const clients = new Map<string, RulesetsClient>();
-  const clientFor = (scope: Scope) => {
-    const key = `${scope.kind}:${scope.id}`;
-    let client = clients.get(key);
-    if (!client) clients.set(key, (client = new RulesetsClient({ ...base, scope })));
-    return client;
-  };
+  const { baseUrl, clientFor } = clientsByScope(values, io);
   const planFile = positionals.length === 1 && isFile(positionals[0]) ? positionals[0] : undefined;
   const savedText = planFile !== undefined ? readTextFile(planFile).text : undefined;
   let plan: SavedPlan;
@@ -101,12 +92,12 @@ export async function apply(args: string[], io: Io): Promise<number> {
     if (values['owns-phase'] || values.yes)
       throw new UsageError(`${values.yes ? '--yes' : '--owns-phase'} goes with PATHs, not a saved plan: the plan already says what to do, and applying it asks nothing`);
     plan = readSavedPlan(savedText, planFile);
-    if (plan.service !== undefined && plan.service !== serviceOf(base.baseUrl)) {
-      throw new CommandFailure(`${planFile} was planned against ${plan.service}, but the API now is ${serviceOf(base.baseUrl)} (RULESETS_BASE_URL or --base-url); nothing was applied: apply it where it was planned, or plan again`, 1);
+    if (plan.service !== undefined && plan.service !== serviceOf(baseUrl)) {
+      throw new CommandFailure(`${planFile} was planned against ${plan.service}, but the API now is ${serviceOf(baseUrl)} (RULESETS_BASE_URL or --base-url); nothing was applied: apply it where it was planned, or plan again`, 1);
     }
     again = `rulesets apply ${planFile}`;
   } else {
-    const made = await planAndConfirm(positionals.length > 0 ? positionals : ['.'], values, io, clientFor, base.baseUrl);
+    const made = await planAndConfirm(positionals.length > 0 ? positionals : ['.'], values, io, clientFor, baseUrl);
     if (!made) return 0;
     plan = made;
     again = `rulesets apply${positionals.length > 0 ? ` ${positionals.join(' ')}` : ''}`;

@@ -118,3 +118,22 @@ function required(value: string, flag: string): string {
 function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== '' ? value : undefined;
 }
+
+/**
+ * A client for each account or zone a command of many targets talks to (plan, apply), made on
+ * first use and kept: the base URL and credentials of the environment, its log with `--verbose`,
+ * and a word on stderr about what it waits for when a person watches.
+ */
+export function clientsByScope(flags: ConnectionFlags & { readonly verbose?: boolean }, io: { readonly err: (text: string) => void; readonly env: NodeJS.ProcessEnv; readonly watched?: boolean }): { readonly baseUrl: string; readonly clientFor: (scope: Scope) => RulesetsClient } {
+  const log = flags.verbose ? (line: string) => io.err(`${line}\n`) : undefined;
+  const onWait = io.watched || flags.verbose ? (line: string) => io.err(`rulesets: ${line}\n`) : undefined;
+  const base = connectionOptions(flags, io.env, { log, onWait });
+  const clients = new Map<string, RulesetsClient>();
+  const clientFor = (scope: Scope): RulesetsClient => {
+    const key = `${scope.kind}:${scope.id}`;
+    let client = clients.get(key);
+    if (!client) clients.set(key, (client = new RulesetsClient({ ...base, scope })));
+    return client;
+  };
+  return { baseUrl: base.baseUrl, clientFor };
+}

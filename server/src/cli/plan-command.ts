@@ -7,9 +7,9 @@ import { writeFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseCommandArgs } from './args';
 import { usageBlock } from './synopsis';
-import { closestMatches, KNOWN_PHASES, parseDocument, planFileText, planJson, planMarkdown, planTargets, planText, quoteAlternatives, withDrift, resolveTargets, RulesetsClient, savedPlanOf, TargetResolutionError, targetsOf, TerraformPlanError, terraformPlanOf, type ClientOptions, type EstatePlan, type Scope, type Target, type UnresolvedTarget } from '../core';
+import { closestMatches, KNOWN_PHASES, parseDocument, planFileText, planJson, planMarkdown, planTargets, planText, quoteAlternatives, withDrift, resolveTargets, RulesetsClient, savedPlanOf, TargetResolutionError, targetsOf, TerraformPlanError, terraformPlanOf, type ClientOptions, type EstatePlan, type Target, type UnresolvedTarget } from '../core';
 import { collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError, type LoadedProjectConfig } from './check';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptions, connectionOptions, refuseCredentialFlags, type ConnectionFlags } from './config';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptions, clientsByScope, connectionOptions, refuseCredentialFlags, type ConnectionFlags } from './config';
 import { readTextFile, type Io } from './io';
 import { textReport, wantsColour } from './report';
 import { exitStatus } from './api-commands';
@@ -153,16 +153,7 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   for (const phase of owned) checkOwnedPhase(phase, io);
   const targets = await targetsForPlan(positionals.length > 0 ? positionals : ['.'], values, io.env, io);
   await prepareReaders(targets.flatMap((t) => t.files));
-  const log = values.verbose ? (line: string) => io.err(`${line}\n`) : undefined;
-  const onWait = io.watched || values.verbose ? (line: string) => io.err(`rulesets: ${line}\n`) : undefined;
-  const base = connectionOptions(values, io.env, { log, onWait });
-  const clients = new Map<string, RulesetsClient>();
-  const clientFor = (scope: Scope) => {
-    const key = `${scope.kind}:${scope.id}`;
-    let client = clients.get(key);
-    if (!client) clients.set(key, (client = new RulesetsClient({ ...base, scope })));
-    return client;
-  };
+  const { baseUrl, clientFor } = clientsByScope(values, io);
   const relativeTo = process.cwd();
   const shownPath = (path: string) => {
     const shown = relative(relativeTo, path);
@@ -175,7 +166,7 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   if (format === 'json') io.out(planJson(result, { relativeTo }));
   else if (format === 'markdown') io.out(planMarkdown(result, { relativeTo }));
   else io.out(planText(result, { relativeTo, colour: wantsColour(io.outIsTerminal, io.env) }));
-  if (values.output !== undefined) savePlan(result, values.output, base.baseUrl, io);
+  if (values.output !== undefined) savePlan(result, values.output, baseUrl, io);
   if (result.errors > 0) return 1;
   return values['detailed-exitcode'] && result.changes ? 2 : 0;
 }
