@@ -128,7 +128,7 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
     if (node.kind === 'ruleset') {
       const ruleset = plan.targets[node.target].rulesets[node.index];
       const changes = ruleset.rules.some((r) => r.action !== 'unchanged' && r.action !== 'unmanaged') || ruleset.settings.length > 0;
-      const item = new vscode.TreeItem(rulesetName(ruleset), changes ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(`${ruleset.file}${ruleset.label !== undefined ? ` ${ruleset.label}` : ''}`, changes ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
       item.description = `${ruleset.phase} · ${countsText(ruleset.counts, ruleset.settings.length)}${ruleset.liveVersion ? '' : ' · new'}`;
       item.tooltip = `${ruleset.file} → ${ruleset.destination.kind === 'entrypoint' ? `the ${ruleset.destination.phase} entry point` : `ruleset ${ruleset.destination.id}`}${ruleset.liveVersion ? `, live version ${ruleset.liveVersion}` : ' (created by the apply)'}`;
       item.iconPath = new vscode.ThemeIcon(changes ? 'diff' : 'check');
