@@ -98,6 +98,9 @@ describe('the Plan view in VS Code (code-server) against the Rulesets API emulat
       (texts) => texts.length === 2 && texts[0].includes('/admin-old') && texts[1].includes('/admin\\"'),
     );
     assert.ok(!sides[1].includes('/admin-old'));
+    // Only the changed expression differs: the service's defaults (enabled, an empty description) are not shown as changes.
+    assert.equal(await wb!.page.locator('.monaco-diff-editor .line-delete').count(), 1);
+    assert.equal(await wb!.page.locator('.monaco-diff-editor .line-insert').count(), 1);
     await wb!.screenshot('2-diff');
   });
 

@@ -64,11 +64,12 @@ function countsText(counts: RulesetPlan['counts'], settings = 0): string {
   return parts.length > 0 ? parts.join(', ') : 'no changes';
 }
 
-/** The rules as a person compares them: the fields in one order on both sides, the service's bookkeeping left out. */
+/** The rules as a person compares them: the fields in one order on both sides, the service's bookkeeping and defaults left out. */
 function comparable(body: { description?: string; rules?: readonly object[] }): string {
   const FIRST = ['id', 'ref', 'description', 'expression', 'action', 'action_parameters', 'enabled', 'logging', 'ratelimit', 'exposed_credential_check', 'categories'];
   const rules = (body.rules ?? []).map((rule) => {
-    const entries = Object.entries(rule).filter(([key]) => key !== 'version' && key !== 'last_updated');
+    // The service's defaults (an empty description, enabled) are left out on both sides, as the plan's diff fills them in.
+    const entries = Object.entries(rule).filter(([key, value]) => key !== 'version' && key !== 'last_updated' && !(key === 'description' && value === '') && !(key === 'enabled' && value === true));
     entries.sort(([a], [b]) => (FIRST.indexOf(a) === -1 ? 99 : FIRST.indexOf(a)) - (FIRST.indexOf(b) === -1 ? 99 : FIRST.indexOf(b)) || a.localeCompare(b));
     return Object.fromEntries(entries);
   });
