@@ -55,6 +55,7 @@ export { diffRuleset, planTargets, type EstatePlan, type PlanOptions, type Rules
 export { terraformPlanOf, TerraformPlanError } from './api/terraform-plan';
 export { planJson, planMarkdown, planText, summaryLine } from './api/plan-output';
 export { applyLimitsOf, applyPlan, auditLogWriter, isPlanFileText, planFileText, readSavedPlan, rulesetName, savedPlanOf, serviceOf, type AppliedRuleset, type SavedPlan } from './api/apply';
+export { emptyLock, lockEntryOf, lockFileText, lockKey, readLockFile, withDrift, withLockEntry, type LockEntry, type LockFile } from './api/lock';
 export { readLocalRuleset, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';
 export { pointerToRange } from './api/pointer';
 export { recordDeployed, rulesetToBody, serializeRuleset, withVersion } from './api/ruleset-file';

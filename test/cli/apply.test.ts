@@ -160,4 +160,31 @@ describe('rulesets apply', () => {
     assert.equal(nothing.status, 0);
     assert.match(nothing.stdout, /^Nothing to apply\.$/m);
   });
+
+  it('records what landed in .rulesets/lock.json; plan then shows a dashboard edit as drift, naming the rule an apply would undo', async () => {
+    const zoneId = zone();
+    const dir = await project(zoneId);
+    assert.equal((await run(['apply', '--yes'], dir, zoneId)).status, 0);
+    const lock = JSON.parse(readFileSync(join(dir, '.rulesets', 'lock.json'), 'utf8'));
+    const key = `zone ${zoneId}: the ${PHASE} entry point`;
+    assert.deepEqual(Object.keys(lock.rulesets), [`zone ${zoneId}: the http_request_dynamic_redirect entry point`, key]);
+    assert.equal(lock.rulesets[key].version, '2');
+    assert.ok(!JSON.stringify(lock).includes(SECRETS.token));
+    const quiet = await run(['plan'], dir, zoneId);
+    assert.doesNotMatch(quiet.stdout, /drift:/);
+    // A dashboard edit of bots.
+    const client = makeClient(emulator.baseUrl, { scope: { kind: 'zone', id: zoneId } });
+    const live = await client.getEntryPoint(PHASE);
+    await client.updateRuleset({ phase: PHASE }, { rules: live.rules.map((r) => ({ id: r.id, ref: r.ref, action: r.action, expression: r.ref === 'bots' ? 'http.user_agent contains "Bad"' : r.expression })) });
+    const drifted = await run(['plan'], dir, zoneId);
+    assert.equal(drifted.status, 0, drifted.stderr);
+    assert.match(drifted.stdout, /^ {2}drift: unchanged here since the last apply; changed live since the last apply \(version 2 → version 3\); apply would undo the live edit to bots$/m);
+    assert.match(drifted.stdout, /^ {2}~ bots, at 2 \[edited live since the last apply; apply would undo it\]$/m);
+    const json = JSON.parse((await run(['plan', '--format', 'json'], dir, zoneId)).stdout);
+    assert.deepEqual(json.targets[0].rulesets.find((r: { phase: string }) => r.phase === PHASE).drift, { locked_version: '2', changed_here: false, changed_live: true, undone_by_apply: ['bots'], removed_live: [] });
+    // Applying again undoes it and updates the lock.
+    assert.equal((await run(['apply', '--yes'], dir, zoneId)).status, 0);
+    assert.equal(JSON.parse(readFileSync(join(dir, '.rulesets', 'lock.json'), 'utf8')).rulesets[key].version, '4');
+    assert.doesNotMatch((await run(['plan'], dir, zoneId)).stdout, /drift:/);
+  });
 });

@@ -15,6 +15,7 @@ import type { ApplyConfig } from '../documents/project-config';
 import { ApiError, type RulesetsClient, type Scope } from './client';
 import { describeDestination, type Destination } from './deploy';
 import { WorkflowError } from './local-ruleset';
+import { lockEntryOf, type LockedRule, type LockEntry } from './lock';
 import { diffHasChanges, diffRuleset, type EstatePlan, type RuleCounts } from './plan';
 import type { Ruleset, UpdateRulesetBody } from './types';
 
@@ -39,6 +40,10 @@ export interface SavedRuleset {
   readonly changes: boolean;
   /** The exact body of the PUT. */
   readonly body: UpdateRulesetBody;
+  /** The digest of what the files asked (plan.ts localDigest), which the lock file records. */
+  readonly localDigest?: string;
+  /** Where the plan changes nothing: the live ruleset's digest and rules as planned, for the lock file (apply writes nothing to learn them). */
+  readonly live?: { readonly digest: string; readonly rules: readonly LockedRule[] };
 }
 
 export interface SavedTarget {
@@ -92,6 +97,8 @@ export function savedPlanOf(plan: EstatePlan, options: { readonly created?: Date
         counts: r.counts,
         changes: diffHasChanges(r),
         body: r.body,
+        ...(r.localDigest !== undefined ? { localDigest: r.localDigest } : {}),
+        ...(!diffHasChanges(r) && r.liveDigest !== undefined ? { live: { digest: r.liveDigest, rules: r.rules.flatMap((rule) => (rule.id !== undefined && rule.liveDigest !== undefined ? [{ id: rule.id, ...(rule.ref !== undefined ? { ref: rule.ref } : {}), digest: rule.liveDigest }] : [])) } } : {}),
       };
     }),
   }));
@@ -319,6 +326,12 @@ export interface ApplyOptions {
   /** Called once per write sent, when its outcome is known. */
   readonly audit?: (entry: AuditEntry) => void;
   readonly who?: string;
+  /**
+   * Called with the lock file's entry of each ruleset as this apply leaves it: as the service
+   * returned it once its write landed (or had landed before), or, where the plan changes
+   * nothing, as planned. Not called for a ruleset not applied or unknown.
+   */
+  readonly onLocked?: (target: SavedTarget, ruleset: SavedRuleset, entry: LockEntry) => void;
   /** Called as each ruleset's outcome is known. */
   readonly onOutcome?: (applied: AppliedRuleset) => void;
   readonly signal?: AbortSignal;
@@ -361,7 +374,10 @@ export async function applyPlan(plan: SavedPlan, options: ApplyOptions): Promise
         return;
       }
       if (live?.version === ruleset.liveVersion) pending.push({ target, ruleset });
-      else if (live && atPlannedContent(live, ruleset)) outcomes.set(ruleset, { state: 'done', version: live.version });
+      else if (live && atPlannedContent(live, ruleset)) {
+        outcomes.set(ruleset, { state: 'done', version: live.version });
+        options.onLocked?.(target, ruleset, lockEntryOf(live, ruleset.localDigest));
+      }
       else moved.push(`${target.scope.kind} ${target.label}: ${rulesetName(ruleset)} was at ${versionText(ruleset.liveVersion)} when planned, ${versionText(live?.version)} now`);
     }),
     options.concurrency ?? 4,
@@ -377,7 +393,11 @@ export async function applyPlan(plan: SavedPlan, options: ApplyOptions): Promise
     throw new ApplyRefusedError(`not applied: live rulesets changed since the plan (a dashboard edit or another apply): ${moved.join('; ')}; plan again`, moved);
   }
   for (const { target, ruleset } of items) {
-    if (!ruleset.changes) settle(target, ruleset, { state: 'unchanged' });
+    if (!ruleset.changes) {
+      settle(target, ruleset, { state: 'unchanged' });
+      if (ruleset.live && ruleset.liveVersion !== undefined)
+        options.onLocked?.(target, ruleset, { version: ruleset.liveVersion, digest: ruleset.live.digest, ...(ruleset.localDigest !== undefined ? { file_digest: ruleset.localDigest } : {}), rules: ruleset.live.rules });
+    }
     else if (outcomes.has(ruleset)) settle(target, ruleset, outcomes.get(ruleset)!);
   }
   // Custom rulesets first: an entry point may execute them.
@@ -408,7 +428,8 @@ export async function applyPlan(plan: SavedPlan, options: ApplyOptions): Promise
   for (const wave of waves) {
     await runPool(
       wave.map(({ target, ruleset }) => async () => {
-        const outcome = await writeOne(options.clientFor(target.scope), ruleset, options.signal);
+        const { outcome, live } = await writeOne(options.clientFor(target.scope), ruleset, options.signal);
+        if (live) options.onLocked?.(target, ruleset, lockEntryOf(live, ruleset.localDigest));
         if (outcome.state !== 'applied') stopped = true;
         audit(target, ruleset, outcome.state === 'applied' ? 'applied' : outcome.state === 'unknown' ? 'unknown' : 'failed', outcome.state === 'applied' ? outcome.to : undefined);
         settle(target, ruleset, outcome);
@@ -435,38 +456,23 @@ export async function applyPlan(plan: SavedPlan, options: ApplyOptions): Promise
   };
 }
 
-/** One PUT; after a failure, what is live says whether it landed. */
-async function writeOne(client: RulesetsClient, ruleset: SavedRuleset, signal?: AbortSignal): Promise<ApplyOutcome> {
+/** One PUT; after a failure, what is live says whether it landed. `live`: the ruleset as the service holds it, when it landed. */
+async function writeOne(client: RulesetsClient, ruleset: SavedRuleset, signal?: AbortSignal): Promise<{ outcome: ApplyOutcome; live?: Ruleset }> {
   const ref = ruleset.destination.kind === 'ruleset' ? ruleset.destination.id : { phase: ruleset.destination.phase };
   try {
     const written = await client.updateRuleset(ref, ruleset.body, { signal });
-    return {
-      state: 'applied',
-      ...(ruleset.liveVersion !== undefined ? { from: ruleset.liveVersion } : {}),
-      to: written.version,
-    };
+    return { outcome: { state: 'applied', ...(ruleset.liveVersion !== undefined ? { from: ruleset.liveVersion } : {}), to: written.version }, live: written };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     let live: Ruleset | undefined;
     try {
       live = await readLive(client, ruleset.destination, signal);
     } catch (readError) {
-      return {
-        state: 'unknown',
-        reason: `${error.message}; reading it back failed too (${(readError as Error).message}): check with \`rulesets versions\`, then apply the plan again`,
-      };
+      return { outcome: { state: 'unknown', reason: `${error.message}; reading it back failed too (${(readError as Error).message}): check with \`rulesets versions\`, then apply the plan again` } };
     }
-    if (live && live.version !== ruleset.liveVersion && atPlannedContent(live, ruleset))
-      return {
-        state: 'applied',
-        ...(ruleset.liveVersion !== undefined ? { from: ruleset.liveVersion } : {}),
-        to: live.version,
-      };
-    if (live?.version === ruleset.liveVersion) return { state: 'not-applied', reason: error.message };
-    return {
-      state: 'unknown',
-      reason: `${error.message}; ${versionText(live?.version)} is live, neither the plan's starting point nor its result`,
-    };
+    if (live && live.version !== ruleset.liveVersion && atPlannedContent(live, ruleset)) return { outcome: { state: 'applied', ...(ruleset.liveVersion !== undefined ? { from: ruleset.liveVersion } : {}), to: live.version }, live };
+    if (live?.version === ruleset.liveVersion) return { outcome: { state: 'not-applied', reason: error.message } };
+    return { outcome: { state: 'unknown', reason: `${error.message}; ${versionText(live?.version)} is live, neither the plan's starting point nor its result` } };
   }
 }
 

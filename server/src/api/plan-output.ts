@@ -48,24 +48,46 @@ function rulesetHeading(t: TargetPlan, r: RulesetPlan, options: PlanOutputOption
   return `${where(r, options)} → ${t.target.scope.kind} ${t.target.label}, ${describeDestination(r.destination)} (${live})${r.owned ? ', phase owned' : ''}`;
 }
 
+/** The `drift:` line of a ruleset with a lock entry: changed here, changed live, and which live edits an apply would undo. */
+export function driftLine(r: RulesetPlan): string | undefined {
+  const d = r.drift;
+  if (!d) return undefined;
+  const here = d.changedHere === undefined ? [] : [d.changedHere ? 'changed here since the last apply' : 'unchanged here since the last apply'];
+  const live = d.changedLive ? `changed live since the last apply (version ${d.lockedVersion} → ${r.liveVersion !== undefined ? `version ${r.liveVersion}` : 'deleted'})` : `live as last applied (version ${d.lockedVersion})`;
+  const parts = [...here, live];
+  if (d.removedLive.length > 0) parts.push(`removed live: ${d.removedLive.join(', ')}`);
+  if (d.undone.length > 0) parts.push(`apply would undo the live edit${d.undone.length === 1 ? '' : 's'} to ${d.undone.join(', ')}`);
+  else if (d.changedLive) parts.push('apply undoes no live edit');
+  return `drift: ${parts.join('; ')}`;
+}
+
+/** The marker after a rule edited or added live since the last apply. */
+function driftMarker(rule: RulePlan): string {
+  if (!rule.drift) return '';
+  const what = rule.drift === 'edited-live' ? 'edited live since the last apply' : 'added live since the last apply';
+  return ` [${what}${rule.undone ? '; apply would undo it' : ''}]`;
+}
+
 /** The lines of one rule, each with the sign that starts it; `paint` colours a sign's line. */
 function ruleLines(rule: RulePlan, paint: (kind: keyof typeof COLOURS, text: string) => string, markdown: boolean): string[] {
   const named = `${rule.name}${rule.description && rule.description !== rule.name && JSON.stringify(rule.description) !== rule.name ? ` (${rule.description})` : ''}`;
+  const mark = driftMarker(rule);
   switch (rule.action) {
     case 'add':
-      return [paint('add', `+ ${named}, at ${rule.to}`), ...rule.fields.map((f) => paint('add', `${markdown ? '+' : ' '}     ${f.path}: ${f.unknown ? '(known after apply)' : value(f.new)}`))];
+      return [paint('add', `+ ${named}, at ${rule.to}${mark}`), ...rule.fields.map((f) => paint('add', `${markdown ? '+' : ' '}     ${f.path}: ${f.unknown ? '(known after apply)' : value(f.new)}`))];
     case 'remove':
-      return [paint('remove', `- ${named}, was at ${rule.from}`), ...rule.fields.map((f) => paint('remove', `${markdown ? '-' : ' '}     ${f.path}: ${value(f.old)}`))];
+      return [paint('remove', `- ${named}, was at ${rule.from}${mark}`), ...rule.fields.map((f) => paint('remove', `${markdown ? '-' : ' '}     ${f.path}: ${value(f.old)}`))];
     case 'move':
-      return [paint('move', `↕ ${named}, moved ${rule.from} → ${rule.to}`)];
+      return [paint('move', `↕ ${named}, moved ${rule.from} → ${rule.to}${mark}`)];
     case 'change': {
       const moved = rule.moved ? `, moved ${rule.from} → ${rule.to}` : `, at ${rule.to}`;
-      return [paint('change', `~ ${named}${moved}`), ...rule.fields.flatMap((f) => fieldLines(f, paint, markdown))];
+      return [paint('change', `~ ${named}${moved}${mark}`), ...rule.fields.flatMap((f) => fieldLines(f, paint, markdown))];
     }
     case 'unmanaged':
-      return [paint('dim', `  ${named}, at ${rule.to}: unmanaged (in no file), kept`)];
+      return [paint('dim', `  ${named}, at ${rule.to}: unmanaged (in no file), kept${mark}`)];
     default:
-      return [];
+      // An unchanged rule is shown only where the files took up a live edit.
+      return rule.drift ? [`  ${named}, at ${rule.to}: unchanged${mark}`] : [];
   }
 }
 
@@ -79,6 +101,8 @@ function fieldLines(f: FieldChange, paint: (kind: keyof typeof COLOURS, text: st
 
 function rulesetBody(r: RulesetPlan, paint: (kind: keyof typeof COLOURS, text: string) => string, markdown: boolean): string[] {
   const lines: string[] = [];
+  const drift = driftLine(r);
+  if (drift !== undefined) lines.push(markdown ? `! ${drift}` : paint('move', drift));
   for (const s of r.settings) lines.push(...(markdown ? fieldLines(s, paint, true) : [paint('change', `~ ruleset ${s.path}: ${value(s.old)} → ${s.unknown ? '(known after apply)' : value(s.new)}`)]));
   for (const rule of r.rules) lines.push(...ruleLines(rule, paint, markdown));
   if (r.counts.unchanged > 0) lines.push(`  (${r.counts.unchanged} unchanged rule${r.counts.unchanged === 1 ? '' : 's'} not shown)`);
@@ -92,7 +116,7 @@ export function planText(plan: EstatePlan, options: PlanOutputOptions = {}): str
   let unchanged = 0;
   for (const t of plan.targets) {
     for (const r of t.rulesets) {
-      const hasLines = r.note !== undefined || r.settings.length > 0 || r.rules.some((rule) => rule.action !== 'unchanged');
+      const hasLines = r.note !== undefined || r.settings.length > 0 || r.rules.some((rule) => rule.action !== 'unchanged') || r.drift?.changedLive === true;
       if (!hasLines) {
         unchanged++;
         continue;
@@ -135,7 +159,7 @@ export function planMarkdown(plan: EstatePlan, options: PlanOutputOptions & { re
   for (const t of plan.targets) {
     for (const r of t.rulesets) {
       const heading = escapeMarkdown(rulesetHeading(t, r, options));
-      const hasLines = r.note !== undefined || r.settings.length > 0 || r.rules.some((rule) => rule.action !== 'unchanged');
+      const hasLines = r.note !== undefined || r.settings.length > 0 || r.rules.some((rule) => rule.action !== 'unchanged') || r.drift?.changedLive === true;
       if (!hasLines) {
         quiet.push(`- ${heading}: no changes`);
         continue;
@@ -190,6 +214,7 @@ export function planJson(plan: EstatePlan, options: PlanOutputOptions = {}): str
     moved: r.moved,
     matched_by: r.matchedBy ?? null,
     fields: r.fields,
+    ...(r.drift !== undefined ? { drift: r.drift === 'edited-live' ? 'edited_live' : 'added_live', undone_by_apply: r.undone === true } : {}),
   });
   const counts = (c: EstatePlan['counts'] | RulesetPlan['counts']) => ({ add: c.add, change: c.change, move: c.move, remove: c.remove, unmanaged: c.unmanaged, unchanged: c.unchanged });
   const json = {
@@ -211,6 +236,17 @@ export function planJson(plan: EstatePlan, options: PlanOutputOptions = {}): str
         summary: counts(r.counts),
         settings: r.settings,
         rules: r.rules.map(rule),
+        ...(r.drift
+          ? {
+              drift: {
+                locked_version: r.drift.lockedVersion,
+                changed_here: r.drift.changedHere ?? null,
+                changed_live: r.drift.changedLive,
+                undone_by_apply: r.drift.undone,
+                removed_live: r.drift.removedLive,
+              },
+            }
+          : {}),
       })),
       skipped: t.skipped.map((s) => ({ file: shownPath(s.file, options), label: s.label ?? null, reason: s.reason })),
       errors: t.errors.map((e) => ({

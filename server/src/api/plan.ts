@@ -7,6 +7,7 @@
  * addition. Live rules no file holds are unmanaged: kept where they are, and removed only in a
  * phase the repository owns. Read-only: nothing here writes.
  */
+import { createHash } from 'node:crypto';
 import { parseDocument } from '../documents/parsed-document';
 import { rulesetFormatOfPath } from '../documents/classify';
 import { includeReader } from '../documents/include-files';
@@ -53,6 +54,12 @@ export interface RulePlan {
   readonly matchedBy?: 'ref' | 'id' | 'content';
   /** For `change`: the fields that differ; for `add`: every field of the new rule (old absent); for `remove`: the live rule's. */
   readonly fields: readonly FieldChange[];
+  /** The digest of the live rule's content (ruleDigest), for drift against the lock file. */
+  readonly liveDigest?: string;
+  /** Since the last apply (the lock file), the rule was edited or added live: a dashboard edit. */
+  readonly drift?: 'edited-live' | 'added-live';
+  /** An apply would undo that live edit (it changes the rule back or removes it). */
+  readonly undone?: boolean;
 }
 
 export interface RuleCounts {
@@ -127,11 +134,11 @@ export function diffRuleset(local: LocalSide, live: Ruleset | undefined, options
     for (const j of after.get(anchor) ?? []) {
       const rule = liveRules[j];
       if (options.owned) {
-        rules.push({ action: 'remove', name: ruleName(rule, j), id: rule.id, ...refOf(rule), ...describedAs(rule.description), from: j + 1, moved: false, fields: fieldsOf(liveFields(rule)).map((f) => ({ path: f.path, old: f.value })) });
+        rules.push({ action: 'remove', name: ruleName(rule, j), id: rule.id, ...refOf(rule), ...describedAs(rule.description), from: j + 1, moved: false, liveDigest: ruleDigest(rule), fields: fieldsOf(liveFields(rule)).map((f) => ({ path: f.path, old: f.value })) });
         counts.remove++;
       } else {
         written.push(liveAsInput(rule));
-        rules.push({ action: 'unmanaged', name: ruleName(rule, j), id: rule.id, ...refOf(rule), ...describedAs(rule.description), from: j + 1, to: written.length, moved: false, fields: [] });
+        rules.push({ action: 'unmanaged', name: ruleName(rule, j), id: rule.id, ...refOf(rule), ...describedAs(rule.description), from: j + 1, to: written.length, moved: false, liveDigest: ruleDigest(rule), fields: [] });
         counts.unmanaged++;
       }
     }
@@ -153,13 +160,28 @@ export function diffRuleset(local: LocalSide, live: Ruleset | undefined, options
       if (fields.length > 0) counts.change++;
       if (isMoved) counts.move++;
       if (action === 'unchanged') counts.unchanged++;
-      rules.push({ action, name: ruleName(liveRule, j), id: liveRule.id, ...refOf(liveRule), ...describedAs(rule.description ?? liveRule.description), from: j + 1, to: written.length, moved: isMoved, matchedBy: match.by[i], fields });
+      rules.push({ action, name: ruleName(liveRule, j), id: liveRule.id, ...refOf(liveRule), ...describedAs(rule.description ?? liveRule.description), from: j + 1, to: written.length, moved: isMoved, matchedBy: match.by[i], liveDigest: ruleDigest(liveRule), fields });
     }
     placeUnmatched(i);
   });
   const settings: FieldChange[] = [];
   if (live && !options.rulesOnly && (local.description ?? '') !== (live.description ?? '')) settings.push({ path: 'description', old: live.description ?? '', new: local.description ?? '' });
   return { rules, settings, counts, written };
+}
+
+/** A short digest of a live rule's content (what a deploy sets, the service's defaults filled in; not its id or version): equal content, equal digest. */
+export function ruleDigest(rule: Rule): string {
+  return createHash('sha256').update(stableJson(liveFields(rule))).digest('hex').slice(0, 16);
+}
+
+/** The digest of a live ruleset as the service holds it: its description and each rule's id and content, in order (not its version or times). */
+export function rulesetDigest(live: Pick<Ruleset, 'description' | 'rules'>): string {
+  return `sha256:${createHash('sha256').update(stableJson({ description: live.description ?? '', rules: (live.rules ?? []).map((r) => [r.id, ruleDigest(r)]) })).digest('hex')}`;
+}
+
+/** The digest of what a file asks of a ruleset: its description (unless it gives only rules) and its rules' content in order, without ids. */
+export function localDigest(local: LocalSide, rulesOnly = false): string {
+  return `sha256:${createHash('sha256').update(stableJson({ ...(rulesOnly ? {} : { description: local.description ?? '' }), rules: local.rules.map((r) => localFields(r)) })).digest('hex')}`;
 }
 
 /** Whether a diff has anything to do (unmanaged rules kept are nothing to do). */
@@ -357,6 +379,26 @@ export interface RulesetPlan extends RulesetDiff {
   readonly rulesOnly?: boolean;
   /** The exact body an apply writes (PUT): `written` with the description; name, kind and phase only where the PUT creates the entry point. */
   readonly body?: UpdateRulesetBody;
+  /** The live ruleset's digest (rulesetDigest); absent when it does not exist. */
+  readonly liveDigest?: string;
+  /** The digest of what the files ask (localDigest), which the lock file records at apply. */
+  readonly localDigest?: string;
+  /** Drift against the lock file: set only where the lock has an entry for this ruleset. */
+  readonly drift?: RulesetDrift;
+}
+
+/** How a ruleset moved since this repository last applied it (the lock file). */
+export interface RulesetDrift {
+  /** The version the lock records. */
+  readonly lockedVersion: string;
+  /** The files ask something else than what was last applied; undefined when the lock does not say. */
+  readonly changedHere?: boolean;
+  /** The live ruleset is not what was last applied (a dashboard edit, another tool): version and content differ. */
+  readonly changedLive: boolean;
+  /** Rules edited or added live that an apply would change back or remove. */
+  readonly undone: readonly string[];
+  /** Rules last applied that are live no more (removed live). */
+  readonly removedLive: readonly string[];
 }
 
 /** A ruleset that could not be planned: its file's errors, a live ruleset that is gone, a failed request. */
@@ -554,6 +596,8 @@ async function planRuleset(client: RulesetsClient, local: LocalRuleset, destinat
     ...(problems.length > 0 ? { text: local.text } : {}),
     rulesOnly: local.rulesOnly === true,
     body,
+    ...(live ? { liveDigest: rulesetDigest(live) } : {}),
+    localDigest: localDigest(local.body, local.rulesOnly === true),
     ...diff,
   };
 }
@@ -605,6 +649,8 @@ async function planEntryPoint(client: RulesetsClient, given: readonly LocalRules
     owned,
     warnings,
     ...(warnings.length > 0 ? { text: first.text } : {}),
+    ...(live ? { liveDigest: rulesetDigest(live) } : {}),
+    localDigest: localDigest(body, first.rulesOnly === true),
     ...diff,
   };
 }

@@ -24,6 +24,7 @@ import {
   type AppliedRuleset,
   type SavedPlan,
   type Scope,
+  withDrift,
 } from '../core';
 import { prepareReaders, ProjectConfigs, STDIN, UsageError } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connectionOptions, refuseCredentialFlags } from './config';
@@ -31,6 +32,7 @@ import { readTextFile, type Io } from './io';
 import { wantsColour } from './report';
 import { CommandFailure } from './api-commands';
 import { targetsForPlan } from './plan-command';
+import { loadLock, lockPath, lockRecorder } from './lock-file';
 
 /** What `rulesets apply` takes; each is in its help (test/cli/help.test.ts). */
 export const APPLY_OPTIONS = {
@@ -51,7 +53,9 @@ another apply: plan again), or when the plan passes the mass-change thresholds
 applied, not applied or unknown (read back to find out), and applying the same plan again
 finishes the rest. Each write is a line of the audit log (.rulesets/audit.log beside
 .rulesets.yaml, or \`apply: {audit_log: PATH}\`): time, who (USER and git's user.email),
-target, ruleset, versions and the plan's checksum.
+target, ruleset, versions and the plan's checksum. Each ruleset that lands is recorded in
+the lock file .rulesets/lock.json beside .rulesets.yaml (commit it): its version and
+digests, which \`rulesets plan\` compares with what is live to show drift.
 
 Given PATHs (or nothing: the current folder) instead of a plan file, it plans them as
 \`rulesets plan\` does, shows the plan, asks, and applies it.
@@ -109,12 +113,14 @@ export async function apply(args: string[], io: Io): Promise<number> {
   }
   const loaded = new ProjectConfigs({}).of(STDIN);
   const auditPath = resolve(loaded?.folder ?? process.cwd(), loaded?.config.apply?.audit_log ?? '.rulesets/audit.log');
+  const recordLocked = lockRecorder(lockPath());
   const result = await applyPlan(plan, {
     clientFor,
     limits: applyLimitsOf(loaded?.config.apply),
     allowMassChange: values['allow-mass-change'],
     audit: auditLogWriter(auditPath),
     who: whoApplies(io.env),
+    onLocked: (target, ruleset, entry) => recordLocked(target.scope, ruleset.destination, entry),
     // A ruleset the plan leaves as it is would only be noise in an estate of hundreds: it is counted below.
     onOutcome: (applied) => applied.outcome.state !== 'unchanged' && io.out(`${outcomeLine(applied)}\n`),
   });
@@ -136,12 +142,14 @@ async function planAndConfirm(
   const targets = await targetsForPlan(paths, values, io.env, io);
   await prepareReaders(targets.flatMap((t) => t.files));
   const relativeTo = process.cwd();
-  const result = await planTargets(targets, {
+  const planned = await planTargets(targets, {
     ownedPhases: values['owns-phase'] ?? [],
     clientFor,
     shownPath: (path) => shown(path, relativeTo),
     read: (path) => readTextFile(path).text,
   });
+  const lock = loadLock(lockPath());
+  const result = lock ? withDrift(planned, lock) : planned;
   io.out(
     planText(result, {
       relativeTo,

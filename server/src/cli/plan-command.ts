@@ -7,12 +7,13 @@ import { writeFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseCommandArgs } from './args';
 import { usageBlock } from './synopsis';
-import { closestMatches, KNOWN_PHASES, parseDocument, planFileText, planJson, planMarkdown, planTargets, planText, quoteAlternatives, resolveTargets, RulesetsClient, savedPlanOf, TargetResolutionError, targetsOf, TerraformPlanError, terraformPlanOf, type ClientOptions, type EstatePlan, type Scope, type Target, type UnresolvedTarget } from '../core';
+import { closestMatches, KNOWN_PHASES, parseDocument, planFileText, planJson, planMarkdown, planTargets, planText, quoteAlternatives, withDrift, resolveTargets, RulesetsClient, savedPlanOf, TargetResolutionError, targetsOf, TerraformPlanError, terraformPlanOf, type ClientOptions, type EstatePlan, type Scope, type Target, type UnresolvedTarget } from '../core';
 import { collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError, type LoadedProjectConfig } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptions, connectionOptions, refuseCredentialFlags, type ConnectionFlags } from './config';
 import { readTextFile, type Io } from './io';
 import { textReport, wantsColour } from './report';
 import { exitStatus } from './api-commands';
+import { loadLock, lockPath } from './lock-file';
 
 /** What `rulesets plan` takes; each is in its help (test/cli/help.test.ts). */
 export const PLAN_OPTIONS = {
@@ -39,6 +40,11 @@ With --terraform-plan FILE, reads Terraform's own plan instead (\`terraform show
 PLANFILE > FILE\`, or \`tofu show -json\`) and shows each \`cloudflare_ruleset\` change
 rule by rule the same way: what really changes, what only moves, which rules the provider
 gives a new id, and values known only after apply; no request is made.
+
+Drift: where \`rulesets apply\` recorded a ruleset in the lock file (.rulesets/lock.json
+beside .rulesets.yaml), a \`drift:\` line tells whether it changed here (the files) and
+live (a dashboard edit) since, and which live edits an apply would undo; those rules are
+marked.
 
 Live rules that no file holds are unmanaged: kept where they are and listed, unless the
 repository owns their phase (--owns-phase), where they are removed.
@@ -162,7 +168,9 @@ async function planCommand(args: string[], io: Io): Promise<number> {
     const shown = relative(relativeTo, path);
     return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
   };
-  const result = await planTargets(targets, { ownedPhases: owned, clientFor, shownPath, read: (path) => readTextFile(path).text });
+  const lock = loadLock(lockPath());
+  const planned = await planTargets(targets, { ownedPhases: owned, clientFor, shownPath, read: (path) => readTextFile(path).text });
+  const result = lock ? withDrift(planned, lock) : planned;
   reportProblems(result, io);
   if (format === 'json') io.out(planJson(result, { relativeTo }));
   else if (format === 'markdown') io.out(planMarkdown(result, { relativeTo }));
