@@ -53,7 +53,7 @@ export { applyDeploy, conflictMessage, DeployOutcomeUnknownError, destinationOf,
 export { unifiedDiff } from './api/diff';
 export { diffRuleset, planTargets, type EstatePlan, type PlanOptions, type RulesetPlan } from './api/plan';
 export { terraformPlanOf, TerraformPlanError } from './api/terraform-plan';
-export { planJson, planMarkdown, planText, summaryLine } from './api/plan-output';
+export { driftLine, planJson, planMarkdown, planText, summaryLine } from './api/plan-output';
 export { applyLimitsOf, applyPlan, auditLogWriter, isPlanFileText, planFileText, readSavedPlan, rulesetName, savedPlanOf, serviceOf, type AppliedRuleset, type SavedPlan } from './api/apply';
 export { emptyLock, lockEntryOf, lockFileText, lockKey, readLockFile, withDrift, withLockEntry, type LockEntry, type LockFile } from './api/lock';
 export { readLocalRuleset, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';

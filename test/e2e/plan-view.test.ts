@@ -9,7 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type Emulator } from '../../server/src/api/emulator';
 import { RulesetsClient } from '../../server/src/core';
@@ -117,6 +117,10 @@ describe('the Plan view in VS Code (code-server) against the Rulesets API emulat
     const live = (zone: string) => new RulesetsClient({ baseUrl: emulator!.baseUrl, credentials: { token: TOKEN }, scope: { kind: 'zone', id: zone } }).getEntryPoint(PHASE);
     assert.deepEqual((await live(ALPHA.id)).rules.map((r) => [r.ref, r.expression]), [['admin', 'http.request.uri.path eq "/admin"'], ['old', 'http.request.uri.path eq "/old"']]);
     assert.deepEqual((await live(BETA.id)).rules.map((r) => [r.ref, r.expression]), [['bots', 'http.request.uri.path eq "/wp-login.php"']]);
+    // As `rulesets apply`: one audit line per write, and the lock file that plan's drift reads.
+    const audit = readFileSync(join(workspace, '.rulesets', 'audit.log'), 'utf8').trim().split('\n');
+    assert.equal(audit.length, 2, audit.join('\n'));
+    assert.ok(existsSync(join(workspace, '.rulesets', 'lock.json')));
     await wb!.screenshot('4-applied');
   });
 
@@ -125,5 +129,21 @@ describe('the Plan view in VS Code (code-server) against the Rulesets API emulat
     const rows = await planRows((r) => r.filter((x) => x.includes('no changes')).length === 2);
     assert.deepEqual(rows, [`alpha.example zone ${ALPHA.id}`, `waf/alpha.yaml ${PHASE} · no changes`, `beta.example zone ${BETA.id}`, `waf/beta.yaml ${PHASE} · no changes`]);
     await wb!.screenshot('5-nothing-to-do');
+  });
+
+  it('a dashboard edit since the apply is marked as drift, on the ruleset and on the rule the apply would change back', async () => {
+    const live = new RulesetsClient({ baseUrl: emulator!.baseUrl, credentials: { token: TOKEN }, scope: { kind: 'zone', id: ALPHA.id } });
+    const now = await live.getEntryPoint(PHASE);
+    await live.updateRuleset({ phase: PHASE }, { rules: now.rules.map(({ id, ref, action, expression }) => ({ id, ref, action, expression: ref === 'old' ? 'http.request.uri.path eq "/older"' : expression })) });
+    await wb!.runCommand('Rulesets: Plan');
+    const rows = await planRows((r) => r.some((x) => x.includes('drift')));
+    await wb!.screenshot('6-drift');
+    assert.deepEqual(rows, [
+      `alpha.example zone ${ALPHA.id}`,
+      `waf/alpha.yaml ${PHASE} · 1 to change · drift: changed live`,
+      'old changed: expression · drift: edited live since the last apply, the apply undoes it',
+      `beta.example zone ${BETA.id}`,
+      `waf/beta.yaml ${PHASE} · no changes`,
+    ]);
   });
 });

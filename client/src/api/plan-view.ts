@@ -5,12 +5,22 @@
  * what would be written; `Rulesets: Apply Plan` applies exactly the plan shown (applyPlan
  * refuses it when a live version moved since) after a modal confirm with the counts.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import {
   applyLimitsOf,
   applyPlan,
+  auditLogWriter,
+  driftLine,
+  emptyLock,
+  lockFileText,
+  lockKey,
+  parseDocument,
+  readLockFile,
+  withDrift,
+  withLockEntry,
   planTargets,
   readProjectConfig,
   resolveTargets,
@@ -20,6 +30,7 @@ import {
   summaryLine,
   targetsOf,
   type EstatePlan,
+  type LockFile,
   type ProjectConfig,
   type RulesetPlan,
   type Target,
@@ -83,6 +94,8 @@ export type ApplyOutcome = Outcome<{ complete: boolean; applied: number }>;
 export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocumentContentProvider, vscode.Disposable {
   private plan: EstatePlan | undefined;
   private config: ProjectConfig | undefined;
+  /** The folder of the `.rulesets.yaml` whose `apply:`, lock file and audit log the plan and apply use (the first with targets, as the CLI's current folder has one). */
+  private folder: string | undefined;
   private baseUrl = '';
   private message: Node | undefined = { kind: 'message', text: 'Run Rulesets: Plan to see what applying the workspace would change.' };
   private generation = 0;
@@ -108,7 +121,7 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
       const errors: Node[] = target.errors.map((e) => ({ kind: 'message', text: `${e.file}${e.label ? ` (${e.label})` : ''}: ${e.message.split('\n')[0]}`, tooltip: e.message }));
       return [...target.rulesets.map((_, index): Node => ({ kind: 'ruleset', target: node.index, index })), ...errors];
     }
-    if (node.kind === 'ruleset') return plan.targets[node.target].rulesets[node.index].rules.filter((r) => r.action !== 'unchanged').map((rule) => ({ kind: 'rule', target: node.target, ruleset: node.index, rule }));
+    if (node.kind === 'ruleset') return plan.targets[node.target].rulesets[node.index].rules.filter((r) => r.action !== 'unchanged' || r.drift).map((rule) => ({ kind: 'rule', target: node.target, ruleset: node.index, rule }));
     return [];
   }
 
@@ -122,6 +135,8 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
     if (node.kind === 'target') {
       const target = plan.targets[node.index];
       const item = new vscode.TreeItem(target.target.label, vscode.TreeItemCollapsibleState.Expanded);
+      // Ids of this plan only: a ruleset that had nothing to do last time is expanded now that it has.
+      item.id = `${this.generation}/${node.index}`;
       item.description = `${target.target.scope.kind} ${target.target.scope.id}`;
       item.iconPath = new vscode.ThemeIcon(target.errors.length > 0 ? 'error' : target.target.scope.kind === 'zone' ? 'globe' : 'organization');
       return item;
@@ -130,9 +145,13 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
       const ruleset = plan.targets[node.target].rulesets[node.index];
       const changes = ruleset.rules.some((r) => r.action !== 'unchanged' && r.action !== 'unmanaged') || ruleset.settings.length > 0;
       const item = new vscode.TreeItem(`${ruleset.file}${ruleset.label !== undefined ? ` ${ruleset.label}` : ''}`, changes ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      item.id = `${this.generation}/${node.target}/${node.index}`;
       item.description = `${ruleset.phase} · ${countsText(ruleset.counts, ruleset.settings.length)}${ruleset.liveVersion ? '' : ' · new'}`;
       item.tooltip = `${ruleset.file} → ${ruleset.destination.kind === 'entrypoint' ? `the ${ruleset.destination.phase} entry point` : `ruleset ${ruleset.destination.id}`}${ruleset.liveVersion ? `, live version ${ruleset.liveVersion}` : ' (created by the apply)'}`;
-      item.iconPath = new vscode.ThemeIcon(changes ? 'diff' : 'check');
+      const drift = driftLine(ruleset);
+      if (ruleset.drift?.changedLive) item.description += ' · drift: changed live';
+      if (drift) item.tooltip += `\n${drift}`;
+      item.iconPath = ruleset.drift?.changedLive ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon(changes ? 'diff' : 'check');
       item.contextValue = 'rulesetPlan';
       item.command = { command: 'rulesets.showPlanDiff', title: 'Show Diff', arguments: [{ target: node.target, ruleset: node.index }] };
       return item;
@@ -140,9 +159,10 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
     const rule = node.rule;
     const action = rule.action === 'change' && rule.moved ? 'change' : rule.action;
     const item = new vscode.TreeItem(rule.name);
-    const words: Record<string, string> = { add: 'added', remove: 'removed', change: rule.moved ? 'changed and moved' : 'changed', move: 'moved', unmanaged: 'unmanaged (kept)' };
+    const words: Record<string, string> = { add: 'added', remove: 'removed', change: rule.moved ? 'changed and moved' : 'changed', move: 'moved', unmanaged: 'unmanaged (kept)', unchanged: 'unchanged' };
     const where = rule.action === 'move' || rule.moved ? ` (${rule.from} → ${rule.to})` : '';
-    item.description = `${words[action] ?? action}${where}${rule.action === 'change' ? `: ${rule.fields.map((f) => f.path).join(', ')}` : ''}`;
+    const drift = rule.drift ? ` · drift: ${rule.drift === 'edited-live' ? 'edited' : 'added'} live since the last apply${rule.undone ? ', the apply undoes it' : ''}` : '';
+    item.description = `${words[action] ?? action}${where}${rule.action === 'change' ? `: ${rule.fields.map((f) => f.path).join(', ')}` : ''}${drift}`;
     const [icon, colour] = RULE_ICONS[action] ?? ['circle-outline', 'descriptionForeground'];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(colour));
     item.command = { command: 'rulesets.showPlanDiff', title: 'Show Diff', arguments: [{ target: node.target, ruleset: node.ruleset }] };
@@ -157,13 +177,15 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
       const result = await this.session.progress('Planning the workspace', async (signal) => {
         const found = await this.findTargets(connection, signal);
         if (typeof found === 'string') return found;
-        const plan = await planTargets(found.targets, {
+        const planned = await planTargets(found.targets, {
           clientFor: (scope) => this.clientFor(scope),
           read: (path) => readFileSync(path, 'utf8').replace(/^\uFEFF/, ''),
           shownPath: (path) => shown(path),
           signal,
         });
-        return { plan, targets: found.targets, config: found.config };
+        // Drift, as `rulesets plan` tells it: against what the last apply recorded in the lock file.
+        const lock = readLock(found.folder);
+        return { plan: lock ? withDrift(planned, lock) : planned, config: found.config, folder: found.folder };
       });
       if (typeof result === 'string') {
         this.show(undefined, result);
@@ -171,6 +193,7 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
         return { done: false, reason: 'no-targets', message: result };
       }
       this.config = result.config;
+      this.folder = result.folder;
       this.show(result.plan, result.plan.targets.length === 0 ? 'No ruleset files to plan.' : undefined);
       void vscode.commands.executeCommand(`${PLAN_VIEW}.focus`);
       const summary = summaryLine(result.plan);
@@ -214,6 +237,9 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
           return await applyPlan(saved, {
             clientFor: (scope) => this.clientFor(scope),
             limits: applyLimitsOf(this.config?.apply),
+            audit: this.folder ? auditLogWriter(resolve(this.folder, this.config?.apply?.audit_log ?? '.rulesets/audit.log')) : undefined,
+            who: `${process.env.USER || userInfo().username} (VS Code)`,
+            onLocked: this.folder ? lockRecorder(join(this.folder, '.rulesets', 'lock.json')) : undefined,
             signal: abort.signal,
             onOutcome: (applied) => {
               done += 1;
@@ -305,19 +331,19 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
    * Every `.rulesets.yaml` of the workspace with `targets:`, its files grouped as the CLI groups
    * them (targetsOf), zone names looked up (resolveTargets); or why nothing can be planned.
    */
-  private async findTargets(connection: { baseUrl: string }, signal: AbortSignal): Promise<{ targets: Target[]; config: ProjectConfig | undefined } | string> {
+  private async findTargets(connection: { baseUrl: string }, signal: AbortSignal): Promise<{ targets: Target[]; config: ProjectConfig | undefined; folder: string | undefined } | string> {
     const configs = await vscode.workspace.findFiles(`**/${CONFIG_FILE}`, '**/node_modules/**');
     const unresolved: UnresolvedTarget[] = [];
     const problems: string[] = [];
-    let first: ProjectConfig | undefined;
+    let first: { config: ProjectConfig; folder: string } | undefined;
     for (const uri of configs.sort((a, b) => a.fsPath.localeCompare(b.fsPath))) {
       const { config } = readProjectConfig(readFileSync(uri.fsPath, 'utf8'));
       if ((config.targets?.length ?? 0) === 0) continue;
-      first ??= config;
       const folder = dirname(uri.fsPath);
+      first ??= { config, folder };
       const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*.{json,yaml,yml,tf}'), '**/node_modules/**');
       const paths = files.map((f) => f.fsPath).filter((path) => !path.endsWith(CONFIG_FILE)).sort();
-      const grouping = targetsOf(config, folder, paths);
+      const grouping = targetsOf(config, folder, paths.map((path) => ({ path, octorules: isOctorulesFile(path) })));
       for (const problem of grouping.problems) problems.push(`${shown(uri.fsPath)}: ${problem.file ? `${shown(problem.file)}: ` : ''}${problem.message}`);
       unresolved.push(...grouping.targets);
     }
@@ -326,7 +352,37 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
     void connection;
     const someScope = unresolved.find((t) => 'id' in t.scope)?.scope as Scope | undefined;
     const targets = await resolveTargets(this.clientFor(someScope ?? { kind: 'zone', id: 'zone-lookup' }), unresolved, { signal });
-    return { targets, config: first };
+    return { targets, config: first?.config, folder: first?.folder };
+  }
+}
+
+/** The lock file beside `.rulesets.yaml` (what the last apply wrote), or undefined when there is none yet. */
+function readLock(folder: string | undefined): LockFile | undefined {
+  const path = folder && join(folder, '.rulesets', 'lock.json');
+  if (!path || !existsSync(path)) return undefined;
+  return readLockFile(readFileSync(path, 'utf8'), path);
+}
+
+/** Records each ruleset the apply leaves as planned in the lock file, rewritten whole (through a rename) so a stopped apply keeps what landed; as `rulesets apply` does. */
+function lockRecorder(path: string): (target: { scope: Scope }, ruleset: { destination: RulesetPlan['destination'] }, entry: Parameters<typeof withLockEntry>[2]) => void {
+  let lock = readLock(dirname(dirname(path))) ?? emptyLock();
+  return (target, ruleset, entry) => {
+    const key = lockKey(target.scope, ruleset.destination);
+    if (JSON.stringify(lock.rulesets[key]) === JSON.stringify(entry)) return;
+    lock = withLockEntry(lock, key, entry);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(`${path}.tmp`, lockFileText(lock));
+    renameSync(`${path}.tmp`, path);
+  };
+}
+
+/** Whether a YAML file is an octorules rules file: its zone is then its name where no target names it, as `rulesets plan` has it. */
+function isOctorulesFile(path: string): boolean {
+  if (!/\.ya?ml$/i.test(path)) return false;
+  try {
+    return parseDocument(readFileSync(path, 'utf8'), 'yaml').rulesets.some((r) => r.layout === 'octorules');
+  } catch {
+    return false;
   }
 }
 
