@@ -17,7 +17,7 @@ import {
   emptyLock,
   lockFileText,
   lockKey,
-  parseDocument,
+  isOctorulesText,
   readLockFile,
   withDrift,
   withLockEntry,
@@ -341,7 +341,8 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
       if ((config.targets?.length ?? 0) === 0) continue;
       const folder = dirname(uri.fsPath);
       first ??= { config, folder };
-      const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*.{json,yaml,yml,tf}'), '**/node_modules/**');
+      // As `rulesets plan` finds them: node_modules and hidden folders (.rulesets/ holds the lock file) are skipped.
+      const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*.{json,yaml,yml,tf}'), '{**/node_modules/**,**/.*/**}');
       const paths = files.map((f) => f.fsPath).filter((path) => !path.endsWith(CONFIG_FILE)).sort();
       const grouping = targetsOf(config, folder, paths.map((path) => ({ path, octorules: isOctorulesFile(path) })));
       for (const problem of grouping.problems) problems.push(`${shown(uri.fsPath)}: ${problem.file ? `${shown(problem.file)}: ` : ''}${problem.message}`);
@@ -376,11 +377,11 @@ function lockRecorder(path: string): (target: { scope: Scope }, ruleset: { desti
   };
 }
 
-/** Whether a YAML file is an octorules rules file: its zone is then its name where no target names it, as `rulesets plan` has it. */
+/** Whether a file is an octorules rules file (its zone is then its name where no target names it), as `rulesets plan` asks it. */
 function isOctorulesFile(path: string): boolean {
   if (!/\.ya?ml$/i.test(path)) return false;
   try {
-    return parseDocument(readFileSync(path, 'utf8'), 'yaml').rulesets.some((r) => r.layout === 'octorules');
+    return isOctorulesText(path, readFileSync(path, 'utf8'));
   } catch {
     return false;
   }
