@@ -146,4 +146,20 @@ describe('the Plan view in VS Code (code-server) against the Rulesets API emulat
       `waf/beta.yaml ${PHASE} · no changes`,
     ]);
   });
+
+  it('refuses to apply a plan older than the live version, and writes nothing', async () => {
+    // The plan shown is that of the test before; another dashboard edit lands after it.
+    const live = new RulesetsClient({ baseUrl: emulator!.baseUrl, credentials: { token: TOKEN }, scope: { kind: 'zone', id: ALPHA.id } });
+    const now = await live.getEntryPoint(PHASE);
+    const edited = await live.updateRuleset({ phase: PHASE }, { rules: now.rules.map(({ id, ref, action, expression }) => ({ id, ref, action, expression: ref === 'old' ? 'http.request.uri.path eq "/oldest"' : expression })) });
+    const writes = emulator!.requests.filter((r) => r.method !== 'GET').length;
+    await wb!.runCommand('Rulesets: Apply Plan');
+    const dialog = wb!.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    await dialog.locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    await wb!.page.locator('.notifications-toasts').getByText(/not applied: live rulesets changed since the plan/).first().waitFor({ timeout: 30_000 });
+    await wb!.screenshot('7-refused-stale');
+    assert.equal(emulator!.requests.filter((r) => r.method !== 'GET').length, writes, 'no write');
+    assert.equal((await live.getEntryPoint(PHASE)).version, edited.version);
+  });
 });
