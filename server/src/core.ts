@@ -53,7 +53,7 @@ export { applyDeploy, conflictMessage, DeployOutcomeUnknownError, destinationOf,
 export { unifiedDiff } from './api/diff';
 export { diffRuleset, planTargets, type EstatePlan, type PlanOptions, type RulesetPlan } from './api/plan';
 export { terraformPlanOf, TerraformPlanError } from './api/terraform-plan';
-export { planJson, planMarkdown, planText, summaryLine } from './api/plan-output';
+export { driftLine, planJson, planMarkdown, planText, summaryLine } from './api/plan-output';
 export { applyLimitsOf, applyPlan, auditLogWriter, isPlanFileText, planFileText, readSavedPlan, rulesetName, savedPlanOf, serviceOf, type AppliedRuleset, type SavedPlan } from './api/apply';
 export { emptyLock, lockEntryOf, lockFileText, lockKey, readLockFile, withDrift, withLockEntry, type LockEntry, type LockFile } from './api/lock';
 export { readLocalRuleset, WorkflowError, type LocalRuleset, type RulesetBody } from './api/local-ruleset';
@@ -63,4 +63,4 @@ export { terraformOfRuleset } from './api/terraform-file';
 export type { RulesetChoice } from './documents/select-ruleset';
 export { octorulesOfRuleset, octorulesSectionOfPhase } from './api/octorules-file';
 export { ruleDefinition, type Position, type Rule, type RuleInput, type Ruleset, type RulesetSummary, type VersionListItem } from './api/types';
-export { resolveTargets, TargetResolutionError, targetsOf, type Target, type TargetFile, type TargetGrouping, type TargetProblem, type UnresolvedTarget, type ZoneFinder } from './api/targets';
+export { isOctorulesText, resolveTargets, TargetResolutionError, targetsOf, type Target, type TargetFile, type TargetGrouping, type TargetProblem, type UnresolvedTarget, type ZoneFinder } from './api/targets';

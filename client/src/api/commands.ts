@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { clearCredentials, setApiEmailAndKey, setApiToken } from './credentials';
 import { create, deploy } from './deploy';
+import { PLAN_SCHEME, PLAN_VIEW, PlanView } from './plan-view';
 import { pull } from './pull';
 import { addRule, CODE_LENS_SELECTOR, deleteRule, moveRule, RuleCodeLenses, updateRule } from './rule-commands';
 import { ApiSession, readSettings, type Outcome } from './session';
@@ -31,7 +32,14 @@ export function registerApiCommands(context: vscode.ExtensionContext, channel: v
   const session = new ApiSession(context, channel);
   const documents = new VersionDocuments(session);
   const status = new ScopeStatusItem(session);
+  const planView = new PlanView(session);
   context.subscriptions.push(
+    planView,
+    vscode.window.registerTreeDataProvider(PLAN_VIEW, planView),
+    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, planView),
+    vscode.commands.registerCommand('rulesets.plan', () => planView.runPlan()),
+    vscode.commands.registerCommand('rulesets.applyPlan', (arg) => planView.runApply(argsOf(arg))),
+    vscode.commands.registerCommand('rulesets.showPlanDiff', (arg) => planView.showDiff(argsOf(arg))),
     session,
     status,
     vscode.workspace.registerTextDocumentContentProvider(VERSION_SCHEME, documents),

@@ -3,6 +3,7 @@
  * add-ons. `targetsOf` groups files by the `targets:` of `.rulesets.yaml` (pure: paths in,
  * groups and problems out); `resolveTargets` turns zone names into ids through the API.
  */
+import { parseDocument } from '../documents/parsed-document';
 import { SCOPE_ID, ZONE_NAME, type ProjectConfig, type TargetConfig } from '../documents/project-config';
 import { targetGlob } from '../documents/settings';
 import type { Addon, Plan } from '../language/catalogue/plans';
@@ -57,6 +58,20 @@ function placeKey(scope: UnresolvedTarget['scope']): string {
 }
 
 const OCTORULES_EXTENSION = /\.ya?ml$/i;
+
+/**
+ * Whether a file is an octorules rules file (a YAML file with octorules' layout): its zone is
+ * then its file name where no target names it. `rulesets plan` and the editor's Plan view both
+ * ask this, so that both send the same files to the same zones.
+ */
+export function isOctorulesText(path: string, text: string): boolean {
+  if (!OCTORULES_EXTENSION.test(path)) return false;
+  try {
+    return parseDocument(text, 'yaml').rulesets.some((r) => r.layout === 'octorules');
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The files grouped by target. Each file goes to the one item of `config.targets` whose

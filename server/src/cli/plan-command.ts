@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseCommandArgs } from './args';
 import { usageBlock } from './synopsis';
-import { closestMatches, KNOWN_PHASES, parseDocument, planFileText, planJson, planMarkdown, planTargets, planText, quoteAlternatives, withDrift, resolveTargets, RulesetsClient, savedPlanOf, TargetResolutionError, targetsOf, TerraformPlanError, terraformPlanOf, type ClientOptions, type EstatePlan, type Target, type UnresolvedTarget } from '../core';
+import { closestMatches, isOctorulesText, KNOWN_PHASES, planFileText, planJson, planMarkdown, planTargets, planText, quoteAlternatives, withDrift, resolveTargets, RulesetsClient, savedPlanOf, TargetResolutionError, targetsOf, TerraformPlanError, terraformPlanOf, type ClientOptions, type EstatePlan, type Target, type UnresolvedTarget } from '../core';
 import { collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError, type LoadedProjectConfig } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptions, clientsByScope, connectionOptions, refuseCredentialFlags, type ConnectionFlags } from './config';
 import { readTextFile, type Io } from './io';
@@ -114,11 +114,11 @@ export async function targetsForPlan(paths: readonly string[], flags: Connection
   return targets;
 }
 
-/** Whether a YAML file is an octorules rules file (its zone is then its name, where no target names it). */
+/** Whether a file is an octorules rules file (its zone is then its name, where no target names it). */
 function isOctorulesFile(path: string): boolean {
   if (!/\.ya?ml$/i.test(path)) return false;
   try {
-    return parseDocument(readTextFile(path).text, 'yaml').rulesets.some((r) => r.layout === 'octorules');
+    return isOctorulesText(path, readTextFile(path).text);
   } catch {
     return false;
   }
