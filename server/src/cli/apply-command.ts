@@ -31,7 +31,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, clientsByScope, refuseCredentialFl
 import { readTextFile, type Io } from './io';
 import { wantsColour } from './report';
 import { CommandFailure } from './api-commands';
-import { targetsForPlan } from './plan-command';
+import { planFileReader, targetsForPlan } from './plan-command';
 import { loadLock, lockPath, lockRecorder } from './lock-file';
 
 /** What `rulesets apply` takes; each is in its help (test/cli/help.test.ts). */
@@ -130,14 +130,15 @@ async function planAndConfirm(
   clientFor: (scope: Scope) => RulesetsClient,
   baseUrl: string,
 ): Promise<SavedPlan | undefined> {
-  const targets = await targetsForPlan(paths, values, io.env, io);
+  const read = planFileReader();
+  const targets = await targetsForPlan(paths, values, io.env, io, read);
   await prepareReaders(targets.flatMap((t) => t.files));
   const relativeTo = process.cwd();
   const planned = await planTargets(targets, {
     ownedPhases: values['owns-phase'] ?? [],
     clientFor,
     shownPath: (path) => shown(path, relativeTo),
-    read: (path) => readTextFile(path).text,
+    read,
   });
   const lock = loadLock(lockPath());
   const result = lock ? withDrift(planned, lock) : planned;

@@ -75,7 +75,7 @@ const FORMATS = ['text', 'json', 'markdown'] as const;
  * files go to the account or zone of the environment or the flags, as `deploy`'s do. A mistake of
  * `targets:` (a file in two targets, a target with no file) is a usage error before any request.
  */
-export async function targetsForPlan(paths: readonly string[], flags: ConnectionFlags, env: NodeJS.ProcessEnv, io: Io): Promise<Target[]> {
+export async function targetsForPlan(paths: readonly string[], flags: ConnectionFlags, env: NodeJS.ProcessEnv, io: Io, read: (path: string) => string): Promise<Target[]> {
   if (paths.includes(STDIN)) throw new UsageError('plan reads ruleset files, not standard input: name the files or folders');
   const configs = new ProjectConfigs({});
   const files = collectFiles(paths, (path) => configs.of(path)?.patterns ?? []).map((f) => resolve(f));
@@ -90,7 +90,7 @@ export async function targetsForPlan(paths: readonly string[], flags: Connection
   const unresolved: UnresolvedTarget[] = [];
   const problems: string[] = [];
   for (const [loaded, group] of byConfig) {
-    const grouping = targetsOf(loaded.config, loaded.folder, group.map((path) => ({ path, octorules: isOctorulesFile(path) })));
+    const grouping = targetsOf(loaded.config, loaded.folder, group.map((path) => ({ path, octorules: isOctorulesFile(path, read) })));
     for (const problem of grouping.problems) problems.push(`${loaded.path}: ${problem.file ? `${relative(process.cwd(), problem.file)}: ` : ''}${problem.message}`);
     unresolved.push(...grouping.targets);
     for (const file of grouping.unplaced) io.err(`rulesets: ${relative(process.cwd(), file)}: no target of ${loaded.path} names it, so it is not planned\n`);
@@ -114,11 +114,24 @@ export async function targetsForPlan(paths: readonly string[], flags: Connection
   return targets;
 }
 
+/**
+ * A reader of the files a plan reads, each read once: whether a file is an octorules file (for
+ * its target) and its rulesets (for the plan) are asked of the same text.
+ */
+export function planFileReader(): (path: string) => string {
+  const texts = new Map<string, string>();
+  return (path) => {
+    let text = texts.get(path);
+    if (text === undefined) texts.set(path, (text = readTextFile(path).text));
+    return text;
+  };
+}
+
 /** Whether a file is an octorules rules file (its zone is then its name, where no target names it). */
-function isOctorulesFile(path: string): boolean {
+function isOctorulesFile(path: string, read: (path: string) => string): boolean {
   if (!/\.ya?ml$/i.test(path)) return false;
   try {
-    return isOctorulesText(path, readTextFile(path).text);
+    return isOctorulesText(path, read(path));
   } catch {
     return false;
   }
@@ -151,7 +164,8 @@ async function planCommand(args: string[], io: Io): Promise<number> {
   if (values['terraform-plan'] !== undefined && values.output !== undefined) throw new UsageError('-o saves a plan for `rulesets apply`; Terraform applies its own plan (`terraform apply PLANFILE`): leave out -o with --terraform-plan');
   if (values['terraform-plan'] !== undefined) return terraformPlanCommand(values['terraform-plan'], positionals, owned, format, values['detailed-exitcode'] === true, io);
   for (const phase of owned) checkOwnedPhase(phase, io);
-  const targets = await targetsForPlan(positionals.length > 0 ? positionals : ['.'], values, io.env, io);
+  const read = planFileReader();
+  const targets = await targetsForPlan(positionals.length > 0 ? positionals : ['.'], values, io.env, io, read);
   await prepareReaders(targets.flatMap((t) => t.files));
   const { baseUrl, clientFor } = clientsByScope(values, io);
   const relativeTo = process.cwd();
@@ -160,7 +174,7 @@ async function planCommand(args: string[], io: Io): Promise<number> {
     return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
   };
   const lock = loadLock(lockPath());
-  const planned = await planTargets(targets, { ownedPhases: owned, clientFor, shownPath, read: (path) => readTextFile(path).text });
+  const planned = await planTargets(targets, { ownedPhases: owned, clientFor, shownPath, read });
   const result = lock ? withDrift(planned, lock) : planned;
   reportProblems(result, io);
   if (format === 'json') io.out(planJson(result, { relativeTo }));
