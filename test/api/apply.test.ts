@@ -7,78 +7,35 @@
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, type Scope } from '../../server/src/api/client';
-import type { Emulator } from '../../server/src/api/emulator';
 import { createHash } from 'node:crypto';
-import { applyPlan, ApplyRefusedError, atPlannedContent, massChanges, planFileText, PlanFileError, readSavedPlan, savedPlanOf, serviceOf, type AuditEntry, type SavedPlan } from '../../server/src/api/apply';
+import { spawn } from 'node:child_process';
+import { applyPlan, ApplyRefusedError, atPlannedContent, massChanges, planFileText, PlanFileError, readSavedPlan, serviceOf, type AuditEntry, type SavedPlan } from '../../server/src/api/apply';
+import type { Emulator } from '../../server/src/api/emulator';
 import { planTargets } from '../../server/src/api/plan';
-import type { Target } from '../../server/src/api/targets';
+import { estate, planOf, REDIRECT, TRANSFORM, UNLIMITED, WAF, zoneId } from './estate';
 import { makeClient, startTestEmulator } from './harness';
 
 const temps: string[] = [];
+
+/** test/api/apply-fault-rounds.ts as a process: the rounds whose request number is `share` modulo `shares`. */
+function runFaultRounds(share: number, shares: number): Promise<{ rounds: number[]; told: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'apply-fault-rounds.ts'), String(share), String(shares)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as { rounds: number[]; told: string[] }) : reject(new Error(`share ${share} of ${shares} exited ${code}:\n${err}`))));
+  });
+}
 after(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
-
-const WAF = 'http_request_firewall_custom';
-const TRANSFORM = 'http_request_late_transform';
-const REDIRECT = 'http_request_dynamic_redirect';
-/** No rate limit in the way: these tests count requests, not time. */
-const UNLIMITED = { requests: 1_000_000, windowMs: 60_000 };
-
-function zoneId(prefix: string, i: number): string {
-  return `${prefix}${i.toString(16).padStart(4, '0')}`.padEnd(32, '0');
-}
-
-/**
- * `count` zones, each with a WAF entry point live (two rules) and its three files: waf.json
- * (keeps one rule, changes one, adds one), transform.yaml and an octorules file of redirects
- * (both new). The targets are built here as `targets:` would resolve them.
- */
-async function estate(emulator: Emulator, count: number, prefix: string): Promise<Target[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'rulesets-apply-'));
-  temps.push(dir);
-  const targets: Target[] = [];
-  for (let i = 0; i < count; i++) {
-    const scope: Scope = { kind: 'zone', id: zoneId(prefix, i) };
-    await makeClient(emulator.baseUrl, { scope }).updateRuleset(
-      { phase: WAF },
-      { name: 'default', kind: 'zone', phase: WAF, rules: [{ ref: 'office', action: 'block', expression: 'not ip.src in {203.0.113.0/24}' }, { ref: 'bots', action: 'block', expression: 'http.user_agent contains "BadBot"' }] },
-    );
-    const folder = join(dir, `z${i}`);
-    mkdirSync(folder);
-    const waf = join(folder, 'waf.json');
-    writeFileSync(
-      waf,
-      JSON.stringify({
-        name: 'default',
-        kind: 'zone',
-        phase: WAF,
-        rules: [
-          { ref: 'office', action: 'block', expression: 'not ip.src in {203.0.113.0/24}' },
-          { ref: 'bots', action: 'block', expression: `http.user_agent contains "BadBot${i}"` },
-          { ref: 'admin', action: 'managed_challenge', expression: 'http.request.uri.path eq "/admin"' },
-        ],
-      }),
-    );
-    const transform = join(folder, 'transform.yaml');
-    writeFileSync(transform, `name: default\nkind: zone\nphase: ${TRANSFORM}\nrules:\n  - ref: tag\n    action: rewrite\n    expression: "true"\n    action_parameters:\n      headers:\n        x-zone:\n          operation: set\n          value: "z${i}"\n`);
-    const octorules = join(folder, `z${i}.example.yaml`);
-    writeFileSync(octorules, `cloudflare:\n  redirect_rules:\n    - ref: old\n      expression: http.request.uri.path eq "/old${i}"\n      action_parameters:\n        from_value:\n          target_url:\n            value: https://z${i}.example/new\n          status_code: 301\n`);
-    targets.push({ scope, label: `z${i}.example`, files: [waf, transform, octorules] });
-  }
-  return targets;
-}
-
-async function planOf(emulator: Emulator, targets: Target[], ownedPhases: string[] = []): Promise<SavedPlan> {
-  const plan = await planTargets(targets, { clientFor: (scope) => makeClient(emulator.baseUrl, { scope }), read: (path) => readFileSync(path, 'utf8'), ownedPhases });
-  assert.equal(plan.errors, 0, JSON.stringify(plan.targets.flatMap((t) => t.errors.map((e) => e.message))));
-  // Through its file, as `plan -o` writes it and `apply` reads it.
-  return readSavedPlan(planFileText(savedPlanOf(plan)), 'plan.json');
-}
 
 /** The checksum as the plan file's documentation states it: sha256 of the JSON with keys sorted. */
 function checksumFor(content: object): string {
@@ -99,7 +56,7 @@ describe('rulesets apply of a saved plan', () => {
   it('50 zones × 3 phases from JSON, YAML and octorules files: everything lands, one audit line per write, and a new plan has nothing to do', async () => {
     const emulator = await startTestEmulator({ rateLimit: UNLIMITED });
     try {
-      const targets = await estate(emulator, 50, 'a5');
+      const targets = await estate(emulator, 50, 'a5', temps);
       const plan = await planOf(emulator, targets);
       assert.equal(plan.targets.length, 50);
       assert.deepEqual(plan.targets[7].rulesets.map((r) => [r.phase, r.liveVersion, r.counts.add, r.counts.change]), [
@@ -134,7 +91,7 @@ describe('rulesets apply of a saved plan', () => {
   it('a live change between plan and apply is refused before any write, naming the target and both versions', async () => {
     const emulator = await startTestEmulator({ rateLimit: UNLIMITED });
     try {
-      const targets = await estate(emulator, 3, 'b5');
+      const targets = await estate(emulator, 3, 'b5', temps);
       const plan = await planOf(emulator, targets);
       // A dashboard edit in the second zone.
       await makeClient(emulator.baseUrl, { scope: targets[1].scope }).updateRuleset({ phase: WAF }, { rules: [{ ref: 'office', action: 'log', expression: 'true' }] });
@@ -177,7 +134,7 @@ describe('rulesets apply of a saved plan', () => {
   it('an altered plan file is refused; so is a plan of an unknown version and a file that is no plan', async () => {
     const emulator = await startTestEmulator({ rateLimit: UNLIMITED });
     try {
-      const targets = await estate(emulator, 1, 'd5');
+      const targets = await estate(emulator, 1, 'd5', temps);
       const text = planFileText(await planOf(emulator, targets));
       const altered = text.replace('http.request.uri.path eq \\"/admin\\"', 'true');
       assert.notEqual(altered, text);
@@ -222,13 +179,25 @@ describe('rulesets apply of a saved plan', () => {
     }
   });
 
+  it('50 zones × 3 phases: a fault at each request of the apply in turn (the four kinds in turn) leaves every ruleset at its old or its new version; a second apply completes', async () => {
+    // 300 rounds of two applies each: in processes of their own, outside this runner's
+    // bookkeeping of every promise (which doubles their time), half the requests in each.
+    const shares = 2;
+    const runs = await Promise.all(Array.from({ length: shares }, (_, share) => runFaultRounds(share, shares)));
+    const rounds = runs.flatMap((r) => r.rounds).sort((a, b) => a - b);
+    assert.deepEqual(rounds, Array.from({ length: 300 }, (_, i) => i + 1), 'a fault at each of the 300 requests (a read and a write of each ruleset)');
+    // Some faults stopped an apply part way: rulesets applied, others not sent.
+    const told = new Set(runs.flatMap((r) => r.told));
+    assert.ok(told.has('applied') && told.has('not-applied'), [...told].join());
+  });
+
   it('a fault at each request in turn leaves every ruleset at its old or its new version, the outcome told right; a second apply completes', async () => {
     const emulator = await startTestEmulator({ rateLimit: UNLIMITED });
     try {
       let round = 0;
       for (const fault of [{ respond: 500 as const }, { respond: 'drop' as const, after: true }]) {
         for (let n = 1; ; n++) {
-          const targets = await estate(emulator, 2, `e${++round}f`);
+          const targets = await estate(emulator, 2, `e${++round}f`, temps);
           const plan = await planOf(emulator, targets);
           const clientFor = (scope: Scope) => makeClient(emulator.baseUrl, { scope });
           const before = new Map<string, string | undefined>();

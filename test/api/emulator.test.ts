@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RulesetsClient } from '../../server/src/api/client';
 import { runEmulatorCommand } from '../../server/src/api/emulator-command';
-import { EMULATOR_ACCOUNT_ID, EMULATOR_EMAIL, EMULATOR_KEY, EMULATOR_TOKEN, startEmulator, type Emulator } from '../../server/src/api/emulator';
+import { EMULATOR_ACCOUNT_ID, EMULATOR_EMAIL, EMULATOR_KEY, EMULATOR_TOKEN, RulesetValidator, startEmulator, type Emulator } from '../../server/src/api/emulator';
 import { assertNoSecrets, failure, makeClient, SECRETS, startTestEmulator } from './harness';
 
 const temps: string[] = [];
@@ -151,6 +151,35 @@ describe('HTTP', () => {
     const added = await call('POST', `/zones/unknown-action/rulesets/${id}/rules`, { body: JSON.stringify(typo), headers });
     assert.equal(added.status, 400);
     assert.deepEqual((added.body as { errors: { source: unknown }[] }).errors.map((e) => e.source), [{ pointer: '/action' }]);
+  });
+
+  it('answers a body sent again as it did the first time (its check is remembered), each pointer where its operation puts it', async () => {
+    const headers = { ...auth, 'content-type': 'application/json' };
+    const at = '/zones/same-body/rulesets/phases/http_request_firewall_custom/entrypoint';
+    const made = await call('PUT', at, { body: JSON.stringify({ rules: [{ action: 'block', expression: 'true' }] }), headers });
+    const { id, name, kind, phase } = (made.body as { result: { id: string; name: string; kind: string; phase: string } }).result;
+    const typo = { action: 'blokc', expression: 'http.request.uri.path eq "/admin"' };
+    // The rule added alone is checked as the only rule of its ruleset: the same text as this PUT's body.
+    const whole = JSON.stringify({ name, kind, phase, rules: [typo] });
+    const sources = async () => [
+      ((await call('POST', `/zones/same-body/rulesets/${id}/rules`, { body: JSON.stringify(typo), headers })).body as { errors: { source: unknown }[] }).errors.map((e) => e.source),
+      ((await call('PUT', at, { body: whole, headers })).body as { errors: { source: unknown }[] }).errors.map((e) => e.source),
+    ];
+    const first = await sources();
+    assert.deepEqual(first, [[{ pointer: '/action' }], [{ pointer: '/rules/0/action' }]]);
+    assert.deepEqual(await sources(), first);
+    assert.equal(((await call('GET', at)).body as { result: { version: string } }).result.version, '1', 'nothing stored');
+  });
+
+  it('checks a body again once its remembered check was let go, with the same answer', () => {
+    const validator = new RulesetValidator(undefined, 200);
+    const body = (expression: string) => ({ name: 'default', kind: 'zone', phase: 'http_request_firewall_custom', rules: [{ action: 'block', expression }] });
+    const bad = body('http.host eq');
+    const answers = [bad, body('true'), body(`http.host eq "${'x'.repeat(300)}"`), bad].map((b) => validator.validate(b, (p) => `/x${p}`));
+    assert.equal(answers[0].length, 1);
+    assert.equal(answers[0][0].pointer, '/x/rules/0/expression');
+    assert.deepEqual(answers[3], answers[0]);
+    assert.deepEqual([answers[1], answers[2]], [[], []]);
   });
 
   it("refuses an account's execute rule not limited to Enterprise zones, as the docs say the service does; takes the docs' own", async () => {

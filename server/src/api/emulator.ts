@@ -426,8 +426,49 @@ function toWire(message: ApiMessage): WireMessage {
  * the pointer of the key at fault. `pointer` maps the checked object's pointers to the
  * request body's.
  */
-function validate(candidate: Record<string, unknown>, cache: ExpressionCache, pointer: (p: string) => string = (p) => p): ApiMessage[] {
-  const model = parseRuleset(JSON.stringify(candidate, null, 1), 'json');
+/**
+ * The service's check of a ruleset body, remembered by the body's text: a check is a function of
+ * the body alone, and a deploy, a plan's apply or a retry sends the same body again and again
+ * (checking it was half the time of a write). Bounded by the characters of the bodies kept.
+ */
+export class RulesetValidator {
+  private readonly verdicts = new Map<string, readonly ApiMessage[]>();
+  private keptCharacters = 0;
+
+  constructor(
+    readonly cache: ExpressionCache = new ExpressionCache(),
+    private readonly budgetCharacters = 8_000_000,
+  ) {}
+
+  /** The body's errors, each `pointer` mapped by `pointer` (a rule checked alone is checked as rule 0 of a ruleset). */
+  validate(candidate: Record<string, unknown>, pointer: (p: string) => string = (p) => p): ApiMessage[] {
+    const text = JSON.stringify(candidate, null, 1);
+    let verdict = this.verdicts.get(text);
+    if (verdict) {
+      // Least recently used goes first.
+      this.verdicts.delete(text);
+      this.verdicts.set(text, verdict);
+    } else {
+      verdict = checkBody(text, this.cache);
+      this.keep(text, verdict);
+    }
+    return verdict.map((m) => (m.pointer === undefined ? m : { ...m, pointer: pointer(m.pointer) }));
+  }
+
+  private keep(text: string, verdict: readonly ApiMessage[]): void {
+    if (text.length > this.budgetCharacters) return;
+    this.verdicts.set(text, verdict);
+    this.keptCharacters += text.length;
+    for (const oldest of this.verdicts.keys()) {
+      if (this.keptCharacters <= this.budgetCharacters) break;
+      this.verdicts.delete(oldest);
+      this.keptCharacters -= oldest.length;
+    }
+  }
+}
+
+function checkBody(text: string, cache: ExpressionCache): ApiMessage[] {
+  const model = parseRuleset(text, 'json');
   const errors: ApiMessage[] = [];
   for (const problem of checkParsedRuleset(model, { cache })) {
     if (problem.severity !== 'error') continue;
@@ -436,9 +477,9 @@ function validate(candidate: Record<string, unknown>, cache: ExpressionCache, po
       const decoded = site.decoded();
       const index = Math.min(unmapOffset(decoded, problem.start), decoded.value.length);
       const { line, column } = lineColumnOf(decoded.value, index);
-      errors.push({ code: CODE.invalid, message: `Filter parsing error (${line}:${column}): ${problem.message}`, pointer: pointer(sitePointer(site)) });
+      errors.push({ code: CODE.invalid, message: `Filter parsing error (${line}:${column}): ${problem.message}`, pointer: sitePointer(site) });
     } else {
-      errors.push({ code: CODE.invalid, message: problem.message, pointer: pointer(model.root ? pointerAtOffset(model.root, problem.start) : '') });
+      errors.push({ code: CODE.invalid, message: problem.message, pointer: model.root ? pointerAtOffset(model.root, problem.start) : '' });
     }
   }
   return errors;
@@ -505,7 +546,7 @@ interface Context {
   readonly params: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly now: string;
-  readonly cache: ExpressionCache;
+  readonly validator: RulesetValidator;
   readonly query: URLSearchParams;
   readonly pageSize: number;
 }
@@ -572,9 +613,9 @@ function fieldsOf(ruleset: Ruleset): RulesetFields {
 }
 
 /** Checks one rule in the context of its ruleset; pointers come back relative to the rule. */
-function validateRule(rule: Record<string, unknown>, ruleset: RulesetFields, cache: ExpressionCache): void {
+function validateRule(rule: Record<string, unknown>, ruleset: RulesetFields, validator: RulesetValidator): void {
   const candidate = { name: ruleset.name, kind: ruleset.kind, phase: ruleset.phase, rules: [rule] };
-  throwIfInvalid(validate(candidate, cache, (p) => (p.startsWith('/rules/0') ? p.slice('/rules/0'.length) : p)));
+  throwIfInvalid(validator.validate(candidate, (p) => (p.startsWith('/rules/0') ? p.slice('/rules/0'.length) : p)));
 }
 
 /** The rules of a PUT body as drafts: a rule that names an id of this ruleset updates that rule. */
@@ -658,7 +699,7 @@ const rulesByTag: Operation = (ctx) => {
 
 const createRuleset: Operation = (ctx) => {
   const body = bodyObject(ctx);
-  throwIfInvalid(validate(body, ctx.cache));
+  throwIfInvalid(ctx.validator.validate(body));
   const kind = body.kind as RulesetKind;
   const phase = String(body.phase);
   if (!CREATABLE_KINDS[ctx.owner.scope].includes(kind)) {
@@ -690,7 +731,7 @@ const updateRuleset: Operation = (ctx) => {
     current = fieldsOf(stored.versions.at(-1)!);
   }
   const candidate = { ...body, name: body.name ?? current.name, kind: body.kind ?? current.kind, phase: body.phase ?? current.phase };
-  throwIfInvalid(validate(candidate, ctx.cache));
+  throwIfInvalid(ctx.validator.validate(candidate));
   if (candidate.name !== current.name && stored.versions.length > 0) throw fail(400, CODE.invalid, `the name of a ruleset cannot change (it is \`${current.name}\`); leave \`name\` out or send it unchanged`, '/name');
   if (candidate.kind !== current.kind) throw fail(400, CODE.invalid, kindMismatch(ctx.owner.scope, phase, candidate.kind, current.kind), '/kind');
   if (candidate.phase !== current.phase) throw fail(400, CODE.invalid, `the phase of a ruleset cannot change (it is \`${current.phase}\`)`, '/phase');
@@ -716,7 +757,7 @@ const addRule: Operation = (ctx) => {
   const stored = findWritable(ctx);
   const latest = stored.versions.at(-1)!;
   const { position, ...rule } = body;
-  validateRule(rule, latest, ctx.cache);
+  validateRule(rule, latest, ctx.validator);
   if (rule.id !== undefined) throw fail(400, CODE.invalid, 'a new rule gets its id from the service; leave `id` out', '/id');
   const drafts: RuleDraft[] = latest.rules.map((r) => ({ input: ruleFields(r), previous: r }));
   drafts.splice(positionIndex(position, latest.rules, undefined), 0, { input: ruleInput(rule) });
@@ -732,7 +773,7 @@ const updateRule: Operation = (ctx) => {
   const previous = latest.rules[index];
   // The body is the rule's whole new definition: what it leaves out is gone.
   const definition = ruleInput(fields);
-  validateRule(definition, latest, ctx.cache);
+  validateRule(definition, latest, ctx.validator);
   const others = latest.rules.filter((_, i) => i !== index);
   const drafts: RuleDraft[] = others.map((r) => ({ input: ruleFields(r), previous: r }));
   drafts.splice(positionIndex(position, others, index, previous.id), 0, { input: definition, previous });
@@ -907,7 +948,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults: Fault[] = [];
   const notices: Notice[] = [];
   const requests: RecordedRequest[] = [];
-  const cache = new ExpressionCache();
+  const validator = new RulesetValidator();
   const pageSize = options.pageSize ?? 20;
   const rateLimit = options.rateLimit ?? SERVICE_RATE_LIMIT;
   /** Per credential: the times of its requests in the current window, and until when it is refused. */
@@ -1097,7 +1138,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     // A write runs on a copy that replaces the state only when it succeeds, so a failed
     // request leaves nothing half done, and a dry run's copy is dropped.
     const working = writes ? state.clone() : state;
-    const ctx: Context = { state: working, owner: { scope: scope as Scope, id: owner }, params: found.params, body, now: now().toISOString(), cache, query: url.searchParams, pageSize };
+    const ctx: Context = { state: working, owner: { scope: scope as Scope, id: owner }, params: found.params, body, now: now().toISOString(), validator, query: url.searchParams, pageSize };
     const reply = operation(ctx);
     // A dry run says only that the call would succeed: never what it would have made.
     if (dryRun) return reply.status === 204 ? reply : { status: 200, result: null };
