@@ -188,11 +188,10 @@ console.log(JSON.stringify({ names: Object.keys(library).filter((k) => k !== 'de
     assert.deepEqual(JSON.parse(out), { names: ['checkExpression', 'checkRuleset'], codes: ['unknown-field'], ruleset: 'function' });
   });
 
-  it("runs README's example and prints what README shows", () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Use it as a library'));
+  it("runs docs/library.md's example and prints what it shows", () => {
+    const section = readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8');
     const [, code, printed] = /```js\n([\s\S]*?)```\n\nprints\n\n```text\n([\s\S]*?)```/.exec(section) ?? [];
-    assert.ok(code && printed, "README's library example and its output");
+    assert.ok(code && printed, "docs/library.md's example and its output");
     assert.equal(runInProject('readme.mjs', code), printed);
   });
 });
