@@ -63,4 +63,4 @@ export { terraformOfRuleset } from './api/terraform-file';
 export type { RulesetChoice } from './documents/select-ruleset';
 export { octorulesOfRuleset, octorulesSectionOfPhase } from './api/octorules-file';
 export { ruleDefinition, type Position, type Rule, type RuleInput, type Ruleset, type RulesetSummary, type VersionListItem } from './api/types';
-export { isOctorulesText, resolveTargets, TargetResolutionError, targetsOf, type Target, type TargetFile, type TargetGrouping, type TargetProblem, type UnresolvedTarget, type ZoneFinder } from './api/targets';
+export { estateTargets, isOctorulesText, resolveTargets, TargetResolutionError, TargetsError, targetsOf, type Estate, type EstateOptions, type Target, type TargetFile, type TargetGrouping, type TargetProblem, type TargetsConfig, type UnresolvedTarget, type ZoneFinder } from './api/targets';

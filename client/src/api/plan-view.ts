@@ -17,27 +17,28 @@ import {
   emptyLock,
   lockFileText,
   lockKey,
-  isOctorulesText,
+  loadTerraformParser,
   readLockFile,
   withDrift,
   withLockEntry,
   planTargets,
-  readProjectConfig,
-  resolveTargets,
   RulesetsClient,
+  rulesetFormatOfPath,
   rulesetName,
   savedPlanOf,
   summaryLine,
-  targetsOf,
+  TargetResolutionError,
+  TargetsError,
   type EstatePlan,
   type LockFile,
   type ProjectConfig,
   type RulesetPlan,
   type Target,
-  type UnresolvedTarget,
 } from '../../../server/src/core';
+import { planFileReader, workspaceEstate, WorkspaceConfigs } from './plan-files';
 import type { ApiSession } from './session';
 import { readSettings, type CommandArgs, type Outcome } from './session';
+import { scopeOfSettings } from './scope';
 import type { Scope } from './scope';
 
 /** The view's id (package.json `views.explorer`). */
@@ -45,7 +46,6 @@ export const PLAN_VIEW = 'rulesetsPlan';
 /** The documents of the diff editor: `rulesets-plan:/<plan>/<ruleset>/<live|written>/<name>.json`. */
 export const PLAN_SCHEME = 'rulesets-plan';
 
-const CONFIG_FILE = '.rulesets.yaml';
 
 type RulePlan = RulesetPlan['rules'][number];
 type Node =
@@ -93,6 +93,8 @@ export type ApplyOutcome = Outcome<{ complete: boolean; applied: number }>;
 
 export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocumentContentProvider, vscode.Disposable {
   private plan: EstatePlan | undefined;
+  /** Files the plan leaves out (no target names them), shown below the targets as `rulesets plan` warns of them. */
+  private notPlanned: Node[] = [];
   private config: ProjectConfig | undefined;
   /** The folder of the `.rulesets.yaml` whose `apply:`, lock file and audit log the plan and apply use (the first with targets, as the CLI's current folder has one). */
   private folder: string | undefined;
@@ -113,7 +115,7 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
     const plan = this.plan;
     if (!node) {
       if (!plan || this.message) return this.message ? [this.message] : [];
-      return plan.targets.map((_, index) => ({ kind: 'target', index }));
+      return [...plan.targets.map((_, index): Node => ({ kind: 'target', index })), ...this.notPlanned];
     }
     if (!plan) return [];
     if (node.kind === 'target') {
@@ -171,21 +173,22 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
 
   /** `Rulesets: Plan`: the workspace's targets planned against what is live. */
   async runPlan(): Promise<PlanOutcome> {
-    const connection = await this.connection();
-    if (!connection) return { done: false, reason: 'not-connected' };
+    if (!(await this.connection())) return { done: false, reason: 'not-connected' };
     try {
       const result = await this.session.progress('Planning the workspace', async (signal) => {
-        const found = await this.findTargets(connection, signal);
+        const found = await this.findTargets(signal);
         if (typeof found === 'string') return found;
+        // As the CLI does before it plans: the Terraform parser (WebAssembly) for .tf files.
+        if (found.targets.some((t) => t.files.some((f) => rulesetFormatOfPath(f) === 'hcl'))) await loadTerraformParser();
         const planned = await planTargets(found.targets, {
           clientFor: (scope) => this.clientFor(scope),
-          read: (path) => readFileSync(path, 'utf8').replace(/^\uFEFF/, ''),
+          read: found.read,
           shownPath: (path) => shown(path),
           signal,
         });
         // Drift, as `rulesets plan` tells it: against what the last apply recorded in the lock file.
         const lock = readLock(found.folder);
-        return { plan: lock ? withDrift(planned, lock) : planned, config: found.config, folder: found.folder };
+        return { plan: lock ? withDrift(planned, lock) : planned, config: found.config, folder: found.folder, notPlanned: found.notPlanned };
       });
       if (typeof result === 'string') {
         this.show(undefined, result);
@@ -194,6 +197,7 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
       }
       this.config = result.config;
       this.folder = result.folder;
+      this.notPlanned = result.notPlanned;
       this.show(result.plan, result.plan.targets.length === 0 ? 'No ruleset files to plan.' : undefined);
       void vscode.commands.executeCommand(`${PLAN_VIEW}.focus`);
       const summary = summaryLine(result.plan);
@@ -328,32 +332,44 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocum
   }
 
   /**
-   * Every `.rulesets.yaml` of the workspace with `targets:`, its files grouped as the CLI groups
-   * them (targetsOf), zone names looked up (resolveTargets); or why nothing can be planned.
+   * The workspace's targets as `rulesets plan` at its root finds them (workspaceEstate: the same
+   * ruleset files, the same `targets:`, zone names looked up); files no `targets:` governs go to
+   * the account or zone of the settings, as Deploy's do. Or why nothing can be planned.
    */
-  private async findTargets(connection: { baseUrl: string }, signal: AbortSignal): Promise<{ targets: Target[]; config: ProjectConfig | undefined; folder: string | undefined } | string> {
-    const configs = await vscode.workspace.findFiles(`**/${CONFIG_FILE}`, '**/node_modules/**');
-    const unresolved: UnresolvedTarget[] = [];
-    const problems: string[] = [];
-    let first: { config: ProjectConfig; folder: string } | undefined;
-    for (const uri of configs.sort((a, b) => a.fsPath.localeCompare(b.fsPath))) {
-      const { config } = readProjectConfig(readFileSync(uri.fsPath, 'utf8'));
-      if ((config.targets?.length ?? 0) === 0) continue;
-      const folder = dirname(uri.fsPath);
-      first ??= { config, folder };
-      // As `rulesets plan` finds them: node_modules and hidden folders (.rulesets/ holds the lock file) are skipped.
-      const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*.{json,yaml,yml,tf}'), '{**/node_modules/**,**/.*/**}');
-      const paths = files.map((f) => f.fsPath).filter((path) => !path.endsWith(CONFIG_FILE)).sort();
-      const grouping = targetsOf(config, folder, paths.map((path) => ({ path, octorules: isOctorulesFile(path) })));
-      for (const problem of grouping.problems) problems.push(`${shown(uri.fsPath)}: ${problem.file ? `${shown(problem.file)}: ` : ''}${problem.message}`);
-      unresolved.push(...grouping.targets);
+  private async findTargets(signal: AbortSignal): Promise<{ targets: Target[]; notPlanned: Node[]; read: (path: string) => string; config: ProjectConfig | undefined; folder: string | undefined } | string> {
+    // As `rulesets plan` searches a folder: node_modules and hidden folders (.git, .terraform, .rulesets) are skipped.
+    const found = await vscode.workspace.findFiles('**/*.{json,yaml,yml,tf}', '{**/node_modules/**,**/.*/**}');
+    const configs = new WorkspaceConfigs();
+    const read = planFileReader();
+    const settingsScope = scopeOfSettings(readSettings());
+    let estate: Awaited<ReturnType<typeof workspaceEstate>>;
+    try {
+      estate = await workspaceEstate(
+        found.map((f) => f.fsPath),
+        {
+          configs,
+          read,
+          zoneFinder: () => this.clientFor(settingsScope ?? { kind: 'zone', id: 'zone-lookup' }),
+          defaultScope: () => settingsScope,
+          shown,
+          signal,
+        },
+      );
+    } catch (error) {
+      if (error instanceof TargetsError) return error.problems.join('; ');
+      if (error instanceof TargetResolutionError) return `${error.message}: give the zone's id in targets: instead`;
+      throw error;
     }
-    if (problems.length > 0) return problems.join('; ');
-    if (unresolved.length === 0) return `No ${CONFIG_FILE} in the workspace has targets: to plan (each names its files and a zone or an account).`;
-    void connection;
-    const someScope = unresolved.find((t) => 'id' in t.scope)?.scope as Scope | undefined;
-    const targets = await resolveTargets(this.clientFor(someScope ?? { kind: 'zone', id: 'zone-lookup' }), unresolved, { signal });
-    return { targets, config: first?.config, folder: first?.folder };
+    if (estate.files.length === 0) return 'No ruleset files in the workspace to plan.';
+    const notPlanned: Node[] = [
+      ...estate.unplaced.map(({ file, config }): Node => ({ kind: 'message', text: `${shown(file)}: not planned`, tooltip: `No target of ${shown(config)} names it, so it is not planned.` })),
+      ...estate.unscoped.map((file): Node => ({ kind: 'message', text: `${shown(file)}: not planned`, tooltip: 'No targets: of a .rulesets.yaml names it, and no account or zone is chosen (Rulesets: Choose Account or Zone), so it is not planned.' })),
+    ];
+    if (estate.targets.length === 0) return `No ruleset file of the workspace has a target: add targets: to .rulesets.yaml, or choose an account or zone (Rulesets: Choose Account or Zone). ${estate.files.length} file${estate.files.length === 1 ? '' : 's'} not planned.`;
+    // The first configuration with targets: its `apply:` limits, its lock file and its audit log (the CLI uses its current folder's).
+    const first = configs.withTargets()[0];
+    const folder = first?.folder ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    return { targets: [...estate.targets], notPlanned, read, config: first?.config, folder };
   }
 }
 
@@ -375,16 +391,6 @@ function lockRecorder(path: string): (target: { scope: Scope }, ruleset: { desti
     writeFileSync(`${path}.tmp`, lockFileText(lock));
     renameSync(`${path}.tmp`, path);
   };
-}
-
-/** Whether a file is an octorules rules file (its zone is then its name where no target names it), as `rulesets plan` asks it. */
-function isOctorulesFile(path: string): boolean {
-  if (!/\.ya?ml$/i.test(path)) return false;
-  try {
-    return isOctorulesText(path, readFileSync(path, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 /** A path as the workspace shows it. */

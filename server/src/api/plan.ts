@@ -453,6 +453,13 @@ export interface PlanOptions {
 /** Every ruleset of every file of every target, planned. Never writes. */
 export async function planTargets(targets: readonly Target[], options: PlanOptions): Promise<EstatePlan> {
   const jobs: (() => Promise<void>)[] = [];
+  // A file of several rulesets (octorules sections, Terraform resources) is checked once, not once a ruleset.
+  const checks = new Map<string, PositionedProblem[]>();
+  const checkOf: CheckOf = (local) => {
+    let problems = checks.get(local.path);
+    if (!problems) checks.set(local.path, (problems = checkLocal(local)));
+    return problems;
+  };
   const results = targets.map((target) => ({ target: { scope: target.scope, label: target.label }, rulesets: [] as RulesetPlan[], errors: [] as PlanError[], skipped: [] as PlanSkip[] }));
   targets.forEach((target, t) => {
     const out = results[t];
@@ -489,7 +496,7 @@ export async function planTargets(targets: readonly Target[], options: PlanOptio
       const owned = (options.ownedPhases ?? []).includes(locals[0].body.phase);
       jobs.push(async () => {
         try {
-          const planned = locals.length === 1 && !mayPlaceRules(locals[0]) ? await planRuleset(client, locals[0], destination, owned, options.signal) : await planEntryPoint(client, locals, destination, owned, options.signal);
+          const planned = locals.length === 1 && !mayPlaceRules(locals[0]) ? await planRuleset(client, locals[0], destination, owned, checkOf, options.signal) : await planEntryPoint(client, locals, destination, owned, checkOf, options.signal);
           if (Array.isArray(planned)) out.errors.push(...planned);
           else if ('message' in planned) out.errors.push(planned);
           else out.rulesets[index] = planned;
@@ -576,8 +583,8 @@ function localRulesetsOf(absolute: string, file: string, scope: Scope, read: (pa
 }
 
 /** One local ruleset against what is live: our check first (its errors stop it, as deploy's do), then the read, then the diff. */
-async function planRuleset(client: RulesetsClient, local: LocalRuleset, destination: Destination, owned: boolean, signal?: AbortSignal): Promise<RulesetPlan | PlanError> {
-  const problems = problemsOfRuleset(local);
+async function planRuleset(client: RulesetsClient, local: LocalRuleset, destination: Destination, owned: boolean, checkOf: CheckOf, signal?: AbortSignal): Promise<RulesetPlan | PlanError> {
+  const problems = problemsOfRuleset(local, checkOf);
   if (hasErrors(problems)) {
     const errors = problems.filter((p) => p.severity === 'error').length;
     return { file: local.path, ...labelOf(local), message: `${where(local)}: not planned: the check found ${errors} error${errors === 1 ? '' : 's'}; fix ${errors === 1 ? 'it' : 'them'} first (\`rulesets check ${local.path}\`)`, problems, text: local.text };
@@ -615,7 +622,7 @@ function putBody(local: LocalRuleset['body'], live: Ruleset | undefined, written
  * `before:`/`after:` (entry-point.ts). The first file's name and description are the entry
  * point's. Each file's check errors, and each conflict of the merge, stop it, on their lines.
  */
-async function planEntryPoint(client: RulesetsClient, given: readonly LocalRuleset[], destination: Destination, owned: boolean, signal?: AbortSignal): Promise<RulesetPlan | PlanError[]> {
+async function planEntryPoint(client: RulesetsClient, given: readonly LocalRuleset[], destination: Destination, owned: boolean, checkOf: CheckOf, signal?: AbortSignal): Promise<RulesetPlan | PlanError[]> {
   const locals = [...given].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const first = locals[0];
   const terraform = locals.find((l) => l.layout === 'terraform');
@@ -626,7 +633,7 @@ async function planEntryPoint(client: RulesetsClient, given: readonly LocalRules
   const errors: PlanError[] = [];
   const warnings: PositionedProblem[] = [];
   for (const local of locals) {
-    const problems = problemsOfRuleset(local);
+    const problems = problemsOfRuleset(local, checkOf);
     if (hasErrors(problems)) {
       const count = problems.filter((p) => p.severity === 'error').length;
       errors.push({ file: local.path, ...labelOf(local), message: `${where(local)}: not planned: the check found ${count} error${count === 1 ? '' : 's'}; fix ${count === 1 ? 'it' : 'them'} first (\`rulesets check ${local.path}\`)`, problems, text: local.text });
@@ -675,9 +682,12 @@ function parsedOf(local: LocalRuleset): Pick<ParsedRuleset, 'text' | 'rules'> {
   return local.ruleset ?? parseRuleset(local.text, local.format);
 }
 
+/** Our check of a ruleset's whole file (checkLocal), each file's once in a plan. */
+type CheckOf = (local: LocalRuleset) => readonly PositionedProblem[];
+
 /** Our check's problems of this ruleset: in a file of several, those within its resource or section (and the file's own). */
-function problemsOfRuleset(local: LocalRuleset): PositionedProblem[] {
-  const problems = checkLocal(local);
+function problemsOfRuleset(local: LocalRuleset, checkOf: CheckOf): PositionedProblem[] {
+  const problems = [...checkOf(local)];
   const root = local.layout !== 'api' ? local.ruleset?.root : undefined;
   if (!root) return problems;
   const first = offsetLine(local.text, root.start);

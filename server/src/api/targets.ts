@@ -220,3 +220,91 @@ export async function resolveTargets(client: ZoneFinder, targets: readonly Unres
   if (problems.length > 0) throw new TargetResolutionError(problems);
   return [...byId.values()];
 }
+
+/** A `.rulesets.yaml` with `targets:`, as the estate needs it. */
+export interface TargetsConfig {
+  readonly config: ProjectConfig;
+  /** Its folder, absolute: the globs of `targets:` are relative to it. */
+  readonly folder: string;
+  /** As messages name it. */
+  readonly path: string;
+}
+
+export interface EstateOptions extends CallOptions {
+  /** The configuration that governs a file (the nearest `.rulesets.yaml`), when it has `targets:`. */
+  readonly configOf: (file: string) => TargetsConfig | undefined;
+  readonly read: (path: string) => string;
+  /** For zone names: List Zones is asked of no account or zone, so any client will do. */
+  readonly zoneFinder: () => ZoneFinder;
+  /**
+   * Where the files no `targets:` governs go: the environment's account or zone for the CLI (it
+   * throws when there is none), the settings' for the editor; undefined: they are not planned.
+   */
+  readonly defaultScope: () => Scope | undefined;
+  /** A path as a message shows it. */
+  readonly shown?: (path: string) => string;
+}
+
+/** Every file placed: the targets, and the files that go nowhere, each with why. */
+export interface Estate {
+  readonly targets: readonly Target[];
+  /** Files under a configuration with `targets:` that none of them names. */
+  readonly unplaced: readonly { readonly file: string; readonly config: string }[];
+  /** Files no `targets:` governs, when there is no default place for them. */
+  readonly unscoped: readonly string[];
+}
+
+/** Mistakes of `targets:` (a file two items name, an item with no file, …), each naming its configuration and file: nothing is planned. */
+export class TargetsError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'TargetsError';
+  }
+}
+
+/**
+ * Where each ruleset file of a plan goes: the one answer of `rulesets plan`, `rulesets apply`
+ * and the editor's Plan view. A file governed by a `.rulesets.yaml` with `targets:` goes where
+ * that says (targetsOf; zone names looked up, resolveTargets); the others go to the default
+ * place. Mistakes of `targets:` throw TargetsError before any request; zone names that match no
+ * zone, TargetResolutionError.
+ */
+export async function estateTargets(files: readonly string[], options: EstateOptions): Promise<Estate> {
+  const shown = options.shown ?? ((path: string) => path);
+  const byConfig = new Map<string, { config: TargetsConfig; files: string[] }>();
+  const rest: string[] = [];
+  for (const file of files) {
+    const config = options.configOf(file);
+    if (!config || (config.config.targets?.length ?? 0) === 0) {
+      rest.push(file);
+      continue;
+    }
+    const group = byConfig.get(config.path) ?? { config, files: [] };
+    group.files.push(file);
+    byConfig.set(config.path, group);
+  }
+  const unresolved: UnresolvedTarget[] = [];
+  const problems: string[] = [];
+  const unplaced: { file: string; config: string }[] = [];
+  for (const { config, files: group } of byConfig.values()) {
+    const grouping = targetsOf(config.config, config.folder, group.map((path) => ({ path, octorules: isOctorulesFile(path, options.read) })));
+    for (const problem of grouping.problems) problems.push(`${shown(config.path)}: ${problem.file ? `${shown(problem.file)}: ` : ''}${problem.message}`);
+    unresolved.push(...grouping.targets);
+    for (const file of grouping.unplaced) unplaced.push({ file, config: config.path });
+  }
+  if (problems.length > 0) throw new TargetsError(problems);
+  const targets: Target[] = unresolved.length > 0 ? await resolveTargets(options.zoneFinder(), unresolved, options) : [];
+  const scope = rest.length > 0 ? options.defaultScope() : undefined;
+  if (scope) targets.push({ scope, label: scope.id, files: rest });
+  return { targets, unplaced, unscoped: scope ? [] : rest };
+}
+
+/** Whether a file is an octorules rules file, read through `read` (a file that cannot be read is not). */
+function isOctorulesFile(path: string, read: (path: string) => string): boolean {
+  if (!OCTORULES_EXTENSION.test(path)) return false;
+  try {
+    return isOctorulesText(path, read(path));
+  } catch {
+    return false;
+  }
+}

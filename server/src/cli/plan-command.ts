@@ -7,8 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseCommandArgs } from './args';
 import { usageBlock } from './synopsis';
-import { closestMatches, isOctorulesText, KNOWN_PHASES, planFileText, planJson, planMarkdown, planTargets, planText, quoteAlternatives, withDrift, resolveTargets, RulesetsClient, savedPlanOf, TargetResolutionError, targetsOf, TerraformPlanError, terraformPlanOf, type ClientOptions, type EstatePlan, type Target, type UnresolvedTarget } from '../core';
-import { collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError, type LoadedProjectConfig } from './check';
+import { closestMatches, estateTargets, KNOWN_PHASES, planFileText, planJson, planMarkdown, planTargets, planText, quoteAlternatives, withDrift, RulesetsClient, savedPlanOf, TargetResolutionError, TargetsError, TerraformPlanError, terraformPlanOf, type ClientOptions, type EstatePlan, type Target } from '../core';
+import { collectFiles, prepareReaders, ProjectConfigs, STDIN, UsageError } from './check';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptions, clientsByScope, connectionOptions, refuseCredentialFlags, type ConnectionFlags } from './config';
 import { readTextFile, type Io } from './io';
 import { textReport, wantsColour } from './report';
@@ -69,49 +69,35 @@ be planned (errors in its file, the service refused, failed or could not be reac
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
 /**
- * Where each file found under `paths` goes. A file under a `.rulesets.yaml` with `targets:` goes
- * where that says (targetsOf; zone names looked up through the API, resolveTargets); an
- * octorules file no target names goes to the zone of its name, as octorules has it. The other
- * files go to the account or zone of the environment or the flags, as `deploy`'s do. A mistake of
- * `targets:` (a file in two targets, a target with no file) is a usage error before any request.
+ * Where each file found under `paths` goes (estateTargets, as the editor's Plan view has it):
+ * by the `targets:` of its `.rulesets.yaml`, else to the account or zone of the environment or
+ * the flags, as `deploy`'s do. A mistake of `targets:` (a file in two targets, a target with no
+ * file) is a usage error before any request; so is a zone name no zone has.
  */
 export async function targetsForPlan(paths: readonly string[], flags: ConnectionFlags, env: NodeJS.ProcessEnv, io: Io, read: (path: string) => string): Promise<Target[]> {
   if (paths.includes(STDIN)) throw new UsageError('plan reads ruleset files, not standard input: name the files or folders');
   const configs = new ProjectConfigs({});
   const files = collectFiles(paths, (path) => configs.of(path)?.patterns ?? []).map((f) => resolve(f));
   if (files.length === 0) throw new UsageError(`no ruleset files found in ${paths.join(', ')}`);
-  const byConfig = new Map<LoadedProjectConfig, string[]>();
-  const rest: string[] = [];
-  for (const file of files) {
-    const loaded = configs.of(file);
-    if (loaded && (loaded.config.targets?.length ?? 0) > 0) byConfig.set(loaded, [...(byConfig.get(loaded) ?? []), file]);
-    else rest.push(file);
+  const shown = (path: string) => relative(process.cwd(), path) || path;
+  let estate;
+  try {
+    estate = await estateTargets(files, {
+      configOf: (file) => configs.of(file),
+      read,
+      // List Zones is asked of no account or zone: the client's own scope is not used by it.
+      zoneFinder: () => new RulesetsClient({ ...connectionOptions(flags, env), scope: { kind: 'zone', id: 'zone-lookup' } } as ClientOptions),
+      // Throws the usage error that names what to set when the environment names no account or zone.
+      defaultScope: () => clientOptions(flags, env).scope,
+      shown,
+    });
+  } catch (error) {
+    if (error instanceof TargetsError) throw new UsageError(error.message);
+    if (error instanceof TargetResolutionError) throw new UsageError(`${error.message}: give the zone's id in targets: instead`);
+    throw error;
   }
-  const unresolved: UnresolvedTarget[] = [];
-  const problems: string[] = [];
-  for (const [loaded, group] of byConfig) {
-    const grouping = targetsOf(loaded.config, loaded.folder, group.map((path) => ({ path, octorules: isOctorulesFile(path, read) })));
-    for (const problem of grouping.problems) problems.push(`${loaded.path}: ${problem.file ? `${relative(process.cwd(), problem.file)}: ` : ''}${problem.message}`);
-    unresolved.push(...grouping.targets);
-    for (const file of grouping.unplaced) io.err(`rulesets: ${relative(process.cwd(), file)}: no target of ${loaded.path} names it, so it is not planned\n`);
-  }
-  if (problems.length > 0) throw new UsageError(problems.join('\n'));
-  const targets: Target[] = [];
-  if (unresolved.length > 0) {
-    // List Zones is asked of no account or zone: the client's own scope is not used by it.
-    const lookup = new RulesetsClient({ ...connectionOptions(flags, env), scope: unresolved.find((t) => 'id' in t.scope)?.scope ?? { kind: 'zone', id: 'zone-lookup' } } as ClientOptions);
-    try {
-      targets.push(...(await resolveTargets(lookup, unresolved)));
-    } catch (error) {
-      if (error instanceof TargetResolutionError) throw new UsageError(`${error.message}: give the zone's id in targets: instead`);
-      throw error;
-    }
-  }
-  if (rest.length > 0) {
-    const scope = clientOptions(flags, env).scope;
-    targets.push({ scope, label: scope.id, files: rest });
-  }
-  return targets;
+  for (const { file, config } of estate.unplaced) io.err(`rulesets: ${shown(file)}: no target of ${config} names it, so it is not planned\n`);
+  return [...estate.targets];
 }
 
 /**
@@ -125,16 +111,6 @@ export function planFileReader(): (path: string) => string {
     if (text === undefined) texts.set(path, (text = readTextFile(path).text));
     return text;
   };
-}
-
-/** Whether a file is an octorules rules file (its zone is then its name, where no target names it). */
-function isOctorulesFile(path: string, read: (path: string) => string): boolean {
-  if (!/\.ya?ml$/i.test(path)) return false;
-  try {
-    return isOctorulesText(path, read(path));
-  } catch {
-    return false;
-  }
 }
 
 export async function plan(args: string[], io: Io): Promise<number> {
