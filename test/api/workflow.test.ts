@@ -63,7 +63,7 @@ describe('readLocalRuleset', () => {
   it('reads the body, id and version of JSON and YAML files', () => {
     const yaml = readLocalRuleset(
       'a.ruleset.yaml',
-      'id: abc\nname: n\nkind: custom\nphase: magic_transit\nversion: 4\nlast_updated: x\nrules:\n  - id: r1\n    ref: r1\n    version: "3"\n    last_updated: y\n    action: block\n    expression: ip.proto == "tcp"\n',
+      'id: abc\nname: n\nkind: custom\nphase: magic_transit\nversion: 4\nlast_updated: x\nsource: firewall_custom\nrules:\n  - id: r1\n    ref: r1\n    version: "3"\n    last_updated: y\n    action: block\n    expression: ip.proto == "tcp"\n',
     );
     assert.equal(yaml.format, 'yaml');
     assert.equal(yaml.id, 'abc');
@@ -94,6 +94,15 @@ describe('readLocalRuleset', () => {
 });
 
 describe('serializeRuleset', () => {
+  it('leaves out the ruleset fields the service sets and a deploy never sends: `last_updated`, `source`', () => {
+    const live = { id: 'abc', name: 'n', description: '', kind: 'zone', phase: 'http_request_firewall_custom', version: '2', last_updated: '2026-11-01T00:00:00Z', source: 'firewall_custom', rules: [] } as Ruleset;
+    for (const format of ['json', 'yaml'] as const) {
+      const text = serializeRuleset(live, format);
+      const value = format === 'json' ? JSON.parse(text) : YAML.parse(text);
+      assert.deepEqual(Object.keys(value), ['id', 'name', 'description', 'kind', 'phase', 'version', 'rules']);
+    }
+  });
+
   it('writes the same bytes for an unchanged ruleset, in a stable key order, without server noise', async () => {
     const r = await custom([SKIP_SSH, { ...BLOCK_TCP, ref: 'my-ref', enabled: false }]);
     for (const format of ['json', 'yaml'] as const) {

@@ -538,6 +538,22 @@ describe('octorules: which files', () => {
     assert.deepEqual(classify('/p/rules/example.com.yaml', ZONE), { role: 'ruleset', why: 'content' });
     assert.deepEqual(classify('/p/config.yaml', 'providers:\n  cloudflare:\n    token: env/T\nzones:\n  example.com:\n    sources: [rules]\n'), { role: 'other' });
   });
+
+  it('never takes a JSON file for one: octorules reads its rules from YAML files only (*.yaml, *.yml)', () => {
+    for (const text of ['{"rate_limit_rules":[{"expression":"true","action":"block"}]}', '{"redirect_rules":[{"expression":"true","action":"redirect"}]}', '{"cloudflare":{"redirect_rules":[{"ref":"a","expression":"true"}]}}']) {
+      const root = () => parseHost(text, 'json').root;
+      // Found in a folder search: not a ruleset file at all (no false `missing-key`).
+      assert.deepEqual(classifyFile('/p/d/x.json', { root }), { role: 'other' }, text);
+      // The editor knows the format from the document's language, whatever the name.
+      assert.deepEqual(classifyFile('/p/d/untitled', { root, format: 'json' }), { role: 'other' }, text);
+      // Named on the command line, it is read as an API ruleset, as any file named is.
+      assert.equal(parseDocument(text, 'json').layout, 'api');
+      // The same content as YAML is octorules'.
+      const yaml = () => parseHost(text, 'yaml').root;
+      assert.deepEqual(classifyFile('/p/d/x.yaml', { root: yaml }), { role: 'ruleset', why: 'content' }, text);
+      assert.equal(parseDocument(text, 'yaml').layout, 'octorules');
+    }
+  });
 });
 
 describe('octorules: !include', () => {

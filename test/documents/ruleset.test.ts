@@ -428,6 +428,13 @@ describe('checkRuleset: ruleset shape', () => {
     assert.match(problems[2].message, /did you mean `expression`/);
   });
 
+  it('knows the ruleset field `source` the API returns (a zone entry point exported as it is), a string', () => {
+    const text = '{"name":"t","kind":"zone","phase":"http_request_firewall_custom","source":"firewall_custom","rules":[{"expression":"true","action":"block"}]}';
+    assert.deepEqual(check(text, 'json'), []);
+    const wrong = check('name: t\nkind: zone\nphase: http_request_firewall_custom\nsource: 3\nrules: []\n', 'yaml');
+    assert.deepEqual(located(wrong), [['invalid-type', 3, 8, 3, 9]]);
+  });
+
   it('knows every rule field the API defines, used by block and skip or not, and their types', () => {
     const rule = `  - action: block\n    expression: "true"\n    id: 4814384a9e5d4991b9815dcfc25d2f1f\n    ref: my-ref\n    version: "3"\n    last_updated: "2026-11-01T00:00:00Z"\n    categories: [a]\n`;
     const ratelimit = '    ratelimit: {characteristics: [cf.colo.id, ip.src], period: 60, requests_per_period: 100, mitigation_timeout: 600}\n';

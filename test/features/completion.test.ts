@@ -575,7 +575,8 @@ const JSON_RULESET = (rest: string) => `{\n  "name": "t",\n  "kind": "root",\n  
 describe('ruleset structure, JSON', () => {
   test('ruleset keys not already present, with a comma before the next one', () => {
     const { model, items } = itemsIn('{\n  "name": "t",\n  |\n  "rules": []\n}\n', 'json');
-    assert.deepEqual(labels(items), ['kind', 'phase', 'description', 'id', 'version', 'last_updated']);
+    assert.deepEqual(labels(items), ['kind', 'phase', 'description', 'id', 'version', 'last_updated', 'source']);
+    for (const key of ['id', 'version', 'last_updated', 'source']) assert.match(JSON.stringify(find(items, key).documentation), /set by the service/, key);
     const text = accept(model, find(items, 'kind'));
     assert.equal(text, '{\n  "name": "t",\n  "kind": "root",\n  "rules": []\n}\n');
     assert.deepEqual(modelOf(text, 'json').ruleset.syntaxProblems, []);
@@ -655,7 +656,7 @@ const YAML_RULESET = 'name: t\nkind: root\nphase: magic_transit\nrules:\n  - act
 describe('ruleset structure, YAML', () => {
   test('ruleset keys not already present', () => {
     const { model, items } = itemsIn('name: t\n|\n', 'yaml');
-    assert.deepEqual(labels(items), ['kind', 'phase', 'description', 'rules', 'id', 'version', 'last_updated']);
+    assert.deepEqual(labels(items), ['kind', 'phase', 'description', 'rules', 'id', 'version', 'last_updated', 'source']);
     const text = accept(model, find(items, 'rules'));
     assert.equal(text, `name: t\nrules:\n  - ${RULE_YAML}\n`);
     assert.deepEqual(modelOf(text, 'yaml').ruleset.syntaxProblems, []);

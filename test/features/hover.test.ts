@@ -89,6 +89,8 @@ const ROWS: readonly Row[] = [
   // country codes
   { expression: 'ip.src.country == "B|R"', token: '"BR"', says: ['**Brazil**', 'ISO 3166-1 alpha-2 code `BR`'] },
   { expression: 'ip.dst.country in {"DE" "F|R"}', token: '"FR"', says: ['**France**'] },
+  { expression: 'ip.src.country in {"T|1" "XX"}', token: '"T1"', says: ['**Tor exit nodes**', "Cloudflare's value `T1`"] },
+  { expression: 'ip.src.country in {"T1" "X|X"}', token: '"XX"', says: ['**no country information**'] },
   // ports, ICMP types, protocol names, TCP flags
   { expression: 'tcp.dstport == 4|43', token: '443', says: ['Port 443: **https**', 'HTTPS'] },
   { expression: 'udp.dstport in {5|3 123}', token: '53', says: ['Port 53: **domain**', 'DNS'] },

@@ -373,6 +373,12 @@ describe('skip-skips-nothing', () => {
     assert.equal(p.start, text.lastIndexOf('skip'));
     assert.equal(p.end, text.lastIndexOf('skip') + 4);
     assert.match(p.message, /no later rule/);
+    assert.match(p.message, /exempt packets from/);
+  });
+
+  it('warns in the packet phases whether logging is off or not said', () => {
+    const { problems } = rulesetProblems([block('tcp.dstport == 23'), skip('tcp.dstport == 22', { logging: false })]);
+    assert.deepEqual(problems.map((p) => p.code), ['skip-skips-nothing']);
   });
 
   it('counts only enabled rules after it', () => {
@@ -477,8 +483,18 @@ describe('the order of the rules in the HTTP phases', () => {
     assert.match(problems[0].message, /every request it matches is already blocked by rule 1/);
     assert.deepEqual(codes([block('ip.src in {10.0.0.0/8}'), block('ip.src in {10.1.0.0/16} and ssl')], waf), ['shadowed-rule']);
     assert.deepEqual(codes([skip('http.host == "a"'), block('http.host == "a"')], waf), ['shadowed-rule']);
-    assert.deepEqual(codes([block('http.host == "b"'), skip('http.host == "a"')], waf), ['skip-skips-nothing']);
     assert.deepEqual(codes([block('http.host == "a"'), block('http.host == "a"')], waf), ['duplicate-rule']);
+  });
+  it('WAF custom rules: a last `skip` logs what it matches unless its logging is off, so only then does it do nothing', () => {
+    const waf = 'http_request_firewall_custom';
+    // A skip rule's `logging.enabled` defaults to true: its matches show in Security Events, a
+    // stand-in for the Enterprise-only `log` action.
+    assert.deepEqual(codes([block('http.host == "b"'), skip('http.host == "a"')], waf), []);
+    assert.deepEqual(codes([block('http.host == "b"'), skip('http.host == "a"', { logging: true })], waf), []);
+    const { problems } = rulesetProblems([block('http.host == "b"'), skip('http.host == "a"', { logging: false })], waf);
+    assert.deepEqual(problems.map((p) => p.code), ['skip-skips-nothing']);
+    assert.match(problems[0].message, /exempt requests from/);
+    assert.doesNotMatch(problems[0].message, /packet/);
   });
   it('WAF custom rules: a field that may be absent shadows nothing it does not cover', () => {
     const waf = 'http_request_firewall_custom';

@@ -7,7 +7,7 @@ import * as YAML from 'yaml';
 import type { HostFormat } from '../documents/host/index';
 import { setValues, type ValueEdit } from '../documents/host/index';
 import { readLocalRuleset, type LocalRuleset, type RulesetBody } from './local-ruleset';
-import { SERVICE_SET_RULE_FIELDS, type Ruleset } from './types';
+import { SERVICE_SET_RULE_FIELDS, SERVICE_SET_RULESET_FIELDS, type Ruleset } from './types';
 
 /** Keys of a rule that the service sets and that a pull leaves out. */
 const SERVER_RULE_KEYS = new Set(SERVICE_SET_RULE_FIELDS);
@@ -19,8 +19,9 @@ const RULE_ORDER = ['id', 'ref', 'action', 'action_parameters', 'expression', 'd
  * `phase`, `version`, `rules`; in a rule `id`, `ref` unless it is the id, `action`,
  * `action_parameters`, `expression`, `description` unless empty, `enabled`, `logging`, then
  * any other key by name), nested objects by key, without what changes when the ruleset does
- * not (`last_updated`, a rule's `version`), but with the ruleset's `id` and the `version` the
- * file is based on. JSON with two-space indentation, or YAML; both end with a line break.
+ * not (`last_updated`, a rule's `version`) nor the ruleset's `source`, which only the service
+ * sets, but with the ruleset's `id` and the `version` the file is based on. JSON with two-space
+ * indentation, or YAML; both end with a line break.
  */
 export function serializeRuleset(ruleset: Ruleset, format: HostFormat): string {
   return serializeValue(canonicalRuleset(ruleset as unknown as Record<string, unknown>), format);
@@ -40,7 +41,7 @@ function canonicalRuleset(ruleset: Readonly<Record<string, unknown>>): Record<st
     else if (ruleset[key] !== undefined && ruleset[key] !== '') out[key] = ruleset[key];
   }
   for (const key of Object.keys(ruleset).sort()) {
-    if (!(key in out) && key !== 'last_updated' && ruleset[key] !== undefined) out[key] = sortKeys(ruleset[key]);
+    if (!(key in out) && !SERVICE_SET_RULESET_FIELDS.includes(key) && ruleset[key] !== undefined) out[key] = sortKeys(ruleset[key]);
   }
   return out;
 }

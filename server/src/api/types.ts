@@ -57,6 +57,8 @@ export interface Ruleset {
   readonly version: string;
   /** ISO 8601. */
   readonly last_updated: string;
+  /** What the ruleset is for, set by the service: `firewall_custom` on a zone's custom rules entry point. */
+  readonly source?: string;
   readonly rules: readonly Rule[];
 }
 
@@ -117,6 +119,13 @@ export interface WireMessage {
  * rule's definition (its `id` is, when a deploy updates the rule in place).
  */
 export const SERVICE_SET_RULE_FIELDS: readonly string[] = ['version', 'last_updated'];
+
+/**
+ * Fields of a ruleset that the service sets and that a pulled file leaves out (its `id` and
+ * `version` stay: a deploy reads them). A request never sends them: its body is built from the
+ * file's name, kind, phase, description and rules alone (local-ruleset.ts).
+ */
+export const SERVICE_SET_RULESET_FIELDS: readonly string[] = ['last_updated', 'source'];
 
 /**
  * The whole definition of a live rule, as "update rule" (PATCH) takes it: every field the

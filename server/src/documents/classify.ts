@@ -120,8 +120,10 @@ export function classifyFile(path: string, options: ClassifyOptions = {}): FileR
   if ((options.patterns ?? []).some((pattern) => minimatch(path, pattern, { matchBase: !pattern.includes('/'), dot: true }))) return { role: 'ruleset', why: 'pattern' };
   if (options.root) {
     const root = options.root();
-    // An octorules rules file holds rulesets, one a section: its content says so, not its name (`rules/example.com.yaml`).
-    if (looksLikeRuleset(root) || isOctorulesDocument(root)) return { role: 'ruleset', why: 'content' };
+    // An octorules rules file holds rulesets, one a section: its content says so, not its name
+    // (`rules/example.com.yaml`). octorules reads YAML files only (`*.yaml`, `*.yml`): a JSON
+    // file of its layout is another tool's, and parseDocument would read it as a ruleset of ours.
+    if (looksLikeRuleset(root) || (format === 'yaml' && isOctorulesDocument(root))) return { role: 'ruleset', why: 'content' };
   }
   return { role: 'other' };
 }

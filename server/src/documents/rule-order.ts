@@ -223,6 +223,20 @@ function decisionOfRule(rule: HostNode | undefined): 'block' | 'skip' | undefine
 }
 
 /**
+ * Whether a `skip` rule records what it matches, by its `logging.enabled` (`logging`). In the
+ * HTTP phases it does unless that is false: "If you do not specify this option in the API, the
+ * default value is `true` for custom rules with the skip action (logs requests matching the skip
+ * rule)", and they show in Security Events (cloudflare-docs
+ * src/content/docs/waf/custom-rules/skip/options.mdx @ f279fc244501ec7678915614bb7067d3504e9b14,
+ * "Logging"); people write a last skip for that, in place of the Enterprise-only `log` action.
+ * Elsewhere (magic_transit, a phase we do not know) only when it is true.
+ */
+function logsMatches(logging: HostNode | undefined, phase: string | undefined): boolean {
+  if (phaseFamily(phase) === 'http') return !switchedOff(logging);
+  return logging?.kind === 'boolean' && logging.value === true;
+}
+
+/**
  * Rules that the order of the ruleset makes useless: a last `skip` of the current ruleset (there
  * is nothing after it to skip), and rules every packet of which an earlier rule decides first.
  * `sites` and `rules`: the rules compared, as RuleOrderCheck took them.
@@ -238,13 +252,13 @@ function checkRuleOrder(model: ParsedRuleset, sites: readonly FilterSite[], rule
     const logging = property(property(last, 'logging')?.value, 'enabled')?.value;
     const action = property(last, 'action')!.value!;
     // Other parameters (`phases`, `products`) skip more than this ruleset, and a logged skip
-    // records the packets it matches: either is a reason to be last.
+    // records what it matches: either is a reason to be last.
     const onlyRuleset = parameters?.kind === 'object' && parameters.properties.every((p) => p.key === 'ruleset');
-    if (onlyRuleset && !(logging?.kind === 'boolean' && logging.value === true)) {
+    if (onlyRuleset && !logsMatches(logging, phase)) {
       problems.push({
         code: 'skip-skips-nothing',
         severity: 'warning',
-        message: `this \`skip\` of the current ruleset comes after every other enabled rule: there is no later rule for it to skip, so it does nothing; move it before the rules it should exempt packets from`,
+        message: `this \`skip\` of the current ruleset comes after every other enabled rule: there is no later rule for it to skip, so it does nothing; move it before the rules it should exempt ${subject}s from`,
         start: action.start,
         end: action.end,
       });

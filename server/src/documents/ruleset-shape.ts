@@ -121,7 +121,7 @@ function checkRoot(model: ParsedRuleset, report: Report, defaultPhase: string | 
   // `kind` and `phase` too: the enum checks below look at strings only, so without this a
   // number there would pass unreported.
   const terraform = model.format === 'hcl';
-  for (const key of ['id', 'name', 'description', 'kind', 'phase', 'last_updated']) expectType(root, key, 'string', report, terraform);
+  for (const key of ['id', 'name', 'description', 'kind', 'phase', 'last_updated', 'source']) expectType(root, key, 'string', report, terraform);
   expectType(root, 'version', 'string', report, terraform);
   expectType(root, 'rules', 'array', report, terraform);
   expectOneOf(root, 'kind', RULESET_KINDS, 'error', 'unknown-kind', report);

@@ -2,7 +2,7 @@ import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
 import type { ParsedRuleset } from '../documents/parsed-ruleset';
 import type { Argument, ComparisonOperator, IndexStep, Operand, ScalarType, Literal, LogicalOperator, Span, ValueType } from '../language/ast';
 import { catalogueFor, OPERATOR_PLANS, phaseFamily, type Catalogue, type FieldInfo, type FunctionInfo } from '../language/catalogue/catalogues';
-import { COUNTRIES, RESERVED_COUNTRY_HINTS } from '../language/catalogue/countries';
+import { CLOUDFLARE_COUNTRY_VALUES, COUNTRIES, RESERVED_COUNTRY_HINTS } from '../language/catalogue/countries';
 import { hexByte, TCP_FLAG_BITS } from '../language/catalogue/fields';
 import { describePlan } from '../language/catalogue/plans';
 import { describeValueType, isArrayType, isScalarType, typeAfterStep } from '../language/types';
@@ -501,7 +501,9 @@ function stringHover(
   const sections = [header('string', written)];
   if (field?.values === 'country' && patternFree(comparison)) {
     const country = COUNTRIES.get(value);
+    const cloudflare = CLOUDFLARE_COUNTRY_VALUES.get(value);
     if (country) sections.push(`**${country}** — ISO 3166-1 alpha-2 code ${code(value)}`);
+    else if (cloudflare) sections.push(`**${cloudflare}** — Cloudflare's value ${code(value)}, not an ISO 3166-1 code`);
     // A wrong code: what the checker says comes with the problems; without a check (the
     // expression did not parse) say it here.
     else if (context.problems.length === 0) sections.push(RESERVED_COUNTRY_HINTS.get(value.toUpperCase()) ?? `${code(`"${value}"`)} is not an assigned ISO 3166-1 alpha-2 country code.`);

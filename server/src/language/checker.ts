@@ -3,7 +3,6 @@ import type { Argument, Comparison, ComparisonOperator, Expression, FieldReferen
 import { isExpression, isOperand } from './ast';
 import { atomsOf } from './atoms';
 import { catalogueFor, OPERATOR_PLANS, type Catalogue, type ExpressionKind, type FieldInfo, type FunctionInfo, type ParameterInfo, type PhaseFamily } from './catalogue/catalogues';
-import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { FUNCTIONS as PACKET_FUNCTIONS } from './catalogue/functions';
 import { COMPARISON_OPERATORS, OPERATORS_BY_TYPE, ORDERING_OPERATORS, WHOLE_VALUE_OPERATORS } from './catalogue/operators';
 import { HTTP_MANAGED_LISTS, isWellFormedListName, LIST_KIND_INFO, LIST_KINDS, managedListsOf, MANAGED_LISTS, type ListKind } from './catalogue/lists';
@@ -1304,8 +1303,8 @@ class Checker {
     // A pattern (`contains "B"`, `matches "^t"`) or an ordering bound is not a value the
     // field takes, so only equality and membership are held against the catalogues.
     if (literal.kind !== 'string' || !WHOLE_VALUE_OPERATORS.includes(operator)) return;
-    if (left.field?.values === 'country') this.checkCountry(literal);
-    else if (left.field?.values === 'protocol') this.checkProtocol(literal);
+    // A country code is the lints' (countryCodeProblem): the service takes any string.
+    if (left.field?.values === 'protocol') this.checkProtocol(literal);
   }
 
   private reportTypeMismatch(literal: Literal, left: LeftSide): void {
@@ -1361,31 +1360,6 @@ class Checker {
     }
     const clamped = `${from < min ? min : from}..${to > max ? max : to}`;
     this.report('value-out-of-range', 'warning', literal.span, `range ${from}..${to} reaches past the values of ${bounds}; write \`${clamped}\``, [replaceFix(`Change to \`${clamped}\``, literal.span, clamped)]);
-  }
-
-  private checkCountry(literal: Literal & { kind: 'string' }): void {
-    const code = literal.value;
-    if (COUNTRIES.has(code)) return;
-    const upper = code.toUpperCase();
-    const quoteFix = (c: string) => replaceFix(`Change to \`"${c}"\` (${COUNTRIES.get(c)})`, literal.span, `"${c}"`);
-    if (COUNTRIES.has(upper)) {
-      this.report('country-code-case', 'warning', literal.span, `country codes are uppercase: \`"${code}"\` never matches; write \`"${upper}"\` (${COUNTRIES.get(upper)})`, [quoteFix(upper)]);
-      return;
-    }
-    const replacement = RESERVED_COUNTRY_REPLACEMENTS.get(upper);
-    const reason = RESERVED_COUNTRY_HINTS.get(upper);
-    if (reason) {
-      const outcome = GEOLOCATION_ONLY_CODES.has(upper) ? 'not an ISO 3166-1 country code' : 'not a country code, so it never matches';
-      this.report('unknown-country-code', 'warning', literal.span, `\`"${code}"\` is ${outcome}: ${reason.replace(/\.$/, '')}`, replacement ? [quoteFix(replacement)] : []);
-      return;
-    }
-    const byName = [...COUNTRIES].filter(([, name]) => name.toLowerCase() === code.toLowerCase() || (code.length > 3 && name.toLowerCase().startsWith(code.toLowerCase())));
-    if (byName.length > 0) {
-      const codes = byName.slice(0, 3).map(([c]) => c);
-      this.report('unknown-country-code', 'warning', literal.span, `expected a two-letter ISO 3166-1 country code, found \`"${code}"\`; did you mean ${codes.map((c) => `\`"${c}"\` (${COUNTRIES.get(c)})`).join(' or ')}?`, codes.map(quoteFix));
-      return;
-    }
-    this.report('unknown-country-code', 'warning', literal.span, `expected a two-letter ISO 3166-1 country code such as \`"BR"\` or \`"GB"\`, found \`"${code}"\`, which is not assigned`);
   }
 
   private checkProtocol(literal: Literal & { kind: 'string' }): void {

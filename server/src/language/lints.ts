@@ -15,7 +15,7 @@ import type { Comparison, ComparisonOperator, Expression, FieldReference, Functi
 import { isOperand } from './ast';
 import { atomsOf, pushInnerExpressions } from './atoms';
 import type { Catalogue, FieldInfo } from './catalogue/catalogues';
-import { COUNTRIES, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
+import { COUNTRIES, countryValueName, GEOLOCATION_ONLY_CODES, RESERVED_COUNTRY_HINTS, RESERVED_COUNTRY_REPLACEMENTS } from './catalogue/countries';
 import { WHOLE_VALUE_OPERATORS } from './catalogue/operators';
 import { wildcardProblem } from './patterns';
 import { problem, replaceFix, type Fix, type Problem } from './problem';
@@ -802,17 +802,18 @@ function looksLikeRegex(value: string): boolean {
 // ---------------------------------------------------------------- country codes
 
 /**
- * A country code that is not an assigned ISO 3166-1 alpha-2 code, as the checker reports it
- * for the packet fields (checker.ts, checkCountry: the same codes, messages and fixes; a test
- * holds the two equal). Undefined for a code that is fine.
+ * A value of a country field that it never holds, or may not: not an assigned ISO 3166-1
+ * alpha-2 code nor one of Cloudflare's own (T1, XX: countries.ts). The one country check, for
+ * the packet and the HTTP phases alike. Undefined for a value that is fine.
  */
 export function countryCodeProblem(literal: StringLiteral): Problem | undefined {
   const code = literal.value;
-  if (COUNTRIES.has(code)) return undefined;
+  if (countryValueName(code) !== undefined) return undefined;
   const upper = code.toUpperCase();
-  const quoteFix = (c: string) => replaceFix(`Change to \`"${c}"\` (${COUNTRIES.get(c)})`, literal.span, `"${c}"`);
-  if (COUNTRIES.has(upper)) {
-    return problem('country-code-case', 'warning', literal.span, `country codes are uppercase: \`"${code}"\` never matches; write \`"${upper}"\` (${COUNTRIES.get(upper)})`, [quoteFix(upper)]);
+  const quoteFix = (c: string) => replaceFix(`Change to \`"${c}"\` (${countryValueName(c)})`, literal.span, `"${c}"`);
+  const upperName = countryValueName(upper);
+  if (upperName !== undefined) {
+    return problem('country-code-case', 'warning', literal.span, `country codes are uppercase: \`"${code}"\` never matches; write \`"${upper}"\` (${upperName})`, [quoteFix(upper)]);
   }
   const replacement = RESERVED_COUNTRY_REPLACEMENTS.get(upper);
   const reason = RESERVED_COUNTRY_HINTS.get(upper);

@@ -274,18 +274,35 @@ export const COUNTRIES: ReadonlyMap<string, string> = new Map<string, string>([
 ]);
 
 /**
+ * The values of Cloudflare's country data that are not ISO 3166-1 codes, which it documents
+ * and its country fields hold: the checks take them as they take an assigned code.
+ *   - T1: Tor exit nodes (Cloudflare support, "Understanding Cloudflare Tor support": "Cloudflare
+ *     assigns the two-letter code T1 for Tor");
+ *   - XX: no country information (developers.cloudflare.com/fundamentals/reference/http-headers/
+ *     #cf-ipcountry).
+ */
+export const CLOUDFLARE_COUNTRY_VALUES: ReadonlyMap<string, string> = new Map<string, string>([
+  ['T1', 'Tor exit nodes'],
+  ['XX', 'no country information'],
+]);
+
+/** What a value of a country field means: the country of an assigned code, or Cloudflare's meaning of T1 and XX. */
+export function countryValueName(code: string): string | undefined {
+  return COUNTRIES.get(code) ?? CLOUDFLARE_COUNTRY_VALUES.get(code);
+}
+
+/**
  * Codes that are *not* officially assigned but that people write in rules, each with a
  * one-line explanation meant for a diagnostic. Where one assigned code is the right
  * replacement, the message names it and `RESERVED_COUNTRY_REPLACEMENTS` gives it for a
  * quick fix.
  *
- * XK, XX and T1 are not ISO codes, but geolocation data does emit some of them: MaxMind's
- * GeoLite2/GeoIP2 databases report Kosovo as XK, and Cloudflare's country data uses XX for
- * "unknown" and T1 for Tor exit nodes. A checker should therefore treat those three as a
- * warning ("not ISO 3166-1; only matches if your service emits it"), not as an error.
+ * XK is not an ISO code, but geolocation data does emit it: MaxMind's GeoLite2/GeoIP2
+ * databases report Kosovo as XK. It is a warning ("not ISO 3166-1; only matches if your
+ * geolocation data emits it"), never said not to match.
  */
 /** Codes outside ISO 3166-1 that geolocation data is known to emit (see above): they may match. */
-export const GEOLOCATION_ONLY_CODES: ReadonlySet<string> = new Set(['XK', 'XX', 'T1']);
+export const GEOLOCATION_ONLY_CODES: ReadonlySet<string> = new Set(['XK']);
 
 export const RESERVED_COUNTRY_HINTS: ReadonlyMap<string, string> = new Map<string, string>([
   ['UK', 'UK is not an assigned ISO 3166-1 code (only exceptionally reserved); the United Kingdom is GB.'],
@@ -294,8 +311,6 @@ export const RESERVED_COUNTRY_HINTS: ReadonlyMap<string, string> = new Map<strin
   ['EZ', 'EZ is exceptionally reserved for the eurozone, which is not a country; list the member states\' codes instead.'],
   ['UN', 'UN is exceptionally reserved for the United Nations, which is not a country.'],
   ['XK', 'XK (Kosovo) is a user-assigned code, not ISO 3166-1; it only matches if your geolocation data emits it (MaxMind GeoIP2/GeoLite2 does).'],
-  ['XX', 'XX is not an ISO 3166-1 code; some services (e.g. Cloudflare) use it for "country unknown".'],
-  ['T1', 'T1 is not an ISO 3166-1 code; some services (e.g. Cloudflare) use it for traffic from Tor exit nodes.'],
   ['AC', 'AC (Ascension Island) is only exceptionally reserved; in ISO 3166-1 Ascension is part of SH (Saint Helena, Ascension and Tristan da Cunha).'],
   ['TA', 'TA (Tristan da Cunha) is only exceptionally reserved; in ISO 3166-1 Tristan da Cunha is part of SH.'],
   ['IC', 'IC (Canary Islands) is only exceptionally reserved; in ISO 3166-1 the Canary Islands are part of Spain, ES.'],

@@ -98,6 +98,8 @@ export const RULESET_KEYS: readonly KeyInfo[] = [
   { key: 'id', doc: 'Id of the ruleset (set by the service).' },
   { key: 'version', doc: 'Version of the ruleset (set by the service).' },
   { key: 'last_updated', doc: 'When the ruleset last changed (set by the service).' },
+  // The API returns it (cf-terraforming's recorded responses: `"source": "firewall_custom"`).
+  { key: 'source', doc: 'What the ruleset is for, as the API reports it: `firewall_custom` on a zone\'s custom rules entry point (set by the service).' },
 ];
 
 /** The keys of a rule, in the order completion offers them. */
