@@ -197,6 +197,61 @@ describe('action_parameters against the action schema', () => {
   });
 });
 
+// ------------------------------------------------------------------ older forms the service still takes
+
+describe("a cache key's query string in its older forms (cloudflare-go v0, Terraform provider v4)", () => {
+  const cacheRule = (queryString: object) => ({ action: 'set_cache_settings', expression: 'true', action_parameters: { cache: true, cache_key: { custom_key: { query_string: queryString } } } });
+  const yamlCache = (queryString: string) => yamlRuleset('http_request_cache_settings', `  - action: set_cache_settings\n    expression: "true"\n    action_parameters:\n      cache: true\n      cache_key:\n        custom_key:\n          query_string:\n${queryString}`);
+
+  it('`"exclude": "*"` and `"include": "*"`: information naming `{"all": true}`, never an error; the fix writes it', () => {
+    for (const key of ['exclude', 'include']) {
+      const json = jsonRuleset('http_request_cache_settings', [cacheRule({ [key]: '*' })]);
+      const p = only(json, 'json');
+      assert.equal(p.code, 'legacy-parameter-form');
+      assert.equal(p.severity, 'information');
+      assert.deepEqual(at(p), where(json, '"*"'));
+      assert.equal(p.message, `\`${key}: "*"\` is an older form the service still takes; today's form is \`{"all": true}\``);
+      assert.match(fixedClean(json, 'json', 'Change to `{"all": true}`'), new RegExp(`"${key}": \\{"all": true\\}`));
+    }
+    const yaml = yamlCache('            exclude: "*"\n');
+    assert.equal(only(yaml, 'yaml').code, 'legacy-parameter-form');
+    assert.match(fixedClean(yaml, 'yaml', 'Change to `{"all": true}`'), /exclude: \{"all": true\}\n/);
+  });
+
+  it('a bare list of names: information naming `{"list": […]}`; the fix wraps the list as written', () => {
+    const json = jsonRuleset('http_request_cache_settings', [cacheRule({ include: ['a', 'b'] })]);
+    const p = only(json, 'json');
+    assert.equal(p.code, 'legacy-parameter-form');
+    assert.equal(p.severity, 'information');
+    const [placed] = checkProblems(json, 'json');
+    assert.equal(json.slice(placed.start, placed.end).replace(/\s+/g, ''), '["a","b"]');
+    assert.equal(p.message, '`include` as a bare list is an older form the service still takes; today\'s form is `{"list": […]}`');
+    const after = fixedClean(json, 'json', 'Change to `{"list": […]}`');
+    assert.deepEqual(JSON.parse(after).rules[0].action_parameters.cache_key.custom_key.query_string, { include: { list: ['a', 'b'] } });
+    const flow = yamlCache('            include: [a, b]\n');
+    assert.match(fixedClean(flow, 'yaml', 'Change to `{"list": […]}`'), /include: \{"list": \[a, b\]\}\n/);
+  });
+
+  it('a YAML block list: the same information, and no fix (wrapping it would need its lines rewritten)', () => {
+    const text = yamlCache('            include:\n              - a\n              - b\n');
+    const [p] = checkProblems(text, 'yaml');
+    assert.equal(checkProblems(text, 'yaml').length, 1);
+    assert.equal(p.code, 'legacy-parameter-form');
+    assert.equal(p.fixes, undefined);
+  });
+
+  it("today's forms say nothing, and a value neither form takes keeps today's error", () => {
+    assert.deepEqual(check(jsonRuleset('http_request_cache_settings', [cacheRule({ exclude: { all: true } }), cacheRule({ include: { list: ['a'] } })]), 'json'), []);
+    const json = jsonRuleset('http_request_cache_settings', [cacheRule({ include: 'a' })]);
+    const p = only(json, 'json');
+    assert.equal(p.code, 'invalid-type');
+    assert.equal(p.message, 'expected `include` to be an object, found `"a"`');
+    const numbers = only(jsonRuleset('http_request_cache_settings', [cacheRule({ include: [1] })]), 'json');
+    assert.equal(numbers.code, 'invalid-type');
+    assert.equal(numbers.severity, 'error');
+  });
+});
+
 // ------------------------------------------------------------------ rule-level objects
 
 describe('ratelimit, exposed_credential_check and logging against their schemas', () => {
@@ -252,6 +307,18 @@ describe('expressions inside parameters, on their own characters', () => {
       assert.match(site.text, /^concat\("\/v2",\s+http\.request\.uri\.path\)\n?$/);
     });
   }
+
+  it('a header value in parentheses: the error on its `(`, and the fix removes them inside the JSON or YAML string', () => {
+    const json = jsonRuleset('http_request_late_transform', [{ action: 'rewrite', expression: 'true', action_parameters: { headers: { 'x-host': { operation: 'set', expression: '(http.host)' } } } }]);
+    const yaml = yamlRuleset('http_request_late_transform', '  - action: rewrite\n    expression: "true"\n    action_parameters:\n      headers:\n        x-host: {operation: set, expression: "(http.host)"}\n');
+    for (const [text, format] of [[json, 'json'], [yaml, 'yaml']] as const) {
+      const p = only(text, format);
+      assert.equal(p.code, 'syntax-error');
+      assert.deepEqual(at(p), where(text, '(', text.split('(').length - 1));
+      assert.match(p.message, /a value expression cannot be in parentheses: write `http\.host`$/);
+      assert.match(fixedClean(text, format, 'Remove the parentheses'), /"?expression"?: "http\.host"/);
+    }
+  });
 
   it('the sites: the rule expression in rules order, the nested ones beside it, with kind, path and pointer', () => {
     const text = yamlRuleset(

@@ -64,6 +64,16 @@ describe('Terraform files', () => {
     await again;
   });
 
+  it("a cache key's query string: v4 writes a list (its provider sends the API's older form), v5 an object, and v5 refuses a list", () => {
+    const v4 = `resource "cloudflare_ruleset" "c" {\n  phase = "http_request_cache_settings"\n  rules {\n    action = "set_cache_settings"\n    expression = "true"\n    action_parameters {\n      cache_key {\n        custom_key {\n          query_string {\n            exclude = ["*"]\n          }\n        }\n      }\n    }\n  }\n}\n`;
+    assert.deepEqual(marked(v4), []);
+    const v5Cache = (queryString: string) =>
+      `resource "cloudflare_ruleset" "c" {\n  phase = "http_request_cache_settings"\n  rules = [{\n    action = "set_cache_settings"\n    expression = "true"\n    action_parameters = {\n      cache_key = {\n        custom_key = {\n          query_string = { ${queryString} }\n        }\n      }\n    }\n  }]\n}\n`;
+    assert.deepEqual(marked(v5Cache('exclude = { all = true }')), []);
+    assert.deepEqual(marked(v5Cache('include = ["a"]')), [['invalid-type', '["a"]']]);
+    assert.deepEqual(marked(v5Cache('exclude = "*"')), [['invalid-type', '"*"']]);
+  });
+
   it('reads provider v4 rules blocks, with parameters in nested blocks, and finds their expressions clean', () => {
     const text = fixture('v4-blocks.tf');
     const document = parseDocument(text, 'hcl');

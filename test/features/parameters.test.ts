@@ -124,6 +124,12 @@ describe('quick fixes of the parameter checks', () => {
     assert.match(algorithm.fixed, /"name": "brotli"/);
     assert.deepEqual(algorithm.problems, []);
   });
+
+  it("a cache key's query string in its older form: the fix to today's form", () => {
+    const all = fixOf('{"name": "t", "kind": "zone", "phase": "http_request_cache_settings", "rules": [{"action": "set_cache_settings", "expression": "true", "action_parameters": {"cache_key": {"custom_key": {"query_string": {"exclude": "|*"}}}}}]}', 'json', /\{"all": true\}/);
+    assert.match(all.fixed, /"exclude": \{"all": true\}/);
+    assert.deepEqual(all.problems, []);
+  });
 });
 
 describe('hover on actions and parameter keys', () => {
@@ -161,6 +167,13 @@ describe('hover on actions and parameter keys', () => {
     assert.match(target.text, /Exactly one of `value`, `expression`\./);
     const period = hoverAt('{"name": "t", "kind": "zone", "phase": "http_ratelimit", "rules": [{"action": "block", "expression": "true", "ratelimit": {"per|iod": 60}}]}', 'json');
     assert.match(period.text, /required \(in the rule's `ratelimit`\)/);
+  });
+
+  it("a cache key's query string: hover and completion give today's form only, not the older ones the check takes", () => {
+    const exclude = hoverAt('name: t\nkind: zone\nphase: http_request_cache_settings\nrules:\n  - action: set_cache_settings\n    expression: "true"\n    action_parameters:\n      cache_key:\n        custom_key:\n          query_string:\n            excl|ude: {all: true}\n', 'yaml');
+    assert.match(exclude.text, /`exclude`: object, optional/);
+    const { text, offset } = takeCursor('name: t\nkind: zone\nphase: http_request_cache_settings\nrules:\n  - action: set_cache_settings\n    expression: "true"\n    action_parameters:\n      cache_key:\n        custom_key:\n          query_string:\n            exclude: |\n');
+    assert.ok(!labels(modelOf(text, 'yaml'), offset).includes('*'));
   });
 
   it('a rule-level object: its keys and where it belongs; an unknown key: nothing', () => {

@@ -358,3 +358,30 @@ describe('checkValueExpression', () => {
     assert.equal(checkValueExpression('lower(', { phase: 'http_request_transform' }).ast, undefined);
   });
 });
+
+describe('a value in parentheses as a call argument', () => {
+  // wirefilter reads an argument that starts with `(` as a logical expression (a filter), so
+  // `concat((http.host), "a")` asks `http.host` for a Boolean, as the installed engine says too.
+  const PHASE = { phase: 'http_request_late_transform' };
+  it('is the missing-operator error on the value, saying why, with the fix that removes the parentheses', () => {
+    const text = 'concat((http.host), "/a")';
+    const problems = checkValueExpression(text, PHASE).problems;
+    assert.deepEqual(problems.map((p) => [p.code, p.severity, text.slice(p.span.start, p.span.end)]), [['missing-operator', 'error', 'http.host']]);
+    assert.match(problems[0].message, /; in a call's argument, parentheses make a test \(a filter\), not a value: remove them$/);
+    const fix = problems[0].fixes?.find((f) => f.title === 'Remove the parentheses');
+    assert.ok(fix);
+    let after = text;
+    for (const e of [...fix.edits].sort((a, b) => b.span.start - a.span.start)) after = after.slice(0, e.span.start) + e.newText + after.slice(e.span.end);
+    assert.equal(after, 'concat(http.host, "/a")');
+    assert.deepEqual(checkValueExpression(after, PHASE).problems, []);
+    // Two levels go together; a filter's Boolean test in parentheses stays as it was.
+    const nested = checkValueExpression('lower(((http.host)))', PHASE).problems;
+    assert.equal(nested.length, 1);
+    assert.equal(nested[0].fixes?.[0].edits.length, 2);
+    assert.deepEqual(checkExpression('starts_with((http.host), "a")', PHASE).problems.map((p) => p.code), ['missing-operator']);
+  });
+  it('a comparison in parentheses as an argument is not a value either: the error stays as it was', () => {
+    const problems = checkValueExpression('concat((http.host eq "a"), "b")', PHASE).problems;
+    assert.ok(problems.every((p) => !/parentheses make a test/.test(p.message)));
+  });
+});

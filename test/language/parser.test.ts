@@ -233,6 +233,36 @@ describe('parser: value expressions', () => {
       );
     }
   });
+  it('in parentheses: the reference reads no group there (wirefilter: a field or a call), so the error says so and the fix removes them', () => {
+    const removed = (text: string) => {
+      const [p] = value(text).problems;
+      const fix = p.fixes?.find((f) => f.title === 'Remove the parentheses');
+      assert.ok(fix, `${text}: a fix among ${JSON.stringify(p.fixes)}`);
+      let after = text;
+      for (const e of [...fix.edits].sort((a, b) => b.span.start - a.span.start)) after = after.slice(0, e.span.start) + e.newText + after.slice(e.span.end);
+      assert.deepEqual(value(after).problems, [], after);
+      return { p, after };
+    };
+    const { p, after } = removed('(http.host)');
+    assert.equal(p.code, 'syntax-error');
+    assert.equal(p.severity, 'error');
+    assert.deepEqual(p.span, { start: 0, end: 1 });
+    assert.equal(p.message, 'expected a field name, found `(`; a value expression cannot be in parentheses: write `http.host`');
+    assert.equal(after, 'http.host');
+    assert.equal(removed(' (( lower(http.host) )) ').after, ' lower(http.host) ');
+    assert.equal(removed('(concat("/a", http.request.uri.path))').after, 'concat("/a", http.request.uri.path)');
+  });
+  it('in parentheses around what is no value expression either: the same words, and no fix', () => {
+    for (const text of ['(http.host eq "a")', '(x y)']) {
+      const [p, ...others] = value(text).problems;
+      assert.deepEqual(others, [], text);
+      assert.deepEqual(p.span, { start: 0, end: 1 }, text);
+      assert.match(p.message, /^expected a field name, found `\(`; a value expression cannot be in parentheses: it is one field, call or index expression, such as `lower\(http\.host\)`$/, text);
+      assert.equal(p.fixes, undefined, text);
+    }
+    // A group that ends before the expression does: not the whole value in parentheses.
+    assert.doesNotMatch(value('(x)[0]').problems[0].message, /cannot be in parentheses: write/);
+  });
   it('empty, too long, with a TAB', () => {
     assert.match(value('  ').problems[0].message, /^expected a value expression/);
     assert.deepEqual(

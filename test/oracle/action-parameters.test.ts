@@ -161,8 +161,14 @@ describe('action parameters: the generated data and the facts beside it', () => 
     for (const [id, source] of Object.entries(ACTION_SOURCES)) {
       if (source.repository === 'this project') continue;
       assert.match(source.commit, /^[0-9a-f]{40}$/, id);
-      // The docs' pages and the API's types are under src/; the provider's schema under internal/.
-      assert.match(source.path, source.repository === 'cloudflare/terraform-provider-cloudflare' ? /^internal\// : /^src\//, id);
+      // The docs' pages and the API's types are under src/; the provider's code under internal/,
+      // cloudflare-go v0's at its root, cf-terraforming's recorded responses under testdata/.
+      const root: Readonly<Record<string, RegExp>> = {
+        'cloudflare/terraform-provider-cloudflare': /^internal\//,
+        'cloudflare/cloudflare-go': /^[a-z_]+\.go /,
+        'cloudflare/cf-terraforming': /^testdata\//,
+      };
+      assert.match(source.path, root[source.repository] ?? /^src\//, id);
     }
   });
 

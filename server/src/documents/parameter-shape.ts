@@ -220,8 +220,29 @@ function onlyOneOf(node: HostObject, group: readonly string[], label: string, ou
  * A value fits a union when it fits one of its shapes without an error. When it fits none, the
  * findings of the closest shape (fewest errors, then fewest unknown keys unlike any it knows);
  * when shapes tie, only what they all say, or one error that names the union's failure.
+ * An older form the service still takes (`legacy`) is tried only when no shape of today fits,
+ * and never in a Terraform file; fitting one is a note, and failing every shape is told in
+ * today's shapes alone.
  */
 function walkUnion(text: string, node: HostNode, types: readonly ParameterType[], label: string, out: Finding[], terraform: boolean): void {
+  const legacy = types.filter((t) => (t.kind === 'string' || t.kind === 'array') && t.legacy);
+  if (legacy.length > 0) {
+    const today = types.filter((t) => !legacy.includes(t));
+    const findings: Finding[] = [];
+    walkUnion(text, node, today, label, findings, terraform);
+    if (!terraform && findings.some((f) => f.severity === 'error')) {
+      for (const older of legacy) {
+        const olderFindings: Finding[] = [];
+        walk(text, node, older, label, olderFindings, [], terraform);
+        if (olderFindings.some((f) => f.severity === 'error')) continue;
+        out.push(legacyNote(text, node, older, label), ...olderFindings);
+        return;
+      }
+    }
+    out.push(...findings);
+    return;
+  }
+  if (types.length === 1) return walk(text, node, types[0], label, out, [], terraform);
   const keysOf = (t: ParameterType): readonly string[] => (t.kind === 'object' ? t.keys.map((k) => k.key) : []);
   const attempts = types.map((member) => {
     const findings: Finding[] = [];
@@ -243,6 +264,24 @@ function walkUnion(text: string, node: HostNode, types: readonly ParameterType[]
   const common = closest[0].findings.filter((f) => closest.every((a) => a.findings.some((g) => g.code === f.code && g.start === f.start && g.end === f.end && g.message === f.message)));
   if (common.some((f) => f.severity === 'error')) out.push(...common);
   else out.push({ code: 'invalid-action-parameters', severity: 'error', start: node.start, end: node.end, message: `${label} fits none of the forms the service takes here` });
+}
+
+/** The note on a value in an older form (ParameterType's `legacy`): today's form, and the fix to it where one edit writes it. */
+function legacyNote(text: string, node: HostNode, type: ParameterType, label: string): Finding {
+  const legacy = (type.kind === 'string' || type.kind === 'array') && type.legacy;
+  if (!legacy) throw new Error('legacyNote: a type without its `legacy` note');
+  const described = legacy.described.replace('KEY', attributeOfLabel(label));
+  const written = text.slice(node.start, node.end);
+  // A list is wrapped as written only when it is written in brackets (JSON, a YAML flow list).
+  const newText = 'text' in legacy.rewrite ? legacy.rewrite.text : written.startsWith('[') ? `{${JSON.stringify(legacy.rewrite.wrapIn)}: ${written}}` : undefined;
+  return {
+    code: 'legacy-parameter-form',
+    severity: 'information',
+    start: node.start,
+    end: node.end,
+    message: `${described} is an older form the service still takes; today's form is \`${legacy.current}\``,
+    ...(newText !== undefined ? { fixes: [{ title: `Change to \`${legacy.current}\``, edits: [{ start: node.start, end: node.end, newText }] }] } : {}),
+  };
 }
 
 function typeName(type: ParameterType): string {

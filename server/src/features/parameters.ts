@@ -5,7 +5,7 @@
  * types are the catalogue's (language/catalogue/actions.ts, with the documented facts applied).
  */
 import { RULE_OBJECT_KEYS, type ParameterKey, type ParameterType, type RuleObjectKey } from '../language/catalogue/action-schema';
-import { actionSchema, actionsOfPhase, parameterAt, parameterNote, PHASE_ACTIONS, ruleObjectSchema } from '../language/catalogue/actions';
+import { actionSchema, actionsOfPhase, parameterAt, parameterNote, PHASE_ACTIONS, ruleObjectSchema, todaysForms } from '../language/catalogue/actions';
 import { property, type HostNode } from '../documents/host/index';
 
 /** A step from a rule into its objects: a key, or an array index. */
@@ -46,13 +46,15 @@ export function actionOf(rule: HostNode | undefined): string | undefined {
 export function ruleParameterType(rule: HostNode | undefined, path: readonly Step[]): ParameterType | undefined {
   const [first, ...rest] = path;
   if (first === 'action_parameters') return actionParameterType(actionOf(rule), rest);
-  if (isRuleObjectKey(first)) return parameterAt(ruleObjectSchema(first), rest);
+  if (isRuleObjectKey(first)) return parameterAt(todaysForms(ruleObjectSchema(first)), rest);
   return undefined;
 }
 
 /** The type at `path` inside the `action_parameters` of `action`; the whole object for `[]`. */
 export function actionParameterType(action: string | undefined, path: readonly Step[] = []): ParameterType | undefined {
-  return action === undefined ? undefined : parameterAt(actionSchema(action)?.parameters, path);
+  // Today's forms only: the editor teaches those, though the check also takes older ones.
+  const parameters = action === undefined ? undefined : actionSchema(action)?.parameters;
+  return parameters && parameterAt(todaysForms(parameters), path);
 }
 
 /**

@@ -280,6 +280,12 @@ class Checker {
   private readonly knownPhase: string | undefined;
   private readonly types: (ValueType | undefined)[] = [];
   private readonly mapped: boolean[] = [];
+  /**
+   * A call's argument that is a field or call in parentheses, `concat((http.host), "a")`, by the
+   * comparison it holds: the reference reads an argument that starts with `(` as a logical
+   * expression, so what is in them must be a Boolean (missing-operator says why, with the fix).
+   */
+  private argumentGroups: Map<Comparison, Argument> | undefined;
   /** The ranges of the values of `bit_slice` calls (the one function with a range), made when one has. */
   declare private callRanges?: Map<FunctionCall, readonly [bigint, bigint]>;
   /** The first and the last finished call of each function the docs limit (checkOnceAndNesting), made at the first. */
@@ -443,7 +449,14 @@ class Checker {
           }
           return;
         }
-        for (let i = node.args.length - 1; i >= 0; i--) nodes.push(node.args[i]);
+        for (let i = node.args.length - 1; i >= 0; i--) {
+          const argument = node.args[i];
+          nodes.push(argument);
+          if (argument.kind !== 'group') continue;
+          let inner: Expression = argument.inner;
+          while (inner.kind === 'group') inner = inner.inner;
+          if (inner.kind === 'comparison' && !inner.operator) (this.argumentGroups ??= new Map()).set(inner, argument);
+        }
         return;
       default:
         return;
@@ -1073,7 +1086,14 @@ class Checker {
       if (left && left.type !== 'Boolean') {
         const example = left.field?.example ?? `${this.nameOf(left)} == ${EXAMPLE_VALUE[left.type]}`;
         const subject = lhs.kind === 'call' ? `the call of \`${lhs.name.text}\`` : `\`${this.nameOf(left)}\``;
-        this.report('missing-operator', 'error', lhs.span, `expected a comparison after ${subject}, which is ${article(left.type)} ${describeValueType(left.type)}, not a Boolean: e.g. \`${example}\``);
+        const message = `expected a comparison after ${subject}, which is ${article(left.type)} ${describeValueType(left.type)}, not a Boolean`;
+        const group = this.argumentGroups?.get(comparison);
+        if (group) {
+          const removal: Fix = { title: 'Remove the parentheses', edits: [{ span: { start: group.span.start, end: lhs.span.start }, newText: '' }, { span: { start: lhs.span.end, end: group.span.end }, newText: '' }] };
+          this.report('missing-operator', 'error', lhs.span, `${message}; in a call's argument, parentheses make a test (a filter), not a value: remove them`, [removal]);
+          return undefined;
+        }
+        this.report('missing-operator', 'error', lhs.span, `${message}: e.g. \`${example}\``);
         return undefined;
       }
       return left ? (mapped ? BOOLEAN_ARRAY : 'Boolean') : undefined;

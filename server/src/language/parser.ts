@@ -425,7 +425,56 @@ function syntaxError(text: string, match: ohm.FailedMatchResult, start: StartRul
     const test = `${reverse(bitwise[2])} & ${reverse(bitwise[1])}`;
     return problem('syntax-error', 'error', span, `expected ${expected}, found ${found}; \`${test}\` is already a complete test (true when any of those bits is set), so it cannot be compared again`);
   }
+  if (start === 'ValueExpression') {
+    const grouped = parenthesisedValue(text, position, span, `expected ${expected}, found ${found}`);
+    if (grouped) return grouped;
+  }
   return callOrIndexMistake(text, position, span, `expected ${expected}, found ${found}`, start) ?? problem('syntax-error', 'error', span, `expected ${expected}, found ${found}`);
+}
+
+/**
+ * A value expression written in parentheses, `(http.host)`: the reference's value parser reads
+ * one field or call with its index steps (wirefilter's `FilterValueAst` is an `IndexExpr`) and no
+ * group, so the parentheses are refused. When they enclose the whole expression (at any depth),
+ * the error says so, with the fix that removes them where what they hold is a value expression.
+ */
+function parenthesisedValue(text: string, position: number, span: Span, message: string): Problem | undefined {
+  if (text[position] !== '(' || text.slice(0, position).trim() !== '') return undefined;
+  const tokens = scanTokens(text);
+  // Peel the pairs of parentheses that enclose all the rest: `((x))` is `x` in two.
+  let first = 0;
+  let last = tokens.length - 1;
+  const removed: Span[] = [];
+  while (first < last && tokens[first].kind === '(' && tokens[last].kind === ')' && closingOf(tokens, first) === last) {
+    removed.push(tokens[first].span, tokens[last].span);
+    first++;
+    last--;
+  }
+  if (removed.length === 0) return undefined;
+  const inner: Span = { start: removed[removed.length - 2].end, end: removed[removed.length - 1].start };
+  const held = text.slice(inner.start, inner.end).trim();
+  if (held === '' || grammar().match(held, 'ValueExpression').failed()) {
+    return problem('syntax-error', 'error', span, `${message}; a value expression cannot be in parentheses: it is one field, call or index expression, such as \`lower(http.host)\``);
+  }
+  // From each outer `(` to the text it holds, and from that text's end to the `)`: the spaces
+  // inside the parentheses go with them, those outside stay.
+  const heldStart = inner.start + (text.slice(inner.start, inner.end).length - text.slice(inner.start, inner.end).trimStart().length);
+  const heldEnd = heldStart + held.length;
+  const edits = [
+    { span: { start: removed[0].start, end: heldStart }, newText: '' },
+    { span: { start: heldEnd, end: removed[1].end }, newText: '' },
+  ];
+  return problem('syntax-error', 'error', span, `${message}; a value expression cannot be in parentheses: write \`${held}\``, [{ title: 'Remove the parentheses', edits }]);
+}
+
+/** The index of the `)` that closes the `(` at `open` among `tokens`, or -1. */
+function closingOf(tokens: readonly LexicalToken[], open: number): number {
+  let depth = 0;
+  for (let i = open; i < tokens.length; i++) {
+    if (tokens[i].kind === '(') depth++;
+    else if (tokens[i].kind === ')' && --depth === 0) return i;
+  }
+  return -1;
 }
 
 /** A `[`, a raw string or an unquoted word where an index key goes: what was meant. */

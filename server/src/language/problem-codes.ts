@@ -70,6 +70,7 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['action-not-allowed', error('An action the phase does not allow.')],
   ['missing-action-parameters', error('A rule lacks the `action_parameters` its action needs.')],
   ['invalid-action-parameters', error('A value of `action_parameters` (or of `ratelimit`, `exposed_credential_check`, `logging`) the service rejects: out of range, not one of the allowed values, keys that exclude each other.')],
+  ['legacy-parameter-form', information('A value of `action_parameters` in an older form the service still takes (a cache key\'s `"exclude": "*"`, which Terraform provider v4 sends); a fix writes today\'s form.')],
   ['logging-not-allowed', error('`logging` on a rule that is not a `skip` rule.')],
   ['invalid-header-name', error('A Header Transform Rule\'s header name the service does not take: empty, or with a character other than the letters, digits, `-` and `_` the docs allow.')],
   ['request-header-not-modifiable', error('A Request Header Transform Rule that sets or removes a header the service will not change: `cf-…` and `x-cf-…` (but `cf-connecting-ip` may be removed), `cookie` set, the visitor\'s IP and protocol headers set.')],

@@ -10,6 +10,20 @@
 /** What an expression-bearing string is: a filter (returns a Boolean) or a value expression. */
 export type ParameterExpressionKind = 'filter' | 'value';
 
+/**
+ * An older form of a value that the service still takes (and gives back), though the API's
+ * types have only today's: a union member marked with it is accepted with a note naming
+ * today's form, never in a Terraform file (whose v5 provider takes only today's form).
+ */
+export interface LegacyForm {
+  /** How the older form is named in the note: `` `include` as a bare list ``; `KEY` stands for the key it is under. */
+  readonly described: string;
+  /** Today's form as the note and the fix's title write it: `{"all": true}`. */
+  readonly current: string;
+  /** How the fix writes today's form: the whole text, or an object holding the value as written under this key. */
+  readonly rewrite: { readonly text: string } | { readonly wrapIn: string };
+}
+
 export type ParameterType =
   | {
       readonly kind: 'string';
@@ -21,6 +35,7 @@ export type ParameterType =
       readonly emptyMeansDefault?: boolean;
       /** Documented most characters. */
       readonly maxLength?: number;
+      readonly legacy?: LegacyForm;
     }
   | {
       readonly kind: 'number';
@@ -43,6 +58,7 @@ export type ParameterType =
       readonly minItems?: number;
       /** Documented most items. */
       readonly maxItems?: number;
+      readonly legacy?: LegacyForm;
     }
   | {
       readonly kind: 'object';

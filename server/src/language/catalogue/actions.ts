@@ -64,6 +64,9 @@ export const ACTION_SOURCES = {
   managedRulesetDeploy: { repository: DOCS, path: 'src/content/docs/ruleset-engine/managed-rulesets/deploy-managed-ruleset.mdx', commit: '543440935ea49be42f7a116ae8ed54a93d0522c5' },
   rateLimitingAvailability: { repository: DOCS, path: 'src/content/partials/waf/rate-limiting-availability-by-plan.mdx (the rate limiting rules page, Availability: "Counting characteristics")', commit: '07acbb6612b5cefa1f8348106c158b0814a2972a' },
   accountRateLimiting: { repository: DOCS, path: 'src/content/docs/waf/account/rate-limiting-rulesets/create-api.mdx', commit: '10ead741745aedc8c2f1f1262796e7fa132139ef' },
+  goSdkV0: { repository: 'cloudflare/cloudflare-go', path: 'rulesets.go (v0.116.0, the SDK of Terraform provider v4: `RulesetRuleActionParametersCustomKeyList` is sent and read as `"*"` or a bare list of names)', commit: '1eda786b473df9b16e8c229b44fbdca3a6c8d3e7' },
+  providerV5QueryString: { repository: 'cloudflare/terraform-provider-cloudflare', path: 'internal/services/ruleset/resource.go (v5.22.0, `transformQueryStringJSON`: the API gives back `include` as a bare list) and migrations_test.go (`TestMigrateCloudflareRulesetCacheKeyQueryString`: provider 4.52.1 creates `include = ["*"]` and a list on a live zone)', commit: 'a2efdc5786ae9726d56928dbfe91933bd92404ca' },
+  cfTerraformingCache: { repository: 'cloudflare/cf-terraforming', path: 'testdata/cloudflare/v5/cloudflare_ruleset_http_request_cache_settings.yaml (a recorded API response with `"exclude": "*"`) and internal/app/cf-terraforming/cmd/custom_processing.go (rewrites it for v5)', commit: '96600579454d27dd7c955b5bac506ecdbaaaa2b7' },
 } as const;
 
 export type ActionSourceId = keyof typeof ACTION_SOURCES;
@@ -333,6 +336,8 @@ export interface ParameterFact {
   readonly mergeUnion?: true;
   /** The whole type, where the API's types would refuse what the docs show the service taking. */
   readonly replace?: ParameterType;
+  /** Older forms the service still takes beside the type's own, each marked `legacy`: the type becomes a union of it and them. */
+  readonly legacyForms?: readonly ParameterType[];
   readonly sources: readonly ActionSourceId[];
 }
 
@@ -372,6 +377,16 @@ const CACHE_DIRECTIVES: readonly [string, 'duration' | 'qualifiers' | 'plain'][]
   ['must-understand', 'plain'],
   ['public', 'plain'],
   ['immutable', 'plain'],
+];
+
+/**
+ * A cache key's query string `include` / `exclude` as cloudflare-go v0 (Terraform provider v4's
+ * SDK) writes it: `"*"` for all, a bare list of names for some. The API's types have only
+ * `{all: true}` / `{list: […]}`, but the service takes and gives back the older forms.
+ */
+const QUERY_STRING_LEGACY_FORMS: readonly ParameterType[] = [
+  { kind: 'string', values: ['*'], legacy: { described: '`KEY: "*"`', current: '{"all": true}', rewrite: { text: '{"all": true}' } } },
+  { kind: 'array', items: STRING, legacy: { described: '`KEY` as a bare list', current: '{"list": […]}', rewrite: { wrapIn: 'list' } } },
 ];
 
 const CUSTOM_FIELD_LISTS = ['request_fields', 'transformed_request_fields', 'response_fields', 'raw_response_fields', 'cookie_fields'] as const;
@@ -438,6 +453,9 @@ export const PARAMETER_FACTS: readonly ParameterFact[] = [
     sources: ['cacheByStatus'],
   },
 
+  // The older forms of a cache key's query string, which provider v4 still sends.
+  ...['include', 'exclude'].map((key): ParameterFact => ({ target: 'set_cache_settings', path: ['cache_key', 'custom_key', 'query_string', key], legacyForms: QUERY_STRING_LEGACY_FORMS, sources: ['goSdkV0', 'providerV5QueryString', 'cfTerraformingCache'] })),
+
   // set_cache_tags: static tags or an expression giving them (the types already require one of the two).
   { target: 'set_cache_tags', path: ['expression'], expression: 'value', sources: ['cacheResponseRules'] },
 
@@ -473,6 +491,10 @@ function applyAt(type: ParameterType, path: readonly string[], fact: ParameterFa
 
 function refine(type: ParameterType, fact: ParameterFact): ParameterType {
   if (fact.replace) return fact.replace;
+  if (fact.legacyForms) {
+    if (!fact.legacyForms.every(isLegacy)) fail(fact, 'an older form without its `legacy` note');
+    return { kind: 'union', types: [type, ...fact.legacyForms] };
+  }
   if (fact.mergeUnion) {
     if (type.kind !== 'union' || !type.types.every((t) => t.kind === 'object')) fail(fact, `mergeUnion on a ${type.kind}`);
     return mergeObjectTypes(type.types as readonly ObjectParameterType[], `${fact.target} ${fact.path.join('.')}`);
@@ -596,6 +618,39 @@ function stepInto(type: ParameterType, step: string | number): ParameterType | u
     default:
       return undefined;
   }
+}
+
+/** Whether a type is an older form the service still takes (ParameterType's `legacy`). */
+export function isLegacy(type: ParameterType): boolean {
+  return (type.kind === 'string' || type.kind === 'array') && type.legacy !== undefined;
+}
+
+const TODAYS_FORMS = new WeakMap<ParameterType, ParameterType>();
+
+/**
+ * The type with its older forms left out, at every depth: what the editor offers and describes
+ * (completion, hover), which should teach today's forms only.
+ */
+export function todaysForms(type: ParameterType): ParameterType {
+  let found = TODAYS_FORMS.get(type);
+  if (found) return found;
+  switch (type.kind) {
+    case 'array':
+      found = { ...type, items: todaysForms(type.items) };
+      break;
+    case 'object':
+      found = { ...type, keys: type.keys.map((k) => ({ ...k, type: todaysForms(k.type) })), ...(type.values ? { values: todaysForms(type.values) } : {}) };
+      break;
+    case 'union': {
+      const types = type.types.filter((t) => !isLegacy(t)).map(todaysForms);
+      found = types.length === 1 ? types[0] : { ...type, types };
+      break;
+    }
+    default:
+      found = type;
+  }
+  TODAYS_FORMS.set(type, found);
+  return found;
 }
 
 // ---- A few words on what matters most, for hover ----
