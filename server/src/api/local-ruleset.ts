@@ -135,7 +135,7 @@ function identityMissing(missing: readonly string[], hasId: boolean, create: boo
   const add = `add ${missing.map((key) => `\`${key}: …\``).join(', ')} at the top level`;
   if (create) return `a new ruleset needs \`name\`, \`kind\` and \`phase\` (\`POST …/rulesets\` requires them), and the file has no ${quoteAlternatives(missing)}: ${add}; nothing was sent`;
   if (!hasId && missing.includes('phase')) {
-    return `cannot tell where this ruleset goes: it has no \`id\` (the ruleset to update) and no \`phase\` (the entry point to deploy to); add \`phase: …\` or the \`id\` of the ruleset it is at the top level${missing.length > 1 ? `, and ${quoteAlternatives(missing.filter((key) => key !== 'phase'))} to deploy it from here` : ''}; nothing was sent`;
+    return `cannot tell where this ruleset goes: it has no \`id\` (the ruleset to update) and no \`phase\` (the entry point to deploy to); add \`phase: …\` or the \`id\` of the ruleset it is at the top level${missing.length > 1 ? `, and ${missing.filter((key) => key !== 'phase').map((key) => `\`${key}: …\``).join(' and ')} to deploy it from here` : ''}; nothing was sent`;
   }
   return `the ruleset has no ${quoteAlternatives(missing)}, which deploying it from here needs: ${add} (\`rulesets pull\` writes them for a live ruleset); nothing was sent`;
 }
