@@ -61,7 +61,7 @@ const RULE_KEY_TYPES: ReadonlyMap<string, ValueKind> = new Map([
   ['exposed_credential_check', 'object'],
 ]);
 
-/** `defaultPhase`: the phase given for files that name none (`--phase`, `rulesets.defaultPhase`), which then need no `phase`. */
+/** `defaultPhase`: the phase given for files that name none (`--phase`, `phase:` in .rulesets.yaml, `rulesets.defaultPhase`), whose rules are then checked for it. */
 export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], defaultPhase?: string): void {
   const text = model.text;
   // The values Terraform fills in that hide a check (`terraform-unknown`, whose message is then
