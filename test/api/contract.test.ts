@@ -368,6 +368,30 @@ const ROWS: readonly Row[] = [
       assert.equal((await call('GET', `${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`)).status, 404, 'nothing stored');
     },
   },
+  // Operations 6 and 7: what each body must hold
+  {
+    fact: 'ops 6 and 7',
+    does: 'POST …/rulesets requires name, kind and phase; PUT …/phases/{phase}/entrypoint and PUT …/rulesets/{id} take `rules` alone',
+    run: async (at) => {
+      for (const [body, missing] of [
+        [{ rules: [BLOCK] }, ['/name', '/kind', '/phase']],
+        [{ name: 'n', kind: 'root', rules: [BLOCK] }, ['/phase']],
+      ] as const) {
+        for (const dry of ['', '?dry_run=true']) {
+          const refused = await call('POST', `${at}/rulesets${dry}`, body);
+          assert.equal(refused.status, 400, refused.text);
+          assert.deepEqual(refusal(refused).errors.map((e) => e.source?.pointer), missing);
+        }
+      }
+      assert.deepEqual((((await call('GET', `${at}/rulesets`)).body!.result) as Ruleset[]).filter((x) => x.kind !== 'managed'), [], 'nothing created');
+      const entry = await call('PUT', `${at}/rulesets/phases/magic_transit/entrypoint`, { rules: [BLOCK] });
+      assert.equal(entry.status, 200, entry.text);
+      const r = await made(at);
+      const byId = await call('PUT', `${at}/rulesets/${r.id}`, { rules: [BLOCK] });
+      assert.equal(byId.status, 200, byId.text);
+      assert.equal((success(byId).result as Ruleset).name, r.name);
+    },
+  },
   // Envelope
   {
     fact: 'envelope',

@@ -81,7 +81,8 @@ describe('readLocalRuleset', () => {
       ['r.json', '{\n  "name": "n",\n  "rules": [\n}', /^r\.json:4:1: expected/],
       ['r.yaml', 'name: [unclosed\n', /^r\.yaml:\d+:\d+: .*rulesets check r\.yaml/],
       ['r.yaml', '- 1\n- 2\n', /^r\.yaml:1:1: expected a ruleset: an object with `name`/],
-      ['r.yaml', 'kind: custom\nphase: p\nrules: []\n', /^r\.yaml:1:1: the ruleset has no `name`; add `name: …`/],
+      ['r.yaml', 'kind: custom\nphase: p\nrules: []\n', /^r\.yaml:1:1: the ruleset has no `name`, which deploying it from here needs: add `name: …` at the top level/],
+      ['r.yaml', 'id: abc\nrules: []\n', /^r\.yaml:1:1: the ruleset has no `name`, `kind` or `phase`, which deploying it from here needs: add `name: …`, `kind: …`, `phase: …` at the top level/],
       ['r.yaml', 'name: n\nkind: 3\nphase: p\nrules: []\n', /^r\.yaml:2:7: expected `kind` to be a string/],
       ['r.yaml', 'name: n\nkind: custom\nphase: p\n', /^r\.yaml:1:1: the ruleset has no `rules`/],
       ['r.yaml', 'name: n\nkind: custom\nphase: p\nrules: {}\n', /^r\.yaml:4:8: expected `rules` to be a list of rules/],
@@ -90,6 +91,26 @@ describe('readLocalRuleset', () => {
     for (const [path, text, message] of cases) {
       assert.throws(() => readLocalRuleset(path, text), (error: unknown) => error instanceof WorkflowError && message.test(error.message), `${path}: ${text}`);
     }
+  });
+
+  it('a file of rules alone: a create names the keys its POST requires, a deploy without `id` or `phase` says it cannot tell where the file goes', () => {
+    const rules = '{"rules": [{"action": "block", "expression": "true"}]}';
+    const refusal = (text: string, options: { create?: boolean } = {}): string => {
+      try {
+        readLocalRuleset('ep.json', text, options);
+      } catch (error) {
+        assert.ok(error instanceof WorkflowError);
+        return error.message;
+      }
+      assert.fail('read without a refusal');
+    };
+    assert.equal(refusal(rules, { create: true }), 'ep.json:1:1: a new ruleset needs `name`, `kind` and `phase` (`POST …/rulesets` requires them), and the file has no `name`, `kind` or `phase`: add `name: …`, `kind: …`, `phase: …` at the top level; nothing was sent');
+    assert.match(refusal(rules.replace('{', '{"name": "n", "phase": "magic_transit", '), { create: true }), /the file has no `kind`: add `kind: …` at the top level; nothing was sent$/);
+    assert.equal(
+      refusal(rules),
+      'ep.json:1:1: cannot tell where this ruleset goes: it has no `id` (the ruleset to update) and no `phase` (the entry point to deploy to); add `phase: …` or the `id` of the ruleset it is at the top level, and `name: …` and `kind: …` to deploy it from here; nothing was sent',
+    );
+    assert.match(refusal(rules.replace('{', '{"name": "n", "kind": "root", ')), /^ep\.json:1:1: cannot tell where this ruleset goes: .*at the top level; nothing was sent$/);
   });
 });
 

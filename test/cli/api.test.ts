@@ -780,6 +780,21 @@ describe('rulesets create and delete', () => {
     assert.match(deployed.stdout, /deployed created as version 2\n$/);
   });
 
+  it('refuses, before any request, to create from a file of rules alone or to deploy it without an `id` or a `phase`, saying what to add', async () => {
+    const acc = account();
+    // What `rulesets check` takes, and an entry point's PUT too: the phase would be in the path.
+    const dir = tempFolder({ 'ep.json': '{"rules":[{"expression":"true","action":"set_cache_settings","action_parameters":{"cache":false}}]}\n' });
+    const requests = emulator.requests.length;
+    const created = await run(['create', 'ep.json', '--yes'], { cwd: dir, account: acc });
+    assert.equal(created.status, 2, created.stderr);
+    assert.equal(created.stderr, 'rulesets: ep.json:1:1: a new ruleset needs `name`, `kind` and `phase` (`POST …/rulesets` requires them), and the file has no `name`, `kind` or `phase`: add `name: …`, `kind: …`, `phase: …` at the top level; nothing was sent\n');
+    const deployed = await run(['deploy', 'ep.json', '--yes'], { cwd: dir, account: acc });
+    assert.equal(deployed.status, 2, deployed.stderr);
+    assert.match(deployed.stderr, /^rulesets: ep\.json:1:1: cannot tell where this ruleset goes: it has no `id` \(the ruleset to update\) and no `phase` \(the entry point to deploy to\); add `phase: …` or the `id` of the ruleset it is at the top level/);
+    assert.equal(emulator.requests.length, requests, 'no request');
+    assert.deepEqual((await clientFor(acc).listRulesets()).filter((x) => x.kind !== 'managed'), []);
+  });
+
   it('deletes a version, then the ruleset, only when confirmed', async () => {
     const acc = account();
     const c = clientFor(acc);
@@ -893,9 +908,16 @@ describe('rulesets rule', () => {
     const acc = account();
     const r = await customRuleset(acc);
     const since = emulator.requests.length;
-    const field = await run(['rule', 'add', r.id, '--action', 'block', '--expression', 'tcp.dstprt == 22'], { account: acc });
+    // A field of the HTTP phases, which the ruleset's phase does not have.
+    const field = await run(['rule', 'add', r.id, '--action', 'block', '--expression', 'http.host == "a"'], { account: acc });
     assert.equal(field.status, 1);
-    assert.match(field.stderr, /^--expression:1:1: error unknown-field unknown field `tcp\.dstprt` in phase `magic_transit`.*\n {2}tcp\.dstprt == 22\n {2}\^{10}\nrulesets: --expression has errors in phase magic_transit; nothing was sent\n$/);
+    assert.match(field.stderr, /^--expression:1:1: error unknown-field unknown field `http\.host` in phase `magic_transit`.*\n {2}http\.host == "a"\n {2}\^{9}\nrulesets: --expression has errors in phase magic_transit; nothing was sent\n$/);
+    // A field no phase has: said before the ruleset is even read.
+    const reads = emulator.requests.length;
+    const typo = await run(['rule', 'add', r.id, '--action', 'block', '--expression', 'tcp.dstprt == 22'], { account: acc });
+    assert.equal(typo.status, 1);
+    assert.match(typo.stderr, /^--expression:1:1: error unknown-field unknown field `tcp\.dstprt`: no phase has it; did you mean `tcp\.dstport`.*\n {2}tcp\.dstprt == 22\n {2}\^{10}\nrulesets: --expression has errors; nothing was sent\n$/);
+    assert.equal(emulator.requests.length, reads, 'no request');
     const skip = await run(['rule', 'add', r.id, '--action', 'skip', '--expression', 'tcp.dstport == 22'], { account: acc });
     assert.equal(skip.status, 1);
     assert.match(skip.stderr, /^rulesets: the rule is not valid: a `skip` rule needs `action_parameters: \{"ruleset": "current"\}`/);

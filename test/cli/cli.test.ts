@@ -403,24 +403,30 @@ describe('rulesets check --format sarif', () => {
 });
 
 describe('rulesets check --phase', () => {
-  const noPhase = 'name: x\nkind: root\nrules:\n  - action: block\n    expression: tcp.dstprt == 1\n';
+  // `http.host` is a field of the HTTP phases, which magic_transit does not have.
+  const noPhase = 'name: x\nkind: root\nrules:\n  - action: block\n    expression: http.host == "a"\n';
   const codesOf = (r: Run) => (JSON.parse(r.stdout) as JsonReport).files[0].diagnostics.map((d) => d.code);
 
-  it('applies to a file without a phase, and counts as its phase: no missing-key for it', () => {
+  it('applies to a file without a phase, and counts as its phase: no note that the phase is not given', () => {
     const dir = tempFolder({ 'a.ruleset.yaml': noPhase });
-    assert.deepEqual(codesOf(run(['check', 'a.ruleset.yaml', '--format', 'json'], dir)), ['missing-key']);
+    assert.deepEqual(codesOf(run(['check', 'a.ruleset.yaml', '--format', 'json'], dir)), ['phase-not-given']);
     const withPhase = JSON.parse(run(['check', 'a.ruleset.yaml', '--format', 'json', '--phase', 'magic_transit'], dir).stdout) as JsonReport;
     // `    expression: ` is 16 characters.
     assert.deepEqual(
       withPhase.files[0].diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character]),
-      [['unknown-field', 4, 16, 26]],
+      [['unknown-field', 4, 16, 25]],
     );
   });
 
-  it('still reports a missing `kind` when the phase comes from the flag', () => {
-    const dir = tempFolder({ 'a.ruleset.yaml': noPhase.replace('kind: root\n', '') });
-    const report = JSON.parse(run(['check', 'a.ruleset.yaml', '--format', 'json', '--phase', 'magic_transit'], dir).stdout) as JsonReport;
-    assert.deepEqual(report.files[0].diagnostics.filter((d) => d.code === 'missing-key').map((d) => d.message), ['this ruleset has no `kind`, which is required']);
+  it('takes a file of rules alone, as an entry point\'s PUT does: no missing `name` or `kind`', () => {
+    const dir = tempFolder({ 'ep.json': '{"rules":[{"expression":"true","action":"set_cache_settings","action_parameters":{"cache":false}}]}\n' });
+    const phaseless = run(['check', 'ep.json'], dir);
+    assert.equal(phaseless.status, 0, phaseless.stdout);
+    assert.match(phaseless.stdout, /^ep\.json:1:1: information phase-not-given this ruleset names no phase, so its expressions and actions are checked only for what holds in every phase: give it with `phase:` in this file, `--phase` on the command line, `phase:` in \.rulesets\.yaml/);
+    assert.match(phaseless.stdout, /\n1 file checked, no problems\n$/);
+    const phased = run(['check', '--phase', 'http_request_cache_settings', 'ep.json'], dir);
+    assert.equal(phased.status, 0, phased.stdout);
+    assert.equal(phased.stdout, '1 file checked, no problems\n');
   });
 
   it('a misspelt phase is a usage error that names the phase meant', () => {
@@ -608,7 +614,8 @@ describe('rulesets check: folder search', () => {
       '.git/g.ruleset.json': json,
     });
     const result = run(['check', '.', '--format', 'json'], dir);
-    assert.equal(result.status, 1, result.stderr); // x.yaml and y.json lack required keys
+    // x.yaml and y.json have no `name` (nor y.json a `phase`): an entry point's PUT takes them as they are.
+    assert.equal(result.status, 0, result.stderr);
     const report = JSON.parse(result.stdout) as JsonReport;
     assert.deepEqual(report.files.map((f) => f.path).sort(), [
       'a.ruleset.json',
@@ -619,7 +626,8 @@ describe('rulesets check: folder search', () => {
       'y.json',
     ]);
     const clean = report.files.filter((f) => f.diagnostics.length === 0).map((f) => f.path).sort();
-    assert.deepEqual(clean, ['a.ruleset.json', 'b.ruleset.yaml', 'c.ruleset.yml', join('sub', 'deeper', 'd.ruleset.json')]);
+    assert.deepEqual(clean, ['a.ruleset.json', 'b.ruleset.yaml', 'c.ruleset.yml', join('sub', 'deeper', 'd.ruleset.json'), 'x.yaml']);
+    assert.deepEqual(report.files.find((f) => f.path === 'y.json')?.diagnostics.map((d) => d.code), ['phase-not-given']);
   });
 
   it('checks a file named on the command line whatever its name', () => {
@@ -746,7 +754,7 @@ describe('rulesets check: the project configuration, .rulesets.yaml', () => {
 
   it('without it, the same file has no phase', () => {
     const result = run(['check', '.'], repository({ 'edge.ruleset.yaml': EDGE }));
-    assert.deepEqual(found(result).map((d) => d[4]), ['missing-key', 'country-code-case']);
+    assert.deepEqual(found(result).map((d) => d[4]), ['phase-not-given', 'country-code-case']);
   });
 
   it('turns a code off, so that --max-warnings no longer counts it, and --quiet shows a warning made an error', () => {
@@ -765,7 +773,7 @@ describe('rulesets check: the project configuration, .rulesets.yaml', () => {
     assert.deepEqual(found(inside).map((d) => d[4]), ['country-code-case']);
     // Above the repository's root it is someone else's.
     const outer = tempFolder({ '.rulesets.yaml': 'phase: magic_transit\n', 'repo/.git/HEAD': 'ref: refs/heads/main\n', 'repo/edge.ruleset.yaml': EDGE });
-    assert.deepEqual(found(run(['check', '.'], join(outer, 'repo'))).map((d) => d[4]), ['missing-key', 'country-code-case']);
+    assert.deepEqual(found(run(['check', '.'], join(outer, 'repo'))).map((d) => d[4]), ['phase-not-given', 'country-code-case']);
   });
 
   it('applies to the files of its folder and the folders below it, also when the check starts above it', () => {
@@ -779,7 +787,7 @@ describe('rulesets check: the project configuration, .rulesets.yaml', () => {
           [join('edge', 'a.ruleset.yaml'), 'country-code-case'],
           [join('edge', 'deep', 'b.ruleset.yaml'), 'country-code-case'],
           // Beside the folder, not in it: no phase.
-          [join('other', 'c.ruleset.yaml'), 'missing-key'],
+          [join('other', 'c.ruleset.yaml'), 'phase-not-given'],
           [join('other', 'c.ruleset.yaml'), 'country-code-case'],
         ],
         paths.join(' '),
@@ -797,7 +805,7 @@ describe('rulesets check: the project configuration, .rulesets.yaml', () => {
     assert.deepEqual(found(run(['check', '.'], dir)).map((d) => [d[0], d[3], d[4]]), [
       ['a.ruleset.yaml', 'error', 'country-code-case'],
       // The inner file sets no phase, and its folder takes none from the outer one.
-      [join('team', 'b.ruleset.yaml'), 'error', 'missing-key'],
+      [join('team', 'b.ruleset.yaml'), 'information', 'phase-not-given'],
       [join('team', 'b.ruleset.yaml'), 'warning', 'country-code-case'],
     ]);
   });
@@ -821,7 +829,7 @@ describe('rulesets check: the project configuration, .rulesets.yaml', () => {
     const dir = repository({ 'team/.rulesets.yaml': 'phase: magic_transit\n' });
     const result = run(['check', '-'], join(dir, 'team'), { input: EDGE });
     assert.deepEqual(found(result), [['<stdin>', 5, 35, 'warning', 'country-code-case']]);
-    assert.deepEqual(found(run(['check', '-'], dir, { input: EDGE })).map((d) => d[4]), ['missing-key', 'country-code-case']);
+    assert.deepEqual(found(run(['check', '-'], dir, { input: EDGE })).map((d) => d[4]), ['phase-not-given', 'country-code-case']);
   });
 
   it('takes the account\'s list names from `lists`', () => {
@@ -844,7 +852,7 @@ describe('rulesets check: the project configuration, .rulesets.yaml', () => {
   it('--config names the file to use, wherever it is; --no-config uses none', () => {
     const dir = repository({ 'ci/strict.yaml': 'phase: magic_transit\nrules:\n  country-code-case: error\n', '.rulesets.yaml': 'phase: magic_transit\n', 'edge.ruleset.yaml': EDGE });
     assert.deepEqual(found(run(['check', '.', '--config', 'ci/strict.yaml'], dir)).map((d) => [d[3], d[4]]), [['error', 'country-code-case']]);
-    assert.deepEqual(found(run(['check', '.', '--no-config'], dir)).map((d) => d[4]), ['missing-key', 'country-code-case']);
+    assert.deepEqual(found(run(['check', '.', '--no-config'], dir)).map((d) => d[4]), ['phase-not-given', 'country-code-case']);
     const both = run(['check', '.', '--config', 'ci/strict.yaml', '--no-config'], dir);
     assert.equal(both.status, 2);
     assert.equal(both.stderr, 'rulesets: --config and --no-config were both given: pass one\n');

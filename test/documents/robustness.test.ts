@@ -87,8 +87,8 @@ describe('ranges on whole characters', () => {
     ]],
     // Not an escape: the backslash and the emoji after it, not its first half.
     ['an emoji after a backslash', 'resource "cloudflare_ruleset" "r" {\n  rules {\n    expression = "a\\😀"\n  }\n}\n', [['hcl-syntax', '\\😀']]],
-    // A missing key is reported on its object's first character; the YAML library's error on the emoji's first unit.
-    ['YAML: an emoji as the first key', '😀:', [['unknown-key', '😀'], ['missing-key', '😀']], 'yaml'],
+    // A missing key (and a phase not given) is reported on its object's first character; the YAML library's error on the emoji's first unit.
+    ['YAML: an emoji as the first key', '😀:', [['unknown-key', '😀'], ['missing-key', '😀'], ['phase-not-given', '😀']], 'yaml'],
     ['YAML: an emoji after a tag', '!😀', [['yaml-syntax', '😀'], ['invalid-type', '😀']], 'yaml'],
     // JSON: an escape the string cannot hold before an astral character; the expression's problem
     // on the character, not on the unit after its first half (found by test/property.test.ts).

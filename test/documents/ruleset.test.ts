@@ -286,20 +286,52 @@ describe('checkRuleset: expression positions in YAML', () => {
 // ------------------------------------------------------------------ shape
 
 describe('checkRuleset: ruleset shape', () => {
-  it('reports missing ruleset keys on the object and missing rule keys on the rule', () => {
+  it('reports a missing `rules` on the object and missing rule keys on the rule', () => {
     const text = '{\n  "rules": [\n    {"description": "nothing"}\n  ]\n}\n';
-    const problems = check(text, 'json');
-    assert.deepEqual(located(problems), [
-      ['missing-key', 0, 0, 0, 1],
-      ['missing-key', 2, 4, 2, 5],
-    ]);
-    assert.ok(problems.every((p) => p.severity === 'error'));
-    for (const key of ['name', 'kind', 'phase']) assert.match(problems[0].message, new RegExp(`\`${key}\``));
-    assert.doesNotMatch(problems[0].message, /`rules`/);
-    assert.match(problems[1].message, /`action`/);
-    assert.match(problems[1].message, /`expression`/);
+    const problems = check(text, 'json', { defaultPhase: 'magic_transit' });
+    assert.deepEqual(located(problems), [['missing-key', 2, 4, 2, 5]]);
+    assert.equal(problems[0].severity, 'error');
+    assert.match(problems[0].message, /`action`/);
+    assert.match(problems[0].message, /`expression`/);
     const noRules = one(check('name: x\nkind: root\nphase: magic_transit\n', 'yaml'), 'missing-key');
-    assert.match(noRules.message, /`rules`/);
+    assert.equal(noRules.message, 'this ruleset has no `rules`, which is required');
+    assert.equal(noRules.severity, 'error');
+  });
+
+  it('takes a file of rules alone, as `PUT …/phases/{phase}/entrypoint` does: no `name` or `kind` is missing', () => {
+    const rules = '{"rules":[{"expression":"true","action":"set_cache_settings","action_parameters":{"cache":false}}]}';
+    assert.deepEqual(check(rules, 'json', { defaultPhase: 'http_request_cache_settings' }), []);
+    assert.deepEqual(check(rules.replace('{', '{"phase":"http_request_cache_settings",'), 'json'), []);
+    // Without a phase: one note on the first character, which says how to give one.
+    const phaseless = check(rules, 'json');
+    assert.deepEqual(located(phaseless), [['phase-not-given', 0, 0, 0, 1]]);
+    assert.equal(phaseless[0].severity, 'information');
+    assert.match(phaseless[0].message, /checked only for what holds in every phase/);
+    for (const way of ['`phase:` in this file', '`--phase`', '`phase:` in .rulesets.yaml', '`rulesets.defaultPhase`']) assert.ok(phaseless[0].message.includes(way), way);
+    assert.deepEqual(codes(check('rules: []\n', 'yaml', { defaultPhase: 'magic_transit' })), []);
+    assert.deepEqual(codes(check('name: n\nkind: zone\nrules: []\n', 'yaml')), ['information phase-not-given']);
+  });
+
+  it('without a phase, reports a field no phase has, and nothing that holds in some phase only', () => {
+    const rules = (expression: string, action = 'block') => `rules:\n  - action: ${action}\n    expression: ${JSON.stringify(expression)}\n`;
+    // '    expression: "'(0-16) cf.threatScore(17-30)
+    const typo = check(rules('cf.threatScore > 10'), 'yaml');
+    assert.deepEqual(located(typo), [
+      ['phase-not-given', 0, 0, 0, 1],
+      ['unknown-field', 2, 17, 2, 31],
+    ]);
+    assert.equal(typo[1].severity, 'error');
+    assert.equal(typo[1].message, 'unknown field `cf.threatScore`: no phase has it; did you mean `cf.threat_score`?');
+    // An HTTP field, a packet field, one of a few HTTP phases, and an action of one phase only.
+    for (const expression of ['cf.threat_score > 10', 'tcp.dstport == 22', 'http.request.accepted_languages[0] == "fr"', 'sip and udp.dstport == 5060']) {
+      assert.deepEqual(codes(check(rules(expression), 'yaml')), ['information phase-not-given'], expression);
+    }
+    assert.deepEqual(codes(check(rules('http.host == "a"', 'set_cache_settings'), 'yaml')), ['information phase-not-given']);
+    // Where the tree cannot be built, the same: a field no phase has, not one some phase has.
+    assert.deepEqual(located(check(rules('cf.threatScore > 10 and'), 'yaml')).filter(([code]) => code === 'unknown-field'), [['unknown-field', 2, 17, 2, 31]]);
+    assert.deepEqual(codes(check(rules('tcp.dstport == 22 and'), 'yaml')).filter((c) => c.includes('unknown-field')), []);
+    // In a phase, the same typo is reported as before.
+    assert.match(one(check(rules('cf.threatScore > 10'), 'yaml', { defaultPhase: 'http_request_firewall_custom' }), 'unknown-field').message, /in phase `http_request_firewall_custom`/);
   });
 
   it('reports values of the wrong type', () => {
@@ -668,7 +700,8 @@ describe('checkRuleset: phases', () => {
     // The default phase is the file's phase: it is not missing.
     const noPhase = check(doc(), 'yaml', { defaultPhase: 'magic_transit' });
     assert.deepEqual(located(noPhase), [['unknown-field', 4, 16, 4, 23]]);
-    assert.deepEqual(codes(check(doc(), 'yaml')), ['error missing-key']);
+    // Without one, `foo.bar` is a field no phase has, and the file says that nothing more was checked.
+    assert.deepEqual(codes(check(doc(), 'yaml')), ['information phase-not-given', 'error unknown-field']);
     assert.deepEqual(codes(check(doc('my_new_phase'), 'yaml', { defaultPhase: 'magic_transit' })), ['warning unknown-phase']);
   });
 });

@@ -694,10 +694,12 @@ describe('§5 the sister network phases have the table of magic_transit', () => 
 
 describe('§5 other phases: a phase we do not know has no complete table', () => {
   for (const phase of ['a_phase_added_later', null]) {
+    // Without a phase, the ruleset may go to any: a name no phase has is wrong in each of them,
+    // but a phase added later may have names this version does not know.
+    const someField = phase === null ? [error('⟦some.field⟧ == 1 and ip.src in $svc.vpn', 'unknown-field', { phase, message: /^unknown field `some\.field`: no phase has it/ }), error('⟦foo⟧', 'unknown-field', { phase })] : [ok('some.field == 1 and ip.src in $svc.vpn', { phase }), ok('foo', { phase })];
     table(`phase ${phase ?? '(none)'}`, [
       ok('http.request.uri.path contains "/admin"', { phase }),
-      ok('some.field == 1 and ip.src in $svc.vpn', { phase }),
-      ok('foo', { phase }),
+      ...someField,
       ok('tcp.dstport == 22', { phase }),
       error('tcp.dstport == ⟦"x"⟧', 'type-mismatch', { phase }),
       error('tcp.flags.syn ⟦== true⟧', 'boolean-comparison', { phase }),
@@ -705,9 +707,13 @@ describe('§5 other phases: a phase we do not know has no complete table', () =>
       error('tcp.dstport ⟦contains⟧ "x"', 'invalid-operator', { phase }),
       error('⟦tcp.dstport⟧', 'missing-operator', { phase }),
       // An unknown field's values are read by their shape; a bare word fits no type.
-      error('some.field == ⟦abc⟧', 'invalid-value', { phase, message: /expected a number, an IP address or CIDR, a quoted string/ }),
-      error('some.field == 1.2.3.⟦256⟧', 'invalid-ip', { phase }),
-      ok('some.field in {10.0.0.0/8 aa:bb:cc 1..5 "x"}', { phase }),
+      ...(phase === null
+        ? []
+        : [
+            error('some.field == ⟦abc⟧', 'invalid-value', { phase, message: /expected a number, an IP address or CIDR, a quoted string/ }),
+            error('some.field == 1.2.3.⟦256⟧', 'invalid-ip', { phase }),
+            ok('some.field in {10.0.0.0/8 aa:bb:cc 1..5 "x"}', { phase }),
+          ]),
     ]);
   }
 });

@@ -18,9 +18,9 @@ before(() => {
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
 });
 
-// No phase of its own; a lowercase country code is a warning, `tcp.dstprt` an unknown field in
-// the magic_transit phase (with no phase, the checker cannot know).
-const RULESET = 'name: edge\nkind: root\nrules:\n  - action: block\n    expression: ip.src.country == "br" or tcp.dstprt == 22\n';
+// No phase of its own; a lowercase country code is a warning, `http.host` an unknown field in
+// the magic_transit phase (with no phase, the checker cannot know: the HTTP phases have it).
+const RULESET = 'name: edge\nkind: root\nrules:\n  - action: block\n    expression: ip.src.country == "br" or http.host == "a"\n';
 
 function shown(diagnostics: readonly Diagnostic[]): [unknown, unknown][] {
   return diagnostics.map((d) => [d.code, d.severity]);
@@ -64,9 +64,9 @@ describe('server: the .rulesets.yaml of a workspace folder', () => {
     rmSync(join(folder, '.rulesets.yaml'));
     const published = client.nextDiagnostics(uri);
     await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf('.rulesets.yaml'), type: FileChangeType.Deleted }] });
-    // No phase any more: the file is missing one, and the field is not checked.
+    // No phase any more: the file says so, and the field is not checked.
     assert.deepEqual(shown((await published).diagnostics), [
-      ['missing-key', 1],
+      ['phase-not-given', 3],
       ['country-code-case', 2],
     ]);
   });
@@ -123,7 +123,7 @@ describe('server: a .rulesets.yaml in a folder inside the workspace folder', () 
     const uri = uriOf('other', 'c.ruleset.yaml');
     const published = client.nextDiagnostics(uri, 1);
     client.open(uri, 'yaml', RULESET);
-    assert.deepEqual(shown((await published).diagnostics), [['missing-key', 1], ['country-code-case', 2]]);
+    assert.deepEqual(shown((await published).diagnostics), [['phase-not-given', 3], ['country-code-case', 2]]);
   });
 
   it('one created nearer to an open file wins over the one above, whole, once the editor says so', async () => {
@@ -132,7 +132,7 @@ describe('server: a .rulesets.yaml in a folder inside the workspace folder', () 
     const published = client.nextDiagnostics(uri);
     await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf('edge', 'deep', '.rulesets.yaml'), type: FileChangeType.Created }] });
     // Its own file sets no phase, and takes none from the one above.
-    assert.deepEqual(shown((await published).diagnostics), [['missing-key', 1], ['country-code-case', 2]]);
+    assert.deepEqual(shown((await published).diagnostics), [['phase-not-given', 3], ['country-code-case', 2]]);
   });
 });
 
@@ -147,7 +147,7 @@ describe('server: workspace folders added and removed while it runs', () => {
       const opened = client.nextDiagnostics(uri, 1);
       client.open(uri, 'yaml', RULESET);
       // Not yet a folder of the workspace: no phase, so only the country code, as a warning.
-      assert.deepEqual(shown((await opened).diagnostics), [['missing-key', 1], ['country-code-case', 2]]);
+      assert.deepEqual(shown((await opened).diagnostics), [['phase-not-given', 3], ['country-code-case', 2]]);
 
       const withFolder = client.nextDiagnostics(uri);
       await client.connection.sendNotification(DidChangeWorkspaceFoldersNotification.type, { event: { added: [{ uri: pathToFileURL(added).href, name: 'added' }], removed: [] } });
@@ -155,7 +155,7 @@ describe('server: workspace folders added and removed while it runs', () => {
 
       const withoutFolder = client.nextDiagnostics(uri);
       await client.connection.sendNotification(DidChangeWorkspaceFoldersNotification.type, { event: { added: [], removed: [{ uri: pathToFileURL(added).href, name: 'added' }] } });
-      assert.deepEqual(shown((await withoutFolder).diagnostics), [['missing-key', 1], ['country-code-case', 2]]);
+      assert.deepEqual(shown((await withoutFolder).diagnostics), [['phase-not-given', 3], ['country-code-case', 2]]);
     } finally {
       await client.stop();
       rmSync(first, { recursive: true, force: true });

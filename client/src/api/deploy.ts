@@ -54,7 +54,7 @@ async function prepare(session: ApiSession, args: CommandArgs, verb: string): Pr
   if (!connected) return refused('not-connected');
   const file = fileName(document);
   try {
-    const local = readLocalRuleset(file, document.getText());
+    const local = readLocalRuleset(file, document.getText(), { create: verb === 'create' });
     session.diagnostics.delete(document.uri);
     return { ...connected, document, file, local };
   } catch (error) {

@@ -699,6 +699,10 @@ const rulesByTag: Operation = (ctx) => {
 
 const createRuleset: Operation = (ctx) => {
   const body = bodyObject(ctx);
+  // API.md, op 6: the create's body is `{name, kind, phase, description?, rules}`. The check
+  // below asks only for `rules`, which is all an entry point's PUT needs (op 7).
+  const missing = ['name', 'kind', 'phase'].filter((key) => body[key] === undefined);
+  if (missing.length > 0) throw new HttpError(400, missing.map((key) => ({ code: CODE.invalid, message: `\`${key}\` is required to create a ruleset`, pointer: `/${key}` })));
   throwIfInvalid(ctx.validator.validate(body));
   const kind = body.kind as RulesetKind;
   const phase = String(body.phase);

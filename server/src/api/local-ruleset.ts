@@ -13,6 +13,7 @@ import { linePosition } from '../documents/positions';
 import { contributionOf, mergeContributions, placesRules, RULE_ORDER_KEYS } from '../documents/entry-point';
 import { parseRuleset, type DocumentProblem, type ParsedRuleset, type RulesetLayout } from '../documents/parsed-ruleset';
 import { selectRuleset, type RulesetChoice } from '../documents/select-ruleset';
+import { quoteAlternatives } from '../language/suggest';
 import { SERVICE_SET_RULE_FIELDS, type RuleInput, type RulesetKind } from './types';
 
 /** A user-facing problem: one clear line naming the file, the place and the fix. */
@@ -59,6 +60,8 @@ export interface ReadLocalOptions extends RulesetChoice {
   readonly include?: IncludeReader;
   /** Where the file goes: an octorules section is the entry point of its phase there (kind `zone` in a zone, `root` in an account). */
   readonly scope?: 'account' | 'zone';
+  /** The file is read to create a ruleset (`POST …/rulesets`), whose body must hold `name`, `kind` and `phase`. */
+  readonly create?: boolean;
 }
 
 /** Keys of a rule that the service sets and that are never sent back. */
@@ -91,9 +94,10 @@ export function readLocalRuleset(path: string, text: string, options: ReadLocalO
     throw new WorkflowError(`${where(root?.start ?? 0)}: expected a ruleset: an object with \`name\`, \`kind\`, \`phase\` and \`rules\``);
   }
   const value = plainValue(path, text, format) as Record<string, unknown>;
-  for (const key of ['name', 'kind', 'phase'] as const) {
-    const found = root.properties.find((p) => p.key === key);
-    if (!found) throw new WorkflowError(`${where(root.start)}: the ruleset has no \`${key}\`; add \`${key}: …\` at the top level`);
+  const missing = IDENTITY_KEYS.filter((key) => !root.properties.some((p) => p.key === key));
+  if (missing.length > 0) throw new WorkflowError(`${where(root.start)}: ${identityMissing(missing, typeof value.id === 'string' && value.id !== '', options.create === true)}`);
+  for (const key of IDENTITY_KEYS) {
+    const found = root.properties.find((p) => p.key === key)!;
     if (typeof value[key] !== 'string') throw new WorkflowError(`${where(found.value?.start ?? found.keyStart)}: expected \`${key}\` to be a string`);
   }
   const rulesProperty = root.properties.find((p) => p.key === 'rules');
@@ -117,6 +121,23 @@ export function readLocalRuleset(path: string, text: string, options: ReadLocalO
   const id = typeof value.id === 'string' && value.id !== '' ? value.id : undefined;
   const version = scalarText(value.version);
   return { path, text, format, body, ...(id !== undefined ? { id } : {}), ...(version !== undefined ? { version } : {}) };
+}
+
+const IDENTITY_KEYS = ['name', 'kind', 'phase'] as const;
+
+/**
+ * Why a file without some of `name`, `kind` and `phase` cannot be sent from here. `rulesets
+ * check` takes such a file (the entry point's PUT needs only `rules`), but a create's POST
+ * requires all three (API.md, op 6), and a deploy goes to the ruleset of the file's `id` or to
+ * its phase's entry point: with neither, there is no telling where.
+ */
+function identityMissing(missing: readonly string[], hasId: boolean, create: boolean): string {
+  const add = `add ${missing.map((key) => `\`${key}: …\``).join(', ')} at the top level`;
+  if (create) return `a new ruleset needs \`name\`, \`kind\` and \`phase\` (\`POST …/rulesets\` requires them), and the file has no ${quoteAlternatives(missing)}: ${add}; nothing was sent`;
+  if (!hasId && missing.includes('phase')) {
+    return `cannot tell where this ruleset goes: it has no \`id\` (the ruleset to update) and no \`phase\` (the entry point to deploy to); add \`phase: …\` or the \`id\` of the ruleset it is at the top level${missing.length > 1 ? `, and ${missing.filter((key) => key !== 'phase').map((key) => `\`${key}: …\``).join(' and ')} to deploy it from here` : ''}; nothing was sent`;
+  }
+  return `the ruleset has no ${quoteAlternatives(missing)}, which deploying it from here needs: ${add} (\`rulesets pull\` writes them for a live ruleset); nothing was sent`;
 }
 
 /**

@@ -234,7 +234,7 @@ async function confirm(io: Io, yes: boolean | undefined, question: string, what:
 }
 
 /** A local ruleset file; one it cannot read as a ruleset is a file problem (exit 2). */
-function readLocal(path: string, choice: RulesetChoice, scope: Scope): { local: LocalRuleset; bom: boolean } {
+function readLocal(path: string, choice: RulesetChoice & { readonly create?: boolean }, scope: Scope): { local: LocalRuleset; bom: boolean } {
   const file = readTextFile(path);
   try {
     return { local: readLocalRuleset(path, file.text, { ...choice, include: includeReader(path), scope: scope.kind }), bom: file.bom };
@@ -463,7 +463,7 @@ export async function create(args: string[], io: Io): Promise<number> {
   expectPositionals(positionals, 1, 'rulesets create FILE [--dry-run] [--yes]');
   const { client } = connect(io, values);
   await prepareReaders(positionals);
-  const { local, bom } = readLocal(positionals[0], {}, client.scope);
+  const { local, bom } = readLocal(positionals[0], { create: true }, client.scope);
   // The new ruleset's id would have nowhere to go: Terraform keeps it in its state, and an
   // octorules section is the entry point of its phase, which `deploy` creates when missing.
   if (local.layout === 'terraform') throw new UsageError(`${local.path}: a Terraform resource is created by \`terraform apply\`, which keeps its id in the state`);

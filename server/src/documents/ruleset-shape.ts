@@ -61,7 +61,7 @@ const RULE_KEY_TYPES: ReadonlyMap<string, ValueKind> = new Map([
   ['exposed_credential_check', 'object'],
 ]);
 
-/** `defaultPhase`: the phase given for files that name none (`--phase`, `rulesets.defaultPhase`), which then need no `phase`. */
+/** `defaultPhase`: the phase given for files that name none (`--phase`, `phase:` in .rulesets.yaml, `rulesets.defaultPhase`), whose rules are then checked for it. */
 export function checkShape(model: ParsedRuleset, problems: DocumentProblem[], defaultPhase?: string): void {
   const text = model.text;
   // The values Terraform fills in that hide a check (`terraform-unknown`, whose message is then
@@ -116,7 +116,11 @@ function checkRoot(model: ParsedRuleset, report: Report, defaultPhase: string | 
   // knows, and what the resource needs is Terraform's to say (or the section's name gives it).
   if (model.layout === 'api') {
     checkKeys(root, RULESET_KEYS_KNOWN, 'ruleset', report);
-    requireKeys(root, defaultPhase ? ['name', 'kind', 'rules'] : ['name', 'kind', 'phase', 'rules'], 'ruleset', report);
+    // Only `rules`: a file of rules alone is what `PUT …/phases/{phase}/entrypoint` takes (the
+    // phase is in the path) and an update by id needs no more; `name`, `kind` and `phase` are
+    // `POST …/rulesets`' to require, and `rulesets create` asks for them (local-ruleset.ts).
+    requireKeys(root, ['rules'], 'ruleset', report);
+    if (defaultPhase === undefined && !property(root, 'phase')) report('phase-not-given', 'information', root.start, root.start + 1, PHASE_NOT_GIVEN_MESSAGE);
   }
   // `kind` and `phase` too: the enum checks below look at strings only, so without this a
   // number there would pass unreported.
@@ -138,6 +142,9 @@ function checkRoot(model: ParsedRuleset, report: Report, defaultPhase: string | 
     }
   }
 }
+
+const PHASE_NOT_GIVEN_MESSAGE =
+  'this ruleset names no phase, so its expressions and actions are checked only for what holds in every phase: give it with `phase:` in this file, `--phase` on the command line, `phase:` in .rulesets.yaml, or the `rulesets.defaultPhase` setting in the editor';
 
 function checkRule(model: ParsedRuleset, rule: HostNode, phase: string | undefined, report: Report): void {
   const terraform = model.format === 'hcl';

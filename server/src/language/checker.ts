@@ -2,7 +2,7 @@ import { analyzeInto, type Forms } from './analyses';
 import type { Argument, Comparison, ComparisonOperator, Expression, FieldReference, FunctionCall, IndexedOperand, IndexStep, Literal, Operand, QuantifierExpression, ScalarType, Span, Value, ValueType } from './ast';
 import { isExpression, isOperand } from './ast';
 import { atomsOf } from './atoms';
-import { catalogueFor, OPERATOR_PLANS, type Catalogue, type ExpressionKind, type FieldInfo, type FunctionInfo, type ParameterInfo, type PhaseFamily } from './catalogue/catalogues';
+import { catalogueFor, isNameOfSomePhase, OPERATOR_PLANS, type Catalogue, type ExpressionKind, type FieldInfo, type FunctionInfo, type ParameterInfo, type PhaseFamily } from './catalogue/catalogues';
 import { FUNCTIONS as PACKET_FUNCTIONS } from './catalogue/functions';
 import { COMPARISON_OPERATORS, OPERATORS_BY_TYPE, ORDERING_OPERATORS, WHOLE_VALUE_OPERATORS } from './catalogue/operators';
 import { HTTP_MANAGED_LISTS, isWellFormedListName, LIST_KIND_INFO, LIST_KINDS, managedListsOf, MANAGED_LISTS, type ListKind } from './catalogue/lists';
@@ -276,6 +276,11 @@ function plural(count: number, one: string): string {
 class Checker {
   private readonly family: PhaseFamily | undefined;
   private readonly complete: boolean;
+  /**
+   * No phase was given: the ruleset may go to any, so only a field no phase has is reported
+   * unknown (a false error is worse than a missed one; `cf.threatScore` is wrong everywhere).
+   */
+  private readonly anyPhase: boolean;
   /** The phase's name where its catalogue is known, for availability; undefined for a phase we do not know. */
   private readonly knownPhase: string | undefined;
   private readonly types: (ValueType | undefined)[] = [];
@@ -309,6 +314,7 @@ class Checker {
   ) {
     this.family = catalogue.family;
     this.complete = catalogue.complete;
+    this.anyPhase = options.phase === undefined && !catalogue.complete;
     this.knownPhase = catalogue.family === undefined ? undefined : options.phase;
   }
 
@@ -544,7 +550,7 @@ class Checker {
       this.report('missing-arguments', 'error', node.span, message);
       return undefined;
     }
-    if (this.complete) this.reportUnknownField(node.name, node.span);
+    if (this.complete || (this.anyPhase && !isNameOfSomePhase(node.name))) this.reportUnknownField(node.name, node.span);
     return undefined;
   }
 
@@ -587,13 +593,15 @@ class Checker {
    * (at the start, or after `(`, `not`, `and`, `or`, `xor`) but name no field or function.
    */
   checkFieldNamesBefore(end: number): void {
-    if (!this.complete) return;
+    if (!this.complete && !this.anyPhase) return;
     const tokens = scanTokens(this.text, { limit: end });
     tokens.forEach((token, i) => {
       if (token.kind !== 'word' || token.span.end > end || !FIELD_NAME_SHAPE.test(token.text) || isKeyword(token.text)) return;
       const before = tokens[i - 1];
       if (before && !BEFORE_AN_OPERAND.has(before.text)) return;
       if (this.catalogue.fields.has(token.text) || this.catalogue.functions.has(token.text)) return;
+      // Without a phase only a field no phase has is said; a call is left to the phase's check.
+      if (this.anyPhase && (isNameOfSomePhase(token.text) || tokens[i + 1]?.kind === '(')) return;
       // `r#a#`, `r#"…`: a raw string written wrong, whose own error follows; not a field `r`.
       if (token.text === 'r' && this.family !== 'magic' && /^[#"]/.test(this.text.slice(token.span.end))) return;
       if (tokens[i + 1]?.kind !== '(') this.reportUnknownField(token.text, token.span);
@@ -619,7 +627,7 @@ class Checker {
       'unknown-field',
       'error',
       span,
-      `unknown field \`${name}\` in phase \`${this.options.phase}\`${elsewhere}${hint}`,
+      this.anyPhase ? `unknown field \`${name}\`: no phase has it${hint}` : `unknown field \`${name}\` in phase \`${this.options.phase}\`${elsewhere}${hint}`,
       suggestions.map((s) => replaceFix(`Change to \`${s}\``, span, s)),
     );
   }

@@ -62,6 +62,7 @@ export const PROBLEM_CODES: ReadonlyMap<string, ProblemCodeInfo> = new Map([
   ['empty-document', error('The file holds no ruleset.')],
   ['invalid-type', error('A key of the ruleset or of a rule has a value of the wrong type.')],
   ['missing-key', error('A key the service requires is missing.')],
+  ['phase-not-given', information('A ruleset file without `phase` (nor `--phase`, `phase:` in .rulesets.yaml or the `rulesets.defaultPhase` setting): its expressions are checked only for what holds in every phase.')],
   ['duplicate-key', error('A key appears twice in one object; only one is kept.')],
   ['unknown-key', warning('A key the service does not know (often a misspelling).')],
   ['unknown-kind', error('`kind` is not one of the kinds of ruleset.')],

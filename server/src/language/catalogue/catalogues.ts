@@ -59,6 +59,17 @@ function union(): Catalogue {
 
 const UNKNOWN_PHASE: Catalogue = union();
 
+/** Every field and function name of some phase, those whose families disagree on their type too. */
+const NAMES_OF_SOME_PHASE: ReadonlySet<string> = new Set([...HTTP_FIELDS, ...MAGIC_FIELDS, ...ALL_FUNCTIONS].map((entry) => entry.name));
+
+/**
+ * Whether some phase has a field or function of this name. Where no phase is given, a name no
+ * phase has is wrong in whichever phase the ruleset goes to; any other may be right there.
+ */
+export function isNameOfSomePhase(name: string): boolean {
+  return NAMES_OF_SOME_PHASE.has(name);
+}
+
 /**
  * The fields and functions of a phase: the same object for every phase of a family, and one
  * incomplete union for a phase of neither family (or none given), where an unknown name may exist.
