@@ -609,11 +609,15 @@ async function planRuleset(client: RulesetsClient, local: LocalRuleset, destinat
   };
 }
 
-/** What an apply writes (PUT), as deploy's updateBody: name, kind and phase cannot change, so they go only where the PUT creates the ruleset. */
+/**
+ * What an apply writes (PUT), as deploy's updateBody: name, kind and phase cannot change, so they
+ * go only where the PUT creates the ruleset, and only those the files give (the service names a
+ * new entry point itself, of its level's kind).
+ */
 function putBody(local: LocalRuleset['body'], live: Ruleset | undefined, written: RulesetDiff['written'], rulesOnly: boolean): UpdateRulesetBody {
   const { name, kind, phase, description } = local;
   if (live) return { ...(description !== undefined ? { description } : {}), rules: written };
-  return { ...(rulesOnly ? {} : { name }), kind, phase, ...(description !== undefined ? { description } : {}), rules: written };
+  return { ...(rulesOnly || name === undefined ? {} : { name }), ...(kind !== undefined ? { kind } : {}), phase, ...(description !== undefined ? { description } : {}), rules: written };
 }
 
 /**
