@@ -167,7 +167,8 @@ export function diffRuleset(local: LocalSide, live: Ruleset | undefined, options
     placeUnmatched(i);
   });
   const settings: FieldChange[] = [];
-  if (live && !options.rulesOnly && (local.description ?? '') !== (live.description ?? '')) settings.push({ path: 'description', old: live.description ?? '', new: local.description ?? '' });
+  // A file that gives no description keeps the live one: the PUT leaves it out.
+  if (live && !options.rulesOnly && local.description !== undefined && local.description !== (live.description ?? '')) settings.push({ path: 'description', old: live.description ?? '', new: local.description ?? '' });
   return { rules, settings, counts, written };
 }
 
