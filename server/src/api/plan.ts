@@ -168,7 +168,7 @@ export function diffRuleset(local: LocalSide, live: Ruleset | undefined, options
   });
   const settings: FieldChange[] = [];
   // A file that gives no description keeps the live one: the PUT leaves it out.
-  if (live && !options.rulesOnly && local.description !== undefined && local.description !== (live.description ?? '')) settings.push({ path: 'description', old: live.description ?? '', new: local.description ?? '' });
+  if (live && !options.rulesOnly && local.description !== undefined && local.description !== (live.description ?? '')) settings.push({ path: 'description', old: live.description ?? '', new: local.description });
   return { rules, settings, counts, written };
 }
 
