@@ -146,6 +146,9 @@ describe('the plan of one ruleset', () => {
     assert.deepEqual(diff.settings, [{ path: 'description', old: 'old', new: 'new' }]);
     assert.equal(diffHasChanges(diff), true);
     assert.deepEqual(diffRuleset({ rules: [asLocal(A)] }, live([A], 'old'), { rulesOnly: true }).settings, []);
+    // A file that gives no description (an entry point's rules alone) leaves it too: the PUT does not send one.
+    assert.deepEqual(diffRuleset({ rules: [asLocal(A)] }, live([A], 'old')).settings, []);
+    assert.deepEqual(diffRuleset({ description: '', rules: [asLocal(A)] }, live([A], 'old')).settings, [{ path: 'description', old: 'old', new: '' }]);
   });
 
   it('defaults the service fills in are no change: a file that leaves out enabled or description', () => {

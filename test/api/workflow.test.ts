@@ -81,7 +81,7 @@ describe('readLocalRuleset', () => {
       ['r.json', '{\n  "name": "n",\n  "rules": [\n}', /^r\.json:4:1: expected/],
       ['r.yaml', 'name: [unclosed\n', /^r\.yaml:\d+:\d+: .*rulesets check r\.yaml/],
       ['r.yaml', '- 1\n- 2\n', /^r\.yaml:1:1: expected a ruleset: an object with `name`/],
-      ['r.yaml', 'kind: custom\nphase: p\nrules: []\n', /^r\.yaml:1:1: the ruleset has no `name`, which deploying it from here needs: add `name: …` at the top level/],
+      ['r.yaml', 'id: abc\nkind: custom\nphase: p\nrules: []\n', /^r\.yaml:1:1: the ruleset has no `name`, which deploying it from here needs: add `name: …` at the top level/],
       ['r.yaml', 'id: abc\nrules: []\n', /^r\.yaml:1:1: the ruleset has no `name`, `kind` or `phase`, which deploying it from here needs: add `name: …`, `kind: …`, `phase: …` at the top level/],
       ['r.yaml', 'name: n\nkind: 3\nphase: p\nrules: []\n', /^r\.yaml:2:7: expected `kind` to be a string/],
       ['r.yaml', 'name: n\nkind: custom\nphase: p\n', /^r\.yaml:1:1: the ruleset has no `rules`/],
@@ -108,7 +108,7 @@ describe('readLocalRuleset', () => {
     assert.match(refusal(rules.replace('{', '{"name": "n", "phase": "magic_transit", '), { create: true }), /the file has no `kind`: add `kind: …` at the top level; nothing was sent$/);
     assert.equal(
       refusal(rules),
-      'ep.json:1:1: cannot tell where this ruleset goes: it has no `id` (the ruleset to update) and no `phase` (the entry point to deploy to); add `phase: …` or the `id` of the ruleset it is at the top level, and `name: …` and `kind: …` to deploy it from here; nothing was sent',
+      'ep.json:1:1: cannot tell where this ruleset goes: it has no `id` (the ruleset to update) and no `phase` (the entry point to deploy to); add `phase: …` or the `id` of the ruleset it is at the top level; nothing was sent',
     );
     assert.match(refusal(rules.replace('{', '{"name": "n", "kind": "root", ')), /^ep\.json:1:1: cannot tell where this ruleset goes: .*at the top level; nothing was sent$/);
   });
@@ -241,6 +241,9 @@ describe('destinationOf', () => {
     assert.deepEqual(destinationOf(read('name: n\nkind: root\nphase: p\nrules: []\n')), { kind: 'entrypoint', phase: 'p' });
     assert.deepEqual(destinationOf(read('name: n\nkind: zone\nphase: p\nrules: []\n')), { kind: 'entrypoint', phase: 'p' });
     assert.throws(() => destinationOf(read('name: n\nkind: custom\nphase: p\nrules: []\n')), /t\.yaml: a `custom` ruleset without an `id` has nowhere to deploy to; create it first \(`rulesets create t\.yaml`\)/);
+    // An entry point's kind follows from where it is deployed.
+    assert.deepEqual(destinationOf(read('phase: p\nrules: []\n')), { kind: 'entrypoint', phase: 'p' });
+    assert.throws(() => destinationOf(read('kind: custom\nphase: p\nrules: []\n')), /t\.yaml: a `custom` ruleset without an `id` has nowhere to deploy to/);
   });
 });
 
@@ -605,5 +608,98 @@ describe('an HTTP phase entry point in a zone (issue 22)', () => {
         await assert.rejects(applyDeploy(c, local, plan), /not deployed: the service rejected it/);
       }
     }
+  });
+});
+
+describe('an entry point file of `phase` and `rules` alone (the PUT body real repositories keep)', () => {
+  let zones = 0;
+  function zoneClient(fetchFn?: typeof fetch): TestClient {
+    return makeClient(emulator.baseUrl, { scope: { kind: 'zone', id: `entry-body-zone-${++zones}` }, ...(fetchFn ? { fetch: fetchFn } : {}) });
+  }
+  /** The bodies of the PUTs a client sends (dry runs and writes). */
+  function watched(): { bodies: Record<string, unknown>[]; fetch: typeof fetch } {
+    const bodies: Record<string, unknown>[] = [];
+    return {
+      bodies,
+      fetch: (url, init) => {
+        if (init?.method === 'PUT') bodies.push(JSON.parse(String(init.body)) as Record<string, unknown>);
+        return fetch(url, init);
+      },
+    };
+  }
+  const FIREWALL = 'phase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: http.request.uri.path eq "/admin"\n    description: no admin\n';
+
+  it('deploys to a zone entry point that does not exist yet, sending no name or kind; the service names it; then nothing is left to deploy', async () => {
+    const watch = watched();
+    const c = zoneClient(watch.fetch);
+    const local = readLocalRuleset('firewall.yaml', FIREWALL);
+    const plan = await planDeploy(c, local);
+    assert.deepEqual(plan.destination, { kind: 'entrypoint', phase: 'http_request_firewall_custom' });
+    assert.equal(plan.dryRunError, undefined, plan.dryRunError?.message);
+    assert.match(plan.diff, /^--- the http_request_firewall_custom entry point \(does not exist yet\)\n\+\+\+ firewall\.yaml\n/);
+    assert.doesNotMatch(plan.diff, /name:|kind:/, 'a name or kind the file does not give is no part of the diff');
+    const { ruleset, newText } = await applyDeploy(c, local, plan);
+    assert.deepEqual([ruleset.name, ruleset.kind, ruleset.phase], ['default', 'zone', 'http_request_firewall_custom'], 'the service names a new entry point');
+    assert.deepEqual(emulator.state.latest(ruleset.id)!.rules.map((r) => [r.expression, r.description]), [['http.request.uri.path eq "/admin"', 'no admin']]);
+    assert.equal(watch.bodies.length, 2, 'the dry run and the write');
+    for (const body of watch.bodies) assert.deepEqual(Object.keys(body).sort(), ['phase', 'rules'], 'no name or kind sent');
+    const recorded = readLocalRuleset('firewall.yaml', newText);
+    assert.equal(recorded.version, '1');
+    assert.ok(!/^(name|kind):/m.test(newText), 'the file still gives no name or kind');
+    const again = await planDeploy(c, recorded);
+    assert.equal(again.diff, '', 'nothing left to deploy');
+    assert.equal(again.conflict, undefined);
+  });
+
+  it('deploys to an existing zone entry point: the rules are the file\'s, its name and kind stay the live ones, never compared or sent', async () => {
+    const watch = watched();
+    const c = zoneClient(watch.fetch);
+    const live = await c.updateRuleset({ phase: 'http_request_firewall_custom' }, { name: 'zone firewall', description: 'managed by the security team', rules: [{ action: 'block', expression: 'ip.src eq 192.0.2.1' }] });
+    watch.bodies.length = 0;
+    const local = readLocalRuleset('firewall.yaml', FIREWALL);
+    const plan = await planDeploy(c, local);
+    assert.equal(plan.deployed?.version, '1');
+    assert.equal(plan.dryRunError, undefined, plan.dryRunError?.message);
+    assert.ok(plan.diff.includes('-    expression: ip.src eq 192.0.2.1\n'), plan.diff);
+    assert.doesNotMatch(plan.diff, /^[-+](name|kind|description):/m, 'only the rules change');
+    const { ruleset, newText } = await applyDeploy(c, local, plan);
+    assert.equal(ruleset.id, live.id);
+    const held = emulator.state.latest(live.id)!;
+    assert.deepEqual([held.name, held.kind, held.description, held.version], ['zone firewall', 'zone', 'managed by the security team', '2']);
+    assert.deepEqual(held.rules.map((r) => r.expression), ['http.request.uri.path eq "/admin"']);
+    for (const body of watch.bodies) assert.deepEqual(Object.keys(body).sort(), ['rules']);
+    const again = await planDeploy(c, readLocalRuleset('firewall.yaml', newText));
+    assert.equal(again.diff, '', 'nothing left to deploy');
+  });
+
+  it('sends the description the file gives', async () => {
+    const c = zoneClient();
+    await c.updateRuleset({ phase: 'http_request_firewall_custom' }, { name: 'zone firewall', rules: [] });
+    const local = readLocalRuleset('firewall.yaml', `description: from the repository\n${FIREWALL}`);
+    const plan = await planDeploy(c, local);
+    assert.ok(plan.diff.includes('+description: from the repository\n'), plan.diff);
+    const { ruleset } = await applyDeploy(c, local, plan);
+    assert.deepEqual([ruleset.name, ruleset.description], ['zone firewall', 'from the repository']);
+  });
+
+  it('deploys to an account\'s entry point, of kind root', async () => {
+    const c = freshClient();
+    const local = readLocalRuleset('mt.json', '{"phase": "magic_transit", "rules": [{"action": "block", "expression": "ip.proto == \\"tcp\\""}]}\n');
+    const { ruleset, newText } = await applyDeploy(c, local, await planDeploy(c, local));
+    assert.deepEqual([ruleset.kind, ruleset.phase, ruleset.name], ['root', 'magic_transit', 'default']);
+    assert.equal((await c.getEntryPoint('magic_transit')).rules[0].expression, 'ip.proto == "tcp"');
+    assert.equal((await planDeploy(c, readLocalRuleset('mt.json', newText))).diff, '');
+  });
+
+  it('keeps the checks of a name or kind the file gives, and of a file that says nothing of where it goes', async () => {
+    const c = zoneClient();
+    await c.updateRuleset({ phase: 'http_request_firewall_custom' }, { name: 'zone firewall', rules: [] });
+    const sent = () => emulator.requests.filter((q) => q.method !== 'GET').length;
+    const sentBefore = sent();
+    await assert.rejects(planDeploy(c, readLocalRuleset('n.yaml', `name: mine\n${FIREWALL}`)), /^WorkflowError: n\.yaml:1:7: not deployed: `name` is "mine" in the file but "zone firewall" on the http_request_firewall_custom entry point/);
+    await assert.rejects(planDeploy(freshClient(), readLocalRuleset('k.yaml', `kind: zone\n${FIREWALL}`)), /^WorkflowError: k\.yaml:1:7: `kind: zone` is a zone's entry point, but the API commands work on account/);
+    assert.equal(sent(), sentBefore, 'nothing written, no dry run');
+    assert.throws(() => readLocalRuleset('c.yaml', FIREWALL, { create: true }), /^WorkflowError: c\.yaml:1:1: a new ruleset needs `name`, `kind` and `phase` \(`POST …\/rulesets` requires them\), and the file has no `name` or `kind`: add `name: …`, `kind: …` at the top level; nothing was sent$/);
+    assert.throws(() => readLocalRuleset('x.yaml', 'rules: []\n'), /cannot tell where this ruleset goes/);
   });
 });

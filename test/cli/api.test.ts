@@ -656,6 +656,36 @@ describe('rulesets deploy: an HTTP phase entry point in a zone (issue 22)', () =
     }
     assert.equal(emulator.requests.length, requests, 'no request');
   });
+
+  it('deploys a file of `phase` and `rules` alone to its phase\'s entry point, new and existing, keeping the live name; then nothing to deploy', async () => {
+    const zone = `cli-zone-${process.pid}-${++zones}`;
+    const env = zoneEnv(zone);
+    const text = 'phase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: http.request.uri.path eq "/admin"\n';
+    const dir = tempFolder({ 'waf.yaml': text });
+    const since = emulator.requests.length;
+    const created = await run(['deploy', 'waf.yaml', '--yes'], { cwd: dir, env });
+    assert.equal(created.status, 0, created.stderr);
+    assert.match(created.stdout, /^--- the http_request_firewall_custom entry point \(does not exist yet\)\n\+\+\+ waf\.yaml\n/);
+    assert.doesNotMatch(created.stdout, /name:|kind:/);
+    assert.match(created.stdout, /deployed default as version 1\n$/);
+    assert.deepEqual(writesSince(since), [`PUT /zones/${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`]);
+    const recorded = readFileSync(join(dir, 'waf.yaml'), 'utf8');
+    assert.equal(recorded, `phase: http_request_firewall_custom\nversion: "1"\nrules:\n  - id: ${/id: (\w+)/.exec(recorded)?.[1]}\n    action: block\n    expression: http.request.uri.path eq "/admin"\n`, 'the file records the version and rule id, and still gives no name or kind');
+    const again = await run(['deploy', 'waf.yaml', '--yes'], { cwd: dir, env });
+    assert.equal(again.stdout, 'nothing to deploy: waf.yaml is the same as version 1 of the http_request_firewall_custom entry point\n');
+
+    // An entry point someone named: the file's rules land, the name stays.
+    const named = `cli-zone-${process.pid}-${++zones}`;
+    const zoneClient = makeClient(emulator.baseUrl, { scope: { kind: 'zone', id: named } });
+    await zoneClient.updateRuleset({ phase: 'http_request_firewall_custom' }, { name: 'zone firewall', rules: [{ action: 'block', expression: 'ip.src eq 192.0.2.1' }] });
+    const other = tempFolder({ 'waf.yaml': text });
+    const replaced = await run(['deploy', 'waf.yaml', '--yes'], { cwd: other, env: zoneEnv(named) });
+    assert.equal(replaced.status, 0, replaced.stderr);
+    assert.doesNotMatch(replaced.stdout, /^[-+]name:/m);
+    assert.match(replaced.stdout, /deployed zone firewall as version 2\n$/);
+    const live = await zoneClient.getEntryPoint('http_request_firewall_custom');
+    assert.deepEqual([live.name, live.rules.map((r) => r.expression)], ['zone firewall', ['http.request.uri.path eq "/admin"']]);
+  });
 });
 
 describe('rulesets pull --format terraform|octorules: the round trip (issue 23)', () => {

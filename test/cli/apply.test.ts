@@ -185,3 +185,59 @@ describe('rulesets apply', () => {
     assert.doesNotMatch((await run(['plan'], dir, zoneId)).stdout, /drift:/);
   });
 });
+
+describe('rulesets plan and apply of files of `phase` and `rules` alone, under targets:', () => {
+  let ids = 0;
+  /** 32 hex digits, as targets: takes an account or zone id. */
+  const hexId = () => `${process.pid.toString(16)}e${(++ids).toString(16)}`.padEnd(32, '0');
+
+  it('plans and applies them to the entry points of a zone and an account: only the rules, the live name kept, then nothing to do and no drift', async () => {
+    const zoneId = hexId();
+    const accountId = hexId();
+    const zoneClient = makeClient(emulator.baseUrl, { scope: { kind: 'zone', id: zoneId } });
+    const live = await zoneClient.updateRuleset({ phase: PHASE }, { name: 'zone firewall', description: 'kept by the dashboard', rules: [{ ref: 'office', action: 'block', expression: 'ip.src eq 192.0.2.1' }] });
+    const dir = mkdtempSync(join(tmpdir(), 'rulesets-apply-'));
+    temps.push(dir);
+    writeFileSync(join(dir, '.rulesets.yaml'), `targets:\n  - files: waf.yaml\n    zone: "${zoneId}"\n  - files: mt.json\n    account: "${accountId}"\n`);
+    writeFileSync(join(dir, 'waf.yaml'), `phase: ${PHASE}\nrules:\n  - ref: office\n    action: block\n    expression: ip.src eq 192.0.2.1\n  - ref: bots\n    action: block\n    expression: http.user_agent contains "BadBot"\n`);
+    writeFileSync(join(dir, 'mt.json'), '{"phase": "magic_transit", "rules": [{"ref": "tcp", "action": "block", "expression": "ip.proto == \\"tcp\\""}]}\n');
+    const env = { RULESETS_ZONE_ID: '' };
+    const planned = await run(['plan', '--detailed-exitcode'], dir, '', env);
+    assert.equal(planned.status, 2, planned.stderr);
+    assert.equal(
+      planned.stdout,
+      `waf.yaml → zone ${zoneId}, the ${PHASE} entry point (version 1)
+  + bots, at 2
+        ref: "bots"
+        action: "block"
+        expression: "http.user_agent contains \\"BadBot\\""
+        description: ""
+        enabled: true
+    (1 unchanged rule not shown)
+
+mt.json → account ${accountId}, the magic_transit entry point (does not exist yet: it would be created)
+  + tcp, at 1
+        ref: "tcp"
+        action: "block"
+        expression: "ip.proto == \\"tcp\\""
+        description: ""
+        enabled: true
+
+Plan: 2 to add, 0 to change, 0 to move, 0 to remove; 0 unmanaged kept.
+`,
+    );
+    const applied = await run(['apply', '--yes'], dir, '', env);
+    assert.equal(applied.status, 0, applied.stderr);
+    const held = emulator.state.latest(live.id)!;
+    assert.deepEqual([held.name, held.kind, held.description], ['zone firewall', 'zone', 'kept by the dashboard']);
+    assert.deepEqual(held.rules.map((r) => r.ref), ['office', 'bots']);
+    const root = await makeClient(emulator.baseUrl, { scope: { kind: 'account', id: accountId } }).getEntryPoint('magic_transit');
+    assert.deepEqual([root.name, root.kind, root.rules.map((r) => r.expression)], ['default', 'root', ['ip.proto == "tcp"']]);
+    const lock = JSON.parse(readFileSync(join(dir, '.rulesets', 'lock.json'), 'utf8'));
+    assert.deepEqual(Object.keys(lock.rulesets), [`account ${accountId}: the magic_transit entry point`, `zone ${zoneId}: the ${PHASE} entry point`]);
+    const again = await run(['plan', '--detailed-exitcode'], dir, '', env);
+    assert.equal(again.status, 0, again.stdout + again.stderr);
+    assert.doesNotMatch(again.stdout, /drift:/);
+    assert.match(again.stdout, /^No changes: what is live is what the files say\.$/m);
+  });
+});

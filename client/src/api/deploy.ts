@@ -80,9 +80,11 @@ export async function deploy(session: ApiSession, documents: VersionDocuments, a
     const plan = await session.progress(`Checking ${file} for ${describeScope(scope)}`, (signal) => planDeploy(client, local, { signal }));
     const stop = stopOnProblems(session, document, file, plan);
     if (stop) return stop;
+    // A file written for an entry point may give no name: the live one's, else the file's.
+    const name = local.body.name ?? plan.deployed?.name ?? file;
     let force = false;
     if (plan.conflict) {
-      const question = conflictQuestion(local.body.name, plan.conflict, scope);
+      const question = conflictQuestion(name, plan.conflict, scope);
       const interactive = args.yes === undefined && args.force === undefined;
       const answer = interactive ? await session.ask(question.message, question.detail, 'Show Diff', 'Deploy Anyway') : args.force ? 'Deploy Anyway' : undefined;
       if (answer === 'Show Diff') await documents.showDeployDiff(document, local, plan, scope);
@@ -90,11 +92,11 @@ export async function deploy(session: ApiSession, documents: VersionDocuments, a
       force = true;
     } else {
       await documents.showDeployDiff(document, local, plan, scope);
-      const question = deployQuestion(local.body.name, plan, scope);
+      const question = deployQuestion(name, plan, scope);
       const confirmed = args.yes ?? (await session.ask(question.message, question.detail, 'Deploy')) === 'Deploy';
       if (!confirmed) return refused('declined');
     }
-    const { ruleset, newText } = await session.progress(`Deploying ${local.body.name} to ${describeScope(scope)}`, (signal) => applyDeploy(client, local, plan, { force, signal }));
+    const { ruleset, newText } = await session.progress(`Deploying ${name} to ${describeScope(scope)}`, (signal) => applyDeploy(client, local, plan, { force, signal }));
     const outcome = await finish(session, prepared, ruleset, newText, `deployed ${quoted(ruleset.name)} as version ${ruleset.version}`);
     void vscode.window.showInformationMessage(`Rulesets: Deployed ${quoted(ruleset.name)} as version ${ruleset.version}.`);
     return outcome;
@@ -111,7 +113,8 @@ export async function create(session: ApiSession, args: CommandArgs = {}): Promi
     const plan = await session.progress(`Checking ${file} for ${describeScope(scope)}`, (signal) => planCreate(client, local, { signal }));
     const stop = stopOnProblems(session, document, file, plan);
     if (stop) return stop;
-    const { name, kind, phase } = local.body;
+    // A create's file gives all three (readLocalRuleset's `create`).
+    const { name = file, kind, phase } = local.body;
     const confirmed =
       args.yes ??
       (await session.ask(`Create ${quoted(name)} in ${describeScope(scope)}?`, `A new ${kind} ruleset in phase ${phase}, with ${local.body.rules.length} rules, in ${scope.kind} ${scope.id}. The file then records its id and version.`, 'Create')) === 'Create';

@@ -61,8 +61,9 @@ export function namedRuleset(args: RulesetArgs): ChosenRuleset | undefined {
 export function fileRuleset(document: vscode.TextDocument): ChosenRuleset | undefined {
   const local = tryLocal(document);
   if (!local) return undefined;
-  if (local.id) return { ref: local.id, label: local.body.name, document, local };
-  if (local.body.kind === 'root' || local.body.kind === 'zone') return { ref: { phase: local.body.phase }, label: local.body.name, document, local };
+  if (local.id) return { ref: local.id, label: local.body.name ?? local.id, document, local };
+  // A file without a `kind` is written for its phase's entry point.
+  if (local.body.kind === undefined || local.body.kind === 'root' || local.body.kind === 'zone') return { ref: { phase: local.body.phase }, label: local.body.name ?? `the ${local.body.phase} entry point`, document, local };
   return undefined;
 }
 

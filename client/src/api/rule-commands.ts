@@ -181,7 +181,7 @@ export async function deleteRule(session: ApiSession, args: RuleArgs = {}): Prom
       ? args.yes
         ? action
         : undefined
-      : await session.ask(`Delete rule ${rule.label} from ${quoted(local.body.name)} on the service?`, `In ${describeScope(context.connected.scope)}; the rule is removed from ${file} too (Undo brings it back into the file, not onto the service).`, action);
+      : await session.ask(`Delete rule ${rule.label} from ${quoted(local.body.name ?? file)} on the service?`, `In ${describeScope(context.connected.scope)}; the rule is removed from ${file} too (Undo brings it back into the file, not onto the service).`, action);
   if (answer !== action) return refused('declined');
   return runRuleCommand(
     session,

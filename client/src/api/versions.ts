@@ -63,13 +63,13 @@ export class VersionDocuments implements vscode.TextDocumentContentProvider {
         scope,
         rulesetId: live?.id ?? local.id ?? 'new',
         version: live?.version ?? 'none',
-        name: live?.name ?? local.body.name,
+        name: live?.name ?? local.body.name ?? `the ${local.body.phase} entry point`,
         format: local.format,
         local: document.uri.toString(),
       },
       live ? serializeRuleset(live, local.format) : '',
     );
-    const title = `${local.body.name}: ${live ? `version ${live.version} (live)` : 'not deployed yet'} ↔ ${vscode.workspace.asRelativePath(document.uri, false)}`;
+    const title = `${local.body.name ?? live?.name ?? `the ${local.body.phase} entry point`}: ${live ? `version ${live.version} (live)` : 'not deployed yet'} ↔ ${vscode.workspace.asRelativePath(document.uri, false)}`;
     await vscode.commands.executeCommand('vscode.diff', left, document.uri, title, { preview: true });
   }
 }

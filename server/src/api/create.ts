@@ -5,10 +5,10 @@
 import type { ApiError, RulesetsClient } from './client';
 import { checkLocal, hasErrors, mapServiceProblems, refuseOtherLevel, rejection, type CallOptions, type ServiceProblem } from './deploy';
 import { unifiedDiff } from './diff';
-import { WorkflowError, type LocalRuleset, type RulesetBody } from './local-ruleset';
+import { WorkflowError, type LocalRuleset } from './local-ruleset';
 import { localAsDeployed, recordDeployed } from './ruleset-file';
 import type { PositionedProblem } from '../documents/positions';
-import type { RuleInput, Ruleset } from './types';
+import type { CreateRulesetBody, RuleInput, Ruleset } from './types';
 
 export interface CreatePlan {
   readonly localProblems: PositionedProblem[];
@@ -56,6 +56,9 @@ function refuseIfDeployed(local: LocalRuleset): void {
   }
 }
 
-function createBody(local: LocalRuleset): RulesetBody {
-  return { ...local.body, rules: local.body.rules.map(({ id: _id, ...rule }) => rule as RuleInput) };
+function createBody(local: LocalRuleset): CreateRulesetBody {
+  const { name, kind } = local.body;
+  // readLocalRuleset's `create` refuses a file without them; a caller that did not ask for it is told the same.
+  if (name === undefined || kind === undefined) throw new WorkflowError(`${local.path}: a new ruleset needs \`name\`, \`kind\` and \`phase\` (\`POST …/rulesets\` requires them); nothing was sent`);
+  return { ...local.body, name, kind, rules: local.body.rules.map(({ id: _id, ...rule }) => rule as RuleInput) };
 }

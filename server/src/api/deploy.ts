@@ -36,12 +36,13 @@ export class DeployOutcomeUnknownError extends WorkflowError {
 export type Destination = { kind: 'ruleset'; id: string } | { kind: 'entrypoint'; phase: string };
 
 /**
- * Where a file deploys to: the ruleset of its `id`, else (for kind `root` or `zone`) its
- * phase's entry point. A custom ruleset without an id has to be created first.
+ * Where a file deploys to: the ruleset of its `id`, else (for kind `root` or `zone`, or no
+ * kind: an entry point's is the account's or zone's it is in) its phase's entry point. A custom
+ * ruleset without an id has to be created first.
  */
 export function destinationOf(local: LocalRuleset): Destination {
   if (local.id) return { kind: 'ruleset', id: local.id };
-  if (local.body.kind === 'root' || local.body.kind === 'zone') return { kind: 'entrypoint', phase: local.body.phase };
+  if (local.body.kind === undefined || local.body.kind === 'root' || local.body.kind === 'zone') return { kind: 'entrypoint', phase: local.body.phase };
   if (local.layout === 'terraform') {
     throw new WorkflowError(`${local.path}: ${local.label ?? 'the resource'} is a \`${local.body.kind}\` ruleset, whose id Terraform keeps in its state, not in the file: deploy it with \`terraform apply\`, or pull it as YAML (\`rulesets pull <ruleset-id> -o FILE.yaml\`) to deploy it from here`);
   }
@@ -57,13 +58,20 @@ export function destinationOf(local: LocalRuleset): Destination {
  * or, with an `id`, not found: neither says that the account or zone is what to change.
  */
 export function refuseOtherLevel(local: LocalRuleset, scope: Scope): void {
-  const level = local.body.kind === 'zone' ? 'zone' : local.body.kind === 'root' ? 'account' : undefined;
+  // A file without a `kind` is an entry point of the level it is sent to.
+  const kind = local.body.kind ?? entryPointKind(scope);
+  const level = kind === 'zone' ? 'zone' : kind === 'root' ? 'account' : undefined;
   if (level === undefined || level === scope.kind) return;
   const choose = level === 'zone' ? 'a zone (--zone ID or RULESETS_ZONE_ID' : 'an account (--account ID or RULESETS_ACCOUNT_ID';
   const kindHere = scope.kind === 'zone' ? 'zone' : 'root';
   throw new WorkflowError(
     `${local.path}:${linePosition(local.text, valueOffset(local, 'kind'))}: \`kind: ${local.body.kind}\` is ${level === 'zone' ? 'a zone' : 'an account'}'s entry point, but the API commands work on ${scope.kind} ${scope.id}: choose ${choose}; in VS Code, Rulesets: Choose Account or Zone), or make the file \`kind: ${kindHere}\` to deploy it to this ${scope.kind}; nothing was sent`,
   );
+}
+
+/** The kind of an entry point in an account (`root`) or a zone (`zone`). */
+function entryPointKind(scope: Scope): 'root' | 'zone' {
+  return scope.kind === 'zone' ? 'zone' : 'root';
 }
 
 export function describeDestination(destination: Destination): string {
@@ -250,7 +258,8 @@ export function asDeployedOver(local: LocalRuleset, deployed: Ruleset | undefine
 /**
  * The body of "update or deploy" for the file: the rules and the description. Name, kind and
  * phase cannot change on the service, so they go only where the PUT creates the ruleset (a
- * phase's entry point that does not exist yet); `refuseIdentityChange` has made sure they match.
+ * phase's entry point that does not exist yet), and only those the file gives (the service names
+ * a new entry point itself, of its level's kind); `refuseIdentityChange` has made sure they match.
  */
 function updateBody(local: LocalRuleset, deployed: Ruleset | undefined): UpdateRulesetBody {
   if (!deployed && local.rulesOnly) {
@@ -265,13 +274,13 @@ function updateBody(local: LocalRuleset, deployed: Ruleset | undefined): UpdateR
 /**
  * Stops a deploy, before any write, when the file's `name`, `kind` or `phase` is not the live
  * ruleset's: the service cannot rename a ruleset or move it to another kind or phase, so the
- * deploy would fail or silently keep the live one.
+ * deploy would fail or silently keep the live one. One the file does not give is never sent.
  */
 function refuseIdentityChange(local: LocalRuleset, deployed: Ruleset, destination: Destination): void {
   for (const field of ['name', 'kind', 'phase'] as const) {
     const mine = local.body[field];
     const live = deployed[field];
-    if (mine === live) continue;
+    if (mine === undefined || mine === live) continue;
     // A phase has one entry point: there is no new one to create under another name.
     const anew = destination.kind === 'ruleset' ? `; for a new ${field}, create a new ruleset (remove \`id\` and \`version\`, then \`rulesets create ${local.path}\`)` : '';
     // Written as the file writes it: `name = "…"` in Terraform.

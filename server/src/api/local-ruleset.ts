@@ -24,10 +24,14 @@ export class WorkflowError extends Error {
   }
 }
 
-/** A ruleset as the API takes it (create: all of it; update: `rules` and what should change). */
+/**
+ * A ruleset as the API takes it (create: all of it; update: `rules` and what should change).
+ * `name` and `kind` are absent only from a file written for a phase's entry point (no `id`,
+ * a `phase`): the service names a new entry point itself and its kind follows from where it is.
+ */
 export interface RulesetBody {
-  readonly name: string;
-  readonly kind: RulesetKind;
+  readonly name?: string;
+  readonly kind?: RulesetKind;
   readonly phase: string;
   readonly description?: string;
   readonly rules: readonly RuleInput[];
@@ -94,11 +98,15 @@ export function readLocalRuleset(path: string, text: string, options: ReadLocalO
     throw new WorkflowError(`${where(root?.start ?? 0)}: expected a ruleset: an object with \`name\`, \`kind\`, \`phase\` and \`rules\``);
   }
   const value = plainValue(path, text, format) as Record<string, unknown>;
-  const missing = IDENTITY_KEYS.filter((key) => !root.properties.some((p) => p.key === key));
-  if (missing.length > 0) throw new WorkflowError(`${where(root.start)}: ${identityMissing(missing, typeof value.id === 'string' && value.id !== '', options.create === true)}`);
+  const hasId = typeof value.id === 'string' && value.id !== '';
+  const absent = IDENTITY_KEYS.filter((key) => !root.properties.some((p) => p.key === key));
+  // An entry point's PUT needs only `rules` (API.md, op 7), and the phase is in its path.
+  const entryPointBody = !hasId && options.create !== true && !absent.includes('phase');
+  const missing = entryPointBody ? [] : absent;
+  if (missing.length > 0) throw new WorkflowError(`${where(root.start)}: ${identityMissing(missing, hasId, options.create === true)}`);
   for (const key of IDENTITY_KEYS) {
-    const found = root.properties.find((p) => p.key === key)!;
-    if (typeof value[key] !== 'string') throw new WorkflowError(`${where(found.value?.start ?? found.keyStart)}: expected \`${key}\` to be a string`);
+    const found = root.properties.find((p) => p.key === key);
+    if (found && typeof value[key] !== 'string') throw new WorkflowError(`${where(found.value?.start ?? found.keyStart)}: expected \`${key}\` to be a string`);
   }
   const rulesProperty = root.properties.find((p) => p.key === 'rules');
   if (!rulesProperty) throw new WorkflowError(`${where(root.start)}: the ruleset has no \`rules\`; add \`rules: []\` (or a list of rules) at the top level`);
@@ -111,8 +119,8 @@ export function readLocalRuleset(path: string, text: string, options: ReadLocalO
     }
   });
   const body: RulesetBody = {
-    name: value.name as string,
-    kind: value.kind as RulesetKind,
+    ...(typeof value.name === 'string' ? { name: value.name } : {}),
+    ...(typeof value.kind === 'string' ? { kind: value.kind as RulesetKind } : {}),
     phase: value.phase as string,
     ...(typeof value.description === 'string' ? { description: value.description } : {}),
     rules: (rules as Record<string, unknown>[]).map(ruleBody),
@@ -126,16 +134,17 @@ export function readLocalRuleset(path: string, text: string, options: ReadLocalO
 const IDENTITY_KEYS = ['name', 'kind', 'phase'] as const;
 
 /**
- * Why a file without some of `name`, `kind` and `phase` cannot be sent from here. `rulesets
- * check` takes such a file (the entry point's PUT needs only `rules`), but a create's POST
- * requires all three (API.md, op 6), and a deploy goes to the ruleset of the file's `id` or to
- * its phase's entry point: with neither, there is no telling where.
+ * Why a file without some of `name`, `kind` and `phase` cannot be sent from here. A deploy to
+ * a phase's entry point needs only the phase, but a create's POST requires all three (API.md,
+ * op 6), a deploy goes to the ruleset of the file's `id` or to its phase's entry point (with
+ * neither, there is no telling where), and a file with an `id` keeps the `name` and `kind` a
+ * pull wrote.
  */
 function identityMissing(missing: readonly string[], hasId: boolean, create: boolean): string {
   const add = `add ${missing.map((key) => `\`${key}: …\``).join(', ')} at the top level`;
   if (create) return `a new ruleset needs \`name\`, \`kind\` and \`phase\` (\`POST …/rulesets\` requires them), and the file has no ${quoteAlternatives(missing)}: ${add}; nothing was sent`;
   if (!hasId && missing.includes('phase')) {
-    return `cannot tell where this ruleset goes: it has no \`id\` (the ruleset to update) and no \`phase\` (the entry point to deploy to); add \`phase: …\` or the \`id\` of the ruleset it is at the top level${missing.length > 1 ? `, and ${missing.filter((key) => key !== 'phase').map((key) => `\`${key}: …\``).join(' and ')} to deploy it from here` : ''}; nothing was sent`;
+    return `cannot tell where this ruleset goes: it has no \`id\` (the ruleset to update) and no \`phase\` (the entry point to deploy to); add \`phase: …\` or the \`id\` of the ruleset it is at the top level; nothing was sent`;
   }
   return `the ruleset has no ${quoteAlternatives(missing)}, which deploying it from here needs: ${add} (\`rulesets pull\` writes them for a live ruleset); nothing was sent`;
 }

@@ -167,7 +167,8 @@ export function diffRuleset(local: LocalSide, live: Ruleset | undefined, options
     placeUnmatched(i);
   });
   const settings: FieldChange[] = [];
-  if (live && !options.rulesOnly && (local.description ?? '') !== (live.description ?? '')) settings.push({ path: 'description', old: live.description ?? '', new: local.description ?? '' });
+  // A file that gives no description keeps the live one: the PUT leaves it out.
+  if (live && !options.rulesOnly && local.description !== undefined && local.description !== (live.description ?? '')) settings.push({ path: 'description', old: live.description ?? '', new: local.description });
   return { rules, settings, counts, written };
 }
 
@@ -609,11 +610,15 @@ async function planRuleset(client: RulesetsClient, local: LocalRuleset, destinat
   };
 }
 
-/** What an apply writes (PUT), as deploy's updateBody: name, kind and phase cannot change, so they go only where the PUT creates the ruleset. */
+/**
+ * What an apply writes (PUT), as deploy's updateBody: name, kind and phase cannot change, so they
+ * go only where the PUT creates the ruleset, and only those the files give (the service names a
+ * new entry point itself, of its level's kind).
+ */
 function putBody(local: LocalRuleset['body'], live: Ruleset | undefined, written: RulesetDiff['written'], rulesOnly: boolean): UpdateRulesetBody {
   const { name, kind, phase, description } = local;
   if (live) return { ...(description !== undefined ? { description } : {}), rules: written };
-  return { ...(rulesOnly ? {} : { name }), kind, phase, ...(description !== undefined ? { description } : {}), rules: written };
+  return { ...(rulesOnly || name === undefined ? {} : { name }), ...(kind !== undefined ? { kind } : {}), phase, ...(description !== undefined ? { description } : {}), rules: written };
 }
 
 /**

@@ -85,11 +85,12 @@ export function localAsDeployed(local: LocalRuleset, deployed: Ruleset | undefin
   const body = local.body;
   const merged: Record<string, unknown> = {
     id: deployed?.id ?? local.id,
-    // An octorules section names no ruleset: a new entry point gets the service's name.
-    name: local.rulesOnly && !deployed ? undefined : body.name,
+    // An octorules section or a file without a `name` names no ruleset: a new entry point
+    // gets the service's name, an existing one keeps its own; so with `kind`.
+    name: local.rulesOnly && !deployed ? undefined : (body.name ?? deployed?.name),
     // An update without `description` keeps the live one.
     description: body.description ?? deployed?.description ?? '',
-    kind: body.kind,
+    kind: body.kind ?? deployed?.kind,
     phase: body.phase,
     version: deployed?.version,
     rules: body.rules,

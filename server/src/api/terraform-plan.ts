@@ -88,7 +88,9 @@ export function terraformPlanOf(text: string, file: string): EstatePlan {
     const localRules = after && !(deletes && !creates) ? arrayOf(after.rules).map((r, i) => ({ rule: normaliseRule(r, unknownAt(unknown.rules, i)), unknown: unknownFields(unknownAt(unknown.rules, i)) })) : [];
     const live: Ruleset | undefined = liveRules ? ({ id: String(before?.id ?? ''), name: String(before?.name ?? ''), kind: String(before?.kind ?? ''), phase, version: String(before?.version ?? ''), description: typeof before?.description === 'string' ? before.description : undefined, rules: liveRules } as unknown as Ruleset) : undefined;
     matchUnnamedByContent(localRules, liveRules ?? []);
-    const local = { description: deletes && !creates ? live?.description : typeof after?.description === 'string' ? after.description : undefined, rules: localRules.map((r) => r.rule as RuleInput) };
+    // A description Terraform plans as null is cleared (diffRuleset reads one left out as kept).
+    const plannedDescription = typeof after?.description === 'string' ? after.description : unknown.description === true ? undefined : '';
+    const local = { description: deletes && !creates ? live?.description : plannedDescription, rules: localRules.map((r) => r.rule as RuleInput) };
     const diff = diffRuleset(local, live, { owned: true });
     const rules = withUnknowns(diff.rules, localRules, liveRules ?? [], replaced);
     const settings: FieldChange[] = [...diff.settings];

@@ -276,6 +276,21 @@ export function registerApiTests(root: Mocha.Suite): void {
     assert.equal((await service(`/rulesets/${created.id}`)).status, 404);
   });
 
+  test('deploys a file of `phase` and `rules` alone to its phase\'s entry point: the service names it, the file records the version and still names nothing', async () => {
+    const document = await writeFile('api-entry-rules.ruleset.yaml', 'phase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: http.request.uri.path eq "/admin"\n');
+    const first = await run('rulesets.deploy', { uri: document.uri, yes: true });
+    assert.equal(first.done, true, JSON.stringify(first));
+    const live = (await service('/rulesets/phases/http_request_firewall_custom/entrypoint')).result;
+    assert.deepEqual([live.name, live.kind, live.version, live.rules.map((r) => r.expression)], ['default', 'root', first.version, ['http.request.uri.path eq "/admin"']]);
+    assert.equal(recordedVersion(document), live.version);
+    assert.doesNotMatch(document.getText(), /^(name|kind):/m);
+    await edit(document, '"/admin"', '"/admin/"');
+    const second = await run('rulesets.deploy', { uri: document.uri, yes: true });
+    assert.equal(second.done, true, JSON.stringify(second));
+    const after = (await service('/rulesets/phases/http_request_firewall_custom/entrypoint')).result;
+    assert.deepEqual([after.name, after.rules.map((r) => r.expression)], ['default', ['http.request.uri.path eq "/admin/"']]);
+  });
+
   test('pulls into a new document, and shows a managed ruleset\'s rules by tag', async () => {
     const pulled = await run('rulesets.pull', { phase: 'magic_transit', into: 'new', format: 'json' });
     assert.equal(pulled.done, true, JSON.stringify(pulled));
