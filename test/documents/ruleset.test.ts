@@ -334,6 +334,25 @@ describe('checkRuleset: ruleset shape', () => {
     assert.match(one(check(rules('cf.threatScore > 10'), 'yaml', { defaultPhase: 'http_request_firewall_custom' }), 'unknown-field').message, /in phase `http_request_firewall_custom`/);
   });
 
+  it('without a phase, reports a function no phase has, and none that some phase has', () => {
+    const rules = (expression: string) => `rules:
+  - action: block
+    expression: ${JSON.stringify(expression)}
+`;
+    // '    expression: "'(0-16) lowr(17-21)
+    const typo = check(rules('lowr(http.host) == "a"'), 'yaml');
+    assert.deepEqual(located(typo), [
+      ['phase-not-given', 0, 0, 0, 1],
+      ['unknown-function', 2, 17, 2, 21],
+    ]);
+    assert.equal(typo[1].severity, 'error');
+    assert.equal(typo[1].message, 'unknown function `lowr`: no phase has it; did you mean `lower`?');
+    // An HTTP function and a packet function.
+    for (const expression of ['lower(http.host) == "a"', 'bit_slice(tcp, 0, 8) == 1']) {
+      assert.deepEqual(codes(check(rules(expression), 'yaml')), ['information phase-not-given'], expression);
+    }
+  });
+
   it('reports values of the wrong type', () => {
     const text = [
       '{',

@@ -686,7 +686,8 @@ class Checker {
     const name = call.name.text;
     const fn = this.catalogue.functions.get(name);
     if (!fn || fn.quantifier) {
-      if (this.complete) {
+      // Without a phase, as with fields: a function no phase has is wrong in whichever it goes to.
+      if (this.complete || (this.anyPhase && !fn && !isNameOfSomePhase(name))) {
         this.reportUnknownFunction(call);
         this.dropLeafArguments(call);
         this.push(undefined, false);
@@ -738,6 +739,7 @@ class Checker {
       if (field) note = `: \`${name}\` is a field (${describeValueType(field.type)}), used without parentheses`;
       else note = otherFamilyNote(name, 'magic', 'function');
     }
+    if (this.anyPhase) note = ': no phase has it';
     this.report('unknown-function', 'error', span, `unknown function \`${name}\`${note}${hint}`, suggestions.map((s) => replaceFix(`Change to \`${s}\``, span, s)));
   }
 
