@@ -14,7 +14,6 @@ import {
   decodeFileBytes,
   estateTargets,
   nearestConfig,
-  parseRuleset,
   patternInFolder,
   PROJECT_CONFIG_FILE_NAME,
   readProjectConfig,
@@ -81,8 +80,7 @@ export function rulesetFilesOf(found: readonly string[], configs: WorkspaceConfi
   return found
     .map((path) => resolve(path))
     .filter((path) => {
-      const format = rulesetFormatOfPath(path);
-      if (!format) return false;
+      if (!rulesetFormatOfPath(path)) return false;
       const text = () => {
         try {
           return read(path);
@@ -91,7 +89,7 @@ export function rulesetFilesOf(found: readonly string[], configs: WorkspaceConfi
           return new TextDecoder().decode(readFileSync(path));
         }
       };
-      return classifyFile(path, { patterns: configs.of(path)?.patterns ?? [], root: () => parseRuleset(text(), format).root, text }).role === 'ruleset';
+      return classifyFile(path, { patterns: configs.of(path)?.patterns ?? [], text }).role === 'ruleset';
     })
     .sort();
 }

@@ -16,7 +16,6 @@ import {
   loadTerraformParser,
   nearestConfig,
   type FolderReader,
-  parseRuleset,
   patternInFolder,
   PROJECT_CONFIG_FILE_NAME,
   readProjectConfig,
@@ -98,8 +97,7 @@ function searchRulesets(folder: string, patternsOf: (path: string) => readonly s
 }
 
 function isRulesetFile(path: string, patternsOf: (path: string) => readonly string[]): boolean {
-  const format = rulesetFormatOfPath(path);
-  if (!format) return false;
+  if (!rulesetFormatOfPath(path)) return false;
   // Whole paths, as the configuration's patterns are anchored at its folder. A Terraform file
   // is classified by its text, as the editor classifies it: the parser is not loaded yet (it
   // is, once, for the .tf files found).
@@ -112,7 +110,7 @@ function isRulesetFile(path: string, patternsOf: (path: string) => readonly stri
     if (feeds) feederCandidates.add(path);
     return feeds;
   };
-  return classifyFile(resolve(path), { patterns: patternsOf(path), root: () => parseRuleset(text(), format).root, text, feedsRuleset }).role === 'ruleset';
+  return classifyFile(resolve(path), { patterns: patternsOf(path), text, feedsRuleset }).role === 'ruleset';
 }
 
 /**

@@ -4,7 +4,7 @@
  * here, so that a file is the same thing to each of them.
  */
 import { minimatch } from 'minimatch';
-import { property, type HostFormat, type HostNode } from './host/index';
+import { parseHost, property, type HostFormat, type HostNode } from './host/index';
 import { isOctorulesDocument } from './octorules';
 
 /**
@@ -77,7 +77,10 @@ export function looksLikeRuleset(root: HostNode | undefined): boolean {
 export interface ClassifyOptions {
   /** `rulesets.files`: more glob patterns of rulesets; one without `/` matches the name in any folder. */
   readonly patterns?: readonly string[];
-  /** The file's parsed top level, asked for only when the name and the patterns do not decide. */
+  /**
+   * The file's parsed top level, asked for only when the name and the patterns do not decide;
+   * without it, read from `text` (a caller that holds the parsed document passes its root).
+   */
   readonly root?: () => HostNode | undefined;
   /**
    * The document's format when the editor knows it from the document's language (an unsaved
@@ -106,8 +109,8 @@ export function isProjectConfigPath(path: string): boolean {
 /**
  * What the file at `path` is. A test file is never a ruleset, whatever a pattern or its content
  * says: it has checks of its own; nor is the project configuration, which a pattern such as
- * `*.yaml` matches too. Without `root`, a file that only its content could make a ruleset is
- * `other`.
+ * `*.yaml` matches too. Without `root` or `text`, a file that only its content could make a
+ * ruleset is `other`.
  */
 export function classifyFile(path: string, options: ClassifyOptions = {}): FileRole {
   const format = options.format ?? rulesetFormatOfPath(path);
@@ -118,8 +121,10 @@ export function classifyFile(path: string, options: ClassifyOptions = {}): FileR
   if (isProjectConfigPath(path)) return { role: 'other' };
   if (isRulesetFileName(path)) return { role: 'ruleset', why: 'name' };
   if ((options.patterns ?? []).some((pattern) => minimatch(path, pattern, { matchBase: !pattern.includes('/'), dot: true }))) return { role: 'ruleset', why: 'pattern' };
-  if (options.root) {
-    const root = options.root();
+  const text = options.text;
+  const rootOf = options.root ?? (text && format ? () => parseHost(text(), format).root : undefined);
+  if (rootOf) {
+    const root = rootOf();
     // An octorules rules file holds rulesets, one a section: its content says so, not its name
     // (`rules/example.com.yaml`). octorules reads YAML files only (`*.yaml`, `*.yml`): a JSON
     // file of its layout is another tool's, and parseDocument would read it as a ruleset of ours.
