@@ -88,15 +88,20 @@ export interface CliRun {
   readonly stderr: string;
 }
 
+/** The CLI's environment for a test: this process's, without its own settings and colour, pointed at the emulator with the test token. */
+export function cliEnvironment(baseUrl: string, env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const childEnv: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RULESETS_') && key !== 'FORCE_COLOR' && key !== 'NO_COLOR') childEnv[key] = value;
+  return Object.assign(childEnv, { RULESETS_BASE_URL: baseUrl, RULESETS_API_TOKEN: SECRETS.token, ...env });
+}
+
 /**
  * The built CLI (`dist/cli.js`, `npm run build` first) run in `cwd` against the emulator at
  * `baseUrl` with the test token and `env` (the zone, …): none of the caller's own `RULESETS_*`
  * or colour settings leak in.
  */
 export function runCli(cli: string, args: readonly string[], cwd: string, baseUrl: string, env: Record<string, string> = {}): Promise<CliRun> {
-  const childEnv: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RULESETS_') && key !== 'FORCE_COLOR' && key !== 'NO_COLOR') childEnv[key] = value;
-  Object.assign(childEnv, { RULESETS_BASE_URL: baseUrl, RULESETS_API_TOKEN: SECRETS.token, ...env });
+  const childEnv = cliEnvironment(baseUrl, env);
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [cli, ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

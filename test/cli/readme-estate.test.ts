@@ -13,7 +13,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Emulator } from '../../server/src/api/emulator';
-import { makeClient, SECRETS, startTestEmulator } from '../api/harness';
+import { cliEnvironment, makeClient, startTestEmulator } from '../api/harness';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -54,9 +54,7 @@ function session(): { command: string; output: string }[] {
 async function rulesets(args: readonly string[]): Promise<{ status: number | null; output: string }> {
   const file = join(repo, '..', `${repo.split('/').pop()}.out`);
   const fd = openSync(file, 'w');
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RULESETS_') && key !== 'FORCE_COLOR' && key !== 'NO_COLOR') env[key] = value;
-  Object.assign(env, { RULESETS_BASE_URL: emulator.baseUrl, RULESETS_API_TOKEN: SECRETS.token, USER: 'alice' });
+  const env = cliEnvironment(emulator.baseUrl, { USER: 'alice' });
   try {
     const status = await new Promise<number | null>((done, fail) => {
       const child = spawn(process.execPath, [CLI, ...args], { cwd: repo, env, stdio: ['ignore', fd, fd] });
